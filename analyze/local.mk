@@ -1,0 +1,1 @@
+# analyze/ build fragment

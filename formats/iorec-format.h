@@ -1,0 +1,295 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * iorec-format.h - the .iorec container: chunk writer and reader.
+ *
+ * This library handles bytes only.  It frames, checksums, compresses and
+ * reads back chunks; it never parses trace events and needs neither
+ * libtraceevent nor SQLite.  docs/iorec.5 is the byte-level specification.
+ *
+ * Every function that can fail returns a negative enum iorec_error value
+ * (or NULL and sets *err), and never prints or exits.
+ */
+#ifndef IOREC_FORMAT_H
+#define IOREC_FORMAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define IOREC_MAGIC		"IOREC\r\n\032"	/* 8 bytes, like PNG's */
+#define IOREC_MAGIC_LEN		8
+#define IOREC_VERSION_MAJOR	1
+#define IOREC_VERSION_MINOR	0
+#define IOREC_FILE_HEADER_LEN	16	/* magic, u16 major, u16 minor, u32 zero */
+
+#define IOREC_CHUNK_MAGIC	0x4b43524fu	/* "ORCK" read little-endian */
+#define IOREC_CHUNK_HEADER_LEN	32
+#define IOREC_CHUNK_MAX_STORED	(64u << 20)	/* a longer length is a lie */
+#define IOREC_CHUNK_MAX_RAW	(256u << 20)
+
+/* Chunk flags */
+#define IOREC_CF_ZSTD		0x0001	/* body is one zstd frame */
+
+/* Chunk types; values are part of the file format. */
+enum iorec_chunk_type {
+	IOREC_CHUNK_HEADER	 = 1,	/* recording header, always first */
+	IOREC_CHUNK_HEADER_PAGE	 = 2,	/* events/header_page text */
+	IOREC_CHUNK_HEADER_EVENT = 3,	/* events/header_event text */
+	IOREC_CHUNK_EVENT_FORMAT = 4,	/* "system\0" + format text */
+	IOREC_CHUNK_SNAPSHOT	 = 5,	/* u32 phase + tab-separated lines */
+	IOREC_CHUNK_SYSCALLS	 = 6,	/* "nr\tname\n" lines of the recording arch */
+	IOREC_CHUNK_CMDLINES	 = 7,	/* saved_cmdlines text: "pid comm\n" */
+	IOREC_CHUNK_DATA	 = 8,	/* data descriptor + raw sub-buffers of one CPU */
+	IOREC_CHUNK_STATS	 = 9,	/* per-CPU ring-buffer stats, "cpu\tkey\tvalue\n" */
+	IOREC_CHUNK_END		 = 10,	/* "key=value\n" lines, last chunk */
+	IOREC_CHUNK_PRINTK	 = 11,	/* printk_formats text */
+	IOREC_CHUNK_NOTE	 = 12,	/* "key=value\n" lines, free-form */
+};
+
+/* Snapshot phases */
+#define IOREC_SNAP_START	0
+#define IOREC_SNAP_END		1
+
+/*
+ * Errors, as an X-macro so the enum and the strings cannot drift apart.
+ * Functions return the negated value.
+ */
+#define IOREC_ERRORS							\
+	_IOREC_E(OK,		"success")					\
+	_IOREC_E(IO,		"read or write failed")			\
+	_IOREC_E(NOMEM,		"out of memory")				\
+	_IOREC_E(NOSPC,		"no space left on device")		\
+	_IOREC_E(BAD_MAGIC,	"not an iorec file (bad magic)")	\
+	_IOREC_E(BAD_VERSION,	"unsupported format version")		\
+	_IOREC_E(TRUNCATED,	"file ends inside a chunk")		\
+	_IOREC_E(CHUNK_MAGIC,	"bad chunk magic")			\
+	_IOREC_E(HEADER_CRC,	"chunk header checksum mismatch")	\
+	_IOREC_E(PAYLOAD_CRC,	"chunk payload checksum mismatch")	\
+	_IOREC_E(BAD_LENGTH,	"chunk length out of range")		\
+	_IOREC_E(BAD_SEQ,	"chunk sequence number out of order")	\
+	_IOREC_E(DECOMPRESS,	"chunk payload does not decompress")	\
+	_IOREC_E(COMPRESS,	"compression failed")			\
+	_IOREC_E(BAD_PAYLOAD,	"malformed chunk payload")		\
+	_IOREC_E(NO_HEADER,	"first chunk is not a header chunk")	\
+	_IOREC_E(AFTER_END,	"data after the end chunk")		\
+	_IOREC_E(INVAL,		"invalid argument")
+
+#define _IOREC_E(name, str) IOREC_E_##name,
+enum iorec_error { IOREC_ERRORS IOREC_E_MAX };
+#undef _IOREC_E
+
+/* Return a static string for err (negative or positive). Never NULL. */
+const char *iorec_strerror(int err);
+
+/* Byte-order helpers: container integers are little-endian. */
+static inline void iorec_put16(uint8_t *p, uint16_t v)
+{
+	p[0] = v; p[1] = v >> 8;
+}
+static inline void iorec_put32(uint8_t *p, uint32_t v)
+{
+	p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
+}
+static inline void iorec_put64(uint8_t *p, uint64_t v)
+{
+	iorec_put32(p, (uint32_t)v);
+	iorec_put32(p + 4, (uint32_t)(v >> 32));
+}
+static inline uint16_t iorec_get16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+static inline uint32_t iorec_get32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
+	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint64_t iorec_get64(const uint8_t *p)
+{
+	return (uint64_t)iorec_get32(p) | (uint64_t)iorec_get32(p + 4) << 32;
+}
+
+/* CRC-32C (Castagnoli) of buf, continuing from crc (start with 0). */
+uint32_t iorec_crc32c(uint32_t crc, const void *buf, size_t len);
+
+/*
+ * HEADER chunk payload (never compressed): a fixed 32-byte part followed by
+ * "key=value\n" text (clock, kernel, machine, hostname, ...).
+ */
+#define IOREC_ENDIAN_LITTLE	1
+#define IOREC_ENDIAN_BIG	2
+
+#define IOREC_HF_RAW_SYSCALLS	0x1	/* syscalls recorded via raw_syscalls */
+#define IOREC_HF_FLIGHT		0x2	/* flight-recorder mode: head discarded */
+
+#define IOREC_HEADER_FIXED_LEN	32
+
+struct iorec_header {
+	uint8_t  endian;	/* of the raw ring-buffer pages */
+	uint8_t  long_size;	/* kernel long size, from header_page */
+	uint32_t page_size;	/* machine page size */
+	uint32_t subbuf_size;	/* ring-buffer sub-buffer size */
+	uint32_t ncpus;		/* CPUs of the recording machine */
+	uint64_t flags;		/* IOREC_HF_* */
+	const char *text;	/* key=value lines, NUL-terminated */
+	size_t text_len;
+};
+
+/* Encode h into a new heap buffer (*out, *out_len); caller frees. */
+int iorec_header_encode(const struct iorec_header *h, uint8_t **out,
+			size_t *out_len);
+/* Parse a HEADER payload; h->text points into payload (valid as long as it). */
+int iorec_header_parse(const uint8_t *payload, size_t len,
+		       struct iorec_header *h);
+
+/*
+ * Look up "key" in "key=value\n" text.  Copies the value into buf
+ * (NUL-terminated, truncated to bufsz) and returns its length, or -1 if
+ * the key is absent.
+ */
+int iorec_kv_get(const char *text, size_t len, const char *key, char *buf,
+		 size_t bufsz);
+
+/*
+ * DATA chunk payload: a 32-byte descriptor, stored uncompressed so that
+ * an index of the file can be built without decompressing, then the body
+ * (npages * subbuf_size bytes of raw sub-buffers, zstd-compressed when the
+ * chunk has IOREC_CF_ZSTD).
+ */
+#define IOREC_DATA_DESC_LEN	32
+
+struct iorec_data_desc {
+	uint32_t cpu;
+	uint32_t npages;
+	uint32_t subbuf_size;
+	uint32_t flags;		/* reserved, 0 */
+	uint64_t first_ts;	/* timestamp of the first event, trace clock */
+	uint64_t last_ts;	/* timestamp of the last event */
+};
+
+void iorec_data_desc_encode(const struct iorec_data_desc *d, uint8_t *out);
+int iorec_data_desc_parse(const uint8_t *p, size_t len,
+			  struct iorec_data_desc *d);
+
+/* ------------------------------------------------------------------ */
+/* Writer */
+
+struct iorec_writer;
+
+/*
+ * iorec_writer_new - start a .iorec stream on fd (a file or a pipe)
+ * @fd: open for writing; not closed by the writer
+ * @zstd_level: compression level for compressed chunks (1..19)
+ * @bufsize: bytes gathered before one write(); 0 selects 1 MiB
+ *
+ * Writes the 16-byte file header into the buffer.  Returns NULL on
+ * allocation failure.
+ */
+struct iorec_writer *iorec_writer_new(int fd, int zstd_level, size_t bufsize);
+
+/*
+ * iorec_writer_add - append one chunk
+ * @prefix, @prefix_len: bytes stored uncompressed before the body (the DATA
+ *   descriptor), may be NULL/0
+ * @body, @body_len: the rest of the payload
+ * @compress: zstd-compress the body
+ *
+ * The chunk is encoded into the output buffer, which is written out when
+ * full.  Returns 0 or a negative iorec_error (IOREC_E_NOSPC on a full
+ * disk).  After an error the writer refuses further chunks; what was
+ * written before is a valid file.
+ */
+int iorec_writer_add(struct iorec_writer *w, uint16_t type,
+		     const void *prefix, size_t prefix_len,
+		     const void *body, size_t body_len, bool compress);
+
+/* Append a chunk whose body is already a zstd frame of raw_len bytes. */
+int iorec_writer_add_compressed(struct iorec_writer *w, uint16_t type,
+				const void *prefix, size_t prefix_len,
+				const void *zbody, size_t zbody_len,
+				size_t raw_len);
+
+/* Write out everything buffered.  Returns 0 or a negative iorec_error. */
+int iorec_writer_flush(struct iorec_writer *w);
+
+/* Bytes handed to write() so far, and bytes still buffered. */
+uint64_t iorec_writer_written(const struct iorec_writer *w);
+size_t iorec_writer_pending(const struct iorec_writer *w);
+/* Sum of uncompressed payload bytes appended so far. */
+uint64_t iorec_writer_raw_bytes(const struct iorec_writer *w);
+uint32_t iorec_writer_chunks(const struct iorec_writer *w);
+/* errno of the failed write, when the writer failed with IO/NOSPC */
+int iorec_writer_errno(const struct iorec_writer *w);
+
+/* Free the writer (does not flush, does not close fd).  Accepts NULL. */
+void iorec_writer_free(struct iorec_writer *w);
+
+/*
+ * Compress src into a new heap buffer with the writer's level.  Used by
+ * the flight recorder to keep compressed batches in memory.
+ */
+int iorec_compress(int level, const void *src, size_t len, uint8_t **out,
+		   size_t *out_len);
+
+/* ------------------------------------------------------------------ */
+/* Reader */
+
+struct iorec_chunk {
+	uint16_t type;
+	uint16_t flags;
+	uint32_t seq;
+	uint64_t offset;	/* file offset of the chunk header */
+	uint32_t stored_len;	/* payload bytes in the file */
+	uint32_t raw_len;	/* payload bytes once decompressed */
+	/* DATA chunks only: the parsed descriptor */
+	struct iorec_data_desc data;
+	/*
+	 * The whole payload, decompressed (prefix + body), valid until the
+	 * next call on the reader.  NULL when the reader was told to skip
+	 * payloads (iorec_reader_next(..., false)).
+	 */
+	const uint8_t *payload;
+	size_t payload_len;
+};
+
+struct iorec_reader;
+
+/*
+ * iorec_reader_open - open a .iorec file or "-" for stdin
+ * @err: set to a negative iorec_error on failure
+ *
+ * Checks the file header.  Returns NULL and sets *err on failure; when the
+ * failure is in the file, iorec_reader_error_offset() is meaningless as no
+ * reader exists, and the offset is 0.
+ */
+struct iorec_reader *iorec_reader_open(const char *path, int *err);
+struct iorec_reader *iorec_reader_open_fd(int fd, int *err);
+
+/*
+ * iorec_reader_next - read the next chunk
+ * @load: decompress and return the payload; when false the payload is
+ *   still read and its checksum verified, a DATA descriptor is parsed into
+ *   c->data, but nothing is decompressed and c->payload is NULL
+ *
+ * Returns 1 with *c filled, 0 at a clean end (end of file at a chunk
+ * boundary), or a negative iorec_error.  After an error, the reader stays
+ * stopped; iorec_reader_error_offset() gives the offset of the bad chunk.
+ */
+int iorec_reader_next(struct iorec_reader *r, struct iorec_chunk *c, bool load);
+
+/*
+ * Read and decompress the chunk whose header is at offset (from an index
+ * built by an earlier pass).  Needs a seekable file.
+ */
+int iorec_reader_read_at(struct iorec_reader *r, uint64_t offset,
+			 struct iorec_chunk *c);
+
+uint64_t iorec_reader_error_offset(const struct iorec_reader *r);
+bool iorec_reader_seen_end(const struct iorec_reader *r);
+bool iorec_reader_seekable(const struct iorec_reader *r);
+void iorec_reader_version(const struct iorec_reader *r, uint16_t *major,
+			  uint16_t *minor);
+void iorec_reader_close(struct iorec_reader *r);
+
+#endif /* IOREC_FORMAT_H */

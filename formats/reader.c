@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: MIT
+/*
+ * reader.c - reads a .iorec stream chunk by chunk, checking every length,
+ * checksum and sequence number, and stops at the first damage with the
+ * offset of the chunk that could not be read.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include "iorec-format.h"
+
+struct iorec_reader {
+	int fd;
+	bool own_fd;
+	bool seekable;
+	bool seen_header;
+	bool seen_end;
+	int stopped;		/* negative error once stopped, 1 at clean end */
+	uint16_t major, minor;
+	uint32_t next_seq;
+	uint64_t offset;	/* offset of the next chunk header */
+	uint64_t err_offset;
+	uint8_t *stored;	/* payload as in the file */
+	size_t stored_cap;
+	uint8_t *raw;		/* decompressed payload */
+	size_t raw_cap;
+	ZSTD_DCtx *dctx;
+};
+
+/* Read up to n bytes at the current position (or at off when seekable). */
+static ssize_t rd(struct iorec_reader *r, void *buf, size_t n, uint64_t off)
+{
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t k = r->seekable ?
+			pread(r->fd, (char *)buf + got, n - got,
+			      (off_t)(off + got)) :
+			read(r->fd, (char *)buf + got, n - got);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		if (k == 0)
+			break;
+		got += (size_t)k;
+	}
+	return (ssize_t)got;
+}
+
+static int grow(uint8_t **buf, size_t *cap, size_t n)
+{
+	uint8_t *nb;
+
+	if (n <= *cap)
+		return 0;
+	nb = realloc(*buf, n);
+	if (!nb)
+		return -IOREC_E_NOMEM;
+	*buf = nb;
+	*cap = n;
+	return 0;
+}
+
+static struct iorec_reader *open_common(int fd, bool own, int *err)
+{
+	struct iorec_reader *r = calloc(1, sizeof(*r));
+	uint8_t h[IOREC_FILE_HEADER_LEN];
+	struct stat st;
+	ssize_t n;
+
+	if (!r) {
+		*err = -IOREC_E_NOMEM;
+		return NULL;
+	}
+	r->fd = fd;
+	r->own_fd = own;
+	r->seekable = !fstat(fd, &st) && S_ISREG(st.st_mode);
+	n = rd(r, h, sizeof(h), 0);
+	if (n < 0) {
+		*err = -IOREC_E_IO;
+		goto fail;
+	}
+	if (n < IOREC_MAGIC_LEN || memcmp(h, IOREC_MAGIC, IOREC_MAGIC_LEN)) {
+		*err = -IOREC_E_BAD_MAGIC;
+		goto fail;
+	}
+	if (n < (ssize_t)sizeof(h)) {
+		*err = -IOREC_E_TRUNCATED;
+		goto fail;
+	}
+	r->major = iorec_get16(h + 8);
+	r->minor = iorec_get16(h + 10);
+	if (r->major != IOREC_VERSION_MAJOR) {
+		*err = -IOREC_E_BAD_VERSION;
+		goto fail;
+	}
+	r->offset = IOREC_FILE_HEADER_LEN;
+	*err = 0;
+	return r;
+fail:
+	r->own_fd = false;	/* the caller still owns fd on failure */
+	iorec_reader_close(r);
+	return NULL;
+}
+
+struct iorec_reader *iorec_reader_open_fd(int fd, int *err)
+{
+	return open_common(fd, false, err);
+}
+
+struct iorec_reader *iorec_reader_open(const char *path, int *err)
+{
+	struct iorec_reader *r;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return open_common(STDIN_FILENO, false, err);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		*err = -IOREC_E_IO;
+		return NULL;
+	}
+	r = open_common(fd, true, err);
+	if (!r)
+		close(fd);
+	return r;
+}
+
+/* Payload prefix stored uncompressed before the zstd body, per type. */
+static size_t prefix_len(uint16_t type)
+{
+	return type == IOREC_CHUNK_DATA ? IOREC_DATA_DESC_LEN : 0;
+}
+
+/*
+ * Read the chunk at off into c.  Checks everything that does not depend on
+ * the position in the stream (sequence and order are checked by the
+ * caller).  *end is set to the offset just past the chunk.
+ */
+static int read_chunk(struct iorec_reader *r, uint64_t off,
+		      struct iorec_chunk *c, bool load, uint64_t *end)
+{
+	uint8_t h[IOREC_CHUNK_HEADER_LEN];
+	size_t pre;
+	ssize_t n;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->offset = off;
+	n = rd(r, h, sizeof(h), off);
+	if (n < 0)
+		return -IOREC_E_IO;
+	if (n == 0)
+		return 0;
+	if (n < (ssize_t)sizeof(h))
+		return -IOREC_E_TRUNCATED;
+	if (iorec_get32(h) != IOREC_CHUNK_MAGIC)
+		return -IOREC_E_CHUNK_MAGIC;
+	if (iorec_get32(h + 28) != iorec_crc32c(0, h, 28))
+		return -IOREC_E_HEADER_CRC;
+	c->type = iorec_get16(h + 4);
+	c->flags = iorec_get16(h + 6);
+	c->seq = iorec_get32(h + 8);
+	c->stored_len = iorec_get32(h + 12);
+	c->raw_len = iorec_get32(h + 16);
+	if (c->stored_len > IOREC_CHUNK_MAX_STORED ||
+	    c->raw_len > IOREC_CHUNK_MAX_RAW ||
+	    (!(c->flags & IOREC_CF_ZSTD) && c->raw_len != c->stored_len))
+		return -IOREC_E_BAD_LENGTH;
+	if (c->flags & ~IOREC_CF_ZSTD)
+		return -IOREC_E_BAD_PAYLOAD;
+	pre = prefix_len(c->type);
+	if (c->stored_len < pre || c->raw_len < pre)
+		return -IOREC_E_BAD_LENGTH;
+
+	ret = grow(&r->stored, &r->stored_cap, c->stored_len + 1);
+	if (ret)
+		return ret;
+	n = rd(r, r->stored, c->stored_len, off + sizeof(h));
+	if (n < 0)
+		return -IOREC_E_IO;
+	if ((size_t)n < c->stored_len)
+		return -IOREC_E_TRUNCATED;
+	if (iorec_get32(h + 20) != iorec_crc32c(0, r->stored, c->stored_len))
+		return -IOREC_E_PAYLOAD_CRC;
+	*end = off + sizeof(h) + c->stored_len;
+
+	if (c->type == IOREC_CHUNK_DATA) {
+		ret = iorec_data_desc_parse(r->stored, c->stored_len, &c->data);
+		if (ret)
+			return ret;
+		if ((uint64_t)c->data.npages * c->data.subbuf_size + pre !=
+		    c->raw_len)
+			return -IOREC_E_BAD_LENGTH;
+	}
+	if (!load)
+		return 1;
+
+	if (!(c->flags & IOREC_CF_ZSTD)) {
+		r->stored[c->stored_len] = 0;	/* texts read as C strings */
+		c->payload = r->stored;
+		c->payload_len = c->stored_len;
+		return 1;
+	}
+	ret = grow(&r->raw, &r->raw_cap, (size_t)c->raw_len + 1);
+	if (ret)
+		return ret;
+	memcpy(r->raw, r->stored, pre);
+	if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
+		return -IOREC_E_NOMEM;
+	{
+		size_t want = c->raw_len - pre;
+		unsigned long long fsz =
+			ZSTD_getFrameContentSize(r->stored + pre,
+						 c->stored_len - pre);
+		size_t got;
+
+		if (fsz != want)
+			return -IOREC_E_DECOMPRESS;
+		got = ZSTD_decompressDCtx(r->dctx, r->raw + pre, want,
+					  r->stored + pre,
+					  c->stored_len - pre);
+		if (ZSTD_isError(got) || got != want)
+			return -IOREC_E_DECOMPRESS;
+	}
+	r->raw[c->raw_len] = 0;
+	c->payload = r->raw;
+	c->payload_len = c->raw_len;
+	return 1;
+}
+
+static int stop(struct iorec_reader *r, int err, uint64_t off)
+{
+	r->stopped = err;
+	r->err_offset = off;
+	return err;
+}
+
+int iorec_reader_next(struct iorec_reader *r, struct iorec_chunk *c, bool load)
+{
+	uint64_t end = r->offset;
+	int ret;
+
+	if (r->stopped)
+		return r->stopped > 0 ? 0 : r->stopped;
+	ret = read_chunk(r, r->offset, c, load, &end);
+	if (ret == 0) {
+		r->stopped = 1;
+		return 0;
+	}
+	if (ret < 0)
+		return stop(r, ret, r->offset);
+	if (r->seen_end)
+		return stop(r, -IOREC_E_AFTER_END, r->offset);
+	if (c->seq != r->next_seq)
+		return stop(r, -IOREC_E_BAD_SEQ, r->offset);
+	if (!r->seen_header && c->type != IOREC_CHUNK_HEADER)
+		return stop(r, -IOREC_E_NO_HEADER, r->offset);
+	r->seen_header = true;
+	if (c->type == IOREC_CHUNK_END)
+		r->seen_end = true;
+	r->next_seq++;
+	r->offset = end;
+	return 1;
+}
+
+int iorec_reader_read_at(struct iorec_reader *r, uint64_t offset,
+			 struct iorec_chunk *c)
+{
+	uint64_t end;
+	int ret;
+
+	if (!r->seekable)
+		return -IOREC_E_INVAL;
+	ret = read_chunk(r, offset, c, true, &end);
+	if (ret == 0)
+		return -IOREC_E_TRUNCATED;
+	return ret < 0 ? ret : 0;
+}
+
+uint64_t iorec_reader_error_offset(const struct iorec_reader *r)
+{
+	return r->err_offset;
+}
+
+bool iorec_reader_seen_end(const struct iorec_reader *r)
+{
+	return r->seen_end;
+}
+
+bool iorec_reader_seekable(const struct iorec_reader *r)
+{
+	return r->seekable;
+}
+
+void iorec_reader_version(const struct iorec_reader *r, uint16_t *major,
+			  uint16_t *minor)
+{
+	*major = r->major;
+	*minor = r->minor;
+}
+
+void iorec_reader_close(struct iorec_reader *r)
+{
+	if (!r)
+		return;
+	if (r->own_fd)
+		close(r->fd);
+	ZSTD_freeDCtx(r->dctx);
+	free(r->stored);
+	free(r->raw);
+	free(r);
+}

@@ -1,0 +1,3 @@
+# lib/: small helpers shared by iorec and ioreport
+noinst_LIBRARIES += lib/libiorecutil.a
+lib_libiorecutil_a_SOURCES = lib/util.h lib/util.c

@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: MIT
+/*
+ * util.c - messages, allocation, growable strings and checked I/O shared by
+ * iorec and ioreport.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+const char *util_progname = "iorec";
+
+static void vmsg(const char *kind, const char *fmt, va_list ap)
+{
+	char buf[4096];
+
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (kind)
+		fprintf(stderr, "%s: %s: %s\n", util_progname, kind, buf);
+	else
+		fprintf(stderr, "%s: %s\n", util_progname, buf);
+}
+
+int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("error", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void warning(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg("warning", fmt, ap);
+	va_end(ap);
+}
+
+void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(NULL, fmt, ap);
+	va_end(ap);
+}
+
+static void *oom(size_t n)
+{
+	fprintf(stderr, "%s: error: out of memory allocating %zu bytes\n",
+		util_progname, n);
+	exit(1);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	return p ? p : oom(n);
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	return p ? p : oom(n * size);
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	return q ? q : oom(n);
+}
+
+char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	return p ? p : oom(strlen(s) + 1);
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&p, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		oom(strlen(fmt));
+	return p;
+}
+
+void strbuf_grow(struct strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (need <= sb->alloc)
+		return;
+	if (need < sb->alloc * 2)
+		need = sb->alloc * 2;
+	if (need < 64)
+		need = 64;
+	sb->buf = xrealloc(sb->buf, need);
+	sb->alloc = need;
+}
+
+void strbuf_add(struct strbuf *sb, const void *data, size_t len)
+{
+	strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addstr(struct strbuf *sb, const char *s)
+{
+	strbuf_add(sb, s, strlen(s));
+}
+
+void strbuf_addch(struct strbuf *sb, int c)
+{
+	strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	strbuf_grow(sb, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_add_escaped(struct strbuf *sb, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '\\': strbuf_add(sb, "\\\\", 2); break;
+		case '\t': strbuf_add(sb, "\\t", 2); break;
+		case '\n': strbuf_add(sb, "\\n", 2); break;
+		default: strbuf_addch(sb, *s); break;
+		}
+	}
+}
+
+void strbuf_reset(struct strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->buf)
+		sb->buf[0] = '\0';
+}
+
+char *strbuf_detach(struct strbuf *sb, size_t *len)
+{
+	char *p = sb->buf ? sb->buf : xstrdup("");
+
+	if (len)
+		*len = sb->len;
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+	return p;
+}
+
+void strbuf_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+char *unescape_field(char *s)
+{
+	char *r = s, *w = s;
+
+	while (*r) {
+		if (*r == '\\' && r[1]) {
+			r++;
+			*w++ = *r == 't' ? '\t' : *r == 'n' ? '\n' : *r;
+			r++;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return s;
+}
+
+ssize_t read_whole_file(const char *path, char **out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int saved;
+
+	*out = NULL;
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n;
+
+		strbuf_grow(&sb, 4096);
+		n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			saved = errno;
+			close(fd);
+			strbuf_release(&sb);
+			errno = saved;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		sb.len += (size_t)n;
+		sb.buf[sb.len] = '\0';
+	}
+	close(fd);
+	{
+		size_t len;
+
+		*out = strbuf_detach(&sb, &len);
+		return (ssize_t)len;
+	}
+}
+
+int write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0) {
+			errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static uint64_t clock_ns(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t now_mono_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t now_real_ns(void)
+{
+	return clock_ns(CLOCK_REALTIME);
+}
+
+int64_t parse_size(const char *s)
+{
+	char *end;
+	double v;
+	double mul = 1;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	switch (tolower((unsigned char)*end)) {
+	case '\0': break;
+	case 'k': mul = 1024.0; end++; break;
+	case 'm': mul = 1024.0 * 1024; end++; break;
+	case 'g': mul = 1024.0 * 1024 * 1024; end++; break;
+	default: return -1;
+	}
+	if (*end == 'i' || *end == 'I')
+		end++;
+	if (*end == 'b' || *end == 'B')
+		end++;
+	if (*end)
+		return -1;
+	return (int64_t)(v * mul);
+}
+
+int64_t parse_duration(const char *s)
+{
+	char *end;
+	double v;
+	double mul = 1e9;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || v < 0)
+		return -1;
+	if (!strcmp(end, "") || !strcmp(end, "s"))
+		mul = 1e9;
+	else if (!strcmp(end, "ms"))
+		mul = 1e6;
+	else if (!strcmp(end, "us"))
+		mul = 1e3;
+	else if (!strcmp(end, "m") || !strcmp(end, "min"))
+		mul = 60e9;
+	else if (!strcmp(end, "h"))
+		mul = 3600e9;
+	else
+		return -1;
+	return (int64_t)(v * mul);
+}

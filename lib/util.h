@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * util.h - small helpers shared by iorec and ioreport: messages, memory,
+ * growable strings, whole-file reads and checked writes.
+ */
+#ifndef IOREC_UTIL_H
+#define IOREC_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Program name used as message prefix ("iorec", "ioreport"). */
+extern const char *util_progname;
+
+/*
+ * error - print "PROG: error: MSG\n" to stderr and return -1, so callers
+ * can write `return error("cannot open '%s': %m", path);`
+ */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* warning - print "PROG: warning: MSG\n" to stderr */
+void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* note - print "PROG: MSG\n" to stderr */
+void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that aborts with a message on failure (programs only). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* A growable NUL-terminated byte string. */
+struct strbuf {
+	char *buf;
+	size_t len;
+	size_t alloc;
+};
+#define STRBUF_INIT { NULL, 0, 0 }
+void strbuf_grow(struct strbuf *sb, size_t extra);
+void strbuf_add(struct strbuf *sb, const void *data, size_t len);
+void strbuf_addstr(struct strbuf *sb, const char *s);
+void strbuf_addch(struct strbuf *sb, int c);
+void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Append s with '\\', '\t', '\n' escaped as \\\\, \\t, \\n (for TSV fields). */
+void strbuf_add_escaped(struct strbuf *sb, const char *s);
+void strbuf_reset(struct strbuf *sb);
+char *strbuf_detach(struct strbuf *sb, size_t *len);
+void strbuf_release(struct strbuf *sb);
+
+/* Undo strbuf_add_escaped in place; returns s. */
+char *unescape_field(char *s);
+
+/*
+ * read_whole_file - read path (a regular, /proc or /sys file) into a new
+ * NUL-terminated buffer.  Returns the length, or -1 with errno set.
+ */
+ssize_t read_whole_file(const char *path, char **out);
+
+/*
+ * write_full - write all of buf to fd, retrying on EINTR and short writes.
+ * Returns 0, or -1 with errno set (ENOSPC, EIO, EPIPE, ...).
+ */
+int write_full(int fd, const void *buf, size_t len);
+
+/* Nanoseconds of CLOCK_MONOTONIC and CLOCK_REALTIME. */
+uint64_t now_mono_ns(void);
+uint64_t now_real_ns(void);
+
+/* Parse a size like "64M", "512k", "1G" (powers of 1024).  -1 if invalid. */
+int64_t parse_size(const char *s);
+/* Parse a duration like "10", "1.5s", "500ms", "2m".  Returns ns, -1 if invalid. */
+int64_t parse_duration(const char *s);
+
+#endif /* IOREC_UTIL_H */

@@ -1,0 +1,236 @@
+# tests/live/lib.sh - shared helpers for the live tests (sourced, not run).
+#
+# Every live test records real kernel events with iorec, so it needs root and
+# tracefs; without them it skips (exit 77, automake's skip code).  Everything
+# a test creates (temp dirs, loop devices, mounts, background processes) is
+# registered with on_exit and torn down in reverse order on every exit path.
+#
+# Variables set here: T (private temp dir), TRACEFS, IOREC, IOREPORT.
+# Variables set by make_loop_ext4: LOOPDEV, LOOPNAME, MNT, LOOP_MAJMIN
+# ("7,0": the MAJ,MIN form that block events print), LOOP_DEVT ("7:0").
+
+set -euo pipefail
+export LC_ALL=C
+
+TEST_NAME=$(basename "$0" .sh)
+TRACEFS=/sys/kernel/tracing
+
+# Binaries: the test harness exports absolute paths; when a test is run by
+# hand from the source tree, fall back to the built programs next to it.
+_lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${top_builddir:=$(cd "$_lib_dir/../.." && pwd)}"
+: "${IOREC:=$top_builddir/iorec}"
+: "${IOREPORT:=$top_builddir/ioreport}"
+
+log() { printf '%s: %s\n' "$TEST_NAME" "$*" >&2; }
+fail() { printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2; exit 1; }
+skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
+
+# ---------------------------------------------------------------- cleanup stack
+
+_CLEANUPS=()
+_CLEANING=0
+
+# on_exit CMD: run CMD (with eval) at exit, last registered first.
+on_exit() { _CLEANUPS+=("$1"); }
+
+_run_cleanups() {
+	local i
+	[ "$_CLEANING" = 1 ] && return 0
+	_CLEANING=1
+	set +e
+	for ((i = ${#_CLEANUPS[@]} - 1; i >= 0; i--)); do
+		eval "${_CLEANUPS[$i]}" >/dev/null 2>&1
+	done
+	_CLEANUPS=()
+}
+
+_on_exit_trap() {
+	local rc=$?
+	_run_cleanups
+	exit "$rc"
+}
+_on_signal_trap() {
+	local sig=$1
+	log "interrupted by SIG$sig, cleaning up"
+	trap - EXIT
+	_run_cleanups
+	trap - "$sig"
+	kill -s "$sig" $$
+	exit 1
+}
+trap _on_exit_trap EXIT
+trap '_on_signal_trap INT' INT
+trap '_on_signal_trap TERM' TERM
+trap '_on_signal_trap HUP' HUP
+
+T=$(mktemp -d "${TMPDIR:-/tmp}/iorec-live-$TEST_NAME.XXXXXX")
+on_exit "rm -rf '$T'"
+
+# ---------------------------------------------------------------- preconditions
+
+_TRACING_ON_AT_START=
+_INSTANCES_AT_START=
+_OUR_PIDS=()
+_OUR_LOOPS=()
+
+# need_root_tracefs: skip unless root with a usable tracefs (mounting it if
+# needed; it is left mounted), and check that the binaries were built.
+need_root_tracefs() {
+	[ "$(id -u)" = 0 ] || skip "needs root (run 'sudo make check')"
+	if [ ! -e "$TRACEFS/tracing_on" ]; then
+		mount -t tracefs nodev "$TRACEFS" 2>/dev/null ||
+			skip "tracefs is not mounted at $TRACEFS and cannot be mounted (kernel without CONFIG_FTRACE?)"
+	fi
+	[ -w "$TRACEFS/tracing_on" ] || skip "$TRACEFS/tracing_on is not writable"
+	[ -d "$TRACEFS/instances" ] || skip "tracefs has no instances/ directory"
+	[ -x "$IOREC" ] || fail "$IOREC not built (run make)"
+	[ -x "$IOREPORT" ] || fail "$IOREPORT not built (run make)"
+	_TRACING_ON_AT_START=$(cat "$TRACEFS/tracing_on")
+	_INSTANCES_AT_START=" $(iorec_instances | tr '\n' ' ') "
+}
+
+# need_cmd CMD...: skip when a tool the test uses is missing.
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "needs '$c' (apt-get install the package providing it)"
+	done
+}
+
+# need_event SYS:EVENT...: skip when the kernel lacks an event.
+need_event() {
+	local e
+	for e in "$@"; do
+		[ -d "$TRACEFS/events/${e%%:*}/${e#*:}" ] || skip "kernel has no event $e"
+	done
+}
+
+# ---------------------------------------------------------------- processes
+
+# track_pid PID: an iorec (or workload) started by this test; it is killed at
+# exit if still alive, and its instance must be gone at the end.
+track_pid() {
+	_OUR_PIDS+=("$1")
+	on_exit "kill -9 $1 2>/dev/null; wait $1 2>/dev/null"
+}
+
+# iorec_instances: names of iorec instances present now.
+iorec_instances() {
+	local d
+	for d in "$TRACEFS"/instances/iorec-*; do
+		[ -d "$d" ] && basename "$d"
+	done
+	return 0
+}
+
+# wait_instance PID [TIMEOUT_S]: wait until instances/iorec-PID exists.
+wait_instance() {
+	local pid=$1 tmo=${2:-10} i
+	for ((i = 0; i < tmo * 20; i++)); do
+		[ -d "$TRACEFS/instances/iorec-$pid" ] && return 0
+		kill -0 "$pid" 2>/dev/null || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
+# ---------------------------------------------------------------- loop devices
+
+# make_loop_ext4 SIZE_MB [MKFS_OPTS] [MOUNT_OPTS]: a fresh ext4 on a loop
+# device, mounted on a new dir.  The inode tables and journal are initialised
+# by mkfs (not lazily after mount) so that no background ext4lazyinit writes
+# pollute the device's I/O during a recording.
+make_loop_ext4() {
+	local size=$1 mkfs_opts=${2:-} mount_opts=${3:-} dir img
+	need_cmd losetup mkfs.ext4
+	dir=$(mktemp -d "$T/loop.XXXXXX")
+	img=$dir/disk.img
+	truncate -s "${size}M" "$img"
+	LOOPDEV=$(losetup -f --show "$img") || fail "losetup -f --show $img failed"
+	_OUR_LOOPS+=("$LOOPDEV")
+	on_exit "losetup -d '$LOOPDEV'"
+	LOOPNAME=$(basename "$LOOPDEV")
+	# shellcheck disable=SC2086
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $mkfs_opts "$LOOPDEV" ||
+		fail "mkfs.ext4 $LOOPDEV failed"
+	MNT=$dir/mnt
+	mkdir "$MNT"
+	mount -t ext4 ${mount_opts:+-o "$mount_opts"} "$LOOPDEV" "$MNT" ||
+		fail "mount $LOOPDEV failed"
+	on_exit "umount '$MNT' || umount -l '$MNT'"
+	LOOP_DEVT=$(cat "/sys/block/$LOOPNAME/dev")
+	LOOP_MAJMIN=${LOOP_DEVT/:/,}
+	sync
+}
+
+# diskstats_sectors DEV [r|w]: sectors read or written (default w) so far.
+diskstats_sectors() {
+	local dev=${1#/dev/} what=${2:-w}
+	awk -v d="$dev" -v w="$what" '$3 == d { print (w == "r") ? $6 : $10; f = 1 }
+		END { if (!f) exit 1 }' /proc/diskstats
+}
+
+# ---------------------------------------------------------------- assertions
+
+# assert_no_leftovers: no iorec instance from this test's processes (nor a
+# new stale one from a dead process), no loop device of ours still attached,
+# top-level tracing_on as it was.  Instances of other, live iorec processes
+# (another test running in parallel) are not ours and are ignored.
+assert_no_leftovers() {
+	local inst pid p l
+	for inst in $(iorec_instances); do
+		pid=${inst#iorec-}
+		for p in "${_OUR_PIDS[@]}"; do
+			[ "$p" = "$pid" ] && fail "instance $inst of our iorec left behind"
+		done
+		case $_INSTANCES_AT_START in *" $inst "*) continue ;; esac
+		kill -0 "$pid" 2>/dev/null || fail "stale instance $inst left behind"
+	done
+	for l in "${_OUR_LOOPS[@]}"; do
+		if losetup "$l" 2>/dev/null | grep -q "$T/"; then
+			fail "loop device $l still attached"
+		fi
+	done
+	[ -z "$_TRACING_ON_AT_START" ] ||
+		[ "$(cat "$TRACEFS/tracing_on")" = "$_TRACING_ON_AT_START" ] ||
+		fail "top-level tracing_on changed from $_TRACING_ON_AT_START to $(cat "$TRACEFS/tracing_on")"
+}
+
+# finish: tear down now (loop devices, mounts), then check for leftovers.
+finish() {
+	_run_cleanups
+	_CLEANING=0
+	assert_no_leftovers
+	log "PASS"
+	exit 0
+}
+
+# info_integrity FILE: the integrity line of 'ioreport info'.
+info_integrity() {
+	grep -iE 'integrity|complete|truncated at offset|corrupt at offset' "$1" | head -n 1
+}
+
+# assert_eq WHAT EXPECTED ACTUAL
+assert_eq() {
+	[ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"
+}
+
+# assert_grep PATTERN FILE [WHAT]: extended regexp must match a line of FILE.
+assert_grep() {
+	grep -qE -- "$1" "$2" || fail "${3:-$2}: no line matches /$1/"
+}
+
+# unique_dd: a private copy of dd at $T/bin/dd, so that its exec event
+# (sched_process_exec filename=$T/bin/dd) tells our dd from any other.
+unique_dd() {
+	mkdir -p "$T/bin"
+	cp "$(command -v dd)" "$T/bin/dd"
+	DD=$T/bin/dd
+}
+
+# exec_pid DUMP PATH: pid of the process that exec'd PATH, from the dump.
+exec_pid() {
+	awk -v f="filename=$2" '/sched_process_exec:/ && index($0, f " ") {
+		for (i = 1; i <= NF; i++) if ($i ~ /^pid=/) { sub(/^pid=/, "", $i); print $i; exit } }' "$1"
+}

@@ -1,1 +1,13 @@
-# record/ build fragment
+# record/: iorec, the recorder
+bin_PROGRAMS += iorec
+iorec_SOURCES = \
+	record/record.h \
+	record/iorec.c \
+	record/profile.c \
+	record/instance.c \
+	record/snapshot.c \
+	record/ringbuf.c \
+	record/uprobe.c
+iorec_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS)
+iorec_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
+	$(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(ZSTD_LIBS)

@@ -1,1 +1,16 @@
-# tests/ build fragment
+# tests/: C unit tests (cmocka), the corrupt-input corpus, man-page checks
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-format
+TESTS += tests/test-format
+endif
+tests_test_format_SOURCES = tests/test-format.c
+tests_test_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_format_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/fuzz-reader
+tests_fuzz_reader_SOURCES = tests/fuzz/fuzz-reader.c
+tests_fuzz_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
+
+TESTS += tests/test-corrupt.sh tests/test-manpages.sh
+EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh \
+	tests/corrupt/make-corrupt.py

@@ -39,6 +39,7 @@ _run_cleanups() {
 	[ "$_CLEANING" = 1 ] && return 0
 	_CLEANING=1
 	set +e
+	cd / || true	# a cwd inside a mount would keep it busy
 	for ((i = ${#_CLEANUPS[@]} - 1; i >= 0; i--)); do
 		eval "${_CLEANUPS[$i]}" >/dev/null 2>&1
 	done
@@ -113,6 +114,26 @@ need_event() {
 track_pid() {
 	_OUR_PIDS+=("$1")
 	on_exit "kill -9 $1 2>/dev/null; wait $1 2>/dev/null"
+}
+
+# start_workload CMD...: run CMD over and over in the background until
+# stop_workload or the end of the test.  SIGTERM ends the loop after the
+# current CMD, so nothing runs once the cleanup removes its files.
+start_workload() {
+	(
+		trap 'exit 0' TERM
+		while :; do "$@" || sleep 0.1; done
+	) &
+	WORKLOAD_PID=$!
+	_OUR_PIDS+=("$WORKLOAD_PID")
+	on_exit "stop_workload $WORKLOAD_PID"
+}
+
+# stop_workload [PID]: stop the workload loop (default: the last started).
+stop_workload() {
+	local pid=${1:-$WORKLOAD_PID}
+	kill -TERM "$pid" 2>/dev/null || return 0
+	wait "$pid" 2>/dev/null || true
 }
 
 # iorec_instances: names of iorec instances present now.
@@ -206,9 +227,26 @@ finish() {
 	exit 0
 }
 
-# info_integrity FILE: the integrity line of 'ioreport info'.
+# info_integrity FILE: the integrity line of 'ioreport info' output.
 info_integrity() {
-	grep -iE 'integrity|complete|truncated at offset|corrupt at offset' "$1" | head -n 1
+	grep -iE '^ *integrity' "$1" | head -n 1
+}
+
+# assert_complete INFO: 'ioreport info' output says the file is complete.
+assert_complete() {
+	local line
+	line=$(info_integrity "$1")
+	[ -n "$line" ] || { cat "$1" >&2; fail "no integrity line in ioreport info output"; }
+	case $line in
+	*truncated* | *corrupt* | *incomplete*) fail "integrity: $line" ;;
+	*complete*) ;;
+	*) fail "integrity does not say complete: $line" ;;
+	esac
+}
+
+# info_value INFO KEY: the value of a "KEY: value" line of 'ioreport info'.
+info_value() {
+	sed -n "s/^ *$2 *[:=] *//p" "$1" | head -n 1
 }
 
 # assert_eq WHAT EXPECTED ACTUAL

@@ -1,1 +1,15 @@
-# tests/live/ build fragment
+# tests/live/ build fragment: live tests that record real kernel events
+# with iorec (need root and tracefs; each skips with exit 77 otherwise).
+LIVE_TESTS = \
+	tests/live/record-check.sh \
+	tests/live/record-dd.sh \
+	tests/live/record-rawsyscalls.sh \
+	tests/live/record-stdout.sh \
+	tests/live/record-signals.sh \
+	tests/live/record-kill9.sh \
+	tests/live/record-enospc.sh \
+	tests/live/record-flight.sh
+
+TESTS += $(LIVE_TESTS)
+EXTRA_DIST += $(LIVE_TESTS) tests/live/lib.sh \
+	bench/record-bench.sh bench/README

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-dump.c - `ioreport dump`: every event of a recording as one text
+ * line, all CPUs merged in time order, like `trace-cmd report`.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "ioreport.h"
+#include "source.h"
+
+static const char dump_usage[] =
+"usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [--raw] FILE\n"
+"\n"
+"  -c, --cpu N          only the events of CPU N\n"
+"  -e, --events LIST    only these events: SYS:EVENT, SYS:* or SYS, EVENT;\n"
+"                       comma-separated, may be repeated\n"
+"  -r, --raw            print fields as name=value instead of the event's format\n"
+"  -h, --help           this help\n"
+"\n"
+"Lines read COMM-PID [CPU] SECONDS.USECS: EVENT: fields.  Events lost in the\n"
+"kernel ring buffer show as 'CPU N: [LOST EVENTS]' where the gap is.\n";
+
+static struct {
+	int cpu;
+	bool raw;
+	struct strbuf events;	/* comma-separated list, as given */
+} env;
+
+/*
+ * Mark in want[] (indexed by event id) the events named by one
+ * SYS:EVENT / SYS:* / SYS / EVENT item.  Returns how many matched.
+ */
+static int select_events(struct source *src, const char *item, bool *want,
+			 int maxid)
+{
+	int n, matched = 0;
+	struct source_event_type *t = source_event_types(src, &n);
+	const char *colon = strchr(item, ':');
+	size_t syslen = colon ? (size_t)(colon - item) : 0;
+	const char *name = colon ? colon + 1 : item;
+
+	for (int i = 0; i < n; i++) {
+		bool ok;
+
+		if (colon)
+			ok = strlen(t[i].system) == syslen &&
+			     !strncmp(t[i].system, item, syslen) &&
+			     (!strcmp(name, "*") || !strcmp(name, t[i].name));
+		else
+			ok = !strcmp(item, t[i].system) ||
+			     !strcmp(item, t[i].name);
+		if (ok && t[i].id >= 0 && t[i].id <= maxid) {
+			want[t[i].id] = true;
+			matched++;
+		}
+	}
+	return matched;
+}
+
+static int build_filter(struct source *src, const char *path, bool **wantp,
+			int *maxidp)
+{
+	int n, maxid = 0;
+	struct source_event_type *t = source_event_types(src, &n);
+	char *list, *item, *save = NULL;
+	bool *want;
+
+	for (int i = 0; i < n; i++)
+		if (t[i].id > maxid)
+			maxid = t[i].id;
+	want = xcalloc((size_t)maxid + 1, sizeof(*want));
+	list = xstrdup(env.events.buf);
+	for (item = strtok_r(list, ",", &save); item;
+	     item = strtok_r(NULL, ",", &save)) {
+		if (!*item)
+			continue;
+		if (!select_events(src, item, want, maxid)) {
+			error("%s: no event '%s' in this recording; 'ioreport info %s' lists the events it holds",
+			      path, item, path);
+			free(list);
+			free(want);
+			return -1;
+		}
+	}
+	free(list);
+	*wantp = want;
+	*maxidp = maxid;
+	return 0;
+}
+
+int cmd_dump(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "cpu",    required_argument, NULL, 'c' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "raw",    no_argument,       NULL, 'r' },
+		{ "help",   no_argument,       NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct strbuf line = STRBUF_INIT;
+	struct source_event ev;
+	struct source *src;
+	bool *want = NULL;
+	int maxid = 0, c, ret = 0;
+	char *msg, *end;
+	long v;
+
+	env.cpu = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:e:rh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			errno = 0;
+			v = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || v < 0 ||
+			    v > 65535)
+				return usage_error(dump_usage,
+						   "--cpu wants a CPU number, not '%s'",
+						   optarg);
+			env.cpu = (int)v;
+			break;
+		case 'e':
+			if (env.events.len)
+				strbuf_addch(&env.events, ',');
+			strbuf_addstr(&env.events, optarg);
+			break;
+		case 'r':
+			env.raw = true;
+			break;
+		case 'h':
+			fputs(dump_usage, stdout);
+			return 0;
+		default:
+			return usage_error(dump_usage, "unknown option");
+		}
+	}
+	if (argc - optind != 1) {
+		strbuf_release(&env.events);
+		return usage_error(dump_usage, "dump wants exactly one FILE");
+	}
+
+	src = source_open(argv[optind], &msg);
+	if (!src) {
+		error("%s", msg);
+		free(msg);
+		strbuf_release(&env.events);
+		return 1;
+	}
+	if (env.events.len &&
+	    build_filter(src, argv[optind], &want, &maxid) < 0) {
+		ret = 1;
+		goto out;
+	}
+	if (env.cpu >= 0 && env.cpu >= source_info(src)->nr_cpus)
+		warning("%s: no CPU %d in this recording (it has %d)",
+			argv[optind], env.cpu, source_info(src)->nr_cpus);
+	source_set_cpu(src, env.cpu);
+
+	while (source_next(src, &ev) > 0) {
+		if (ev.missed > 0)
+			printf("CPU %d: [LOST %lld EVENTS]\n", ev.cpu,
+			       ev.missed);
+		else if (ev.missed < 0)
+			printf("CPU %d: [LOST EVENTS]\n", ev.cpu);
+		if (want && (ev.id < 0 || ev.id > maxid || !want[ev.id]))
+			continue;
+		strbuf_reset(&line);
+		source_format_event(src, &ev, env.raw, &line);
+		strbuf_addch(&line, '\n');
+		fwrite(line.buf, 1, line.len, stdout);
+	}
+	if (fflush(stdout) || ferror(stdout)) {
+		error("cannot write the dump: %s", strerror(errno));
+		ret = 1;
+	}
+	while ((msg = source_warning(src))) {
+		warning("%s", msg);
+		free(msg);
+	}
+	{
+		const struct source_info *in = source_info(src);
+
+		if (in->integrity != SOURCE_COMPLETE)
+			warning("%s: %s at offset %llu: %s; events up to there were shown",
+				argv[optind],
+				in->integrity == SOURCE_TRUNCATED ?
+				"truncated" : "corrupt",
+				(unsigned long long)in->stop_offset,
+				in->stop_reason);
+	}
+out:
+	free(want);
+	strbuf_release(&line);
+	strbuf_release(&env.events);
+	source_close(src);
+	return ret;
+}

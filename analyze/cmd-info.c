@@ -1,0 +1,491 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-info.c - `ioreport info`: what a recording holds (header, events,
+ * chunks per CPU, time span, lost events, snapshot summary, end reason)
+ * and whether it is complete.  Output is deterministic: it depends on
+ * the file only.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iorec-format.h"
+#include "util.h"
+#include "ioreport.h"
+#include "source.h"
+
+static const char info_usage[] =
+"usage: ioreport info [--no-count] FILE...\n"
+"\n"
+"  -n, --no-count       do not read the events (faster: no per-event counts)\n"
+"  -h, --help           this help\n";
+
+static bool no_count;
+
+static void kv(const char *text, const char *key, char *buf, size_t n)
+{
+	if (!text || iorec_kv_get(text, strlen(text), key, buf, n) < 0)
+		snprintf(buf, n, "%s", "");
+}
+
+/* Print "  label: value" when the header has key. */
+static void header_line(const char *text, const char *label, const char *key)
+{
+	char buf[1024];
+
+	if (!text || iorec_kv_get(text, strlen(text), key, buf,
+				  sizeof(buf)) <= 0)
+		return;
+	printf("  %-16s %s\n", label, buf);
+}
+
+static void print_ts(const char *label, uint64_t ts)
+{
+	printf("  %-16s %" PRIu64 ".%06" PRIu64 "\n", label,
+	       ts / 1000000000, ts % 1000000000 / 1000);
+}
+
+/* Split a line into tab-separated fields in place; returns their number. */
+static int split_tabs(char *line, char **f, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		char *tab = strchr(line, '\t');
+
+		f[n++] = line;
+		if (!tab)
+			break;
+		*tab = '\0';
+		line = tab + 1;
+	}
+	return n;
+}
+
+/* Call fn for every line of text (a copy, split in fields). */
+static void for_lines(const char *text,
+		      void (*fn)(char **f, int n, void *arg), void *arg)
+{
+	const char *p = text;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *line = xmalloc(len + 1), *f[16];
+		int n;
+
+		memcpy(line, p, len);
+		line[len] = '\0';
+		n = split_tabs(line, f, ARRAY_SIZE(f));
+		for (int i = 0; i < n; i++)
+			unescape_field(f[i]);
+		fn(f, n, arg);
+		free(line);
+		p = nl ? nl + 1 : NULL;
+	}
+}
+
+struct snap_count {
+	unsigned long procs, threads, fds, mounts, blockdevs, sysctls;
+	char lastdev[64];
+};
+
+static void count_snap(char **f, int n, void *arg)
+{
+	struct snap_count *s = arg;
+
+	if (!strcmp(f[0], "proc"))
+		s->procs++;
+	else if (!strcmp(f[0], "thread"))
+		s->threads++;
+	else if (!strcmp(f[0], "fd"))
+		s->fds++;
+	else if (!strcmp(f[0], "mount"))
+		s->mounts++;
+	else if (!strcmp(f[0], "sysctl"))
+		s->sysctls++;
+	else if (!strcmp(f[0], "blockdev") && n > 1 &&
+		 strcmp(f[1], s->lastdev)) {
+		/* lines of one device are adjacent */
+		s->blockdevs++;
+		snprintf(s->lastdev, sizeof(s->lastdev), "%s", f[1]);
+	}
+}
+
+static void print_snap_count(const char *label, const char *text)
+{
+	struct snap_count s = { 0 };
+
+	if (!text) {
+		printf("  %-16s none\n", label);
+		return;
+	}
+	for_lines(text, count_snap, &s);
+	printf("  %-16s %lu processes, %lu threads, %lu fds, %lu mounts, %lu block devices, %lu sysctls\n",
+	       label, s.procs, s.threads, s.fds, s.mounts, s.blockdevs,
+	       s.sysctls);
+}
+
+static void print_highlight(char **f, int n, void *arg)
+{
+	if (!strcmp(f[0], "sysctl") && n >= 3 &&
+	    (!strncmp(f[1], "vm.dirty_", 9) || !strcmp(f[1], "vm.swappiness")))
+		printf("  %-16s %s = %s\n", "sysctl", f[1], f[2]);
+	else if (!strcmp(f[0], "mount") && n >= 7 &&
+		 (!strcmp(f[4], "ext4") || !strcmp(f[4], "ext3") ||
+		  !strcmp(f[4], "xfs") || !strcmp(f[4], "btrfs") ||
+		  !strcmp(f[4], "f2fs") || !strcmp(f[4], "vfat")))
+		printf("  %-16s %s on %s type %s (%s) super (%s) dev %s\n",
+		       "mount", f[2], f[3], f[4], f[5], f[6], f[1]);
+}
+
+/*
+ * One line per whole disk with its queue settings; the lines of one
+ * device are adjacent in the snapshot.  Unused loop devices (no
+ * backing_file) and partitions are left out.
+ */
+struct bdev_acc {
+	char name[64], mm[32];
+	struct strbuf line;
+	bool partition, loop_backed;
+};
+
+static void flush_bdev(struct bdev_acc *b)
+{
+	if (b->name[0] && !b->partition &&
+	    (strncmp(b->name, "loop", 4) || b->loop_backed))
+		printf("  %-16s %s (%s)%s\n", "blockdev", b->name, b->mm,
+		       b->line.buf ? b->line.buf : "");
+	strbuf_reset(&b->line);
+	b->name[0] = '\0';
+	b->partition = b->loop_backed = false;
+}
+
+static void print_bdev(char **f, int n, void *arg)
+{
+	struct bdev_acc *b = arg;
+
+	if (strcmp(f[0], "blockdev") || n < 4)
+		return;
+	if (strcmp(f[1], b->name)) {
+		flush_bdev(b);
+		snprintf(b->name, sizeof(b->name), "%s", f[1]);
+		snprintf(b->mm, sizeof(b->mm), "%s", f[2]);
+	}
+	if (!strcmp(f[3], "parent"))
+		b->partition = true;
+	if (!strcmp(f[3], "backing_file") && n >= 5 && *f[4])
+		b->loop_backed = true;
+	if (n >= 5 && (!strcmp(f[3], "scheduler") ||
+		       !strcmp(f[3], "rotational") ||
+		       !strcmp(f[3], "write_cache") ||
+		       !strcmp(f[3], "backing_file")))
+		strbuf_addf(&b->line, " %s=%s", f[3], f[4]);
+}
+
+/* Per-CPU lost counters from the STATS chunk. */
+struct stats_acc {
+	int ncpus;
+	uint64_t *overrun, *dropped, *missed_pages;
+	bool *seen;
+};
+
+static void grow_stats(struct stats_acc *a, int cpu)
+{
+	if (cpu < a->ncpus)
+		return;
+	a->overrun = xrealloc(a->overrun, sizeof(uint64_t) * (cpu + 1));
+	a->dropped = xrealloc(a->dropped, sizeof(uint64_t) * (cpu + 1));
+	a->missed_pages = xrealloc(a->missed_pages,
+				   sizeof(uint64_t) * (cpu + 1));
+	a->seen = xrealloc(a->seen, sizeof(bool) * (cpu + 1));
+	for (int i = a->ncpus; i <= cpu; i++) {
+		a->overrun[i] = a->dropped[i] = a->missed_pages[i] = 0;
+		a->seen[i] = false;
+	}
+	a->ncpus = cpu + 1;
+}
+
+static void acc_stats(char **f, int n, void *arg)
+{
+	struct stats_acc *a = arg;
+	int cpu;
+	uint64_t v;
+
+	if (n < 4 || strcmp(f[0], "cpu"))
+		return;
+	cpu = atoi(f[1]);
+	if (cpu < 0 || cpu > 65535)
+		return;
+	grow_stats(a, cpu);
+	a->seen[cpu] = true;
+	v = strtoull(f[3], NULL, 10);
+	if (!strcmp(f[2], "overrun"))
+		a->overrun[cpu] = v;
+	else if (!strcmp(f[2], "dropped events"))
+		a->dropped[cpu] = v;
+	else if (!strcmp(f[2], "missed_pages"))
+		a->missed_pages[cpu] = v;
+}
+
+static void print_lost(struct source *src, bool counted)
+{
+	const struct source_info *in = source_info(src);
+	struct stats_acc a = { 0 };
+	uint64_t total = 0, pages = 0;
+
+	printf("lost events:\n");
+	if (in->stats) {
+		for_lines(in->stats, acc_stats, &a);
+		for (int i = 0; i < a.ncpus; i++) {
+			if (!a.seen[i])
+				continue;
+			printf("  cpu %-3d overrun %" PRIu64 ", dropped %" PRIu64
+			       ", pages with lost events %" PRIu64 "\n", i,
+			       a.overrun[i], a.dropped[i], a.missed_pages[i]);
+			total += a.overrun[i] + a.dropped[i];
+		}
+		printf("  %-16s %" PRIu64 " (kernel ring-buffer counters)\n",
+		       "total", total);
+	} else {
+		printf("  %-16s none (no stats chunk%s)\n", "kernel counters",
+		       in->kind == SOURCE_TRACEDAT ? " in trace.dat input" :
+		       ": the recording did not end cleanly");
+	}
+	if (counted) {
+		total = 0;
+		for (int i = 0; i < in->nr_cpus; i++) {
+			total += in->cpus[i].missed_events;
+			pages += in->cpus[i].missed_pages;
+		}
+		printf("  %-16s %" PRIu64 " pages flagged, %" PRIu64
+		       " events counted in them\n", "in the data", pages,
+		       total);
+	}
+	free(a.overrun);
+	free(a.dropped);
+	free(a.missed_pages);
+	free(a.seen);
+}
+
+static const char *integrity_word(enum source_integrity i)
+{
+	return i == SOURCE_TRUNCATED ? "truncated" : "corrupt";
+}
+
+static int info_one(const char *path)
+{
+	struct source_event ev;
+	const struct source_info *in;
+	struct source_event_type *types;
+	struct source *src;
+	uint64_t events = 0, raw = 0, stored = 0;
+	char buf[512], *msg;
+	int ntypes;
+
+	src = source_open(path, &msg);
+	if (!src) {
+		error("%s", msg);
+		free(msg);
+		return 1;
+	}
+	in = source_info(src);
+	if (!no_count)
+		while (source_next(src, &ev) > 0)
+			events++;
+
+	printf("file:              %s\n", path);
+	if (in->kind == SOURCE_IOREC)
+		printf("format:            iorec %u.%u\n", in->version_major,
+		       in->version_minor);
+	else
+		printf("format:            trace.dat version %u\n",
+		       in->version_major);
+	if (in->integrity == SOURCE_COMPLETE)
+		printf("integrity:         complete\n");
+	else
+		printf("integrity:         %s at offset %" PRIu64 ": %s\n",
+		       integrity_word(in->integrity), in->stop_offset,
+		       in->stop_reason);
+
+	printf("header:\n");
+	header_line(in->header_text, "host:", "hostname");
+	kv(in->header_text, "kernel", buf, sizeof(buf));
+	if (*buf) {
+		char ver[256];
+
+		kv(in->header_text, "kversion", ver, sizeof(ver));
+		printf("  %-16s %s%s%s\n", "kernel:", buf, *ver ? " " : "",
+		       ver);
+	}
+	header_line(in->header_text, "machine:", "machine");
+	header_line(in->header_text, "clock:", "clock");
+	printf("  %-16s %u\n", "cpus:", in->ncpus);
+	printf("  %-16s %u\n", "page size:", in->page_size);
+	printf("  %-16s %u\n", "sub-buffer size:", in->subbuf_size);
+	printf("  %-16s %d\n", "long size:", in->long_size);
+	printf("  %-16s %s\n", "endianness:", in->big_endian ? "big" : "little");
+	if (in->kind == SOURCE_IOREC) {
+		printf("  %-16s %s%s%s\n", "flags:",
+		       !in->flags ? "none" : "",
+		       in->flags & IOREC_HF_RAW_SYSCALLS ?
+		       "raw_syscalls fallback (no syscalls:* events) " : "",
+		       in->flags & IOREC_HF_FLIGHT ?
+		       "flight mode (head of the recording discarded)" : "");
+		header_line(in->header_text, "iorec version:", "iorec_version");
+		header_line(in->header_text, "profile:", "profile");
+		header_line(in->header_text, "buffer kb:", "buffer_kb");
+		header_line(in->header_text, "instance:", "instance");
+		header_line(in->header_text, "command line:", "cmdline");
+		header_line(in->header_text, "command:", "command");
+		kv(in->header_text, "output_dev", buf, sizeof(buf));
+		if (*buf) {
+			char ino[64];
+
+			kv(in->header_text, "output_ino", ino, sizeof(ino));
+			printf("  %-16s dev %s ino %s\n", "output:", buf, ino);
+		} else {
+			printf("  %-16s standard output or pipe\n", "output:");
+		}
+		header_line(in->header_text, "recorder pid:", "self_pid");
+	}
+	if (in->trace_buffers > 0)
+		printf("  %-16s %d; read: %s\n", "buffer instances:",
+		       in->trace_buffers,
+		       in->buffer_name ? in->buffer_name :
+		       "the top buffer only");
+
+	printf("time:\n");
+	if (in->first_ts || in->last_ts) {
+		uint64_t d = in->last_ts - in->first_ts;
+
+		print_ts("first event:", in->first_ts);
+		print_ts("last event:", in->last_ts);
+		printf("  %-16s %" PRIu64 ".%06" PRIu64 " s\n", "duration:",
+		       d / 1000000000, d % 1000000000 / 1000);
+	} else {
+		printf("  %-16s no events\n", "span:");
+	}
+
+	printf("cpus:\n");
+	printf("  %-5s %8s %10s %14s %14s %7s %12s %8s\n", "CPU", "CHUNKS",
+	       "PAGES", "RAW(B)", "STORED(B)", "RATIO", "EVENTS", "LOSTPG");
+	for (int i = 0; i < in->nr_cpus; i++) {
+		const struct source_cpu *c = &in->cpus[i];
+		char ev_s[32];
+
+		if (no_count)
+			snprintf(ev_s, sizeof(ev_s), "-");
+		else
+			snprintf(ev_s, sizeof(ev_s), "%" PRIu64, c->events);
+		printf("  %-5d %8u %10" PRIu64 " %14" PRIu64 " %14" PRIu64
+		       " %7.2f %12s %8" PRIu64 "\n", i, c->chunks, c->pages,
+		       c->raw_bytes, c->stored_bytes,
+		       c->stored_bytes ? (double)c->raw_bytes /
+		       (double)c->stored_bytes : 0.0, ev_s, c->missed_pages);
+		raw += c->raw_bytes;
+		stored += c->stored_bytes;
+	}
+	if (in->kind == SOURCE_IOREC)
+		printf("  %-16s %" PRIu64 " chunks, %" PRIu64
+		       " bytes read, raw pages %" PRIu64 " B stored as %"
+		       PRIu64 " B (%.2fx)\n", "file:", in->chunks,
+		       in->file_bytes, raw, stored,
+		       stored ? (double)raw / (double)stored : 0.0);
+
+	types = source_event_types(src, &ntypes);
+	printf("events: %d types", ntypes);
+	if (!no_count)
+		printf(", %" PRIu64 " events", events);
+	if (in->bad_formats)
+		printf(", %u formats unreadable", in->bad_formats);
+	printf("\n");
+	for (int i = 0; i < ntypes; i++) {
+		char name[256];
+
+		snprintf(name, sizeof(name), "%s:%s", types[i].system,
+			 types[i].name);
+		if (no_count && in->kind == SOURCE_TRACEDAT)
+			break;	/* every format of the kernel: too many */
+		if (no_count)
+			printf("  %s\n", name);
+		else if (in->kind == SOURCE_IOREC || types[i].count)
+			/* trace.dat holds every format of the kernel:
+			 * list only the ones with events. */
+			printf("  %-48s %12" PRIu64 "\n", name,
+			       types[i].count);
+	}
+
+	print_lost(src, !no_count);
+
+	if (in->kind == SOURCE_IOREC) {
+		printf("snapshot:\n");
+		print_snap_count("start:", in->snapshot_start);
+		print_snap_count("end:", in->snapshot_end);
+		for_lines(in->snapshot_start, print_highlight, NULL);
+		{
+			struct bdev_acc b = { .line = STRBUF_INIT };
+
+			for_lines(in->snapshot_start, print_bdev, &b);
+			flush_bdev(&b);
+			strbuf_release(&b.line);
+		}
+		printf("end:\n");
+		if (in->end_text) {
+			header_line(in->end_text, "reason:", "reason");
+			header_line(in->end_text, "pages:", "pages");
+			header_line(in->end_text, "raw bytes:", "raw_bytes");
+			header_line(in->end_text, "lost events:", "lost_events");
+			header_line(in->end_text, "flight discarded:",
+				    "flight_discarded_chunks");
+			header_line(in->end_text, "flight cutoff ts:",
+				    "flight_cutoff_ts");
+		} else {
+			printf("  %-16s none (no end chunk)\n", "reason:");
+		}
+	}
+	while ((msg = source_warning(src))) {
+		warning("%s", msg);
+		free(msg);
+	}
+	source_close(src);
+	return 0;
+}
+
+int cmd_info(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "no-count", no_argument, NULL, 'n' },
+		{ "help",     no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c, ret = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			no_count = true;
+			break;
+		case 'h':
+			fputs(info_usage, stdout);
+			return 0;
+		default:
+			return usage_error(info_usage, "unknown option");
+		}
+	}
+	if (optind >= argc)
+		return usage_error(info_usage, "info wants at least one FILE");
+	for (int i = optind; i < argc; i++) {
+		if (i > optind)
+			printf("\n");
+		if (info_one(argv[i]))
+			ret = 1;
+		fflush(stdout);
+	}
+	return ret;
+}

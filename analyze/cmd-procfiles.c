@@ -1,0 +1,768 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-procfiles.c - `ioreport processes` and `ioreport files`: per
+ * process and per file syscall counts, bytes, latency percentiles and
+ * fsync cost, from the syscall/process/fd replay (sysreplay.h), as
+ * aligned tables or one JSON object.  The only file of the replay that
+ * prints.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "ioreport.h"
+#include "source.h"
+#include "sysreplay.h"
+#include "proctable.h"
+
+int cmd_processes(int argc, char **argv);
+int cmd_files(int argc, char **argv);
+
+static const char processes_usage[] =
+"usage: ioreport processes [--json] [--top N] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -n, --top N          only the N processes that moved the most bytes\n"
+"  -h, --help           this help\n"
+"\n"
+"Per process (by pid, comm after exec/rename): file syscall counts,\n"
+"errors, bytes read and written, fsync cost, then per syscall kind the\n"
+"latency (enter -> exit) total, average, p50, p99 and max.\n";
+
+static const char files_usage[] =
+"usage: ioreport files [--json] [--top N] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -n, --top N          only the N files that moved the most bytes\n"
+"  -h, --help           this help\n"
+"\n"
+"Per file: opens, reads and writes (count, bytes, latency p50/p99) and\n"
+"fsync cost.  A file opened during the recording is named only when the\n"
+"kernel's syscall events carry the path or it is still open at the end\n"
+"snapshot; otherwise it is listed as <unknown fd N of pid P>.\n";
+
+/* ------------------------------------------------------------------ */
+/* Tables: one column spec gives the header and the cells */
+
+struct column {
+	const char *head;
+	bool left;
+	void (*fmt)(const void *row, char *buf, size_t n);
+};
+
+static void print_table(const struct column *cols, int ncols,
+			const void *rows, size_t nrows, size_t rowsize)
+{
+	char ***cells = xcalloc(nrows ? nrows : 1, sizeof(*cells));
+	int *w = xcalloc((size_t)ncols, sizeof(*w));
+	char buf[4096];
+
+	for (int c = 0; c < ncols; c++)
+		w[c] = (int)strlen(cols[c].head);
+	for (size_t r = 0; r < nrows; r++) {
+		cells[r] = xcalloc((size_t)ncols, sizeof(char *));
+		for (int c = 0; c < ncols; c++) {
+			cols[c].fmt((const char *)rows + r * rowsize, buf,
+				    sizeof(buf));
+			cells[r][c] = xstrdup(buf);
+			if ((int)strlen(buf) > w[c])
+				w[c] = (int)strlen(buf);
+		}
+	}
+	for (int c = 0; c < ncols; c++) {
+		bool last = c == ncols - 1;
+
+		printf("%s%*s", c ? "  " : "", cols[c].left ? -(last ? 0 : w[c]) : w[c],
+		       cols[c].head);
+	}
+	putchar('\n');
+	for (size_t r = 0; r < nrows; r++) {
+		for (int c = 0; c < ncols; c++) {
+			bool last = c == ncols - 1;
+
+			printf("%s%*s", c ? "  " : "",
+			       cols[c].left ? -(last ? 0 : w[c]) : w[c],
+			       cells[r][c]);
+			free(cells[r][c]);
+		}
+		putchar('\n');
+		free(cells[r]);
+	}
+	free(cells);
+	free(w);
+}
+
+static void fmt_ms(char *buf, size_t n, uint64_t ns)
+{
+	snprintf(buf, n, "%.3f", (double)ns / 1e6);
+}
+
+static void fmt_us(char *buf, size_t n, uint64_t ns)
+{
+	snprintf(buf, n, "%.1f", (double)ns / 1e3);
+}
+
+static void fmt_u64(char *buf, size_t n, uint64_t v)
+{
+	snprintf(buf, n, "%" PRIu64, v);
+}
+
+/* ------------------------------------------------------------------ */
+/* JSON */
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", stdout);
+		else if (ch == '\t')
+			fputs("\\t", stdout);
+		else if (ch < 0x20 || ch == 0x7f)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static void json_lat(const char *key, const struct lathist *h)
+{
+	printf("\"%s\":{\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
+	       ",\"avg_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p99_ns\":%"
+	       PRIu64 ",\"max_ns\":%" PRIu64 "}", key, h->count, h->sum,
+	       h->count ? h->sum / h->count : 0, lathist_quantile(h, 0.5),
+	       lathist_quantile(h, 0.99), h->max);
+}
+
+/* ------------------------------------------------------------------ */
+/* Shared: options, running the replay, the anomalies */
+
+struct opts {
+	bool json;
+	long top;
+	const char *path;
+};
+
+static int parse_opts(int argc, char **argv, const char *usage,
+		      struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->top = -1;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jn:h", lo, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'n':
+			o->top = strtol(optarg, &end, 10);
+			if (*end || end == optarg || o->top < 0)
+				return usage_error(usage,
+						   "--top wants a number >= 0, not '%s'",
+						   optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			return usage_error(usage, "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error(usage, "%s wants exactly one FILE", argv[0]);
+	o->path = argv[optind];
+	return -1;
+}
+
+static struct source *run_replay(const char *path, struct sysrun *run)
+{
+	struct source *src;
+	char *msg = NULL;
+
+	src = source_open(path, &msg);
+	if (!src) {
+		error("%s", msg);
+		free(msg);
+		return NULL;
+	}
+	memset(run, 0, sizeof(*run));
+	if (sysrun_run(run, src, &msg)) {
+		error("%s", msg);
+		free(msg);
+		sysrun_release(run);
+		source_close(src);
+		return NULL;
+	}
+	return src;
+}
+
+static void flush_warnings(struct source *src)
+{
+	char *msg;
+
+	while ((msg = source_warning(src))) {
+		warning("%s", msg);
+		free(msg);
+	}
+}
+
+/* Every anomaly counter of the replay, in a fixed order. */
+struct anomaly {
+	const char *key;	/* JSON key */
+	const char *text;	/* for the text line */
+	uint64_t n;
+};
+
+static size_t anomalies(const struct sysrun *run, struct anomaly *a)
+{
+	const struct sysreplay_stats *s = sysreplay_stats(run->sr);
+	const struct proctable_stats *p = proctable_stats(run->pt);
+	const struct fdtable_stats *f = proctable_fdstats(run->pt);
+	size_t n = 0;
+
+#define A(k, t, v) (a[n].key = (k), a[n].text = (t), a[n++].n = (v))
+	A("exit_without_enter", "exit without enter", s->exit_without_enter);
+	A("enter_without_exit", "enter without exit", s->enter_without_exit);
+	A("mismatched", "exit of another syscall", s->mismatched);
+	A("negative_time", "negative time", s->negative_time);
+	A("dropped_at_lost_events", "dropped at lost events", s->lost_gap);
+	A("open_at_end", "still open at end", s->open_at_end);
+	A("lost_event_gaps", "lost-event gaps", run->st.gaps);
+	A("unknown_tids", "threads without fork or snapshot", p->unknown_tids);
+	A("pid_reuse", "pid reused without exit", p->pid_reuse);
+	A("exit_unknown", "exit of unknown thread", p->exit_unknown);
+	A("io_unknown_fd", "I/O on unknown fd", f->io_unknown);
+	A("close_unknown_fd", "close of unknown fd", f->close_unknown);
+	A("dup_unknown_fd", "dup of unknown fd", f->dup_unknown);
+	A("unknown_syscalls", "unnamed raw syscall ids", run->st.unknown_syscalls);
+	A("decode_errors", "unreadable fields", run->st.decode_errors);
+#undef A
+	return n;
+}
+
+#define MAX_ANOMALIES 20
+
+static void print_anomalies_text(const struct sysrun *run)
+{
+	struct anomaly a[MAX_ANOMALIES];
+	size_t n = anomalies(run, a);
+
+	printf("\nanomalies:");
+	for (size_t i = 0; i < n; i++)
+		printf("%s %s %" PRIu64, i ? "," : "", a[i].text, a[i].n);
+	putchar('\n');
+}
+
+static void print_anomalies_json(const struct sysrun *run)
+{
+	struct anomaly a[MAX_ANOMALIES];
+	size_t n = anomalies(run, a);
+
+	printf("\"anomalies\":{");
+	for (size_t i = 0; i < n; i++)
+		printf("%s\"%s\":%" PRIu64, i ? "," : "", a[i].key, a[i].n);
+	putchar('}');
+}
+
+static void print_head_text(const struct source_info *in,
+			    const struct sysrun *run)
+{
+	printf("%s: %.6f s, syscalls from %s%s\n", in->path,
+	       run->last_ts > run->first_ts ?
+	       (double)(run->last_ts - run->first_ts) / 1e9 : 0.0,
+	       run->st.raw_syscalls ? "raw_syscalls (fallback)" :
+	       "syscalls:* events",
+	       run->st.proc_events ? "" :
+	       "; no process events: fork/exec/exit not followed");
+	if (in->integrity != SOURCE_COMPLETE)
+		printf("%s at offset %" PRIu64 ": %s\n",
+		       in->integrity == SOURCE_TRUNCATED ? "truncated" :
+		       "corrupt", in->stop_offset,
+		       in->stop_reason ? in->stop_reason : "?");
+}
+
+static void print_head_json(const struct source_info *in,
+			    const struct sysrun *run)
+{
+	printf("{\"file\":");
+	json_str(in->path);
+	printf(",\"duration_ns\":%" PRIu64 ",\"raw_syscalls\":%s"
+	       ",\"process_events\":%s,\"complete\":%s,",
+	       run->last_ts > run->first_ts ? run->last_ts - run->first_ts : 0,
+	       run->st.raw_syscalls ? "true" : "false",
+	       run->st.proc_events ? "true" : "false",
+	       in->integrity == SOURCE_COMPLETE ? "true" : "false");
+}
+
+/* ------------------------------------------------------------------ */
+/* processes */
+
+struct prow {
+	const struct proc *p;
+	const struct procstat *ps;
+	uint64_t fsyncs;
+};
+
+struct krow {
+	const struct proc *p;
+	enum sys_kind k;
+	const struct kstat *ks;
+};
+
+static uint64_t prow_bytes(const struct prow *r)
+{
+	return r->ps->read_bytes + r->ps->write_bytes;
+}
+
+static int cmp_prow(const void *a, const void *b)
+{
+	const struct prow *x = a, *y = b;
+	uint64_t bx = prow_bytes(x), by = prow_bytes(y);
+	int c;
+
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	if (x->ps->calls != y->ps->calls)
+		return x->ps->calls > y->ps->calls ? -1 : 1;
+	c = strcmp(x->p->comm, y->p->comm);
+	if (c)
+		return c;
+	if (x->p->pid != y->p->pid)
+		return x->p->pid < y->p->pid ? -1 : 1;
+	return x->p->id < y->p->id ? -1 : x->p->id > y->p->id;
+}
+
+#define PROW(r) ((const struct prow *)(r))
+static void c_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", PROW(r)->p->pid); }
+static void c_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", PROW(r)->p->comm); }
+static void c_calls(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->ps->calls); }
+static void c_errs(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->ps->errors); }
+static void c_rbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->ps->read_bytes); }
+static void c_wbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->ps->write_bytes); }
+static void c_fsyncs(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->fsyncs); }
+static void c_fsync_tot(const void *r, char *b, size_t n) { fmt_ms(b, n, PROW(r)->ps->fsync.sum); }
+static void c_fsync_max(const void *r, char *b, size_t n) { fmt_ms(b, n, PROW(r)->ps->fsync.max); }
+static void c_comms(const void *r, char *b, size_t n)
+{
+	const struct proc *p = PROW(r)->p;
+
+	snprintf(b, n, "%s%s", p->comms ? p->comms : p->comm,
+		 p->exited ? " (exited)" : "");
+}
+
+static const struct column proc_cols[] = {
+	{ "PID", false, c_pid },
+	{ "COMM", true, c_comm },
+	{ "CALLS", false, c_calls },
+	{ "ERRS", false, c_errs },
+	{ "READ(B)", false, c_rbytes },
+	{ "WRITE(B)", false, c_wbytes },
+	{ "FSYNCS", false, c_fsyncs },
+	{ "FSYNC(ms)", false, c_fsync_tot },
+	{ "FSYNC-MAX(ms)", false, c_fsync_max },
+	{ "COMMS", true, c_comms },
+};
+
+#define KROW(r) ((const struct krow *)(r))
+static void k_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", KROW(r)->p->pid); }
+static void k_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", KROW(r)->p->comm); }
+static void k_kind(const void *r, char *b, size_t n) { snprintf(b, n, "%s", sys_kind_info(KROW(r)->k)->name); }
+static void k_count(const void *r, char *b, size_t n) { fmt_u64(b, n, KROW(r)->ks->count); }
+static void k_errs(const void *r, char *b, size_t n) { fmt_u64(b, n, KROW(r)->ks->errors); }
+static void k_bytes(const void *r, char *b, size_t n) { fmt_u64(b, n, KROW(r)->ks->bytes); }
+static void k_total(const void *r, char *b, size_t n) { fmt_ms(b, n, KROW(r)->ks->lat.sum); }
+static void k_avg(const void *r, char *b, size_t n)
+{
+	const struct lathist *h = &KROW(r)->ks->lat;
+
+	fmt_us(b, n, h->count ? h->sum / h->count : 0);
+}
+static void k_p50(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&KROW(r)->ks->lat, 0.5)); }
+static void k_p99(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&KROW(r)->ks->lat, 0.99)); }
+static void k_max(const void *r, char *b, size_t n) { fmt_us(b, n, KROW(r)->ks->lat.max); }
+
+static const struct column kind_cols[] = {
+	{ "PID", false, k_pid },
+	{ "COMM", true, k_comm },
+	{ "SYSCALL", true, k_kind },
+	{ "COUNT", false, k_count },
+	{ "ERRS", false, k_errs },
+	{ "BYTES", false, k_bytes },
+	{ "TOTAL(ms)", false, k_total },
+	{ "AVG(us)", false, k_avg },
+	{ "P50(us)", false, k_p50 },
+	{ "P99(us)", false, k_p99 },
+	{ "MAX(us)", false, k_max },
+};
+
+static void processes_json(const struct source_info *in,
+			   const struct sysrun *run, const struct prow *rows,
+			   size_t n, size_t total)
+{
+	print_head_json(in, run);
+	printf("\"processes_with_calls\":%zu,\"processes\":[", total);
+	for (size_t i = 0; i < n; i++) {
+		const struct proc *p = rows[i].p;
+		const struct procstat *ps = rows[i].ps;
+		bool first = true;
+
+		printf("%s{\"pid\":%d,\"ppid\":%d,\"comm\":", i ? "," : "",
+		       p->pid, p->ppid);
+		json_str(p->comm);
+		printf(",\"comms\":");
+		json_str(p->comms ? p->comms : p->comm);
+		printf(",\"exe\":");
+		if (p->exe)
+			json_str(p->exe);
+		else
+			printf("null");
+		printf(",\"exited\":%s,\"calls\":%" PRIu64 ",\"errors\":%"
+		       PRIu64 ",\"read_bytes\":%" PRIu64 ",\"write_bytes\":%"
+		       PRIu64 ",\"fsyncs\":%" PRIu64 ",",
+		       p->exited ? "true" : "false", ps->calls, ps->errors,
+		       ps->read_bytes, ps->write_bytes, rows[i].fsyncs);
+		json_lat("fsync", &ps->fsync);
+		printf(",\"syscalls\":{");
+		for (int k = 1; k < SK_NR; k++) {
+			const struct kstat *ks = &ps->k[k];
+
+			if (!ks->count)
+				continue;
+			printf("%s\"%s\":{\"count\":%" PRIu64 ",\"errors\":%"
+			       PRIu64 ",\"bytes\":%" PRIu64 ",\"unpaired\":%"
+			       PRIu64 ",", first ? "" : ",",
+			       sys_kind_info(k)->name, ks->count, ks->errors,
+			       ks->bytes, ks->unpaired);
+			json_lat("latency", &ks->lat);
+			putchar('}');
+			first = false;
+		}
+		printf("}}");
+	}
+	printf("],");
+	print_anomalies_json(run);
+	printf("}\n");
+}
+
+int cmd_processes(int argc, char **argv)
+{
+	struct sysrun run;
+	struct source *src;
+	struct opts o;
+	struct prow *rows;
+	struct krow *krows = NULL;
+	size_t n = 0, shown, nk = 0;
+	int rc = parse_opts(argc, argv, processes_usage, &o);
+
+	if (rc >= 0)
+		return rc;
+	src = run_replay(o.path, &run);
+	if (!src)
+		return 1;
+
+	rows = xcalloc(proctable_count(run.pt) + 1, sizeof(*rows));
+	for (size_t i = 0; i < proctable_count(run.pt); i++) {
+		struct proc *p = proctable_at(run.pt, i);
+		struct procstat *ps = p->user;
+
+		if (!ps || !ps->calls)
+			continue;
+		rows[n].p = p;
+		rows[n].ps = ps;
+		rows[n].fsyncs = ps->k[SK_FSYNC].count + ps->k[SK_FDATASYNC].count;
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), cmp_prow);
+	shown = o.top >= 0 && (size_t)o.top < n ? (size_t)o.top : n;
+
+	if (o.json) {
+		processes_json(source_info(src), &run, rows, shown, n);
+	} else {
+		print_head_text(source_info(src), &run);
+		printf("processes with file syscalls: %zu", n);
+		if (shown < n)
+			printf(" (top %zu shown)", shown);
+		printf("\n\n");
+		print_table(proc_cols, (int)ARRAY_SIZE(proc_cols), rows, shown,
+			    sizeof(*rows));
+		for (size_t i = 0; i < shown; i++)
+			for (int k = 1; k < SK_NR; k++)
+				if (rows[i].ps->k[k].count)
+					nk++;
+		krows = xcalloc(nk + 1, sizeof(*krows));
+		nk = 0;
+		for (size_t i = 0; i < shown; i++) {
+			for (int k = 1; k < SK_NR; k++) {
+				if (!rows[i].ps->k[k].count)
+					continue;
+				krows[nk].p = rows[i].p;
+				krows[nk].k = k;
+				krows[nk++].ks = &rows[i].ps->k[k];
+			}
+		}
+		printf("\nper syscall (latency enter -> exit):\n");
+		print_table(kind_cols, (int)ARRAY_SIZE(kind_cols), krows, nk,
+			    sizeof(*krows));
+		print_anomalies_text(&run);
+	}
+	fflush(stdout);
+	flush_warnings(src);
+	free(krows);
+	free(rows);
+	sysrun_release(&run);
+	source_close(src);
+	return ferror(stdout) ? 1 : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* files */
+
+/* One line of the files view: the files of one identity merged. */
+struct frow {
+	const struct file *f;		/* the first (names the row) */
+	char key[64];			/* identity, for merging */
+	struct filestat s;
+};
+
+static void file_key(const struct file *f, char *buf, size_t n)
+{
+	if (f->has_devino)
+		snprintf(buf, n, "d %u %u %" PRIu64, f->major, f->minor,
+			 f->ino);
+	else if (f->path)
+		snprintf(buf, n, "p");	/* compared by path below */
+	else
+		snprintf(buf, n, "u %d", f->id);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct frow *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c || strcmp(x->key, "p"))
+		return c ? c : (x->f->id > y->f->id) - (x->f->id < y->f->id);
+	c = strcmp(x->f->path, y->f->path);
+	return c ? c : (x->f->id > y->f->id) - (x->f->id < y->f->id);
+}
+
+static bool same_file(const struct frow *x, const struct frow *y)
+{
+	if (strcmp(x->key, y->key))
+		return false;
+	if (!strcmp(x->key, "p"))
+		return !strcmp(x->f->path, y->f->path);
+	return true;
+}
+
+static uint64_t frow_bytes(const struct frow *r)
+{
+	return r->s.read_bytes + r->s.write_bytes;
+}
+
+static int cmp_frow(const void *a, const void *b)
+{
+	const struct frow *x = a, *y = b;
+	uint64_t bx = frow_bytes(x), by = frow_bytes(y);
+	char nx[4096];
+	int c;
+
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	/* file_name() may return a static buffer: copy one side. */
+	snprintf(nx, sizeof(nx), "%s", file_name(x->f));
+	c = strcmp(nx, file_name(y->f));
+	if (c)
+		return c;
+	return (x->f->id > y->f->id) - (x->f->id < y->f->id);
+}
+
+static void merge_filestat(struct filestat *d, const struct filestat *s)
+{
+	d->opens += s->opens;
+	d->reads += s->reads;
+	d->writes += s->writes;
+	d->read_bytes += s->read_bytes;
+	d->write_bytes += s->write_bytes;
+	d->errors += s->errors;
+	lathist_merge(&d->rlat, &s->rlat);
+	lathist_merge(&d->wlat, &s->wlat);
+	lathist_merge(&d->fsync, &s->fsync);
+}
+
+#define FROW(r) ((const struct frow *)(r))
+static void f_name(const void *r, char *b, size_t n) { snprintf(b, n, "%s", file_name(FROW(r)->f)); }
+static void f_devino(const void *r, char *b, size_t n)
+{
+	const struct file *f = FROW(r)->f;
+
+	if (f->has_devino)
+		snprintf(b, n, "%u:%u:%" PRIu64, f->major, f->minor, f->ino);
+	else
+		snprintf(b, n, "-");
+}
+static void f_opens(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.opens); }
+static void f_reads(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.reads); }
+static void f_rbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.read_bytes); }
+static void f_rp50(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&FROW(r)->s.rlat, 0.5)); }
+static void f_rp99(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&FROW(r)->s.rlat, 0.99)); }
+static void f_writes(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.writes); }
+static void f_wbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.write_bytes); }
+static void f_wp50(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&FROW(r)->s.wlat, 0.5)); }
+static void f_wp99(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&FROW(r)->s.wlat, 0.99)); }
+static void f_fsyncs(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.fsync.count); }
+static void f_fsync_tot(const void *r, char *b, size_t n) { fmt_ms(b, n, FROW(r)->s.fsync.sum); }
+static void f_fsync_max(const void *r, char *b, size_t n) { fmt_ms(b, n, FROW(r)->s.fsync.max); }
+
+static const struct column file_cols[] = {
+	{ "DEV:INO", true, f_devino },
+	{ "OPENS", false, f_opens },
+	{ "READS", false, f_reads },
+	{ "READ(B)", false, f_rbytes },
+	{ "R-P50(us)", false, f_rp50 },
+	{ "R-P99(us)", false, f_rp99 },
+	{ "WRITES", false, f_writes },
+	{ "WRITE(B)", false, f_wbytes },
+	{ "W-P50(us)", false, f_wp50 },
+	{ "W-P99(us)", false, f_wp99 },
+	{ "FSYNCS", false, f_fsyncs },
+	{ "FSYNC(ms)", false, f_fsync_tot },
+	{ "FSYNC-MAX(ms)", false, f_fsync_max },
+	{ "FILE", true, f_name },
+};
+
+static void files_json(const struct source_info *in, const struct sysrun *run,
+		       const struct frow *rows, size_t n, size_t total)
+{
+	print_head_json(in, run);
+	printf("\"named_bytes\":%" PRIu64 ",\"unnamed_bytes\":%" PRIu64
+	       ",\"files_with_io\":%zu,\"files\":[", run->st.named_bytes,
+	       run->st.unnamed_bytes, total);
+	for (size_t i = 0; i < n; i++) {
+		const struct file *f = rows[i].f;
+		const struct filestat *s = &rows[i].s;
+
+		printf("%s{\"path\":", i ? "," : "");
+		if (f->path)
+			json_str(f->path);
+		else
+			printf("null");
+		printf(",\"name\":");
+		json_str(file_name(f));
+		if (f->has_devino)
+			printf(",\"dev\":\"%u:%u\",\"ino\":%" PRIu64, f->major,
+			       f->minor, f->ino);
+		else
+			printf(",\"dev\":null,\"ino\":null");
+		printf(",\"opens\":%" PRIu64 ",\"reads\":%" PRIu64
+		       ",\"read_bytes\":%" PRIu64 ",\"writes\":%" PRIu64
+		       ",\"write_bytes\":%" PRIu64 ",\"errors\":%" PRIu64 ",",
+		       s->opens, s->reads, s->read_bytes, s->writes,
+		       s->write_bytes, s->errors);
+		json_lat("read_latency", &s->rlat);
+		putchar(',');
+		json_lat("write_latency", &s->wlat);
+		putchar(',');
+		json_lat("fsync", &s->fsync);
+		putchar('}');
+	}
+	printf("],");
+	print_anomalies_json(run);
+	printf("}\n");
+}
+
+int cmd_files(int argc, char **argv)
+{
+	struct sysrun run;
+	struct source *src;
+	struct opts o;
+	struct frow *rows;
+	size_t n = 0, m = 0, shown, nf;
+	int rc = parse_opts(argc, argv, files_usage, &o);
+
+	if (rc >= 0)
+		return rc;
+	src = run_replay(o.path, &run);
+	if (!src)
+		return 1;
+
+	nf = filetab_count(run.ft);
+	rows = xcalloc(nf + 1, sizeof(*rows));
+	for (size_t i = 0; i < nf; i++) {
+		struct file *f = filetab_at(run.ft, i);
+		const struct filestat *s = f->user;
+
+		if (!s || !(s->opens || s->reads || s->writes || s->fsync.count))
+			continue;
+		rows[n].f = f;
+		file_key(f, rows[n].key, sizeof(rows[n].key));
+		merge_filestat(&rows[n].s, s);
+		n++;
+	}
+	/* Merge the files of one identity (dev:ino, or path). */
+	qsort(rows, n, sizeof(*rows), cmp_key);
+	for (size_t i = 0; i < n; i++) {
+		if (m && same_file(&rows[m - 1], &rows[i])) {
+			merge_filestat(&rows[m - 1].s, &rows[i].s);
+			lathist_release(&rows[i].s.rlat);
+			lathist_release(&rows[i].s.wlat);
+			lathist_release(&rows[i].s.fsync);
+			continue;
+		}
+		if (m != i)
+			rows[m] = rows[i];
+		m++;
+	}
+	qsort(rows, m, sizeof(*rows), cmp_frow);
+	shown = o.top >= 0 && (size_t)o.top < m ? (size_t)o.top : m;
+
+	if (o.json) {
+		files_json(source_info(src), &run, rows, shown, m);
+	} else {
+		uint64_t all = run.st.named_bytes + run.st.unnamed_bytes;
+
+		print_head_text(source_info(src), &run);
+		printf("files with I/O: %zu", m);
+		if (shown < m)
+			printf(" (top %zu shown)", shown);
+		printf("; bytes on named files: %" PRIu64 " of %" PRIu64
+		       " (%.1f%%)%s\n\n", run.st.named_bytes, all,
+		       all ? 100.0 * (double)run.st.named_bytes / (double)all :
+		       100.0,
+		       run.st.path_strings ? "" :
+		       "; syscall events carry no path strings: files opened during the recording are named only from the end snapshot");
+		print_table(file_cols, (int)ARRAY_SIZE(file_cols), rows, shown,
+			    sizeof(*rows));
+		print_anomalies_text(&run);
+	}
+	fflush(stdout);
+	flush_warnings(src);
+	for (size_t i = 0; i < m; i++) {
+		lathist_release(&rows[i].s.rlat);
+		lathist_release(&rows[i].s.wlat);
+		lathist_release(&rows[i].s.fsync);
+	}
+	free(rows);
+	sysrun_release(&run);
+	source_close(src);
+	return ferror(stdout) ? 1 : 0;
+}

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+/*
+ * ioreport.c - main of ioreport, the offline analyzer of .iorec and
+ * trace.dat recordings: global options and the table of subcommands.
+ */
+#include "config.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+#include "ioreport.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "info",    cmd_info,    "what a recording holds: header, events, chunks, lost events, snapshot, integrity" },
+	{ "dump",    cmd_dump,    "every event as one text line, all CPUs merged in time order" },
+	{ "devices", cmd_devices, "per device and operation: requests, bytes, IOPS, queue and device latency" },
+	{ "processes", cmd_processes, "per process: file syscalls, bytes, latency, fsync cost" },
+	{ "files",   cmd_files,   "per file: opens, reads, writes, latency, fsync cost" },
+};
+
+static const char usage_text[] =
+"usage: ioreport COMMAND [OPTIONS] FILE...\n"
+"       ioreport --help | --version\n"
+"\n"
+"Analyze recordings made by iorec (.iorec) or trace-cmd record (trace.dat).\n"
+"FILE may be '-' for standard input.\n"
+"\n"
+"Commands:\n";
+
+static const char examples_text[] =
+"\n"
+"Examples:\n"
+"  ioreport info x.iorec               # what was recorded, lost events, integrity\n"
+"  ioreport dump --cpu 0 x.iorec       # events of CPU 0, like trace-cmd report\n"
+"  ioreport dump --events block:block_rq_issue,block:block_rq_complete trace.dat\n"
+"  ioreport devices x.iorec            # per-device latency percentiles and histograms\n"
+"  ssh pi 'iorec -o - -d 10' | ioreport info -\n"
+"\n"
+"Run 'ioreport COMMAND --help' for the options of a command.\n";
+
+static void print_usage(FILE *f)
+{
+	fputs(usage_text, f);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fputs(examples_text, f);
+}
+
+int usage_error(const char *usage, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "%s: error: %s\n%s", util_progname, buf, usage);
+	return 2;
+}
+
+int main(int argc, char **argv)
+{
+	util_progname = "ioreport";
+
+	if (argc < 2) {
+		print_usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		print_usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("ioreport %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	error("unknown command '%s'; run 'ioreport --help' for the list",
+	      argv[1]);
+	return 2;
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ioreport.h - the subcommands of ioreport, each in its own cmd-*.c file,
+ * dispatched by name from ioreport.c.
+ *
+ * A command gets argv with argv[0] set to its own name, prints its
+ * output and its errors, and returns the exit code: 0 ok, 1 failure,
+ * 2 usage error.
+ */
+#ifndef IOREPORT_H
+#define IOREPORT_H
+
+int cmd_info(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
+int cmd_devices(int argc, char **argv);
+int cmd_processes(int argc, char **argv);	/* cmd-procfiles.c */
+int cmd_files(int argc, char **argv);		/* cmd-procfiles.c */
+
+/* Print "usage: ..." for a command to stderr and return 2. */
+int usage_error(const char *usage, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* IOREPORT_H */

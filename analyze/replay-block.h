@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * replay-block.h - the block request state machine: pairs
+ * block_rq_insert -> block_rq_issue -> block_rq_complete by device and
+ * sector and hands every finished request to a callback, with its queue
+ * time (insert -> issue) and device time (issue -> complete).
+ *
+ * It never prints; what it cannot pair it counts (struct blk_anomalies).
+ */
+#ifndef IOREPORT_REPLAY_BLOCK_H
+#define IOREPORT_REPLAY_BLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct source;
+struct source_event;
+
+enum blk_op {
+	BLK_OP_READ,
+	BLK_OP_WRITE,
+	BLK_OP_FLUSH,
+	BLK_OP_DISCARD,
+	BLK_OP_OTHER,
+	BLK_OP_MAX
+};
+
+const char *blk_op_name(enum blk_op op);
+
+/* One completed request. */
+struct blk_request {
+	uint32_t dev;		/* kernel dev_t: major << 20 | minor */
+	uint64_t sector;
+	uint32_t nr_sector;
+	uint64_t bytes;
+	enum blk_op op;
+	bool preflush;		/* REQ_PREFLUSH ('F' before the op) */
+	bool fua;		/* REQ_FUA ('F' after the op) */
+	bool sync, meta, ahead;
+	int error;
+	uint64_t insert_ts;	/* 0 when not seen (issued directly) */
+	uint64_t issue_ts;	/* 0 when not seen */
+	uint64_t complete_ts;
+	int insert_pid;		/* task that queued it, -1 unknown */
+	int issue_pid;
+};
+
+struct blk_anomalies {
+	uint64_t complete_without_issue;	/* completion of nothing known */
+	uint64_t issue_without_insert;		/* direct dispatch: no queue time */
+	uint64_t duplicate;	/* insert/issue of a key already pending: old one dropped */
+	uint64_t negative_time;	/* a step earlier than the previous one */
+	uint64_t empty_complete;	/* end of a preflush-only request */
+	uint64_t requeued;	/* block_rq_requeue seen */
+	uint64_t dropped_at_gap;	/* pending when events were lost */
+	uint64_t still_open;	/* pending at the end of the recording */
+	uint64_t unreadable;	/* records whose fields could not be read */
+};
+
+typedef void (*blk_emit_fn)(const struct blk_request *rq, void *arg);
+
+struct replay_block;
+
+/*
+ * replay_block_new - resolve the block events and their fields in src
+ *
+ * Returns NULL when the recording has no block_rq_issue/complete events
+ * (*why set to a static explanation).
+ */
+struct replay_block *replay_block_new(struct source *src, blk_emit_fn emit,
+				      void *arg, const char **why);
+/* Feed one event (any type; others are ignored). */
+void replay_block_feed(struct replay_block *rb, const struct source_event *ev);
+/* End of recording: count what is still pending. */
+void replay_block_finish(struct replay_block *rb);
+const struct blk_anomalies *replay_block_anomalies(const struct replay_block *rb);
+void replay_block_free(struct replay_block *rb);
+
+/* Parse a block event's rwbs string ("FWS", "R", "WFS", "FN"...). */
+void blk_parse_rwbs(const char *rwbs, struct blk_request *rq);
+
+#endif /* IOREPORT_REPLAY_BLOCK_H */

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * source.h - ioreport's input layer: opens a recording (.iorec or
+ * trace-cmd's trace.dat) and yields its events from all CPUs merged in
+ * timestamp order.
+ *
+ * Only source.c includes the libtraceevent and libtracecmd headers; the
+ * rest of ioreport sees plain structs and opaque handles.  Event fields
+ * are read through struct source_field handles, looked up once per event
+ * type and then used for every record of that type.
+ *
+ * Nothing here prints or exits: failures return -1 or NULL with a message
+ * for the caller, and problems met while reading (a chunk that does not
+ * decompress, a bad page) are queued as warnings (source_warning()).
+ */
+#ifndef IOREPORT_SOURCE_H
+#define IOREPORT_SOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct strbuf;
+
+enum source_kind {
+	SOURCE_IOREC = 1,
+	SOURCE_TRACEDAT,
+};
+
+enum source_integrity {
+	SOURCE_COMPLETE = 0,	/* read to its end chunk (or trace.dat read) */
+	SOURCE_TRUNCATED,	/* ends early: cut inside a chunk, or no end chunk */
+	SOURCE_CORRUPT,		/* a damaged chunk; what precedes it is used */
+};
+
+/* One event, valid until the next source_next() call on its source. */
+struct source_event {
+	uint64_t ts;		/* trace clock, ns */
+	int cpu;
+	int id;			/* event type id (see source_event_types) */
+	int pid;		/* common_pid */
+	const void *data;	/* the raw record: common fields + payload */
+	int size;
+	/*
+	 * Events were lost on this CPU just before this one (ring-buffer
+	 * overrun): 0 none, > 0 how many, -1 some (count unknown).  State
+	 * machines must not pair events across such a gap.
+	 */
+	long long missed;
+	void *priv;		/* source.c's record; do not touch */
+};
+
+/* An event type present in the recording's formats. */
+struct source_event_type {
+	int id;
+	const char *system;
+	const char *name;
+	uint64_t count;		/* records yielded so far by source_next() */
+};
+
+/* Per-CPU facts about the recording. */
+struct source_cpu {
+	bool present;		/* has at least one data chunk / buffer */
+	uint32_t chunks;	/* .iorec: DATA chunks */
+	uint64_t pages;		/* sub-buffers */
+	uint64_t raw_bytes;	/* raw sub-buffer bytes */
+	uint64_t stored_bytes;	/* bytes in the file (chunk headers included) */
+	uint64_t first_ts;	/* from the chunk descriptors (.iorec) */
+	uint64_t last_ts;
+	/* Filled while iterating with source_next(): */
+	uint64_t events;
+	uint64_t missed_pages;	/* pages flagged "events lost before" */
+	uint64_t missed_events;	/* sum of known lost counts */
+	uint64_t first_event_ts;
+	uint64_t last_event_ts;
+};
+
+/* What the recording says about itself.  Strings are NUL-terminated. */
+struct source_info {
+	enum source_kind kind;
+	const char *path;
+	unsigned int version_major;	/* .iorec format, or trace.dat version */
+	unsigned int version_minor;
+
+	/* Header: machine of the recording. */
+	bool big_endian;
+	int long_size;
+	uint32_t page_size;
+	uint32_t subbuf_size;
+	uint32_t ncpus;
+	uint64_t flags;			/* IOREC_HF_* (.iorec only) */
+	const char *header_text;	/* "key=value\n" lines ("" if none) */
+
+	/* .iorec metadata chunks, NULL when absent. */
+	const char *header_page;
+	const char *snapshot_start;	/* snapshot lines, without the phase */
+	const char *snapshot_end;
+	const char *syscalls;		/* "nr\tname\n" */
+	const char *cmdlines;
+	const char *stats;		/* "cpu\tN\tkey\tvalue\n" */
+	const char *end_text;		/* END chunk "key=value\n" */
+
+	/* Chunk accounting (.iorec). */
+	uint64_t chunks;
+	uint64_t file_bytes;		/* bytes up to the last good chunk */
+	uint32_t format_chunks;
+	uint32_t bad_formats;		/* event formats libtraceevent refused */
+
+	int nr_cpus;			/* size of cpus[] */
+	struct source_cpu *cpus;
+
+	uint64_t first_ts;		/* over all CPUs, 0 when no data */
+	uint64_t last_ts;
+
+	enum source_integrity integrity;
+	uint64_t stop_offset;		/* where reading stopped, if not complete */
+	const char *stop_reason;	/* why */
+	bool seen_end;			/* .iorec: END chunk read */
+	int trace_buffers;		/* trace.dat: extra buffer instances */
+	const char *buffer_name;	/* trace.dat: the instance read, if not the top */
+};
+
+struct source;
+
+/*
+ * source_open - open a recording for reading
+ * @path: a .iorec or trace.dat file, or "-" for standard input (spooled
+ *   to an unlinked temporary file first)
+ * @errmsg: on failure set to a one-line message naming the problem and,
+ *   where there is one, the fix (caller frees)
+ *
+ * Detects the format by its magic, reads every metadata chunk and indexes
+ * the data.  A truncated or corrupt .iorec file still opens: what precedes
+ * the damage is used and info->integrity says where reading stopped.
+ * Returns NULL when the file is unreadable or neither format.
+ */
+struct source *source_open(const char *path, char **errmsg);
+
+/* Free everything; accepts NULL. */
+void source_close(struct source *src);
+
+const struct source_info *source_info(struct source *src);
+
+/*
+ * source_next - the next event over all CPUs in timestamp order (ties go
+ * to the lower CPU)
+ *
+ * Returns 1 with *ev filled, 0 at the end.  Damaged data is skipped with a
+ * warning queued, so the walk itself does not fail.
+ */
+int source_next(struct source *src, struct source_event *ev);
+
+/*
+ * Restrict source_next() to one CPU (cpu < 0: all).  Call before the
+ * first source_next().
+ */
+void source_set_cpu(struct source *src, int cpu);
+
+/*
+ * source_warning - take the oldest queued warning
+ *
+ * Returns a heap string the caller frees, or NULL if none is queued.
+ */
+char *source_warning(struct source *src);
+
+/* Event types, sorted by system then name; *n set to their number. */
+struct source_event_type *source_event_types(struct source *src, int *n);
+/* The type with this id, or NULL. */
+const struct source_event_type *source_event_type(struct source *src, int id);
+/* The id of SYSTEM:NAME, or -1 when the recording lacks it. */
+int source_event_id(struct source *src, const char *system, const char *name);
+
+/* A field of one event type (opaque; owned by the source). */
+struct source_field;
+
+/*
+ * source_field - look up a field of event type id by name (common fields
+ * such as common_pid included).  Returns NULL when absent.
+ */
+struct source_field *source_field(struct source *src, int id,
+				  const char *name);
+/* Read a numeric field of ev.  Returns 0, or -1 if it cannot be read. */
+int source_field_u64(const struct source_field *f,
+		     const struct source_event *ev, uint64_t *val);
+/* Same, sign-extended when the field is signed. */
+int source_field_s64(const struct source_field *f,
+		     const struct source_event *ev, int64_t *val);
+/*
+ * Copy a string field (char[N] or __data_loc char[]) of ev into buf
+ * (NUL-terminated, truncated).  Returns 0, or -1.
+ */
+int source_field_str(const struct source_field *f,
+		     const struct source_event *ev, char *buf, size_t bufsz);
+
+/*
+ * source_format_event - append one line like trace-cmd report's:
+ * "COMM-PID [CPU] SECONDS.USECS: EVENT: fields" (no newline)
+ * @raw: print the fields as name=value instead of the event's print format
+ */
+void source_format_event(struct source *src, const struct source_event *ev,
+			 bool raw, struct strbuf *out);
+
+/* The command name known for pid ("<...>" when unknown).  Never NULL. */
+const char *source_comm(struct source *src, int pid);
+
+/*
+ * The recording machine's syscall name for nr (from the SYSCALLS chunk),
+ * or NULL.  Never the analyzing host's table.
+ */
+const char *source_syscall_name(struct source *src, long nr);
+
+#endif /* IOREPORT_SOURCE_H */

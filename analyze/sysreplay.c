@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: MIT
+/*
+ * sysreplay.c - the syscall kinds ioreport replays, the enter -> exit
+ * pairing per thread, the log-linear latency histogram and the
+ * aggregates' release functions.
+ */
+#include "config.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "sysreplay.h"
+
+/* ------------------------------------------------------------------ */
+/* imap */
+
+static size_t imap_hash(int key, size_t cap)
+{
+	uint32_t h = (uint32_t)key * 2654435761u;
+
+	return (size_t)(h ^ (h >> 16)) & (cap - 1);
+}
+
+void imap_init(struct imap *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void imap_release(struct imap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	imap_init(m);
+}
+
+static size_t imap_find(const struct imap *m, int key)
+{
+	size_t i = imap_hash(key, m->cap);
+
+	while (m->vals[i] && m->keys[i] != key)
+		i = (i + 1) & (m->cap - 1);
+	return i;
+}
+
+void *imap_get(const struct imap *m, int key)
+{
+	if (!m->n)
+		return NULL;
+	return m->vals[imap_find(m, key)];
+}
+
+static void imap_grow(struct imap *m)
+{
+	struct imap old = *m;
+
+	m->cap = old.cap ? old.cap * 2 : 16;
+	m->n = 0;
+	m->keys = xcalloc(m->cap, sizeof(*m->keys));
+	m->vals = xcalloc(m->cap, sizeof(*m->vals));
+	for (size_t i = 0; i < old.cap; i++)
+		if (old.vals[i])
+			imap_put(m, old.keys[i], old.vals[i]);
+	free(old.keys);
+	free(old.vals);
+}
+
+void *imap_put(struct imap *m, int key, void *val)
+{
+	size_t i;
+	void *prev;
+
+	assert(val);
+	if ((m->n + 1) * 4 > m->cap * 3)
+		imap_grow(m);
+	i = imap_find(m, key);
+	prev = m->vals[i];
+	m->keys[i] = key;
+	m->vals[i] = val;
+	if (!prev)
+		m->n++;
+	return prev;
+}
+
+void *imap_del(struct imap *m, int key)
+{
+	size_t i, j, k;
+	void *val;
+
+	if (!m->n)
+		return NULL;
+	i = imap_find(m, key);
+	val = m->vals[i];
+	if (!val)
+		return NULL;
+	m->vals[i] = NULL;
+	m->n--;
+	/* Backward-shift: move later entries of the probe run into the hole. */
+	j = i;
+	for (;;) {
+		j = (j + 1) & (m->cap - 1);
+		if (!m->vals[j])
+			break;
+		k = imap_hash(m->keys[j], m->cap);
+		/* Entry j may move to i if its home k is not in (i, j]. */
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			m->keys[i] = m->keys[j];
+			m->vals[i] = m->vals[j];
+			m->vals[j] = NULL;
+			i = j;
+		}
+	}
+	return val;
+}
+
+bool imap_next(const struct imap *m, size_t *pos, int *key, void **val)
+{
+	for (; *pos < m->cap; (*pos)++) {
+		if (m->vals[*pos]) {
+			*key = m->keys[*pos];
+			*val = m->vals[*pos];
+			(*pos)++;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Kinds */
+
+#define RD	SKF_READ
+#define WR	SKF_WRITE
+
+static const struct sys_kind_info kinds[SK_NR] = {
+	[SK_NONE]	= { "none", 0, -1, -1, -1, -1, { NULL } },
+	[SK_READ]	= { "read", RD, 0, -1, -1, -1, { "fd", "buf", "count" } },
+	[SK_WRITE]	= { "write", WR, -1, 0, -1, -1, { "fd", "buf", "count" } },
+	[SK_PREAD64]	= { "pread64", RD, 0, -1, -1, -1, { "fd", "buf", "count", "pos" } },
+	[SK_PWRITE64]	= { "pwrite64", WR, -1, 0, -1, -1, { "fd", "buf", "count", "pos" } },
+	[SK_READV]	= { "readv", RD, 0, -1, -1, -1, { "fd", "vec", "vlen" } },
+	[SK_WRITEV]	= { "writev", WR, -1, 0, -1, -1, { "fd", "vec", "vlen" } },
+	[SK_PREADV]	= { "preadv", RD, 0, -1, -1, -1, { "fd", "vec", "vlen", "pos_l", "pos_h" } },
+	[SK_PWRITEV]	= { "pwritev", WR, -1, 0, -1, -1, { "fd", "vec", "vlen", "pos_l", "pos_h" } },
+	[SK_PREADV2]	= { "preadv2", RD, 0, -1, -1, -1, { "fd", "vec", "vlen", "pos_l", "pos_h", "flags" } },
+	[SK_PWRITEV2]	= { "pwritev2", WR, -1, 0, -1, -1, { "fd", "vec", "vlen", "pos_l", "pos_h", "flags" } },
+	[SK_FSYNC]	= { "fsync", SKF_SYNC | SKF_FSYNC, -1, 0, -1, -1, { "fd" } },
+	[SK_FDATASYNC]	= { "fdatasync", SKF_SYNC | SKF_FSYNC, -1, 0, -1, -1, { "fd" } },
+	[SK_SYNC_FILE_RANGE] = { "sync_file_range", SKF_SYNC, -1, 0, -1, -1, { "fd", "offset", "nbytes", "flags" } },
+	[SK_SYNC]	= { "sync", SKF_SYNC, -1, -1, -1, -1, { NULL } },
+	[SK_SYNCFS]	= { "syncfs", SKF_SYNC, -1, 0, -1, -1, { "fd" } },
+	[SK_OPEN]	= { "open", SKF_OPEN, -1, -1, 0, 1, { "filename", "flags", "mode" } },
+	[SK_OPENAT]	= { "openat", SKF_OPEN, -1, -1, 1, 2, { "dfd", "filename", "flags", "mode" } },
+	[SK_OPENAT2]	= { "openat2", SKF_OPEN, -1, -1, 1, -1, { "dfd", "filename", "how", "usize" } },
+	[SK_CREAT]	= { "creat", SKF_OPEN, -1, -1, 0, -1, { "pathname", "mode" } },
+	[SK_CLOSE]	= { "close", SKF_CLOSE, -1, -1, -1, -1, { "fd" } },
+	[SK_CLOSE_RANGE] = { "close_range", SKF_CLOSE, -1, -1, -1, -1, { "fd", "max_fd", "flags" } },
+	[SK_DUP]	= { "dup", SKF_DUP, -1, -1, -1, -1, { "fildes" } },
+	[SK_DUP2]	= { "dup2", SKF_DUP, -1, -1, -1, -1, { "oldfd", "newfd" } },
+	[SK_DUP3]	= { "dup3", SKF_DUP, -1, -1, -1, -1, { "oldfd", "newfd", "flags" } },
+	[SK_FCNTL]	= { "fcntl", SKF_DUP, -1, -1, -1, -1, { "fd", "cmd", "arg" } },
+	[SK_RENAME]	= { "rename", SKF_META, -1, -1, -1, -1, { "oldname", "newname" } },
+	[SK_RENAMEAT]	= { "renameat", SKF_META, -1, -1, -1, -1, { "olddfd", "oldname", "newdfd", "newname" } },
+	[SK_RENAMEAT2]	= { "renameat2", SKF_META, -1, -1, -1, -1, { "olddfd", "oldname", "newdfd", "newname", "flags" } },
+	[SK_UNLINK]	= { "unlink", SKF_META, -1, -1, -1, -1, { "pathname" } },
+	[SK_UNLINKAT]	= { "unlinkat", SKF_META, -1, -1, -1, -1, { "dfd", "pathname", "flag" } },
+	[SK_FTRUNCATE]	= { "ftruncate", SKF_META, -1, 0, -1, -1, { "fd", "length" } },
+	[SK_FALLOCATE]	= { "fallocate", SKF_META, -1, 0, -1, -1, { "fd", "mode", "offset", "len" } },
+	[SK_SENDFILE]	= { "sendfile64", RD | WR, 1, 0, -1, -1, { "out_fd", "in_fd", "offset", "count" } },
+	[SK_COPY_FILE_RANGE] = { "copy_file_range", RD | WR, 0, 2, -1, -1, { "fd_in", "off_in", "fd_out", "off_out", "len", "flags" } },
+};
+
+#undef RD
+#undef WR
+
+/* Other names of the same calls in the syscall tables of various arches. */
+static const struct {
+	const char *name;
+	enum sys_kind kind;
+} aliases[] = {
+	{ "sendfile", SK_SENDFILE },
+	{ "pread", SK_PREAD64 },
+	{ "pwrite", SK_PWRITE64 },
+	{ "fcntl64", SK_FCNTL },
+	{ "ftruncate64", SK_FTRUNCATE },
+	{ "arm_sync_file_range", SK_SYNC_FILE_RANGE },
+	{ "sync_file_range2", SK_SYNC_FILE_RANGE },
+};
+
+const struct sys_kind_info *sys_kind_info(enum sys_kind k)
+{
+	if ((int)k < 0 || k >= SK_NR)
+		k = SK_NONE;
+	return &kinds[k];
+}
+
+enum sys_kind sys_kind_lookup(const char *name)
+{
+	if (!name)
+		return SK_NONE;
+	for (int k = 1; k < SK_NR; k++)
+		if (!strcmp(kinds[k].name, name))
+			return k;
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
+		if (!strcmp(aliases[i].name, name))
+			return aliases[i].kind;
+	return SK_NONE;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pairing */
+
+struct pending {
+	struct sys_enter e;
+	char *path;		/* owned copy of e.path or a late path */
+};
+
+struct sysreplay {
+	struct imap open;	/* tid -> struct pending (waiting enter) */
+	struct imap hints;	/* tid -> char * path for the next enter */
+	struct sysreplay_stats st;
+	char *last_path;	/* path of the last call returned */
+};
+
+struct sysreplay *sysreplay_new(void)
+{
+	struct sysreplay *sr = xcalloc(1, sizeof(*sr));
+
+	imap_init(&sr->open);
+	imap_init(&sr->hints);
+	return sr;
+}
+
+static void pending_free(struct pending *p)
+{
+	if (p) {
+		free(p->path);
+		free(p);
+	}
+}
+
+void sysreplay_free(struct sysreplay *sr)
+{
+	size_t pos = 0;
+	int key;
+	void *val;
+
+	if (!sr)
+		return;
+	while (imap_next(&sr->open, &pos, &key, &val))
+		pending_free(val);
+	pos = 0;
+	while (imap_next(&sr->hints, &pos, &key, &val))
+		free(val);
+	imap_release(&sr->open);
+	imap_release(&sr->hints);
+	free(sr->last_path);
+	free(sr);
+}
+
+void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e)
+{
+	struct pending *p = xcalloc(1, sizeof(*p)), *old;
+	char *hint;
+
+	sr->st.enters++;
+	p->e = *e;
+	/* A hint is for the thread's next open; any other call makes it stale. */
+	hint = imap_del(&sr->hints, e->tid);
+	if (hint && sys_kind_info(e->kind)->path_arg < 0) {
+		free(hint);
+		hint = NULL;
+	}
+	if (e->path && *e->path) {
+		p->path = xstrdup(e->path);
+		free(hint);
+	} else {
+		p->path = hint;
+	}
+	p->e.path = NULL;
+	old = imap_put(&sr->open, e->tid, p);
+	if (old) {
+		sr->st.enter_without_exit++;
+		pending_free(old);
+	}
+}
+
+static void unpaired(const struct sys_exit *x, struct sys_call *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->kind = x->kind;
+	out->tid = x->tid;
+	out->paired = false;
+	out->start = x->ts;
+	out->end = x->ts;
+	out->ret = x->ret;
+}
+
+int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
+		   struct sys_call *out)
+{
+	struct pending *p;
+
+	sr->st.exits++;
+	p = imap_get(&sr->open, x->tid);
+	if (!p) {
+		sr->st.exit_without_enter++;
+		unpaired(x, out);
+		return 0;
+	}
+	if (p->e.kind != x->kind) {
+		/* The enter's exit was lost, and this exit's enter too. */
+		sr->st.mismatched++;
+		pending_free(imap_del(&sr->open, x->tid));
+		unpaired(x, out);
+		return 0;
+	}
+	imap_del(&sr->open, x->tid);
+	if (x->ts < p->e.ts) {
+		sr->st.negative_time++;
+		pending_free(p);
+		unpaired(x, out);
+		return 0;
+	}
+	free(sr->last_path);
+	sr->last_path = p->path;
+	p->path = NULL;
+	out->kind = x->kind;
+	out->tid = x->tid;
+	out->paired = true;
+	out->start = p->e.ts;
+	out->end = x->ts;
+	memcpy(out->args, p->e.args, sizeof(out->args));
+	out->ret = x->ret;
+	out->path = sr->last_path;
+	sr->st.calls++;
+	pending_free(p);
+	return 1;
+}
+
+void sysreplay_gap(struct sysreplay *sr, int cpu)
+{
+	size_t pos = 0;
+	int key, n = 0;
+	void *val;
+	int *drop = NULL;
+
+	while (imap_next(&sr->open, &pos, &key, &val)) {
+		struct pending *p = val;
+
+		if (p->e.cpu == cpu) {
+			drop = xrealloc(drop, sizeof(*drop) * (n + 1));
+			drop[n++] = key;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		pending_free(imap_del(&sr->open, drop[i]));
+		sr->st.lost_gap++;
+	}
+	free(drop);
+}
+
+void sysreplay_set_path(struct sysreplay *sr, int tid, const char *path)
+{
+	struct pending *p = imap_get(&sr->open, tid);
+
+	if (!path || !*path)
+		return;
+	if (p && sys_kind_info(p->e.kind)->path_arg >= 0 && !p->path) {
+		p->path = xstrdup(path);
+		return;
+	}
+	free(imap_put(&sr->hints, tid, xstrdup(path)));
+}
+
+void sysreplay_finish(struct sysreplay *sr)
+{
+	size_t pos = 0;
+	int key;
+	void *val;
+
+	while (imap_next(&sr->open, &pos, &key, &val)) {
+		sr->st.open_at_end++;
+		pending_free(val);
+	}
+	imap_release(&sr->open);
+}
+
+const struct sysreplay_stats *sysreplay_stats(const struct sysreplay *sr)
+{
+	return &sr->st;
+}
+
+/* ------------------------------------------------------------------ */
+/* Histogram */
+
+int lathist_bucket(uint64_t ns)
+{
+	int e;
+
+	if (ns < LATHIST_SUB)
+		return (int)ns;
+	e = 63 - __builtin_clzll(ns);	/* >= LATHIST_SUB_BITS */
+	return (e - LATHIST_SUB_BITS + 1) * LATHIST_SUB +
+	       (int)((ns >> (e - LATHIST_SUB_BITS)) & (LATHIST_SUB - 1));
+}
+
+void lathist_bounds(int i, uint64_t *lo, uint64_t *hi)
+{
+	int e, sub;
+
+	if (i < LATHIST_SUB) {
+		*lo = *hi = (uint64_t)i;
+		return;
+	}
+	e = i / LATHIST_SUB + LATHIST_SUB_BITS - 1;
+	sub = i % LATHIST_SUB;
+	*lo = (1ULL << e) + ((uint64_t)sub << (e - LATHIST_SUB_BITS));
+	*hi = *lo + (1ULL << (e - LATHIST_SUB_BITS)) - 1;
+}
+
+void lathist_add(struct lathist *h, uint64_t ns)
+{
+	if (!h->b)
+		h->b = xcalloc(LATHIST_BUCKETS, sizeof(*h->b));
+	h->b[lathist_bucket(ns)]++;
+	if (!h->count || ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->count++;
+	h->sum += ns;
+}
+
+void lathist_merge(struct lathist *dst, const struct lathist *src)
+{
+	if (!src->count)
+		return;
+	if (!dst->b)
+		dst->b = xcalloc(LATHIST_BUCKETS, sizeof(*dst->b));
+	for (int i = 0; i < LATHIST_BUCKETS; i++)
+		dst->b[i] += src->b[i];
+	if (!dst->count || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->count += src->count;
+	dst->sum += src->sum;
+}
+
+uint64_t lathist_quantile(const struct lathist *h, double q)
+{
+	uint64_t rank, seen = 0, lo, hi;
+
+	if (!h->count || !h->b)
+		return 0;
+	if (q <= 0)
+		return h->min;
+	rank = (uint64_t)(q * (double)h->count + 0.999999);
+	if (rank < 1)
+		rank = 1;
+	if (rank > h->count)
+		rank = h->count;
+	for (int i = 0; i < LATHIST_BUCKETS; i++) {
+		seen += h->b[i];
+		if (seen >= rank) {
+			lathist_bounds(i, &lo, &hi);
+			if (hi > h->max)
+				hi = h->max;
+			if (hi < h->min)
+				hi = h->min;
+			return hi;
+		}
+	}
+	return h->max;
+}
+
+void lathist_release(struct lathist *h)
+{
+	free(h->b);
+	memset(h, 0, sizeof(*h));
+}
+
+void procstat_free(void *p)
+{
+	struct procstat *ps = p;
+
+	if (!ps)
+		return;
+	for (int k = 0; k < SK_NR; k++)
+		lathist_release(&ps->k[k].lat);
+	lathist_release(&ps->fsync);
+	free(ps);
+}
+
+void filestat_free(void *p)
+{
+	struct filestat *fs = p;
+
+	if (!fs)
+		return;
+	lathist_release(&fs->rlat);
+	lathist_release(&fs->wlat);
+	lathist_release(&fs->fsync);
+	free(fs);
+}

@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sysreplay.h - ioreport's file-syscall replay: the syscall kinds it
+ * knows, the enter -> exit pairing per thread (a state machine), a
+ * log-linear latency histogram and the per-kind aggregate, and the
+ * pipeline driver (decode-sys.c) that feeds a recording through the
+ * syscall, process (proctable.h) and fd (fdtable.h) state machines.
+ *
+ * The state machines take plain structs, never print, and count their
+ * anomalies; the driver only decodes and dispatches; the views
+ * (cmd-procfiles.c) alone print.
+ */
+#ifndef IOREPORT_SYSREPLAY_H
+#define IOREPORT_SYSREPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ------------------------------------------------------------------ */
+/* A small int -> pointer hash map (open addressing, backward-shift delete) */
+
+struct imap {
+	size_t cap;		/* power of two, 0 when empty */
+	size_t n;
+	int *keys;
+	void **vals;		/* NULL marks a free slot: values are never NULL */
+};
+
+void imap_init(struct imap *m);
+void imap_release(struct imap *m);
+void *imap_get(const struct imap *m, int key);
+/* Insert or replace; returns the previous value or NULL.  val != NULL. */
+void *imap_put(struct imap *m, int key, void *val);
+/* Remove key; returns its value or NULL. */
+void *imap_del(struct imap *m, int key);
+/*
+ * Iterate: start with *pos = 0; returns false at the end.  The map must
+ * not be changed during the walk.
+ */
+bool imap_next(const struct imap *m, size_t *pos, int *key, void **val);
+
+/* ------------------------------------------------------------------ */
+/* Syscall kinds */
+
+enum sys_kind {
+	SK_NONE = 0,
+	SK_READ, SK_WRITE, SK_PREAD64, SK_PWRITE64, SK_READV, SK_WRITEV,
+	SK_PREADV, SK_PWRITEV, SK_PREADV2, SK_PWRITEV2,
+	SK_FSYNC, SK_FDATASYNC, SK_SYNC_FILE_RANGE, SK_SYNC, SK_SYNCFS,
+	SK_OPEN, SK_OPENAT, SK_OPENAT2, SK_CREAT, SK_CLOSE, SK_CLOSE_RANGE,
+	SK_DUP, SK_DUP2, SK_DUP3, SK_FCNTL,
+	SK_RENAME, SK_RENAMEAT, SK_RENAMEAT2, SK_UNLINK, SK_UNLINKAT,
+	SK_FTRUNCATE, SK_FALLOCATE, SK_SENDFILE, SK_COPY_FILE_RANGE,
+	SK_NR
+};
+
+/* What a kind does (sys_kind_info.flags). */
+#define SKF_READ	0x01	/* ret >= 0: bytes read from fd_in */
+#define SKF_WRITE	0x02	/* ret >= 0: bytes written to fd_out */
+#define SKF_SYNC	0x04	/* flushes data (fsync cost) */
+#define SKF_FSYNC	0x08	/* fsync/fdatasync: counted as "fsync" */
+#define SKF_OPEN	0x10	/* ret >= 0: a new fd */
+#define SKF_CLOSE	0x20
+#define SKF_DUP		0x40
+#define SKF_META	0x80	/* namespace / size change */
+
+#define SYS_MAX_ARGS	6
+
+struct sys_kind_info {
+	const char *name;	/* the syscalls:sys_enter_NAME event's NAME */
+	unsigned int flags;
+	int fd_in;		/* arg index of the fd read from, or -1 */
+	int fd_out;		/* arg index of the fd written to / synced, or -1 */
+	int path_arg;		/* arg index of the path (open*, creat), or -1 */
+	int flags_arg;		/* arg index of the open flags, or -1 */
+	/* syscalls:sys_enter_NAME field names in ABI order (NULL-ended) */
+	const char *fields[SYS_MAX_ARGS + 1];
+};
+
+const struct sys_kind_info *sys_kind_info(enum sys_kind k);
+/*
+ * The kind of a syscall name as the recording names it ("pread64",
+ * "sendfile", "fcntl64", ...), or SK_NONE if it is not one we replay.
+ */
+enum sys_kind sys_kind_lookup(const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Enter -> exit pairing per thread */
+
+struct sys_enter {
+	uint64_t ts;
+	int tid;
+	int cpu;
+	enum sys_kind kind;
+	uint64_t args[SYS_MAX_ARGS];	/* ABI order, zero when unknown */
+	const char *path;		/* path string if the event had one, or NULL */
+};
+
+struct sys_exit {
+	uint64_t ts;
+	int tid;
+	int cpu;
+	enum sys_kind kind;
+	int64_t ret;
+};
+
+/* A completed call (or, with paired false, an exit whose enter is unknown). */
+struct sys_call {
+	enum sys_kind kind;
+	int tid;
+	bool paired;			/* false: args/start unknown */
+	uint64_t start;			/* enter ts */
+	uint64_t end;			/* exit ts */
+	uint64_t args[SYS_MAX_ARGS];
+	int64_t ret;
+	const char *path;		/* valid until the next sysreplay call */
+};
+
+struct sysreplay_stats {
+	uint64_t enters;
+	uint64_t exits;
+	uint64_t calls;			/* paired */
+	uint64_t exit_without_enter;
+	uint64_t enter_without_exit;	/* superseded by a later enter */
+	uint64_t mismatched;		/* exit of another kind than the enter */
+	uint64_t negative_time;		/* exit before enter: not paired */
+	uint64_t lost_gap;		/* enters dropped at a lost-events gap */
+	uint64_t open_at_end;		/* enters still waiting at the end */
+};
+
+struct sysreplay;
+
+struct sysreplay *sysreplay_new(void);
+/* Free; accepts NULL. */
+void sysreplay_free(struct sysreplay *sr);
+
+/* A syscall entered: it waits for its exit on the same thread. */
+void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e);
+/*
+ * sysreplay_exit - a syscall returned
+ *
+ * Returns 1 with *out filled when the exit pairs with the thread's enter;
+ * 0 with *out filled (out->paired false) when it cannot be paired (no
+ * enter, another kind, negative time: all counted), so the caller can
+ * still apply what the return value alone says.
+ */
+int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
+		   struct sys_call *out);
+/*
+ * Events were lost on cpu: drop (and count) the waiting enters of the
+ * threads last seen on that CPU, so no pair spans the gap.
+ */
+void sysreplay_gap(struct sysreplay *sr, int cpu);
+/*
+ * The "path arrives late" hook: a path for thread tid's open that is
+ * waiting, or (if none is) for its next enter.  Used by sources of names
+ * that fire around the syscall (libc uprobes).
+ */
+void sysreplay_set_path(struct sysreplay *sr, int tid, const char *path);
+/* End of the recording: count the enters still waiting. */
+void sysreplay_finish(struct sysreplay *sr);
+const struct sysreplay_stats *sysreplay_stats(const struct sysreplay *sr);
+
+/* ------------------------------------------------------------------ */
+/* Latency histogram: 62 log2 ranges x 8 linear sub-buckets, in ns */
+
+#define LATHIST_SUB_BITS	3
+#define LATHIST_SUB		(1 << LATHIST_SUB_BITS)
+#define LATHIST_BUCKETS		(64 * LATHIST_SUB)
+
+struct lathist {
+	uint64_t count;
+	uint64_t sum;
+	uint64_t max;
+	uint64_t min;
+	uint32_t *b;		/* LATHIST_BUCKETS counters, allocated on first add */
+};
+
+void lathist_add(struct lathist *h, uint64_t ns);
+/* Merge src into dst. */
+void lathist_merge(struct lathist *dst, const struct lathist *src);
+/*
+ * The q-quantile (0 < q <= 1) as the upper bound of its bucket, clamped
+ * to [min, max]; 0 when empty.  Within 12.5% of the true value.
+ */
+uint64_t lathist_quantile(const struct lathist *h, double q);
+void lathist_release(struct lathist *h);
+/* Bucket of ns and the bounds [lo, hi] of bucket i (for machine output). */
+int lathist_bucket(uint64_t ns);
+void lathist_bounds(int i, uint64_t *lo, uint64_t *hi);
+
+/* ------------------------------------------------------------------ */
+/* Aggregates */
+
+/* One syscall kind of one process. */
+struct kstat {
+	uint64_t count;
+	uint64_t errors;	/* ret < 0 */
+	uint64_t bytes;		/* sum of ret >= 0 for read/write kinds */
+	uint64_t unpaired;	/* exits counted without latency */
+	struct lathist lat;
+};
+
+/* Per process (proc.user). */
+struct procstat {
+	struct kstat k[SK_NR];
+	uint64_t calls, errors;
+	uint64_t read_bytes, write_bytes;
+	struct lathist fsync;	/* fsync + fdatasync */
+};
+
+/* Per file (file.user). */
+struct filestat {
+	uint64_t opens;
+	uint64_t reads, writes, read_bytes, write_bytes, errors;
+	struct lathist rlat, wlat, fsync;
+};
+
+void procstat_free(void *ps);
+void filestat_free(void *fs);
+
+/* ------------------------------------------------------------------ */
+/* decode-sys.c: the pipeline driver */
+
+struct source;
+struct proctable;
+struct filetab;
+
+struct sysrun_stats {
+	uint64_t events;		/* events read */
+	uint64_t gaps;			/* lost-event gaps seen */
+	uint64_t decode_errors;		/* fields that could not be read */
+	uint64_t unknown_syscalls;	/* raw ids outside the table */
+	uint64_t named_calls;		/* fd I/O calls on a named file */
+	uint64_t unnamed_calls;
+	uint64_t named_bytes;		/* bytes moved on named files */
+	uint64_t unnamed_bytes;
+	bool raw_syscalls;		/* raw_syscalls:* were decoded */
+	bool syscall_events;		/* syscalls:sys_* were decoded */
+	bool proc_events;		/* sched fork/exec/exit present */
+	bool path_strings;		/* open events carried path strings */
+};
+
+struct sysrun {
+	struct sysreplay *sr;
+	struct proctable *pt;
+	struct filetab *ft;
+	struct sysrun_stats st;
+	uint64_t first_ts, last_ts;
+};
+
+/*
+ * sysrun_run - replay a whole recording
+ * @run: zeroed; filled with the state machines and their aggregates;
+ *   release with sysrun_release()
+ *
+ * Returns 0, or -1 with *errmsg set (caller frees) when the recording has
+ * none of the events this replay needs.
+ */
+int sysrun_run(struct sysrun *run, struct source *src, char **errmsg);
+void sysrun_release(struct sysrun *run);
+
+/*
+ * sysrun_account - the aggregation step for one call of process p:
+ * updates p's procstat, the file's filestat and the fd table.  Exposed
+ * for the unit tests; sysrun_run calls it for every completed call.
+ */
+struct proc;
+void sysrun_account(struct sysrun *run, struct proc *p,
+		    const struct sys_call *c);
+
+#endif /* IOREPORT_SYSREPLAY_H */

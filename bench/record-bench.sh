@@ -1,0 +1,325 @@
+#!/usr/bin/env bash
+# record-bench.sh - what recording costs: iorec against trace-cmd, same run.
+#
+# Runs I/O workloads on a fresh loop ext4, alternating in every round:
+# untraced, under iorec, under trace-cmd record (file version 6) and under
+# trace-cmd record (file version 7, zstd), all recording the same events
+# (those of iorec's io profile).  Prints, per workload and recorder: the
+# workload's wall time and slowdown, the recorder's CPU time (children
+# included), bytes it wrote, file size, events, bytes per event, lost
+# events, peak RSS and context switches (wake-ups), and iorec/trace-cmd
+# ratios.  Not a test: it needs root and a few minutes.
+#
+# How each number is measured:
+#   wall      date +%s%N around the workload command (recorders already
+#             running; they are started SETTLE s before and stopped 1 s after)
+#   cpu       user+system of the recorder and all its children, from
+#             /usr/bin/time -v (rusage of reaped descendants)
+#   written   write_bytes of /proc/PID/io of a wrapper shell, read after it
+#             reaped the recorder: the kernel adds each reaped child's I/O
+#             accounting to its parent, so this includes every process of
+#             the recorder (trace-cmd's per-CPU readers, its final merge)
+#   events    iorec: 'ioreport info'; trace-cmd: lines of 'trace-cmd report'
+#   lost      iorec: 'ioreport info'; trace-cmd: overrun + dropped events of
+#             'trace-cmd report --stat'
+#   rss       "Maximum resident set size" of /usr/bin/time -v: the largest
+#             single process (not the sum of trace-cmd's readers)
+#   wakeups   voluntary + involuntary context switches, summed over all of
+#             the recorder's processes
+# trace-cmd runs with -d --no-filter (the only way it records here), so it
+# also records its own syscalls; iorec leaves out its own PID.
+#
+# usage: bench/record-bench.sh [-n ROUNDS] [-w sqlite,fio] [-t TOOLS]
+#                              [-q SQLITE_TXNS] [-f FIO_MB] [-b KB] [-k]
+
+set -euo pipefail
+export LC_ALL=C
+
+ROUNDS=3
+WORKLOADS=sqlite,fio
+TOOLS=none,iorec,tc6,tc7
+SQL_TXNS=8000
+FIO_MB=24
+IOREC_BUF=
+KEEP=0
+SETTLE=2
+
+usage() {
+	sed -n 's/^# usage: //p; s/^#  \{24,\}/  /p' "$0" | head -n 2 >&2
+	echo "  TOOLS: comma list of none, iorec, tc6, tc7 (default $TOOLS)" >&2
+	exit 2
+}
+while getopts "n:w:t:q:f:b:kh" opt; do
+	case $opt in
+	n) ROUNDS=$OPTARG ;;
+	w) WORKLOADS=$OPTARG ;;
+	t) TOOLS=$OPTARG ;;
+	q) SQL_TXNS=$OPTARG ;;
+	f) FIO_MB=$OPTARG ;;
+	b) IOREC_BUF=$OPTARG ;;
+	k) KEEP=1 ;;
+	*) usage ;;
+	esac
+done
+shift $((OPTIND - 1))
+[ $# = 0 ] || usage
+
+here=$(cd "$(dirname "$0")" && pwd)
+: "${IOREC:=$here/../iorec}"
+: "${IOREPORT:=$here/../ioreport}"
+
+# ---------------------------------------------------------------- preconditions
+
+die() { echo "record-bench: $*" >&2; exit 1; }
+[ "$(id -u)" = 0 ] || die "needs root to trace (run it with sudo)"
+missing=()
+for c in fio:fio trace-cmd:trace-cmd sqlite3:sqlite3 /usr/bin/time:time \
+	losetup:mount mkfs.ext4:e2fsprogs; do
+	command -v "${c%%:*}" >/dev/null 2>&1 || missing+=("${c#*:}")
+done
+[ ${#missing[@]} = 0 ] || die "missing tools: apt-get install ${missing[*]}"
+[ -x "$IOREC" ] || [ "$TOOLS" = none,tc6,tc7 ] || die "$IOREC or $IOREPORT not built (run make)"
+
+# The cleanup stack, loop device and tracefs helpers of the live tests.
+# shellcheck source=../tests/live/lib.sh
+. "$here/../tests/live/lib.sh"
+if [ ! -e "$TRACEFS/tracing_on" ]; then
+	mount -t tracefs nodev "$TRACEFS" || die "cannot mount tracefs at $TRACEFS"
+fi
+TRACING_ON0=$(cat "$TRACEFS/tracing_on")
+on_exit "echo $TRACING_ON0 > $TRACEFS/tracing_on"
+
+# ---------------------------------------------------------------- events
+
+# The events iorec's io profile enables, as 'iorec --check -v' lists them
+# ("ok SYSTEM:EVENT" lines); a fixed list if that fails.
+events_from_check() {
+	"$IOREC" --check -v 2>&1 | awk '$1 == "ok" && $2 ~ /^[a-z0-9_]+:[a-z0-9_]+$/ { print $2 }'
+	return 0
+}
+EVENTS=$(events_from_check)
+if [ "$(printf '%s\n' "$EVENTS" | grep -c .)" -lt 10 ]; then
+	echo "record-bench: could not read the event list from 'iorec --check'; using a fixed list" >&2
+	EVENTS="block:* writeback:* jbd2:* ext4:ext4_sync_file_enter ext4:ext4_sync_file_exit
+		sched:sched_process_fork sched:sched_process_exec sched:sched_process_exit"
+	for s in read write pread64 pwrite64 openat close fsync fdatasync; do
+		EVENTS+=" syscalls:sys_enter_$s syscalls:sys_exit_$s"
+	done
+fi
+read -r -d '' -a EV_LIST <<<"$EVENTS" || true
+TC_EV=()
+for e in "${EV_LIST[@]}"; do TC_EV+=(-e "$e"); done
+
+# ---------------------------------------------------------------- workloads
+
+make_loop_ext4 512
+OUT=$T/out
+mkdir -p "$OUT"
+
+{
+	echo "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+	echo "CREATE TABLE IF NOT EXISTS t(id INTEGER PRIMARY KEY, v BLOB);"
+	for ((i = 0; i < SQL_TXNS; i++)); do
+		echo "INSERT INTO t(v) VALUES(randomblob(200));"
+	done
+} >"$T/commits.sql"
+
+FIO_ARGS=(--name=randwrite --directory="$MNT" --filename=fio.dat --rw=randwrite
+	--bs=4k --size="${FIO_MB}M" --fsync=1 --ioengine=psync)
+
+# prepare_W / run_W: untimed setup, then the timed workload.
+prepare_sqlite() { rm -f "$MNT"/db*; sync; }
+run_sqlite() { sqlite3 "$MNT/db" <"$T/commits.sql" >/dev/null; }
+prepare_fio() {
+	rm -f "$MNT/fio.dat"
+	fio "${FIO_ARGS[@]}" --create_only=1 >/dev/null
+	sync
+}
+run_fio() { fio "${FIO_ARGS[@]}" >/dev/null; }
+
+# ---------------------------------------------------------------- one run
+
+# Wrapper: run the recorder under /usr/bin/time, then read this shell's own
+# /proc/PID/io, which by then includes the reaped recorder's I/O.
+cat >"$T/wrap.sh" <<'EOF'
+tf=$1 iof=$2 pidf=$3; shift 3
+/usr/bin/time -v -o "$tf" env --default-signal=INT "$@" &
+tp=$!
+echo "$tp" >"$pidf"
+rc=0
+wait "$tp" || rc=$?
+cat /proc/$$/io >"$iof"
+exit "$rc"
+EOF
+
+RESULTS=$T/results
+: >"$RESULTS"
+
+# child_of PID: the (first) child process of PID.
+child_of() {
+	local c
+	c=$(cat "/proc/$1/task/$1/children" 2>/dev/null || true)
+	echo "${c%% *}"
+}
+
+run_one() {
+	local tool=$1 w=$2 round=$3 tag=$2.$1.$3 out rec=() wp tp rp t0 t1 i
+	local cpu=0 wbytes=0 fsize=0 events=0 lost=0 rss=0 wake=0
+
+	"prepare_$w"
+	case $tool in
+	none) ;;
+	iorec)
+		out=$OUT/$tag.iorec
+		rec=("$IOREC" -q -o "$out" ${IOREC_BUF:+-b "$IOREC_BUF"}) ;;
+	tc6)
+		out=$OUT/$tag.dat
+		rec=(trace-cmd record -q -d --no-filter "${TC_EV[@]}" --file-version 6 -o "$out") ;;
+	tc7)
+		out=$OUT/$tag.dat
+		rec=(trace-cmd record -q -d --no-filter "${TC_EV[@]}" --file-version 7 --compression zstd -o "$out") ;;
+	*) die "unknown tool $tool" ;;
+	esac
+
+	if [ "$tool" != none ]; then
+		(cd "$OUT" && exec bash "$T/wrap.sh" "$T/$tag.time" "$T/$tag.io" "$T/$tag.pid" "${rec[@]}") \
+			>"$T/$tag.log" 2>&1 &
+		wp=$!
+		track_pid "$wp"
+		for ((i = 0; i < 100; i++)); do
+			[ -s "$T/$tag.pid" ] && break
+			sleep 0.05
+		done
+		tp=$(cat "$T/$tag.pid")
+		rp=
+		for ((i = 0; i < 100; i++)); do
+			rp=$(child_of "$tp")
+			[ -n "$rp" ] && break
+			sleep 0.05
+		done
+		[ -n "$rp" ] || die "$tag: the recorder did not start: $(cat "$T/$tag.log")"
+		sleep "$SETTLE"
+		kill -0 "$rp" 2>/dev/null || die "$tag: the recorder died: $(cat "$T/$tag.log")"
+	fi
+
+	t0=$(date +%s%N)
+	"run_$w"
+	t1=$(date +%s%N)
+
+	if [ "$tool" != none ]; then
+		sleep 1
+		kill -INT "$rp" 2>/dev/null || true
+		wait "$wp" || true
+		case $tool in tc*) echo 1 >"$TRACEFS/tracing_on" ;; esac
+		[ -s "$out" ] || die "$tag: no output file: $(cat "$T/$tag.log")"
+		cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s + 0 }' "$T/$tag.time")
+		rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$T/$tag.time")
+		wake=$(awk -F': ' '/context switches/ { s += $2 } END { print s + 0 }' "$T/$tag.time")
+		wbytes=$(awk '$1 == "write_bytes:" { print $2 }' "$T/$tag.io")
+		fsize=$(stat -c %s "$out")
+		case $tool in
+		iorec) read -r events lost < <(iorec_counts "$out") ;;
+		tc*) read -r events lost < <(tracecmd_counts "$out") ;;
+		esac
+		[ "$KEEP" = 1 ] || rm -f "$out"
+	fi
+	printf '%s %s %s %s %s %s %s %s %s %s %s\n' "$w" "$tool" "$round" \
+		$(((t1 - t0) / 1000)) "$cpu" "$wbytes" "$fsize" "$events" "$lost" "$rss" "$wake" >>"$RESULTS"
+	awk -v w="$w" -v t="$tool" -v r="$round" -v ns=$((t1 - t0)) \
+		'BEGIN { printf "  %-7s %-6s round %s: %6.2f s\n", w, t, r, ns / 1e9 }' >&2
+}
+
+# iorec_counts FILE: "events lost" from ioreport info ("events: N types,
+# M events" and the "total" line of its "lost events:" section).
+iorec_counts() {
+	"$IOREPORT" info "$1" 2>/dev/null | awk '
+		/^events:/ { for (i = 2; i <= NF; i++) if ($i ~ /^events?$/) e = $(i - 1) }
+		/^lost events:/ { inlost = 1; next }
+		/^[^ ]/ { inlost = 0 }
+		inlost && $1 == "total" { l = $2 }
+		END { print e + 0, l + 0 }'
+}
+
+# tracecmd_counts FILE: "events lost" from trace-cmd report.
+tracecmd_counts() {
+	local e l
+	e=$(trace-cmd report -i "$1" 2>/dev/null | grep -cE '^ *.+-[0-9]+ +\[[0-9]+\] ' || true)
+	l=$(trace-cmd report --stat -i "$1" 2>/dev/null |
+		awk -F': *' '/^(overrun|commit overrun|dropped events):/ { s += $2 } END { print s + 0 }')
+	echo "$e $l"
+}
+
+# ---------------------------------------------------------------- main
+
+IFS=, read -r -a WL <<<"$WORKLOADS"
+IFS=, read -r -a TL <<<"$TOOLS"
+echo "record-bench: $ROUNDS rounds of ${WL[*]} under ${TL[*]}; loop ext4 $LOOPNAME;" \
+	"${#EV_LIST[@]} event specs; kernel $(uname -r), $(nproc) CPUs" >&2
+for ((r = 1; r <= ROUNDS; r++)); do
+	for w in "${WL[@]}"; do
+		for t in "${TL[@]}"; do
+			run_one "$t" "$w" "$r"
+		done
+	done
+done
+
+# ---------------------------------------------------------------- report
+
+awk -v rounds="$ROUNDS" -v tools="$TOOLS" -v wls="$WORKLOADS" '
+function fmt_bytes(b) {
+	if (b >= 1048576) return sprintf("%.1fM", b / 1048576)
+	if (b >= 1024) return sprintf("%.1fK", b / 1024)
+	return sprintf("%d", b)
+}
+function ratio(a, b) { return (b > 0) ? sprintf("%.2f", a / b) : "-" }
+{
+	k = $1 SUBSEP $2
+	n[k]++; wall[k] += $4; cpu[k] += $5; wb[k] += $6; fs[k] += $7
+	ev[k] += $8; lost[k] += $9; rss[k] += $10; wake[k] += $11
+	if (!(k in wmin) || $4 < wmin[k]) wmin[k] = $4
+	if (!(k in wmax) || $4 > wmax[k]) wmax[k] = $4
+}
+END {
+	nt = split(tools, T, ","); nw = split(wls, W, ",")
+	name["none"] = "untraced"; name["iorec"] = "iorec"
+	name["tc6"] = "trace-cmd v6"; name["tc7"] = "trace-cmd v7+zstd"
+	printf "\nMeans over %d rounds (wall: mean [min-max])\n", rounds
+	for (j = 1; j <= nw; j++) {
+		w = W[j]; base = wall[w, "none"] / (n[w, "none"] ? n[w, "none"] : 1)
+		printf "\n== workload %s\n", w
+		printf "%-18s %20s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "RECORDER", "WALL(s)", "SLOWDOWN", "CPU(s)",
+			"WRITTEN", "FILE", "EVENTS", "B/EVENT", "LOST", "RSS(MB)", "WAKEUPS"
+		for (i = 1; i <= nt; i++) {
+			t = T[i]; k = w SUBSEP t; if (!n[k]) continue
+			m = wall[k] / n[k]
+			A[k, "wall"] = m; A[k, "slow"] = (base > 0) ? m / base - 1 : 0
+			A[k, "cpu"] = cpu[k] / n[k]; A[k, "wb"] = wb[k] / n[k]; A[k, "fs"] = fs[k] / n[k]
+			A[k, "ev"] = ev[k] / n[k]; A[k, "lost"] = lost[k] / n[k]
+			A[k, "bpe"] = ev[k] ? fs[k] / ev[k] : 0
+			A[k, "rss"] = rss[k] / n[k] / 1024; A[k, "wake"] = wake[k] / n[k]
+			if (t == "none") {
+				printf "%-18s %8.2f [%.2f-%.2f] %8s\n", name[t], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, "-"
+				continue
+			}
+			printf "%-18s %8.2f [%.2f-%.2f] %7.1f%% %8.2f %9s %9s %9d %7.1f %8d %8.1f %8d\n",
+				name[t], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, 100 * A[k, "slow"], A[k, "cpu"],
+				fmt_bytes(A[k, "wb"]), fmt_bytes(A[k, "fs"]), A[k, "ev"], A[k, "bpe"],
+				A[k, "lost"], A[k, "rss"], A[k, "wake"]
+		}
+		for (i = 1; i <= nt; i++) {
+			t = T[i]; if (t != "tc6" && t != "tc7") continue
+			a = w SUBSEP "iorec"; b = w SUBSEP t
+			if (!n[a] || !n[b]) continue
+			printf "iorec / %-10s %20s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", name[t], ratio(A[a, "wall"], A[b, "wall"]),
+				(A[b, "slow"] > 0) ? ratio(A[a, "slow"], A[b, "slow"]) : "-",
+				ratio(A[a, "cpu"], A[b, "cpu"]), ratio(A[a, "wb"], A[b, "wb"]),
+				ratio(A[a, "fs"], A[b, "fs"]), ratio(A[a, "ev"], A[b, "ev"]),
+				ratio(A[a, "bpe"], A[b, "bpe"]), "-",
+				ratio(A[a, "rss"], A[b, "rss"]), ratio(A[a, "wake"], A[b, "wake"])
+		}
+	}
+}' "$RESULTS"
+
+echo
+echo "events: ${EV_LIST[*]}"
+[ "$KEEP" = 0 ] || { cp -r "$OUT" "./record-bench-out.$$" && echo "recordings kept in ./record-bench-out.$$"; }

@@ -1,0 +1,1156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * iorec.c - the iorec recorder: options, then set up a tracefs instance,
+ * read its per-CPU ring buffers into a .iorec file until a time, size,
+ * command or signal ends the recording, and clean up on every path.
+ *
+ * main() is parse -> check -> setup -> loop -> one cleanup exit path.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <tracefs.h>
+
+#include "iorec-format.h"
+#include "record.h"
+
+#define FLUSH_NS	(2 * 1000000000ull)	/* cut batches at least this often */
+#define TICK_MS		1000			/* status and housekeeping */
+#define DRAIN_NS	(200 * 1000000ull)	/* after CMD exits */
+#define BATCH_MAX	(1u << 20)		/* raw bytes per DATA batch */
+#define BATCH_BUDGET	(4u << 20)		/* all CPUs' batches together */
+#define BATCH_MIN	(64u << 10)
+#define UPROBE_COST	"files opened during the recording are named only through inodes"
+
+static struct env {
+	const char *output;
+	uint64_t duration_ns;
+	uint64_t max_size;
+	uint64_t flight;
+	unsigned int profiles;
+	char **events;
+	int nevents;
+	bool raw_syscalls;
+	unsigned int buffer_kb;
+	unsigned int watermark;
+	int level;
+	bool check;
+	bool quiet;
+	bool verbose;
+	char **command;		/* argv after --, or NULL */
+	int argc;
+	char **argv;
+} env = {
+	.output = "iorec.iorec",
+	.profiles = PROFILE_IO,
+	.buffer_kb = 2048,
+	.watermark = 50,
+	.level = 3,
+};
+
+static volatile sig_atomic_t stop_signal;
+static volatile sig_atomic_t child_changed;
+
+/* Everything one recording owns; released by rec_release(). */
+struct rec {
+	struct plan plan;
+	struct uprobes up;
+	struct rec_instance ri;
+	struct iorec_writer *w;
+	struct ringbuf *rb;
+	int out_fd;
+	bool out_stdout;
+	char out_dev[32];
+	unsigned long long out_ino;
+	int long_size;
+	int subbuf_size;
+	char *header_page;
+	int header_page_len;
+	uint64_t start_mono, start_real;
+	pid_t child;		/* 0 when none or reaped */
+	int child_status;	/* wait status, valid when child_done */
+	bool child_done;
+	int write_err;		/* iorec_error of the failed writer, or 0 */
+	char reason[160];
+	uint64_t *cpu_lost;
+	uint64_t lost;
+};
+
+static const char usage_text[] =
+"Usage: iorec [OPTIONS] [-- COMMAND [ARG...]]\n"
+"Record block, file-syscall, writeback, ext4/jbd2 and process events from\n"
+"the kernel's ftrace ring buffers into a compressed .iorec file for ioreport.\n"
+"\n"
+"  -o, --output FILE       output file; '-' writes to stdout (default: iorec.iorec)\n"
+"  -d, --duration SECONDS  stop after this long (accepts 10, 1.5s, 500ms, 2m)\n"
+"  -S, --max-size SIZE     stop when the output file reaches SIZE (e.g. 100M)\n"
+"  -F, --flight SIZE       flight recorder: keep only the last SIZE of compressed\n"
+"                          data (in memory), write it at the end\n"
+"  -p, --profile LIST      comma list of profiles: io (default), iowait (adds\n"
+"                          sched_switch/sched_wakeup/sched_waking for D-state time)\n"
+"  -e, --event SYS:EVENT   also record this event (repeatable; SYS:* for a whole system)\n"
+"      --raw-syscalls      record raw_syscalls:sys_enter/sys_exit instead of\n"
+"                          syscalls:* (what a kernel without CONFIG_FTRACE_SYSCALLS\n"
+"                          gets automatically)\n"
+"  -b, --buffer-size KB    per-CPU kernel ring buffer size (default 2048)\n"
+"  -w, --watermark PCT     wake up when a CPU buffer is PCT% full (default 50)\n"
+"  -z, --level N           zstd level (default 3)\n"
+"  -c, --check             print the plan and exit without recording; exit 0 if\n"
+"                          recording is possible\n"
+"  -q, --quiet             no status line and no end summary\n"
+"  -v, --verbose           more detail (every event, stale instances removed)\n"
+"  -h, --help              show this help\n"
+"  -V, --version           show the version\n"
+"\n"
+"With -- COMMAND, iorec records while COMMAND runs (COMMAND is traced) and\n"
+"exits with its exit status. Stop any recording with Ctrl-C.\n"
+"\n"
+"EXAMPLES:\n"
+"  iorec --check                      # what can this kernel record?\n"
+"  iorec -d 60 -o slow.iorec          # record 60 seconds\n"
+"  iorec -o fsync.iorec -- ./dbtest   # record while a command runs\n"
+"  iorec -o - | ssh host 'cat > x.iorec'   # do not write the slow disk\n"
+"  iorec -F 50M -o last.iorec         # keep the last 50 MB until Ctrl-C\n"
+"  iorec -p io,iowait -d 30           # also time D-state (I/O wait) sleeps\n"
+"  iorec -e ext4:ext4_da_write_begin  # add one more event\n"
+"  ioreport slow.iorec                # analyze it (anywhere)\n";
+
+static void usage(FILE *f)
+{
+	fputs(usage_text, f);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "iorec: error: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'iorec --help' for more information.\n");
+	return 2;
+}
+
+static int parse_uint(const char *s, unsigned long min, unsigned long max,
+		      unsigned int *out)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max || *s == '-')
+		return -1;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* Handle one option; returns 0, or an exit code (2 usage, 0 done). */
+static int parse_opt(int c, const char *arg)
+{
+	int64_t v;
+	unsigned int u;
+
+	switch (c) {
+	case 'o':
+		env.output = arg;
+		break;
+	case 'd':
+		v = parse_duration(arg);
+		if (v <= 0)
+			return usage_error("invalid duration '%s' (use 10, 1.5s, 500ms, 2m)", arg);
+		env.duration_ns = (uint64_t)v;
+		break;
+	case 'S':
+		v = parse_size(arg);
+		if (v <= 0)
+			return usage_error("invalid size '%s' (use 100M, 1G, 512k)", arg);
+		env.max_size = (uint64_t)v;
+		break;
+	case 'F':
+		v = parse_size(arg);
+		if (v < (64 << 10))
+			return usage_error("invalid flight size '%s' (use 64k or more, e.g. 50M)", arg);
+		env.flight = (uint64_t)v;
+		break;
+	case 'p':
+		v = plan_parse_profiles(arg);
+		if (v < 0)
+			return usage_error("unknown profile in '%s' (profiles: io, iowait)", arg);
+		env.profiles = (unsigned int)v;
+		break;
+	case 'e':
+		env.events = xrealloc(env.events,
+				      (size_t)(env.nevents + 1) * sizeof(char *));
+		env.events[env.nevents++] = (char *)arg;
+		break;
+	case 'R':
+		env.raw_syscalls = true;
+		break;
+	case 'b':
+		if (parse_uint(arg, 4, 16u << 20, &u) < 0)
+			return usage_error("invalid buffer size '%s' (KB per CPU, 4 or more)", arg);
+		env.buffer_kb = u;
+		break;
+	case 'w':
+		if (parse_uint(arg, 0, 100, &u) < 0)
+			return usage_error("invalid watermark '%s' (a percentage, 0 to 100)", arg);
+		env.watermark = u;
+		break;
+	case 'z':
+		if (parse_uint(arg, 1, 19, &u) < 0)
+			return usage_error("invalid zstd level '%s' (1 to 19)", arg);
+		env.level = (int)u;
+		break;
+	case 'c':
+		env.check = true;
+		break;
+	case 'q':
+		env.quiet = true;
+		break;
+	case 'v':
+		env.verbose = true;
+		break;
+	default:
+		fprintf(stderr, "Try 'iorec --help' for more information.\n");
+		return 2;
+	}
+	return 0;
+}
+
+/* Returns -1 to go on, or an exit code. */
+static int parse_args(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "max-size", required_argument, NULL, 'S' },
+		{ "flight", required_argument, NULL, 'F' },
+		{ "profile", required_argument, NULL, 'p' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "raw-syscalls", no_argument, NULL, 'R' },
+		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "watermark", required_argument, NULL, 'w' },
+		{ "level", required_argument, NULL, 'z' },
+		{ "check", no_argument, NULL, 'c' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, ret;
+
+	env.argc = argc;
+	env.argv = argv;
+	while ((c = getopt_long(argc, argv, "+o:d:S:F:p:e:b:w:z:cqvhV", opts,
+				NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == 'V') {
+			printf("iorec %s\n", PACKAGE_VERSION);
+			return 0;
+		}
+		ret = parse_opt(c, optarg);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		if (strcmp(argv[optind - 1], "--"))
+			return usage_error("unexpected argument '%s' (put the command after --)",
+					   argv[optind]);
+		env.command = &argv[optind];
+	}
+	if (env.flight && env.max_size)
+		return usage_error("%s", "-F and -S do not go together (-F already bounds the size)");
+	if (!*env.output)
+		return usage_error("%s", "empty output file name");
+	return -1;
+}
+
+static void on_stop_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void on_child(int sig)
+{
+	child_changed = 1;
+}
+
+/* sigaction without SA_RESTART, so poll() wakes up. */
+static void set_handler(int sig, void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigemptyset(&sa.sa_mask);
+	sigaction(sig, &sa, NULL);
+}
+
+static void setup_signals(void)
+{
+	set_handler(SIGINT, on_stop_signal);
+	set_handler(SIGTERM, on_stop_signal);
+	set_handler(SIGHUP, on_stop_signal);
+	set_handler(SIGCHLD, on_child);
+	set_handler(SIGPIPE, SIG_IGN);
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGINT:	return "SIGINT";
+	case SIGTERM:	return "SIGTERM";
+	case SIGHUP:	return "SIGHUP";
+	}
+	return "signal";
+}
+
+static double mb(uint64_t bytes)
+{
+	return (double)bytes / (1024.0 * 1024.0);
+}
+
+/* ------------------------------------------------------------------ */
+/* header page: long size and sub-buffer size */
+
+/*
+ * Read events/header_page and learn from libtraceevent the kernel's long
+ * size (the size of the commit field) and the sub-buffer size.
+ */
+static int read_header_page(struct rec *r, struct tracefs_instance *ti)
+{
+	struct tep_handle *tep;
+	long long kb;
+
+	r->header_page = tracefs_instance_file_read(ti, "events/header_page",
+						    &r->header_page_len);
+	if (!r->header_page)
+		return error("cannot read events/header_page: %m");
+	tep = tep_alloc();
+	if (!tep)
+		return error("out of memory");
+	if (tep_parse_header_page(tep, r->header_page,
+				  (unsigned long)r->header_page_len,
+				  (int)sizeof(long)) < 0) {
+		tep_free(tep);
+		return error("cannot parse events/header_page");
+	}
+	r->long_size = tep_get_header_page_size(tep);
+	r->subbuf_size = tep_get_sub_buffer_size(tep);
+	tep_free(tep);
+	if (r->long_size != 4 && r->long_size != 8)
+		r->long_size = (int)sizeof(long);
+	if (tracefs_file_exists(ti, "buffer_subbuf_size_kb") &&
+	    !tracefs_instance_file_read_number(ti, "buffer_subbuf_size_kb",
+					       &kb) && kb > 0)
+		r->subbuf_size = (int)(kb * 1024);
+	if (r->subbuf_size <= 0)
+		r->subbuf_size = (int)sysconf(_SC_PAGESIZE);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* --check */
+
+static bool clock_available(const char *name)
+{
+	char *clocks = tracefs_instance_file_read(NULL, "trace_clock", NULL);
+	bool found = false;
+	char *tok, *save = NULL;
+
+	for (tok = clocks ? strtok_r(clocks, " \n", &save) : NULL; tok;
+	     tok = strtok_r(NULL, " \n", &save)) {
+		if (*tok == '[')
+			tok++;
+		tok[strcspn(tok, "]")] = '\0';
+		if (!strcmp(tok, name))
+			found = true;
+	}
+	free(clocks);
+	return found;
+}
+
+/* Can the output be created?  Returns NULL or the reason. */
+static const char *output_problem(void)
+{
+	static char why[256];
+	char *dir, *slash;
+	int ok;
+
+	if (!strcmp(env.output, "-"))
+		return isatty(STDOUT_FILENO) ? "stdout is a terminal" : NULL;
+	dir = xstrdup(env.output);
+	slash = strrchr(dir, '/');
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		dir[1] = '\0';
+	else
+		*slash = '\0';
+	ok = access(dir, W_OK) == 0;
+	snprintf(why, sizeof(why), "cannot write in %s: %s", dir,
+		 strerror(errno));
+	free(dir);
+	return ok ? NULL : why;
+}
+
+static void check_print_syscalls(const struct plan *p)
+{
+	if (!(p->profiles & PROFILE_IO))
+		printf("  syscalls     not recorded (profile io not selected)\n");
+	else if (p->raw_syscalls)
+		printf("  syscalls     raw_syscalls:sys_enter/sys_exit filtered on %d syscall ids (%s); the report has no per-syscall argument names, fd and count only via args[]\n",
+		       p->nsyscalls,
+		       p->raw_forced ? "--raw-syscalls" :
+		       "fallback: no syscalls:* events, kernel lacks CONFIG_FTRACE_SYSCALLS");
+	else
+		printf("  syscalls     syscalls:* events for %d of %d I/O syscalls\n",
+		       p->nsyscalls_found, p->nsyscalls);
+}
+
+static void check_print_uprobes(const struct plan *p)
+{
+	int n;
+
+	if (!(p->profiles & PROFILE_IO))
+		return;
+	if (!uprobes_supported()) {
+		printf("  file names   no uprobe events (kernel without CONFIG_UPROBE_EVENTS): %s\n",
+		       UPROBE_COST);
+		return;
+	}
+	n = uprobes_available();
+	if (n)
+		printf("  file names   uprobes on %d libc open functions (path strings, group iorec_PID)\n",
+		       n);
+	else
+		printf("  file names   libc open functions not found: %s\n",
+		       UPROBE_COST);
+}
+
+static void check_print_limits(void)
+{
+	printf("  stop         ");
+	if (env.command)
+		printf("when '%s' exits, ", env.command[0]);
+	if (env.duration_ns)
+		printf("after %.3g s, ", (double)env.duration_ns / 1e9);
+	if (env.max_size)
+		printf("at %.1f MB, ", mb(env.max_size));
+	printf("on Ctrl-C, SIGTERM or SIGHUP\n");
+	if (env.flight)
+		printf("  flight       keep the last %.1f MB of compressed data in memory\n",
+		       mb(env.flight));
+}
+
+static int do_check(struct rec *r)
+{
+	struct plan *p = &r->plan;
+	const char *outp = output_problem();
+	size_t nok = plan_count_ok(p), nmiss = 0, i;
+	bool mono = clock_available("mono");
+	struct utsname u;
+	bool possible;
+	int ncpus = instance_count_cpus(NULL);
+
+	for (i = 0; i < p->nev; i++)
+		nmiss += p->ev[i].state == PLAN_MISSING;
+	possible = nok > 0 && !p->nusers_missing && !outp;
+	uname(&u);
+	printf("iorec --check: recording is %s\n",
+	       possible ? "possible" : "NOT possible");
+	printf("  tracefs      %s (instance iorec-PID, the top level is not touched)\n",
+	       tracefs_tracing_dir());
+	printf("  kernel       %s %s, %d CPUs, page %ld, sub-buffer %d, long %d\n",
+	       u.release, u.machine, ncpus, sysconf(_SC_PAGESIZE),
+	       r->subbuf_size, r->long_size);
+	printf("  clock        %s\n", mono ? "mono (same timeline as CLOCK_MONOTONIC)" :
+	       "global (mono unavailable: event times will not match CLOCK_MONOTONIC)");
+	printf("  buffers      %u KB per CPU (%u KB in all), wake-up at %u%% full\n",
+	       env.buffer_kb, env.buffer_kb * (unsigned int)ncpus,
+	       env.watermark);
+	printf("  profiles     %s\n", plan_profile_names(p->profiles));
+	check_print_syscalls(p);
+	check_print_uprobes(p);
+	printf("  output       %s (zstd level %d)%s%s\n",
+	       strcmp(env.output, "-") ? env.output : "stdout", env.level,
+	       outp ? ": " : "", outp ? outp : "");
+	check_print_limits();
+	printf("  events       %zu to record, %zu missing\n", nok, nmiss);
+	plan_print_events(p, stdout, env.verbose);
+	if (p->nusers_missing)
+		printf("  -e events that do not exist: see %s/available_events\n",
+		       tracefs_tracing_dir());
+	return possible ? 0 : 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* output */
+
+static int open_output(struct rec *r)
+{
+	struct stat st;
+
+	if (!strcmp(env.output, "-")) {
+		if (isatty(STDOUT_FILENO))
+			return error("refusing to write binary data to a terminal: redirect stdout or use -o FILE");
+		r->out_fd = STDOUT_FILENO;
+		r->out_stdout = true;
+	} else {
+		r->out_fd = open(env.output,
+				 O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+		if (r->out_fd < 0)
+			return error("cannot create %s: %m", env.output);
+	}
+	if (fstat(r->out_fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		snprintf(r->out_dev, sizeof(r->out_dev), "%u:%u",
+			 major(st.st_dev), minor(st.st_dev));
+		r->out_ino = (unsigned long long)st.st_ino;
+	}
+	return 0;
+}
+
+static const char *out_name(const struct rec *r)
+{
+	return r->out_stdout ? "stdout" : env.output;
+}
+
+/* Remember the first writer failure and turn it into a stop reason. */
+static void note_write_error(struct rec *r, int err)
+{
+	int e = iorec_writer_errno(r->w);
+
+	if (r->write_err)
+		return;
+	r->write_err = err ? err : -IOREC_E_IO;
+	if (err == -IOREC_E_NOSPC || e == ENOSPC)
+		snprintf(r->reason, sizeof(r->reason),
+			 "no space left on device");
+	else if (e)
+		snprintf(r->reason, sizeof(r->reason), "write error: %s",
+			 strerror(e));
+	else
+		snprintf(r->reason, sizeof(r->reason), "write error: %s",
+			 iorec_strerror(err));
+}
+
+static void report_write_error(const struct rec *r)
+{
+	uint64_t done = iorec_writer_written(r->w);
+	int e = iorec_writer_errno(r->w);
+
+	if (r->write_err == -IOREC_E_NOSPC || e == ENOSPC)
+		error("%s: no space left on device; recording stopped at %.1f MB, the file is readable up to its last complete chunk",
+		      out_name(r), mb(done));
+	else if (e == EPIPE)
+		error("%s: the reader closed the pipe; recording stopped at %.1f MB",
+		      out_name(r), mb(done));
+	else
+		error("%s: %s; recording stopped at %.1f MB, the file is readable up to its last complete chunk",
+		      out_name(r), r->reason, mb(done));
+}
+
+/* ------------------------------------------------------------------ */
+/* metadata chunks */
+
+static void join_args(struct strbuf *sb, char **argv, int argc)
+{
+	int i;
+
+	for (i = 0; i < argc && argv[i]; i++) {
+		if (i)
+			strbuf_addch(sb, ' ');
+		strbuf_addstr(sb, argv[i]);
+	}
+}
+
+static void header_text(struct rec *r, struct strbuf *sb)
+{
+	struct utsname u;
+
+	memset(&u, 0, sizeof(u));
+	uname(&u);
+	strbuf_addf(sb, "clock=%s\n", r->ri.clock);
+	strbuf_addf(sb, "kernel=%s\nkversion=%s\nmachine=%s\nhostname=%s\n",
+		    u.release, u.version, u.machine, u.nodename);
+	strbuf_addf(sb, "iorec_version=%s\n", PACKAGE_VERSION);
+	strbuf_addf(sb, "start_realtime_ns=%llu\nstart_mono_ns=%llu\n",
+		    (unsigned long long)r->start_real,
+		    (unsigned long long)r->start_mono);
+	strbuf_addf(sb, "instance=%s\nbuffer_kb=%u\nprofile=%s\n", r->ri.name,
+		    env.buffer_kb, plan_profile_names(env.profiles));
+	strbuf_addstr(sb, "cmdline=");
+	join_args(sb, env.argv, env.argc);
+	strbuf_addf(sb, "\noutput_dev=%s\noutput_ino=%llu\nself_pid=%d\n",
+		    r->out_dev, r->out_ino, (int)getpid());
+	strbuf_addf(sb, "uprobe_group=%s\n", r->up.n ? r->up.group : "");
+	strbuf_addstr(sb, "command=");
+	if (env.command)
+		join_args(sb, env.command, 1 << 30);
+	strbuf_addch(sb, '\n');
+}
+
+static int write_header(struct rec *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct iorec_header h;
+	uint16_t one = 1;
+	uint8_t *buf;
+	size_t len;
+	int ret;
+
+	header_text(r, &sb);
+	memset(&h, 0, sizeof(h));
+	h.endian = *(uint8_t *)&one ? IOREC_ENDIAN_LITTLE : IOREC_ENDIAN_BIG;
+	h.long_size = (uint8_t)r->long_size;
+	h.page_size = (uint32_t)sysconf(_SC_PAGESIZE);
+	h.subbuf_size = (uint32_t)r->subbuf_size;
+	h.ncpus = (uint32_t)r->ri.ncpus;
+	h.flags = (r->plan.raw_syscalls ? IOREC_HF_RAW_SYSCALLS : 0) |
+		  (env.flight ? IOREC_HF_FLIGHT : 0);
+	h.text = sb.buf;
+	h.text_len = sb.len;
+	ret = iorec_header_encode(&h, &buf, &len);
+	strbuf_release(&sb);
+	if (ret < 0)
+		return ret;
+	ret = iorec_writer_add(r->w, IOREC_CHUNK_HEADER, NULL, 0, buf, len,
+			       false);
+	free(buf);
+	return ret;
+}
+
+/* Append a chunk with the text of a tracefs file; absent files are skipped. */
+static int write_file_chunk(struct rec *r, struct tracefs_instance *ti,
+			    const char *file, uint16_t type)
+{
+	int size = 0, ret;
+	char *text = tracefs_instance_file_read(ti, file, &size);
+
+	if (!text)
+		return 0;
+	ret = iorec_writer_add(r->w, type, NULL, 0, text, (size_t)size, true);
+	free(text);
+	return ret;
+}
+
+static int write_metadata(struct rec *r)
+{
+	int ret;
+
+	ret = write_header(r);
+	if (!ret)
+		ret = iorec_writer_add(r->w, IOREC_CHUNK_HEADER_PAGE, NULL, 0,
+				       r->header_page,
+				       (size_t)r->header_page_len, true);
+	if (!ret)
+		ret = write_file_chunk(r, r->ri.ti, "events/header_event",
+				       IOREC_CHUNK_HEADER_EVENT);
+	if (!ret)
+		ret = plan_write_formats(&r->plan, r->ri.ti, r->w);
+	if (!ret)
+		ret = write_file_chunk(r, NULL, "printk_formats",
+				       IOREC_CHUNK_PRINTK);
+	return ret;
+}
+
+static struct snap_self snap_self(const struct rec *r)
+{
+	struct snap_self s = {
+		.pid = getpid(),
+		.out_dev = r->out_dev,
+		.out_ino = r->out_ino,
+	};
+	return s;
+}
+
+/* STATS text, and the lost-event totals kept in r. */
+static void collect_stats(struct rec *r, struct strbuf *sb)
+{
+	int cpu;
+
+	r->lost = 0;
+	for (cpu = 0; cpu < r->ri.ncpus; cpu++) {
+		uint64_t lost = 0, pages = 0, missed = 0;
+
+		instance_cpu_stats(&r->ri, cpu, sb, &lost);
+		if (r->rb)
+			ringbuf_cpu_pages(r->rb, cpu, &pages, &missed);
+		if (sb) {
+			strbuf_addf(sb, "cpu\t%d\tpages\t%llu\n", cpu,
+				    (unsigned long long)pages);
+			strbuf_addf(sb, "cpu\t%d\tmissed_pages\t%llu\n", cpu,
+				    (unsigned long long)missed);
+		}
+		r->cpu_lost[cpu] = lost;
+		r->lost += lost;
+	}
+}
+
+static int write_end_text(struct rec *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct ringbuf_totals t;
+	int ret;
+
+	ringbuf_totals(r->rb, &t);
+	strbuf_addf(&sb, "reason=%s\n", r->reason);
+	strbuf_addf(&sb, "end_realtime_ns=%llu\nend_mono_ns=%llu\n",
+		    (unsigned long long)now_real_ns(),
+		    (unsigned long long)now_mono_ns());
+	strbuf_addf(&sb, "pages=%llu\nraw_bytes=%llu\nlost_events=%llu\n",
+		    (unsigned long long)t.pages,
+		    (unsigned long long)t.raw_bytes,
+		    (unsigned long long)r->lost);
+	if (env.flight)
+		strbuf_addf(&sb, "flight_discarded_chunks=%llu\nflight_cutoff_ts=%llu\n",
+			    (unsigned long long)t.flight_discarded,
+			    (unsigned long long)t.flight_cutoff_ts);
+	ret = iorec_writer_add(r->w, IOREC_CHUNK_END, NULL, 0, sb.buf, sb.len,
+			       false);
+	strbuf_release(&sb);
+	return ret;
+}
+
+/* End snapshot, saved_cmdlines, per-CPU stats and the END chunk. */
+static int write_trailer(struct rec *r)
+{
+	struct snap_self self = snap_self(r);
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	ret = snapshot_write(r->w, IOREC_SNAP_END, &self);
+	if (!ret)
+		ret = write_file_chunk(r, NULL, "saved_cmdlines",
+				       IOREC_CHUNK_CMDLINES);
+	collect_stats(r, &sb);
+	if (!ret)
+		ret = iorec_writer_add(r->w, IOREC_CHUNK_STATS, NULL, 0, sb.buf,
+				       sb.len, true);
+	strbuf_release(&sb);
+	if (!ret)
+		ret = write_end_text(r);
+	if (!ret)
+		ret = iorec_writer_flush(r->w);
+	return ret;
+}
+
+/* ------------------------------------------------------------------ */
+/* the command */
+
+static int start_command(struct rec *r)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return error("cannot start '%s': fork: %m", env.command[0]);
+	if (pid == 0) {
+		sigset_t none;
+
+		signal(SIGPIPE, SIG_DFL);
+		sigemptyset(&none);
+		sigprocmask(SIG_SETMASK, &none, NULL);
+		/* stdout carries the recording: give the command stderr */
+		if (r->out_stdout)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+		execvp(env.command[0], env.command);
+		fprintf(stderr, "iorec: error: cannot run '%s': %s\n",
+			env.command[0], strerror(errno));
+		_exit(127);
+	}
+	r->child = pid;
+	return 0;
+}
+
+static void reap_child(struct rec *r)
+{
+	int status;
+
+	if (!r->child)
+		return;
+	child_changed = 0;
+	if (waitpid(r->child, &status, WNOHANG) == r->child &&
+	    (WIFEXITED(status) || WIFSIGNALED(status))) {
+		r->child_status = status;
+		r->child_done = true;
+		r->child = 0;
+	}
+}
+
+static int child_exit_code(const struct rec *r)
+{
+	if (WIFEXITED(r->child_status))
+		return WEXITSTATUS(r->child_status);
+	return 128 + WTERMSIG(r->child_status);
+}
+
+static void child_reason(struct rec *r)
+{
+	if (WIFEXITED(r->child_status))
+		snprintf(r->reason, sizeof(r->reason), "command exited %d",
+			 WEXITSTATUS(r->child_status));
+	else
+		snprintf(r->reason, sizeof(r->reason),
+			 "command killed by signal %d",
+			 WTERMSIG(r->child_status));
+}
+
+/* After a signal stop: pass SIGTERM/SIGHUP on, and wait up to 2 s. */
+static void finish_child(struct rec *r)
+{
+	int i;
+
+	if (!r->child)
+		return;
+	if (stop_signal == SIGTERM || stop_signal == SIGHUP)
+		kill(r->child, stop_signal);
+	for (i = 0; i < 200 && r->child; i++) {
+		reap_child(r);
+		if (r->child)
+			usleep(10000);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* the loop */
+
+static bool on_terminal(void)
+{
+	return !env.quiet && isatty(STDERR_FILENO);
+}
+
+static void status_line(struct rec *r, uint64_t now, uint64_t *last_events,
+			uint64_t *last_ns)
+{
+	struct ringbuf_totals t;
+	uint64_t written = iorec_writer_written(r->w) +
+			   iorec_writer_pending(r->w);
+	double dt = (double)(now - *last_ns) / 1e9;
+	char line[160];
+
+	ringbuf_totals(r->rb, &t);
+	collect_stats(r, NULL);
+	snprintf(line, sizeof(line),
+		 "iorec: %.0fs  %.0f events/s  %.1f MB %s  ratio %.1fx  lost %llu",
+		 (double)(now - r->start_mono) / 1e9,
+		 dt > 0 ? (double)(t.events - *last_events) / dt : 0.0,
+		 mb(env.flight ? 0 : written),
+		 env.flight ? "written (flight: at the end)" : "written",
+		 written ? (double)iorec_writer_raw_bytes(r->w) / (double)written : 0.0,
+		 (unsigned long long)r->lost);
+	fprintf(stderr, "\r%-79s", line);
+	*last_events = t.events;
+	*last_ns = now;
+}
+
+static void clear_status(void)
+{
+	fprintf(stderr, "\r%79s\r", "");
+}
+
+/* Why should the loop stop now?  Fills r->reason and returns true. */
+static bool should_stop(struct rec *r, uint64_t now, uint64_t *drain_until)
+{
+	if (stop_signal) {
+		snprintf(r->reason, sizeof(r->reason), "signal %s",
+			 signame(stop_signal));
+		return true;
+	}
+	if (env.duration_ns && now - r->start_mono >= env.duration_ns) {
+		snprintf(r->reason, sizeof(r->reason), "duration");
+		return true;
+	}
+	if (env.max_size && iorec_writer_written(r->w) +
+	    iorec_writer_pending(r->w) >= env.max_size) {
+		snprintf(r->reason, sizeof(r->reason), "size limit");
+		return true;
+	}
+	if (r->child_done) {
+		if (!*drain_until)
+			*drain_until = now + DRAIN_NS;
+		if (now >= *drain_until) {
+			child_reason(r);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int poll_timeout(const struct rec *r, uint64_t now, uint64_t next_tick,
+			uint64_t drain_until)
+{
+	uint64_t until = next_tick;
+
+	if (env.duration_ns && r->start_mono + env.duration_ns < until)
+		until = r->start_mono + env.duration_ns;
+	if (drain_until && drain_until < until)
+		until = drain_until;
+	if (until <= now)
+		return 0;
+	return (int)((until - now + 999999) / 1000000);
+}
+
+static void record_loop(struct rec *r)
+{
+	uint64_t now = now_mono_ns(), next_tick = now + TICK_MS * 1000000ull;
+	uint64_t last_all = now, drain_until = 0, last_events = 0;
+	uint64_t last_status = now;
+	bool status = on_terminal();
+	int ret;
+
+	for (;;) {
+		if (child_changed)
+			reap_child(r);
+		now = now_mono_ns();
+		if (should_stop(r, now, &drain_until))
+			break;
+		ringbuf_wait(r->rb, poll_timeout(r, now, next_tick,
+						 drain_until));
+		now = now_mono_ns();
+		ret = ringbuf_read(r->rb, now - last_all >= FLUSH_NS);
+		if (!ret && now - last_all >= FLUSH_NS) {
+			last_all = now;
+			/* what is older than FLUSH_NS reaches the file */
+			if (iorec_writer_pending(r->w))
+				ret = iorec_writer_flush(r->w);
+		}
+		if (ret < 0) {
+			note_write_error(r, ret);
+			break;
+		}
+		if (now >= next_tick) {
+			next_tick = now + TICK_MS * 1000000ull;
+			if (status)
+				status_line(r, now, &last_events,
+					    &last_status);
+		}
+	}
+	if (status)
+		clear_status();
+}
+
+/* ------------------------------------------------------------------ */
+/* setup, stop and summary */
+
+static int setup(struct rec *r)
+{
+	struct ringbuf_opts o;
+	size_t batch;
+	int ret;
+
+	if (open_output(r) < 0)
+		return -1;
+	setup_signals();
+	if (instance_create(&r->ri, env.buffer_kb, env.watermark) < 0)
+		return -1;
+	if (read_header_page(r, r->ri.ti) < 0)
+		return -1;
+	if (plan_enable(&r->plan, r->ri.ti) < 0)
+		return -1;
+	r->cpu_lost = xcalloc((size_t)r->ri.ncpus, sizeof(*r->cpu_lost));
+	batch = BATCH_BUDGET / (size_t)r->ri.ncpus;
+	if (batch > BATCH_MAX)
+		batch = BATCH_MAX;
+	if (batch < BATCH_MIN)
+		batch = BATCH_MIN;
+	memset(&o, 0, sizeof(o));
+	o.ncpus = r->ri.ncpus;
+	o.subbuf_size = r->subbuf_size;
+	o.long_size = r->long_size;
+	o.batch_bytes = batch;
+	o.flush_ns = FLUSH_NS;
+	o.zstd_level = env.level;
+	o.flight_bytes = env.flight;
+	r->w = iorec_writer_new(r->out_fd, env.level, 0);
+	if (!r->w)
+		return error("out of memory");
+	r->rb = ringbuf_open(r->ri.ti, &o, r->w);
+	if (!r->rb)
+		return -1;
+	if (instance_tracing(&r->ri, true) < 0)
+		return -1;
+	r->start_mono = now_mono_ns();
+	r->start_real = now_real_ns();
+	ret = write_metadata(r);
+	if (!ret) {
+		struct snap_self self = snap_self(r);
+
+		ret = snapshot_write(r->w, IOREC_SNAP_START, &self);
+	}
+	if (ret < 0) {
+		note_write_error(r, ret);
+		return 0;
+	}
+	if (env.command && start_command(r) < 0)
+		return -1;
+	return 0;
+}
+
+/* Stop tracing, read what is left, and write the trailer. */
+static void stop(struct rec *r)
+{
+	int ret;
+
+	instance_tracing(&r->ri, false);
+	if (r->write_err)
+		return;
+	ret = ringbuf_finish(r->rb);
+	if (!ret)
+		ret = write_trailer(r);
+	if (ret < 0)
+		note_write_error(r, ret);
+}
+
+static void summary(struct rec *r)
+{
+	struct ringbuf_totals t;
+	uint64_t written = iorec_writer_written(r->w);
+	double secs = (double)(now_mono_ns() - r->start_mono) / 1e9;
+	int cpu;
+
+	ringbuf_totals(r->rb, &t);
+	note("recorded %.1f s (%s) to %s: %llu events, %.1f MB raw -> %.1f MB file (%.1fx), %llu lost",
+	     secs, r->reason, out_name(r), (unsigned long long)t.events,
+	     mb(t.raw_bytes), mb(written),
+	     written ? (double)iorec_writer_raw_bytes(r->w) / (double)written : 0.0,
+	     (unsigned long long)r->lost);
+	for (cpu = 0; cpu < r->ri.ncpus; cpu++)
+		if (r->cpu_lost[cpu])
+			note("  cpu %d lost %llu events (ring buffer overrun or dropped: try a larger -b or lower -w)",
+			     cpu, (unsigned long long)r->cpu_lost[cpu]);
+	if (env.flight)
+		note("flight recorder: kept the newest data, discarded %llu older chunks",
+		     (unsigned long long)t.flight_discarded);
+}
+
+static void rec_release(struct rec *r)
+{
+	ringbuf_close(r->rb);
+	r->rb = NULL;
+	instance_destroy(&r->ri);
+	uprobes_destroy(&r->up);
+	if (r->w && !r->write_err && iorec_writer_pending(r->w))
+		iorec_writer_flush(r->w);
+	iorec_writer_free(r->w);
+	r->w = NULL;
+	if (r->out_fd >= 0 && !r->out_stdout)
+		close(r->out_fd);
+	r->out_fd = -1;
+	free(r->header_page);
+	free(r->cpu_lost);
+	plan_release(&r->plan);
+}
+
+static void report_missing_user_events(const struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nev; i++)
+		if (p->ev[i].user && p->ev[i].state == PLAN_MISSING)
+			error("no event %s:%s on this kernel (given with -e): see %s/available_events",
+			      p->ev[i].system, p->ev[i].name,
+			      tracefs_tracing_dir());
+}
+
+/* Create the libc open uprobes and add them to the plan. */
+static void add_uprobes(struct rec *r)
+{
+	int i;
+
+	uprobes_remove_stale(env.verbose);
+	if (uprobes_create(&r->up, env.verbose) <= 0) {
+		if (!env.quiet)
+			warning("no uprobes on libc's open functions (%s): %s",
+				uprobes_supported() ? "libc symbols not found" :
+				"kernel without CONFIG_UPROBE_EVENTS",
+				UPROBE_COST);
+		return;
+	}
+	for (i = 0; i < r->up.n; i++)
+		plan_add_ok(&r->plan, r->up.group, r->up.names[i], UPROBE_COST);
+}
+
+/* Check time: needs the header page for sub-buffer and long sizes. */
+static int prepare_check(struct rec *r)
+{
+	if (read_header_page(r, NULL) < 0)
+		return 1;
+	return do_check(r);
+}
+
+int main(int argc, char **argv)
+{
+	struct rec r;
+	int ret;
+
+	memset(&r, 0, sizeof(r));
+	r.out_fd = -1;
+	util_progname = "iorec";
+	ret = parse_args(argc, argv);
+	if (ret >= 0)
+		return ret;
+	if (tracefs_ready() < 0)
+		return 1;
+	if (!env.check)
+		instance_remove_stale(env.verbose);
+	ret = 1;
+	if (plan_build(&r.plan, env.profiles, env.events, env.nevents,
+		       env.raw_syscalls) < 0)
+		goto cleanup;
+	if (env.check) {
+		ret = prepare_check(&r);
+		goto cleanup;
+	}
+	if (r.plan.nusers_missing) {
+		report_missing_user_events(&r.plan);
+		goto cleanup;
+	}
+	if (env.profiles & PROFILE_IO)
+		add_uprobes(&r);
+	if (!env.quiet || env.verbose)
+		plan_warn_missing(&r.plan, env.verbose);
+	if (r.plan.raw_syscalls && !r.plan.raw_forced && !env.quiet)
+		warning("no syscalls:* events (kernel without CONFIG_FTRACE_SYSCALLS): recording raw_syscalls; the report has no per-syscall argument names, fd and count only via args[]");
+	if (setup(&r) < 0)
+		goto cleanup;
+	if (!r.write_err)
+		record_loop(&r);
+	stop(&r);
+	finish_child(&r);
+	if (r.child && !env.quiet)
+		note("'%s' (pid %d) is still running", env.command[0],
+		     (int)r.child);
+	if (r.write_err) {
+		report_write_error(&r);
+		ret = 1;
+	} else {
+		if (!env.quiet)
+			summary(&r);
+		ret = 0;
+	}
+	if (env.command && r.child_done)
+		ret = child_exit_code(&r);
+cleanup:
+	if (r.child)
+		reap_child(&r);
+	rec_release(&r);
+	free(env.events);
+	return ret;
+}

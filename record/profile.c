@@ -1,0 +1,630 @@
+// SPDX-License-Identifier: MIT
+/*
+ * profile.c - the event plan: which trace events the io and iowait
+ * profiles want, which of them this kernel has, what each missing one
+ * costs the analysis, the raw_syscalls fallback, and writing the event
+ * formats and the syscall table into the recording.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+
+#include <tracefs.h>
+
+#include "iorec-format.h"
+#include "record.h"
+
+/* A static event of a profile. */
+struct event_def {
+	const char *system;
+	const char *name;
+	const char *alt;	/* stands in when name is absent, or NULL */
+	unsigned int profiles;
+	bool optional;
+	const char *cost;
+};
+
+static const struct event_def profile_events[] = {
+	{ "block", "block_rq_insert", NULL, PROFILE_IO, false,
+	  "no queue time (insert->issue)" },
+	{ "block", "block_rq_issue", NULL, PROFILE_IO, false,
+	  "no device time (issue->complete) and no queue time" },
+	{ "block", "block_rq_complete", NULL, PROFILE_IO, false,
+	  "no request completion: no block I/O latency at all" },
+	{ "block", "block_rq_requeue", NULL, PROFILE_IO, false,
+	  "requeued requests are timed from their first issue" },
+	{ "block", "block_bio_queue", NULL, PROFILE_IO, false,
+	  "block I/O is not attributed to processes and no Q2C time" },
+	{ "block", "block_bio_backmerge", NULL, PROFILE_IO, false,
+	  "back-merged bios are not attributed" },
+	{ "block", "block_bio_frontmerge", NULL, PROFILE_IO, false,
+	  "front-merged bios are not attributed" },
+	{ "block", "block_rq_merge", NULL, PROFILE_IO, true,
+	  "merged requests are not followed" },
+	{ "block", "block_split", NULL, PROFILE_IO, false,
+	  "split bios are not followed" },
+	{ "block", "block_bio_remap", NULL, PROFILE_IO, true,
+	  "partition/dm remaps are not followed" },
+	{ "writeback", "writeback_dirty_folio", "writeback_dirty_page",
+	  PROFILE_IO, false,
+	  "pages dirtied are not attributed to inodes and processes" },
+	{ "writeback", "writeback_dirty_inode", NULL, PROFILE_IO, false,
+	  "inodes dirtied are not attributed to processes" },
+	{ "writeback", "writeback_mark_inode_dirty", NULL, PROFILE_IO, false,
+	  "inode dirtying is not attributed to processes" },
+	{ "writeback", "writeback_single_inode", NULL, PROFILE_IO, false,
+	  "writeback is not attributed to inodes (files)" },
+	{ "writeback", "writeback_written", NULL, PROFILE_IO, false,
+	  "no writeback work summary (pages written per reason)" },
+	{ "writeback", "writeback_start", NULL, PROFILE_IO, false,
+	  "no writeback work start (reason, sync mode)" },
+	{ "writeback", "writeback_queue", NULL, PROFILE_IO, false,
+	  "writeback work is not attributed to who queued it" },
+	{ "writeback", "balance_dirty_pages", NULL, PROFILE_IO, false,
+	  "no time throttled by dirty limits per process" },
+	{ "writeback", "global_dirty_state", NULL, PROFILE_IO, false,
+	  "no dirty-memory timeline against the dirty limits" },
+	{ "writeback", "bdi_dirty_ratelimit", NULL, PROFILE_IO, false,
+	  "no per-device dirty ratelimit" },
+	{ "ext4", "ext4_sync_file_enter", NULL, PROFILE_IO, false,
+	  "no ext4 fsync breakdown" },
+	{ "ext4", "ext4_sync_file_exit", NULL, PROFILE_IO, false,
+	  "no ext4 fsync breakdown" },
+	{ "ext4", "ext4_writepages", NULL, PROFILE_IO, false,
+	  "no ext4 writeback per inode" },
+	{ "ext4", "ext4_writepages_result", NULL, PROFILE_IO, false,
+	  "no ext4 pages written per inode" },
+	{ "jbd2", "jbd2_start_commit", NULL, PROFILE_IO, false,
+	  "no journal commit timing" },
+	{ "jbd2", "jbd2_commit_logging", NULL, PROFILE_IO, false,
+	  "no journal commit timing" },
+	{ "jbd2", "jbd2_end_commit", NULL, PROFILE_IO, false,
+	  "no journal commit timing" },
+	{ "jbd2", "jbd2_run_stats", NULL, PROFILE_IO, false,
+	  "no journal write amplification (blocks logged per commit)" },
+	{ "jbd2", "jbd2_checkpoint_stats", NULL, PROFILE_IO, true,
+	  "no journal checkpoint statistics" },
+	{ "sched", "sched_process_fork", NULL, PROFILE_IO, false,
+	  "processes started during the recording are not followed" },
+	{ "sched", "sched_process_exec", NULL, PROFILE_IO, false,
+	  "process names after exec come only from saved_cmdlines" },
+	{ "sched", "sched_process_exit", NULL, PROFILE_IO, false,
+	  "process lifetimes are not known" },
+	{ "task", "task_rename", NULL, PROFILE_IO, true,
+	  "thread renames (comm changes) are not followed" },
+	{ "task", "task_newtask", NULL, PROFILE_IO, true,
+	  "new tasks are known only from sched_process_fork" },
+	{ "filemap", "mm_filemap_add_to_page_cache", NULL, PROFILE_IO, true,
+	  "no inode of buffered reads" },
+	{ "sched", "sched_switch", NULL, PROFILE_IOWAIT, false,
+	  "no D-state (I/O wait) time per process" },
+	{ "sched", "sched_wakeup", NULL, PROFILE_IOWAIT, false,
+	  "no end of D-state waits (wakeups)" },
+	{ "sched", "sched_waking", NULL, PROFILE_IOWAIT, true,
+	  "no waker of D-state waits" },
+};
+
+/* A syscall of interest, numbered for the machine iorec was built for. */
+struct syscall_def {
+	const char *name;	/* the kernel's name: syscalls:sys_enter_NAME */
+	long nr;
+	bool optional;		/* newer syscalls, absent on older kernels */
+	const char *cost;
+};
+
+#define C_OPEN	"fds opened during the recording are not named or followed"
+#define C_CLOSE	"closed fds stay in the fd table (wrong file attribution)"
+#define C_READ	"no latency or bytes of these reads"
+#define C_WRITE	"no latency or bytes of these writes"
+#define C_SYNC	"no cost of this flush"
+#define C_DUP	"fd copies are not followed (I/O on them is unnamed)"
+#define C_NAME	"renames and unlinks are not shown"
+#define C_SIZE	"truncates and preallocations are not shown"
+#define C_COPY	"in-kernel copies are not counted"
+
+static const struct syscall_def syscall_defs[] = {
+#ifdef SYS_open
+	{ "open", SYS_open, false, C_OPEN },
+#endif
+#ifdef SYS_openat
+	{ "openat", SYS_openat, false, C_OPEN },
+#endif
+#ifdef SYS_openat2
+	{ "openat2", SYS_openat2, true, C_OPEN },
+#endif
+#ifdef SYS_creat
+	{ "creat", SYS_creat, false, C_OPEN },
+#endif
+#ifdef SYS_close
+	{ "close", SYS_close, false, C_CLOSE },
+#endif
+#ifdef SYS_close_range
+	{ "close_range", SYS_close_range, true, C_CLOSE },
+#endif
+#ifdef SYS_read
+	{ "read", SYS_read, false, C_READ },
+#endif
+#ifdef SYS_write
+	{ "write", SYS_write, false, C_WRITE },
+#endif
+#ifdef SYS_pread64
+	{ "pread64", SYS_pread64, false, C_READ },
+#endif
+#ifdef SYS_pwrite64
+	{ "pwrite64", SYS_pwrite64, false, C_WRITE },
+#endif
+#ifdef SYS_readv
+	{ "readv", SYS_readv, false, C_READ },
+#endif
+#ifdef SYS_writev
+	{ "writev", SYS_writev, false, C_WRITE },
+#endif
+#ifdef SYS_preadv
+	{ "preadv", SYS_preadv, false, C_READ },
+#endif
+#ifdef SYS_pwritev
+	{ "pwritev", SYS_pwritev, false, C_WRITE },
+#endif
+#ifdef SYS_preadv2
+	{ "preadv2", SYS_preadv2, true, C_READ },
+#endif
+#ifdef SYS_pwritev2
+	{ "pwritev2", SYS_pwritev2, true, C_WRITE },
+#endif
+#ifdef SYS_fsync
+	{ "fsync", SYS_fsync, false, C_SYNC },
+#endif
+#ifdef SYS_fdatasync
+	{ "fdatasync", SYS_fdatasync, false, C_SYNC },
+#endif
+#ifdef SYS_sync_file_range
+	{ "sync_file_range", SYS_sync_file_range, false, C_SYNC },
+#endif
+#ifdef SYS_sync_file_range2
+	{ "sync_file_range2", SYS_sync_file_range2, false, C_SYNC },
+#endif
+#ifdef SYS_sync
+	{ "sync", SYS_sync, false, C_SYNC },
+#endif
+#ifdef SYS_syncfs
+	{ "syncfs", SYS_syncfs, false, C_SYNC },
+#endif
+#ifdef SYS_msync
+	{ "msync", SYS_msync, false, C_SYNC },
+#endif
+#ifdef SYS_dup
+	{ "dup", SYS_dup, false, C_DUP },
+#endif
+#ifdef SYS_dup2
+	{ "dup2", SYS_dup2, false, C_DUP },
+#endif
+#ifdef SYS_dup3
+	{ "dup3", SYS_dup3, false, C_DUP },
+#endif
+#ifdef SYS_fcntl
+	{ "fcntl", SYS_fcntl, false, C_DUP },
+#endif
+#ifdef SYS_fcntl64
+	{ "fcntl64", SYS_fcntl64, false, C_DUP },
+#endif
+#ifdef SYS_rename
+	{ "rename", SYS_rename, false, C_NAME },
+#endif
+#ifdef SYS_renameat
+	{ "renameat", SYS_renameat, false, C_NAME },
+#endif
+#ifdef SYS_renameat2
+	{ "renameat2", SYS_renameat2, false, C_NAME },
+#endif
+#ifdef SYS_unlink
+	{ "unlink", SYS_unlink, false, C_NAME },
+#endif
+#ifdef SYS_unlinkat
+	{ "unlinkat", SYS_unlinkat, false, C_NAME },
+#endif
+#ifdef SYS_ftruncate
+	{ "ftruncate", SYS_ftruncate, false, C_SIZE },
+#endif
+#ifdef SYS_ftruncate64
+	{ "ftruncate64", SYS_ftruncate64, false, C_SIZE },
+#endif
+#ifdef SYS_fallocate
+	{ "fallocate", SYS_fallocate, false, C_SIZE },
+#endif
+	/* the kernel names its 64-bit-offset sendfile "sendfile64" */
+#if defined(SYS_sendfile64)
+	{ "sendfile64", SYS_sendfile64, false, C_COPY },
+#elif defined(SYS_sendfile)
+	{ "sendfile64", SYS_sendfile, false, C_COPY },
+#endif
+#ifdef SYS_copy_file_range
+	{ "copy_file_range", SYS_copy_file_range, true, C_COPY },
+#endif
+#ifdef SYS_io_uring_enter
+	{ "io_uring_enter", SYS_io_uring_enter, true,
+	  "io_uring submissions are not seen (their block I/O still is)" },
+#endif
+};
+
+#define RAW_COST "no syscall latency, bytes or fd tracking at all"
+
+/* Add an event to the plan unless it is there already; returns it. */
+static struct plan_event *plan_add(struct plan *p, const char *system,
+				   const char *name, const char *cost)
+{
+	struct plan_event *e;
+	size_t i;
+
+	for (i = 0; i < p->nev; i++)
+		if (!strcmp(p->ev[i].system, system) &&
+		    !strcmp(p->ev[i].name, name))
+			return &p->ev[i];
+	if (p->nev == p->alloc) {
+		p->alloc = p->alloc ? 2 * p->alloc : 64;
+		p->ev = xrealloc(p->ev, p->alloc * sizeof(*p->ev));
+	}
+	e = &p->ev[p->nev++];
+	memset(e, 0, sizeof(*e));
+	e->system = xstrdup(system);
+	e->name = xstrdup(name);
+	e->cost = cost;
+	return e;
+}
+
+static bool event_exists(const char *system, const char *name)
+{
+	return tracefs_event_file_exists(NULL, system, name, "format");
+}
+
+/* Add @name (or its stand-in @alt) of @system, checking presence. */
+static void plan_add_checked(struct plan *p, const char *system,
+			     const char *name, const char *alt, bool optional,
+			     const char *cost)
+{
+	struct plan_event *e = plan_add(p, system, name, cost);
+
+	e->optional = optional;
+	if (event_exists(system, name)) {
+		e->state = PLAN_OK;
+		return;
+	}
+	if (alt && event_exists(system, alt)) {
+		e->state = PLAN_REPLACED;
+		e->note = "replaced by its older name";
+		e = plan_add(p, system, alt, cost);
+		e->state = PLAN_OK;
+		return;
+	}
+	e->state = PLAN_MISSING;
+}
+
+static void plan_add_profiles(struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(profile_events); i++) {
+		const struct event_def *d = &profile_events[i];
+
+		if (!(d->profiles & p->profiles))
+			continue;
+		plan_add_checked(p, d->system, d->name, d->alt, d->optional,
+				 d->cost);
+	}
+}
+
+/* Build the raw_syscalls filter "id == N || id == M ...". */
+static char *raw_filter(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(syscall_defs); i++)
+		strbuf_addf(&sb, "%sid == %ld", i ? " || " : "",
+			    syscall_defs[i].nr);
+	return strbuf_detach(&sb, NULL);
+}
+
+static void plan_add_syscalls(struct plan *p, bool raw)
+{
+	bool have = tracefs_dir_exists(NULL, "events/syscalls");
+	size_t i;
+
+	p->nsyscalls = (int)ARRAY_SIZE(syscall_defs);
+	p->raw_forced = raw;
+	p->raw_syscalls = raw || !have;
+	for (i = 0; i < ARRAY_SIZE(syscall_defs); i++) {
+		const struct syscall_def *s = &syscall_defs[i];
+		char enter[64], exit_[64];
+		struct plan_event *e;
+
+		snprintf(enter, sizeof(enter), "sys_enter_%s", s->name);
+		snprintf(exit_, sizeof(exit_), "sys_exit_%s", s->name);
+		if (p->raw_syscalls) {
+			plan_add(p, "syscalls", enter, s->cost)->state = PLAN_SKIPPED;
+			plan_add(p, "syscalls", exit_, s->cost)->state = PLAN_SKIPPED;
+			continue;
+		}
+		plan_add_checked(p, "syscalls", enter, NULL, s->optional, s->cost);
+		e = plan_add(p, "syscalls", exit_, s->cost);
+		e->optional = s->optional;
+		e->state = event_exists("syscalls", exit_) ? PLAN_OK : PLAN_MISSING;
+		if (event_exists("syscalls", enter))
+			p->nsyscalls_found++;
+	}
+	if (!p->raw_syscalls)
+		return;
+	plan_add_checked(p, "raw_syscalls", "sys_enter", NULL, false, RAW_COST);
+	plan_add_checked(p, "raw_syscalls", "sys_exit", NULL, false, RAW_COST);
+	p->raw_filter = raw_filter();
+}
+
+/* Add one -e argument: "sys:event" or "sys:*".  Returns 0 or -1. */
+static int plan_add_user(struct plan *p, const char *arg)
+{
+	const char *colon = strchr(arg, ':');
+	char *system;
+	const char *name;
+	struct plan_event *e;
+
+	if (!colon || colon == arg || !colon[1])
+		return error("bad event '%s': use SYSTEM:EVENT or SYSTEM:*",
+			     arg);
+	system = xstrdup(arg);
+	system[colon - arg] = '\0';
+	name = colon + 1;
+	if (!strcmp(name, "*")) {
+		char **events = tracefs_system_events(NULL, system);
+		int i;
+
+		if (!events || !events[0]) {
+			e = plan_add(p, system, "*", "(asked for with -e)");
+			e->state = PLAN_MISSING;
+			e->user = true;
+			p->nusers_missing++;
+		}
+		for (i = 0; events && events[i]; i++) {
+			e = plan_add(p, system, events[i], "(asked for with -e)");
+			e->state = PLAN_OK;
+			e->user = true;
+		}
+		tracefs_list_free(events);
+	} else {
+		e = plan_add(p, system, name, "(asked for with -e)");
+		e->user = true;
+		if (event_exists(system, name)) {
+			e->state = PLAN_OK;
+		} else {
+			e->state = PLAN_MISSING;
+			p->nusers_missing++;
+		}
+	}
+	free(system);
+	return 0;
+}
+
+void plan_add_ok(struct plan *p, const char *system, const char *name,
+		 const char *cost)
+{
+	struct plan_event *e = plan_add(p, system, name, cost);
+
+	e->state = PLAN_OK;
+	e->optional = true;
+}
+
+int plan_build(struct plan *p, unsigned int profiles, char **user_events,
+	       int nuser, bool raw_syscalls)
+{
+	int i;
+
+	if (!tracefs_dir_exists(NULL, "events"))
+		return error("%s/events not found: this kernel has no trace events (enable CONFIG_TRACING and CONFIG_EVENT_TRACING)",
+			     tracefs_tracing_dir());
+	p->profiles = profiles;
+	plan_add_profiles(p);
+	if (profiles & PROFILE_IO)
+		plan_add_syscalls(p, raw_syscalls);
+	for (i = 0; i < nuser; i++)
+		if (plan_add_user(p, user_events[i]) < 0)
+			return -1;
+	return 0;
+}
+
+void plan_release(struct plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nev; i++) {
+		free(p->ev[i].system);
+		free(p->ev[i].name);
+	}
+	free(p->ev);
+	free(p->raw_filter);
+	memset(p, 0, sizeof(*p));
+}
+
+size_t plan_count_ok(const struct plan *p)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < p->nev; i++)
+		n += p->ev[i].state == PLAN_OK;
+	return n;
+}
+
+static const char *state_word(const struct plan_event *e)
+{
+	switch (e->state) {
+	case PLAN_OK:		return "ok";
+	case PLAN_REPLACED:	return "replaced";
+	case PLAN_SKIPPED:	return "skipped";
+	case PLAN_MISSING:	break;
+	}
+	return e->optional ? "absent" : "MISSING";
+}
+
+void plan_print_events(const struct plan *p, void *fp, bool verbose)
+{
+	FILE *f = fp;
+	size_t i;
+
+	for (i = 0; i < p->nev; i++) {
+		const struct plan_event *e = &p->ev[i];
+
+		if (!verbose && (e->state == PLAN_OK ||
+				 e->state == PLAN_SKIPPED))
+			continue;
+		fprintf(f, "  %-8s %s:%s", state_word(e), e->system, e->name);
+		if (e->state == PLAN_MISSING)
+			fprintf(f, ": %s%s", e->cost,
+				e->optional ? " (optional)" : "");
+		else if (e->note)
+			fprintf(f, " (%s)", e->note);
+		fputc('\n', f);
+	}
+}
+
+void plan_warn_missing(const struct plan *p, bool verbose)
+{
+	size_t i;
+
+	for (i = 0; i < p->nev; i++) {
+		const struct plan_event *e = &p->ev[i];
+
+		if (e->state != PLAN_MISSING || (e->optional && !verbose))
+			continue;
+		warning("%s:%s missing: %s", e->system, e->name, e->cost);
+	}
+}
+
+/* Write "1" to events/SYSTEM/EVENT/enable of the instance. */
+static int event_enable(struct tracefs_instance *inst,
+			const struct plan_event *e)
+{
+	return tracefs_event_file_write(inst, e->system, e->name, "enable",
+					"1") < 0 ? -1 : 0;
+}
+
+int plan_enable(struct plan *p, struct tracefs_instance *inst)
+{
+	size_t i;
+	int n = 0;
+
+	if (p->raw_syscalls && p->raw_filter) {
+		static const char *const ev[] = { "sys_enter", "sys_exit" };
+		size_t k;
+
+		for (k = 0; k < ARRAY_SIZE(ev); k++)
+			if (tracefs_event_file_exists(inst, "raw_syscalls",
+						      ev[k], "filter") &&
+			    tracefs_event_file_write(inst, "raw_syscalls",
+						     ev[k], "filter",
+						     p->raw_filter) < 0)
+				warning("cannot filter raw_syscalls:%s on the I/O syscalls (%m): recording every syscall",
+					ev[k]);
+	}
+	for (i = 0; i < p->nev; i++) {
+		struct plan_event *e = &p->ev[i];
+
+		if (e->state != PLAN_OK)
+			continue;
+		if (event_enable(inst, e) < 0) {
+			warning("cannot enable %s:%s: %m", e->system, e->name);
+			e->state = PLAN_MISSING;
+			continue;
+		}
+		n++;
+	}
+	if (!n)
+		return error("no trace event could be enabled: nothing to record (see iorec --check)");
+	return n;
+}
+
+/* Append the EVENT_FORMAT chunk of one event: "system\0" + format text. */
+static int write_format(const struct plan_event *e,
+			struct tracefs_instance *inst, struct iorec_writer *w)
+{
+	char *text;
+	int size = 0, ret;
+	struct strbuf sb = STRBUF_INIT;
+
+	text = tracefs_event_file_read(inst, e->system, e->name, "format",
+				       &size);
+	if (!text) {
+		warning("cannot read the format of %s:%s: %m (its events will not decode)",
+			e->system, e->name);
+		return 0;
+	}
+	strbuf_add(&sb, e->system, strlen(e->system) + 1);
+	strbuf_add(&sb, text, (size_t)size);
+	free(text);
+	ret = iorec_writer_add(w, IOREC_CHUNK_EVENT_FORMAT, NULL, 0, sb.buf,
+			       sb.len, true);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int write_syscalls(struct iorec_writer *w)
+{
+	struct strbuf sb = STRBUF_INIT;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(syscall_defs); i++)
+		strbuf_addf(&sb, "%ld\t%s\n", syscall_defs[i].nr,
+			    syscall_defs[i].name);
+	ret = iorec_writer_add(w, IOREC_CHUNK_SYSCALLS, NULL, 0, sb.buf,
+			       sb.len, true);
+	strbuf_release(&sb);
+	return ret;
+}
+
+int plan_write_formats(const struct plan *p, struct tracefs_instance *inst,
+		       struct iorec_writer *w)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < p->nev; i++) {
+		if (p->ev[i].state != PLAN_OK)
+			continue;
+		ret = write_format(&p->ev[i], inst, w);
+		if (ret < 0)
+			return ret;
+	}
+	return write_syscalls(w);
+}
+
+const char *plan_profile_names(unsigned int profiles)
+{
+	if ((profiles & PROFILE_IO) && (profiles & PROFILE_IOWAIT))
+		return "io,iowait";
+	if (profiles & PROFILE_IOWAIT)
+		return "iowait";
+	if (profiles & PROFILE_IO)
+		return "io";
+	return "";
+}
+
+int plan_parse_profiles(const char *list)
+{
+	char *copy = xstrdup(list), *tok, *save = NULL;
+	int bits = 0;
+
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "io"))
+			bits |= PROFILE_IO;
+		else if (!strcmp(tok, "iowait"))	/* adds to io */
+			bits |= PROFILE_IO | PROFILE_IOWAIT;
+		else {
+			bits = -1;
+			break;
+		}
+	}
+	free(copy);
+	return bits ? bits : -1;
+}

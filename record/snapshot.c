@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: MIT
+/*
+ * snapshot.c - the context snapshot taken at the start and the end of a
+ * recording: clock, uname, I/O sysctls, meminfo, mounts, block device
+ * queue settings, diskstats, processes, threads and their open files.
+ *
+ * The text is one "kind\tfield\tfield...\n" line per fact, every field
+ * escaped with strbuf_add_escaped().  Sources that cannot be read (a
+ * process that exited, a sysctl this kernel lacks) are skipped: a
+ * snapshot is best effort and never fails.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "iorec-format.h"
+#include "record.h"
+
+/* Start a line "kind" and add each of the NULL-terminated fields. */
+static void add_line(struct strbuf *sb, const char *kind, ...)
+{
+	va_list ap;
+	const char *f;
+
+	strbuf_addstr(sb, kind);
+	va_start(ap, kind);
+	while ((f = va_arg(ap, const char *))) {
+		strbuf_addch(sb, '\t');
+		strbuf_add_escaped(sb, f);
+	}
+	va_end(ap);
+	strbuf_addch(sb, '\n');
+}
+
+/* Strip trailing whitespace in place; returns s. */
+static char *rstrip(char *s)
+{
+	size_t n = strlen(s);
+
+	while (n && isspace((unsigned char)s[n - 1]))
+		s[--n] = '\0';
+	return s;
+}
+
+/* Read a small file into buf, stripped.  Returns 0 or -1. */
+static int read_small(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(buf, 1, size - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	rstrip(buf);
+	return 0;
+}
+
+static void add_time(struct strbuf *sb)
+{
+	char mono[32], real[32];
+
+	snprintf(mono, sizeof(mono), "%llu", (unsigned long long)now_mono_ns());
+	snprintf(real, sizeof(real), "%llu", (unsigned long long)now_real_ns());
+	add_line(sb, "time", mono, real, NULL);
+}
+
+static void add_uname(struct strbuf *sb)
+{
+	struct utsname u;
+
+	if (uname(&u) < 0)
+		return;
+	add_line(sb, "uname", u.sysname, u.release, u.version, u.machine,
+		 u.nodename, NULL);
+}
+
+static void add_sysctls(struct strbuf *sb)
+{
+	static const char *const names[] = {
+		"vm.dirty_ratio", "vm.dirty_background_ratio",
+		"vm.dirty_bytes", "vm.dirty_background_bytes",
+		"vm.dirty_expire_centisecs", "vm.dirty_writeback_centisecs",
+		"vm.swappiness", "vm.vfs_cache_pressure", "vm.laptop_mode",
+		"vm.page-cluster", "vm.min_free_kbytes",
+		"vm.overcommit_memory", "vm.block_dump",
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		char path[640], val[256], *p;
+
+		snprintf(path, sizeof(path), "/proc/sys/%s", names[i]);
+		for (p = path + strlen("/proc/sys/"); *p; p++)
+			if (*p == '.')
+				*p = '/';
+		if (read_small(path, val, sizeof(val)) == 0)
+			add_line(sb, "sysctl", names[i], val, NULL);
+	}
+}
+
+static void add_meminfo(struct strbuf *sb)
+{
+	static const char *const keys[] = {
+		"MemTotal", "MemFree", "MemAvailable", "Buffers", "Cached",
+		"Dirty", "Writeback", "SwapTotal", "SwapFree",
+	};
+	char line[256];
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+		unsigned long long kb;
+		char val[32];
+		size_t i;
+
+		if (!colon)
+			continue;
+		*colon = '\0';
+		for (i = 0; i < ARRAY_SIZE(keys); i++)
+			if (!strcmp(line, keys[i]))
+				break;
+		if (i == ARRAY_SIZE(keys) ||
+		    sscanf(colon + 1, "%llu", &kb) != 1)
+			continue;
+		snprintf(val, sizeof(val), "%llu", kb);
+		add_line(sb, "meminfo", line, val, NULL);
+	}
+	fclose(f);
+}
+
+/* Decode the octal escapes (\040) of /proc/self/mountinfo in place. */
+static char *unoctal(char *s)
+{
+	char *r = s, *w = s;
+
+	while (*r) {
+		if (r[0] == '\\' && r[1] >= '0' && r[1] <= '3' &&
+		    r[2] >= '0' && r[2] <= '7' && r[3] >= '0' && r[3] <= '7') {
+			*w++ = (char)((r[1] - '0') << 6 | (r[2] - '0') << 3 |
+				      (r[3] - '0'));
+			r += 4;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return s;
+}
+
+/*
+ * mountinfo: "id parent maj:min root mountpoint opts [optional...] -
+ * fstype source superopts".
+ */
+static void add_mount_line(struct strbuf *sb, char *line)
+{
+	char *f[8] = { 0 }, *tok, *save = NULL, *sep;
+	int n = 0;
+
+	sep = strstr(line, " - ");
+	if (!sep)
+		return;
+	*sep = '\0';
+	for (tok = strtok_r(line, " ", &save); tok && n < 6;
+	     tok = strtok_r(NULL, " ", &save))
+		f[n++] = tok;
+	if (n < 6)
+		return;
+	save = NULL;
+	f[0] = strtok_r(sep + 3, " ", &save);	/* fstype */
+	f[1] = strtok_r(NULL, " ", &save);	/* source */
+	f[7] = strtok_r(NULL, " \n", &save);	/* super options */
+	if (!f[0] || !f[1])
+		return;
+	add_line(sb, "mount", f[2], unoctal(f[1]), unoctal(f[4]), f[0], f[5],
+		 f[7] ? f[7] : "", NULL);
+}
+
+static void add_mounts(struct strbuf *sb)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	char *line = NULL;
+	size_t cap = 0;
+
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		rstrip(line);
+		add_mount_line(sb, line);
+	}
+	free(line);
+	fclose(f);
+}
+
+/* The selected scheduler: "none [mq-deadline] kyber" -> "mq-deadline". */
+static char *selected(char *val)
+{
+	char *open = strchr(val, '['), *close;
+
+	if (!open || !(close = strchr(open, ']')))
+		return val;
+	*close = '\0';
+	return open + 1;
+}
+
+static void add_blockdev_attr(struct strbuf *sb, const char *name,
+			      const char *dev, const char *key,
+			      const char *path)
+{
+	char val[512];
+
+	if (read_small(path, val, sizeof(val)) < 0)
+		return;
+	add_line(sb, "blockdev", name, dev,  key,
+		 !strcmp(key, "scheduler") ? selected(val) : val, NULL);
+}
+
+static void add_partitions(struct strbuf *sb, const char *disk)
+{
+	char path[512], dev[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/sys/block/%s", disk);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.' ||
+		    strncmp(de->d_name, disk, strlen(disk)))
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/%s/dev", disk,
+			 de->d_name);
+		if (read_small(path, dev, sizeof(dev)) < 0)
+			continue;
+		snprintf(path, sizeof(path), "/sys/block/%s/%s/size", disk,
+			 de->d_name);
+		add_blockdev_attr(sb, de->d_name, dev, "size_sectors", path);
+		add_line(sb, "blockdev", de->d_name, dev, "parent", disk, NULL);
+	}
+	closedir(d);
+}
+
+static void add_blockdev(struct strbuf *sb, const char *name)
+{
+	static const struct { const char *key, *file; } attrs[] = {
+		{ "scheduler", "queue/scheduler" },
+		{ "rotational", "queue/rotational" },
+		{ "nr_requests", "queue/nr_requests" },
+		{ "write_cache", "queue/write_cache" },
+		{ "fua", "queue/fua" },
+		{ "max_sectors_kb", "queue/max_sectors_kb" },
+		{ "max_hw_sectors_kb", "queue/max_hw_sectors_kb" },
+		{ "logical_block_size", "queue/logical_block_size" },
+		{ "physical_block_size", "queue/physical_block_size" },
+		{ "read_ahead_kb", "queue/read_ahead_kb" },
+		{ "size_sectors", "size" },
+		{ "backing_file", "loop/backing_file" },
+	};
+	char path[512], dev[64];
+	size_t i;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/dev", name);
+	if (read_small(path, dev, sizeof(dev)) < 0)
+		return;
+	for (i = 0; i < ARRAY_SIZE(attrs); i++) {
+		snprintf(path, sizeof(path), "/sys/block/%s/%s", name,
+			 attrs[i].file);
+		add_blockdev_attr(sb, name, dev, attrs[i].key, path);
+	}
+	add_partitions(sb, name);
+}
+
+static void add_blockdevs(struct strbuf *sb)
+{
+	DIR *d = opendir("/sys/block");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			add_blockdev(sb, de->d_name);
+	closedir(d);
+}
+
+static void add_diskstats(struct strbuf *sb)
+{
+	FILE *f = fopen("/proc/diskstats", "re");
+	char line[512];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char major[16], minor[16], name[128];
+		int off = 0;
+
+		if (sscanf(line, " %15s %15s %127s %n", major, minor, name,
+			   &off) < 3 || !off)
+			continue;
+		add_line(sb, "diskstats", major, minor, name,
+			 rstrip(line + off), NULL);
+	}
+	fclose(f);
+}
+
+/* Parse ppid and comm from /proc/PID/stat.  Returns 0 or -1. */
+static int proc_stat(const char *dir, char *comm, size_t size, long *ppid)
+{
+	char path[640], buf[1024], *open, *close;
+
+	snprintf(path, sizeof(path), "%s/stat", dir);
+	if (read_small(path, buf, sizeof(buf)) < 0)
+		return -1;
+	open = strchr(buf, '(');
+	close = strrchr(buf, ')');
+	if (!open || !close || close < open)
+		return -1;
+	*close = '\0';
+	snprintf(comm, size, "%s", open + 1);
+	if (sscanf(close + 1, " %*c %ld", ppid) != 1)
+		return -1;
+	return 0;
+}
+
+/* /proc/PID/cmdline with NULs turned to spaces, into @sb (reset first). */
+static void proc_cmdline(const char *dir, struct strbuf *sb)
+{
+	char path[640], *text;
+	ssize_t n, i;
+
+	strbuf_reset(sb);
+	snprintf(path, sizeof(path), "%s/cmdline", dir);
+	n = read_whole_file(path, &text);
+	if (n < 0)
+		return;
+	while (n > 0 && text[n - 1] == '\0')
+		n--;
+	for (i = 0; i < n; i++)
+		if (text[i] == '\0')
+			text[i] = ' ';
+	strbuf_add(sb, text, (size_t)n);
+	free(text);
+}
+
+static void add_threads(struct strbuf *sb, const char *dir, const char *pid)
+{
+	char path[640], comm[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/task", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (!isdigit((unsigned char)de->d_name[0]) ||
+		    !strcmp(de->d_name, pid))
+			continue;
+		snprintf(path, sizeof(path), "%s/task/%s/comm", dir,
+			 de->d_name);
+		if (read_small(path, comm, sizeof(comm)) < 0)
+			continue;
+		add_line(sb, "thread", de->d_name, pid, comm, NULL);
+	}
+	closedir(d);
+}
+
+/* pos and flags (octal text) of /proc/PID/fdinfo/FD. */
+static void fd_info(const char *dir, const char *fd, char *pos, char *flags)
+{
+	char path[640], buf[512], *p;
+
+	strcpy(pos, "0");
+	strcpy(flags, "0");
+	snprintf(path, sizeof(path), "%s/fdinfo/%s", dir, fd);
+	if (read_small(path, buf, sizeof(buf)) < 0)
+		return;
+	if ((p = strstr(buf, "pos:")))
+		sscanf(p + 4, " %31s", pos);
+	if ((p = strstr(buf, "flags:")))
+		sscanf(p + 6, " %31s", flags);
+}
+
+static void add_fds(struct strbuf *sb, const char *dir, const char *pid)
+{
+	char path[640], target[4096];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/fd", dir);
+	d = opendir(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		char dev[32], ino[32], pos[32], flags[32];
+		struct stat st;
+		ssize_t n;
+
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		snprintf(path, sizeof(path), "%s/fd/%s", dir, de->d_name);
+		if (stat(path, &st) < 0 ||
+		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ||
+		      S_ISBLK(st.st_mode)))
+			continue;
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev),
+			 minor(st.st_dev));
+		snprintf(ino, sizeof(ino), "%llu",
+			 (unsigned long long)st.st_ino);
+		fd_info(dir, de->d_name, pos, flags);
+		add_line(sb, "fd", pid, de->d_name, dev, ino, flags, pos,
+			 target, NULL);
+	}
+	closedir(d);
+}
+
+static void add_process(struct strbuf *sb, const char *pid,
+			struct strbuf *cmd)
+{
+	char dir[64], path[96], comm[64], ppid_s[32], exe[4096];
+	long ppid;
+	ssize_t n;
+
+	snprintf(dir, sizeof(dir), "/proc/%s", pid);
+	if (proc_stat(dir, comm, sizeof(comm), &ppid) < 0)
+		return;
+	snprintf(ppid_s, sizeof(ppid_s), "%ld", ppid);
+	snprintf(path, sizeof(path), "%s/exe", dir);
+	n = readlink(path, exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	proc_cmdline(dir, cmd);
+	add_line(sb, "proc", pid, ppid_s, comm, exe, cmd->buf ? cmd->buf : "",
+		 NULL);
+	add_threads(sb, dir, pid);
+	add_fds(sb, dir, pid);
+}
+
+static void add_processes(struct strbuf *sb)
+{
+	struct strbuf cmd = STRBUF_INIT;
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+
+	if (!d)
+		return;
+	while ((de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]))
+			add_process(sb, de->d_name, &cmd);
+	closedir(d);
+	strbuf_release(&cmd);
+}
+
+static void add_self(struct strbuf *sb, const struct snap_self *self)
+{
+	char pid[32], ino[32];
+
+	snprintf(pid, sizeof(pid), "%d", (int)self->pid);
+	snprintf(ino, sizeof(ino), "%llu", self->out_ino);
+	add_line(sb, "self", pid, self->out_dev, ino, NULL);
+}
+
+void snapshot_build(struct strbuf *sb, const struct snap_self *self)
+{
+	add_time(sb);
+	add_uname(sb);
+	add_sysctls(sb);
+	add_meminfo(sb);
+	add_mounts(sb);
+	add_blockdevs(sb);
+	add_diskstats(sb);
+	add_processes(sb);
+	add_self(sb, self);
+}
+
+int snapshot_write(struct iorec_writer *w, uint32_t phase,
+		   const struct snap_self *self)
+{
+	struct strbuf sb = STRBUF_INIT;
+	uint8_t head[8];
+	int ret;
+
+	iorec_put32(head, phase);
+	iorec_put32(head + 4, 0);
+	strbuf_add(&sb, head, sizeof(head));
+	snapshot_build(&sb, self);
+	ret = iorec_writer_add(w, IOREC_CHUNK_SNAPSHOT, NULL, 0, sb.buf,
+			       sb.len, true);
+	strbuf_release(&sb);
+	return ret;
+}

@@ -1,0 +1,213 @@
+#!/usr/bin/env bash
+# make-samples.sh - regenerate the sample recordings in samples/ (root, tracefs).
+#
+# Each sample reproduces one of the stories that started the project, on
+# loop devices made here and removed on every exit path; sysctls changed
+# here are restored on every exit path too.
+#
+#   story000-sqlite-before.iorec  Home-Assistant-like SQLite recorder on an
+#   story000-sqlite-after.iorec   emulated SD card, large database / after
+#                                 cleanup + VACUUM
+#   story001-barrier.iorec        SQLite commit loop on journaled ext4 with
+#   story001-nobarrier.iorec      barriers / with barrier=0
+#   story002-dirty-default.iorec  buffered 100 MB dd with vm.dirty_* at the
+#   story002-dirty-tuned.iorec    defaults / at 15 and 20 (story 002's values)
+#   rawsyscalls.iorec             a small dd recorded with --raw-syscalls
+#   tracecmd.dat                  trace-cmd record of the SQLite commit loop
+#
+# The emulated SD card: an ext4 image on a loop device (the traced device)
+# whose backing file lives on a second loop device throttled with the
+# cgroup v1 blkio controller.  The traced loop device uses direct I/O on its
+# backing file, so the throttling lands inside its own request service
+# time: its device time (issue->complete) is milliseconds per write, like a
+# card's, not just its queue time.
+#
+# usage: samples/make-samples.sh [SAMPLE...]   (default: all)
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/.." && pwd)
+IOREC=${IOREC:-$top/iorec}
+T=/sys/kernel/tracing
+BLKIO=/sys/fs/cgroup/blkio
+
+[ "$(id -u)" = 0 ] || { echo "make-samples: needs root (sudo $0)" >&2; exit 1; }
+[ -x "$IOREC" ] || { echo "make-samples: $IOREC not built: run make first" >&2; exit 1; }
+mountpoint -q $T || mount -t tracefs nodev $T
+
+work=$(mktemp -d /tmp/iorec-samples.XXXXXX)
+cleanups=()
+on_exit() { cleanups+=("$1"); }
+run_cleanups() {
+	local i
+	for ((i = ${#cleanups[@]} - 1; i >= 0; i--)); do
+		eval "${cleanups[$i]}" >/dev/null 2>&1 || true
+	done
+	cleanups=()
+}
+trap 'run_cleanups; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM HUP
+
+majmin() { lsblk -dno MAJ:MIN "$1" | tr -d ' '; }
+
+# loop_ext4 IMG SIZE_MB MNT [mkfs opts] [-- mount opts]: sets DEV
+loop_ext4() {
+	local img=$1 size=$2 mnt=$3 mkfs=${4:-} mopt=${5:-}
+	truncate -s "${size}M" "$img"
+	DEV=$(losetup -f --show ${LOOP_DIO:+--direct-io=on} "$img")
+	on_exit "losetup -d $DEV"
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $mkfs "$DEV"
+	mkdir -p "$mnt"
+	mount ${mopt:+-o $mopt} "$DEV" "$mnt"
+	on_exit "umount $mnt"
+}
+
+# sdcard MNT WRITE_IOPS READ_IOPS: an emulated SD card mounted at MNT; sets DEV
+sdcard() {
+	local mnt=$1 wiops=$2 riops=$3 lower
+	LOOP_DIO= loop_ext4 "$work/lower.img" 600 "$work/lower"
+	lower=$(majmin "$DEV")
+	echo "$lower $wiops" > $BLKIO/blkio.throttle.write_iops_device
+	echo "$lower $riops" > $BLKIO/blkio.throttle.read_iops_device
+	on_exit "echo '$lower 0' > $BLKIO/blkio.throttle.write_iops_device; echo '$lower 0' > $BLKIO/blkio.throttle.read_iops_device"
+	LOOP_DIO=1 loop_ext4 "$work/lower/card.img" 400 "$mnt"
+}
+
+# The Home Assistant recorder: a states table written by many small
+# committed transactions, as HA's recorder does every second.
+ha_recorder() {		# DB SECONDS
+	python3 - "$1" "$2" <<'PY'
+import sqlite3, sys, time, random
+db, secs = sys.argv[1], float(sys.argv[2])
+c = sqlite3.connect(db)
+c.execute("pragma journal_mode=wal")
+c.execute("pragma synchronous=normal")
+end = time.time() + secs
+n = 0
+while time.time() < end:
+    with c:
+        for _ in range(5):
+            c.execute("insert into states(entity_id, state, attributes, last_updated) values (?,?,?,?)",
+                      ("sensor.%d" % random.randrange(60), str(random.random()),
+                       '{"unit": "W", "friendly_name": "sensor"}' * 4, time.time()))
+        c.execute("select count(*) from states where entity_id=?", ("sensor.%d" % random.randrange(60),)).fetchone()
+    n += 1
+    time.sleep(0.02)
+c.execute("pragma wal_checkpoint(truncate)")
+print("transactions", n)
+PY
+}
+
+ha_fill() {		# DB ROWS: a large history, like a recorder never purged
+	python3 - "$1" "$2" <<'PY'
+import sqlite3, sys, random
+db, rows = sys.argv[1], int(sys.argv[2])
+c = sqlite3.connect(db)
+c.execute("create table if not exists states(state_id integer primary key, entity_id text, state text, attributes text, last_updated real)")
+c.execute("create index if not exists ix_states_entity on states(entity_id, last_updated)")
+with c:
+    for i in range(rows):
+        c.execute("insert into states(entity_id, state, attributes, last_updated) values (?,?,?,?)",
+                  ("sensor.%d" % random.randrange(60), str(random.random()),
+                   '{"unit": "W", "friendly_name": "sensor"}' * 4, float(i)))
+PY
+}
+
+drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
+
+story000() {
+	sdcard "$work/card" 300 600
+	local db=$work/card/home-assistant_v2.db
+	ha_fill "$db" 150000
+	drop_caches
+	"$IOREC" -q -o "$here/story000-sqlite-before.iorec" -- \
+		bash -c "$(declare -f ha_recorder); ha_recorder '$db' 6" >/dev/null
+	# the cleanup of story 000, then the same recorder again
+	python3 - "$db" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+with c:
+    c.execute("delete from states where last_updated < 149000")
+c.execute("vacuum")
+PY
+	drop_caches
+	"$IOREC" -q -o "$here/story000-sqlite-after.iorec" -- \
+		bash -c "$(declare -f ha_recorder); ha_recorder '$db' 6" >/dev/null
+	run_cleanups
+}
+
+commit_loop() {		# DB N: N committed transactions, synchronous=FULL
+	python3 - "$1" "$2" <<'PY'
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("pragma journal_mode=delete")
+c.execute("pragma synchronous=full")
+c.execute("create table if not exists stats(id integer primary key, client text, value text)")
+for i in range(int(sys.argv[2])):
+    with c:
+        c.execute("insert into stats(client, value) values (?, ?)", ("host%d" % (i % 7), "x" * 200))
+PY
+}
+
+story001() {
+	local opt
+	for opt in barrier nobarrier; do
+		local mopt=barrier=1
+		[ $opt = nobarrier ] && mopt=barrier=0
+		loop_ext4 "$work/s1-$opt.img" 128 "$work/s1-$opt" "" "$mopt"
+		"$IOREC" -q -o "$here/story001-$opt.iorec" -- \
+			bash -c "$(declare -f commit_loop); commit_loop '$work/s1-$opt/bcfg2.sqlite' 300" >/dev/null
+		run_cleanups
+	done
+}
+
+story002() {
+	local names=(vm.dirty_background_ratio vm.dirty_ratio vm.swappiness vm.vfs_cache_pressure) n
+	local saved=()
+	for n in "${names[@]}"; do saved+=("$n=$(sysctl -n $n)"); done
+	on_exit "sysctl -q -w ${saved[*]}"
+	loop_ext4 "$work/s2.img" 256 "$work/s2"
+	sysctl -q -w vm.dirty_background_ratio=10 vm.dirty_ratio=20 vm.swappiness=60 vm.vfs_cache_pressure=100
+	drop_caches
+	"$IOREC" -q -o "$here/story002-dirty-default.iorec" -- \
+		dd if=/dev/zero of="$work/s2/test.img" bs=1M count=100 conv=fsync status=none
+	rm -f "$work/s2/test.img"
+	sysctl -q -w vm.dirty_background_ratio=15 vm.dirty_ratio=20 vm.swappiness=15 vm.vfs_cache_pressure=50
+	drop_caches
+	"$IOREC" -q -o "$here/story002-dirty-tuned.iorec" -- \
+		dd if=/dev/zero of="$work/s2/test.img" bs=1M count=100 conv=fsync status=none
+	run_cleanups
+}
+
+rawsyscalls() {
+	loop_ext4 "$work/raw.img" 64 "$work/raw"
+	"$IOREC" -q --raw-syscalls -o "$here/rawsyscalls.iorec" -- \
+		dd if=/dev/zero of="$work/raw/f" bs=64k count=64 oflag=direct status=none
+	run_cleanups
+}
+
+tracecmd() {
+	command -v trace-cmd >/dev/null || { echo "make-samples: trace-cmd missing: apt-get install trace-cmd" >&2; return 1; }
+	loop_ext4 "$work/tc.img" 64 "$work/tc"
+	local on; on=$(cat $T/tracing_on)
+	on_exit "echo $on > $T/tracing_on"
+	(cd "$work" && trace-cmd record -q -d --no-filter -o "$here/tracecmd.dat" \
+		-e block:block_rq_insert -e block:block_rq_issue -e block:block_rq_complete \
+		-e syscalls:sys_enter_pwrite64 -e syscalls:sys_exit_pwrite64 \
+		-e syscalls:sys_enter_write -e syscalls:sys_exit_write \
+		-e syscalls:sys_enter_fsync -e syscalls:sys_exit_fsync \
+		-e syscalls:sys_enter_fdatasync -e syscalls:sys_exit_fdatasync \
+		-e syscalls:sys_enter_openat -e syscalls:sys_exit_openat \
+		-e sched:sched_process_exec -e sched:sched_process_exit \
+		bash -c "$(declare -f commit_loop); commit_loop '$work/tc/bcfg2.sqlite' 100" >/dev/null 2>&1) || true
+	echo "$on" > $T/tracing_on
+	[ -s "$here/tracecmd.dat" ] || { echo "make-samples: trace-cmd wrote nothing" >&2; return 1; }
+	run_cleanups
+}
+
+all=(story000 story001 story002 rawsyscalls tracecmd)
+[ $# -gt 0 ] && all=("$@")
+for s in "${all[@]}"; do
+	echo "make-samples: $s" >&2
+	"$s"
+done
+ls -l "$here"/*.iorec "$here"/*.dat 2>/dev/null

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# install-deps.sh - install the Debian packages iorec needs to build and test,
+# only those that are missing (apt-get update runs once, only if needed).
+set -euo pipefail
+
+build=(gcc make autoconf automake libtool pkg-config
+	libtracefs-dev libtraceevent-dev libtracecmd-dev
+	libsqlite3-dev libzstd-dev libcmocka-dev)
+test=(trace-cmd fio sqlite3 e2fsprogs util-linux time python3 blktrace
+	mount procps)
+
+want=("${build[@]}")
+[ "${1:-}" = "--build-only" ] || want+=("${test[@]}")
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+		missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ]; then
+	echo "install-deps: missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

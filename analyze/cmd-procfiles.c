@@ -20,9 +20,6 @@
 #include "sysreplay.h"
 #include "proctable.h"
 
-int cmd_processes(int argc, char **argv);
-int cmd_files(int argc, char **argv);
-
 static const char processes_usage[] =
 "usage: ioreport processes [--json] [--top N] FILE\n"
 "\n"
@@ -42,9 +39,12 @@ static const char files_usage[] =
 "  -h, --help           this help\n"
 "\n"
 "Per file: opens, reads and writes (count, bytes, latency p50/p99) and\n"
-"fsync cost.  A file opened during the recording is named only when the\n"
-"kernel's syscall events carry the path or it is still open at the end\n"
-"snapshot; otherwise it is listed as <unknown fd N of pid P>.\n";
+"fsync cost.  Files are named from the start snapshot (files already\n"
+"open), from the path strings of the syscall events when the kernel\n"
+"gives them, from iorec's uprobes on the C library's open functions, and\n"
+"from the end snapshot (files still open); a file none of these name is\n"
+"listed as <unknown fd N of pid P>.  Files with the same dev:ino or path\n"
+"are one row.\n";
 
 /* ------------------------------------------------------------------ */
 /* Tables: one column spec gives the header and the cells */
@@ -306,9 +306,10 @@ static void print_head_json(const struct source_info *in,
 	printf("{\"file\":");
 	json_str(in->path);
 	printf(",\"duration_ns\":%" PRIu64 ",\"raw_syscalls\":%s"
+	       ",\"path_hints\":%" PRIu64
 	       ",\"process_events\":%s,\"complete\":%s,",
 	       run->last_ts > run->first_ts ? run->last_ts - run->first_ts : 0,
-	       run->st.raw_syscalls ? "true" : "false",
+	       run->st.raw_syscalls ? "true" : "false", run->st.path_hints,
 	       run->st.proc_events ? "true" : "false",
 	       in->integrity == SOURCE_COMPLETE ? "true" : "false");
 }
@@ -748,8 +749,9 @@ int cmd_files(int argc, char **argv)
 		       " (%.1f%%)%s\n\n", run.st.named_bytes, all,
 		       all ? 100.0 * (double)run.st.named_bytes / (double)all :
 		       100.0,
-		       run.st.path_strings ? "" :
-		       "; syscall events carry no path strings: files opened during the recording are named only from the end snapshot");
+		       run.st.path_strings ? "" : run.st.path_hints ?
+		       "; names of files opened during the recording come from libc uprobes" :
+		       "; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
 		print_table(file_cols, (int)ARRAY_SIZE(file_cols), rows, shown,
 			    sizeof(*rows));
 		print_anomalies_text(&run);

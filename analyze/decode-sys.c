@@ -605,8 +605,10 @@ static void on_event(struct sysrun *run, struct decoder *d,
 		break;
 	case H_PATH_HINT:
 		s = get_path(d, h->a, ev);
-		if (s)
+		if (s) {
+			run->st.path_hints++;
 			sysreplay_set_path(run->sr, ev->pid, s);
+		}
 		break;
 	}
 }

@@ -5,6 +5,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,8 +28,16 @@ struct filetab {
 	size_t n, alloc;
 	struct fkey **idx;
 	size_t idx_cap, idx_n;
+	struct imap overflow;	/* pid -> its catch-all unnamed file */
 	struct filetab_stats st;
 };
+
+/*
+ * Past this many unnamed files (a recording of millions of opens with no
+ * way to name them), a process's further unnamed files share one object,
+ * so memory stays bounded.
+ */
+#define MAX_UNNAMED	65536
 
 static uint64_t hash_str(const char *s)
 {
@@ -82,7 +91,10 @@ static void idx_put(struct filetab *ft, char *key, struct file *f)
 
 struct filetab *filetab_new(void)
 {
-	return xcalloc(1, sizeof(struct filetab));
+	struct filetab *ft = xcalloc(1, sizeof(*ft));
+
+	imap_init(&ft->overflow);
+	return ft;
 }
 
 void filetab_free(struct filetab *ft, void (*free_user)(void *))
@@ -105,6 +117,7 @@ void filetab_free(struct filetab *ft, void (*free_user)(void *))
 		}
 	}
 	free(ft->idx);
+	imap_release(&ft->overflow);
 	free(ft->v);
 	free(ft);
 }
@@ -165,7 +178,19 @@ struct file *filetab_path(struct filetab *ft, const char *path)
 
 struct file *filetab_anon(struct filetab *ft, int pid, int fd, uint64_t ts)
 {
-	struct file *f = file_add(ft);
+	struct file *f;
+
+	if (ft->st.unnamed >= MAX_UNNAMED) {
+		f = imap_get(&ft->overflow, pid);
+		if (f)
+			return f;
+		f = file_add(ft);
+		f->pid = pid;
+		f->fd = -1;
+		imap_put(&ft->overflow, pid, f);
+		return f;
+	}
+	f = file_add(ft);
 
 	f->pid = pid;
 	f->fd = fd;
@@ -178,7 +203,8 @@ void file_set_name(struct filetab *ft, struct file *f, const char *path,
 		   bool has_devino, unsigned int major, unsigned int minor,
 		   uint64_t ino)
 {
-	if (f->path || !path || !*path)
+	/* Named already, or the catch-all of many files: keep. */
+	if (f->path || !path || !*path || (f->fd < 0 && !f->has_devino))
 		return;
 	f->path = xstrdup(path);
 	if (has_devino && !f->has_devino) {
@@ -196,7 +222,15 @@ const char *file_name(const struct file *f)
 
 	if (f->path)
 		return f->path;
-	snprintf(buf, sizeof(buf), "<unknown fd %d of pid %d>", f->fd, f->pid);
+	if (f->has_devino)
+		snprintf(buf, sizeof(buf), "<dev %u:%u ino %" PRIu64 ">",
+			 f->major, f->minor, f->ino);
+	else if (f->fd < 0)
+		snprintf(buf, sizeof(buf), "<more unknown files of pid %d>",
+			 f->pid);
+	else
+		snprintf(buf, sizeof(buf), "<unknown fd %d of pid %d>", f->fd,
+			 f->pid);
 	return buf;
 }
 

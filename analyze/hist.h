@@ -1,7 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hist.h - latency samples: exact percentiles over the kept values and a
- * log2 histogram in microseconds (the iolatency/biolatency layout).
+ * hist.h - a fixed-size log-linear latency histogram in ns: exact count,
+ * sum, min and max, percentiles interpolated inside a bucket (relative
+ * error below 1/16), and the log2 microsecond view of iolatency and
+ * biolatency derived from the same buckets.  Memory does not grow with
+ * the number of samples.
+ *
+ * Buckets: values below HIST_SUB are exact (one bucket each); above, each
+ * power of two [2^k, 2^(k+1)) is split into HIST_SUB equal sub-buckets,
+ * so a bucket is at most 1/16 of its lower bound wide.  The first
+ * HIST_INLINE samples are kept exactly and the bucket array is allocated
+ * only beyond them, so the many small histograms (a file read twice)
+ * cost no array and give exact answers.
+ *
+ * Data only: printing is the sinks' job (report.c).
  */
 #ifndef IOREPORT_HIST_H
 #define IOREPORT_HIST_H
@@ -9,24 +21,65 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#define HIST_SUB_BITS	4
+#define HIST_SUB	(1 << HIST_SUB_BITS)
+/* groups 0..60 of HIST_SUB buckets: covers every uint64_t */
+#define HIST_BUCKETS	((64 - HIST_SUB_BITS + 1) * HIST_SUB)
+#define HIST_INLINE	4
+/* log2 microsecond slots: slot i holds usecs in [2^i, 2^(i+1)), slot 0 also 0 */
 #define HIST_SLOTS	64
 
 struct hist {
-	uint64_t *v;		/* samples in ns, sorted by hist_sort() */
-	size_t n, alloc;
-	uint64_t slot[HIST_SLOTS];	/* slot i: usecs in [2^i, 2^(i+1)), slot 0 also 0 */
-	uint64_t sum;
-	int sorted;
+	uint64_t count;
+	uint64_t sum;		/* ns, saturating */
+	uint64_t min, max;	/* 0 when empty */
+	uint64_t small[HIST_INLINE];	/* the first samples, while count <= HIST_INLINE */
+	uint64_t *b;		/* HIST_BUCKETS counters, NULL until needed */
 };
 
+#define HIST_INIT { 0, 0, 0, 0, { 0 }, NULL }
+
 void hist_add(struct hist *h, uint64_t ns);
-/* Sort the samples; call before hist_pct(). */
-void hist_sort(struct hist *h);
-/* Nearest-rank percentile (0 < p <= 100) in ns; 0 when empty. */
+/* Add every sample of src to dst. */
+void hist_merge(struct hist *dst, const struct hist *src);
+/*
+ * hist_pct - the p-th percentile (0 < p <= 100) in ns, nearest rank
+ *
+ * Exact while count <= HIST_INLINE; else the rank's position interpolated
+ * linearly inside its bucket, clamped to [min, max].  p >= 100 is max.
+ * 0 when empty.
+ */
 uint64_t hist_pct(const struct hist *h, double p);
-uint64_t hist_max(const struct hist *h);
-/* Highest used slot + 1 (0 when empty). */
-int hist_slots_used(const struct hist *h);
+static inline uint64_t hist_max(const struct hist *h) { return h->max; }
+static inline uint64_t hist_avg(const struct hist *h)
+{
+	return h->count ? h->sum / h->count : 0;
+}
+
+/* Bucket index of ns, and the bounds [lo, hi] (inclusive) of bucket i. */
+int hist_bucket(uint64_t ns);
+void hist_bounds(int i, uint64_t *lo, uint64_t *hi);
+
+/*
+ * hist_next_bucket - iterate the non-empty buckets (machine output)
+ * @pos: start at 0
+ *
+ * Returns 1 with [*lo, *hi] and *count set, 0 at the end.  Inline samples
+ * are reported as their buckets too, so the answer does not depend on
+ * HIST_INLINE.
+ */
+int hist_next_bucket(const struct hist *h, int *pos, uint64_t *lo,
+		     uint64_t *hi, uint64_t *count);
+
+/*
+ * hist_log2_us - the iolatency/biolatency view: slot[i] = samples whose
+ * usecs fall in [2^i, 2^(i+1)) (slot 0 also 0 and 1 usecs).  Derived from
+ * the buckets: a bucket straddling a slot bound counts in the slot of its
+ * midpoint.  Returns the number of slots used (highest non-empty + 1).
+ */
+int hist_log2_us(const struct hist *h, uint64_t slot[HIST_SLOTS]);
+
+/* Free the bucket array and zero h. */
 void hist_release(struct hist *h);
 
 #endif /* IOREPORT_HIST_H */

@@ -420,11 +420,23 @@ void lathist_bounds(int i, uint64_t *lo, uint64_t *hi)
 	*hi = *lo + (1ULL << (e - LATHIST_SUB_BITS)) - 1;
 }
 
+static void lathist_spill(struct lathist *h)
+{
+	h->b = xcalloc(LATHIST_BUCKETS, sizeof(*h->b));
+	for (uint64_t i = 0; i < h->count && i < LATHIST_INLINE; i++)
+		h->b[lathist_bucket(h->small[i])]++;
+}
+
 void lathist_add(struct lathist *h, uint64_t ns)
 {
-	if (!h->b)
-		h->b = xcalloc(LATHIST_BUCKETS, sizeof(*h->b));
-	h->b[lathist_bucket(ns)]++;
+	if (h->b)
+		h->b[lathist_bucket(ns)]++;
+	else if (h->count < LATHIST_INLINE)
+		h->small[h->count] = ns;
+	else {
+		lathist_spill(h);
+		h->b[lathist_bucket(ns)]++;
+	}
 	if (!h->count || ns < h->min)
 		h->min = ns;
 	if (ns > h->max)
@@ -437,10 +449,20 @@ void lathist_merge(struct lathist *dst, const struct lathist *src)
 {
 	if (!src->count)
 		return;
-	if (!dst->b)
-		dst->b = xcalloc(LATHIST_BUCKETS, sizeof(*dst->b));
-	for (int i = 0; i < LATHIST_BUCKETS; i++)
-		dst->b[i] += src->b[i];
+	if (!src->b && dst->count + src->count <= LATHIST_INLINE && !dst->b) {
+		for (uint64_t i = 0; i < src->count; i++)
+			dst->small[dst->count + i] = src->small[i];
+	} else {
+		if (!dst->b)
+			lathist_spill(dst);
+		if (src->b) {
+			for (int i = 0; i < LATHIST_BUCKETS; i++)
+				dst->b[i] += src->b[i];
+		} else {
+			for (uint64_t i = 0; i < src->count; i++)
+				dst->b[lathist_bucket(src->small[i])]++;
+		}
+	}
 	if (!dst->count || src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
@@ -449,11 +471,18 @@ void lathist_merge(struct lathist *dst, const struct lathist *src)
 	dst->sum += src->sum;
 }
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 uint64_t lathist_quantile(const struct lathist *h, double q)
 {
 	uint64_t rank, seen = 0, lo, hi;
 
-	if (!h->count || !h->b)
+	if (!h->count)
 		return 0;
 	if (q <= 0)
 		return h->min;
@@ -462,6 +491,13 @@ uint64_t lathist_quantile(const struct lathist *h, double q)
 		rank = 1;
 	if (rank > h->count)
 		rank = h->count;
+	if (!h->b) {
+		uint64_t v[LATHIST_INLINE];
+
+		memcpy(v, h->small, sizeof(v));
+		qsort(v, (size_t)h->count, sizeof(v[0]), cmp_u64);
+		return v[rank - 1];
+	}
 	for (int i = 0; i < LATHIST_BUCKETS; i++) {
 		seen += h->b[i];
 		if (seen >= rank) {

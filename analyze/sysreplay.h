@@ -169,20 +169,30 @@ const struct sysreplay_stats *sysreplay_stats(const struct sysreplay *sr);
 #define LATHIST_SUB		(1 << LATHIST_SUB_BITS)
 #define LATHIST_BUCKETS		(64 * LATHIST_SUB)
 
+#define LATHIST_INLINE		4
+
+/*
+ * The first LATHIST_INLINE samples are kept exactly in small[]; the
+ * buckets are allocated only beyond that, so the many files and kinds
+ * with a handful of calls cost no bucket array.
+ */
 struct lathist {
 	uint64_t count;
 	uint64_t sum;
 	uint64_t max;
 	uint64_t min;
-	uint32_t *b;		/* LATHIST_BUCKETS counters, allocated on first add */
+	uint64_t small[LATHIST_INLINE];
+	uint32_t *b;		/* LATHIST_BUCKETS counters, or NULL */
 };
 
 void lathist_add(struct lathist *h, uint64_t ns);
 /* Merge src into dst. */
 void lathist_merge(struct lathist *dst, const struct lathist *src);
 /*
- * The q-quantile (0 < q <= 1) as the upper bound of its bucket, clamped
- * to [min, max]; 0 when empty.  Within 12.5% of the true value.
+ * The q-quantile (0 < q <= 1), nearest rank: exact while the histogram
+ * holds at most LATHIST_INLINE samples, else the upper bound of its
+ * bucket clamped to [min, max] (within 12.5% of the true value); 0 when
+ * empty.
  */
 uint64_t lathist_quantile(const struct lathist *h, double q);
 void lathist_release(struct lathist *h);
@@ -240,6 +250,7 @@ struct sysrun_stats {
 	bool syscall_events;		/* syscalls:sys_* were decoded */
 	bool proc_events;		/* sched fork/exec/exit present */
 	bool path_strings;		/* open events carried path strings */
+	uint64_t path_hints;		/* paths from uprobe events (late hook) */
 };
 
 struct sysrun {

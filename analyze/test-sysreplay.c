@@ -235,6 +235,58 @@ static void test_lathist(void **state)
 	assert_int_equal(lathist_quantile(&h, 0.5), 0);
 }
 
+static void test_lathist_inline_merge(void **state)
+{
+	struct lathist a = { 0 }, b = { 0 }, c = { 0 };
+
+	lathist_add(&a, 300);
+	lathist_add(&a, 100);
+	lathist_add(&a, 200);
+	assert_null(a.b);
+	assert_int_equal(lathist_quantile(&a, 0.5), 200);	/* exact */
+	assert_int_equal(lathist_quantile(&a, 0.99), 300);
+	lathist_add(&b, 1000);
+	lathist_merge(&c, &a);
+	lathist_merge(&c, &b);			/* 4 samples: still inline */
+	assert_null(c.b);
+	assert_int_equal(c.count, 4);
+	assert_int_equal(lathist_quantile(&c, 0.5), 200);
+	lathist_merge(&c, &b);			/* 5: spills into buckets */
+	assert_non_null(c.b);
+	assert_int_equal(c.count, 5);
+	assert_int_equal(c.sum, 2600);
+	assert_int_equal(c.min, 100);
+	assert_int_equal(lathist_quantile(&c, 1.0), 1000);
+	assert_true(lathist_quantile(&c, 0.5) >= 300 &&
+		    lathist_quantile(&c, 0.5) <= 300 * 1.125);
+	for (int i = 0; i < 10; i++)
+		lathist_add(&a, 50);
+	assert_non_null(a.b);
+	assert_true(lathist_quantile(&a, 0.5) >= 50 &&
+		    lathist_quantile(&a, 0.5) <= 50 * 1.125);
+	lathist_release(&a);
+	lathist_release(&b);
+	lathist_release(&c);
+}
+
+static void test_unnamed_cap(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct file *f, *g;
+
+	for (int i = 0; i < 65536; i++)
+		filetab_anon(ft, 1, 3, 0);
+	f = filetab_anon(ft, 1, 4, 0);
+	g = filetab_anon(ft, 1, 5, 0);
+	assert_ptr_equal(f, g);
+	assert_string_equal(file_name(f), "<more unknown files of pid 1>");
+	assert_ptr_not_equal(filetab_anon(ft, 2, 3, 0), f);
+	file_set_name(ft, f, "/x", false, 0, 0, 0);
+	assert_null(f->path);
+	assert_int_equal(filetab_count(ft), 65538);
+	filetab_free(ft, NULL);
+}
+
 static void test_imap(void **state)
 {
 	struct imap m;
@@ -552,6 +604,8 @@ int main(void)
 		cmocka_unit_test(test_late_path),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_lathist),
+		cmocka_unit_test(test_lathist_inline_merge),
+		cmocka_unit_test(test_unnamed_cap),
 		cmocka_unit_test(test_imap),
 		cmocka_unit_test(test_dup2_then_close),
 		cmocka_unit_test(test_close_range_and_exec),

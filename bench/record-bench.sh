@@ -38,7 +38,7 @@ export LC_ALL=C
 ROUNDS=3
 WORKLOADS=sqlite,fio
 TOOLS=none,iorec,tc6,tc7
-SQL_TXNS=8000
+SQL_TXNS=4000
 FIO_MB=24
 IOREC_BUF=
 KEEP=0
@@ -240,10 +240,15 @@ iorec_counts() {
 		END { print e + 0, l + 0 }'
 }
 
-# tracecmd_counts FILE: "events lost" from trace-cmd report.
+# tracecmd_counts FILE: "events lost".  Events are counted by the same
+# reader as iorec's (ioreport reads trace.dat too), with 'trace-cmd report'
+# as a fallback; lost = overrun + dropped of 'trace-cmd report --stat'.
 tracecmd_counts() {
 	local e l
-	e=$(trace-cmd report -i "$1" 2>/dev/null | grep -cE '^ *.+-[0-9]+ +\[[0-9]+\] ' || true)
+	read -r e _ < <(iorec_counts "$1")
+	if [ "$e" = 0 ]; then
+		e=$(trace-cmd report -i "$1" 2>/dev/null | grep -cE '^ *.+-[0-9]+ +\[[0-9]+\] ' || true)
+	fi
 	l=$(trace-cmd report --stat -i "$1" 2>/dev/null |
 		awk -F': *' '/^(overrun|commit overrun|dropped events):/ { s += $2 } END { print s + 0 }')
 	echo "$e $l"
@@ -255,6 +260,8 @@ IFS=, read -r -a WL <<<"$WORKLOADS"
 IFS=, read -r -a TL <<<"$TOOLS"
 echo "record-bench: $ROUNDS rounds of ${WL[*]} under ${TL[*]}; loop ext4 $LOOPNAME;" \
 	"${#EV_LIST[@]} event specs; kernel $(uname -r), $(nproc) CPUs" >&2
+echo "record-bench: ring buffers: iorec ${IOREC_BUF:-its default} KB/CPU (-b), trace-cmd the top level's" \
+	"$(tr -d '\n' <"$TRACEFS/buffer_size_kb") KB/CPU" >&2
 for ((r = 1; r <= ROUNDS; r++)); do
 	for w in "${WL[@]}"; do
 		for t in "${TL[@]}"; do
@@ -278,20 +285,28 @@ function ratio(a, b) { return (b > 0) ? sprintf("%.2f", a / b) : "-" }
 	ev[k] += $8; lost[k] += $9; rss[k] += $10; wake[k] += $11
 	if (!(k in wmin) || $4 < wmin[k]) wmin[k] = $4
 	if (!(k in wmax) || $4 > wmax[k]) wmax[k] = $4
+	wv[k, n[k]] = $4
+}
+function median(k,   i, j, c, v, x) {
+	c = n[k]
+	for (i = 1; i <= c; i++) v[i] = wv[k, i]
+	for (i = 2; i <= c; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+	return (c % 2) ? v[(c + 1) / 2] : (v[c / 2] + v[c / 2 + 1]) / 2
 }
 END {
 	nt = split(tools, T, ","); nw = split(wls, W, ",")
 	name["none"] = "untraced"; name["iorec"] = "iorec"
 	name["tc6"] = "trace-cmd v6"; name["tc7"] = "trace-cmd v7+zstd"
-	printf "\nMeans over %d rounds (wall: mean [min-max])\n", rounds
+	printf "\n%d rounds; WALL is the median [min-max] of the workload time, SLOWDOWN compares medians;\n", rounds
+	printf "the other columns are means over the rounds.  EVENTS counts the whole machine (system-wide tracing).\n"
 	for (j = 1; j <= nw; j++) {
-		w = W[j]; base = wall[w, "none"] / (n[w, "none"] ? n[w, "none"] : 1)
+		w = W[j]; base = n[w, "none"] ? median(w SUBSEP "none") : 0
 		printf "\n== workload %s\n", w
 		printf "%-18s %20s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "RECORDER", "WALL(s)", "SLOWDOWN", "CPU(s)",
 			"WRITTEN", "FILE", "EVENTS", "B/EVENT", "LOST", "RSS(MB)", "WAKEUPS"
 		for (i = 1; i <= nt; i++) {
 			t = T[i]; k = w SUBSEP t; if (!n[k]) continue
-			m = wall[k] / n[k]
+			m = median(k)
 			A[k, "wall"] = m; A[k, "slow"] = (base > 0) ? m / base - 1 : 0
 			A[k, "cpu"] = cpu[k] / n[k]; A[k, "wb"] = wb[k] / n[k]; A[k, "fs"] = fs[k] / n[k]
 			A[k, "ev"] = ev[k] / n[k]; A[k, "lost"] = lost[k] / n[k]

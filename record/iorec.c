@@ -957,7 +957,6 @@ static int setup(struct rec *r)
 
 	if (open_output(r) < 0)
 		return -1;
-	setup_signals();
 	if (instance_create(&r->ri, env.buffer_kb, env.watermark) < 0)
 		return -1;
 	if (read_header_page(r, r->ri.ti) < 0)
@@ -1122,6 +1121,8 @@ int main(int argc, char **argv)
 		report_missing_user_events(&r.plan);
 		goto cleanup;
 	}
+	/* from here on, kernel state is ours to undo: signals only set a flag */
+	setup_signals();
 	if (env.profiles & PROFILE_IO)
 		add_uprobes(&r);
 	if (!env.quiet || env.verbose)
@@ -1145,7 +1146,8 @@ int main(int argc, char **argv)
 			summary(&r);
 		ret = 0;
 	}
-	if (env.command && r.child_done)
+	/* a failed recording is a failure whatever the command did */
+	if (env.command && r.child_done && !r.write_err)
 		ret = child_exit_code(&r);
 cleanup:
 	if (r.child)

@@ -466,9 +466,8 @@ static const char *state_word(const struct plan_event *e)
 	return e->optional ? "absent" : "MISSING";
 }
 
-void plan_print_events(const struct plan *p, void *fp, bool verbose)
+void plan_print_events(const struct plan *p, FILE *f, bool verbose)
 {
-	FILE *f = fp;
 	size_t i;
 
 	for (i = 0; i < p->nev; i++) {

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "util.h"
@@ -72,7 +73,7 @@ void plan_release(struct plan *p);
 /* Number of events in state PLAN_OK. */
 size_t plan_count_ok(const struct plan *p);
 /* Print the plan's event lines to f; verbose also lists the present ones. */
-void plan_print_events(const struct plan *p, void *f, bool verbose);
+void plan_print_events(const struct plan *p, FILE *f, bool verbose);
 /* Warn (stderr) about every missing non-optional event, once. */
 void plan_warn_missing(const struct plan *p, bool verbose);
 /*

@@ -14,3 +14,12 @@ tests_fuzz_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
 TESTS += tests/test-corrupt.sh tests/test-manpages.sh
 EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh \
 	tests/corrupt/make-corrupt.py
+
+TESTS += tests/test-golden.sh
+EXTRA_DIST += tests/test-golden.sh tests/golden
+
+# Rewrite the expected outputs of the golden tests after an intended change.
+golden-update: ioreport$(EXEEXT)
+	GOLDEN_UPDATE=1 top_srcdir='$(abs_top_srcdir)' \
+	IOREPORT='$(abs_top_builddir)/ioreport' $(SHELL) $(srcdir)/tests/test-golden.sh
+.PHONY: golden-update

@@ -1,4 +1,5 @@
 # tests/live/lib.sh - shared helpers for the live tests (sourced, not run).
+# shellcheck shell=bash disable=SC2034
 #
 # Every live test records real kernel events with iorec, so it needs root and
 # tracefs; without them it skips (exit 77, automake's skip code).  Everything

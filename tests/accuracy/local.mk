@@ -1,0 +1,1 @@
+# tests/accuracy/: live accuracy tests of ioreport against known truths

@@ -19,6 +19,8 @@
 #include "source.h"
 #include "sysreplay.h"
 #include "proctable.h"
+#include "replay-block.h"
+#include "attrib.h"
 
 static const char processes_usage[] =
 "usage: ioreport processes [--json] [--top N] FILE\n"
@@ -28,8 +30,11 @@ static const char processes_usage[] =
 "  -h, --help           this help\n"
 "\n"
 "Per process (by pid, comm after exec/rename): file syscall counts,\n"
-"errors, bytes read and written, fsync cost, then per syscall kind the\n"
-"latency (enter -> exit) total, average, p50, p99 and max.\n";
+"errors, bytes read and written, fsync cost; the block I/O attributed to\n"
+"it at the device (requests, bytes, device time, journal bytes its fsyncs\n"
+"waited for), time throttled by the dirty limits and blocked in D state\n"
+"(iorec -p io,iowait); then per syscall kind the latency (enter -> exit)\n"
+"total, average, p50, p99 and max.  Attribution rules: docs/attribution.md.\n";
 
 static const char files_usage[] =
 "usage: ioreport files [--json] [--top N] FILE\n"
@@ -38,8 +43,8 @@ static const char files_usage[] =
 "  -n, --top N          only the N files that moved the most bytes\n"
 "  -h, --help           this help\n"
 "\n"
-"Per file: opens, reads and writes (count, bytes, latency p50/p99) and\n"
-"fsync cost.  Files are named from the start snapshot (files already\n"
+"Per file: opens, reads and writes (count, bytes, latency p50/p99),\n"
+"fsync cost and the block I/O attributed to it at the device.  Files are named from the start snapshot (files already\n"
 "open), from the path strings of the syscall events when the kernel\n"
 "gives them, from iorec's uprobes on the C library's open functions, and\n"
 "from the end snapshot (files still open); a file none of these name is\n"
@@ -193,8 +198,27 @@ static int parse_opts(int argc, char **argv, const char *usage,
 	return -1;
 }
 
-static struct source *run_replay(const char *path, struct sysrun *run)
+/* The replay of one recording: syscalls, block requests, attribution. */
+struct prun {
+	struct sysrun run;
+	struct attrib *at;
+	struct replay_block *rb;	/* NULL: no block events */
+	const char *block_why;
+};
+
+static void on_request(const struct blk_request *rq, void *arg)
 {
+	attrib_request(arg, rq, NULL);
+}
+
+/*
+ * One pass over the recording feeds the syscall replay, the attribution
+ * and the block replay (in that order: a request's bios are owned before
+ * it completes).
+ */
+static struct source *run_replay(const char *path, struct prun *pr)
+{
+	struct source_event ev;
 	struct source *src;
 	char *msg = NULL;
 
@@ -204,15 +228,34 @@ static struct source *run_replay(const char *path, struct sysrun *run)
 		free(msg);
 		return NULL;
 	}
-	memset(run, 0, sizeof(*run));
-	if (sysrun_run(run, src, &msg)) {
+	memset(pr, 0, sizeof(*pr));
+	if (sysrun_begin(&pr->run, src, &msg)) {
 		error("%s", msg);
 		free(msg);
-		sysrun_release(run);
+		sysrun_release(&pr->run);
 		source_close(src);
 		return NULL;
 	}
+	pr->at = attrib_new(src, &pr->run);
+	pr->rb = replay_block_new(src, on_request, pr->at, &pr->block_why);
+	while (source_next(src, &ev) > 0) {
+		sysrun_feed(&pr->run, &ev);
+		attrib_feed(pr->at, &ev);
+		if (pr->rb)
+			replay_block_feed(pr->rb, &ev);
+	}
+	if (pr->rb)
+		replay_block_finish(pr->rb);
+	sysrun_end(&pr->run);
+	attrib_end(pr->at);
 	return src;
+}
+
+static void prun_release(struct prun *pr)
+{
+	replay_block_free(pr->rb);
+	attrib_free(pr->at);
+	sysrun_release(&pr->run);
 }
 
 static void flush_warnings(struct source *src)
@@ -232,8 +275,11 @@ struct anomaly {
 	uint64_t n;
 };
 
-static size_t anomalies(const struct sysrun *run, struct anomaly *a)
+static size_t anomalies(const struct prun *pr, struct anomaly *a)
 {
+	const struct sysrun *run = &pr->run;
+	const struct attrib_totals *t = attrib_totals(pr->at);
+	const struct blk_anomalies *b = pr->rb ? replay_block_anomalies(pr->rb) : NULL;
 	const struct sysreplay_stats *s = sysreplay_stats(run->sr);
 	const struct proctable_stats *p = proctable_stats(run->pt);
 	const struct fdtable_stats *f = proctable_fdstats(run->pt);
@@ -255,13 +301,20 @@ static size_t anomalies(const struct sysrun *run, struct anomaly *a)
 	A("dup_unknown_fd", "dup of unknown fd", f->dup_unknown);
 	A("unknown_syscalls", "unnamed raw syscall ids", run->st.unknown_syscalls);
 	A("decode_errors", "unreadable fields", run->st.decode_errors);
+	A("bio_replaced", "bio queued over a pending one", t->bio_replaced);
+	A("request_sectors_without_bio", "request sectors without a bio",
+	  t->bio_unmatched);
+	A("bios_pending_at_end", "bios without a completed request",
+	  t->bio_pending_end);
+	A("complete_without_issue", "request completions without issue",
+	  b ? b->complete_without_issue : 0);
 #undef A
 	return n;
 }
 
-#define MAX_ANOMALIES 20
+#define MAX_ANOMALIES 24
 
-static void print_anomalies_text(const struct sysrun *run)
+static void print_anomalies_text(const struct prun *run)
 {
 	struct anomaly a[MAX_ANOMALIES];
 	size_t n = anomalies(run, a);
@@ -272,7 +325,7 @@ static void print_anomalies_text(const struct sysrun *run)
 	putchar('\n');
 }
 
-static void print_anomalies_json(const struct sysrun *run)
+static void print_anomalies_json(const struct prun *run)
 {
 	struct anomaly a[MAX_ANOMALIES];
 	size_t n = anomalies(run, a);
@@ -315,6 +368,95 @@ static void print_head_json(const struct source_info *in,
 }
 
 /* ------------------------------------------------------------------ */
+/* Block I/O attribution totals */
+
+static double pct(uint64_t part, uint64_t all)
+{
+	return all ? 100.0 * (double)part / (double)all : 0.0;
+}
+
+static void print_attrib_text(const struct prun *pr)
+{
+	const struct attrib_totals *t = attrib_totals(pr->at);
+
+	if (!pr->rb) {
+		printf("I/O attributed: no block requests: %s\n",
+		       pr->block_why ? pr->block_why : "?");
+		return;
+	}
+	if (!t->bio_events) {
+		printf("I/O attributed: none: the recording lacks block:block_bio_queue (record with iorec's 'io' profile)\n");
+		return;
+	}
+	printf("I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
+	       pct(t->proc_bytes, t->bytes), pct(t->file_bytes, t->bytes),
+	       pct(t->kind_bytes[AK_JOURNAL], t->bytes),
+	       pct(t->kind_bytes[AK_UNATTRIBUTED], t->bytes), t->bytes,
+	       t->requests);
+	printf("  by rule (bytes): fsync %" PRIu64 ", writeback %" PRIu64
+	       " (of which no dirtier known %" PRIu64 "), syscall %" PRIu64
+	       ", process context %" PRIu64 ", journal %" PRIu64
+	       ", unattributed %" PRIu64 "; on files known only by inode %"
+	       PRIu64 "\n", t->kind_bytes[AK_FSYNC],
+	       t->kind_bytes[AK_WRITEBACK], t->wb_noproc_bytes,
+	       t->kind_bytes[AK_SYSCALL], t->kind_bytes[AK_CONTEXT],
+	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_UNATTRIBUTED],
+	       t->inode_bytes);
+	for (size_t i = 0; i < t->njournal; i++)
+		printf("  journal of %u:%u: %" PRIu64 " bytes, %" PRIu64
+		       " of them in commits an fsync waited for\n",
+		       t->journal[i].dev >> 20, t->journal[i].dev & 0xfffff,
+		       t->journal[i].bytes, t->journal[i].fsync_bytes);
+}
+
+static void print_attrib_json(const struct prun *pr)
+{
+	const struct attrib_totals *t = attrib_totals(pr->at);
+
+	printf("\"attribution\":{\"block_requests\":%s,\"bio_events\":%s"
+	       ",\"requests\":%" PRIu64 ",\"bytes\":%" PRIu64
+	       ",\"process_bytes\":%" PRIu64 ",\"named_file_bytes\":%" PRIu64
+	       ",\"inode_file_bytes\":%" PRIu64 ",\"journal_bytes\":%" PRIu64
+	       ",\"unattributed_bytes\":%" PRIu64
+	       ",\"writeback_no_dirtier_bytes\":%" PRIu64 ",\"by_rule\":{",
+	       pr->rb ? "true" : "false", t->bio_events ? "true" : "false",
+	       t->requests, t->bytes, t->proc_bytes, t->file_bytes,
+	       t->inode_bytes, t->kind_bytes[AK_JOURNAL],
+	       t->kind_bytes[AK_UNATTRIBUTED], t->wb_noproc_bytes);
+	for (int k = 0; k < AK_NR; k++)
+		printf("%s\"%s\":%" PRIu64, k ? "," : "", attrib_kind_name(k),
+		       t->kind_bytes[k]);
+	printf("},\"journal\":[");
+	for (size_t i = 0; i < t->njournal; i++)
+		printf("%s{\"dev\":\"%u:%u\",\"bytes\":%" PRIu64
+		       ",\"fsync_bytes\":%" PRIu64 "}", i ? "," : "",
+		       t->journal[i].dev >> 20, t->journal[i].dev & 0xfffff,
+		       t->journal[i].bytes, t->journal[i].fsync_bytes);
+	printf("],\"hz\":%d,\"hz_guessed\":%s,\"sched_events\":%s},",
+	       t->hz, t->hz_guessed ? "true" : "false",
+	       t->sched_events ? "true" : "false");
+}
+
+static void print_dstate_note(const struct prun *pr)
+{
+	const struct attrib_totals *t = attrib_totals(pr->at);
+
+	printf("THROTTLED: time paused by balance_dirty_pages (jiffies at HZ=%d%s)%s; D-STATE: %s\n",
+	       t->hz, t->hz_guessed ? ", assumed" : "",
+	       t->bdp_events ? "" : " (not recorded)",
+	       t->sched_events ? "time blocked in D state (sched_switch -> wakeup)" :
+	       "not recorded (record with iorec -p io,iowait)");
+}
+
+static void json_blk(const struct blkio *b)
+{
+	printf("\"block\":{\"requests\":%" PRIu64 ",\"read_bytes\":%" PRIu64
+	       ",\"write_bytes\":%" PRIu64 ",\"device_ns\":%" PRIu64
+	       ",\"journal_bytes\":%" PRIu64 "}", b->requests, b->read_bytes,
+	       b->write_bytes, b->dev_ns, b->journal_bytes);
+}
+
+/* ------------------------------------------------------------------ */
 /* processes */
 
 struct prow {
@@ -331,7 +473,8 @@ struct krow {
 
 static uint64_t prow_bytes(const struct prow *r)
 {
-	return r->ps->read_bytes + r->ps->write_bytes;
+	return r->ps->read_bytes + r->ps->write_bytes +
+	       r->ps->blk.read_bytes + r->ps->blk.write_bytes;
 }
 
 static int cmp_prow(const void *a, const void *b)
@@ -362,6 +505,13 @@ static void c_wbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->
 static void c_fsyncs(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->fsyncs); }
 static void c_fsync_tot(const void *r, char *b, size_t n) { fmt_ms(b, n, PROW(r)->ps->fsync.sum); }
 static void c_fsync_max(const void *r, char *b, size_t n) { fmt_ms(b, n, PROW(r)->ps->fsync.max); }
+static void c_breqs(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->ps->blk.requests); }
+static void c_brbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->ps->blk.read_bytes); }
+static void c_bwbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->ps->blk.write_bytes); }
+static void c_bdev(const void *r, char *b, size_t n) { fmt_ms(b, n, PROW(r)->ps->blk.dev_ns); }
+static void c_bjrnl(const void *r, char *b, size_t n) { fmt_u64(b, n, PROW(r)->ps->blk.journal_bytes); }
+static void c_throttle(const void *r, char *b, size_t n) { fmt_ms(b, n, PROW(r)->ps->throttle_ns); }
+static void c_dstate(const void *r, char *b, size_t n) { fmt_ms(b, n, PROW(r)->ps->dstate_ns); }
 static void c_comms(const void *r, char *b, size_t n)
 {
 	const struct proc *p = PROW(r)->p;
@@ -380,6 +530,13 @@ static const struct column proc_cols[] = {
 	{ "FSYNCS", false, c_fsyncs },
 	{ "FSYNC(ms)", false, c_fsync_tot },
 	{ "FSYNC-MAX(ms)", false, c_fsync_max },
+	{ "BLK-REQS", false, c_breqs },
+	{ "BLK-READ(B)", false, c_brbytes },
+	{ "BLK-WRITE(B)", false, c_bwbytes },
+	{ "BLK-DEV(ms)", false, c_bdev },
+	{ "JRNL-FSYNC(B)", false, c_bjrnl },
+	{ "THROTTLED(ms)", false, c_throttle },
+	{ "D-STATE(ms)", false, c_dstate },
 	{ "COMMS", true, c_comms },
 };
 
@@ -416,10 +573,11 @@ static const struct column kind_cols[] = {
 };
 
 static void processes_json(const struct source_info *in,
-			   const struct sysrun *run, const struct prow *rows,
+			   const struct prun *pr, const struct prow *rows,
 			   size_t n, size_t total)
 {
-	print_head_json(in, run);
+	print_head_json(in, &pr->run);
+	print_attrib_json(pr);
 	printf("\"processes_with_calls\":%zu,\"processes\":[", total);
 	for (size_t i = 0; i < n; i++) {
 		const struct proc *p = rows[i].p;
@@ -442,6 +600,12 @@ static void processes_json(const struct source_info *in,
 		       p->exited ? "true" : "false", ps->calls, ps->errors,
 		       ps->read_bytes, ps->write_bytes, rows[i].fsyncs);
 		json_lat("fsync", &ps->fsync);
+		putchar(',');
+		json_blk(&ps->blk);
+		printf(",\"throttled_ns\":%" PRIu64 ",\"throttles\":%" PRIu64
+		       ",\"dstate_ns\":%" PRIu64 ",\"dstates\":%" PRIu64,
+		       ps->throttle_ns, ps->throttles, ps->dstate_ns,
+		       ps->dstates);
 		printf(",\"syscalls\":{");
 		for (int k = 1; k < SK_NR; k++) {
 			const struct kstat *ks = &ps->k[k];
@@ -460,13 +624,14 @@ static void processes_json(const struct source_info *in,
 		printf("}}");
 	}
 	printf("],");
-	print_anomalies_json(run);
+	print_anomalies_json(pr);
 	printf("}\n");
 }
 
 int cmd_processes(int argc, char **argv)
 {
-	struct sysrun run;
+	struct prun pr;
+	struct sysrun *run = &pr.run;
 	struct source *src;
 	struct opts o;
 	struct prow *rows;
@@ -476,16 +641,18 @@ int cmd_processes(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	src = run_replay(o.path, &run);
+	src = run_replay(o.path, &pr);
 	if (!src)
 		return 1;
 
-	rows = xcalloc(proctable_count(run.pt) + 1, sizeof(*rows));
-	for (size_t i = 0; i < proctable_count(run.pt); i++) {
-		struct proc *p = proctable_at(run.pt, i);
+	rows = xcalloc(proctable_count(run->pt) + 1, sizeof(*rows));
+	for (size_t i = 0; i < proctable_count(run->pt); i++) {
+		struct proc *p = proctable_at(run->pt, i);
 		struct procstat *ps = p->user;
 
-		if (!ps || !ps->calls)
+		if (!ps || !(ps->calls || ps->blk.read_bytes ||
+			     ps->blk.write_bytes || ps->blk.journal_bytes ||
+			     ps->throttles || ps->dstates))
 			continue;
 		rows[n].p = p;
 		rows[n].ps = ps;
@@ -496,10 +663,12 @@ int cmd_processes(int argc, char **argv)
 	shown = o.top >= 0 && (size_t)o.top < n ? (size_t)o.top : n;
 
 	if (o.json) {
-		processes_json(source_info(src), &run, rows, shown, n);
+		processes_json(source_info(src), &pr, rows, shown, n);
 	} else {
-		print_head_text(source_info(src), &run);
-		printf("processes with file syscalls: %zu", n);
+		print_head_text(source_info(src), run);
+		print_attrib_text(&pr);
+		print_dstate_note(&pr);
+		printf("processes with file syscalls or block I/O: %zu", n);
 		if (shown < n)
 			printf(" (top %zu shown)", shown);
 		printf("\n\n");
@@ -523,13 +692,13 @@ int cmd_processes(int argc, char **argv)
 		printf("\nper syscall (latency enter -> exit):\n");
 		print_table(kind_cols, (int)ARRAY_SIZE(kind_cols), krows, nk,
 			    sizeof(*krows));
-		print_anomalies_text(&run);
+		print_anomalies_text(&pr);
 	}
 	fflush(stdout);
 	flush_warnings(src);
 	free(krows);
 	free(rows);
-	sysrun_release(&run);
+	prun_release(&pr);
 	source_close(src);
 	return ferror(stdout) ? 1 : 0;
 }
@@ -577,7 +746,8 @@ static bool same_file(const struct frow *x, const struct frow *y)
 
 static uint64_t frow_bytes(const struct frow *r)
 {
-	return r->s.read_bytes + r->s.write_bytes;
+	return r->s.read_bytes + r->s.write_bytes + r->s.blk.read_bytes +
+	       r->s.blk.write_bytes;
 }
 
 static int cmp_frow(const void *a, const void *b)
@@ -608,6 +778,11 @@ static void merge_filestat(struct filestat *d, const struct filestat *s)
 	lathist_merge(&d->rlat, &s->rlat);
 	lathist_merge(&d->wlat, &s->wlat);
 	lathist_merge(&d->fsync, &s->fsync);
+	d->blk.requests += s->blk.requests;
+	d->blk.read_bytes += s->blk.read_bytes;
+	d->blk.write_bytes += s->blk.write_bytes;
+	d->blk.dev_ns += s->blk.dev_ns;
+	d->blk.journal_bytes += s->blk.journal_bytes;
 }
 
 #define FROW(r) ((const struct frow *)(r))
@@ -634,6 +809,12 @@ static void f_fsyncs(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->
 static void f_fsync_tot(const void *r, char *b, size_t n) { fmt_ms(b, n, FROW(r)->s.fsync.sum); }
 static void f_fsync_max(const void *r, char *b, size_t n) { fmt_ms(b, n, FROW(r)->s.fsync.max); }
 
+static void f_breqs(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.blk.requests); }
+static void f_brbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.blk.read_bytes); }
+static void f_bwbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.blk.write_bytes); }
+static void f_bdev(const void *r, char *b, size_t n) { fmt_ms(b, n, FROW(r)->s.blk.dev_ns); }
+static void f_bjrnl(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.blk.journal_bytes); }
+
 static const struct column file_cols[] = {
 	{ "DEV:INO", true, f_devino },
 	{ "OPENS", false, f_opens },
@@ -648,13 +829,21 @@ static const struct column file_cols[] = {
 	{ "FSYNCS", false, f_fsyncs },
 	{ "FSYNC(ms)", false, f_fsync_tot },
 	{ "FSYNC-MAX(ms)", false, f_fsync_max },
+	{ "BLK-REQS", false, f_breqs },
+	{ "BLK-READ(B)", false, f_brbytes },
+	{ "BLK-WRITE(B)", false, f_bwbytes },
+	{ "BLK-DEV(ms)", false, f_bdev },
+	{ "JRNL-FSYNC(B)", false, f_bjrnl },
 	{ "FILE", true, f_name },
 };
 
-static void files_json(const struct source_info *in, const struct sysrun *run,
+static void files_json(const struct source_info *in, const struct prun *pr,
 		       const struct frow *rows, size_t n, size_t total)
 {
+	const struct sysrun *run = &pr->run;
+
 	print_head_json(in, run);
+	print_attrib_json(pr);
 	printf("\"named_bytes\":%" PRIu64 ",\"unnamed_bytes\":%" PRIu64
 	       ",\"files_with_io\":%zu,\"files\":[", run->st.named_bytes,
 	       run->st.unnamed_bytes, total);
@@ -684,16 +873,19 @@ static void files_json(const struct source_info *in, const struct sysrun *run,
 		json_lat("write_latency", &s->wlat);
 		putchar(',');
 		json_lat("fsync", &s->fsync);
+		putchar(',');
+		json_blk(&s->blk);
 		putchar('}');
 	}
 	printf("],");
-	print_anomalies_json(run);
+	print_anomalies_json(pr);
 	printf("}\n");
 }
 
 int cmd_files(int argc, char **argv)
 {
-	struct sysrun run;
+	struct prun pr;
+	struct sysrun *run = &pr.run;
 	struct source *src;
 	struct opts o;
 	struct frow *rows;
@@ -702,17 +894,19 @@ int cmd_files(int argc, char **argv)
 
 	if (rc >= 0)
 		return rc;
-	src = run_replay(o.path, &run);
+	src = run_replay(o.path, &pr);
 	if (!src)
 		return 1;
 
-	nf = filetab_count(run.ft);
+	nf = filetab_count(run->ft);
 	rows = xcalloc(nf + 1, sizeof(*rows));
 	for (size_t i = 0; i < nf; i++) {
-		struct file *f = filetab_at(run.ft, i);
+		struct file *f = filetab_at(run->ft, i);
 		const struct filestat *s = f->user;
 
-		if (!s || !(s->opens || s->reads || s->writes || s->fsync.count))
+		if (!s || !(s->opens || s->reads || s->writes ||
+			    s->fsync.count || s->blk.read_bytes ||
+			    s->blk.write_bytes || s->blk.journal_bytes))
 			continue;
 		rows[n].f = f;
 		file_key(f, rows[n].key, sizeof(rows[n].key));
@@ -737,24 +931,25 @@ int cmd_files(int argc, char **argv)
 	shown = o.top >= 0 && (size_t)o.top < m ? (size_t)o.top : m;
 
 	if (o.json) {
-		files_json(source_info(src), &run, rows, shown, m);
+		files_json(source_info(src), &pr, rows, shown, m);
 	} else {
-		uint64_t all = run.st.named_bytes + run.st.unnamed_bytes;
+		uint64_t all = run->st.named_bytes + run->st.unnamed_bytes;
 
-		print_head_text(source_info(src), &run);
+		print_head_text(source_info(src), run);
+		print_attrib_text(&pr);
 		printf("files with I/O: %zu", m);
 		if (shown < m)
 			printf(" (top %zu shown)", shown);
 		printf("; bytes on named files: %" PRIu64 " of %" PRIu64
-		       " (%.1f%%)%s\n\n", run.st.named_bytes, all,
-		       all ? 100.0 * (double)run.st.named_bytes / (double)all :
+		       " (%.1f%%)%s\n\n", run->st.named_bytes, all,
+		       all ? 100.0 * (double)run->st.named_bytes / (double)all :
 		       100.0,
-		       run.st.path_strings ? "" : run.st.path_hints ?
+		       run->st.path_strings ? "" : run->st.path_hints ?
 		       "; names of files opened during the recording come from libc uprobes" :
 		       "; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
 		print_table(file_cols, (int)ARRAY_SIZE(file_cols), rows, shown,
 			    sizeof(*rows));
-		print_anomalies_text(&run);
+		print_anomalies_text(&pr);
 	}
 	fflush(stdout);
 	flush_warnings(src);
@@ -764,7 +959,7 @@ int cmd_files(int argc, char **argv)
 		lathist_release(&rows[i].s.fsync);
 	}
 	free(rows);
-	sysrun_release(&run);
+	prun_release(&pr);
 	source_close(src);
 	return ferror(stdout) ? 1 : 0;
 }

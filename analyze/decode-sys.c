@@ -51,22 +51,17 @@ struct handler {
 	struct source_field *a, *b, *c, *d;	/* per type, see build_handlers */
 };
 
-struct decoder {
+struct sysrun_decoder {
 	struct source *src;
 	struct imap handlers;	/* event id -> struct handler */
 	struct imap raw_kinds;	/* raw syscall id -> (intptr) kind + 1 */
-	bool big_endian;
-	int long_size;
-	int raw_id_off;		/* offset of raw_syscalls:sys_enter id */
-	bool raw_layout_checked;
-	bool raw_broken;
 	char path[4096];
 };
 
 /* ------------------------------------------------------------------ */
 /* Handlers */
 
-static struct handler *add_handler(struct decoder *d, int id, enum htype t)
+static struct handler *add_handler(struct sysrun_decoder *d, int id, enum htype t)
 {
 	struct handler *h = xcalloc(1, sizeof(*h));
 
@@ -85,7 +80,7 @@ static bool has_syscall_events(struct source_event_type *types, int n)
 	return false;
 }
 
-static void build_handlers(struct decoder *d, struct sysrun *run)
+static void build_handlers(struct sysrun_decoder *d, struct sysrun *run)
 {
 	struct source *src = d->src;
 	struct source_event_type *types;
@@ -127,6 +122,7 @@ static void build_handlers(struct decoder *d, struct sysrun *run)
 			   !strcmp(name, "sys_enter")) {
 			h = add_handler(d, id, H_RAW_ENTER);
 			h->a = source_field(src, id, "id");
+			h->b = source_field(src, id, "args");
 			run->st.raw_syscalls = true;
 		} else if (use_raw && !strcmp(sys, "raw_syscalls") &&
 			   !strcmp(name, "sys_exit")) {
@@ -206,7 +202,7 @@ static int64_t get_s64(struct sysrun *run, const struct source_field *f,
 	return v;
 }
 
-static const char *get_str(struct decoder *d, const struct source_field *f,
+static const char *get_str(struct sysrun_decoder *d, const struct source_field *f,
 			   const struct source_event *ev)
 {
 	if (!f || source_field_str(f, ev, d->path, sizeof(d->path)))
@@ -215,95 +211,39 @@ static const char *get_str(struct decoder *d, const struct source_field *f,
 }
 
 /*
- * A path string from a field that may be a string (char[], __data_loc,
- * on kernels whose syscall events copy it) or only a user pointer (this
- * one): a pointer read as a string yields its own bytes, so a string
- * equal to the field's number in either byte order is no string.
+ * A path string from a field that is a string (char[], __data_loc, on
+ * kernels whose syscall events copy it, and libc uprobes' ustring), or
+ * NULL when the field is only a user pointer (this kernel's syscalls).
  */
-static const char *get_path(struct decoder *d, const struct source_field *f,
+static const char *get_path(struct sysrun_decoder *d, const struct source_field *f,
 			    const struct source_event *ev)
 {
-	const char *s = get_str(d, f, ev);
-	uint64_t v;
-	uint8_t le[8], be[8];
-	size_t len;
+	const char *s;
 
+	if (!source_field_is_string(f))
+		return NULL;
+	s = get_str(d, f, ev);
 	if (!s || !*s)
 		return NULL;
-	if (source_field_u64(f, ev, &v))
-		return s;		/* char[N]: not readable as a number */
-	len = strlen(s);
-	if (len <= 8) {
-		for (int i = 0; i < 8; i++) {
-			le[i] = (uint8_t)(v >> (8 * i));
-			be[i] = (uint8_t)(v >> (8 * (7 - i)));
-		}
-		if (!memcmp(s, le, len) || !memcmp(s, be, len) ||
-		    !memcmp(s, be + 4, len < 4 ? len : 4))
-			return NULL;
-	}
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			return NULL;
 	return s;
 }
 
-/* An unsigned long of the recording machine at p. */
-static uint64_t read_long(const struct decoder *d, const uint8_t *p)
+/* raw_syscalls:sys_enter's unsigned long args[6], in ABI order. */
+static int raw_args(struct sysrun *run, const struct handler *h,
+		    const struct source_event *ev, uint64_t args[SYS_MAX_ARGS])
 {
-	uint64_t v = 0;
-	int n = d->long_size;
-
-	for (int i = 0; i < n; i++)
-		v |= (uint64_t)p[d->big_endian ? n - 1 - i : i] << (8 * i);
-	return v;
-}
-
-/*
- * raw_syscalls:sys_enter is { common fields; long id; unsigned long
- * args[6]; }.  source.h reads scalar fields only, so the args array is
- * read from the raw record at the offset after id, found once by
- * matching the id field's value.
- */
-static int raw_args(struct decoder *d, struct sysrun *run,
-		    const struct source_event *ev, int64_t id,
-		    uint64_t args[SYS_MAX_ARGS])
-{
-	const uint8_t *data = ev->data;
-	int off;
-
-	if (d->raw_broken)
-		return -1;
-	if (!d->raw_layout_checked && id != 0) {
-		static const int cand[] = { 8, 16, 12, 24 };
-
-		d->raw_layout_checked = true;
-		d->raw_broken = true;
-		for (size_t i = 0; i < ARRAY_SIZE(cand); i++) {
-			if (cand[i] + d->long_size > ev->size)
-				continue;
-			if ((int64_t)read_long(d, data + cand[i]) == id ||
-			    (d->long_size == 4 &&
-			     (int32_t)read_long(d, data + cand[i]) == id)) {
-				d->raw_id_off = cand[i];
-				d->raw_broken = false;
-				break;
-			}
-		}
-		if (d->raw_broken)
-			return -1;
-	}
-	off = d->raw_id_off + d->long_size;
-	if (off + SYS_MAX_ARGS * d->long_size > ev->size) {
-		run->st.decode_errors++;
-		return -1;
-	}
 	for (int i = 0; i < SYS_MAX_ARGS; i++)
-		args[i] = read_long(d, data + off + i * d->long_size);
+		if (source_field_array_u64(h->b, ev, i, &args[i])) {
+			run->st.decode_errors++;
+			return -1;
+		}
 	return 0;
 }
 
-static enum sys_kind raw_kind(struct decoder *d, struct sysrun *run,
+static enum sys_kind raw_kind(struct sysrun_decoder *d, struct sysrun *run,
 			      int64_t id)
 {
 	void *v;
@@ -324,14 +264,14 @@ static enum sys_kind raw_kind(struct decoder *d, struct sysrun *run,
 /* ------------------------------------------------------------------ */
 /* Aggregation */
 
-static struct procstat *pstat(struct proc *p)
+struct procstat *procstat_of(struct proc *p)
 {
 	if (!p->user)
 		p->user = xcalloc(1, sizeof(struct procstat));
 	return p->user;
 }
 
-static struct filestat *fstat_of(struct file *f)
+struct filestat *filestat_of(struct file *f)
 {
 	if (!f->user)
 		f->user = xcalloc(1, sizeof(struct filestat));
@@ -368,7 +308,7 @@ static void do_open(struct sysrun *run, struct proc *p,
 	if (c->paired && ki->flags_arg >= 0)
 		cloexec = c->args[ki->flags_arg] & OPEN_CLOEXEC;
 	fdtable_set(p->fds, fd, f, cloexec);
-	fstat_of(f)->opens++;
+	filestat_of(f)->opens++;
 	proctable_fdstats(run->pt)->opens++;
 }
 
@@ -448,7 +388,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		    const struct sys_call *c)
 {
 	const struct sys_kind_info *ki = sys_kind_info(c->kind);
-	struct procstat *ps = pstat(p);
+	struct procstat *ps = procstat_of(p);
 	struct kstat *ks = &ps->k[c->kind];
 	uint64_t lat = c->end - c->start, bytes = 0;
 	struct file *f;
@@ -479,7 +419,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		struct filestat *fs;
 
 		f = fd_file(run, p, (int)c->args[ki->fd_in]);
-		fs = fstat_of(f);
+		fs = filestat_of(f);
 		fs->reads++;
 		fs->read_bytes += bytes;
 		fs->errors += c->ret < 0;
@@ -489,7 +429,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		struct filestat *fs;
 
 		f = fd_file(run, p, (int)c->args[ki->fd_out]);
-		fs = fstat_of(f);
+		fs = filestat_of(f);
 		fs->writes++;
 		fs->write_bytes += bytes;
 		fs->errors += c->ret < 0 && !(ki->flags & SKF_READ);
@@ -500,7 +440,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		struct filestat *fs;
 
 		f = fd_file(run, p, (int)c->args[ki->fd_out]);
-		fs = fstat_of(f);
+		fs = filestat_of(f);
 		fs->errors += c->ret < 0;
 		lathist_add(&fs->fsync, lat);
 	}
@@ -510,7 +450,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 /* ------------------------------------------------------------------ */
 /* The event loop */
 
-static void on_exit_event(struct sysrun *run, struct decoder *d,
+static void on_exit_event(struct sysrun *run, struct sysrun_decoder *d,
 			  const struct source_event *ev, enum sys_kind k,
 			  int64_t ret)
 {
@@ -527,7 +467,7 @@ static void on_exit_event(struct sysrun *run, struct decoder *d,
 	sysrun_account(run, p, &c);
 }
 
-static void on_event(struct sysrun *run, struct decoder *d,
+static void on_event(struct sysrun *run, struct sysrun_decoder *d,
 		     const struct source_event *ev, const struct handler *h)
 {
 	struct sys_enter e;
@@ -561,7 +501,7 @@ static void on_event(struct sysrun *run, struct decoder *d,
 		e.kind = raw_kind(d, run, id);
 		if (e.kind == SK_NONE)
 			break;
-		if (raw_args(d, run, ev, id, e.args))
+		if (raw_args(run, h, ev, e.args))
 			break;
 		e.ts = ev->ts;
 		e.tid = ev->pid;
@@ -570,7 +510,7 @@ static void on_event(struct sysrun *run, struct decoder *d,
 		break;
 	case H_RAW_EXIT:
 		id = get_s64(run, h->a, ev);
-		if (raw_kind(d, run, id) == SK_NONE || d->raw_broken)
+		if (raw_kind(d, run, id) == SK_NONE)
 			break;
 		on_exit_event(run, d, ev, raw_kind(d, run, id),
 			      get_s64(run, h->b, ev));
@@ -631,69 +571,94 @@ static void count_named(struct sysrun *run)
 	}
 }
 
-int sysrun_run(struct sysrun *run, struct source *src, char **errmsg)
+static void decoder_free(struct sysrun_decoder *d)
 {
-	const struct source_info *info = source_info(src);
-	struct decoder d;
-	struct source_event ev;
 	size_t pos = 0;
 	int key;
 	void *val;
 
-	memset(&d, 0, sizeof(d));
-	d.src = src;
-	d.big_endian = info->big_endian;
-	d.long_size = info->long_size == 4 ? 4 : 8;
-	d.raw_id_off = 8;
-	imap_init(&d.handlers);
-	imap_init(&d.raw_kinds);
+	if (!d)
+		return;
+	while (imap_next(&d->handlers, &pos, &key, &val))
+		free(val);
+	imap_release(&d->handlers);
+	imap_release(&d->raw_kinds);
+	free(d);
+}
 
+int sysrun_begin(struct sysrun *run, struct source *src, char **errmsg)
+{
+	const struct source_info *info = source_info(src);
+	struct sysrun_decoder *d = xcalloc(1, sizeof(*d));
+
+	d->src = src;
+	imap_init(&d->handlers);
+	imap_init(&d->raw_kinds);
+	run->dec = d;
 	run->sr = sysreplay_new();
 	run->ft = filetab_new();
 	run->pt = proctable_new(run->ft);
-	build_handlers(&d, run);
+	build_handlers(d, run);
 	if (!run->st.syscall_events && !run->st.raw_syscalls) {
 		*errmsg = xasprintf("%s: no syscall events in the recording; record with iorec's default 'io' profile (or trace-cmd record -e syscalls -e sched)",
 				    info->path);
-		imap_release(&d.handlers);
-		imap_release(&d.raw_kinds);
+		decoder_free(d);
+		run->dec = NULL;
 		return -1;
 	}
 	if (info->snapshot_start)
 		proctable_load_start(run->pt, info->snapshot_start);
 	if (info->snapshot_end)
 		proctable_load_end(run->pt, info->snapshot_end);
+	return 0;
+}
 
-	while (source_next(src, &ev) > 0) {
-		struct handler *h;
+void sysrun_feed(struct sysrun *run, const struct source_event *ev)
+{
+	struct sysrun_decoder *d = run->dec;
+	struct handler *h;
 
-		run->st.events++;
-		if (!run->first_ts)
-			run->first_ts = ev.ts;
-		run->last_ts = ev.ts;
-		if (ev.missed) {
-			run->st.gaps++;
-			sysreplay_gap(run->sr, ev.cpu);
-		}
-		h = imap_get(&d.handlers, ev.id);
-		if (h)
-			on_event(run, &d, &ev, h);
+	if (!d)
+		return;
+	run->st.events++;
+	if (!run->first_ts)
+		run->first_ts = ev->ts;
+	run->last_ts = ev->ts;
+	if (ev->missed) {
+		run->st.gaps++;
+		sysreplay_gap(run->sr, ev->cpu);
 	}
+	h = imap_get(&d->handlers, ev->id);
+	if (h)
+		on_event(run, d, ev, h);
+}
+
+void sysrun_end(struct sysrun *run)
+{
+	if (!run->dec)
+		return;
 	sysreplay_finish(run->sr);
 	proctable_finish(run->pt);
 	count_named(run);
-	if (d.raw_broken)
-		run->st.decode_errors++;
+	decoder_free(run->dec);
+	run->dec = NULL;
+}
 
-	while (imap_next(&d.handlers, &pos, &key, &val))
-		free(val);
-	imap_release(&d.handlers);
-	imap_release(&d.raw_kinds);
+int sysrun_run(struct sysrun *run, struct source *src, char **errmsg)
+{
+	struct source_event ev;
+
+	if (sysrun_begin(run, src, errmsg))
+		return -1;
+	while (source_next(src, &ev) > 0)
+		sysrun_feed(run, &ev);
+	sysrun_end(run);
 	return 0;
 }
 
 void sysrun_release(struct sysrun *run)
 {
+	decoder_free(run->dec);
 	proctable_free(run->pt, procstat_free);
 	filetab_free(run->ft, filestat_free);
 	sysreplay_free(run->sr);

@@ -161,6 +161,30 @@ struct file *filetab_devino(struct filetab *ft, unsigned int major,
 	return f;
 }
 
+struct file *filetab_find_devino(struct filetab *ft, unsigned int major,
+				 unsigned int minor, uint64_t ino)
+{
+	char key[80];
+
+	snprintf(key, sizeof(key), "d %u %u %llu", major, minor,
+		 (unsigned long long)ino);
+	return idx_get(ft, key);
+}
+
+void filetab_set_devino(struct filetab *ft, struct file *f,
+			unsigned int major, unsigned int minor, uint64_t ino)
+{
+	if (f->has_devino)
+		return;
+	f->has_devino = true;
+	f->major = major;
+	f->minor = minor;
+	f->ino = ino;
+	if (!filetab_find_devino(ft, major, minor, ino))
+		idx_put(ft, xasprintf("d %u %u %llu", major, minor,
+				      (unsigned long long)ino), f);
+}
+
 struct file *filetab_path(struct filetab *ft, const char *path)
 {
 	char *key = xasprintf("p %s", path);

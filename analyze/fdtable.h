@@ -45,6 +45,15 @@ void filetab_free(struct filetab *ft, void (*free_user)(void *));
 /* Find or create the file dev:ino (path, may be NULL, names it if unnamed). */
 struct file *filetab_devino(struct filetab *ft, unsigned int major,
 			    unsigned int minor, uint64_t ino, const char *path);
+/* The file dev:ino, or NULL (nothing is created). */
+struct file *filetab_find_devino(struct filetab *ft, unsigned int major,
+				 unsigned int minor, uint64_t ino);
+/*
+ * Tie f to dev:ino learnt from an event (attrib.c: an inode dirtied or
+ * synced inside a syscall on f's fd).  A file that has one keeps it.
+ */
+void filetab_set_devino(struct filetab *ft, struct file *f,
+			unsigned int major, unsigned int minor, uint64_t ino);
 /* Find or create the file known only by path. */
 struct file *filetab_path(struct filetab *ft, const char *path);
 /* A new file without a name, opened by pid as fd at ts. */

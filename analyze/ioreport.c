@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "util.h"
 #include "ioreport.h"
@@ -19,15 +20,20 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "report",  cmd_report,  "everything in one reading: summary, devices, processes, files, slowest (the default)" },
+	{ "summary", cmd_summary, "what was recorded: host, span, events, lost events, devices, config, anomalies" },
 	{ "info",    cmd_info,    "what a recording holds: header, events, chunks, lost events, snapshot, integrity" },
 	{ "dump",    cmd_dump,    "every event as one text line, all CPUs merged in time order" },
 	{ "devices", cmd_devices, "per device and operation: requests, bytes, IOPS, queue and device latency" },
 	{ "processes", cmd_processes, "per process: file syscalls, bytes, latency, fsync cost" },
 	{ "files",   cmd_files,   "per file: opens, reads, writes, latency, fsync cost" },
+	{ "slow",    cmd_slow,    "the slowest block requests with who, where, queue and device time" },
+	{ "snoop",   cmd_snoop,   "one line per completed block request, like iosnoop -Q" },
 };
 
 static const char usage_text[] =
 "usage: ioreport COMMAND [OPTIONS] FILE...\n"
+"       ioreport [report OPTIONS] FILE\n"
 "       ioreport --help | --version\n"
 "\n"
 "Analyze recordings made by iorec (.iorec) or trace-cmd record (trace.dat).\n"
@@ -38,10 +44,14 @@ static const char usage_text[] =
 static const char examples_text[] =
 "\n"
 "Examples:\n"
+"  ioreport x.iorec                    # the whole report (summary, devices, ...)\n"
 "  ioreport info x.iorec               # what was recorded, lost events, integrity\n"
 "  ioreport dump --cpu 0 x.iorec       # events of CPU 0, like trace-cmd report\n"
 "  ioreport dump --events block:block_rq_issue,block:block_rq_complete trace.dat\n"
 "  ioreport devices x.iorec            # per-device latency percentiles and histograms\n"
+"  ioreport slow --top 20 x.iorec      # the 20 slowest requests\n"
+"  ioreport snoop x.iorec | grep ' W'  # every request, like iosnoop\n"
+"  ioreport devices --json x.iorec     # raw numbers and histogram buckets\n"
 "  ssh pi 'iorec -o - -d 10' | ioreport info -\n"
 "\n"
 "Run 'ioreport COMMAND --help' for the options of a command.\n";
@@ -86,7 +96,18 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	error("unknown command '%s'; run 'ioreport --help' for the list",
+	/* "ioreport FILE [OPTIONS]": the report; any non-command is a file */
+	if (argv[1][0] != '-' || !strcmp(argv[1], "-")) {
+		if (!strchr(argv[1], '/') && !strchr(argv[1], '.') &&
+		    strcmp(argv[1], "-") && access(argv[1], F_OK) != 0) {
+			error("unknown command '%s' (and no such file); run 'ioreport --help' for the list",
+			      argv[1]);
+			return 2;
+		}
+		argv[0] = "report";
+		return cmd_report(argc, argv);
+	}
+	error("unknown command or option '%s'; run 'ioreport --help' for the list",
 	      argv[1]);
 	return 2;
 }

@@ -12,7 +12,11 @@
 
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
-int cmd_devices(int argc, char **argv);
+int cmd_devices(int argc, char **argv);	/* cmd-report.c */
+int cmd_report(int argc, char **argv);		/* cmd-report.c */
+int cmd_summary(int argc, char **argv);		/* cmd-report.c */
+int cmd_slow(int argc, char **argv);		/* cmd-report.c */
+int cmd_snoop(int argc, char **argv);		/* cmd-report.c */
 int cmd_processes(int argc, char **argv);	/* cmd-procfiles.c */
 int cmd_files(int argc, char **argv);		/* cmd-procfiles.c */
 

@@ -39,6 +39,7 @@ struct pending {
 struct ev_fields {
 	int id;
 	struct source_field *dev, *sector, *nr_sector, *bytes, *rwbs, *error;
+	struct source_field *comm;
 };
 
 struct replay_block {
@@ -105,6 +106,7 @@ static void resolve(struct source *src, struct ev_fields *f, const char *name)
 	f->bytes = source_field(src, f->id, "bytes");
 	f->rwbs = source_field(src, f->id, "rwbs");
 	f->error = source_field(src, f->id, "error");
+	f->comm = source_field(src, f->id, "comm");
 	if (!f->dev || !f->sector || !f->rwbs)
 		f->id = -1;	/* a format we do not understand */
 }
@@ -242,6 +244,9 @@ void replay_block_feed(struct replay_block *rb, const struct source_event *ev)
 		p->rq = rq;
 		p->rq.insert_ts = ev->ts;
 		p->rq.insert_pid = ev->pid;
+		if (rb->insert.comm)
+			source_field_str(rb->insert.comm, ev, p->rq.comm,
+					 sizeof(p->rq.comm));
 	} else if (ev->id == rb->issue.id) {
 		if (read_rq(&rb->issue, ev, &rq)) {
 			rb->an.unreadable++;
@@ -265,6 +270,9 @@ void replay_block_feed(struct replay_block *rb, const struct source_event *ev)
 			rb->an.issue_without_insert++;
 			p = new_pending(rb, pp);
 			p->rq = rq;
+			if (rb->issue.comm)
+				source_field_str(rb->issue.comm, ev, p->rq.comm,
+						 sizeof(p->rq.comm));
 		}
 		p->issued = true;
 		p->requeued = false;

@@ -43,6 +43,7 @@ struct blk_request {
 	uint64_t complete_ts;
 	int insert_pid;		/* task that queued it, -1 unknown */
 	int issue_pid;
+	char comm[16];		/* the comm field of the insert (else issue) event */
 };
 
 struct blk_anomalies {

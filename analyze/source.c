@@ -46,6 +46,12 @@
 
 #define MAX_WARNINGS		32
 
+/* Entries of the pid -> comm cache of source_comm(). */
+#define COMM_CACHE		1024
+
+/* Event ids above this are looked up by bisection, not by array. */
+#define TYPE_ID_LIMIT		(1 << 16)
+
 /* One DATA chunk of one CPU, from pass 1. */
 struct chunk_ref {
 	uint64_t offset;
@@ -96,6 +102,18 @@ struct source {
 	struct source_event_type *types;	/* sorted by system, name */
 	int ntypes;
 	int *type_index;		/* indexes of types sorted by id */
+	struct source_event_type **type_by_id;	/* [id], NULL: none */
+	int max_id;			/* size of type_by_id - 1 */
+
+	/* common_type and common_pid, read without libtraceevent per event */
+	int type_off, type_size, pid_off, pid_size;
+	bool swap;			/* recording's byte order != host's */
+
+	/* source_comm() answers, direct-mapped by pid */
+	struct comm_cache {
+		int pid;
+		const char *comm;
+	} comms[COMM_CACHE];
 
 	struct syscall_name *syscalls;
 	size_t nsyscalls;
@@ -865,11 +883,43 @@ static void build_types(struct source *src)
 	cmp_src = src;
 	qsort(src->type_index, src->ntypes, sizeof(int), cmp_type_id);
 	cmp_src = NULL;
+
+	/* direct lookup by id for the per-event path (ids are small) */
+	src->max_id = -1;
+	for (int i = 0; i < src->ntypes; i++)
+		if (src->types[i].id > src->max_id &&
+		    src->types[i].id < TYPE_ID_LIMIT)
+			src->max_id = src->types[i].id;
+	src->type_by_id = xcalloc((size_t)src->max_id + 1,
+				  sizeof(*src->type_by_id));
+	for (int i = 0; i < src->ntypes; i++)
+		if (src->types[i].id >= 0 && src->types[i].id <= src->max_id)
+			src->type_by_id[src->types[i].id] = &src->types[i];
+
+	/* the common fields are the same in every event */
+	src->type_size = src->pid_size = 0;
+	src->swap = tep_is_file_bigendian(src->tep) != host_big_endian();
+	for (int i = 0; list && list[i] && i < n; i++) {
+		struct tep_format_field *ft, *fp;
+
+		ft = tep_find_common_field(list[i], "common_type");
+		fp = tep_find_common_field(list[i], "common_pid");
+		if (!ft || !fp)
+			continue;
+		src->type_off = ft->offset;
+		src->type_size = ft->size;
+		src->pid_off = fp->offset;
+		src->pid_size = fp->size;
+		break;
+	}
 }
 
 static struct source_event_type *find_type(struct source *src, int id)
 {
 	int lo = 0, hi = src->ntypes - 1;
+
+	if (id >= 0 && id <= src->max_id)
+		return src->type_by_id[id];
 
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;
@@ -1034,11 +1084,12 @@ void source_close(struct source *src)
 	}
 	free(src->cursors);
 	free(in->cpus);
+	/* a trace.dat handle owns its tep; an .iorec tep is ours */
 	if (src->handle)
-		tracecmd_close(src->handle);	/* owns its tep */
+		tracecmd_close(src->handle);
 	if (src->parent)
 		tracecmd_close(src->parent);
-	else if (src->tep)
+	if (!src->handle && !src->parent && src->tep)
 		tep_free(src->tep);
 	iorec_reader_close(src->reader);
 	if (src->fd >= 0)
@@ -1056,6 +1107,7 @@ void source_close(struct source *src)
 	free(src->syscalls);
 	free(src->types);
 	free(src->type_index);
+	free(src->type_by_id);
 	while (src->nwarn) {
 		free(src->warnings[src->warn_head]);
 		src->warn_head = (src->warn_head + 1) % MAX_WARNINGS;
@@ -1087,6 +1139,31 @@ static void cursor_next(struct source *src, struct cursor *cur)
 static struct tep_record *cursor_rec(struct cursor *cur)
 {
 	return cur->trec ? cur->trec : &cur->rec;
+}
+
+/* An unsigned integer of 1, 2, 4 or 8 bytes in the recording's order. */
+static inline uint64_t read_num(const struct source *src, const void *p,
+				int size)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		memcpy(&v16, p, 2);
+		return src->swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return src->swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return src->swap ? __builtin_bswap64(v64) : v64;
+	default:
+		return 0;
+	}
 }
 
 int source_next(struct source *src, struct source_event *ev)
@@ -1123,15 +1200,22 @@ int source_next(struct source *src, struct source_event *ev)
 	src->last = best->cpu;
 	rec = cursor_rec(best);
 
-	memset(ev, 0, sizeof(*ev));
 	ev->ts = rec->ts;
 	ev->cpu = best->cpu;
 	ev->data = rec->data;
 	ev->size = rec->size;
 	ev->missed = rec->missed_events;
 	ev->priv = rec;
-	ev->id = tep_data_type(src->tep, rec);
-	ev->pid = tep_data_pid(src->tep, rec);
+	if (src->type_size && src->type_off + src->type_size <= rec->size &&
+	    src->pid_off + src->pid_size <= rec->size) {
+		ev->id = (int)read_num(src, (const char *)rec->data +
+				       src->type_off, src->type_size);
+		ev->pid = (int)read_num(src, (const char *)rec->data +
+					src->pid_off, src->pid_size);
+	} else {
+		ev->id = tep_data_type(src->tep, rec);
+		ev->pid = tep_data_pid(src->tep, rec);
+	}
 
 	t = find_type(src, ev->id);
 	if (t)
@@ -1172,10 +1256,43 @@ int source_field_u64(const struct source_field *f,
 		     const struct source_event *ev, uint64_t *val)
 {
 	struct tep_format_field *field = (struct tep_format_field *)f;
+	const char *p;
 	unsigned long long v;
+	bool swap;
 
 	if (!field || field->offset + field->size > ev->size)
 		return -1;
+	/* the common case without libtraceevent's general path */
+	p = (const char *)ev->data + field->offset;
+	swap = tep_is_file_bigendian(field->event->tep) != host_big_endian();
+	switch (field->size) {
+	case 1:
+		*val = *(const uint8_t *)p;
+		return 0;
+	case 2: {
+		uint16_t x;
+
+		memcpy(&x, p, 2);
+		*val = swap ? __builtin_bswap16(x) : x;
+		return 0;
+	}
+	case 4: {
+		uint32_t x;
+
+		memcpy(&x, p, 4);
+		*val = swap ? __builtin_bswap32(x) : x;
+		return 0;
+	}
+	case 8: {
+		uint64_t x;
+
+		memcpy(&x, p, 8);
+		*val = swap ? __builtin_bswap64(x) : x;
+		return 0;
+	}
+	default:
+		break;
+	}
 	if (tep_read_number_field(field, ev->data, &v))
 		return -1;
 	*val = v;
@@ -1252,7 +1369,103 @@ void source_format_event(struct source *src, const struct source_event *ev,
 
 const char *source_comm(struct source *src, int pid)
 {
-	const char *c = tep_data_comm_from_pid(src->tep, pid);
+	struct comm_cache *cc = &src->comms[(unsigned int)pid % COMM_CACHE];
+	const char *c;
 
-	return c ? c : "<...>";
+	if (cc->comm && cc->pid == pid)
+		return cc->comm;
+	c = tep_data_comm_from_pid(src->tep, pid);
+	if (!c)
+		c = "<...>";
+	/* libtraceevent keeps its comm strings until the handle is freed */
+	cc->pid = pid;
+	cc->comm = c;
+	return c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Array elements and string-ness of fields (used by decode-sys.c) */
+
+int source_field_array_u64(const struct source_field *f,
+			   const struct source_event *ev, int idx,
+			   uint64_t *val)
+{
+	struct tep_format_field *field = (struct tep_format_field *)f;
+	unsigned int esize;
+	long long off;
+
+	if (!field || idx < 0 || !(field->flags & TEP_FIELD_IS_ARRAY) ||
+	    (field->flags & TEP_FIELD_IS_DYNAMIC))
+		return -1;
+	esize = field->elementsize;
+	if (!field->arraylen || (unsigned int)idx >= field->arraylen ||
+	    (esize != 1 && esize != 2 && esize != 4 && esize != 8))
+		return -1;
+	off = (long long)field->offset + (long long)idx * esize;
+	if (off + esize > ev->size)
+		return -1;
+	*val = tep_read_number(field->event->tep,
+			       (const char *)ev->data + off, (int)esize);
+	return 0;
+}
+
+bool source_field_is_string(const struct source_field *f)
+{
+	const struct tep_format_field *field = (const struct tep_format_field *)f;
+
+	if (!field || (field->flags & TEP_FIELD_IS_POINTER) || !field->type)
+		return false;
+	if (!(field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+		return false;
+	return strstr(field->type, "char") != NULL;
+}
+
+/* Does the print argument tree a read field `name`? */
+static bool arg_uses_field(const struct tep_print_arg *a, const char *name)
+{
+	if (!a)
+		return false;
+	switch (a->type) {
+	case TEP_PRINT_FIELD:
+		return a->field.name && !strcmp(a->field.name, name);
+	case TEP_PRINT_OP:
+		return arg_uses_field(a->op.left, name) ||
+		       arg_uses_field(a->op.right, name);
+	case TEP_PRINT_TYPE:
+		return arg_uses_field(a->typecast.item, name);
+	default:
+		return false;
+	}
+}
+
+static long find_divisor(const struct tep_print_arg *a, const char *name)
+{
+	long v;
+
+	for (; a; a = a->next) {
+		if (a->type == TEP_PRINT_TYPE) {
+			v = find_divisor(a->typecast.item, name);
+			if (v)
+				return v;
+		}
+		if (a->type != TEP_PRINT_OP || !a->op.op)
+			continue;
+		if (!strcmp(a->op.op, "/") && a->op.right &&
+		    a->op.right->type == TEP_PRINT_ATOM &&
+		    arg_uses_field(a->op.left, name))
+			return strtol(a->op.right->atom.atom, NULL, 0);
+		v = find_divisor(a->op.left, name);
+		if (!v)
+			v = find_divisor(a->op.right, name);
+		if (v)
+			return v;
+	}
+	return 0;
+}
+
+long source_event_print_divisor(struct source *src, int id, const char *field)
+{
+	struct tep_event *e = tep_find_event(src->tep, id);
+
+	return e ? find_divisor(e->print_fmt.args, field) : 0;
 }

@@ -209,4 +209,25 @@ const char *source_comm(struct source *src, int pid);
  */
 const char *source_syscall_name(struct source *src, long nr);
 
+/*
+ * Array fields and string-ness (decode-sys.c): read element idx of a
+ * numeric array field (unsigned long args[6]) in the recording's byte
+ * order; returns 0, or -1 when f is not such an array or idx is out of
+ * range.
+ */
+int source_field_array_u64(const struct source_field *f,
+			   const struct source_event *ev, int idx,
+			   uint64_t *val);
+/*
+ * True when f holds characters (char[N] or __data_loc char[]), false for
+ * a pointer (a syscall's user-space "const char *") or a number.
+ */
+bool source_field_is_string(const struct source_field *f);
+/*
+ * The constant an expression of field is divided by in the event type's
+ * print format ("(jiffies - REC->dirtied_when) / 250": 250, the
+ * recording kernel's HZ), or 0 when there is none.
+ */
+long source_event_print_divisor(struct source *src, int id, const char *field);
+
 #endif /* IOREPORT_SOURCE_H */

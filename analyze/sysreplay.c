@@ -286,6 +286,13 @@ void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e)
 	}
 }
 
+const struct sys_enter *sysreplay_pending(const struct sysreplay *sr, int tid)
+{
+	const struct pending *p = imap_get(&sr->open, tid);
+
+	return p ? &p->e : NULL;
+}
+
 static void unpaired(const struct sys_exit *x, struct sys_call *out)
 {
 	memset(out, 0, sizeof(*out));

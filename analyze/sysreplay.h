@@ -148,6 +148,12 @@ void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e);
 int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 		   struct sys_call *out);
 /*
+ * The call thread tid is inside (its enter waits for its exit), or NULL.
+ * Valid until the next sysreplay call.  Used by the attribution of block
+ * I/O queued by a thread inside a file syscall (attrib.c).
+ */
+const struct sys_enter *sysreplay_pending(const struct sysreplay *sr, int tid);
+/*
  * Events were lost on cpu: drop (and count) the waiting enters of the
  * threads last seen on that CPU, so no pair spans the gap.
  */
@@ -212,12 +218,25 @@ struct kstat {
 	struct lathist lat;
 };
 
+/* Block I/O attributed to a process or a file (attrib.h), at the device. */
+struct blkio {
+	uint64_t requests;	/* requests whose first bio was this owner's */
+	uint64_t read_bytes, write_bytes;
+	uint64_t dev_ns;	/* device time (issue -> complete), by byte share */
+	uint64_t journal_bytes;	/* journal commits its fsyncs waited for */
+};
+
 /* Per process (proc.user). */
 struct procstat {
 	struct kstat k[SK_NR];
 	uint64_t calls, errors;
 	uint64_t read_bytes, write_bytes;
 	struct lathist fsync;	/* fsync + fdatasync */
+	struct blkio blk;
+	uint64_t throttle_ns;	/* paused by balance_dirty_pages */
+	uint64_t throttles;
+	uint64_t dstate_ns;	/* blocked in D state (sched_switch recorded) */
+	uint64_t dstates;
 };
 
 /* Per file (file.user). */
@@ -225,7 +244,14 @@ struct filestat {
 	uint64_t opens;
 	uint64_t reads, writes, read_bytes, write_bytes, errors;
 	struct lathist rlat, wlat, fsync;
+	struct blkio blk;
 };
+
+/* The aggregate of a process or a file, created when absent. */
+struct proc;
+struct file;
+struct procstat *procstat_of(struct proc *p);
+struct filestat *filestat_of(struct file *f);
 
 void procstat_free(void *ps);
 void filestat_free(void *fs);
@@ -253,7 +279,11 @@ struct sysrun_stats {
 	uint64_t path_hints;		/* paths from uprobe events (late hook) */
 };
 
+struct source_event;
+struct sysrun_decoder;
+
 struct sysrun {
+	struct sysrun_decoder *dec;		/* decode-sys.c's, between begin and end */
 	struct sysreplay *sr;
 	struct proctable *pt;
 	struct filetab *ft;
@@ -262,14 +292,24 @@ struct sysrun {
 };
 
 /*
- * sysrun_run - replay a whole recording
+ * sysrun_begin - set up the replay of a recording, to be fed one event at
+ * a time, so one loop over source_next() can feed other state machines
+ * (block replay, attribution) in the same pass
  * @run: zeroed; filled with the state machines and their aggregates;
- *   release with sysrun_release()
+ *   release with sysrun_release() (also after a failed begin)
  *
- * Returns 0, or -1 with *errmsg set (caller frees) when the recording has
- * none of the events this replay needs.
+ * Loads the start/end snapshots.  Returns 0, or -1 with *errmsg set
+ * (caller frees) when the recording has none of the events this replay
+ * needs; sysrun_feed/sysrun_end are then no-ops.
  */
+int sysrun_begin(struct sysrun *run, struct source *src, char **errmsg);
+/* Feed one event (any type; those the replay does not use are counted). */
+void sysrun_feed(struct sysrun *run, const struct source_event *ev);
+/* End of the recording: count what is still open, name late fds. */
+void sysrun_end(struct sysrun *run);
+/* begin + feed every event + end. */
 int sysrun_run(struct sysrun *run, struct source *src, char **errmsg);
+/* Free the state machines and aggregates; accepts a zeroed run. */
 void sysrun_release(struct sysrun *run);
 
 /*

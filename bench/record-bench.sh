@@ -114,6 +114,25 @@ for e in "${EV_LIST[@]}"; do TC_EV+=(-e "$e"); done
 
 make_loop_ext4 512
 OUT=$T/out
+
+# On an interrupted run, stop the recorder still running (SIGINT: both end
+# their files and restore tracefs) before the loop device goes away.
+CURRENT_REC=
+stop_current_recorder() {
+	local i
+	[ -n "$CURRENT_REC" ] || return 0
+	case $(cat "/proc/$CURRENT_REC/comm" 2>/dev/null) in
+	iorec | trace-cmd) kill -INT "$CURRENT_REC" ;;
+	*) return 0 ;;
+	esac
+	for ((i = 0; i < 200; i++)); do
+		kill -0 "$CURRENT_REC" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$CURRENT_REC" 2>/dev/null && kill -KILL "$CURRENT_REC"
+	return 0
+}
+on_exit stop_current_recorder
 mkdir -p "$OUT"
 
 {
@@ -198,6 +217,7 @@ run_one() {
 			sleep 0.05
 		done
 		[ -n "$rp" ] || die "$tag: the recorder did not start: $(cat "$T/$tag.log")"
+		CURRENT_REC=$rp
 		sleep "$SETTLE"
 		kill -0 "$rp" 2>/dev/null || die "$tag: the recorder died: $(cat "$T/$tag.log")"
 	fi
@@ -210,6 +230,7 @@ run_one() {
 		sleep 1
 		kill -INT "$rp" 2>/dev/null || true
 		wait "$wp" || true
+		CURRENT_REC=
 		case $tool in tc*) echo 1 >"$TRACEFS/tracing_on" ;; esac
 		[ -s "$out" ] || die "$tag: no output file: $(cat "$T/$tag.log")"
 		cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s + 0 }' "$T/$tag.time")
@@ -225,8 +246,12 @@ run_one() {
 	fi
 	printf '%s %s %s %s %s %s %s %s %s %s %s\n' "$w" "$tool" "$round" \
 		$(((t1 - t0) / 1000)) "$cpu" "$wbytes" "$fsize" "$events" "$lost" "$rss" "$wake" >>"$RESULTS"
-	awk -v w="$w" -v t="$tool" -v r="$round" -v ns=$((t1 - t0)) \
-		'BEGIN { printf "  %-7s %-6s round %s: %6.2f s\n", w, t, r, ns / 1e9 }' >&2
+	awk -v w="$w" -v t="$tool" -v r="$round" -v ns=$((t1 - t0)) -v cpu="$cpu" \
+		-v ev="$events" -v lost="$lost" -v fs="$fsize" 'BEGIN {
+		printf "  %-7s %-6s round %s: %6.2f s", w, t, r, ns / 1e9
+		if (t != "none")
+			printf "  cpu %.2f s, %d events, %d lost, file %.1f MB", cpu, ev, lost, fs / 1048576
+		printf "\n" }' >&2
 }
 
 # iorec_counts FILE: "events lost" from ioreport info ("events: N types,
@@ -262,6 +287,7 @@ echo "record-bench: $ROUNDS rounds of ${WL[*]} under ${TL[*]}; loop ext4 $LOOPNA
 	"${#EV_LIST[@]} event specs; kernel $(uname -r), $(nproc) CPUs" >&2
 echo "record-bench: ring buffers: iorec ${IOREC_BUF:-its default} KB/CPU (-b), trace-cmd the top level's" \
 	"$(tr -d '\n' <"$TRACEFS/buffer_size_kb") KB/CPU" >&2
+echo "record-bench: load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for ((r = 1; r <= ROUNDS; r++)); do
 	for w in "${WL[@]}"; do
 		for t in "${TL[@]}"; do
@@ -271,6 +297,8 @@ for ((r = 1; r <= ROUNDS; r++)); do
 done
 
 # ---------------------------------------------------------------- report
+
+echo "record-bench: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 
 awk -v rounds="$ROUNDS" -v tools="$TOOLS" -v wls="$WORKLOADS" '
 function fmt_bytes(b) {
@@ -314,6 +342,8 @@ END {
 			A[k, "rss"] = rss[k] / n[k] / 1024; A[k, "wake"] = wake[k] / n[k]
 			if (t == "none") {
 				printf "%-18s %8.2f [%.2f-%.2f] %8s\n", name[t], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, "-"
+				if (m > 0 && (wmax[k] - wmin[k]) / m > 0.3)
+					noisy[w] = sprintf("untraced runs vary by %.0f%%", 100 * (wmax[k] - wmin[k]) / m)
 				continue
 			}
 			printf "%-18s %8.2f [%.2f-%.2f] %7.1f%% %8.2f %9s %9s %9d %7.1f %8d %8.1f %8d\n",
@@ -332,6 +362,8 @@ END {
 				ratio(A[a, "bpe"], A[b, "bpe"]), "-",
 				ratio(A[a, "rss"], A[b, "rss"]), ratio(A[a, "wake"], A[b, "wake"])
 		}
+		if (w in noisy)
+			printf "NOTE: %s: the machine is noisy, so WALL and SLOWDOWN are not meaningful;\n      compare CPU, WRITTEN, FILE, B/EVENT, RSS and WAKEUPS (or run more rounds on a quiet machine)\n", noisy[w]
 	}
 }' "$RESULTS"
 

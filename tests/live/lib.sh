@@ -35,12 +35,50 @@ _CLEANING=0
 # on_exit CMD: run CMD (with eval) at exit, last registered first.
 on_exit() { _CLEANUPS+=("$1"); }
 
+# _stop_our_iorecs: ask every iorec this test started that still runs to
+# stop (SIGTERM: it removes its instance), SIGKILL after 5 s.  Only pids
+# that are still this iorec binary are touched (never a reused pid).
+_stop_our_iorecs() {
+	local p exe i left
+	[ -s "$T/.pids" ] || return 0
+	exe=$(readlink -f "$IOREC")
+	left=()
+	# shellcheck disable=SC2013
+	for p in $(sort -u "$T/.pids"); do
+		[ "$(readlink "/proc/$p/exe" 2>/dev/null)" = "$exe" ] || continue
+		kill -TERM "$p" 2>/dev/null && left+=("$p")
+	done
+	for ((i = 0; i < 100 && ${#left[@]} > 0; i++)); do
+		sleep 0.05
+		for p in "${!left[@]}"; do
+			kill -0 "${left[$p]}" 2>/dev/null || unset "left[$p]"
+		done
+	done
+	for p in "${left[@]}"; do
+		kill -KILL "$p" 2>/dev/null
+	done
+	# An instance of ours whose process is gone (a test interrupted right
+	# after a kill -9): remove it, so that nothing is left behind.  The
+	# check that iorec itself removes stale instances runs before this.
+	# shellcheck disable=SC2013
+	for p in $(sort -u "$T/.pids"); do
+		[ -d "$TRACEFS/instances/iorec-$p" ] || continue
+		for ((i = 0; i < 40; i++)); do
+			kill -0 "$p" 2>/dev/null || break
+			sleep 0.05
+		done
+		kill -0 "$p" 2>/dev/null || rmdir "$TRACEFS/instances/iorec-$p" 2>/dev/null
+	done
+	return 0
+}
+
 _run_cleanups() {
 	local i
 	[ "$_CLEANING" = 1 ] && return 0
 	_CLEANING=1
 	set +e
 	cd / || true	# a cwd inside a mount would keep it busy
+	_stop_our_iorecs
 	for ((i = ${#_CLEANUPS[@]} - 1; i >= 0; i--)); do
 		eval "${_CLEANUPS[$i]}" >/dev/null 2>&1
 	done
@@ -72,8 +110,6 @@ on_exit "rm -rf '$T'"
 # ---------------------------------------------------------------- preconditions
 
 _TRACING_ON_AT_START=
-_INSTANCES_AT_START=
-_OUR_PIDS=()
 _OUR_LOOPS=()
 
 # need_root_tracefs: skip unless root with a usable tracefs (mounting it if
@@ -89,7 +125,6 @@ need_root_tracefs() {
 	[ -x "$IOREC" ] || fail "$IOREC not built (run make)"
 	[ -x "$IOREPORT" ] || fail "$IOREPORT not built (run make)"
 	_TRACING_ON_AT_START=$(cat "$TRACEFS/tracing_on")
-	_INSTANCES_AT_START=" $(iorec_instances | tr '\n' ' ') "
 }
 
 # need_cmd CMD...: skip when a tool the test uses is missing.
@@ -113,8 +148,46 @@ need_event() {
 # track_pid PID: an iorec (or workload) started by this test; it is killed at
 # exit if still alive, and its instance must be gone at the end.
 track_pid() {
-	_OUR_PIDS+=("$1")
+	echo "$1" >>"$T/.pids"
 	on_exit "kill -9 $1 2>/dev/null; wait $1 2>/dev/null"
+}
+
+# run_iorec [--timeout S] ARGS...: run $IOREC ARGS like a foreground command
+# (same stdin, default SIGINT/SIGQUIT), noting its pid so that the leftover
+# check knows its instance; works inside pipelines too.  With --timeout, it
+# is killed with SIGKILL after S seconds (exit status 137).
+run_iorec() {
+	local tmo=0 pid rc=0 dog=
+	if [ "$1" = --timeout ]; then
+		tmo=$2
+		shift 2
+	fi
+	env --default-signal=INT,QUIT "$IOREC" "$@" <&0 &
+	pid=$!
+	echo "$pid" >>"$T/.pids"
+	if [ "$tmo" != 0 ]; then
+		(sleep "$tmo"; kill -9 "$pid") >/dev/null 2>&1 &
+		dog=$!
+	fi
+	wait "$pid" || rc=$?
+	if [ -n "$dog" ]; then
+		kill "$dog" 2>/dev/null || true
+		wait "$dog" 2>/dev/null || true
+	fi
+	return "$rc"
+}
+
+# wait_exit PID TIMEOUT_S: wait for a background PID to exit; sets RC.
+# Fails when it is still running after TIMEOUT_S.
+wait_exit() {
+	local pid=$1 i
+	for ((i = 0; i < $2 * 20; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.05
+	done
+	kill -0 "$pid" 2>/dev/null && fail "pid $pid still running $2 s after it was told to stop"
+	RC=0
+	wait "$pid" || RC=$?
 }
 
 # start_workload CMD...: run CMD over and over in the background until
@@ -126,11 +199,11 @@ start_workload() {
 		while :; do "$@" || sleep 0.1; done
 	) &
 	WORKLOAD_PID=$!
-	_OUR_PIDS+=("$WORKLOAD_PID")
 	on_exit "stop_workload $WORKLOAD_PID"
 }
 
 # stop_workload [PID]: stop the workload loop (default: the last started).
+# shellcheck disable=SC2120
 stop_workload() {
 	local pid=${1:-$WORKLOAD_PID}
 	kill -TERM "$pid" 2>/dev/null || return 0
@@ -195,19 +268,16 @@ diskstats_sectors() {
 
 # ---------------------------------------------------------------- assertions
 
-# assert_no_leftovers: no iorec instance from this test's processes (nor a
-# new stale one from a dead process), no loop device of ours still attached,
-# top-level tracing_on as it was.  Instances of other, live iorec processes
-# (another test running in parallel) are not ours and are ignored.
+# assert_no_leftovers: no instance of an iorec this test ran (run_iorec,
+# track_pid), no loop device of ours still attached, top-level tracing_on
+# as it was.  Instances of other iorec processes (another test running in
+# parallel, a stale one another test leaves on purpose) are not ours.
 assert_no_leftovers() {
-	local inst pid p l
+	local inst l
 	for inst in $(iorec_instances); do
-		pid=${inst#iorec-}
-		for p in "${_OUR_PIDS[@]}"; do
-			[ "$p" = "$pid" ] && fail "instance $inst of our iorec left behind"
-		done
-		case $_INSTANCES_AT_START in *" $inst "*) continue ;; esac
-		kill -0 "$pid" 2>/dev/null || fail "stale instance $inst left behind"
+		if grep -qx "${inst#iorec-}" "$T/.pids" 2>/dev/null; then
+			fail "instance $inst of our iorec left behind"
+		fi
 	done
 	for l in "${_OUR_LOOPS[@]}"; do
 		if losetup "$l" 2>/dev/null | grep -q "$T/"; then
@@ -243,6 +313,12 @@ assert_complete() {
 	*complete*) ;;
 	*) fail "integrity does not say complete: $line" ;;
 	esac
+}
+
+# end_reason INFO: the "reason:" of the "end:" section of 'ioreport info'.
+end_reason() {
+	awk '/^end:/ { e = 1; next } /^[^ ]/ { e = 0 }
+		e && $1 == "reason:" { sub(/^ *reason: */, ""); print; exit }' "$1"
 }
 
 # info_value INFO KEY: the value of a "KEY: value" line of 'ioreport info'.

@@ -8,7 +8,9 @@ LIVE_TESTS = \
 	tests/live/record-signals.sh \
 	tests/live/record-kill9.sh \
 	tests/live/record-enospc.sh \
-	tests/live/record-flight.sh
+	tests/live/record-flight.sh \
+	tests/live/record-limits.sh \
+	tests/live/record-cut.sh
 
 TESTS += $(LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) tests/live/lib.sh \

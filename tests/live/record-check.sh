@@ -7,13 +7,13 @@ need_root_tracefs
 need_cmd setpriv
 
 rc=0
-"$IOREC" --check >"$T/check" 2>&1 || rc=$?
+run_iorec --check >"$T/check" 2>&1 || rc=$?
 cat "$T/check" >&2
 assert_eq "iorec --check exit status" 0 "$rc"
 grep -qiE 'clock' "$T/check" || fail "iorec --check does not name the clock"
 grep -qiE 'events' "$T/check" || fail "iorec --check does not mention the events"
 # The full event list (with -v when plain --check gives only counts).
-"$IOREC" --check -v >"$T/check-v" 2>&1 || fail "iorec --check -v failed"
+run_iorec --check -v >"$T/check-v" 2>&1 || fail "iorec --check -v failed"
 for e in block:block_rq_issue block:block_rq_complete sched:sched_process_exec; do
 	grep -q "$e" "$T/check-v" || fail "iorec --check -v does not list $e"
 done
@@ -22,7 +22,7 @@ if [ -d "$TRACEFS/events/syscalls" ]; then
 fi
 
 rc=0
-"$IOREC" --check -e nosuch:event >"$T/missing" 2>&1 || rc=$?
+run_iorec --check -e nosuch:event >"$T/missing" 2>&1 || rc=$?
 cat "$T/missing" >&2
 [ "$rc" = 0 ] || [ "$rc" = 1 ] || fail "iorec --check -e nosuch:event exited $rc"
 grep -q 'nosuch:event' "$T/missing" || fail "iorec --check -e nosuch:event does not name the missing event"
@@ -34,7 +34,7 @@ line=$(grep 'nosuch:event' "$T/missing" | head -n 1)
 for args in "--no-such-option" "-z" "-d notaduration -o $T/x.iorec"; do
 	rc=0
 	# shellcheck disable=SC2086
-	"$IOREC" $args >"$T/usage" 2>&1 || rc=$?
+	run_iorec $args >"$T/usage" 2>&1 || rc=$?
 	assert_eq "exit status of 'iorec $args'" 2 "$rc"
 done
 

@@ -13,11 +13,11 @@ unique_dd
 
 # Exit status of the command passes through.
 rc=0
-"$IOREC" -q -o "$T/st.iorec" -- sh -c 'exit 3' 2>"$T/st.err" || rc=$?
+run_iorec -q -o "$T/st.iorec" -- sh -c 'exit 3' 2>"$T/st.err" || rc=$?
 assert_eq "exit status of 'iorec -- sh -c \"exit 3\"'" 3 "$rc"
 
 rc=0
-"$IOREC" -q -o "$T/rec.iorec" -- "$DD" if=/dev/zero of="$MNT/f" bs=1M count=16 \
+run_iorec -q -o "$T/rec.iorec" -- "$DD" if=/dev/zero of="$MNT/f" bs=1M count=16 \
 	oflag=direct 2>"$T/rec.err" || rc=$?
 [ "$rc" = 0 ] || { cat "$T/rec.err" >&2; fail "iorec -- dd exited $rc"; }
 [ "$(stat -c %s "$MNT/f")" = 16777216 ] || fail "dd did not write 16 MiB"

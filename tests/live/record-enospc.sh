@@ -12,7 +12,7 @@ start_workload dd if=/dev/zero of=/dev/null bs=16 count=200000 status=none
 
 f=$MNT/full.iorec
 rc=0
-timeout -s KILL 40 "$IOREC" -q -d 30 -o "$f" 2>"$T/rec.err" || rc=$?
+run_iorec --timeout 40 -q -d 30 -o "$f" 2>"$T/rec.err" || rc=$?
 cat "$T/rec.err" >&2
 [ "$rc" != 137 ] || fail "iorec did not stop within 40 s"
 assert_eq "iorec exit status on a full disk" 1 "$rc"

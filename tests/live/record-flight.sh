@@ -9,7 +9,7 @@ need_root_tracefs
 
 # Metadata alone: a short recording of an idle system (a little data too,
 # which only makes the bound below more generous).
-"$IOREC" -q -d 0.3 -o "$T/meta.iorec" 2>"$T/meta.err" || { cat "$T/meta.err" >&2; fail "iorec -d 0.3 failed"; }
+run_iorec -q -d 0.3 -o "$T/meta.iorec" 2>"$T/meta.err" || { cat "$T/meta.err" >&2; fail "iorec -d 0.3 failed"; }
 meta=$(stat -c %s "$T/meta.iorec")
 
 busy() {
@@ -18,12 +18,12 @@ busy() {
 
 # Without -F, the same workload writes well over the flight size.
 busy
-"$IOREC" -q -d 4 -o "$T/full.iorec" 2>"$T/full.err" || { cat "$T/full.err" >&2; fail "iorec -d 4 failed"; }
+run_iorec -q -d 4 -o "$T/full.iorec" 2>"$T/full.err" || { cat "$T/full.err" >&2; fail "iorec -d 4 failed"; }
 stop_workload
 full=$(stat -c %s "$T/full.iorec")
 
 busy
-"$IOREC" -q -F 1M -d 4 -o "$T/flight.iorec" 2>"$T/flight.err" || { cat "$T/flight.err" >&2; fail "iorec -F 1M -d 4 failed"; }
+run_iorec -q -F 1M -d 4 -o "$T/flight.iorec" 2>"$T/flight.err" || { cat "$T/flight.err" >&2; fail "iorec -F 1M -d 4 failed"; }
 stop_workload
 flight=$(stat -c %s "$T/flight.iorec")
 

@@ -44,7 +44,7 @@ log "dump: $n events"
 [ "$n" -gt 0 ] || fail "ioreport dump yields no events from a 3 s busy recording"
 
 # The next run cleans the stale instance of the killed process.
-"$IOREC" -v -d 1 -o "$T/next.iorec" 2>"$T/next.err" || { cat "$T/next.err" >&2; fail "iorec -d 1 after kill -9 failed"; }
+run_iorec -v -d 1 -o "$T/next.iorec" 2>"$T/next.err" || { cat "$T/next.err" >&2; fail "iorec -d 1 after kill -9 failed"; }
 log "next run: $(tr "\n" " " <"$T/next.err")"
 # (Another iorec on the machine may be removing it at the same moment: give
 # a concurrent rmdir a moment to finish.)

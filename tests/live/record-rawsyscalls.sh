@@ -14,7 +14,7 @@ esac
 
 unique_dd
 rc=0
-"$IOREC" -q --raw-syscalls -o "$T/raw.iorec" -- "$DD" if=/dev/zero of="$T/out" \
+run_iorec -q --raw-syscalls -o "$T/raw.iorec" -- "$DD" if=/dev/zero of="$T/out" \
 	bs=1M count=16 status=none 2>"$T/rec.err" || rc=$?
 [ "$rc" = 0 ] || { cat "$T/rec.err" >&2; fail "iorec --raw-syscalls -- dd exited $rc"; }
 

@@ -8,18 +8,6 @@ need_root_tracefs
 # A small steady workload so that there is something to record.
 start_workload sh -c "dd if=/dev/zero of='$T/work' bs=64k count=16 conv=fsync status=none; sleep 0.05"
 
-# wait_exit PID TIMEOUT_S: wait for PID to exit; sets RC.  Fails on timeout.
-wait_exit() {
-	local pid=$1 i
-	for ((i = 0; i < $2 * 20; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.05
-	done
-	kill -0 "$pid" 2>/dev/null && fail "iorec (pid $pid) still running $2 s after the signal"
-	RC=0
-	wait "$pid" || RC=$?
-}
-
 for sig in INT TERM HUP; do
 	f=$T/sig-$sig.iorec
 	# A background job of a non-interactive shell starts with SIGINT
@@ -36,12 +24,15 @@ for sig in INT TERM HUP; do
 
 	"$IOREPORT" info "$f" >"$T/info-$sig" 2>&1 || { cat "$T/info-$sig" >&2; fail "SIG$sig: ioreport info failed"; }
 	assert_complete "$T/info-$sig"
-	grep -iE 'end|reason|stop' "$T/info-$sig" | grep -qE "SIG$sig|\b$sig\b" ||
-		{ cat "$T/info-$sig" >&2; fail "SIG$sig: END reason does not name the signal"; }
+	r=$(end_reason "$T/info-$sig")
+	case $r in
+	*SIG$sig*) ;;
+	*) cat "$T/info-$sig" >&2; fail "SIG$sig: END reason does not name the signal: '$r'" ;;
+	esac
 	n=$("$IOREPORT" dump "$f" 2>"$T/dump-$sig.err" | wc -l) ||
 		{ cat "$T/dump-$sig.err" >&2; fail "SIG$sig: ioreport dump failed"; }
 	[ "$n" -gt 0 ] || fail "SIG$sig: ioreport dump decoded no events"
-	log "SIG$sig: exit 0, complete, $n events"
+	log "SIG$sig: exit 0, complete, END reason '$r', $n events"
 done
 
 finish

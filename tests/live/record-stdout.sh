@@ -14,13 +14,13 @@ check_file() {
 	log "$2: complete, $n events, $(stat -c %s "$1") bytes"
 }
 
-"$IOREC" -q -o - -d 2 2>"$T/d.err" | cat >"$T/d.iorec"
+run_iorec -q -o - -d 2 2>"$T/d.err" | cat >"$T/d.iorec"
 rcs=("${PIPESTATUS[@]}")
 [ "${rcs[0]}" = 0 ] || { cat "$T/d.err" >&2; fail "iorec -o - -d 2 exited ${rcs[0]}"; }
 check_file "$T/d.iorec" "iorec -o - -d 2 | cat"
 
 rc=0
-"$IOREC" -q -o - -- dd if=/dev/zero of="$T/w" bs=64k count=64 conv=fsync status=none \
+run_iorec -q -o - -- dd if=/dev/zero of="$T/w" bs=64k count=64 conv=fsync status=none \
 	2>"$T/c.err" | cat >"$T/c.iorec" || rc=$?
 [ "$rc" = 0 ] || { cat "$T/c.err" >&2; fail "iorec -o - -- dd | cat failed ($rc)"; }
 check_file "$T/c.iorec" "iorec -o - -- dd | cat"
@@ -28,7 +28,7 @@ check_file "$T/c.iorec" "iorec -o - -- dd | cat"
 # A command that prints to its stdout: with -o - that output must not end
 # up inside the recording (iorec should send it to stderr).
 rc=0
-"$IOREC" -q -o - -- sh -c 'echo hello from the command' \
+run_iorec -q -o - -- sh -c 'echo hello from the command' \
 	2>"$T/e.err" | cat >"$T/e.iorec" || rc=$?
 [ "$rc" = 0 ] || { cat "$T/e.err" >&2; fail "iorec -o - -- sh -c 'echo ...' | cat failed ($rc)"; }
 check_file "$T/e.iorec" "iorec -o - -- sh -c 'echo hello' | cat"

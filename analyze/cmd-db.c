@@ -1,0 +1,669 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-db.c - `ioreport db DB.sqlite REC...`: replay recordings and store
+ * the results, every block request and every file syscall in an SQLite
+ * database (sink-sqlite.h), all recordings in one transaction.
+ *
+ * One pass per recording feeds the syscall replay, the attribution and
+ * the block replay in the order the views use (cmd-procfiles.c), so the
+ * database holds the same numbers as `ioreport processes`, `files` and
+ * `devices`.  The syscall rows are observed around sysrun_feed(): the
+ * thread's waiting enter just before its exit is fed, the process and fd
+ * table just after.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "util.h"
+#include "ioreport.h"
+#include "source.h"
+#include "hist.h"
+#include "replay-block.h"
+#include "sysreplay.h"
+#include "proctable.h"
+#include "fdtable.h"
+#include "attrib.h"
+#include "sink-sqlite.h"
+
+static const char db_usage[] =
+"usage: ioreport db [-q] DB.sqlite RECORDING...\n"
+"       ioreport --db DB.sqlite RECORDING...\n"
+"\n"
+"  -q, --quiet          print nothing but errors\n"
+"  -h, --help           this help\n"
+"\n"
+"Replay each RECORDING (.iorec or trace.dat) and store in the SQLite\n"
+"database DB.sqlite (created if needed) what the views show, plus every\n"
+"block request and every file syscall: recordings, processes (pid reuse\n"
+"kept apart, comm history), threads, files, devices, requests, syscalls,\n"
+"histogram buckets, anomaly counters and the configuration snapshot.\n"
+"Several recordings live in one database; loading a recording again\n"
+"replaces its rows.  The load is one transaction: if it fails or is\n"
+"interrupted the database keeps its previous content.\n"
+"\n"
+"Schema, views and example queries: docs/schema.md.\n"
+"\n"
+"Examples:\n"
+"  ioreport db io.sqlite before.iorec after.iorec\n"
+"  sqlite3 io.sqlite 'SELECT * FROM device_latency'\n"
+"\n"
+"Test hook: IOREPORT_DB_TEST_SLEEP=SECONDS sleeps inside the transaction\n"
+"after the rows are inserted, before the commit (to interrupt a load).\n";
+
+/* Per device and operation, as the devices view computes it. */
+struct devop {
+	uint32_t dev;
+	enum blk_op op;
+	uint64_t reqs;
+	struct hist queue, device, total;
+};
+
+/* A thread and its process, while its syscalls are stored. */
+struct thr {
+	int tid, proc_id;
+	uint64_t calls, first_ts, last_ts;
+};
+
+/* A request whose file is known only by inode until attrib_end(). */
+struct ino_req {
+	int64_t req_id;
+	uint32_t dev;
+	uint64_t ino;
+};
+
+/* What to read from an exit event. */
+struct exit_h {
+	enum sys_kind kind;		/* SK_NONE: raw, kind from the id */
+	struct source_field *ret, *id;
+};
+
+struct load {
+	struct db *db;
+	struct source *src;
+	struct sysrun run;
+	bool have_sys;
+	struct attrib *at;
+	struct replay_block *rb;
+	const char *block_why;
+	int failed;
+
+	struct devop *dv;
+	size_t ndv, dv_alloc;
+
+	struct imap exits;		/* event id -> struct exit_h */
+	struct imap raw_kinds;		/* raw id -> kind + 1 */
+	struct imap thr_of;		/* tid -> index + 1 in thr */
+	struct thr *thr;
+	size_t nthr, thr_alloc;
+
+	struct ino_req *ireq;
+	size_t nireq, ireq_alloc;
+	int64_t req_seq;
+
+	uint64_t events, first_ts, last_ts;
+	uint64_t *gaps;
+	int ncpu;
+};
+
+/* ------------------------------------------------------------------ */
+/* Block requests */
+
+static struct devop *devop_get(struct load *l, uint32_t dev, enum blk_op op)
+{
+	struct devop *d;
+
+	for (size_t i = 0; i < l->ndv; i++)
+		if (l->dv[i].dev == dev && l->dv[i].op == op)
+			return &l->dv[i];
+	if (l->ndv == l->dv_alloc) {
+		l->dv_alloc = l->dv_alloc ? l->dv_alloc * 2 : 8;
+		l->dv = xrealloc(l->dv, sizeof(*l->dv) * l->dv_alloc);
+	}
+	d = &l->dv[l->ndv++];
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	d->op = op;
+	return d;
+}
+
+static void on_request(const struct blk_request *rq, void *arg)
+{
+	struct load *l = arg;
+	struct devop *d = devop_get(l, rq->dev, rq->op);
+	struct attrib_owner own;
+	int proc_id = -1, file_id = -1;
+	const char *how = NULL;
+
+	d->reqs++;
+	if (rq->insert_ts && rq->issue_ts)
+		hist_add(&d->queue, rq->issue_ts - rq->insert_ts);
+	hist_add(&d->device, rq->complete_ts - rq->issue_ts);
+	hist_add(&d->total, rq->complete_ts -
+		 (rq->insert_ts ? rq->insert_ts : rq->issue_ts));
+
+	l->req_seq++;
+	if (l->at) {
+		memset(&own, 0, sizeof(own));
+		attrib_request(l->at, rq, &own);
+		how = attrib_kind_name(own.kind);
+		if (own.proc)
+			proc_id = own.proc->id;
+		if (own.file) {
+			file_id = own.file->id;
+		} else if (own.ino) {
+			struct ino_req *r;
+
+			if (l->nireq == l->ireq_alloc) {
+				l->ireq_alloc = l->ireq_alloc ? l->ireq_alloc * 2 : 256;
+				l->ireq = xrealloc(l->ireq, sizeof(*l->ireq) *
+						   l->ireq_alloc);
+			}
+			r = &l->ireq[l->nireq++];
+			r->req_id = l->req_seq;
+			r->dev = own.dev;
+			r->ino = own.ino;
+		}
+	}
+	if (!l->failed && db_add_request(l->db, rq, proc_id, file_id, how))
+		l->failed = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* Syscalls: observed around sysrun_feed() */
+
+static void build_exits(struct load *l)
+{
+	struct source_event_type *types;
+	int n;
+
+	imap_init(&l->exits);
+	imap_init(&l->raw_kinds);
+	imap_init(&l->thr_of);
+	if (!l->have_sys)
+		return;
+	types = source_event_types(l->src, &n);
+	for (int i = 0; i < n; i++) {
+		struct exit_h *h = NULL;
+
+		if (!l->run.st.raw_syscalls &&
+		    !strcmp(types[i].system, "syscalls") &&
+		    !strncmp(types[i].name, "sys_exit_", 9)) {
+			enum sys_kind k = sys_kind_lookup(types[i].name + 9);
+
+			if (k == SK_NONE)
+				continue;
+			h = xcalloc(1, sizeof(*h));
+			h->kind = k;
+		} else if (l->run.st.raw_syscalls &&
+			   !strcmp(types[i].system, "raw_syscalls") &&
+			   !strcmp(types[i].name, "sys_exit")) {
+			h = xcalloc(1, sizeof(*h));
+			h->kind = SK_NONE;
+			h->id = source_field(l->src, types[i].id, "id");
+		} else {
+			continue;
+		}
+		h->ret = source_field(l->src, types[i].id, "ret");
+		imap_put(&l->exits, types[i].id, h);
+	}
+}
+
+static enum sys_kind exit_kind(struct load *l, const struct exit_h *h,
+			       const struct source_event *ev)
+{
+	int64_t id;
+	void *v;
+	enum sys_kind k;
+
+	if (h->kind != SK_NONE)
+		return h->kind;
+	if (!h->id || source_field_s64(h->id, ev, &id) || id < 0 ||
+	    id > 0x7fffffff)
+		return SK_NONE;
+	v = imap_get(&l->raw_kinds, (int)id);
+	if (v)
+		return (enum sys_kind)((intptr_t)v - 1);
+	k = sys_kind_lookup(source_syscall_name(l->src, (long)id));
+	imap_put(&l->raw_kinds, (int)id, (void *)(intptr_t)(k + 1));
+	return k;
+}
+
+static void note_thread(struct load *l, int tid, int proc_id, uint64_t ts)
+{
+	void *v = imap_get(&l->thr_of, tid);
+	struct thr *t = v ? &l->thr[(intptr_t)v - 1] : NULL;
+
+	if (!t || t->proc_id != proc_id) {
+		/* new thread, or the tid now belongs to another process */
+		if (l->nthr == l->thr_alloc) {
+			l->thr_alloc = l->thr_alloc ? l->thr_alloc * 2 : 64;
+			l->thr = xrealloc(l->thr, sizeof(*l->thr) * l->thr_alloc);
+		}
+		t = &l->thr[l->nthr++];
+		memset(t, 0, sizeof(*t));
+		t->tid = tid;
+		t->proc_id = proc_id;
+		t->first_ts = ts;
+		imap_put(&l->thr_of, tid, (void *)(intptr_t)l->nthr);
+	}
+	t->calls++;
+	t->last_ts = ts;
+}
+
+/* Feed ev to the syscall replay, storing the call it completes, if any. */
+static void feed_sys(struct load *l, const struct source_event *ev)
+{
+	const struct exit_h *h = imap_get(&l->exits, ev->id);
+	const struct sys_kind_info *ki;
+	const struct sys_enter *pe;
+	struct sys_call c;
+	struct proc *p;
+	struct file *before = NULL, *f = NULL;
+	int64_t ret = 0;
+	int fd = -1;
+
+	if (!h) {
+		sysrun_feed(&l->run, ev);
+		return;
+	}
+	memset(&c, 0, sizeof(c));
+	c.kind = exit_kind(l, h, ev);
+	if (c.kind == SK_NONE) {
+		sysrun_feed(&l->run, ev);
+		return;
+	}
+	ki = sys_kind_info(c.kind);
+	c.tid = ev->pid;
+	c.end = ev->ts;
+	pe = sysreplay_pending(l->run.sr, ev->pid);
+	/* what sysreplay_exit will pair: same kind, not across a gap */
+	if (pe && pe->kind == c.kind && pe->ts <= ev->ts &&
+	    !(ev->missed && pe->cpu == ev->cpu)) {
+		c.paired = true;
+		c.start = pe->ts;
+		memcpy(c.args, pe->args, sizeof(c.args));
+		if (ki->fd_out >= 0)
+			fd = (int)c.args[ki->fd_out];
+		else if (ki->fd_in >= 0)
+			fd = (int)c.args[ki->fd_in];
+		p = proctable_lookup(l->run.pt, ev->pid);
+		if (fd >= 0 && p && p->fds)
+			before = fdtable_get(p->fds, fd);
+	}
+
+	sysrun_feed(&l->run, ev);
+
+	if (h->ret)
+		source_field_s64(h->ret, ev, &ret);
+	c.ret = ret;
+	p = proctable_lookup(l->run.pt, ev->pid);
+	if (p && p->fds) {
+		if ((ki->flags & SKF_OPEN) && ret >= 0)
+			f = fdtable_get(p->fds, (int)ret);
+		else if (fd >= 0)
+			f = fdtable_get(p->fds, fd);
+	}
+	if (!f)
+		f = before;
+	if (p)
+		note_thread(l, c.tid, p->id, c.paired ? c.start : c.end);
+	if (!l->failed && db_add_syscall(l->db, &c, p ? p->id : -1, fd,
+					 f ? f->id : -1))
+		l->failed = 1;
+}
+
+/* ------------------------------------------------------------------ */
+/* One recording */
+
+static void store_anomalies(struct load *l)
+{
+	struct db *db = l->db;
+	const struct blk_anomalies *b;
+	int rc = 0;
+
+#define A(stage, name, v) (rc = rc || db_add_anomaly(db, stage, name, v))
+	if (l->rb) {
+		b = replay_block_anomalies(l->rb);
+		A("block", "complete_without_issue", b->complete_without_issue);
+		A("block", "issue_without_insert", b->issue_without_insert);
+		A("block", "duplicate", b->duplicate);
+		A("block", "negative_time", b->negative_time);
+		A("block", "empty_complete", b->empty_complete);
+		A("block", "requeued", b->requeued);
+		A("block", "dropped_at_gap", b->dropped_at_gap);
+		A("block", "still_open", b->still_open);
+		A("block", "unreadable", b->unreadable);
+	}
+	if (l->have_sys) {
+		const struct sysreplay_stats *s = sysreplay_stats(l->run.sr);
+		const struct proctable_stats *p = proctable_stats(l->run.pt);
+		const struct fdtable_stats *f = proctable_fdstats(l->run.pt);
+
+		A("syscall", "exit_without_enter", s->exit_without_enter);
+		A("syscall", "enter_without_exit", s->enter_without_exit);
+		A("syscall", "mismatched", s->mismatched);
+		A("syscall", "negative_time", s->negative_time);
+		A("syscall", "dropped_at_lost_events", s->lost_gap);
+		A("syscall", "open_at_end", s->open_at_end);
+		A("syscall", "lost_event_gaps", l->run.st.gaps);
+		A("syscall", "unknown_syscalls", l->run.st.unknown_syscalls);
+		A("decode", "decode_errors", l->run.st.decode_errors);
+		A("process", "unknown_tids", p->unknown_tids);
+		A("process", "pid_reuse", p->pid_reuse);
+		A("process", "exit_unknown", p->exit_unknown);
+		A("fd", "io_unknown_fd", f->io_unknown);
+		A("fd", "close_unknown_fd", f->close_unknown);
+		A("fd", "dup_unknown_fd", f->dup_unknown);
+	}
+	if (l->at) {
+		const struct attrib_totals *t = attrib_totals(l->at);
+
+		A("attrib", "bio_replaced", t->bio_replaced);
+		A("attrib", "bio_unmatched", t->bio_unmatched);
+		A("attrib", "bio_pending_end", t->bio_pending_end);
+		A("attrib", "writeback_without_dirtier_bytes", t->wb_noproc_bytes);
+		A("attrib", "unattributed_bytes", t->kind_bytes[AK_UNATTRIBUTED]);
+	}
+#undef A
+	if (rc)
+		l->failed = 1;
+}
+
+/* A file and its identity key, as the files view merges them. */
+struct fkey {
+	const struct file *f;
+	int kind;		/* 0 dev:ino, 1 path, 2 none */
+	int ident;
+};
+
+static int cmp_fkey(const void *a, const void *b)
+{
+	const struct fkey *x = a, *y = b;
+	int c;
+
+	if (x->kind != y->kind)
+		return x->kind - y->kind;
+	if (x->kind == 0) {
+		if (x->f->major != y->f->major)
+			return x->f->major < y->f->major ? -1 : 1;
+		if (x->f->minor != y->f->minor)
+			return x->f->minor < y->f->minor ? -1 : 1;
+		if (x->f->ino != y->f->ino)
+			return x->f->ino < y->f->ino ? -1 : 1;
+	} else if (x->kind == 1) {
+		c = strcmp(x->f->path, y->f->path);
+		if (c)
+			return c;
+	}
+	return (x->f->id > y->f->id) - (x->f->id < y->f->id);
+}
+
+static bool same_ident(const struct fkey *x, const struct fkey *y)
+{
+	if (x->kind != y->kind || x->kind == 2)
+		return false;
+	if (x->kind == 0)
+		return x->f->major == y->f->major &&
+		       x->f->minor == y->f->minor && x->f->ino == y->f->ino;
+	return !strcmp(x->f->path, y->f->path);
+}
+
+static int store_files(struct load *l)
+{
+	size_t n = filetab_count(l->run.ft);
+	struct fkey *k = xcalloc(n ? n : 1, sizeof(*k));
+	int rc = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		k[i].f = filetab_at(l->run.ft, i);
+		k[i].kind = k[i].f->has_devino ? 0 : k[i].f->path ? 1 : 2;
+	}
+	qsort(k, n, sizeof(*k), cmp_fkey);
+	for (size_t i = 0; i < n; i++)
+		k[i].ident = i && same_ident(&k[i - 1], &k[i]) ?
+			     k[i - 1].ident : k[i].f->id;
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = db_add_file(l->db, k[i].f, k[i].ident);
+	free(k);
+	return rc;
+}
+
+static int store_results(struct load *l)
+{
+	struct db *db = l->db;
+
+	for (size_t i = 0; i < l->ndv; i++)
+		if (db_add_devstat(db, l->dv[i].dev, l->dv[i].op, l->dv[i].reqs,
+				   &l->dv[i].queue, &l->dv[i].device,
+				   &l->dv[i].total))
+			return -1;
+	if (l->have_sys) {
+		for (size_t i = 0; i < proctable_count(l->run.pt); i++)
+			if (db_add_process(db, proctable_at(l->run.pt, i)))
+				return -1;
+		if (store_files(l))
+			return -1;
+	}
+	for (size_t i = 0; i < l->nthr; i++)
+		if (db_add_thread(db, l->thr[i].proc_id, l->thr[i].tid,
+				  l->thr[i].calls, l->thr[i].first_ts,
+				  l->thr[i].last_ts))
+			return -1;
+	for (size_t i = 0; i < l->nireq; i++) {
+		struct file *f = attrib_inode_file(l->at, l->ireq[i].dev,
+						   l->ireq[i].ino);
+
+		if (f && db_set_request_file(db, l->ireq[i].req_id, f->id))
+			return -1;
+	}
+	for (int i = 0; i < l->ncpu; i++)
+		if (db_add_cpu(db, i, l->gaps[i]))
+			return -1;
+	store_anomalies(l);
+	if (l->failed)
+		return -1;
+	return db_recording_end(db, l->events, l->first_ts, l->last_ts,
+				!l->have_sys ? NULL :
+				l->run.st.raw_syscalls ? "raw_syscalls" :
+				"syscalls");
+}
+
+static void load_release(struct load *l)
+{
+	size_t pos = 0;
+	int key;
+	void *val;
+
+	while (imap_next(&l->exits, &pos, &key, &val))
+		free(val);
+	imap_release(&l->exits);
+	imap_release(&l->raw_kinds);
+	imap_release(&l->thr_of);
+	for (size_t i = 0; i < l->ndv; i++) {
+		hist_release(&l->dv[i].queue);
+		hist_release(&l->dv[i].device);
+		hist_release(&l->dv[i].total);
+	}
+	free(l->dv);
+	free(l->thr);
+	free(l->ireq);
+	free(l->gaps);
+	replay_block_free(l->rb);
+	attrib_free(l->at);
+	sysrun_release(&l->run);
+	source_close(l->src);
+}
+
+static void flush_warnings(struct source *src)
+{
+	char *msg;
+
+	while ((msg = source_warning(src))) {
+		warning("%s", msg);
+		free(msg);
+	}
+}
+
+/* Replay path and store it.  Returns 0, or -1 after printing the error. */
+static int load_one(struct db *db, const char *path, bool quiet)
+{
+	struct load l;
+	struct source_event ev;
+	char *msg = NULL;
+	uint64_t rows0 = db_rows(db);
+
+	memset(&l, 0, sizeof(l));
+	l.db = db;
+	l.src = source_open(path, &msg);
+	if (!l.src) {
+		error("%s", msg);
+		free(msg);
+		return -1;
+	}
+	if (db_recording_begin(db, l.src, path)) {
+		error("%s", db_errmsg(db));
+		source_close(l.src);
+		return -1;
+	}
+	if (sysrun_begin(&l.run, l.src, &msg) == 0) {
+		l.have_sys = true;
+		l.at = attrib_new(l.src, &l.run);
+	} else {
+		/* a recording of block events only: store what there is */
+		if (!quiet)
+			note("%s", msg);
+		free(msg);
+	}
+	l.rb = replay_block_new(l.src, on_request, &l, &l.block_why);
+	if (!l.rb && !l.have_sys) {
+		error("%s: neither block nor syscall events: nothing to store (%s)",
+		      path, l.block_why);
+		load_release(&l);
+		return -1;
+	}
+	build_exits(&l);
+	l.ncpu = source_info(l.src)->nr_cpus;
+	l.gaps = xcalloc(l.ncpu > 0 ? (size_t)l.ncpu : 1, sizeof(*l.gaps));
+
+	while (!l.failed && source_next(l.src, &ev) > 0) {
+		l.events++;
+		if (!l.first_ts)
+			l.first_ts = ev.ts;
+		l.last_ts = ev.ts;
+		if (ev.missed && ev.cpu >= 0 && ev.cpu < l.ncpu)
+			l.gaps[ev.cpu]++;
+		if (l.have_sys) {
+			feed_sys(&l, &ev);
+			attrib_feed(l.at, &ev);
+		}
+		if (l.rb)
+			replay_block_feed(l.rb, &ev);
+	}
+	if (l.rb)
+		replay_block_finish(l.rb);
+	if (l.have_sys) {
+		sysrun_end(&l.run);
+		attrib_end(l.at);
+	}
+	if (l.failed || store_results(&l)) {
+		error("%s", db_errmsg(db));
+		load_release(&l);
+		return -1;
+	}
+	flush_warnings(l.src);
+	if (!quiet)
+		printf("%s: recording %" PRId64 "%s, %" PRIu64 " events, %"
+		       PRIu64 " rows\n", path, db_rec_id(db),
+		       db_replaced(db) ? " (replaced)" : "", l.events,
+		       db_rows(db) - rows0);
+	load_release(&l);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void test_sleep(void)
+{
+	const char *s = getenv("IOREPORT_DB_TEST_SLEEP");
+	double secs = s ? atof(s) : 0;
+
+	if (secs > 0) {
+		fflush(stdout);
+		usleep((useconds_t)(secs * 1e6));
+	}
+}
+
+int cmd_db(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "help",  no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	bool quiet = false;
+	struct db *db;
+	char *msg = NULL;
+	uint64_t t0, t1;
+	struct stat st;
+	int c, rc = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(db_usage, stdout);
+			return 0;
+		default:
+			return usage_error(db_usage, "unknown option");
+		}
+	}
+	if (argc - optind < 2)
+		return usage_error(db_usage,
+				   "db wants a database file and at least one recording");
+
+	t0 = now_mono_ns();
+	db = db_open(argv[optind], &msg);
+	if (!db) {
+		error("%s", msg);
+		free(msg);
+		return 1;
+	}
+	if (db_load_begin(db)) {
+		error("%s", db_errmsg(db));
+		db_close(db);
+		return 1;
+	}
+	for (int i = optind + 1; i < argc && !rc; i++)
+		rc = load_one(db, argv[i], quiet);
+	if (!rc) {
+		test_sleep();
+		if (db_commit(db)) {
+			error("%s", db_errmsg(db));
+			rc = -1;
+		}
+	}
+	t1 = now_mono_ns();
+	if (!rc && !quiet) {
+		double secs = (double)(t1 - t0) / 1e9;
+
+		printf("%s: %" PRIu64 " rows in %.3f s (%.0f rows/s), %lld bytes\n",
+		       argv[optind], db_rows(db), secs,
+		       secs > 0 ? (double)db_rows(db) / secs : 0.0,
+		       stat(argv[optind], &st) ? -1LL : (long long)st.st_size);
+	}
+	if (rc)
+		error("%s: nothing stored: the database keeps its previous content",
+		      argv[optind]);
+	db_close(db);
+	return rc ? 1 : 0;
+}

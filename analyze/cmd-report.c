@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-report.c - `ioreport report` (the default), `summary`, `devices`,
+ * `slow` and `snoop`: open the recording, run the one-pass analysis
+ * (analysis.h) with what the view needs, print through the sinks
+ * (report.h) as text or one JSON object.
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "ioreport.h"
+#include "source.h"
+#include "json.h"
+#include "report.h"
+
+#define DEFAULT_TOP	10
+
+static const char report_usage[] =
+"usage: ioreport [report] [--json] [--top N] [--no-hist] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -n, --top N          rows of the processes, files and slowest lists\n"
+"                       (default 10)\n"
+"  -H, --no-hist        no histograms, only the tables\n"
+"  -h, --help           this help\n"
+"\n"
+"Everything about a recording: summary, devices, slowest requests,\n"
+"processes and files.\n";
+
+static const char summary_usage[] =
+"usage: ioreport summary [--json] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -h, --help           this help\n"
+"\n"
+"What was recorded: host, kernel, clock, duration, events, lost events per\n"
+"CPU and where the first gap is, devices with requests and bytes, tasks,\n"
+"the config that shapes I/O (vm.dirty_*, swappiness, vfs_cache_pressure,\n"
+"mount options of the file systems on the devices that did I/O, their\n"
+"queue settings) and the anomaly counts.\n";
+
+static const char devices_usage[] =
+"usage: ioreport devices [--json] [--no-hist] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -H, --no-hist        no histograms, only the tables\n"
+"  -h, --help           this help\n"
+"\n"
+"Queue time is block_rq_insert -> block_rq_issue (Q2D), device time is\n"
+"block_rq_issue -> block_rq_complete (D2C), total is Q2C (or D2C for\n"
+"requests issued without passing through the queue).\n";
+
+static const char slow_usage[] =
+"usage: ioreport slow [--json] [--top N] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -n, --top N          how many (default 10)\n"
+"  -h, --help           this help\n"
+"\n"
+"The N block requests with the longest total time (insert -> complete),\n"
+"slowest first, with device, type, sector, bytes, queue, device and total\n"
+"time, the task that queued it and its file when attributed.\n";
+
+static const char snoop_usage[] =
+"usage: ioreport snoop [--json] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -h, --help           this help\n"
+"\n"
+"One line per completed block request, in completion order, like\n"
+"iosnoop -Q: start (insert, else issue) and end times in seconds of the\n"
+"trace clock, comm and pid of the task that queued it, type (rwbs),\n"
+"device, sector, bytes, queue time and device time in ms, file.\n";
+
+enum view {
+	V_REPORT, V_SUMMARY, V_DEVICES, V_SLOW, V_SNOOP,
+};
+
+struct opts {
+	bool json, no_hist;
+	long top;
+	const char *path;
+};
+
+/* Returns -1 to go on, else the exit code. */
+static int parse_opts(int argc, char **argv, const char *usage,
+		      const char *shortopts, struct opts *o)
+{
+	static const struct option lo[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "no-hist", no_argument, NULL, 'H' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->top = DEFAULT_TOP;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			o->json = true;
+			break;
+		case 'H':
+			o->no_hist = true;
+			break;
+		case 'n':
+			o->top = strtol(optarg, &end, 10);
+			if (*end || end == optarg || o->top < 0 ||
+			    o->top > 1000000)
+				return usage_error(usage,
+						   "--top wants a number from 0 to 1000000, not '%s'",
+						   optarg);
+			break;
+		case 'h':
+			fputs(usage, stdout);
+			return 0;
+		default:
+			return usage_error(usage, "unknown option");
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error(usage, "%s wants exactly one FILE",
+				   argv[0]);
+	o->path = argv[optind];
+	return -1;
+}
+
+static void flush_warnings(struct source *src)
+{
+	char *msg;
+
+	while ((msg = source_warning(src))) {
+		warning("%s", msg);
+		free(msg);
+	}
+}
+
+/*
+ * Interim until the syscall replay can be fed per event and print
+ * into a given sink: the processes and files views run their own pass.
+ */
+static int run_sys_views(const char *path, long top)
+{
+	char n[32];
+	char *pv[] = { "processes", "--top", n, (char *)path, NULL };
+	char *fv[] = { "files", "--top", n, (char *)path, NULL };
+	int rc;
+
+	snprintf(n, sizeof(n), "%ld", top);
+	if (!strcmp(path, "-"))
+		return 0;	/* standard input cannot be read again */
+	printf("\n");
+	fflush(stdout);
+	rc = cmd_processes(4, pv);
+	printf("\n");
+	fflush(stdout);
+	return cmd_files(4, fv) | rc;
+}
+
+static int run_view(enum view v, int argc, char **argv, const char *usage,
+		    const char *shortopts)
+{
+	struct analysis a = { 0 };
+	struct json j, *jp = NULL;
+	struct sink s;
+	struct source *src;
+	struct opts o;
+	char *msg;
+	int rc = parse_opts(argc, argv, usage, shortopts, &o);
+
+	if (rc >= 0)
+		return rc;
+	rc = 0;
+	src = source_open(o.path, &msg);
+	if (!src) {
+		error("%s", msg);
+		free(msg);
+		return 1;
+	}
+	if (o.json) {
+		json_init(&j, stdout);
+		jp = &j;
+	}
+	/* devices needs the block replay only; the others name processes
+	 * and files, which takes the syscall replay and the attribution */
+	a.want = v == V_DEVICES ? AN_BLOCK :
+		 v == V_SUMMARY ? AN_BLOCK | AN_SYS : AN_ATTRIB;
+	if (v == V_REPORT || v == V_SLOW)
+		a.slow_n = (size_t)o.top;
+	sink_init(&s, &a, jp);
+	s.no_hist = o.no_hist;
+	if (v == V_SNOOP) {
+		a.on_request = snoop_request;
+		a.on_request_arg = &s;
+	}
+	/* sinks need the source info before the pass (snoop prints in it) */
+	a.info = source_info(src);
+	a.src = src;
+
+	if (jp)
+		json_object_begin(jp, NULL);
+	if (v == V_SNOOP)
+		view_snoop_begin(&s);
+	analysis_run(&a, src);
+	if (v == V_SNOOP)
+		view_snoop_end(&s);
+	if (v != V_SNOOP || jp)
+		view_head(&s);
+	if (v != V_SNOOP && !a.rb && v != V_SUMMARY && v != V_REPORT) {
+		if (jp)
+			json_str(jp, "error", a.block_why);
+		else
+			error("%s: %s", o.path, a.block_why);
+		rc = 1;
+	}
+	switch (v) {
+	case V_REPORT:
+		view_summary(&s);
+		view_devices(&s);
+		view_slow(&s);
+		break;
+	case V_SUMMARY:
+		view_summary(&s);
+		break;
+	case V_DEVICES:
+		view_devices(&s);
+		break;
+	case V_SLOW:
+		view_slow(&s);
+		break;
+	case V_SNOOP:
+		if (jp)
+			json_u64(jp, "requests_shown", s.snooped);
+		break;
+	}
+	view_anomalies(&s);
+	if (jp) {
+		json_object_end(jp);
+		if (json_finish(jp) < 0)
+			rc = error("cannot write the JSON output");
+	}
+	fflush(stdout);
+	flush_warnings(src);
+	sink_release(&s);
+	analysis_release(&a);
+	source_close(src);
+	if (v == V_REPORT && !jp && !rc)
+		rc = run_sys_views(o.path, o.top);
+	if (ferror(stdout)) {
+		error("cannot write the output");
+		return 1;
+	}
+	return rc ? 1 : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	return run_view(V_REPORT, argc, argv, report_usage, "jn:Hh");
+}
+
+int cmd_summary(int argc, char **argv)
+{
+	return run_view(V_SUMMARY, argc, argv, summary_usage, "jh");
+}
+
+int cmd_devices(int argc, char **argv)
+{
+	return run_view(V_DEVICES, argc, argv, devices_usage, "jHh");
+}
+
+int cmd_slow(int argc, char **argv)
+{
+	return run_view(V_SLOW, argc, argv, slow_usage, "jn:h");
+}
+
+int cmd_snoop(int argc, char **argv)
+{
+	return run_view(V_SNOOP, argc, argv, snoop_usage, "jh");
+}

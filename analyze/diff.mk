@@ -1,0 +1,1 @@
+# analyze/: diff, write amplification, fsync and dirty-throttling views

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * json.h - a small streaming JSON writer shared by every view of
+ * ioreport: it escapes strings, nests objects and arrays and places the
+ * commas, so the sinks only say what to write.  Output is deterministic
+ * (the order of the calls) and indented by two spaces per level.
+ *
+ * Numbers are written raw (ns, bytes), never formatted for people.
+ * Strings are escaped per RFC 8259; bytes that are not valid UTF-8 are
+ * written as \u00XX (their Latin-1 reading), so the output is always
+ * valid JSON whatever a comm or path holds.
+ */
+#ifndef IOREPORT_JSON_H
+#define IOREPORT_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define JSON_MAX_DEPTH	32
+
+struct json {
+	FILE *f;
+	int depth;
+	bool has_member[JSON_MAX_DEPTH];	/* a member written at this level */
+	bool in_array[JSON_MAX_DEPTH];
+	bool compact;		/* no newlines or indentation */
+	bool misuse;		/* unbalanced or too deep: json_finish fails */
+};
+
+/* Start writing to f (nothing is written yet). */
+void json_init(struct json *j, FILE *f);
+
+/*
+ * Every call below takes the member's key: a string inside an object,
+ * NULL inside an array or for the top-level value.
+ */
+void json_object_begin(struct json *j, const char *key);
+void json_object_end(struct json *j);
+void json_array_begin(struct json *j, const char *key);
+void json_array_end(struct json *j);
+
+void json_str(struct json *j, const char *key, const char *s);	/* NULL: null */
+/* A string of at most len bytes (stops at a NUL). */
+void json_strn(struct json *j, const char *key, const char *s, size_t len);
+void json_u64(struct json *j, const char *key, uint64_t v);
+void json_i64(struct json *j, const char *key, int64_t v);
+void json_double(struct json *j, const char *key, double v);	/* NaN/inf: null */
+void json_bool(struct json *j, const char *key, bool v);
+void json_null(struct json *j, const char *key);
+
+/*
+ * json_finish - end the document with a newline and flush
+ *
+ * Returns 0, or -1 when the calls were unbalanced or writing failed.
+ */
+int json_finish(struct json *j);
+
+struct hist;
+/*
+ * json_hist - a histogram as an object: count, sum_ns, min_ns, max_ns,
+ * p50/p90/p99/p999 _ns and "buckets": [[lo_ns, hi_ns, count], ...] with
+ * the inclusive bounds of every non-empty bucket.
+ */
+void json_hist(struct json *j, const char *key, const struct hist *h);
+
+#endif /* IOREPORT_JSON_H */

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.h - the output sinks of the block-level views (summary,
+ * devices, slow, snoop): each view prints an analysis (analysis.h) as
+ * text for people or as members of one JSON object (json.h).  The only
+ * code of these views that prints; the analysis does not change with the
+ * output.
+ *
+ * Text is deterministic: sorted rows, fixed formats, no wall clock, and
+ * an anomalies line in every view.  JSON carries raw numbers (ns,
+ * bytes), histograms as bucket bounds and counts, never bars.
+ */
+#ifndef IOREPORT_REPORT_H
+#define IOREPORT_REPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "analysis.h"
+
+struct json;
+
+struct sink {
+	struct analysis *a;
+	struct json *j;		/* NULL: text */
+	bool no_hist;		/* text: tables only */
+	/* device names from the snapshot, cached */
+	struct devname {
+		uint32_t dev;
+		char name[64];
+	} *names;
+	size_t nnames;
+	/* snoop */
+	uint64_t snooped;
+};
+
+void sink_init(struct sink *s, struct analysis *a, struct json *j);
+void sink_release(struct sink *s);
+
+/* "name" from the snapshot's blockdev lines, else "maj:min". */
+const char *sink_dev_name(struct sink *s, uint32_t dev);
+
+/* The file line: path, format, integrity (text) / members (JSON). */
+void view_head(struct sink *s);
+void view_summary(struct sink *s);
+void view_devices(struct sink *s);
+void view_slow(struct sink *s);
+/* Every anomaly counter of the analysis. */
+void view_anomalies(struct sink *s);
+
+/*
+ * Snoop: view_snoop_begin() before the pass, snoop_request() as the
+ * analysis' on_request hook for every completed request, then
+ * view_snoop_end() after it.
+ */
+void view_snoop_begin(struct sink *s);
+void snoop_request(const struct blk_done *d, void *sink);
+void view_snoop_end(struct sink *s);
+
+#endif /* IOREPORT_REPORT_H */

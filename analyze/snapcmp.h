@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * snapcmp.h - what changed in the machine between two recordings, from
+ * their headers and start snapshots: kernel and machine, I/O sysctls,
+ * memory size, mounts and their options (barrier, data=, commit=), block
+ * queue settings.  Also the small snapshot readers the write
+ * amplification needs (partition -> disk, diskstats).
+ *
+ * Mounts are matched by mount point, then by source device, then, when
+ * exactly one used file system of a type is left on each side, with each
+ * other: an A/B test often mounts the same kind of file system at a new
+ * temporary directory on another loop device.  The matches give a map of
+ * the AFTER recording's mount points and devices to the BEFORE one's, so
+ * files and devices can be compared across the two.  Nothing here prints.
+ */
+#ifndef IOREPORT_SNAPCMP_H
+#define IOREPORT_SNAPCMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One difference. */
+struct snapdiff_item {
+	const char *what;	/* "kernel", "machine", "sysctl", "mount",
+				   "blockdev", "memory" (static) */
+	char *key;		/* "vm.dirty_ratio", "/mnt/db", "loop1 scheduler" */
+	char *before;		/* NULL: absent before */
+	char *after;		/* NULL: absent after */
+	char *note;		/* human reading, e.g. "barrier on -> off", or NULL */
+};
+
+struct snapdiff {
+	struct snapdiff_item *v;
+	size_t n, alloc;
+	/* AFTER mount points and devices -> BEFORE ones (only those that differ) */
+	struct snap_mpmap { char *after, *before; } *mp;
+	size_t nmp;
+	struct snap_devmap { uint32_t after, before; } *dm;
+	size_t ndm;
+};
+
+/*
+ * snapdiff_compute - compare two recordings
+ * @hdr_b, @snap_b: header "key=value" text and start snapshot of BEFORE
+ *   (either may be NULL)
+ * @used: whether a device (kernel dev_t) did I/O in either recording;
+ *   mounts and block devices of unused devices are not compared
+ *
+ * Fills *sd (zeroed by the caller); release with snapdiff_release().
+ */
+void snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
+		      const char *snap_b, const char *hdr_a,
+		      const char *snap_a, bool (*used)(uint32_t dev, void *),
+		      void *arg);
+void snapdiff_release(struct snapdiff *sd);
+
+/*
+ * An AFTER path as the BEFORE recording would name it (its mount point
+ * replaced), in buf; path itself when no mount moved.
+ */
+const char *snapdiff_path(const struct snapdiff *sd, const char *path,
+			  char *buf, size_t n);
+/* An AFTER device as the BEFORE recording's device, or dev. */
+uint32_t snapdiff_dev(const struct snapdiff *sd, uint32_t dev);
+
+/* Kernel dev_t from "maj:min" (0 when malformed) and back. */
+uint32_t snap_devt(const char *majmin);
+
+/*
+ * snap_disk_of - the whole disk of a partition, from the snapshot's
+ * "blockdev NAME MAJ:MIN parent DISK" lines: block requests carry the
+ * disk, file systems the partition.  dev itself when it is no partition.
+ */
+uint32_t snap_disk_of(const char *snap, uint32_t dev);
+
+/*
+ * snap_diskstats - the fields after "maj min name" of dev's diskstats
+ * line, in buf.  Returns false when absent.
+ */
+bool snap_diskstats(const char *snap, uint32_t dev, char *buf, size_t n);
+
+/*
+ * snap_mount_of - the mount whose mount point is the longest prefix of
+ * path: its device into *dev and the mount point's length.  Returns 0
+ * when none matches (path not absolute, no mounts).
+ */
+size_t snap_mount_of(const char *snap, const char *path, uint32_t *dev);
+
+/* Effective ext4-style settings of an option list (for notes and views). */
+bool snap_opt_barrier(const char *opts);
+
+#endif /* IOREPORT_SNAPCMP_H */

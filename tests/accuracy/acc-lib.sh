@@ -1,0 +1,144 @@
+# tests/accuracy/acc-lib.sh - helpers for the accuracy tests (sourced).
+# shellcheck shell=bash
+#
+# The accuracy tests compare what ioreport computes from a recording with an
+# independent truth measured in the same run (/proc/diskstats, blktrace's
+# btt, trace-cmd, the workload's own counts).  They build on the live tests'
+# helpers (tests/live/lib.sh: cleanup stack, loop devices, asserts) and add:
+#
+#   toplevel_lock          serialise use of the top-level tracefs buffer
+#   find_blk_capture       the blk tracer capture script (shared/tools)
+#   dev_stats FILE DEV     per-op numbers of one device from ioreport devices
+#   diskstats_fields DEV   one /proc/diskstats line, fields split
+#   within NAME A B ABS REL  assert |A - B| <= max(ABS, REL * B)
+
+_acc_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+: "${top_srcdir:=$(cd "$_acc_dir/../.." && pwd)}"
+# shellcheck source=../live/lib.sh
+. "$top_srcdir/tests/live/lib.sh"
+
+ACC_DIR=$_acc_dir
+TOPLEVEL_LOCK=/run/iorec-test-toplevel.lock
+
+# toplevel_lock: take (and keep until exit) the lock that every test using
+# the top-level tracefs buffer (blk-capture.sh, trace-cmd) holds, so two of
+# them never fight over current_tracer or tracing_on.
+toplevel_lock() {
+	need_cmd flock
+	exec 9>"$TOPLEVEL_LOCK"
+	flock -w 300 9 || fail "could not take $TOPLEVEL_LOCK within 300 s"
+}
+
+# restore_toplevel_tracing_on: put tracing_on back as it was at the start
+# (trace-cmd and blk-capture.sh leave it 0 or 1).
+restore_toplevel_tracing_on() {
+	[ -n "$_TRACING_ON_AT_START" ] &&
+		echo "$_TRACING_ON_AT_START" >"$TRACEFS/tracing_on"
+	return 0
+}
+
+# find_blk_capture: set BLK_CAPTURE to the blk tracer capture script.  The
+# project keeps it in shared/tools beside the source tree (../shared from a
+# clone, ../../shared from a build copy); tests/accuracy carries a copy for
+# trees that have neither.
+find_blk_capture() {
+	local d
+	for d in "$top_srcdir/../shared/tools" "$top_srcdir/../../shared/tools" \
+		"$ACC_DIR"; do
+		if [ -f "$d/blk-capture.sh" ]; then
+			BLK_CAPTURE=$d/blk-capture.sh
+			return 0
+		fi
+	done
+	fail "blk-capture.sh not found in ../shared/tools nor in $ACC_DIR"
+}
+
+# devices_json IOREC OUT: 'ioreport devices --json' of IOREC into OUT.
+devices_json() {
+	"$IOREPORT" devices --json "$1" >"$2" 2>"$2.err" ||
+		{ cat "$2.err" >&2; fail "ioreport devices --json $1 failed"; }
+}
+
+# dev_stats JSON DEVNAME MAJ:MIN: print one line per operation of that device,
+# "OP REQUESTS BYTES D2C_COUNT D2C_AVG_NS" (D2C_AVG_NS is '-' when no request
+# had an issue and a completion).
+dev_stats() {
+	python3 "$ACC_DIR/acc-devstats.py" "$@" || fail "cannot read device $2 from $1"
+}
+
+# dev_anomalies JSON: the block anomaly counters of 'ioreport devices --json'
+# on one line (for the log: they explain a request ioreport could not pair).
+dev_anomalies() {
+	python3 - "$1" <<'EOF' 2>/dev/null || true
+import json, sys
+a = json.load(open(sys.argv[1])).get("anomalies", {})
+b = a.get("block", {})
+print(" ".join("%s=%s" % kv for kv in sorted(b.items()) if kv[1]) or "none",
+      "lost_event_gaps=%s" % a.get("lost_event_gaps"))
+EOF
+}
+
+# unpaired_requests IOREC MAJ,MIN: how many requests of the device the
+# recording shows issued (block_rq_issue) but never completed, by sector
+# (requests with data; flushes have no sector).
+# The workloads here wait for every request, so each one is a completion
+# missing from the recording: events lost by the recorder (logged; it
+# explains a request count one short).
+unpaired_requests() {
+	"$IOREPORT" dump --events block:block_rq_issue,block:block_rq_complete "$1" 2>/dev/null |
+		awk -v dev="$2" '{
+			for (i = 1; i < NF; i++) if ($i ~ /^block_rq_(issue|complete):$/) break
+			if ($(i + 1) != dev) next
+			for (j = i; j < NF; j++) if ($j == "+") break
+			if ($(j + 1) == 0) next		# flushes: no sector to pair by
+			k = $(j - 1)
+			if ($i == "block_rq_issue:") { if (k in p) n++; p[k] = 1 }
+			else delete p[k]
+		} END { for (k in p) n++; print n + 0 }'
+}
+
+# diskstats_fields DEV: the /proc/diskstats fields of DEV after the name
+# (1 reads, 2 reads merged, 3 sectors read, 5 writes, 6 writes merged,
+# 7 sectors written, ... 16 flushes on kernels >= 5.5).
+diskstats_fields() {
+	local dev=${1#/dev/}
+	awk -v d="$dev" '$3 == d { $1 = $2 = $3 = ""; print; f = 1 } END { if (!f) exit 1 }' \
+		/proc/diskstats || fail "no $dev in /proc/diskstats"
+}
+
+# diskstats_quiet DEV: wait (up to 5 s) until DEV's counters stop moving
+# for 300 ms, so that a window starts with nothing in flight.
+diskstats_quiet() {
+	local a b i
+	a=$(diskstats_fields "$1")
+	for ((i = 0; i < 50; i++)); do
+		sleep 0.3
+		b=$(diskstats_fields "$1")
+		[ "$a" = "$b" ] && return 0
+		a=$b
+	done
+	log "warning: $1 still busy after 5 s"
+}
+
+# within NAME GOT WANT ABS REL: GOT must be within max(ABS, REL*WANT) of WANT;
+# logs the agreement (difference and percentage) either way.
+within() {
+	python3 - "$TEST_NAME" "$@" <<'EOF' || fail "$1 out of tolerance"
+import sys
+test, name = sys.argv[1], sys.argv[2]
+got, want, tol_abs, tol_rel = (float(x) for x in sys.argv[3:7])
+tol = max(tol_abs, tol_rel * abs(want))
+diff = got - want
+rel = (diff / want * 100) if want else 0.0
+ok = abs(diff) <= tol
+print("%s: %s: %s %.0f vs %.0f (diff %+.0f, %+.3f%%, tolerance %.0f)" % (
+	test, "ok" if ok else "FAIL", name, got, want, diff, rel, tol), file=sys.stderr)
+sys.exit(0 if ok else 1)
+EOF
+}
+
+# drop_caches: write back everything and empty the page cache.
+drop_caches() {
+	sync
+	echo 3 >/proc/sys/vm/drop_caches
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# diskstats.sh - 'ioreport devices' against /proc/diskstats: on a loop ext4
+# of our own, record a mixed workload (O_DIRECT writes, buffered writes +
+# sync, cold buffered reads after drop_caches, O_DIRECT reads) with
+# 'iorec -- workload' and check that the requests and bytes per operation
+# that ioreport rebuilds from the block events equal the deltas of the
+# device's /proc/diskstats counters read just before and just after.
+#
+# Why they can be compared: both count the same requests at the same place.
+# diskstats' sectors are accounted as a request's data completes
+# (blk_account_io_completion, beside the block_rq_complete tracepoint) and
+# its "reads/writes completed" when the request ends (blk_account_io_done);
+# merged bios are one request for both.  The window is clean: the file
+# system is synced, caches dropped and the device quiet before the window
+# opens, the workload ends with sync inside the recording, and the tracing
+# starts before the command runs and stops after it exits, so no request is
+# in flight at either edge.
+#
+# Tolerance: read and write bytes, read requests and flush requests must be
+# equal.  Write requests differ by a known, bounded amount: a data-less
+# PREFLUSH write (sync(2), fsync on a write-back cache: blkdev_issue_flush)
+# reaches the device as one flush request (op "flush" for ioreport, the
+# flush fields 16-17 of diskstats since Linux 5.5), but when the original
+# empty request ends diskstats also counts it as one write of 0 sectors,
+# while ioreport does not count an empty completion as a write.  So
+#     ioreport writes <= diskstats writes <= ioreport writes + flushes.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/accuracy/acc-lib.sh"
+need_root_tracefs
+need_cmd python3 dd
+need_event block:block_rq_issue block:block_rq_complete
+
+# noatime: the cold reads must not dirty inodes (a later atime write-back
+# would land outside the window's sync).
+make_loop_ext4 128 "" noatime
+
+# A file that exists before the recording, for cold reads inside it.
+dd if=/dev/urandom of="$MNT/pre" bs=1M count=8 status=none
+drop_caches
+diskstats_quiet "$LOOPNAME"
+
+cat >"$T/work.sh" <<EOF
+set -e
+dd if=/dev/zero of='$MNT/direct' bs=64k count=64 oflag=direct status=none
+dd if=/dev/urandom of='$MNT/buffered' bs=1M count=6 status=none
+sync
+echo 3 >/proc/sys/vm/drop_caches
+dd if='$MNT/pre' of=/dev/null bs=1M status=none
+dd if='$MNT/direct' of=/dev/null bs=16k iflag=direct status=none
+sync
+EOF
+
+before=$(diskstats_fields "$LOOPNAME")
+rc=0
+"$IOREC" -q -o "$T/rec.iorec" -- bash "$T/work.sh" 2>"$T/rec.err" || rc=$?
+after=$(diskstats_fields "$LOOPNAME")
+[ "$rc" = 0 ] || { cat "$T/rec.err" >&2; fail "iorec -- workload exited $rc"; }
+
+"$IOREPORT" info "$T/rec.iorec" >"$T/info" 2>&1 || { cat "$T/info" >&2; fail "ioreport info failed"; }
+assert_complete "$T/info"
+devices_json "$T/rec.iorec" "$T/devices.json"
+dev_stats "$T/devices.json" "$LOOPNAME" "$LOOP_DEVT" >"$T/stats"
+[ -n "${ACC_KEEP:-}" ] && cp "$T/rec.iorec" "$ACC_KEEP"
+log "block anomalies (all devices): $(dev_anomalies "$T/devices.json");" \
+	"requests of this device never completed in the recording: $(unpaired_requests "$T/rec.iorec" "$LOOP_MAJMIN")"
+log "ioreport devices for $LOOPNAME: $(tr '\n' ';' <"$T/stats")"
+
+read -ra b <<<"$before"
+read -ra a <<<"$after"
+d_reads=$((a[0] - b[0]))
+d_rbytes=$(((a[2] - b[2]) * 512))
+d_writes=$((a[4] - b[4]))
+d_wbytes=$(((a[6] - b[6]) * 512))
+d_flushes=-
+[ "${#a[@]}" -ge 16 ] && d_flushes=$((a[15] - b[15]))
+log "diskstats delta: reads $d_reads ($d_rbytes B), writes $d_writes ($d_wbytes B), flushes $d_flushes"
+
+get() { awk -v op="$1" -v col="$2" '$1 == op { print $col; f = 1 } END { if (!f) print 0 }' "$T/stats"; }
+r_reqs=$(get read 2) r_bytes=$(get read 3)
+w_reqs=$(get write 2) w_bytes=$(get write 3)
+
+# The workload really did what we think: at least its own bytes.
+[ "$d_wbytes" -ge $((4 * 1048576 + 6 * 1048576)) ] ||
+	fail "diskstats: only $d_wbytes bytes written, the workload writes 10 MiB"
+[ "$d_rbytes" -ge $((8 * 1048576 + 4 * 1048576)) ] ||
+	fail "diskstats: only $d_rbytes bytes read, the workload reads 12 MiB"
+
+f_reqs=$(get flush 2)
+within "read bytes (ioreport vs diskstats)" "$r_bytes" "$d_rbytes" 0 0
+within "write bytes (ioreport vs diskstats)" "$w_bytes" "$d_wbytes" 0 0
+within "read requests (ioreport vs diskstats)" "$r_reqs" "$d_reads" 0 0
+if [ "$d_flushes" != - ]; then
+	within "flush requests (ioreport vs diskstats)" "$f_reqs" "$d_flushes" 0 0
+fi
+# The summary view's per-device totals are the same numbers.
+if "$IOREPORT" summary --help 2>&1 | grep -q -- --json; then
+	"$IOREPORT" summary --json "$T/rec.iorec" >"$T/summary.json" 2>"$T/summary.err" ||
+		{ cat "$T/summary.err" >&2; fail "ioreport summary --json failed"; }
+	python3 - "$T/summary.json" "$LOOP_DEVT" "$r_reqs" "$r_bytes" "$w_reqs" "$w_bytes" "$f_reqs" <<'EOF' ||
+import json, sys
+doc = json.load(open(sys.argv[1]))
+want = dict(zip(("read_requests", "read_bytes", "write_requests", "write_bytes",
+		 "flush_requests"), (int(x) for x in sys.argv[3:8])))
+d = [x for x in doc["summary"]["devices"] if x["dev"] == sys.argv[2]]
+if len(d) != 1:
+	sys.exit("summary: device %s not found" % sys.argv[2])
+bad = ["%s %s != %s" % (k, d[0].get(k), v) for k, v in want.items() if d[0].get(k) != v]
+if bad:
+	sys.exit("summary differs from devices: " + ", ".join(bad))
+EOF
+		fail "ioreport summary and ioreport devices disagree on $LOOPNAME"
+	log "ok: ioreport summary has the same per-op totals for $LOOPNAME"
+fi
+[ "$w_reqs" -le "$d_writes" ] && [ "$d_writes" -le $((w_reqs + f_reqs)) ] ||
+	fail "write requests: ioreport $w_reqs, diskstats $d_writes: expected ioreport <= diskstats <= ioreport + $f_reqs flushes"
+log "ok: write requests: ioreport $w_reqs, diskstats $d_writes (<= +$f_reqs data-less preflush writes)"
+
+finish

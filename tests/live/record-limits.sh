@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# record-limits.sh - the ways a recording ends: duration (-d), size (-S), a
+# command that cannot run (127) or dies of a signal (128+N); each ends the
+# file cleanly with the right END reason and removes the instance.  Also
+# the iowait profile adds the scheduler events.
+. "$(dirname "$0")/lib.sh"
+need_root_tracefs
+
+# -d: stops on time.
+t0=$(date +%s%N)
+run_iorec -q -d 1.5 -o "$T/d.iorec" 2>"$T/d.err" || { cat "$T/d.err" >&2; fail "iorec -d 1.5 failed"; }
+ms=$((($(date +%s%N) - t0) / 1000000))
+log "-d 1.5 took $ms ms"
+[ "$ms" -ge 1400 ] || fail "iorec -d 1.5 ran $ms ms"
+[ "$ms" -le 6000 ] || fail "iorec -d 1.5 ran $ms ms"
+"$IOREPORT" info "$T/d.iorec" >"$T/d.info" 2>&1 || fail "ioreport info failed on the -d file"
+assert_complete "$T/d.info"
+r=$(end_reason "$T/d.info")
+log "-d END reason: $r"
+case $r in *duration* | *time*) ;; *) fail "END reason of a -d recording: '$r'" ;; esac
+# iorec leaves itself out of the trace: none of its own writes are there.
+rpid=$(info_value "$T/d.info" 'recorder pid')
+[ -n "$rpid" ] || fail "ioreport info shows no recorder pid"
+"$IOREPORT" dump "$T/d.iorec" >"$T/d.dump" 2>/dev/null || fail "ioreport dump failed on the -d file"
+n=$(grep -cE -- "-$rpid +\[[0-9]+\] " "$T/d.dump" || true)
+assert_eq "events from the recorder's own pid $rpid" 0 "$n"
+
+# -S: stops on size.  The limit is checked after each chunk, so the file may
+# pass it by a little (the chunk in flight and the END metadata): allow 25%.
+start_workload dd if=/dev/zero of=/dev/null bs=16 count=100000 status=none
+rc=0
+run_iorec --timeout 30 -q -S 1M -d 25 -o "$T/s.iorec" 2>"$T/s.err" || rc=$?
+stop_workload
+[ "$rc" = 0 ] || { cat "$T/s.err" >&2; fail "iorec -S 1M exited $rc"; }
+size=$(stat -c %s "$T/s.iorec")
+log "-S 1M: file is $size bytes"
+[ "$size" -le $((1048576 * 5 / 4)) ] || fail "-S 1M wrote $size bytes"
+"$IOREPORT" info "$T/s.iorec" >"$T/s.info" 2>&1 || fail "ioreport info failed on the -S file"
+assert_complete "$T/s.info"
+r=$(end_reason "$T/s.info")
+log "-S END reason: $r"
+case $r in *size*) ;; *) fail "END reason of a -S recording: '$r'" ;; esac
+
+# A command that cannot be run: 127 like a shell, and a readable file.
+rc=0
+run_iorec -q -o "$T/nc.iorec" -- "$T/no-such-command" 2>"$T/nc.err" || rc=$?
+assert_eq "exit status of iorec -- <missing command>" 127 "$rc"
+[ "$(wc -l <"$T/nc.err")" = 1 ] || { cat "$T/nc.err" >&2; fail "more than one line of error for a missing command"; }
+grep -q 'no-such-command' "$T/nc.err" || fail "the error does not name the missing command"
+
+# A command killed by a signal: 128 + N, like a shell.
+rc=0
+run_iorec -q -o "$T/k.iorec" -- sh -c 'kill -TERM $$' 2>"$T/k.err" || rc=$?
+assert_eq "exit status of iorec -- <command killed by SIGTERM>" 143 "$rc"
+"$IOREPORT" info "$T/k.iorec" >"$T/k.info" 2>&1 || fail "ioreport info failed on the killed-command file"
+assert_complete "$T/k.info"
+
+# -p io,iowait adds the scheduler events.
+if [ -d "$TRACEFS/events/sched/sched_switch" ]; then
+	run_iorec -q -p io,iowait -d 0.5 -o "$T/w.iorec" 2>"$T/w.err" || { cat "$T/w.err" >&2; fail "iorec -p io,iowait failed"; }
+	"$IOREPORT" info "$T/w.iorec" >"$T/w.info" 2>&1 || fail "ioreport info failed on the iowait file"
+	assert_grep 'sched:sched_switch' "$T/w.info" "ioreport info of an iowait recording"
+fi
+
+finish

@@ -1328,8 +1328,9 @@ void attrib_end(struct attrib *at)
 		else if (f->has_devino)
 			at->t.inode_bytes += b;
 	}
-	qsort(at->t.journal, at->t.njournal, sizeof(*at->t.journal),
-	      cmp_journal);
+	if (at->t.njournal)
+		qsort(at->t.journal, at->t.njournal, sizeof(*at->t.journal),
+		      cmp_journal);
 }
 
 struct file *attrib_inode_file(struct attrib *at, uint32_t dev, uint64_t ino)

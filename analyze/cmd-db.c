@@ -293,6 +293,10 @@ static void feed_sys(struct load *l, const struct source_event *ev)
 			fd = (int)c.args[ki->fd_out];
 		else if (ki->fd_in >= 0)
 			fd = (int)c.args[ki->fd_in];
+		else if (ki->fields[0] && (!strcmp(ki->fields[0], "fd") ||
+					   !strcmp(ki->fields[0], "fildes") ||
+					   !strcmp(ki->fields[0], "oldfd")))
+			fd = (int)c.args[0];	/* close, dup*, fcntl */
 		p = proctable_lookup(l->run.pt, ev->pid);
 		if (fd >= 0 && p && p->fds)
 			before = fdtable_get(p->fds, fd);
@@ -304,12 +308,10 @@ static void feed_sys(struct load *l, const struct source_event *ev)
 		source_field_s64(h->ret, ev, &ret);
 	c.ret = ret;
 	p = proctable_lookup(l->run.pt, ev->pid);
-	if (p && p->fds) {
-		if ((ki->flags & SKF_OPEN) && ret >= 0)
-			f = fdtable_get(p->fds, (int)ret);
-		else if (fd >= 0)
-			f = fdtable_get(p->fds, fd);
-	}
+	if ((ki->flags & SKF_OPEN) && ret >= 0)
+		fd = (int)ret;		/* the new fd */
+	if (p && p->fds && fd >= 0)
+		f = fdtable_get(p->fds, fd);
 	if (!f)
 		f = before;
 	if (p)

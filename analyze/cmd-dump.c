@@ -14,14 +14,16 @@
 #include "util.h"
 #include "ioreport.h"
 #include "source.h"
+#include "json.h"
 
 static const char dump_usage[] =
-"usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [--raw] FILE\n"
+"usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [--raw] [--json] FILE\n"
 "\n"
 "  -c, --cpu N          only the events of CPU N\n"
 "  -e, --events LIST    only these events: SYS:EVENT, SYS:* or SYS, EVENT;\n"
 "                       comma-separated, may be repeated\n"
 "  -r, --raw            print fields as name=value instead of the event's format\n"
+"  -j, --json           one JSON object with an \"events\" array, one per line\n"
 "  -h, --help           this help\n"
 "\n"
 "Lines read COMM-PID [CPU] SECONDS.USECS: EVENT: fields.  Events lost in the\n"
@@ -29,7 +31,7 @@ static const char dump_usage[] =
 
 static struct {
 	int cpu;
-	bool raw;
+	bool raw, json;
 	struct strbuf events;	/* comma-separated list, as given */
 } env;
 
@@ -95,12 +97,76 @@ static int build_filter(struct source *src, const char *path, bool **wantp,
 	return 0;
 }
 
+/* The events as one JSON object, one compact event object per line. */
+static int dump_json(struct source *src, const char *path, const bool *want,
+		     int maxid)
+{
+	struct strbuf fields = STRBUF_INIT;
+	const struct source_info *in;
+	struct source_event ev;
+	struct json j;
+	char *msg;
+	int ret = 0;
+
+	json_init(&j, stdout);
+	json_object_begin(&j, NULL);
+	json_str(&j, "file", path);
+	json_array_begin(&j, "events");
+	while (source_next(src, &ev) > 0) {
+		const struct source_event_type *t;
+
+		if (want && !ev.missed &&
+		    (ev.id < 0 || ev.id > maxid || !want[ev.id]))
+			continue;
+		t = source_event_type(src, ev.id);
+		json_object_begin(&j, NULL);
+		j.compact = true;
+		json_u64(&j, "ts_ns", ev.ts);
+		json_i64(&j, "cpu", ev.cpu);
+		if (ev.missed)
+			json_i64(&j, "lost_before", ev.missed);
+		if (want && (ev.id < 0 || ev.id > maxid || !want[ev.id])) {
+			/* a filtered-out event that carries a gap */
+			json_object_end(&j);
+			j.compact = false;
+			continue;
+		}
+		json_i64(&j, "pid", ev.pid);
+		json_str(&j, "comm", source_comm(src, ev.pid));
+		json_str(&j, "system", t ? t->system : NULL);
+		json_str(&j, "event", t ? t->name : NULL);
+		strbuf_reset(&fields);
+		source_format_fields(src, &ev, env.raw, &fields);
+		json_strn(&j, "fields", fields.buf ? fields.buf : "",
+			  fields.len);
+		json_object_end(&j);
+		j.compact = false;
+	}
+	json_array_end(&j);
+	in = source_info(src);
+	json_str(&j, "integrity", in->integrity == SOURCE_COMPLETE ?
+		 "complete" : in->integrity == SOURCE_TRUNCATED ?
+		 "truncated" : "corrupt");
+	json_object_end(&j);
+	if (json_finish(&j) < 0) {
+		error("cannot write the dump: %s", strerror(errno));
+		ret = 1;
+	}
+	while ((msg = source_warning(src))) {
+		warning("%s", msg);
+		free(msg);
+	}
+	strbuf_release(&fields);
+	return ret;
+}
+
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "cpu",    required_argument, NULL, 'c' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "raw",    no_argument,       NULL, 'r' },
+		{ "json",   no_argument,       NULL, 'j' },
 		{ "help",   no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -114,7 +180,7 @@ int cmd_dump(int argc, char **argv)
 
 	env.cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:e:rh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "c:e:rjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
 			errno = 0;
@@ -133,6 +199,9 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case 'r':
 			env.raw = true;
+			break;
+		case 'j':
+			env.json = true;
 			break;
 		case 'h':
 			fputs(dump_usage, stdout);
@@ -163,6 +232,10 @@ int cmd_dump(int argc, char **argv)
 			argv[optind], env.cpu, source_info(src)->nr_cpus);
 	source_set_cpu(src, env.cpu);
 
+	if (env.json) {
+		ret = dump_json(src, argv[optind], want, maxid);
+		goto out;
+	}
 	while (source_next(src, &ev) > 0) {
 		if (ev.missed > 0)
 			printf("CPU %d: [LOST %lld EVENTS]\n", ev.cpu,

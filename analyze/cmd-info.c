@@ -17,14 +17,17 @@
 #include "util.h"
 #include "ioreport.h"
 #include "source.h"
+#include "json.h"
 
 static const char info_usage[] =
-"usage: ioreport info [--no-count] FILE...\n"
+"usage: ioreport info [--no-count] [--json] FILE...\n"
 "\n"
 "  -n, --no-count       do not read the events (faster: no per-event counts)\n"
+"  -j, --json           one JSON object per FILE (one per line of output\n"
+"                       when several)\n"
 "  -h, --help           this help\n";
 
-static bool no_count;
+static bool no_count, as_json;
 
 static void kv(const char *text, const char *key, char *buf, size_t n)
 {
@@ -277,6 +280,159 @@ static const char *integrity_word(enum source_integrity i)
 	return i == SOURCE_TRUNCATED ? "truncated" : "corrupt";
 }
 
+/* "key=value" lines as members of an object. */
+static void json_kv_lines(struct json *j, const char *key, const char *text)
+{
+	const char *p = text;
+
+	if (!text) {
+		json_null(j, key);
+		return;
+	}
+	json_object_begin(j, key);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+
+		if (eq && eq > p) {
+			char k[128];
+
+			snprintf(k, sizeof(k), "%.*s", (int)(eq - p), p);
+			json_strn(j, k, eq + 1, len - (size_t)(eq + 1 - p));
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	json_object_end(j);
+}
+
+static void json_snap_count(struct json *j, const char *key, const char *text)
+{
+	struct snap_count s = { 0 };
+
+	if (!text) {
+		json_null(j, key);
+		return;
+	}
+	for_lines(text, count_snap, &s);
+	json_object_begin(j, key);
+	json_u64(j, "processes", s.procs);
+	json_u64(j, "threads", s.threads);
+	json_u64(j, "fds", s.fds);
+	json_u64(j, "mounts", s.mounts);
+	json_u64(j, "blockdevs", s.blockdevs);
+	json_u64(j, "sysctls", s.sysctls);
+	json_object_end(j);
+}
+
+static void info_json(struct source *src, const char *path, uint64_t events)
+{
+	const struct source_info *in = source_info(src);
+	struct source_event_type *types;
+	struct stats_acc a = { 0 };
+	struct json j;
+	int ntypes;
+
+	json_init(&j, stdout);
+	j.compact = true;
+	json_object_begin(&j, NULL);
+	json_str(&j, "file", path);
+	json_str(&j, "format", in->kind == SOURCE_IOREC ? "iorec" : "trace.dat");
+	json_u64(&j, "version_major", in->version_major);
+	json_u64(&j, "version_minor", in->version_minor);
+	json_str(&j, "integrity", in->integrity == SOURCE_COMPLETE ?
+		 "complete" : integrity_word(in->integrity));
+	if (in->integrity != SOURCE_COMPLETE) {
+		json_u64(&j, "stop_offset", in->stop_offset);
+		json_str(&j, "stop_reason", in->stop_reason);
+	}
+	json_kv_lines(&j, "header", in->header_text);
+	json_u64(&j, "cpus", in->ncpus);
+	json_u64(&j, "page_size", in->page_size);
+	json_u64(&j, "subbuf_size", in->subbuf_size);
+	json_i64(&j, "long_size", in->long_size);
+	json_bool(&j, "big_endian", in->big_endian);
+	json_u64(&j, "flags", in->flags);
+	json_u64(&j, "first_ts_ns", in->first_ts);
+	json_u64(&j, "last_ts_ns", in->last_ts);
+	json_array_begin(&j, "cpu");
+	for (int i = 0; i < in->nr_cpus; i++) {
+		const struct source_cpu *c = &in->cpus[i];
+
+		json_object_begin(&j, NULL);
+		json_i64(&j, "cpu", i);
+		json_u64(&j, "chunks", c->chunks);
+		json_u64(&j, "pages", c->pages);
+		json_u64(&j, "raw_bytes", c->raw_bytes);
+		json_u64(&j, "stored_bytes", c->stored_bytes);
+		if (no_count) {
+			json_null(&j, "events");
+		} else {
+			json_u64(&j, "events", c->events);
+			json_u64(&j, "lost_pages", c->missed_pages);
+			json_u64(&j, "lost_events", c->missed_events);
+		}
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	if (in->kind == SOURCE_IOREC) {
+		json_u64(&j, "chunks", in->chunks);
+		json_u64(&j, "file_bytes", in->file_bytes);
+	}
+	if (no_count)
+		json_null(&j, "events");
+	else
+		json_u64(&j, "events", events);
+	json_u64(&j, "bad_formats", in->bad_formats);
+	types = source_event_types(src, &ntypes);
+	json_array_begin(&j, "event_types");
+	for (int i = 0; i < ntypes; i++) {
+		char name[256];
+
+		/* trace.dat holds every format of the kernel: only used ones */
+		if (in->kind == SOURCE_TRACEDAT && (no_count || !types[i].count))
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", types[i].system,
+			 types[i].name);
+		json_object_begin(&j, NULL);
+		json_str(&j, "name", name);
+		if (no_count)
+			json_null(&j, "count");
+		else
+			json_u64(&j, "count", types[i].count);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	if (in->stats) {
+		for_lines(in->stats, acc_stats, &a);
+		json_array_begin(&j, "kernel_lost");
+		for (int i = 0; i < a.ncpus; i++) {
+			if (!a.seen[i])
+				continue;
+			json_object_begin(&j, NULL);
+			json_i64(&j, "cpu", i);
+			json_u64(&j, "overrun", a.overrun[i]);
+			json_u64(&j, "dropped", a.dropped[i]);
+			json_u64(&j, "lost_pages", a.missed_pages[i]);
+			json_object_end(&j);
+		}
+		json_array_end(&j);
+	} else {
+		json_null(&j, "kernel_lost");
+	}
+	json_snap_count(&j, "snapshot_start", in->snapshot_start);
+	json_snap_count(&j, "snapshot_end", in->snapshot_end);
+	json_kv_lines(&j, "end", in->end_text);
+	json_object_end(&j);
+	json_finish(&j);
+	free(a.overrun);
+	free(a.dropped);
+	free(a.missed_pages);
+	free(a.seen);
+}
+
 static int info_one(const char *path)
 {
 	struct source_event ev;
@@ -297,6 +453,15 @@ static int info_one(const char *path)
 	if (!no_count)
 		while (source_next(src, &ev) > 0)
 			events++;
+	if (as_json) {
+		info_json(src, path, events);
+		while ((msg = source_warning(src))) {
+			warning("%s", msg);
+			free(msg);
+		}
+		source_close(src);
+		return ferror(stdout) ? 1 : 0;
+	}
 
 	printf("file:              %s\n", path);
 	if (in->kind == SOURCE_IOREC)
@@ -460,16 +625,20 @@ int cmd_info(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "no-count", no_argument, NULL, 'n' },
+		{ "json",     no_argument, NULL, 'j' },
 		{ "help",     no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, ret = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "nh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "njh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			no_count = true;
+			break;
+		case 'j':
+			as_json = true;
 			break;
 		case 'h':
 			fputs(info_usage, stdout);
@@ -481,7 +650,7 @@ int cmd_info(int argc, char **argv)
 	if (optind >= argc)
 		return usage_error(info_usage, "info wants at least one FILE");
 	for (int i = optind; i < argc; i++) {
-		if (i > optind)
+		if (i > optind && !as_json)
 			printf("\n");
 		if (info_one(argv[i]))
 			ret = 1;

@@ -156,8 +156,11 @@ static int run_sys_views(const char *path, long top)
 	int rc;
 
 	snprintf(n, sizeof(n), "%ld", top);
-	if (!strcmp(path, "-"))
-		return 0;	/* standard input cannot be read again */
+	if (!strcmp(path, "-")) {
+		/* standard input cannot be read again */
+		note("processes and files are not shown for standard input yet; save it to a file to see them");
+		return 0;
+	}
 	printf("\n");
 	fflush(stdout);
 	rc = cmd_processes(4, pv);

@@ -13,7 +13,12 @@
 #include "dirty.h"
 
 struct dirty_priv {
-	int id_bdp, id_gds, id_wbw;
+	int id_bdp, id_gds, id_wbw, id_wbs;
+	struct source_field *s_pages, *g_written;
+	uint64_t last_written;
+	/* flusher threads inside a writeback work */
+	struct work { int tid; int64_t pages; } *work;
+	size_t nwork, awork;
 	struct source_field *bdp_pause, *bdp_paused;
 	struct source_field *g_dirty, *g_wb, *g_bg, *g_th, *g_lim;
 	struct source_field *w_pages, *w_reason;
@@ -41,6 +46,7 @@ struct dirty *dirty_new(struct source *src)
 	p->id_bdp = source_event_id(src, "writeback", "balance_dirty_pages");
 	p->id_gds = source_event_id(src, "writeback", "global_dirty_state");
 	p->id_wbw = source_event_id(src, "writeback", "writeback_written");
+	p->id_wbs = source_event_id(src, "writeback", "writeback_start");
 	if (p->id_bdp >= 0) {
 		p->bdp_pause = source_field(src, p->id_bdp, "pause");
 		p->bdp_paused = source_field(src, p->id_bdp, "paused");
@@ -52,12 +58,15 @@ struct dirty *dirty_new(struct source *src)
 		p->g_bg = source_field(src, p->id_gds, "background_thresh");
 		p->g_th = source_field(src, p->id_gds, "dirty_thresh");
 		p->g_lim = source_field(src, p->id_gds, "dirty_limit");
+		p->g_written = source_field(src, p->id_gds, "nr_written");
 		d->have_gds = p->g_dirty && p->g_bg && p->g_th;
 	}
 	if (p->id_wbw >= 0) {
 		p->w_pages = source_field(src, p->id_wbw, "nr_pages");
 		p->w_reason = source_field(src, p->id_wbw, "reason");
-		d->have_wb = p->w_pages != NULL;
+		if (p->id_wbs >= 0)
+			p->s_pages = source_field(src, p->id_wbs, "nr_pages");
+		d->have_wb = p->w_pages && p->s_pages;
 	}
 	return d;
 }
@@ -68,6 +77,7 @@ void dirty_free(struct dirty *d)
 		return;
 	free(d->slot);
 	free(d->task);
+	free(d->p->work);
 	free(d->p);
 	free(d);
 }
@@ -125,20 +135,21 @@ static void on_bdp(struct dirty *d, const struct source_event *ev)
 	struct dirty_task *t = task_get(d, ev->pid);
 
 	source_field_s64(d->p->bdp_pause, ev, &pause);
+	t->last_ts = ev->ts;
 	s->bdp++;
 	t->bdp++;
 	d->bdp++;
 	if (pause > 0) {
 		s->bdp_paused++;
-		s->pause_j += (uint64_t)pause;
+		s->pause_ms += (uint64_t)pause;
 		t->paused++;
-		t->pause_j += (uint64_t)pause;
-		if ((uint64_t)pause > t->max_pause_j)
-			t->max_pause_j = (uint64_t)pause;
+		t->pause_ms += (uint64_t)pause;
+		if ((uint64_t)pause > t->max_pause_ms)
+			t->max_pause_ms = (uint64_t)pause;
 		d->bdp_paused++;
-		d->pause_j += (uint64_t)pause;
-		if ((uint64_t)pause > d->max_pause_j)
-			d->max_pause_j = (uint64_t)pause;
+		d->pause_ms += (uint64_t)pause;
+		if ((uint64_t)pause > d->max_pause_ms)
+			d->max_pause_ms = (uint64_t)pause;
 	}
 }
 
@@ -156,6 +167,13 @@ static void on_gds(struct dirty *d, const struct source_event *ev)
 	source_field_u64(p->g_th, ev, &s->thresh);
 	if (p->g_lim && !source_field_u64(p->g_lim, ev, &v))
 		s->limit = v;
+	if (p->g_written && !source_field_u64(p->g_written, ev, &v)) {
+		if (p->last_written && v >= p->last_written) {
+			s->written += v - p->last_written;
+			d->written += v - p->last_written;
+		}
+		p->last_written = v;
+	}
 	if (s->nr_dirty > s->max_dirty)
 		s->max_dirty = s->nr_dirty;
 	if (s->nr_dirty > d->max_dirty)
@@ -174,20 +192,55 @@ static void on_gds(struct dirty *d, const struct source_event *ev)
 		d->max_thresh = s->thresh;
 }
 
+static struct work *work_of(struct dirty_priv *p, int tid, bool create)
+{
+	for (size_t i = 0; i < p->nwork; i++)
+		if (p->work[i].tid == tid)
+			return &p->work[i];
+	if (!create)
+		return NULL;
+	if (p->nwork == p->awork) {
+		p->awork = p->awork ? 2 * p->awork : 8;
+		p->work = xrealloc(p->work, p->awork * sizeof(*p->work));
+	}
+	p->work[p->nwork].tid = tid;
+	p->work[p->nwork].pages = -1;
+	return &p->work[p->nwork++];
+}
+
+/* writeback_start: a flusher begins a work of nr_pages (its budget) */
+static void on_wbs(struct dirty *d, const struct source_event *ev)
+{
+	int64_t pages = 0;
+
+	if (source_field_s64(d->p->s_pages, ev, &pages) < 0)
+		return;
+	work_of(d->p, ev->pid, true)->pages = pages;
+}
+
+/* writeback_written: the work ends with what is left of its budget */
 static void on_wbw(struct dirty *d, const struct source_event *ev)
 {
-	struct dirty_slot *s = slot_at(d, ev->ts);
-	int64_t pages = 0, reason = -1;
+	struct work *w = work_of(d->p, ev->pid, false);
+	int64_t left = 0, reason = -1;
+	struct dirty_slot *s;
+	uint64_t pages;
 	int r;
 
-	source_field_s64(d->p->w_pages, ev, &pages);
+	if (!w || w->pages < 0)
+		return;
+	source_field_s64(d->p->w_pages, ev, &left);
 	if (d->p->w_reason)
 		source_field_s64(d->p->w_reason, ev, &reason);
-	if (pages <= 0)
+	pages = left >= 0 && left <= w->pages ? (uint64_t)(w->pages - left) : 0;
+	w->pages = -1;
+	d->wb_works++;
+	if (!pages)
 		return;
+	s = slot_at(d, ev->ts);
 	r = reason >= 0 && reason < DIRTY_REASONS ? (int)reason : 0;
-	s->wb_pages[r] += (uint64_t)pages;
-	d->wb_pages[r] += (uint64_t)pages;
+	s->wb_pages[r] += pages;
+	d->wb_pages[r] += pages;
 }
 
 void dirty_feed(struct dirty *d, const struct source_event *ev)
@@ -200,8 +253,12 @@ void dirty_feed(struct dirty *d, const struct source_event *ev)
 		on_bdp(d, ev);
 	else if (ev->id == p->id_gds && d->have_gds)
 		on_gds(d, ev);
+	else if (ev->id == p->id_wbs && d->have_wb)
+		on_wbs(d, ev);
 	else if (ev->id == p->id_wbw && d->have_wb)
 		on_wbw(d, ev);
+	if (ev->missed)
+		p->nwork = 0;	/* no work pairs across lost events */
 }
 
 void dirty_request(struct dirty *d, const struct blk_request *rq)
@@ -223,8 +280,8 @@ static int cmp_task(const void *x, const void *y)
 {
 	const struct dirty_task *a = x, *b = y;
 
-	if (a->pause_j != b->pause_j)
-		return a->pause_j > b->pause_j ? -1 : 1;
+	if (a->pause_ms != b->pause_ms)
+		return a->pause_ms > b->pause_ms ? -1 : 1;
 	if (a->bdp != b->bdp)
 		return a->bdp > b->bdp ? -1 : 1;
 	return a->tid - b->tid;
@@ -232,7 +289,8 @@ static int cmp_task(const void *x, const void *y)
 
 void dirty_end(struct dirty *d)
 {
-	qsort(d->task, d->ntask, sizeof(*d->task), cmp_task);
+	if (d->ntask)
+		qsort(d->task, d->ntask, sizeof(*d->task), cmp_task);
 }
 
 uint64_t dirty_rebin(const struct dirty *d, struct dirty_slot *out, size_t n)
@@ -257,9 +315,10 @@ uint64_t dirty_rebin(const struct dirty *d, struct dirty_slot *out, size_t n)
 		}
 		if (s->max_dirty > o->max_dirty)
 			o->max_dirty = s->max_dirty;
+		o->written += s->written;
 		o->bdp += s->bdp;
 		o->bdp_paused += s->bdp_paused;
-		o->pause_j += s->pause_j;
+		o->pause_ms += s->pause_ms;
 		for (int r = 0; r < DIRTY_REASONS; r++)
 			o->wb_pages[r] += s->wb_pages[r];
 		o->write_bytes += s->write_bytes;

@@ -31,8 +31,11 @@ struct dirty_slot {
 	uint64_t max_dirty;		/* highest nr_dirty in the slot */
 	/* balance_dirty_pages */
 	uint64_t bdp, bdp_paused;	/* events, of which pause > 0 */
-	uint64_t pause_j;		/* sum of pause, jiffies */
-	/* writeback_written */
+	uint64_t pause_ms;		/* sum of pause, ms */
+	uint64_t written;		/* pages: nr_written delta since the
+					   previous sample */
+	/* writeback works (writeback_start -> writeback_written of a
+	 * flusher thread): pages written, by reason */
 	uint64_t wb_pages[DIRTY_REASONS];
 	/* block requests completed */
 	uint64_t write_bytes, flushes;
@@ -41,7 +44,8 @@ struct dirty_slot {
 /* Pauses of one thread. */
 struct dirty_task {
 	int tid;
-	uint64_t bdp, paused, pause_j, max_pause_j;
+	uint64_t bdp, paused, pause_ms, max_pause_ms;
+	uint64_t last_ts;
 };
 
 struct dirty {
@@ -54,9 +58,11 @@ struct dirty {
 	uint64_t gds_samples;
 	uint64_t page_size;
 	/* totals */
-	uint64_t bdp, bdp_paused, pause_j, max_pause_j;
+	uint64_t bdp, bdp_paused, pause_ms, max_pause_ms;
 	uint64_t wb_pages[DIRTY_REASONS];
 	uint64_t max_dirty;		/* pages */
+	uint64_t written;		/* pages, nr_written deltas */
+	uint64_t wb_works;
 	uint64_t min_bg_thresh, max_bg_thresh, min_thresh, max_thresh;
 	uint64_t write_bytes;
 	/* private */
@@ -81,10 +87,13 @@ void dirty_end(struct dirty *d);
  */
 uint64_t dirty_rebin(const struct dirty *d, struct dirty_slot *out, size_t n);
 
-/* Jiffies to ns with hz (> 0). */
-static inline uint64_t dirty_j2ns(uint64_t j, int hz)
+/*
+ * balance_dirty_pages' pause and paused fields are milliseconds: the
+ * tracepoint converts its jiffies with "* 1000 / HZ" itself.
+ */
+static inline uint64_t dirty_ms2ns(uint64_t ms)
 {
-	return hz > 0 ? j * (1000000000ULL / (uint64_t)hz) : 0;
+	return ms * 1000000ULL;
 }
 
 #endif /* IOREPORT_DIRTY_H */

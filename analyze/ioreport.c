@@ -29,6 +29,7 @@ static const struct command commands[] = {
 	{ "files",   cmd_files,   "per file: opens, reads, writes, latency, fsync cost" },
 	{ "slow",    cmd_slow,    "the slowest block requests with who, where, queue and device time" },
 	{ "snoop",   cmd_snoop,   "one line per completed block request, like iosnoop -Q" },
+	{ "db",      cmd_db,      "store recordings in an SQLite database: the views' numbers, every request and syscall" },
 };
 
 static const char usage_text[] =
@@ -88,6 +89,10 @@ int main(int argc, char **argv)
 	    !strcmp(argv[1], "help")) {
 		print_usage(stdout);
 		return 0;
+	}
+	if (!strcmp(argv[1], "--db")) {		/* ioreport --db DB REC... */
+		argv[1] = (char *)"db";
+		return cmd_db(argc - 1, argv + 1);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("ioreport %s\n", PACKAGE_VERSION);

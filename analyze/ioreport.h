@@ -19,6 +19,7 @@ int cmd_slow(int argc, char **argv);		/* cmd-report.c */
 int cmd_snoop(int argc, char **argv);		/* cmd-report.c */
 int cmd_processes(int argc, char **argv);	/* cmd-procfiles.c */
 int cmd_files(int argc, char **argv);		/* cmd-procfiles.c */
+int cmd_db(int argc, char **argv);		/* cmd-db.c */
 
 /* Print "usage: ..." for a command to stderr and return 2. */
 int usage_error(const char *usage, const char *fmt, ...)

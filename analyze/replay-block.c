@@ -16,7 +16,9 @@
  *    was issued and completed as its own request; counted apart;
  *  - a requeue forgets the issue time: the request will be issued again;
  *  - when the ring buffer lost events, every pending request is dropped
- *    (dropped_at_gap), as its missing step may be in the gap.
+ *    (dropped_at_gap), as its missing step may be in the gap;
+ *  - memory is bounded: past MAX_PENDING waiting requests, the oldest
+ *    are dropped (evicted).
  */
 #include "config.h"
 
@@ -28,6 +30,13 @@
 #include "replay-block.h"
 
 #define NBUCKETS	4096
+/*
+ * At most this many requests wait for their next step; beyond, the ones
+ * waiting longer than EVICT_AGE are dropped (counted as evicted), and if
+ * that is not enough, all of them.  A real queue holds a few thousand.
+ */
+#define MAX_PENDING	(1 << 16)
+#define EVICT_AGE	(60ULL * 1000000000)
 
 struct pending {
 	struct pending *next;
@@ -217,6 +226,33 @@ static void drop_all(struct replay_block *rb, uint64_t *counter)
 		}
 }
 
+static uint64_t last_step(const struct pending *p)
+{
+	return p->rq.issue_ts > p->rq.insert_ts ? p->rq.issue_ts :
+	       p->rq.insert_ts;
+}
+
+/* Too many pending: drop those older than EVICT_AGE; if that leaves
+ * more than half, all. */
+static void evict(struct replay_block *rb, uint64_t now)
+{
+	for (int i = 0; i < NBUCKETS; i++) {
+		struct pending **pp = &rb->bucket[i];
+
+		while (*pp) {
+			if (last_step(*pp) + EVICT_AGE < now) {
+				rb->an.evicted++;
+				unlink_pending(rb, pp);
+			} else {
+				pp = &(*pp)->next;
+			}
+		}
+	}
+	/* not enough old ones: start afresh rather than scan again soon */
+	if (rb->npending >= MAX_PENDING / 2)
+		drop_all(rb, &rb->an.evicted);
+}
+
 void replay_block_feed(struct replay_block *rb, const struct source_event *ev)
 {
 	struct blk_request rq;
@@ -225,6 +261,8 @@ void replay_block_feed(struct replay_block *rb, const struct source_event *ev)
 
 	if (ev->missed && rb->npending)
 		drop_all(rb, &rb->an.dropped_at_gap);
+	if (rb->npending >= MAX_PENDING)
+		evict(rb, ev->ts);
 
 	if (ev->id == rb->insert.id) {
 		if (read_rq(&rb->insert, ev, &rq)) {

@@ -55,6 +55,7 @@ struct blk_anomalies {
 	uint64_t requeued;	/* block_rq_requeue seen */
 	uint64_t dropped_at_gap;	/* pending when events were lost */
 	uint64_t still_open;	/* pending at the end of the recording */
+	uint64_t evicted;	/* dropped to keep memory bounded (too many pending) */
 	uint64_t unreadable;	/* records whose fields could not be read */
 };
 

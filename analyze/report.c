@@ -216,6 +216,7 @@ static size_t block_anomalies(const struct analysis *a, struct anomaly *v)
 	A("dropped_at_lost_events", "dropped at lost events",
 	  b->dropped_at_gap);
 	A("open_at_end", "still open at end", b->still_open);
+	A("evicted", "evicted (too many pending)", b->evicted);
 	A("unreadable", "unreadable", b->unreadable);
 	return n;
 }
@@ -260,6 +261,7 @@ void view_anomalies(struct sink *s)
 	struct anomaly v[MAX_ANOMALIES];
 	struct analysis *a = s->a;
 	uint64_t gaps, lost = lost_total(a, &gaps);
+	const char *pre;
 	size_t n;
 
 	if (s->j) {
@@ -283,11 +285,14 @@ void view_anomalies(struct sink *s)
 		json_object_end(s->j);
 		return;
 	}
-	printf("\nanomalies: lost-event gaps %" PRIu64 " (%" PRIu64
-	       " events known lost)\n", gaps, lost);
+	/* snoop's lines are for grep and awk: its trailer is a comment */
+	pre = s->snooping ? "# " : "";
+	printf("%s\n%sanomalies: lost-event gaps %" PRIu64 " (%" PRIu64
+	       " events known lost)\n", s->snooping ? "#" : "", pre, gaps,
+	       lost);
 	if (a->rb) {
 		n = block_anomalies(a, v);
-		printf("  block:");
+		printf("%s  block:", pre);
 		for (size_t i = 0; i < n; i++)
 			printf("%s %s %" PRIu64, i ? "," : "", v[i].text,
 			       v[i].n);
@@ -295,7 +300,7 @@ void view_anomalies(struct sink *s)
 	}
 	if (a->have_sys) {
 		n = sys_anomalies(a, v);
-		printf("  syscalls:");
+		printf("%s  syscalls:", pre);
 		for (size_t i = 0; i < n; i++)
 			printf("%s %s %" PRIu64, i ? "," : "", v[i].text,
 			       v[i].n);
@@ -1007,6 +1012,7 @@ void view_slow(struct sink *s)
 
 void view_snoop_begin(struct sink *s)
 {
+	s->snooping = true;
 	if (s->j) {
 		json_array_begin(s->j, "requests");
 		return;

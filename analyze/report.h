@@ -31,6 +31,7 @@ struct sink {
 	} *names;
 	size_t nnames;
 	/* snoop */
+	bool snooping;
 	uint64_t snooped;
 };
 

@@ -13,9 +13,11 @@
 -- (end times, queue and device time) are VIRTUAL generated columns: they
 -- cost no space.
 --
--- The statements are separated by lines holding only "-- @".  The part
--- before "-- @indexes" creates tables and views; the part after it the
--- secondary indexes, which the loader creates after its bulk insert.
+-- Changing a table or view means a new schema version: bump
+-- DB_SCHEMA_VERSION (sink-sqlite.h) and the db_info row written with it.
+-- The part before the "-- @indexes" line creates tables and views; the
+-- part after it the secondary indexes, which the loader creates after its
+-- bulk insert.
 
 CREATE TABLE db_info (
 	key		TEXT PRIMARY KEY,
@@ -211,10 +213,11 @@ CREATE TABLE files (
 	PRIMARY KEY (rec_id, file_id)
 ) WITHOUT ROWID;
 -- Every completed block request.  complete_ts, device_ns and queue_ns are
--- stored; issue_ts and insert_ts derive from them.
+-- stored; issue_ts and insert_ts derive from them.  A rowid table: the
+-- bulk tables are appended to in id order, the fastest insert SQLite has.
 CREATE TABLE requests (
+	req_id		INTEGER PRIMARY KEY,	-- rec_id << 32 | completion order (from 1)
 	rec_id		INTEGER NOT NULL,
-	req_id		INTEGER NOT NULL,	-- completion order
 	dev		INTEGER NOT NULL,
 	sector		INTEGER NOT NULL,
 	nr_sector	INTEGER NOT NULL,
@@ -232,26 +235,26 @@ CREATE TABLE requests (
 	attrib		TEXT,			-- method of the attribution (heuristic)
 	issue_ts	INTEGER GENERATED ALWAYS AS (complete_ts - device_ns) VIRTUAL,
 	insert_ts	INTEGER GENERATED ALWAYS AS (complete_ts - device_ns - queue_ns) VIRTUAL,
-	total_ns	INTEGER GENERATED ALWAYS AS (ifnull(device_ns, 0) + ifnull(queue_ns, 0)) VIRTUAL,
-	PRIMARY KEY (rec_id, req_id)
-) WITHOUT ROWID;
--- Every file syscall (enter -> exit).
+	total_ns	INTEGER GENERATED ALWAYS AS (ifnull(device_ns, 0) + ifnull(queue_ns, 0)) VIRTUAL
+);
+
+-- Every file syscall (enter -> exit).  A rowid table, like requests.
 CREATE TABLE syscalls (
+	call_id		INTEGER PRIMARY KEY,	-- rec_id << 32 | exit order (from 1)
 	rec_id		INTEGER NOT NULL,
-	call_id		INTEGER NOT NULL,	-- exit order
 	tid		INTEGER NOT NULL,
 	proc_id		INTEGER,
 	kind		INTEGER NOT NULL,	-- see syscall_kinds
-	fd		INTEGER,		-- the fd read, written or synced
+	fd		INTEGER,		-- the fd read, written, synced, closed, dup-ed; an open's new fd
 	file_id		INTEGER,
 	start_ts	INTEGER,		-- enter; NULL when not paired
 	duration_ns	INTEGER,		-- enter -> exit; NULL when not paired
 	ret		INTEGER NOT NULL,
 	rw		INTEGER NOT NULL,	-- 1: ret >= 0 is bytes moved
 	end_ts		INTEGER GENERATED ALWAYS AS (start_ts + duration_ns) VIRTUAL,
-	bytes		INTEGER GENERATED ALWAYS AS (CASE WHEN rw AND ret > 0 THEN ret ELSE 0 END) VIRTUAL,
-	PRIMARY KEY (rec_id, call_id)
-) WITHOUT ROWID;
+	bytes		INTEGER GENERATED ALWAYS AS (CASE WHEN rw AND ret > 0 THEN ret ELSE 0 END) VIRTUAL
+);
+
 -- Histograms: the raw buckets, never bars.  subject says what was
 -- measured: 'device' (dev, op, metric queue/device/total), 'syscall'
 -- (proc_id, kind), 'file' (file_id, metric read/write/fsync).

@@ -24,6 +24,9 @@
 #include "sink-sqlite.h"
 #include "analyze/schema-sql.h"	/* generated from schema.sql: schema_sql[] */
 
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+
 /* The tables whose rows belong to one recording (all but recordings). */
 static const char *const rec_tables[] = {
 	"recording_meta", "cpus", "config", "devices", "ops", "syscall_kinds",
@@ -54,7 +57,7 @@ static const char *const stmt_sql[S_NR] = {
 	[S_META] = "INSERT OR REPLACE INTO recording_meta (rec_id, section, key, value) VALUES (?,?,?,?)",
 	[S_DEVICE] = "INSERT INTO devices (rec_id, dev, major, minor, name) VALUES (?1,?2,?3,?4,?5) ON CONFLICT (rec_id, dev) DO UPDATE SET name = coalesce(name, ?5)",
 	[S_OP] = "INSERT OR REPLACE INTO ops (rec_id, op, name) VALUES (?,?,?)",
-	[S_REQFILE] = "UPDATE requests SET file_id = ?3 WHERE rec_id = ?1 AND req_id = ?2",
+	[S_REQFILE] = "UPDATE requests SET file_id = ?3 WHERE req_id = (?1 << 32 | ?2)",
 	[S_KIND] = "INSERT OR REPLACE INTO syscall_kinds (rec_id, kind, name, is_read, is_write, is_sync, is_fsync) VALUES (?,?,?,?,?,?,?)",
 };
 
@@ -169,6 +172,109 @@ static int64_t query_int(struct db *db, const char *sql)
 }
 
 /* ------------------------------------------------------------------ */
+/* Batched inserts */
+
+static int batch_prepare(struct db *db, struct batch *b, enum stmt_id one,
+			 int ncols)
+{
+	const char *sql = stmt_sql[one];
+	const char *values = strstr(sql, "VALUES");
+	struct strbuf sb = STRBUF_INIT;
+	int rc;
+
+	assert(values && ncols <= BATCH_COLS);
+	b->one = one;
+	b->ncols = ncols;
+	b->n = 0;
+	if (b->multi)
+		return 0;
+	strbuf_add(&sb, sql, (size_t)(values - sql));
+	strbuf_addstr(&sb, "VALUES ");
+	for (int r = 0; r < BATCH; r++) {
+		strbuf_addstr(&sb, r ? ",(" : "(");
+		for (int c = 0; c < ncols; c++)
+			strbuf_addstr(&sb, c ? ",?" : "?");
+		strbuf_addch(&sb, ')');
+	}
+	rc = sqlite3_prepare_v3(db->h, sb.buf, -1, SQLITE_PREPARE_PERSISTENT,
+				&b->multi, NULL);
+	strbuf_release(&sb);
+	return rc == SQLITE_OK ? 0 : fail_sql(db, "prepare batch");
+}
+
+static void bind_val(sqlite3_stmt *st, int i, const struct val *v)
+{
+	if (v->type == 1)
+		sqlite3_bind_int64(st, i, v->i);
+	else if (v->type == 2)
+		sqlite3_bind_text(st, i, v->s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Insert the rows waiting in b. */
+static int batch_flush(struct db *db, struct batch *b)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (b->n == BATCH) {
+		st = b->multi;
+		for (int r = 0; r < BATCH; r++)
+			for (int c = 0; c < b->ncols; c++)
+				bind_val(st, r * b->ncols + c + 1, &b->v[r][c]);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			return fail_sql(db, "insert");
+		db->rows += BATCH;
+		b->n = 0;
+		return 0;
+	}
+	for (int r = 0; r < b->n; r++) {
+		st = db->st[b->one];
+		for (int c = 0; c < b->ncols; c++)
+			bind_val(st, c + 1, &b->v[r][c]);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		if (rc != SQLITE_DONE)
+			return fail_sql(db, "insert");
+		db->rows++;
+	}
+	b->n = 0;
+	return 0;
+}
+
+static int flush_all(struct db *db)
+{
+	return batch_flush(db, &db->breq) || batch_flush(db, &db->bsys) ? -1 : 0;
+}
+
+static inline void vi(struct val *v, int64_t i)
+{
+	v->type = 1;
+	v->i = i;
+}
+
+static inline void vu(struct val *v, uint64_t u)
+{
+	v->type = 1;
+	v->i = u > INT64_MAX ? INT64_MAX : (int64_t)u;
+}
+
+static inline void vnull(struct val *v)
+{
+	v->type = 0;
+}
+
+/* i, or NULL when i is the "unknown" value */
+static inline void vopt(struct val *v, int64_t i, int64_t unknown)
+{
+	v->type = i != unknown;
+	v->i = i;
+}
+
+/* ------------------------------------------------------------------ */
 /* Opening: schema and version */
 
 /* The schema text up to the "-- @indexes" line, or after it. */
@@ -191,7 +297,10 @@ static int create_schema(struct db *db)
 	char ver[64];
 	int rc;
 
-	rc = exec(db, "BEGIN IMMEDIATE");
+	/* larger pages: fewer splits and less per-page overhead in bulk loads */
+	rc = exec(db, "PRAGMA page_size = 16384");
+	if (!rc)
+		rc = exec(db, "BEGIN IMMEDIATE");
 	if (!rc)
 		rc = exec(db, sql);
 	free(sql);
@@ -201,7 +310,8 @@ static int create_schema(struct db *db)
 		rc = exec(db, ver);
 	if (!rc)
 		rc = exec(db, "INSERT INTO db_info VALUES ('schema_version', '"
-			  "1'), ('created_by', 'ioreport " PACKAGE_VERSION "')");
+			  STR(DB_SCHEMA_VERSION) "'), ('created_by', 'ioreport "
+			  PACKAGE_VERSION "')");
 	if (!rc)
 		rc = exec(db, "COMMIT");
 	if (rc)
@@ -355,109 +465,6 @@ int64_t db_rec_id(const struct db *db)
 bool db_replaced(const struct db *db)
 {
 	return db->replaced;
-}
-
-/* ------------------------------------------------------------------ */
-/* Batched inserts */
-
-static int batch_prepare(struct db *db, struct batch *b, enum stmt_id one,
-			 int ncols)
-{
-	const char *sql = stmt_sql[one];
-	const char *values = strstr(sql, "VALUES");
-	struct strbuf sb = STRBUF_INIT;
-	int rc;
-
-	assert(values && ncols <= BATCH_COLS);
-	b->one = one;
-	b->ncols = ncols;
-	b->n = 0;
-	if (b->multi)
-		return 0;
-	strbuf_add(&sb, sql, (size_t)(values - sql));
-	strbuf_addstr(&sb, "VALUES ");
-	for (int r = 0; r < BATCH; r++) {
-		strbuf_addstr(&sb, r ? ",(" : "(");
-		for (int c = 0; c < ncols; c++)
-			strbuf_addstr(&sb, c ? ",?" : "?");
-		strbuf_addch(&sb, ')');
-	}
-	rc = sqlite3_prepare_v3(db->h, sb.buf, -1, SQLITE_PREPARE_PERSISTENT,
-				&b->multi, NULL);
-	strbuf_release(&sb);
-	return rc == SQLITE_OK ? 0 : fail_sql(db, "prepare batch");
-}
-
-static void bind_val(sqlite3_stmt *st, int i, const struct val *v)
-{
-	if (v->type == 1)
-		sqlite3_bind_int64(st, i, v->i);
-	else if (v->type == 2)
-		sqlite3_bind_text(st, i, v->s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* Insert the rows waiting in b. */
-static int batch_flush(struct db *db, struct batch *b)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (b->n == BATCH) {
-		st = b->multi;
-		for (int r = 0; r < BATCH; r++)
-			for (int c = 0; c < b->ncols; c++)
-				bind_val(st, r * b->ncols + c + 1, &b->v[r][c]);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-		if (rc != SQLITE_DONE)
-			return fail_sql(db, "insert");
-		db->rows += BATCH;
-		b->n = 0;
-		return 0;
-	}
-	for (int r = 0; r < b->n; r++) {
-		st = db->st[b->one];
-		for (int c = 0; c < b->ncols; c++)
-			bind_val(st, c + 1, &b->v[r][c]);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-		if (rc != SQLITE_DONE)
-			return fail_sql(db, "insert");
-		db->rows++;
-	}
-	b->n = 0;
-	return 0;
-}
-
-static int flush_all(struct db *db)
-{
-	return batch_flush(db, &db->breq) || batch_flush(db, &db->bsys) ? -1 : 0;
-}
-
-static inline void vi(struct val *v, int64_t i)
-{
-	v->type = 1;
-	v->i = i;
-}
-
-static inline void vu(struct val *v, uint64_t u)
-{
-	v->type = 1;
-	v->i = u > INT64_MAX ? INT64_MAX : (int64_t)u;
-}
-
-static inline void vnull(struct val *v)
-{
-	v->type = 0;
-}
-
-/* i, or NULL when i is the "unknown" value */
-static inline void vopt(struct val *v, int64_t i, int64_t unknown)
-{
-	v->type = i != unknown;
-	v->i = i;
 }
 
 /* ------------------------------------------------------------------ */
@@ -738,11 +745,19 @@ static int lookup_tables(struct db *db)
 /* Delete every row of rec_id (an earlier load of the same recording). */
 static int delete_recording(struct db *db, int64_t rec_id)
 {
-	char sql[128];
+	char sql[256];
 
 	for (size_t i = 0; i < ARRAY_SIZE(rec_tables); i++) {
-		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE rec_id = %" PRId64,
-			 rec_tables[i], rec_id);
+		if (!strcmp(rec_tables[i], "requests") ||
+		    !strcmp(rec_tables[i], "syscalls"))
+			/* rowid tables: the recording's id range */
+			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE %s BETWEEN %" PRId64 " AND %" PRId64,
+				 rec_tables[i], rec_tables[i][0] == 'r' ?
+				 "req_id" : "call_id", rec_id << 32,
+				 rec_id << 32 | 0xffffffff);
+		else
+			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE rec_id = %" PRId64,
+				 rec_tables[i], rec_id);
 		if (exec(db, sql))
 			return -1;
 	}
@@ -879,26 +894,6 @@ int db_recording_end(struct db *db, uint64_t events, uint64_t first_ts,
 
 	if (flush_all(db))
 		return -1;
-	/* devices seen in requests but absent from the snapshot */
-	if (sqlite3_prepare_v2(db->h,
-			       "INSERT OR IGNORE INTO devices (rec_id, dev, major, minor) SELECT DISTINCT rec_id, dev, dev >> 20, dev & 1048575 FROM requests WHERE rec_id = ?1",
-			       -1, &st, NULL) != SQLITE_OK)
-		return fail_sql(db, "devices");
-	bind_i(st, 1, db->rec_id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return fail_sql(db, "devices");
-	if (sqlite3_prepare_v2(db->h,
-			       "UPDATE devices SET requests = (SELECT count(*) FROM requests r WHERE r.rec_id = ?1 AND r.dev = devices.dev) WHERE rec_id = ?1",
-			       -1, &st, NULL) != SQLITE_OK)
-		return fail_sql(db, "devices");
-	bind_i(st, 1, db->rec_id);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return fail_sql(db, "devices");
-
 	if (sqlite3_prepare_v2(db->h,
 			       "UPDATE recordings SET events = ?2, first_ts = ?3, last_ts = ?4, syscall_source = ?5 WHERE rec_id = ?1",
 			       -1, &st, NULL) != SQLITE_OK)
@@ -956,7 +951,7 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 		    (rq->ahead ? 16 : 0);
 
 	vi(&v[0], db->rec_id);
-	vi(&v[1], db->next_req++);
+	vi(&v[1], db->rec_id << 32 | db->next_req++);
 	vi(&v[2], rq->dev);
 	vu(&v[3], rq->sector);
 	vi(&v[4], rq->nr_sector);
@@ -1005,7 +1000,7 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 	const struct sys_kind_info *ki = sys_kind_info(c->kind);
 
 	vi(&v[0], db->rec_id);
-	vi(&v[1], db->next_call++);
+	vi(&v[1], db->rec_id << 32 | db->next_call++);
 	vi(&v[2], c->tid);
 	vopt(&v[3], proc_id, -1);
 	vi(&v[4], c->kind);
@@ -1172,7 +1167,22 @@ int db_add_devstat(struct db *db, uint32_t dev, enum blk_op op,
 		   uint64_t reqs, const struct hist *queue,
 		   const struct hist *device, const struct hist *total)
 {
-	(void)reqs;
+	sqlite3_stmt *st;
+	int rc;
+
+	/* a device absent from the snapshot gets a row too */
+	if (device_row(db, dev >> 20, dev & ((1u << 20) - 1), NULL))
+		return -1;
+	if (sqlite3_prepare_v2(db->h, "UPDATE devices SET requests = requests + ?3 WHERE rec_id = ?1 AND dev = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return fail_sql(db, "update device");
+	bind_i(st, 1, db->rec_id);
+	bind_i(st, 2, dev);
+	bind_u(st, 3, reqs);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return fail_sql(db, "update device");
 	if (add_hist(db, "device", "queue", dev, op, queue) ||
 	    add_hist(db, "device", "device", dev, op, device) ||
 	    add_hist(db, "device", "total", dev, op, total))

@@ -1367,6 +1367,20 @@ void source_format_event(struct source *src, const struct source_event *ev,
 	strbuf_add(out, src->seq.buffer, src->seq.len);
 }
 
+void source_format_fields(struct source *src, const struct source_event *ev,
+			  bool raw, struct strbuf *out)
+{
+	struct tep_record *rec = ev->priv;
+
+	trace_seq_reset(&src->seq);
+	tep_print_event(src->tep, &src->seq, rec, "%s",
+			raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	trace_seq_terminate(&src->seq);
+	while (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n')
+		src->seq.len--;
+	strbuf_add(out, src->seq.buffer, src->seq.len);
+}
+
 const char *source_comm(struct source *src, int pid)
 {
 	struct comm_cache *cc = &src->comms[(unsigned int)pid % COMM_CACHE];

@@ -199,6 +199,9 @@ int source_field_str(const struct source_field *f,
  */
 void source_format_event(struct source *src, const struct source_event *ev,
 			 bool raw, struct strbuf *out);
+/* Append only the fields part of that line (no newline). */
+void source_format_fields(struct source *src, const struct source_event *ev,
+			  bool raw, struct strbuf *out);
 
 /* The command name known for pid ("<...>" when unknown).  Never NULL. */
 const char *source_comm(struct source *src, int pid);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # test-db.sh - `ioreport db` on the recordings of samples/: the stored
-# numbers equal the `processes` and `files` JSON views; two recordings in
+# numbers equal the `processes`, `files` and `devices` JSON views; two recordings in
 # one database and a query across them; re-loading replaces instead of
 # doubling; a load killed midway (kill -9) or failing leaves the previous
 # database; a database of another schema version is refused.
@@ -77,8 +77,43 @@ sys.exit(1 if bad else 0)
 EOF
 log "one recording: equal to the processes and files views"
 
-# Block requests: per device and op, the request counts of the histograms
-# (the devices view's numbers) equal the rows.
+# Block requests: per device and op, the rows and the stored histograms
+# give the `devices --json` view's counts, bytes, percentiles and buckets.
+"$IOREPORT" devices --json "$A" >"$T/d.json"
+python3 - "$DB" "$T/d.json" <<'EOF' || fail "database differs from the devices view"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+D = json.load(open(sys.argv[2]))
+bad = 0
+for d in D["devices"]:
+	ma, mi = map(int, d["dev"].split(":"))
+	dev = ma << 20 | mi
+	got = db.execute("""SELECT count(*), coalesce(sum(bytes), 0), count(*) FILTER (WHERE flags & 2),
+		count(*) FILTER (WHERE flags & 1), count(*) FILTER (WHERE error != 0)
+		FROM requests r JOIN ops o USING (rec_id, op) WHERE r.rec_id = 1 AND r.dev = ? AND o.name = ?""",
+		(dev, d["op"])).fetchone()
+	exp = (d["requests"], d["bytes"], d["fua"], d["preflush"], d["errors"])
+	if got != exp:
+		bad += 1
+		print("device", d["dev"], d["op"], got, exp, file=sys.stderr)
+	for metric in ("queue", "device", "total"):
+		h = d[metric]
+		row = db.execute("""SELECT hist_id, count, sum_ns, min_ns, max_ns, p50_ns, p90_ns, p99_ns, p999_ns
+			FROM histograms h JOIN ops o USING (rec_id, op) WHERE h.rec_id = 1 AND subject = 'device'
+			AND dev = ? AND o.name = ? AND metric = ?""", (dev, d["op"], metric)).fetchone()
+		if not h["count"]:
+			bad += row is not None
+			continue
+		exp = (h["count"], h["sum_ns"], h["min_ns"], h["max_ns"], h["p50_ns"], h["p90_ns"], h["p99_ns"], h["p999_ns"])
+		bk = [list(b) for b in db.execute("SELECT lo_ns, hi_ns, count FROM hist_buckets WHERE rec_id = 1 AND hist_id = ? ORDER BY lo_ns", (row[0],))] if row else None
+		if not row or row[1:] != exp or bk != h["buckets"]:
+			bad += 1
+			print("histogram", d["dev"], d["op"], metric, row, exp, file=sys.stderr)
+print("device rows %d, mismatches %d" % (len(D["devices"]), bad), file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+log "devices: equal to the devices view (counts, bytes, percentiles, buckets)"
+
 [ "$(q "SELECT count(*) FROM histograms h WHERE subject = 'device' AND metric = 'device' AND count != (SELECT count(*) FROM requests r WHERE r.rec_id = h.rec_id AND r.dev = h.dev AND r.op = h.op)")" = 0 ] ||
 	fail "request rows differ from the device histograms"
 [ "$(q "SELECT count(*) FROM histograms h WHERE count != (SELECT sum(count) FROM hist_buckets b WHERE b.rec_id = h.rec_id AND b.hist_id = h.hist_id)")" = 0 ] ||
@@ -148,8 +183,12 @@ assert "exit code on a foreign database" 1 "$rc"
 grep -q 'not one of ioreport' "$T/err" || fail "foreign database message: $(cat "$T/err")"
 log "schema versions: older, newer and foreign databases refused"
 
-# 6. Usage errors exit 2; the --db spelling is accepted when registered.
+# 6. Usage errors exit 2; `ioreport --db DB REC` is the same command.
 rc=0
 "$IOREPORT" db "$DB" >/dev/null 2>&1 || rc=$?
 assert "exit code without a recording" 2 "$rc"
+"$IOREPORT" --db "$T/alias.sqlite" "$C" >/dev/null ||
+	fail "'ioreport --db DB REC' failed (the alias is dispatched in analyze/ioreport.c)"
+[ "$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("SELECT count(*) FROM recordings").fetchone()[0])' "$T/alias.sqlite")" = 1 ] ||
+	fail "--db stored no recording"
 log PASS

@@ -628,6 +628,60 @@ static void test_replay_block(void **state)
 	unlink(f.path);
 }
 
+/*
+ * Memory stays bounded: 70000 requests inserted and never issued (a
+ * recording that lost its issues without saying so) are evicted past
+ * 65536 pending, the survivors are counted open at the end.
+ */
+static void test_replay_block_evict(void **state)
+{
+	enum { NRQ = 70000, PER_PAGE = 80 };
+	const int npages = (NRQ + PER_PAGE - 1) / PER_PAGE;
+	const struct blk_anomalies *an;
+	struct page *p = calloc((size_t)npages, sizeof(*p));
+	struct rq_log log = { .n = 0 };
+	struct replay_block *rb;
+	struct source_event ev;
+	struct source *src;
+	struct file f;
+	const char *why;
+	char *msg;
+	int k = 0;
+
+	(void)state;
+	assert_non_null(p);
+	file_begin(&f, false, 8);
+	file_format(&f, "block", fmt_insert);
+	file_format(&f, "block", fmt_issue);
+	file_format(&f, "block", fmt_complete);
+	for (int i = 0; i < npages; i++) {
+		page_init(&p[i], false, 8, 1000 + (uint64_t)k * 10);
+		for (int j = 0; j < PER_PAGE && k < NRQ; j++, k++)
+			page_add_rq(&p[i], 1000 + (uint64_t)k * 10, RQ_INSERT,
+				    (uint64_t)k * 8, 8, "W");
+		page_finish(&p[i], 0);
+	}
+	file_data(&f, 0, p, npages, 1000, 1000 + (uint64_t)NRQ * 10);
+	file_end(&f, true);
+
+	src = source_open(f.path, &msg);
+	assert_non_null(src);
+	rb = replay_block_new(src, log_rq, &log, &why);
+	assert_non_null(rb);
+	while (source_next(src, &ev) > 0)
+		replay_block_feed(rb, &ev);
+	replay_block_finish(rb);
+	an = replay_block_anomalies(rb);
+	assert_int_equal(log.n, 0);
+	/* all within 60 s: the whole table goes once, at 65536 */
+	assert_int_equal(an->evicted, 65536);
+	assert_int_equal(an->still_open, NRQ - 65536);
+	replay_block_free(rb);
+	source_close(src);
+	unlink(f.path);
+	free(p);
+}
+
 static void test_rwbs(void **state)
 {
 	struct blk_request rq;
@@ -668,6 +722,7 @@ int main(void)
 		cmocka_unit_test(test_bad_commit),
 		cmocka_unit_test(test_not_a_recording),
 		cmocka_unit_test(test_replay_block),
+		cmocka_unit_test(test_replay_block_evict),
 		cmocka_unit_test(test_rwbs),
 	};
 

@@ -190,6 +190,7 @@ static void on_exit_ev(struct wa *w, const struct source_event *ev)
 			source_field_s64(p->ex_ret, ev, &ret);
 		f->count++;
 		f->errors += ret < 0;
+		f->last_ts = ev->ts;
 		if (ev->ts >= pd->ts)
 			hist_add(&f->lat, ev->ts - pd->ts);
 		pend_drop(p, i);
@@ -378,7 +379,8 @@ void wa_end(struct wa *w, int hz)
 	for (size_t i = 0; i < w->ndev; i++)
 		w->dev[i].commit_logging_ms = hz > 0 ?
 			w->dev[i].commit_logging_j * 1000 / (uint64_t)hz : 0;
-	qsort(w->dev, w->ndev, sizeof(*w->dev), cmp_dev);
+	if (w->ndev)
+		qsort(w->dev, w->ndev, sizeof(*w->dev), cmp_dev);
 }
 
 void wa_total(const struct wa *w, struct wa_dev *t)

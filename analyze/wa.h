@@ -68,6 +68,7 @@ struct wa_fsync {
 	uint32_t fsdev;		/* file system dev_t (kernel encoding) */
 	uint64_t ino;
 	uint64_t count, errors, datasync;
+	uint64_t last_ts;	/* of the last exit */
 	struct hist lat;	/* enter -> exit */
 	uint64_t flushes;	/* flush requests completed while it waited */
 	uint64_t flush_ns;	/* their device time, shared among the

@@ -64,7 +64,7 @@ awk -v rows="$rows" -v ev="$events" -v tr="$t_replay" -v td="$t_db" \
 	printf "replay only        %.3f s (ioreport processes)\n", tr
 	printf "ioreport db        %.3f s\n", td
 	printf "rows/s overall     %.0f\n", rows / td
-	printf "rows/s inserting   %.0f\n", ins > 0 ? rows / ins : 0
+	printf "rows/s inserting   %.0f\n", (ins > 0 ? rows / ins : 0)
 	printf "database           %d bytes, %.1f MB per million events\n", dbb, dbb / ev
 	printf "database/recording %.2fx\n", dbb / rb
 }'

@@ -181,6 +181,18 @@ child_of() {
 	echo "${c%% *}"
 }
 
+# run_failed TAG MSG: a run that cannot count (the recorder did not start,
+# died, or recorded next to nothing): say why, stop what still runs, and
+# return 1 so that the caller goes on with the next run.
+run_failed() {
+	echo "record-bench: $1: $2; run discarded" >&2
+	stop_current_recorder
+	CURRENT_REC=
+	echo 1 >"$TRACEFS/tracing_on"
+	return 1
+}
+
+# run_one TOOL WORKLOAD ROUND: one measured run; appends a line to RESULTS.
 run_one() {
 	local tool=$1 w=$2 round=$3 tag=$2.$1.$3 out rec=() wp tp rp t0 t1 i
 	local cpu=0 wbytes=0 fsize=0 events=0 lost=0 rss=0 wake=0
@@ -216,10 +228,18 @@ run_one() {
 			[ -n "$rp" ] && break
 			sleep 0.05
 		done
-		[ -n "$rp" ] || die "$tag: the recorder did not start: $(cat "$T/$tag.log")"
+		if [ -z "$rp" ]; then
+			wait "$wp" || true
+			run_failed "$tag" "the recorder did not start: $(tr '\n' ' ' <"$T/$tag.log")"
+			return 1
+		fi
 		CURRENT_REC=$rp
 		sleep "$SETTLE"
-		kill -0 "$rp" 2>/dev/null || die "$tag: the recorder died: $(cat "$T/$tag.log")"
+		if ! kill -0 "$rp" 2>/dev/null; then
+			wait "$wp" || true
+			run_failed "$tag" "the recorder died: $(tr '\n' ' ' <"$T/$tag.log")"
+			return 1
+		fi
 	fi
 
 	t0=$(date +%s%N)
@@ -232,7 +252,7 @@ run_one() {
 		wait "$wp" || true
 		CURRENT_REC=
 		case $tool in tc*) echo 1 >"$TRACEFS/tracing_on" ;; esac
-		[ -s "$out" ] || die "$tag: no output file: $(cat "$T/$tag.log")"
+		[ -s "$out" ] || { run_failed "$tag" "no output file: $(tr '\n' ' ' <"$T/$tag.log")"; return 1; }
 		cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s + 0 }' "$T/$tag.time")
 		rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$T/$tag.time")
 		wake=$(awk -F': ' '/context switches/ { s += $2 } END { print s + 0 }' "$T/$tag.time")
@@ -243,6 +263,10 @@ run_one() {
 		tc*) read -r events lost < <(tracecmd_counts "$out") ;;
 		esac
 		[ "$KEEP" = 1 ] || rm -f "$out"
+		if [ "$events" -lt 1000 ]; then
+			run_failed "$tag" "only $events events recorded (another tool using the top-level tracefs instance at the same time?)"
+			return 1
+		fi
 	fi
 	printf '%s %s %s %s %s %s %s %s %s %s %s\n' "$w" "$tool" "$round" \
 		$(((t1 - t0) / 1000)) "$cpu" "$wbytes" "$fsize" "$events" "$lost" "$rss" "$wake" >>"$RESULTS"
@@ -291,7 +315,7 @@ echo "record-bench: load average at start: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 for ((r = 1; r <= ROUNDS; r++)); do
 	for w in "${WL[@]}"; do
 		for t in "${TL[@]}"; do
-			run_one "$t" "$w" "$r"
+			run_one "$t" "$w" "$r" || true
 		done
 	done
 done
@@ -330,7 +354,7 @@ END {
 	for (j = 1; j <= nw; j++) {
 		w = W[j]; base = n[w, "none"] ? median(w SUBSEP "none") : 0
 		printf "\n== workload %s\n", w
-		printf "%-18s %20s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "RECORDER", "WALL(s)", "SLOWDOWN", "CPU(s)",
+		printf "%-23s %4s %20s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "RECORDER", "RUNS", "WALL(s)", "SLOWDOWN", "CPU(s)",
 			"WRITTEN", "FILE", "EVENTS", "B/EVENT", "LOST", "RSS(MB)", "WAKEUPS"
 		for (i = 1; i <= nt; i++) {
 			t = T[i]; k = w SUBSEP t; if (!n[k]) continue
@@ -341,13 +365,13 @@ END {
 			A[k, "bpe"] = ev[k] ? fs[k] / ev[k] : 0
 			A[k, "rss"] = rss[k] / n[k] / 1024; A[k, "wake"] = wake[k] / n[k]
 			if (t == "none") {
-				printf "%-18s %8.2f [%.2f-%.2f] %8s\n", name[t], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, "-"
+				printf "%-23s %4d %8.2f [%.2f-%.2f] %8s\n", name[t], n[k], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, "-"
 				if (m > 0 && (wmax[k] - wmin[k]) / m > 0.3)
 					noisy[w] = sprintf("untraced runs vary by %.0f%%", 100 * (wmax[k] - wmin[k]) / m)
 				continue
 			}
-			printf "%-18s %8.2f [%.2f-%.2f] %7.1f%% %8.2f %9s %9s %9d %7.1f %8d %8.1f %8d\n",
-				name[t], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, 100 * A[k, "slow"], A[k, "cpu"],
+			printf "%-23s %4d %8.2f [%.2f-%.2f] %7.1f%% %8.2f %9s %9s %9d %7.1f %8d %8.1f %8d\n",
+				name[t], n[k], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, 100 * A[k, "slow"], A[k, "cpu"],
 				fmt_bytes(A[k, "wb"]), fmt_bytes(A[k, "fs"]), A[k, "ev"], A[k, "bpe"],
 				A[k, "lost"], A[k, "rss"], A[k, "wake"]
 		}
@@ -355,7 +379,7 @@ END {
 			t = T[i]; if (t != "tc6" && t != "tc7") continue
 			a = w SUBSEP "iorec"; b = w SUBSEP t
 			if (!n[a] || !n[b]) continue
-			printf "iorec / %-10s %20s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", name[t], ratio(A[a, "wall"], A[b, "wall"]),
+			printf "%-23s %4s %20s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "iorec/" name[t], "", ratio(A[a, "wall"], A[b, "wall"]),
 				(A[b, "slow"] > 0) ? ratio(A[a, "slow"], A[b, "slow"]) : "-",
 				ratio(A[a, "cpu"], A[b, "cpu"]), ratio(A[a, "wb"], A[b, "wb"]),
 				ratio(A[a, "fs"], A[b, "fs"]), ratio(A[a, "ev"], A[b, "ev"]),

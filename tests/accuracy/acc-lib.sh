@@ -1,20 +1,25 @@
 # tests/accuracy/acc-lib.sh - helpers for the accuracy tests (sourced).
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034
 #
 # The accuracy tests compare what ioreport computes from a recording with an
 # independent truth measured in the same run (/proc/diskstats, blktrace's
 # btt, trace-cmd, the workload's own counts).  They build on the live tests'
 # helpers (tests/live/lib.sh: cleanup stack, loop devices, asserts) and add:
 #
-#   toplevel_lock          serialise use of the top-level tracefs buffer
-#   find_blk_capture       the blk tracer capture script (shared/tools)
-#   dev_stats FILE DEV     per-op numbers of one device from ioreport devices
-#   diskstats_fields DEV   one /proc/diskstats line, fields split
-#   within NAME A B ABS REL  assert |A - B| <= max(ABS, REL * B)
+#   toplevel_lock            serialise use of the top-level tracefs buffer
+#   restore_toplevel_tracing_on
+#   find_blk_capture         the blk tracer capture script (shared/tools)
+#   devices_json, dev_stats  per-op numbers of one device (ioreport devices)
+#   dev_anomalies            the block anomaly counters, for the log
+#   unpaired_requests        requests of a device never completed in a recording
+#   diskstats_fields DEV     one /proc/diskstats line, fields split
+#   diskstats_quiet DEV      wait until the device is idle
+#   drop_caches              sync and drop the page cache
+#   within NAME A B ABS REL  assert |A - B| <= max(ABS, REL * B), log the agreement
 
 _acc_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${top_srcdir:=$(cd "$_acc_dir/../.." && pwd)}"
-# shellcheck source=../live/lib.sh
+# shellcheck source-path=SCRIPTDIR source=../live/lib.sh
 . "$top_srcdir/tests/live/lib.sh"
 
 ACC_DIR=$_acc_dir
@@ -34,6 +39,25 @@ toplevel_lock() {
 restore_toplevel_tracing_on() {
 	[ -n "$_TRACING_ON_AT_START" ] &&
 		echo "$_TRACING_ON_AT_START" >"$TRACEFS/tracing_on"
+	return 0
+}
+
+# toplevel_readers [PID]: "PID COMM" of the processes that hold a top-level
+# trace_pipe or trace_pipe_raw open (but PID and its children): while one
+# does, the kernel refuses to change current_tracer (EBUSY).
+toplevel_readers() {
+	local p f
+	for p in /proc/[0-9]*; do
+		[ -n "${1:-}" ] && [ "${p#/proc/}" = "$1" ] && continue
+		[ -n "${1:-}" ] && [ "$(awk '/^PPid:/ { print $2 }' "$p/status" 2>/dev/null)" = "$1" ] && continue
+		for f in "$p"/fd/*; do
+			case $(readlink "$f" 2>/dev/null) in
+			"$TRACEFS"/trace_pipe* | "$TRACEFS"/per_cpu/*/trace_pipe*)
+				echo "${p#/proc/} $(cat "$p/comm" 2>/dev/null)"
+				break ;;
+			esac
+		done
+	done
 	return 0
 }
 

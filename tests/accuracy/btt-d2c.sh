@@ -57,6 +57,14 @@ on_exit "restore_toplevel_tracing_on"
 on_exit "echo 0 >'$TRACEFS/options/bin'; echo 1 >'$TRACEFS/options/context-info'; echo nop >'$TRACEFS/current_tracer'; echo >'$TRACEFS/trace'"
 on_exit "echo 0 >'/sys/block/$UPPER_NAME/trace/enable'"
 
+# A process that holds a top-level trace_pipe open without the lock (a
+# trace-cmd record) makes current_tracer busy: give it 30 s to finish.
+for ((i = 0; i < 60; i++)); do
+	[ -z "$(toplevel_readers)" ] && break
+	[ "$i" = 0 ] && log "waiting for top-level trace readers to finish: $(toplevel_readers | tr '\n' ';')"
+	sleep 0.5
+done
+
 mkdir "$T/blk"
 bash "$BLK_CAPTURE" "$UPPER" "$T/blk" >"$T/capture.log" 2>&1 &
 CAP=$!
@@ -69,7 +77,9 @@ for ((i = 0; i < 100; i++)); do
 	kill -0 "$CAP" 2>/dev/null || { cat "$T/capture.log" >&2; fail "blk-capture.sh died"; }
 	sleep 0.1
 done
-[ "$i" -lt 100 ] || fail "blk-capture.sh did not start tracing within 10 s (another user of the top-level tracer that does not take $TOPLEVEL_LOCK?)"
+if [ "$i" -ge 100 ]; then
+	fail "blk-capture.sh did not start tracing within 10 s: current_tracer $(cat "$TRACEFS/current_tracer"), tracing_on $(cat "$TRACEFS/tracing_on"), $UPPER_NAME trace/enable $(cat "/sys/block/$UPPER_NAME/trace/enable"); top-level trace_pipe readers (they make current_tracer busy; they should take $TOPLEVEL_LOCK): $(toplevel_readers "$CAP" | tr '\n' ';')"
+fi
 
 rc=0
 "$IOREC" -q -o "$T/rec.iorec" -- fio --name=d2c --filename="$UPPER" --rw=randwrite \
@@ -106,7 +116,8 @@ fio_n=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(j['jo
 
 log "fio writes $fio_n; btt D2C n=$btt_n avg ${btt_ns} ns; ioreport device time n=$io_n avg ${io_ns} ns"
 assert_eq "fio total_ios" "$NIOS" "$fio_n"
-assert_eq "requests with a device time (ioreport vs btt D2C N)" "$btt_n" "$io_n"
+[ "$io_n" = "$btt_n" ] ||
+	fail "requests with a device time: ioreport $io_n, btt D2C N $btt_n (fewer in ioreport: completions missing from the recording, see 'never completed' above)"
 [ "$io_n" -ge "$NIOS" ] || fail "ioreport: $io_n requests with a device time, fio did $NIOS"
 within "mean device time ns (ioreport vs btt D2C)" "$io_ns" "$btt_ns" 2000 0.01
 # The extremes are single requests, the same one for both: as close.

@@ -66,7 +66,9 @@ r_reqs=$(get read 2) r_bytes=$(get read 3)
 
 # range NAME GOT MIN MAX
 range() {
-	[ "$2" -ge "$3" ] && [ "$2" -le "$4" ] || fail "$1: $2 not in [$3, $4]"
+	if [ "$2" -lt "$3" ] || [ "$2" -gt "$4" ]; then
+		fail "$1: $2 not in [$3, $4]"
+	fi
 	log "ok: $1 $2 in [$3, $4] (+$(($2 - $3)) over fio)"
 }
 range "write bytes" "$w_bytes" "$fw" $((fw + 1048576))

@@ -101,17 +101,17 @@ for f in trace.dat rec.iorec; do
 		{ cat "$T/$f.err" >&2; fail "ioreport processes --json $f failed"; }
 done
 
-python3 - "$T/trace.dat.json" "$T/rec.iorec.json" "$NAME" "$N" "$K" "$F" "$R" <<'EOF' ||
+python3 - "$TEST_NAME" "$T/trace.dat.json" "$T/rec.iorec.json" "$NAME" "$N" "$K" "$F" "$R" <<'EOF' ||
 import json, sys
-tdat, irec, name = sys.argv[1:4]
-n, k, f, r = (int(x) for x in sys.argv[4:8])
+test, tdat, irec, name = sys.argv[1:5]
+n, k, f, r = (int(x) for x in sys.argv[5:9])
 bad = []
 
 def ours(path):
 	doc = json.load(open(path))
 	p = [x for x in doc["processes"] if name in x["comms"].split(",")]
 	if len(p) != 1:
-		sys.exit("FAIL: %s: %d processes with comm %s" % (path, len(p), name))
+		sys.exit("%s: %s: %d processes with comm %s" % (test, path, len(p), name))
 	return p[0]
 
 def summary(p):
@@ -127,11 +127,11 @@ for label, p in (("trace.dat", a), ("iorec", b)):
 		 ("readv bytes", rd.get("bytes"), n), ("write errors", w.get("errors"), 0)]
 	for what, got, want in truth:
 		ok = got == want
-		print("%s: %-9s %-12s %s (truth %s)" % ("ok" if ok else "FAIL", label, what, got, want),
-		      file=sys.stderr)
+		print("%s: %s: %-9s %-12s %s (truth %s)" % (test, "ok" if ok else "FAIL", label,
+		      what, got, want), file=sys.stderr)
 		if not ok:
 			bad.append("%s %s %s != %s" % (label, what, got, want))
-	print("    %s: pid %d comm %s: %s" % (label, p["pid"], p["comm"],
+	print("%s:     %s: pid %d comm %s: %s" % (test, label, p["pid"], p["comm"],
 	      ", ".join("%s %d/%dB" % (k, v[0], v[2]) for k, v in sorted(summary(p).items()))),
 	      file=sys.stderr)
 for key in ("write_bytes", "read_bytes", "fsyncs", "calls", "errors"):
@@ -143,8 +143,9 @@ for kind in sorted(set(sa) | set(sb)):
 		bad.append("syscall %s: trace.dat %s, iorec %s (count, errors, bytes)" %
 			   (kind, sa.get(kind), sb.get(kind)))
 if bad:
-	sys.exit("FAIL: " + "; ".join(bad))
-print("ok: trace.dat and iorec agree on all %d syscall kinds of %s" % (len(sa), name), file=sys.stderr)
+	sys.exit("%s: differences: %s" % (test, "; ".join(bad)))
+print("%s: ok: trace.dat and iorec agree on all %d syscall kinds of %s" % (test, len(sa), name),
+      file=sys.stderr)
 EOF
 	fail "per-process numbers differ (see above)"
 

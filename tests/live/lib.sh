@@ -268,17 +268,25 @@ diskstats_sectors() {
 
 # ---------------------------------------------------------------- assertions
 
-# assert_no_leftovers: no instance of an iorec this test ran (run_iorec,
-# track_pid), no loop device of ours still attached, top-level tracing_on
-# as it was.  Instances of other iorec processes (another test running in
-# parallel, a stale one another test leaves on purpose) are not ours.
-assert_no_leftovers() {
-	local inst l
+# assert_no_instances: no instance of an iorec this test ran (run_iorec,
+# track_pid) is left.  Instances of other iorec processes (another test
+# running in parallel, a stale one another test leaves on purpose) are not
+# ours.  Must run before the cleanup, which removes stale instances.
+assert_no_instances() {
+	local inst pid
 	for inst in $(iorec_instances); do
-		if grep -qx "${inst#iorec-}" "$T/.pids" 2>/dev/null; then
-			fail "instance $inst of our iorec left behind"
-		fi
+		pid=${inst#iorec-}
+		grep -qx "$pid" "$T/.pids" 2>/dev/null || continue
+		kill -0 "$pid" 2>/dev/null && fail "our iorec $pid is still running at the end of the test"
+		fail "instance $inst of our iorec left behind"
 	done
+	return 0
+}
+
+# assert_no_leftovers: no loop device of ours still attached, top-level
+# tracing_on as it was at the start.
+assert_no_leftovers() {
+	local l
 	for l in "${_OUR_LOOPS[@]}"; do
 		if losetup "$l" 2>/dev/null | grep -q "$T/"; then
 			fail "loop device $l still attached"
@@ -289,8 +297,10 @@ assert_no_leftovers() {
 		fail "top-level tracing_on changed from $_TRACING_ON_AT_START to $(cat "$TRACEFS/tracing_on")"
 }
 
-# finish: tear down now (loop devices, mounts), then check for leftovers.
+# finish: check that no instance is left, tear down (loop devices, mounts,
+# temp files), check that nothing else is left, and pass.
 finish() {
+	assert_no_instances
 	_run_cleanups
 	_CLEANING=0
 	assert_no_leftovers

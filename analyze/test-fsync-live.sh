@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# test-fsync-live.sh - story 001 as a live A/B test: the same SQLite commit
+# loop on journaled ext4, mounted with barriers and then remounted with
+# barrier=0 (nobarrier), each recorded with iorec.  `ioreport diff` must
+# name the mount option as the config difference, show the flush requests
+# on the device dropping to ~0 and sqlite3's fsync latency falling; and
+# `ioreport fsync` must join flushes to sqlite3's fsyncs with barriers.
+# shellcheck source=../tests/live/lib.sh
+. "$(dirname "$0")/../tests/live/lib.sh"
+
+need_root_tracefs
+need_cmd sqlite3 python3 mkfs.ext4
+need_event block:block_rq_complete ext4:ext4_sync_file_enter
+"$IOREPORT" diff --help >/dev/null 2>&1 ||
+	skip "this ioreport has no 'diff' command (register cmd_diff in analyze/ioreport.c)"
+
+COMMITS=${FSYNC_COMMITS:-300}
+
+json_get() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+make_loop_ext4 64 "" ""
+sqlite3 "$MNT/db" 'create table t(x integer, y text);'
+sync
+
+# commit_loop OUT: COMMITS autocommitted inserts (each one fsyncs)
+commit_loop() {
+	run_iorec -q -o "$1" -- bash -c "for i in \$(seq $COMMITS); do
+		echo \"insert into t values(\$i, 'row \$i');\"; done | sqlite3 '$MNT/db'" ||
+		fail "iorec -- sqlite3 commit loop failed"
+}
+
+commit_loop "$T/barrier.iorec"
+mount -o remount,barrier=0 "$MNT" || fail "remount barrier=0 failed"
+grep -E " $MNT ext4 .*nobarrier" /proc/mounts >/dev/null ||
+	fail "remount did not turn barriers off: $(grep " $MNT " /proc/mounts)"
+sync
+commit_loop "$T/nobarrier.iorec"
+
+"$IOREPORT" fsync "$T/barrier.iorec" >"$T/fsync.txt" || fail "ioreport fsync failed"
+"$IOREPORT" diff "$T/barrier.iorec" "$T/nobarrier.iorec" >"$T/diff.txt" ||
+	fail "ioreport diff failed"
+"$IOREPORT" diff --json "$T/barrier.iorec" "$T/nobarrier.iorec" >"$T/diff.json" ||
+	fail "ioreport diff --json failed"
+
+# the config difference: the mount option, read as barriers off
+note=$(json_get "$T/diff.json" "[c['note'] for c in j['config'] if c['what'] == 'mount'][0]") ||
+	{ cat "$T/diff.txt" >&2; fail "no mount change in the diff's config"; }
+case $note in
+*nobarrier*"barrier on -> off"*) ;;
+*) fail "mount change note does not say barriers went off: $note" ;;
+esac
+
+wa() {	# METRIC SIDE: of the loop device in the write_amplification section
+	json_get "$T/diff.json" "[r for r in j['sections']['write_amplification'] if r['key'] == '$LOOPNAME'][0]['metrics']['$1']['$2']"
+}
+fl_b=$(wa flushes before)
+fl_a=$(wa flushes after)
+pf_b=$(wa preflush before)
+pf_a=$(wa preflush after)
+log "flush requests on $LOOPNAME: $fl_b -> $fl_a, PREFLUSH writes: $pf_b -> $pf_a"
+[ $((fl_b + pf_b)) -ge "$COMMITS" ] ||
+	fail "with barriers: only $fl_b flushes and $pf_b preflush writes for $COMMITS commits"
+[ $((fl_a + pf_a)) -le $(((fl_b + pf_b) / 20)) ] ||
+	fail "with barrier=0: flushes did not drop to ~0 ($fl_b+$pf_b -> $fl_a+$pf_a)"
+
+fs() {	# METRIC SIDE of sqlite3 in the fsync section
+	json_get "$T/diff.json" "[r for r in j['sections']['fsync'] if r['key'] == 'sqlite3'][0]['metrics']['$1']['$2']"
+}
+p50_b=$(fs p50_ns before)
+p50_a=$(fs p50_ns after)
+n_b=$(fs ext4_fsyncs before)
+log "sqlite3 fsync p50: $p50_b ns -> $p50_a ns ($n_b fsyncs before)"
+[ "$n_b" -ge "$COMMITS" ] || fail "sqlite3: $n_b ext4 fsyncs for $COMMITS commits"
+[ "$p50_a" -lt "$p50_b" ] || fail "sqlite3's fsync p50 did not fall: $p50_b -> $p50_a ns"
+
+# fsync: flushes joined to sqlite3's fsyncs with barriers
+assert_grep "^ +[0-9]+ sqlite3 " "$T/fsync.txt" "ioreport fsync"
+awk '$2 == "sqlite3" && $(NF-2) + 0 > 0 { ok = 1 } END { exit !ok }' "$T/fsync.txt" ||
+	{ cat "$T/fsync.txt" >&2; fail "ioreport fsync: no flushes joined to sqlite3's fsyncs"; }
+assert_grep "latency \(Q2C\), BEFORE and AFTER" "$T/diff.txt" "ioreport diff"
+finish

@@ -964,8 +964,8 @@ void attrib_event(struct attrib *at, const struct attrib_ev *ev)
 			if (p) {
 				struct procstat *ps = procstat_of(p);
 
-				ps->throttle_ns += (uint64_t)v * 1000000000ULL /
-						   (uint64_t)at->t.hz;
+				/* the event converts pause to ms itself */
+				ps->throttle_ns += (uint64_t)v * 1000000ULL;
 				ps->throttles++;
 			}
 		}

@@ -736,24 +736,31 @@ static void wa_text(struct rec *r, long top)
 	if (!r->wa->st.jbd2) {
 		printf("  not recorded (no jbd2:jbd2_run_stats events; a file system without a journal has none)\n");
 	} else {
-		printf("  %-10s %8s %10s %10s %12s %14s %12s\n", "DEVICE",
-		       "COMMITS", "HANDLES", "BLOCKS", "LOGGED", "LOGGED(MB)*",
-		       "LOGGING(ms)");
+		printf("  %-10s %8s %10s %10s %12s %12s %10s %12s\n", "DEVICE",
+		       "COMMITS", "HANDLES", "BLOCKS", "LOGGED", "JOURNAL(MB)",
+		       "B/LOGGED", "LOGGING(ms)");
 		for (size_t i = 0; i < r->wa->ndev; i++) {
 			const struct wa_dev *d = &r->wa->dev[i];
 
 			if (!d->commits)
 				continue;
-			printf("  %-10s %8llu %10llu %10llu %12llu %14.3f %12llu\n",
+			printf("  %-10s %8llu %10llu %10llu %12llu %12.3f",
 			       sink_dev_name(&r->sink, d->dev),
 			       (unsigned long long)d->commits,
 			       (unsigned long long)d->handles,
 			       (unsigned long long)d->blocks,
 			       (unsigned long long)d->blocks_logged,
-			       (double)d->blocks_logged * 4096 / MB,
+			       (double)d->cls[WA_JOURNAL] / MB);
+			if (d->blocks_logged)
+				printf(" %10.0f", (double)d->cls[WA_JOURNAL] /
+				       (double)d->blocks_logged);
+			else
+				printf(" %10s", "-");
+			printf(" %12llu\n",
 			       (unsigned long long)d->commit_logging_ms);
 		}
-		printf("  * blocks logged x 4 KiB (the usual ext4 block size); JOURNAL above is measured\n");
+		printf("  B/LOGGED: measured journal bytes per block logged (the block size plus\n"
+		       "  the descriptor and commit blocks)\n");
 	}
 	n = wa_proc_rows(r, &v);
 	print_warows(NULL, "processes", v, n, top);
@@ -1334,11 +1341,11 @@ static void dirty_view(struct rec *r, struct json *j, long top, long rows)
 	if (!d->have_bdp)
 		printf("  not recorded\n");
 	else
-		printf("  %llu events, %llu paused, %.3f ms paused in all, longest %.3f ms (HZ %d)\n",
+		printf("  %llu events, %llu paused, %.3f ms paused in all, longest %.3f ms\n",
 		       (unsigned long long)d->bdp,
 		       (unsigned long long)d->bdp_paused,
 		       (double)dirty_ms2ns(d->pause_ms) / MS,
-		       (double)dirty_ms2ns(d->max_pause_ms) / MS, r->hz);
+		       (double)dirty_ms2ns(d->max_pause_ms) / MS);
 	printf("\nwriteback: %.1f MB written (global_dirty_state nr_written), by the flusher (writeback_start -> writeback_written):",
 	       (double)(d->written * ps) / MB);
 	if (!d->have_wb) {
@@ -1672,7 +1679,7 @@ static void profile_fill(struct profile *p, struct rec *r,
 			 const struct snapdiff *sd, struct rec *before)
 {
 	struct mrow *row;
-	uint64_t app, dev, ds, lost = 0, fsyncs = 0, thr = 0, calls = 0;
+	uint64_t app, dev, ds, lost = 0, fsyncs = 0, calls = 0;
 	double secs = (double)rec_duration(r) / 1e9;
 	struct wa_dev t;
 	char key[512], pbuf[4096];
@@ -1689,7 +1696,6 @@ static void profile_fill(struct profile *p, struct rec *r,
 			if (!ps)
 				continue;
 			fsyncs += ps->fsync.count;
-			thr += ps->throttle_ns;
 			calls += ps->calls;
 		}
 	row = row_get(&p->s[S_SUMMARY], "all");
@@ -1703,7 +1709,8 @@ static void profile_fill(struct profile *p, struct rec *r,
 	row->v[7] = (double)calls;
 	row->v[8] = (double)r->app_bytes;
 	row->v[9] = (double)fsyncs;
-	row->v[10] = (double)(thr ? thr : dirty_ms2ns(r->dirty->pause_ms));
+	/* the pauses of balance_dirty_pages, in ms in the event */
+	row->v[10] = (double)dirty_ms2ns(r->dirty->pause_ms);
 	row->v[11] = ratio((double)dev, (double)app);
 
 	for (size_t i = 0; i < r->a.ndev; i++) {
@@ -1749,7 +1756,17 @@ static void profile_fill(struct profile *p, struct rec *r,
 			lathist_merge(&row->lh, &ps->fsync);
 			row->v[10] += (double)ps->blk.write_bytes;
 			row->v[11] += (double)ps->blk.journal_bytes;
-			row->v[12] += (double)ps->throttle_ns;
+		}
+		/* throttling from the events (ms), per thread's process */
+		for (size_t i = 0; i < r->dirty->ntask; i++) {
+			const struct dirty_task *t = &r->dirty->task[i];
+			struct proc *pr = proc_of_tid(r, t->tid, t->last_ts);
+
+			if (!t->pause_ms)
+				continue;
+			row = row_get(&p->s[S_PROCESSES], pr ? proc_comm(pr) :
+				      source_comm(r->src, t->tid));
+			row->v[12] += (double)dirty_ms2ns(t->pause_ms);
 		}
 		for (size_t i = 0; i < p->s[S_PROCESSES].n; i++) {
 			struct mrow *m = &p->s[S_PROCESSES].rows[i];

@@ -29,6 +29,10 @@ static const struct command commands[] = {
 	{ "files",   cmd_files,   "per file: opens, reads, writes, latency, fsync cost" },
 	{ "slow",    cmd_slow,    "the slowest block requests with who, where, queue and device time" },
 	{ "snoop",   cmd_snoop,   "one line per completed block request, like iosnoop -Q" },
+	{ "diff",    cmd_diff,    "two recordings side by side: config changes, views, histograms, deltas" },
+	{ "wa",      cmd_wa,      "write amplification: application vs device bytes, data/journal/metadata, flushes" },
+	{ "fsync",   cmd_fsync,   "fsync/fdatasync cost per process and file, and the device flushes they caused" },
+	{ "dirty",   cmd_dirty,   "dirty throttling (balance_dirty_pages), dirty thresholds and writeback over time" },
 	{ "db",      cmd_db,      "store recordings in an SQLite database: the views' numbers, every request and syscall" },
 };
 

@@ -20,6 +20,10 @@ int cmd_snoop(int argc, char **argv);		/* cmd-report.c */
 int cmd_processes(int argc, char **argv);	/* cmd-procfiles.c */
 int cmd_files(int argc, char **argv);		/* cmd-procfiles.c */
 int cmd_db(int argc, char **argv);		/* cmd-db.c */
+int cmd_diff(int argc, char **argv);		/* cmd-diff.c */
+int cmd_wa(int argc, char **argv);		/* cmd-diff.c */
+int cmd_fsync(int argc, char **argv);		/* cmd-diff.c */
+int cmd_dirty(int argc, char **argv);		/* cmd-diff.c */
 
 /* Print "usage: ..." for a command to stderr and return 2. */
 int usage_error(const char *usage, const char *fmt, ...)

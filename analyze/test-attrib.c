@@ -356,7 +356,7 @@ static void test_bdi_partition(void **state)
 	fx_release(&x);
 }
 
-/* Dirty throttling (jiffies at HZ 250) and D-state time. */
+/* Dirty throttling (the event's pause is already in ms) and D-state time. */
 static void test_throttle_dstate(void **state)
 {
 	struct fx x;
@@ -366,7 +366,7 @@ static void test_throttle_dstate(void **state)
 	memset(&e, 0, sizeof(e));
 	e.kind = E_BDP;
 	e.pid = 100;
-	e.val = 25;
+	e.val = 100;			/* ms */
 	attrib_event(x.at, &e);
 	e.val = 0;			/* not paused */
 	attrib_event(x.at, &e);

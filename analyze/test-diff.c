@@ -486,7 +486,7 @@ static void test_dirty(void **state)
 	assert_int_equal(d->ntask, 2);
 	assert_int_equal(d->task[0].tid, 42);	/* longest pause first */
 	assert_int_equal(d->task[0].bdp, 2);
-	assert_int_equal(dirty_ms2ns(d->pause_ms), 160000000);
+	assert_int_equal(dirty_ms2ns(d->pause_ms), 40000000);
 
 	w = dirty_rebin(d, out, 2);
 	assert_int_equal(w, 2 * DIRTY_SLOT_NS);

@@ -14,7 +14,9 @@
 #   wall      date +%s%N around the workload command (recorders already
 #             running; they are started SETTLE s before and stopped 1 s after)
 #   cpu       user+system of the recorder and all its children, from
-#             /usr/bin/time -v (rusage of reaped descendants)
+#             /usr/bin/time -v (rusage of reaped descendants); CPU/EV is
+#             that per recorded event, which stays comparable when the
+#             rest of the machine adds events to a run
 #   written   write_bytes of /proc/PID/io of a wrapper shell, read after it
 #             reaped the recorder: the kernel adds each reaped child's I/O
 #             accounting to its parent, so this includes every process of
@@ -354,8 +356,8 @@ END {
 	for (j = 1; j <= nw; j++) {
 		w = W[j]; base = n[w, "none"] ? median(w SUBSEP "none") : 0
 		printf "\n== workload %s\n", w
-		printf "%-23s %4s %20s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "RECORDER", "RUNS", "WALL(s)", "SLOWDOWN", "CPU(s)",
-			"WRITTEN", "FILE", "EVENTS", "B/EVENT", "LOST", "RSS(MB)", "WAKEUPS"
+		printf "%-23s %4s %20s %8s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "RECORDER", "RUNS", "WALL(s)", "SLOWDOWN", "CPU(s)",
+			"CPU/EV", "WRITTEN", "FILE", "EVENTS", "B/EVENT", "LOST", "RSS(MB)", "WAKEUPS"
 		for (i = 1; i <= nt; i++) {
 			t = T[i]; k = w SUBSEP t; if (!n[k]) continue
 			m = median(k)
@@ -363,6 +365,7 @@ END {
 			A[k, "cpu"] = cpu[k] / n[k]; A[k, "wb"] = wb[k] / n[k]; A[k, "fs"] = fs[k] / n[k]
 			A[k, "ev"] = ev[k] / n[k]; A[k, "lost"] = lost[k] / n[k]
 			A[k, "bpe"] = ev[k] ? fs[k] / ev[k] : 0
+			A[k, "cpe"] = ev[k] ? 1e6 * cpu[k] / ev[k] : 0
 			A[k, "rss"] = rss[k] / n[k] / 1024; A[k, "wake"] = wake[k] / n[k]
 			if (t == "none") {
 				printf "%-23s %4d %8.2f [%.2f-%.2f] %8s\n", name[t], n[k], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, "-"
@@ -370,8 +373,8 @@ END {
 					noisy[w] = sprintf("untraced runs vary by %.0f%%", 100 * (wmax[k] - wmin[k]) / m)
 				continue
 			}
-			printf "%-23s %4d %8.2f [%.2f-%.2f] %7.1f%% %8.2f %9s %9s %9d %7.1f %8d %8.1f %8d\n",
-				name[t], n[k], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, 100 * A[k, "slow"], A[k, "cpu"],
+			printf "%-23s %4d %8.2f [%.2f-%.2f] %7.1f%% %8.2f %6.2fus %9s %9s %9d %7.1f %8d %8.1f %8d\n",
+				name[t], n[k], m / 1e6, wmin[k] / 1e6, wmax[k] / 1e6, 100 * A[k, "slow"], A[k, "cpu"], A[k, "cpe"],
 				fmt_bytes(A[k, "wb"]), fmt_bytes(A[k, "fs"]), A[k, "ev"], A[k, "bpe"],
 				A[k, "lost"], A[k, "rss"], A[k, "wake"]
 		}
@@ -379,15 +382,15 @@ END {
 			t = T[i]; if (t != "tc6" && t != "tc7") continue
 			a = w SUBSEP "iorec"; b = w SUBSEP t
 			if (!n[a] || !n[b]) continue
-			printf "%-23s %4s %20s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "iorec/" name[t], "", ratio(A[a, "wall"], A[b, "wall"]),
+			printf "%-23s %4s %20s %8s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "iorec/" name[t], "", ratio(A[a, "wall"], A[b, "wall"]),
 				(A[b, "slow"] > 0) ? ratio(A[a, "slow"], A[b, "slow"]) : "-",
-				ratio(A[a, "cpu"], A[b, "cpu"]), ratio(A[a, "wb"], A[b, "wb"]),
+				ratio(A[a, "cpu"], A[b, "cpu"]), ratio(A[a, "cpe"], A[b, "cpe"]), ratio(A[a, "wb"], A[b, "wb"]),
 				ratio(A[a, "fs"], A[b, "fs"]), ratio(A[a, "ev"], A[b, "ev"]),
 				ratio(A[a, "bpe"], A[b, "bpe"]), "-",
 				ratio(A[a, "rss"], A[b, "rss"]), ratio(A[a, "wake"], A[b, "wake"])
 		}
 		if (w in noisy)
-			printf "NOTE: %s: the machine is noisy, so WALL and SLOWDOWN are not meaningful;\n      compare CPU, WRITTEN, FILE, B/EVENT, RSS and WAKEUPS (or run more rounds on a quiet machine)\n", noisy[w]
+			printf "NOTE: %s: the machine is noisy, so WALL and SLOWDOWN are not meaningful;\n      compare CPU/EV, B/EVENT, WRITTEN, RSS and WAKEUPS (or run more rounds on a quiet machine)\n", noisy[w]
 	}
 }' "$RESULTS"
 

@@ -27,8 +27,11 @@
 # is computed on the events of the file it read.
 #
 # usage: bench/report-bench.sh [-n ROUNDS] [-s SMALL_BLOCKS] [-l LARGE_BLOCKS]
-#                              [-k]
+#                              [-V 6|7] [-k]
 #   -n ROUNDS        timing rounds per measure (default 3)
+#   -V VERSION       trace.dat file version trace-cmd writes (default 6,
+#                    uncompressed; 7 is zstd-compressed, which libtracecmd
+#                    reads much slower and into memory, for both readers)
 #   -s, -l BLOCKS    512-byte blocks the dd workload copies (default
 #                    150000 and 1500000: about 1 M and 9 M events)
 #   -k               keep the recordings (their directory is printed)
@@ -40,16 +43,18 @@ ROUNDS=3
 SMALL=150000
 LARGE=1500000
 KEEP=0
+TCVER=6
 
 usage() {
 	sed -n 's/^# usage: //p; s/^#  \{29,\}/  /p; s/^#   -/  -/p' "$0" >&2
 	exit 2
 }
-while getopts "n:s:l:kh" opt; do
+while getopts "n:s:l:V:kh" opt; do
 	case $opt in
 	n) ROUNDS=$OPTARG ;;
 	s) SMALL=$OPTARG ;;
 	l) LARGE=$OPTARG ;;
+	V) TCVER=$OPTARG ;;
 	k) KEEP=1 ;;
 	*) usage ;;
 	esac
@@ -127,7 +132,8 @@ done < <("$IOREPORT" info -n "$T/large.iorec" |
 	 grep -v '^iorec_')
 [ ${#TC_EV[@]} -gt 0 ] || die "no events listed by 'ioreport info -n'"
 # trace-cmd record -d exits 1 after writing a complete file here
-(cd "$T" && trace-cmd record -q -d --no-filter -b 16384 -o "$T/large.dat" \
+(cd "$T" && trace-cmd record -q -d --no-filter -b 16384 \
+	--file-version "$TCVER" -o "$T/large.dat" \
 	"${TC_EV[@]}" sh "$(workload "$LARGE")" >"$T/tc.log" 2>&1) || true
 echo "$TRACING_ON0" > "$TRACEFS/tracing_on"
 [ -s "$T/large.dat" ] || die "trace-cmd record wrote no file (see $T/tc.log)"
@@ -161,7 +167,7 @@ measure() {
 }
 
 echo
-echo "report-bench: best of $ROUNDS runs"
+echo "report-bench: best of $ROUNDS runs (trace.dat version $TCVER)"
 measure "trace-cmd report (large.dat)" "$EV_DAT" trace-cmd report "$T/large.dat"
 measure "ioreport report (large.dat)" "$EV_DAT" "$IOREPORT" report "$T/large.dat"
 measure "ioreport report (large.iorec)" "$EV_LARGE" "$IOREPORT" report "$T/large.iorec"

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/syscall.h>
 
 #include <tracefs.h>
@@ -512,24 +513,40 @@ int plan_enable(struct plan *p, struct tracefs_instance *inst)
 	size_t i;
 	int n = 0;
 
+	char self[64];
+
+	/*
+	 * Syscall events always fire in the context of the calling task, so
+	 * a common_pid filter on them drops iorec's own reads and writes and
+	 * nothing else (unlike a filter on block events, which may fire in
+	 * interrupt context while iorec happens to be current).
+	 */
+	snprintf(self, sizeof(self), "common_pid != %d", (int)getpid());
 	if (p->raw_syscalls && p->raw_filter) {
 		static const char *const ev[] = { "sys_enter", "sys_exit" };
+		char *f = xasprintf("(%s) && %s", p->raw_filter, self);
 		size_t k;
 
 		for (k = 0; k < ARRAY_SIZE(ev); k++)
 			if (tracefs_event_file_exists(inst, "raw_syscalls",
 						      ev[k], "filter") &&
 			    tracefs_event_file_write(inst, "raw_syscalls",
-						     ev[k], "filter",
-						     p->raw_filter) < 0)
+						     ev[k], "filter", f) < 0)
 				warning("cannot filter raw_syscalls:%s on the I/O syscalls (%m): recording every syscall",
 					ev[k]);
+		free(f);
 	}
 	for (i = 0; i < p->nev; i++) {
 		struct plan_event *e = &p->ev[i];
 
 		if (e->state != PLAN_OK)
 			continue;
+		if ((!strcmp(e->system, "syscalls") ||
+		     !strncmp(e->system, "iorec_", 6)) &&
+		    tracefs_event_file_write(inst, e->system, e->name,
+					     "filter", self) < 0)
+			warning("cannot filter %s:%s on common_pid (%m): iorec's own syscalls are recorded",
+				e->system, e->name);
 		if (event_enable(inst, e) < 0) {
 			warning("cannot enable %s:%s: %m", e->system, e->name);
 			e->state = PLAN_MISSING;

@@ -190,6 +190,9 @@ tracecmd() {
 	loop_ext4 "$work/tc.img" 64 "$work/tc"
 	local on; on=$(cat $T/tracing_on)
 	on_exit "echo $on > $T/tracing_on"
+	# the top-level buffer is shared with the tests' blk tracer captures
+	exec 9>/run/iorec-test-toplevel.lock
+	flock 9
 	(cd "$work" && trace-cmd record -q -d --no-filter -o "$here/tracecmd.dat" \
 		-e block:block_rq_insert -e block:block_rq_issue -e block:block_rq_complete \
 		-e syscalls:sys_enter_pwrite64 -e syscalls:sys_exit_pwrite64 \
@@ -200,6 +203,7 @@ tracecmd() {
 		-e sched:sched_process_exec -e sched:sched_process_exit \
 		bash -c "$(declare -f commit_loop); commit_loop '$work/tc/bcfg2.sqlite' 100" >/dev/null 2>&1) || true
 	echo "$on" > $T/tracing_on
+	flock -u 9
 	[ -s "$here/tracecmd.dat" ] || { echo "make-samples: trace-cmd wrote nothing" >&2; return 1; }
 	run_cleanups
 }

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,6 +82,21 @@ int usage_error(const char *usage, const char *fmt, ...)
 	return 2;
 }
 
+/* An option of `report`, which may start the command line. */
+static bool is_report_option(const char *a)
+{
+	static const char *const opts[] = {
+		"-j", "--json", "-n", "--top", "-H", "--no-hist",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(opts); i++)
+		if (!strcmp(a, opts[i]) || (!strncmp(a, opts[i], strlen(opts[i])) &&
+		    a[1] == '-' && a[strlen(opts[i])] == '='))
+			return true;
+	/* -n5, -jH ... */
+	return a[0] == '-' && a[1] && a[1] != '-' && strchr("jnH", a[1]);
+}
+
 int main(int argc, char **argv)
 {
 	util_progname = "ioreport";
@@ -105,10 +121,11 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	/* "ioreport FILE [OPTIONS]": the report; any non-command is a file */
-	if (argv[1][0] != '-' || !strcmp(argv[1], "-")) {
-		if (!strchr(argv[1], '/') && !strchr(argv[1], '.') &&
-		    strcmp(argv[1], "-") && access(argv[1], F_OK) != 0) {
+	/* "ioreport [OPTIONS] FILE": the report; any non-command is a file */
+	if (argv[1][0] != '-' || !strcmp(argv[1], "-") ||
+	    is_report_option(argv[1])) {
+		if (argv[1][0] != '-' && !strchr(argv[1], '/') &&
+		    !strchr(argv[1], '.') && access(argv[1], F_OK) != 0) {
 			error("unknown command '%s' (and no such file); run 'ioreport --help' for the list",
 			      argv[1]);
 			return 2;

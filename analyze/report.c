@@ -425,7 +425,7 @@ static void summary_devices(struct sink *s)
 	if (s->j)
 		json_array_begin(s->j, "devices");
 	else
-		printf("\ndevices:%s\n  %-20s %10s %14s %10s %10s %8s %8s\n",
+		printf("\ndevices with I/O:%s\n  %-20s %10s %14s %10s %10s %8s %8s\n",
 		       a->rb ? (a->ndev ? "" : " no completed requests") :
 		       " no block events in the recording",
 		       "DEVICE", "REQS", "BYTES", "READS", "WRITES",

@@ -383,7 +383,7 @@ END {
 			a = w SUBSEP "iorec"; b = w SUBSEP t
 			if (!n[a] || !n[b]) continue
 			printf "%-23s %4s %20s %8s %8s %8s %9s %9s %9s %7s %8s %8s %8s\n", "iorec/" name[t], "", ratio(A[a, "wall"], A[b, "wall"]),
-				(A[b, "slow"] > 0) ? ratio(A[a, "slow"], A[b, "slow"]) : "-",
+				(A[a, "slow"] > 0 && A[b, "slow"] > 0) ? ratio(A[a, "slow"], A[b, "slow"]) : "-",
 				ratio(A[a, "cpu"], A[b, "cpu"]), ratio(A[a, "cpe"], A[b, "cpe"]), ratio(A[a, "wb"], A[b, "wb"]),
 				ratio(A[a, "fs"], A[b, "fs"]), ratio(A[a, "ev"], A[b, "ev"]),
 				ratio(A[a, "bpe"], A[b, "bpe"]), "-",

@@ -29,9 +29,10 @@
 # usage: bench/report-bench.sh [-n ROUNDS] [-s SMALL_BLOCKS] [-l LARGE_BLOCKS]
 #                              [-V 6|7] [-k]
 #   -n ROUNDS        timing rounds per measure (default 3)
-#   -V VERSION       trace.dat file version trace-cmd writes (default 6,
-#                    uncompressed; 7 is zstd-compressed, which libtracecmd
-#                    reads much slower and into memory, for both readers)
+#   -V VERSION       trace.dat file version trace-cmd writes (default 7,
+#                    zstd-compressed: libtracecmd reads it into memory, for
+#                    both readers; 6 is uncompressed, but trace-cmd 3.1.6
+#                    writes v6 files here that it cannot read back)
 #   -s, -l BLOCKS    512-byte blocks the dd workload copies (default
 #                    150000 and 1500000: about 1 M and 9 M events)
 #   -k               keep the recordings (their directory is printed)
@@ -43,7 +44,7 @@ ROUNDS=3
 SMALL=150000
 LARGE=1500000
 KEEP=0
-TCVER=6
+TCVER=7
 
 usage() {
 	sed -n 's/^# usage: //p; s/^#  \{29,\}/  /p; s/^#   -/  -/p' "$0" >&2

@@ -717,6 +717,9 @@ static int write_end_text(struct rec *r)
 		    (unsigned long long)t.pages,
 		    (unsigned long long)t.raw_bytes,
 		    (unsigned long long)r->lost);
+	if (env.max_size)
+		strbuf_addf(&sb, "size_limit_dropped_pages=%llu\n",
+			    (unsigned long long)t.limit_dropped_pages);
 	if (env.flight)
 		strbuf_addf(&sb, "flight_discarded_chunks=%llu\nflight_cutoff_ts=%llu\n",
 			    (unsigned long long)t.flight_discarded,
@@ -877,8 +880,9 @@ static bool should_stop(struct rec *r, uint64_t now, uint64_t *drain_until)
 		snprintf(r->reason, sizeof(r->reason), "duration");
 		return true;
 	}
-	if (env.max_size && iorec_writer_written(r->w) +
-	    iorec_writer_pending(r->w) >= env.max_size) {
+	if (env.max_size && (ringbuf_limit_reached(r->rb) ||
+	    iorec_writer_written(r->w) + iorec_writer_pending(r->w) >=
+	    env.max_size)) {
 		snprintf(r->reason, sizeof(r->reason), "size limit");
 		return true;
 	}
@@ -991,7 +995,24 @@ static int setup(struct rec *r)
 	if (!ret) {
 		struct snap_self self = snap_self(r);
 
+		uint64_t before = iorec_writer_written(r->w) +
+				  iorec_writer_pending(r->w);
+
 		ret = snapshot_write(r->w, IOREC_SNAP_START, &self);
+		if (!ret && env.max_size) {
+			/*
+			 * Keep room under -S for the trailer: the end
+			 * snapshot is about as large as the start one, plus
+			 * cmdlines, stats and the end chunk.
+			 */
+			uint64_t snap = iorec_writer_written(r->w) +
+					iorec_writer_pending(r->w) - before;
+			uint64_t reserve = snap + snap / 4 + 32768;
+
+			ringbuf_set_data_limit(r->rb,
+					       env.max_size > reserve ?
+					       env.max_size - reserve : 1);
+		}
 	}
 	if (ret < 0) {
 		note_write_error(r, ret);
@@ -1034,6 +1055,9 @@ static void summary(struct rec *r)
 		if (r->cpu_lost[cpu])
 			note("  cpu %d lost %llu events (ring buffer overrun or dropped: try a larger -b or lower -w)",
 			     cpu, (unsigned long long)r->cpu_lost[cpu]);
+	if (t.limit_dropped_pages)
+		note("size limit: %llu pages read after the limit were not written",
+		     (unsigned long long)t.limit_dropped_pages);
 	if (env.flight)
 		note("flight recorder: kept the newest data, discarded %llu older chunks",
 		     (unsigned long long)t.flight_discarded);

@@ -467,10 +467,56 @@ static const char *state_word(const struct plan_event *e)
 	return e->optional ? "absent" : "MISSING";
 }
 
+/*
+ * One wrapped line per system of the events that will be recorded;
+ * syscalls:sys_enter_X and sys_exit_X are shown once, as X.
+ */
+static void print_ok_compact(const struct plan *p, FILE *f)
+{
+	size_t i, j;
+
+	for (i = 0; i < p->nev; i++) {
+		const char *sys = p->ev[i].system;
+		int col;
+		bool seen = false;
+
+		if (p->ev[i].state != PLAN_OK)
+			continue;
+		for (j = 0; j < i && !seen; j++)
+			seen = p->ev[j].state == PLAN_OK &&
+			       !strcmp(p->ev[j].system, sys);
+		if (seen)
+			continue;
+		col = fprintf(f, "    %s:", sys);
+		for (j = i; j < p->nev; j++) {
+			const struct plan_event *e = &p->ev[j];
+			const char *name = e->name;
+			int len;
+
+			if (e->state != PLAN_OK || strcmp(e->system, sys))
+				continue;
+			if (!strcmp(sys, "syscalls")) {
+				if (strncmp(name, "sys_enter_", 10))
+					continue;	/* shown with its enter */
+				name += 10;
+			}
+			len = (int)strlen(name) + 1;
+			if (col + len > 78)
+				col = fprintf(f, "\n     ") - 1;
+			col += fprintf(f, " %s", name);
+		}
+		fputc('\n', f);
+	}
+}
+
 void plan_print_events(const struct plan *p, FILE *f, bool verbose)
 {
 	size_t i;
 
+	if (!verbose) {
+		fprintf(f, "  recorded (syscalls: enter and exit of each):\n");
+		print_ok_compact(p, f);
+	}
 	for (i = 0; i < p->nev; i++) {
 		const struct plan_event *e = &p->ev[i];
 

@@ -209,6 +209,7 @@ struct ringbuf_totals {
 	uint64_t chunks;
 	uint64_t flight_discarded;
 	uint64_t flight_cutoff_ts;
+	uint64_t limit_dropped_pages;	/* not written: past the size limit */
 };
 
 /*
@@ -239,6 +240,13 @@ int ringbuf_read(struct ringbuf *rb, bool all);
  */
 int ringbuf_finish(struct ringbuf *rb);
 void ringbuf_totals(const struct ringbuf *rb, struct ringbuf_totals *t);
+/*
+ * ringbuf_set_data_limit - write DATA chunks only while the output stays
+ * under @limit bytes (0: no limit); a batch that would pass it is dropped
+ * and counted, and ringbuf_limit_reached() turns true.
+ */
+void ringbuf_set_data_limit(struct ringbuf *rb, uint64_t limit);
+bool ringbuf_limit_reached(const struct ringbuf *rb);
 /* Pages of @cpu read so far, and of those, pages flagged with lost events. */
 void ringbuf_cpu_pages(const struct ringbuf *rb, int cpu, uint64_t *pages,
 		       uint64_t *missed);

@@ -59,7 +59,53 @@ struct ringbuf {
 	struct ringbuf_totals t;
 	struct flight_chunk *head, *tail;	/* oldest first */
 	uint64_t flight_used;
+	uint64_t data_limit;	/* 0: none */
+	bool limit_reached;
 };
+
+void ringbuf_set_data_limit(struct ringbuf *rb, uint64_t limit)
+{
+	rb->data_limit = limit;
+}
+
+bool ringbuf_limit_reached(const struct ringbuf *rb)
+{
+	return rb->limit_reached;
+}
+
+/*
+ * Write one batch under the size limit: compress it first to know its
+ * size, and drop it (counted) when it would carry the file past the
+ * limit.  Returns 0 or a negative iorec_error.
+ */
+static int limited_add(struct ringbuf *rb, const uint8_t *desc,
+		       const uint8_t *batch, size_t len, uint32_t npages)
+{
+	uint64_t used = iorec_writer_written(rb->w) +
+			iorec_writer_pending(rb->w);
+	uint8_t *z;
+	size_t zlen;
+	int ret;
+
+	if (rb->limit_reached) {
+		rb->t.limit_dropped_pages += npages;
+		return 0;
+	}
+	ret = iorec_compress(rb->o.zstd_level, batch, len, &z, &zlen);
+	if (ret < 0)
+		return ret;
+	if (used + IOREC_CHUNK_HEADER_LEN + IOREC_DATA_DESC_LEN + zlen >
+	    rb->data_limit) {
+		rb->limit_reached = true;
+		rb->t.limit_dropped_pages += npages;
+		free(z);
+		return 0;
+	}
+	ret = iorec_writer_add_compressed(rb->w, IOREC_CHUNK_DATA, desc,
+					  IOREC_DATA_DESC_LEN, z, zlen, len);
+	free(z);
+	return ret;
+}
 
 /* Close every CPU and free everything; accepts NULL. */
 void ringbuf_close(struct ringbuf *rb)
@@ -226,6 +272,8 @@ static int batch_cut(struct ringbuf *rb, struct rb_cpu *c)
 	iorec_data_desc_encode(&d, desc);
 	if (rb->o.flight_bytes)
 		ret = flight_add(rb, desc, c->batch, len, c->last_ts);
+	else if (rb->data_limit)
+		ret = limited_add(rb, desc, c->batch, len, c->npages);
 	else
 		ret = iorec_writer_add(rb->w, IOREC_CHUNK_DATA, desc,
 				       sizeof(desc), c->batch, len, true);

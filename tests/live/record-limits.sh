@@ -18,15 +18,19 @@ assert_complete "$T/d.info"
 r=$(end_reason "$T/d.info")
 log "-d END reason: $r"
 case $r in *duration* | *time*) ;; *) fail "END reason of a -d recording: '$r'" ;; esac
-# iorec leaves itself out of the trace: none of its own writes are there.
+# iorec leaves its own syscalls out of the trace (a common_pid filter on the
+# syscall events; other events raised in its context - writeback, page
+# cache, block completions in interrupts - are kept on purpose).
 rpid=$(info_value "$T/d.info" 'recorder pid')
 [ -n "$rpid" ] || fail "ioreport info shows no recorder pid"
 "$IOREPORT" dump "$T/d.iorec" >"$T/d.dump" 2>/dev/null || fail "ioreport dump failed on the -d file"
-n=$(grep -cE -- "-$rpid +\[[0-9]+\] " "$T/d.dump" || true)
-assert_eq "events from the recorder's own pid $rpid" 0 "$n"
+n=$(grep -cE -- "-$rpid +\[[0-9]+\] +[0-9.]+: +sys_(enter|exit)" "$T/d.dump" || true)
+assert_eq "syscall events from the recorder's own pid $rpid" 0 "$n"
 
-# -S: stops on size.  The limit is checked after each chunk, so the file may
-# pass it by a little (the chunk in flight and the END metadata): allow 25%.
+# -S: stops on size.  Data chunks are written only while they fit under
+# the limit minus room kept for the trailer (estimated from the start
+# snapshot); only an end snapshot much larger than the start one could pass
+# the limit, so allow 2%.
 start_workload dd if=/dev/zero of=/dev/null bs=16 count=100000 status=none
 rc=0
 run_iorec --timeout 30 -q -S 1M -d 25 -o "$T/s.iorec" 2>"$T/s.err" || rc=$?
@@ -34,7 +38,7 @@ stop_workload
 [ "$rc" = 0 ] || { cat "$T/s.err" >&2; fail "iorec -S 1M exited $rc"; }
 size=$(stat -c %s "$T/s.iorec")
 log "-S 1M: file is $size bytes"
-[ "$size" -le $((1048576 * 5 / 4)) ] || fail "-S 1M wrote $size bytes"
+[ "$size" -le $((1048576 * 102 / 100)) ] || fail "-S 1M wrote $size bytes"
 "$IOREPORT" info "$T/s.iorec" >"$T/s.info" 2>&1 || fail "ioreport info failed on the -S file"
 assert_complete "$T/s.info"
 r=$(end_reason "$T/s.info")

@@ -337,24 +337,6 @@ static void bins_hist(const struct hist *h, uint64_t unit, uint64_t *bins)
 		bins[bin_of(lo + (hi - lo) / 2, unit)] += n;
 }
 
-static void bins_lathist(const struct lathist *h, uint64_t unit,
-			 uint64_t *bins)
-{
-	if (!h->b) {
-		for (uint64_t i = 0; i < h->count && i < LATHIST_INLINE; i++)
-			bins[bin_of(h->small[i], unit)]++;
-		return;
-	}
-	for (int i = 0; i < LATHIST_BUCKETS; i++) {
-		uint64_t lo, hi;
-
-		if (!h->b[i])
-			continue;
-		lathist_bounds(i, &lo, &hi);
-		bins[bin_of(lo + (hi - lo) / 2, unit)] += h->b[i];
-	}
-}
-
 static void bar(uint64_t n, uint64_t max, int width)
 {
 	int k = max ? (int)((n * (uint64_t)width + max - 1) / max) : 0;
@@ -415,45 +397,6 @@ static void print_bins(const char *title, uint64_t unit, const uint64_t *b1,
 		}
 		putchar('\n');
 	}
-}
-
-static void json_lathist(struct json *j, const char *key,
-			 const struct lathist *h)
-{
-	json_object_begin(j, key);
-	json_u64(j, "count", h->count);
-	json_u64(j, "sum_ns", h->sum);
-	json_u64(j, "min_ns", h->min);
-	json_u64(j, "max_ns", h->max);
-	json_u64(j, "p50_ns", lathist_quantile(h, 0.50));
-	json_u64(j, "p90_ns", lathist_quantile(h, 0.90));
-	json_u64(j, "p99_ns", lathist_quantile(h, 0.99));
-	json_u64(j, "p999_ns", lathist_quantile(h, 0.999));
-	json_array_begin(j, "buckets");
-	if (!h->b) {
-		for (uint64_t i = 0; i < h->count && i < LATHIST_INLINE; i++) {
-			json_array_begin(j, NULL);
-			json_u64(j, NULL, h->small[i]);
-			json_u64(j, NULL, h->small[i]);
-			json_u64(j, NULL, 1);
-			json_array_end(j);
-		}
-	} else {
-		for (int i = 0; i < LATHIST_BUCKETS; i++) {
-			uint64_t lo, hi;
-
-			if (!h->b[i])
-				continue;
-			lathist_bounds(i, &lo, &hi);
-			json_array_begin(j, NULL);
-			json_u64(j, NULL, lo);
-			json_u64(j, NULL, hi);
-			json_u64(j, NULL, h->b[i]);
-			json_array_end(j);
-		}
-	}
-	json_array_end(j);
-	json_object_end(j);
 }
 
 /* ------------------------------------------------------------------ */
@@ -857,7 +800,7 @@ struct fsrow {
 	int pid;
 	struct proc *p;
 	struct file *f;
-	const struct lathist *lat;	/* syscall latency (fsync+fdatasync) */
+	const struct hist *lat;	/* syscall latency (fsync+fdatasync) */
 	uint64_t fsyncs, fdatasyncs, sfr;	/* syscalls */
 	uint64_t k_count;	/* ext4_sync_file calls */
 	uint64_t flushes, flush_ns, write_bytes;
@@ -1031,7 +974,7 @@ static void fsync_text_rows(struct rec *r, bool byproc, long top)
 	       "EXT4", "FLUSH", "FLUSH(ms)", "FL/FS");
 	for (size_t i = 0; i < k; i++) {
 		const struct fsrow *w = &v[i];
-		const struct lathist *h = w->lat;
+		const struct hist *h = w->lat;
 
 		if (byproc)
 			printf("  %7d %-16s", w->pid, w->name ? w->name : "?");
@@ -1042,8 +985,8 @@ static void fsync_text_rows(struct rec *r, bool byproc, long top)
 		       (unsigned long long)w->sfr);
 		if (h && h->count)
 			printf(" %9.3f %9.3f %9.3f",
-			       (double)lathist_quantile(h, 0.5) / MS,
-			       (double)lathist_quantile(h, 0.99) / MS,
+			       (double)hist_pct(h, 50) / MS,
+			       (double)hist_pct(h, 99) / MS,
 			       (double)h->max / MS);
 		else
 			printf(" %9s %9s %9s", "-", "-", "-");
@@ -1080,7 +1023,7 @@ static void fsync_json_rows(struct rec *r, struct json *j, bool byproc,
 		json_u64(j, "fdatasync", w->fdatasyncs);
 		json_u64(j, "sync_file_range", w->sfr);
 		if (w->lat)
-			json_lathist(j, "latency", w->lat);
+			json_hist(j, "latency", w->lat);
 		json_u64(j, "ext4_fsyncs", w->k_count);
 		json_u64(j, "flushes", w->flushes);
 		json_u64(j, "flush_ns", w->flush_ns);
@@ -1092,7 +1035,7 @@ static void fsync_json_rows(struct rec *r, struct json *j, bool byproc,
 }
 
 /* All fsync syscall latencies merged. */
-static void fsync_all(struct rec *r, struct lathist *all)
+static void fsync_all(struct rec *r, struct hist *all)
 {
 	memset(all, 0, sizeof(*all));
 	if (!r->a.have_sys)
@@ -1101,7 +1044,7 @@ static void fsync_all(struct rec *r, struct lathist *all)
 		struct procstat *ps = proctable_at(r->a.sys.pt, i)->user;
 
 		if (ps)
-			lathist_merge(all, &ps->fsync);
+			hist_merge(all, &ps->fsync);
 	}
 }
 
@@ -1143,27 +1086,27 @@ static void fsync_devices(struct rec *r, struct json *j)
 
 static void fsync_view(struct rec *r, struct json *j, long top)
 {
-	struct lathist all;
+	struct hist all;
 
 	fsync_all(r, &all);
 	if (j) {
 		json_object_begin(j, NULL);
 		print_head(r, j, "fsync");
 		json_bool(j, "ext4_sync_recorded", r->wa->st.ext4_sync);
-		json_lathist(j, "fsync_latency", &all);
+		json_hist(j, "fsync_latency", &all);
 		fsync_devices(r, j);
 		fsync_json_rows(r, j, true, top);
 		fsync_json_rows(r, j, false, top);
 		json_object_end(j);
-		lathist_release(&all);
+		hist_release(&all);
 		return;
 	}
 	print_head(r, NULL, "fsync, flushes and barriers");
 	printf("\nfsync/fdatasync: %llu calls", (unsigned long long)all.count);
 	if (all.count)
 		printf(", p50 %.3f ms, p99 %.3f ms, max %.3f ms",
-		       (double)lathist_quantile(&all, 0.5) / MS,
-		       (double)lathist_quantile(&all, 0.99) / MS,
+		       (double)hist_pct(&all, 50) / MS,
+		       (double)hist_pct(&all, 99) / MS,
 		       (double)all.max / MS);
 	putchar('\n');
 	if (!r->wa->st.ext4_sync)
@@ -1175,13 +1118,13 @@ static void fsync_view(struct rec *r, struct json *j, long top)
 		uint64_t b[NBINS] = { 0 };
 		uint64_t unit = unit_for(all.max);
 
-		bins_lathist(&all, unit, b);
+		bins_hist(&all, unit, b);
 		print_bins("fsync latency", unit, b, NULL);
 	}
 	printf("\nnotes: FSYNC/FDSYNC/SFR and the latency are syscalls; EXT4 counts\n"
 	       "  ext4_sync_file calls; FLUSH the flush requests (and PREFLUSH/FUA\n"
 	       "  writes) that completed on the file's device while one waited.\n");
-	lathist_release(&all);
+	hist_release(&all);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1489,7 +1432,7 @@ struct mrow {
 	char *key;
 	double v[MAXM];
 	struct hist *h;		/* device rows: Q2C, not owned */
-	struct lathist lh;	/* process rows: fsync, owned */
+	struct hist lh;	/* process rows: fsync, owned */
 };
 
 struct msect {
@@ -1656,7 +1599,7 @@ static void profile_release(struct profile *p)
 	for (int i = 0; i < S_NR; i++) {
 		for (size_t k = 0; k < p->s[i].n; k++) {
 			free(p->s[i].rows[k].key);
-			lathist_release(&p->s[i].rows[k].lh);
+			hist_release(&p->s[i].rows[k].lh);
 		}
 		free(p->s[i].rows);
 	}
@@ -1753,7 +1696,7 @@ static void profile_fill(struct profile *p, struct rec *r,
 			row->v[2] += (double)ps->read_bytes;
 			row->v[3] += (double)ps->write_bytes;
 			row->v[4] += (double)ps->fsync.count;
-			lathist_merge(&row->lh, &ps->fsync);
+			hist_merge(&row->lh, &ps->fsync);
 			row->v[10] += (double)ps->blk.write_bytes;
 			row->v[11] += (double)ps->blk.journal_bytes;
 		}
@@ -1771,10 +1714,10 @@ static void profile_fill(struct profile *p, struct rec *r,
 		for (size_t i = 0; i < p->s[S_PROCESSES].n; i++) {
 			struct mrow *m = &p->s[S_PROCESSES].rows[i];
 
-			m->v[5] = (double)lathist_quantile(&m->lh, 0.5);
-			m->v[6] = (double)lathist_quantile(&m->lh, 0.9);
-			m->v[7] = (double)lathist_quantile(&m->lh, 0.99);
-			m->v[8] = (double)lathist_quantile(&m->lh, 0.999);
+			m->v[5] = (double)hist_pct(&m->lh, 50);
+			m->v[6] = (double)hist_pct(&m->lh, 90);
+			m->v[7] = (double)hist_pct(&m->lh, 99);
+			m->v[8] = (double)hist_pct(&m->lh, 99.9);
 			m->v[9] = (double)m->lh.max;
 			m->v[13] = ratio(m->v[10] + m->v[11], m->v[3]);
 		}
@@ -1795,15 +1738,15 @@ static void profile_fill(struct profile *p, struct rec *r,
 			row->v[2] += (double)fs->reads;
 			row->v[3] += (double)fs->read_bytes;
 			row->v[4] += (double)fs->fsync.count;
-			lathist_merge(&row->lh, &fs->fsync);
+			hist_merge(&row->lh, &fs->fsync);
 			row->v[7] += (double)(fs->blk.write_bytes +
 					      fs->blk.journal_bytes);
 		}
 		for (size_t i = 0; i < p->s[S_FILES].n; i++) {
 			struct mrow *m = &p->s[S_FILES].rows[i];
 
-			m->v[5] = (double)lathist_quantile(&m->lh, 0.5);
-			m->v[6] = (double)lathist_quantile(&m->lh, 0.99);
+			m->v[5] = (double)hist_pct(&m->lh, 50);
+			m->v[6] = (double)hist_pct(&m->lh, 99);
 			m->v[8] = ratio(m->v[7], m->v[1]);
 		}
 	}

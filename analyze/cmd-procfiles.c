@@ -140,13 +140,13 @@ static void json_str(const char *s)
 	putchar('"');
 }
 
-static void json_lat(const char *key, const struct lathist *h)
+static void json_lat(const char *key, const struct hist *h)
 {
 	printf("\"%s\":{\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
 	       ",\"avg_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p99_ns\":%"
 	       PRIu64 ",\"max_ns\":%" PRIu64 "}", key, h->count, h->sum,
-	       h->count ? h->sum / h->count : 0, lathist_quantile(h, 0.5),
-	       lathist_quantile(h, 0.99), h->max);
+	       h->count ? h->sum / h->count : 0, hist_pct(h, 50),
+	       hist_pct(h, 99), h->max);
 }
 
 /* ------------------------------------------------------------------ */
@@ -550,12 +550,12 @@ static void k_bytes(const void *r, char *b, size_t n) { fmt_u64(b, n, KROW(r)->k
 static void k_total(const void *r, char *b, size_t n) { fmt_ms(b, n, KROW(r)->ks->lat.sum); }
 static void k_avg(const void *r, char *b, size_t n)
 {
-	const struct lathist *h = &KROW(r)->ks->lat;
+	const struct hist *h = &KROW(r)->ks->lat;
 
 	fmt_us(b, n, h->count ? h->sum / h->count : 0);
 }
-static void k_p50(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&KROW(r)->ks->lat, 0.5)); }
-static void k_p99(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&KROW(r)->ks->lat, 0.99)); }
+static void k_p50(const void *r, char *b, size_t n) { fmt_us(b, n, hist_pct(&KROW(r)->ks->lat, 50)); }
+static void k_p99(const void *r, char *b, size_t n) { fmt_us(b, n, hist_pct(&KROW(r)->ks->lat, 99)); }
 static void k_max(const void *r, char *b, size_t n) { fmt_us(b, n, KROW(r)->ks->lat.max); }
 
 static const struct column kind_cols[] = {
@@ -775,9 +775,9 @@ static void merge_filestat(struct filestat *d, const struct filestat *s)
 	d->read_bytes += s->read_bytes;
 	d->write_bytes += s->write_bytes;
 	d->errors += s->errors;
-	lathist_merge(&d->rlat, &s->rlat);
-	lathist_merge(&d->wlat, &s->wlat);
-	lathist_merge(&d->fsync, &s->fsync);
+	hist_merge(&d->rlat, &s->rlat);
+	hist_merge(&d->wlat, &s->wlat);
+	hist_merge(&d->fsync, &s->fsync);
 	d->blk.requests += s->blk.requests;
 	d->blk.read_bytes += s->blk.read_bytes;
 	d->blk.write_bytes += s->blk.write_bytes;
@@ -799,12 +799,12 @@ static void f_devino(const void *r, char *b, size_t n)
 static void f_opens(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.opens); }
 static void f_reads(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.reads); }
 static void f_rbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.read_bytes); }
-static void f_rp50(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&FROW(r)->s.rlat, 0.5)); }
-static void f_rp99(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&FROW(r)->s.rlat, 0.99)); }
+static void f_rp50(const void *r, char *b, size_t n) { fmt_us(b, n, hist_pct(&FROW(r)->s.rlat, 50)); }
+static void f_rp99(const void *r, char *b, size_t n) { fmt_us(b, n, hist_pct(&FROW(r)->s.rlat, 99)); }
 static void f_writes(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.writes); }
 static void f_wbytes(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.write_bytes); }
-static void f_wp50(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&FROW(r)->s.wlat, 0.5)); }
-static void f_wp99(const void *r, char *b, size_t n) { fmt_us(b, n, lathist_quantile(&FROW(r)->s.wlat, 0.99)); }
+static void f_wp50(const void *r, char *b, size_t n) { fmt_us(b, n, hist_pct(&FROW(r)->s.wlat, 50)); }
+static void f_wp99(const void *r, char *b, size_t n) { fmt_us(b, n, hist_pct(&FROW(r)->s.wlat, 99)); }
 static void f_fsyncs(const void *r, char *b, size_t n) { fmt_u64(b, n, FROW(r)->s.fsync.count); }
 static void f_fsync_tot(const void *r, char *b, size_t n) { fmt_ms(b, n, FROW(r)->s.fsync.sum); }
 static void f_fsync_max(const void *r, char *b, size_t n) { fmt_ms(b, n, FROW(r)->s.fsync.max); }
@@ -918,9 +918,9 @@ int cmd_files(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		if (m && same_file(&rows[m - 1], &rows[i])) {
 			merge_filestat(&rows[m - 1].s, &rows[i].s);
-			lathist_release(&rows[i].s.rlat);
-			lathist_release(&rows[i].s.wlat);
-			lathist_release(&rows[i].s.fsync);
+			hist_release(&rows[i].s.rlat);
+			hist_release(&rows[i].s.wlat);
+			hist_release(&rows[i].s.fsync);
 			continue;
 		}
 		if (m != i)
@@ -954,9 +954,9 @@ int cmd_files(int argc, char **argv)
 	fflush(stdout);
 	flush_warnings(src);
 	for (size_t i = 0; i < m; i++) {
-		lathist_release(&rows[i].s.rlat);
-		lathist_release(&rows[i].s.wlat);
-		lathist_release(&rows[i].s.fsync);
+		hist_release(&rows[i].s.rlat);
+		hist_release(&rows[i].s.wlat);
+		hist_release(&rows[i].s.fsync);
 	}
 	free(rows);
 	prun_release(&pr);

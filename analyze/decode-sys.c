@@ -400,7 +400,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		ps->errors++;
 	}
 	if (c->paired)
-		lathist_add(&ks->lat, lat);
+		hist_add(&ks->lat, lat);
 	else
 		ks->unpaired++;
 	if ((ki->flags & (SKF_READ | SKF_WRITE)) && c->ret > 0)
@@ -411,7 +411,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 	if (ki->flags & SKF_WRITE)
 		ps->write_bytes += bytes;
 	if ((ki->flags & SKF_FSYNC) && c->paired)
-		lathist_add(&ps->fsync, lat);
+		hist_add(&ps->fsync, lat);
 
 	if (!p->fds)		/* a call after its process's exit event */
 		return;
@@ -423,7 +423,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		fs->reads++;
 		fs->read_bytes += bytes;
 		fs->errors += c->ret < 0;
-		lathist_add(&fs->rlat, lat);
+		hist_add(&fs->rlat, lat);
 	}
 	if (c->paired && (ki->flags & SKF_WRITE)) {
 		struct filestat *fs;
@@ -433,7 +433,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		fs->writes++;
 		fs->write_bytes += bytes;
 		fs->errors += c->ret < 0 && !(ki->flags & SKF_READ);
-		lathist_add(&fs->wlat, lat);
+		hist_add(&fs->wlat, lat);
 	}
 	if (c->paired && (ki->flags & SKF_SYNC) && ki->fd_out >= 0 &&
 	    c->kind != SK_SYNCFS) {
@@ -442,7 +442,7 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		f = fd_file(run, p, (int)c->args[ki->fd_out]);
 		fs = filestat_of(f);
 		fs->errors += c->ret < 0;
-		lathist_add(&fs->fsync, lat);
+		hist_add(&fs->fsync, lat);
 	}
 	fd_effects(run, p, c, ki);
 }

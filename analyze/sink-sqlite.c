@@ -1081,8 +1081,10 @@ static int bucket_row(struct db *db, int64_t hist_id, uint64_t lo,
 	return step(db, S_BUCKET);
 }
 
-static int add_hist(struct db *db, const char *subject, const char *metric,
-		    int64_t dev, int64_t op, const struct hist *h)
+/* A histogram row of a device/op, process/kind or file, and its buckets. */
+static int add_hist_of(struct db *db, const char *subject, const char *metric,
+		       int64_t dev, int64_t op, int64_t proc_id, int64_t kind,
+		       int64_t file_id, const struct hist *h)
 {
 	uint64_t pct[4], lo, hi, n;
 	int64_t id;
@@ -1094,8 +1096,8 @@ static int add_hist(struct db *db, const char *subject, const char *metric,
 	pct[1] = hist_pct(h, 90);
 	pct[2] = hist_pct(h, 99);
 	pct[3] = hist_pct(h, 99.9);
-	id = hist_row(db, subject, metric, dev, op, -1, -1, -1, h->count,
-		      h->sum, h->min, h->max, pct);
+	id = hist_row(db, subject, metric, dev, op, proc_id, kind, file_id,
+		      h->count, h->sum, h->min, h->max, pct);
 	if (id < 0)
 		return -1;
 	while (hist_next_bucket(h, &pos, &lo, &hi, &n))
@@ -1104,63 +1106,18 @@ static int add_hist(struct db *db, const char *subject, const char *metric,
 	return 0;
 }
 
-/* Bucket counts of a lathist, in bucket order. */
-static int lathist_buckets(struct db *db, int64_t id, const struct lathist *h)
+static int add_hist(struct db *db, const char *subject, const char *metric,
+		    int64_t dev, int64_t op, const struct hist *h)
 {
-	uint64_t lo, hi;
-
-	if (h->b) {
-		for (int i = 0; i < LATHIST_BUCKETS; i++) {
-			if (!h->b[i])
-				continue;
-			lathist_bounds(i, &lo, &hi);
-			if (bucket_row(db, id, lo, hi, h->b[i]))
-				return -1;
-		}
-		return 0;
-	}
-	/* the inline samples: count each bucket once, in order */
-	for (int i = 0, prev = -1; i < LATHIST_BUCKETS; i++) {
-		uint64_t n = 0;
-		int next = LATHIST_BUCKETS;
-
-		for (uint64_t k = 0; k < h->count && k < LATHIST_INLINE; k++) {
-			int b = lathist_bucket(h->small[k]);
-
-			if (b > prev && b < next)
-				next = b;
-		}
-		if (next == LATHIST_BUCKETS)
-			break;
-		for (uint64_t k = 0; k < h->count && k < LATHIST_INLINE; k++)
-			n += lathist_bucket(h->small[k]) == next;
-		lathist_bounds(next, &lo, &hi);
-		if (bucket_row(db, id, lo, hi, n))
-			return -1;
-		prev = next;
-		i = next;
-	}
-	return 0;
+	return add_hist_of(db, subject, metric, dev, op, -1, -1, -1, h);
 }
 
-static int add_lathist(struct db *db, const char *subject,
+static int add_owner_hist(struct db *db, const char *subject,
 		       const char *metric, int64_t proc_id, int64_t kind,
-		       int64_t file_id, const struct lathist *h)
+		       int64_t file_id, const struct hist *h)
 {
-	uint64_t pct[4];
-	int64_t id;
-
-	if (!h->count)
-		return 0;
-	pct[0] = lathist_quantile(h, 0.5);
-	pct[1] = lathist_quantile(h, 0.9);
-	pct[2] = lathist_quantile(h, 0.99);
-	pct[3] = lathist_quantile(h, 0.999);
-	id = hist_row(db, subject, metric, -1, -1, proc_id, kind, file_id,
-		      h->count, h->sum, h->min, h->max, pct);
-	if (id < 0)
-		return -1;
-	return lathist_buckets(db, id, h);
+	return add_hist_of(db, subject, metric, -1, -1, proc_id, kind,
+			   file_id, h);
 }
 
 int db_add_devstat(struct db *db, uint32_t dev, enum blk_op op,
@@ -1274,26 +1231,26 @@ int db_add_process(struct db *db, const struct proc *p)
 		bind_u(st, 9, ks->lat.sum);
 		if (ks->lat.count) {
 			bind_u(st, 10, ks->lat.min);
-			bind_u(st, 11, lathist_quantile(&ks->lat, 0.5));
-			bind_u(st, 12, lathist_quantile(&ks->lat, 0.99));
+			bind_u(st, 11, hist_pct(&ks->lat, 50));
+			bind_u(st, 12, hist_pct(&ks->lat, 99));
 			bind_u(st, 13, ks->lat.max);
 		} else {
 			for (int i = 10; i <= 13; i++)
 				sqlite3_bind_null(st, i);
 		}
 		if (step(db, S_PKIND) ||
-		    add_lathist(db, "syscall", "latency", p->id, k, -1,
+		    add_owner_hist(db, "syscall", "latency", p->id, k, -1,
 				&ks->lat))
 			return -1;
 	}
-	return add_lathist(db, "process", "fsync", p->id, -1, -1, &ps->fsync);
+	return add_owner_hist(db, "process", "fsync", p->id, -1, -1, &ps->fsync);
 }
 
-static void bind_q(sqlite3_stmt *st, int i, const struct lathist *h,
+static void bind_q(sqlite3_stmt *st, int i, const struct hist *h,
 		   double q)
 {
 	if (h->count)
-		bind_u(st, i, lathist_quantile(h, q));
+		bind_u(st, i, hist_pct(h, q));
 	else
 		sqlite3_bind_null(st, i);
 }
@@ -1330,10 +1287,10 @@ int db_add_file(struct db *db, const struct file *f, int ident)
 		bind_u(st, 13, fs->read_bytes);
 		bind_u(st, 14, fs->write_bytes);
 		bind_u(st, 15, fs->errors);
-		bind_q(st, 16, &fs->rlat, 0.5);
-		bind_q(st, 17, &fs->rlat, 0.99);
-		bind_q(st, 18, &fs->wlat, 0.5);
-		bind_q(st, 19, &fs->wlat, 0.99);
+		bind_q(st, 16, &fs->rlat, 50);
+		bind_q(st, 17, &fs->rlat, 99);
+		bind_q(st, 18, &fs->wlat, 50);
+		bind_q(st, 19, &fs->wlat, 99);
 		bind_u(st, 20, fs->fsync.count);
 		bind_u(st, 21, fs->fsync.sum);
 		bind_u(st, 22, fs->fsync.max);
@@ -1349,9 +1306,9 @@ int db_add_file(struct db *db, const struct file *f, int ident)
 		return -1;
 	if (!fs)
 		return 0;
-	if (add_lathist(db, "file", "read", -1, -1, f->id, &fs->rlat) ||
-	    add_lathist(db, "file", "write", -1, -1, f->id, &fs->wlat) ||
-	    add_lathist(db, "file", "fsync", -1, -1, f->id, &fs->fsync))
+	if (add_owner_hist(db, "file", "read", -1, -1, f->id, &fs->rlat) ||
+	    add_owner_hist(db, "file", "write", -1, -1, f->id, &fs->wlat) ||
+	    add_owner_hist(db, "file", "fsync", -1, -1, f->id, &fs->fsync))
 		return -1;
 	return 0;
 }

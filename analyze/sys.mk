@@ -17,7 +17,7 @@ check_PROGRAMS += analyze/test-sysreplay
 TESTS += analyze/test-sysreplay
 endif
 analyze_test_sysreplay_SOURCES = analyze/test-sysreplay.c \
-	analyze/sysreplay.c analyze/sysreplay.h \
+	analyze/sysreplay.c analyze/sysreplay.h analyze/hist.c analyze/hist.h \
 	analyze/fdtable.c analyze/fdtable.h \
 	analyze/proctable.c analyze/proctable.h \
 	analyze/decode-sys.c analyze/source.c analyze/source.h
@@ -36,7 +36,7 @@ TESTS += analyze/test-attrib
 endif
 analyze_test_attrib_SOURCES = analyze/test-attrib.c \
 	analyze/attrib.c analyze/attrib.h \
-	analyze/sysreplay.c analyze/sysreplay.h \
+	analyze/sysreplay.c analyze/sysreplay.h analyze/hist.c analyze/hist.h \
 	analyze/fdtable.c analyze/fdtable.h \
 	analyze/proctable.c analyze/proctable.h \
 	analyze/decode-sys.c analyze/source.c analyze/source.h \

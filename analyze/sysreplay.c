@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * sysreplay.c - the syscall kinds ioreport replays, the enter -> exit
- * pairing per thread, the log-linear latency histogram and the
- * aggregates' release functions.
+ * pairing per thread and the aggregates' release functions.
  */
 #include "config.h"
 
@@ -399,132 +398,6 @@ const struct sysreplay_stats *sysreplay_stats(const struct sysreplay *sr)
 	return &sr->st;
 }
 
-/* ------------------------------------------------------------------ */
-/* Histogram */
-
-int lathist_bucket(uint64_t ns)
-{
-	int e;
-
-	if (ns < LATHIST_SUB)
-		return (int)ns;
-	e = 63 - __builtin_clzll(ns);	/* >= LATHIST_SUB_BITS */
-	return (e - LATHIST_SUB_BITS + 1) * LATHIST_SUB +
-	       (int)((ns >> (e - LATHIST_SUB_BITS)) & (LATHIST_SUB - 1));
-}
-
-void lathist_bounds(int i, uint64_t *lo, uint64_t *hi)
-{
-	int e, sub;
-
-	if (i < LATHIST_SUB) {
-		*lo = *hi = (uint64_t)i;
-		return;
-	}
-	e = i / LATHIST_SUB + LATHIST_SUB_BITS - 1;
-	sub = i % LATHIST_SUB;
-	*lo = (1ULL << e) + ((uint64_t)sub << (e - LATHIST_SUB_BITS));
-	*hi = *lo + (1ULL << (e - LATHIST_SUB_BITS)) - 1;
-}
-
-static void lathist_spill(struct lathist *h)
-{
-	h->b = xcalloc(LATHIST_BUCKETS, sizeof(*h->b));
-	for (uint64_t i = 0; i < h->count && i < LATHIST_INLINE; i++)
-		h->b[lathist_bucket(h->small[i])]++;
-}
-
-void lathist_add(struct lathist *h, uint64_t ns)
-{
-	if (h->b)
-		h->b[lathist_bucket(ns)]++;
-	else if (h->count < LATHIST_INLINE)
-		h->small[h->count] = ns;
-	else {
-		lathist_spill(h);
-		h->b[lathist_bucket(ns)]++;
-	}
-	if (!h->count || ns < h->min)
-		h->min = ns;
-	if (ns > h->max)
-		h->max = ns;
-	h->count++;
-	h->sum += ns;
-}
-
-void lathist_merge(struct lathist *dst, const struct lathist *src)
-{
-	if (!src->count)
-		return;
-	if (!src->b && dst->count + src->count <= LATHIST_INLINE && !dst->b) {
-		for (uint64_t i = 0; i < src->count; i++)
-			dst->small[dst->count + i] = src->small[i];
-	} else {
-		if (!dst->b)
-			lathist_spill(dst);
-		if (src->b) {
-			for (int i = 0; i < LATHIST_BUCKETS; i++)
-				dst->b[i] += src->b[i];
-		} else {
-			for (uint64_t i = 0; i < src->count; i++)
-				dst->b[lathist_bucket(src->small[i])]++;
-		}
-	}
-	if (!dst->count || src->min < dst->min)
-		dst->min = src->min;
-	if (src->max > dst->max)
-		dst->max = src->max;
-	dst->count += src->count;
-	dst->sum += src->sum;
-}
-
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-uint64_t lathist_quantile(const struct lathist *h, double q)
-{
-	uint64_t rank, seen = 0, lo, hi;
-
-	if (!h->count)
-		return 0;
-	if (q <= 0)
-		return h->min;
-	rank = (uint64_t)(q * (double)h->count + 0.999999);
-	if (rank < 1)
-		rank = 1;
-	if (rank > h->count)
-		rank = h->count;
-	if (!h->b) {
-		uint64_t v[LATHIST_INLINE];
-
-		memcpy(v, h->small, sizeof(v));
-		qsort(v, (size_t)h->count, sizeof(v[0]), cmp_u64);
-		return v[rank - 1];
-	}
-	for (int i = 0; i < LATHIST_BUCKETS; i++) {
-		seen += h->b[i];
-		if (seen >= rank) {
-			lathist_bounds(i, &lo, &hi);
-			if (hi > h->max)
-				hi = h->max;
-			if (hi < h->min)
-				hi = h->min;
-			return hi;
-		}
-	}
-	return h->max;
-}
-
-void lathist_release(struct lathist *h)
-{
-	free(h->b);
-	memset(h, 0, sizeof(*h));
-}
-
 void procstat_free(void *p)
 {
 	struct procstat *ps = p;
@@ -532,8 +405,8 @@ void procstat_free(void *p)
 	if (!ps)
 		return;
 	for (int k = 0; k < SK_NR; k++)
-		lathist_release(&ps->k[k].lat);
-	lathist_release(&ps->fsync);
+		hist_release(&ps->k[k].lat);
+	hist_release(&ps->fsync);
 	free(ps);
 }
 
@@ -543,8 +416,8 @@ void filestat_free(void *p)
 
 	if (!fs)
 		return;
-	lathist_release(&fs->rlat);
-	lathist_release(&fs->wlat);
-	lathist_release(&fs->fsync);
+	hist_release(&fs->rlat);
+	hist_release(&fs->wlat);
+	hist_release(&fs->fsync);
 	free(fs);
 }

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * sysreplay.h - ioreport's file-syscall replay: the syscall kinds it
- * knows, the enter -> exit pairing per thread (a state machine), a
- * log-linear latency histogram and the per-kind aggregate, and the
+ * knows, the enter -> exit pairing per thread (a state machine), the
+ * per-kind aggregates (latencies in hist.h's histograms), and the
  * pipeline driver (decode-sys.c) that feeds a recording through the
  * syscall, process (proctable.h) and fd (fdtable.h) state machines.
  *
@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "hist.h"
 
 /* ------------------------------------------------------------------ */
 /* A small int -> pointer hash map (open addressing, backward-shift delete) */
@@ -169,44 +171,6 @@ void sysreplay_finish(struct sysreplay *sr);
 const struct sysreplay_stats *sysreplay_stats(const struct sysreplay *sr);
 
 /* ------------------------------------------------------------------ */
-/* Latency histogram: 62 log2 ranges x 8 linear sub-buckets, in ns */
-
-#define LATHIST_SUB_BITS	3
-#define LATHIST_SUB		(1 << LATHIST_SUB_BITS)
-#define LATHIST_BUCKETS		(64 * LATHIST_SUB)
-
-#define LATHIST_INLINE		4
-
-/*
- * The first LATHIST_INLINE samples are kept exactly in small[]; the
- * buckets are allocated only beyond that, so the many files and kinds
- * with a handful of calls cost no bucket array.
- */
-struct lathist {
-	uint64_t count;
-	uint64_t sum;
-	uint64_t max;
-	uint64_t min;
-	uint64_t small[LATHIST_INLINE];
-	uint32_t *b;		/* LATHIST_BUCKETS counters, or NULL */
-};
-
-void lathist_add(struct lathist *h, uint64_t ns);
-/* Merge src into dst. */
-void lathist_merge(struct lathist *dst, const struct lathist *src);
-/*
- * The q-quantile (0 < q <= 1), nearest rank: exact while the histogram
- * holds at most LATHIST_INLINE samples, else the upper bound of its
- * bucket clamped to [min, max] (within 12.5% of the true value); 0 when
- * empty.
- */
-uint64_t lathist_quantile(const struct lathist *h, double q);
-void lathist_release(struct lathist *h);
-/* Bucket of ns and the bounds [lo, hi] of bucket i (for machine output). */
-int lathist_bucket(uint64_t ns);
-void lathist_bounds(int i, uint64_t *lo, uint64_t *hi);
-
-/* ------------------------------------------------------------------ */
 /* Aggregates */
 
 /* One syscall kind of one process. */
@@ -215,7 +179,7 @@ struct kstat {
 	uint64_t errors;	/* ret < 0 */
 	uint64_t bytes;		/* sum of ret >= 0 for read/write kinds */
 	uint64_t unpaired;	/* exits counted without latency */
-	struct lathist lat;
+	struct hist lat;
 };
 
 /* Block I/O attributed to a process or a file (attrib.h), at the device. */
@@ -231,7 +195,7 @@ struct procstat {
 	struct kstat k[SK_NR];
 	uint64_t calls, errors;
 	uint64_t read_bytes, write_bytes;
-	struct lathist fsync;	/* fsync + fdatasync */
+	struct hist fsync;	/* fsync + fdatasync */
 	struct blkio blk;
 	uint64_t throttle_ns;	/* paused by balance_dirty_pages */
 	uint64_t throttles;
@@ -243,7 +207,7 @@ struct procstat {
 struct filestat {
 	uint64_t opens;
 	uint64_t reads, writes, read_bytes, write_bytes, errors;
-	struct lathist rlat, wlat, fsync;
+	struct hist rlat, wlat, fsync;
 	struct blkio blk;
 };
 

@@ -208,65 +208,31 @@ static void test_kinds(void **state)
 /* ------------------------------------------------------------------ */
 /* histogram, imap */
 
-static void test_lathist(void **state)
+/* The aggregates' latencies are hist.h's histograms (test-hist covers them). */
+static void test_kstat_hist(void **state)
 {
-	struct lathist h = { 0 };
-	uint64_t lo, hi, q;
+	struct hist a = HIST_INIT, c = HIST_INIT;
+	uint64_t q;
 
-	for (uint64_t i = 1; i <= 1000; i++)
-		lathist_add(&h, i * 1000);
-	assert_int_equal(h.count, 1000);
-	assert_int_equal(h.max, 1000000);
-	assert_int_equal(h.min, 1000);
-	q = lathist_quantile(&h, 0.5);
-	assert_true(q >= 500000 && q <= 500000 * 1.125);
-	q = lathist_quantile(&h, 0.99);
-	assert_true(q >= 990000 && q <= 1000000);
-	assert_int_equal(lathist_quantile(&h, 1.0), 1000000);
-	for (int i = 0; i < LATHIST_BUCKETS; i++) {
-		lathist_bounds(i, &lo, &hi);
-		assert_int_equal(lathist_bucket(lo), i);
-		assert_int_equal(lathist_bucket(hi), i);
-		if (hi == UINT64_MAX)
-			break;
-	}
-	assert_true(lathist_bucket(UINT64_MAX) < LATHIST_BUCKETS);
-	lathist_release(&h);
-	assert_int_equal(lathist_quantile(&h, 0.5), 0);
-}
-
-static void test_lathist_inline_merge(void **state)
-{
-	struct lathist a = { 0 }, b = { 0 }, c = { 0 };
-
-	lathist_add(&a, 300);
-	lathist_add(&a, 100);
-	lathist_add(&a, 200);
+	hist_add(&a, 300);
+	hist_add(&a, 100);
+	hist_add(&a, 200);
 	assert_null(a.b);
-	assert_int_equal(lathist_quantile(&a, 0.5), 200);	/* exact */
-	assert_int_equal(lathist_quantile(&a, 0.99), 300);
-	lathist_add(&b, 1000);
-	lathist_merge(&c, &a);
-	lathist_merge(&c, &b);			/* 4 samples: still inline */
-	assert_null(c.b);
-	assert_int_equal(c.count, 4);
-	assert_int_equal(lathist_quantile(&c, 0.5), 200);
-	lathist_merge(&c, &b);			/* 5: spills into buckets */
+	assert_int_equal(hist_pct(&a, 50), 200);	/* exact while inline */
+	assert_int_equal(hist_pct(&a, 99), 300);
+	for (uint64_t i = 1; i <= 1000; i++)
+		hist_add(&c, i * 1000);
+	hist_merge(&c, &a);
 	assert_non_null(c.b);
-	assert_int_equal(c.count, 5);
-	assert_int_equal(c.sum, 2600);
+	assert_int_equal(c.count, 1003);
 	assert_int_equal(c.min, 100);
-	assert_int_equal(lathist_quantile(&c, 1.0), 1000);
-	assert_true(lathist_quantile(&c, 0.5) >= 300 &&
-		    lathist_quantile(&c, 0.5) <= 300 * 1.125);
-	for (int i = 0; i < 10; i++)
-		lathist_add(&a, 50);
-	assert_non_null(a.b);
-	assert_true(lathist_quantile(&a, 0.5) >= 50 &&
-		    lathist_quantile(&a, 0.5) <= 50 * 1.125);
-	lathist_release(&a);
-	lathist_release(&b);
-	lathist_release(&c);
+	assert_int_equal(c.max, 1000000);
+	q = hist_pct(&c, 50);
+	assert_true(q >= 500000 * 0.9375 && q <= 500000 * 1.0625);
+	assert_int_equal(hist_pct(&c, 100), 1000000);
+	hist_release(&a);
+	hist_release(&c);
+	assert_int_equal(hist_pct(&c, 50), 0);
 }
 
 static void test_unnamed_cap(void **state)
@@ -603,8 +569,7 @@ int main(void)
 		cmocka_unit_test(test_lost_gap),
 		cmocka_unit_test(test_late_path),
 		cmocka_unit_test(test_kinds),
-		cmocka_unit_test(test_lathist),
-		cmocka_unit_test(test_lathist_inline_merge),
+		cmocka_unit_test(test_kstat_hist),
 		cmocka_unit_test(test_unnamed_cap),
 		cmocka_unit_test(test_imap),
 		cmocka_unit_test(test_dup2_then_close),

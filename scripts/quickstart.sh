@@ -10,6 +10,4 @@ scripts/install-deps.sh --build-only
 make -s -j"$(nproc)" >/dev/null
 sample=samples/story000-sqlite-before.iorec
 [ -f "$sample" ] || sample=$(ls samples/*.iorec | head -1)
-./ioreport info "$sample"
-echo
-./ioreport dump "$sample" | head -20
+./ioreport report "$sample"

@@ -137,6 +137,34 @@ static void test_crc32c(void **state)
 			 0xE3069283u);
 }
 
+/* Bit-at-a-time reference for the table-driven CRC. */
+static uint32_t crc_ref(const uint8_t *p, size_t len)
+{
+	uint32_t c = 0xffffffffu;
+
+	while (len--) {
+		c ^= *p++;
+		for (int k = 0; k < 8; k++)
+			c = c & 1 ? (c >> 1) ^ 0x82F63B78u : c >> 1;
+	}
+	return ~c;
+}
+
+static void test_crc32c_long(void **state)
+{
+	uint8_t buf[1031];
+	unsigned int seed = 7;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(buf); i++)
+		buf[i] = (uint8_t)rand_r(&seed);
+	/* every alignment and a spread of lengths through the 8-byte path */
+	for (size_t off = 0; off < 9; off++)
+		for (size_t len = 0; len + off <= sizeof(buf); len += 37)
+			assert_int_equal(iorec_crc32c(0, buf + off, len),
+					 crc_ref(buf + off, len));
+}
+
 static void test_roundtrip(void **state)
 {
 	struct file f;
@@ -401,6 +429,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_crc32c),
+		cmocka_unit_test(test_crc32c_long),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_cut_everywhere),
 		cmocka_unit_test(test_corruption),

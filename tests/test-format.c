@@ -254,6 +254,71 @@ static void test_cut_everywhere(void **state)
 	free(f.buf);
 }
 
+/*
+ * A real recording (samples/rawsyscalls.iorec) cut at a dense sample of
+ * offsets: every byte of the first 4 KiB and around every chunk boundary,
+ * every 7th byte elsewhere.  Each cut reads back exactly the chunks that
+ * end before it and stops with "truncated" at the first incomplete one.
+ */
+static void test_cut_real_sample(void **state)
+{
+	const char *top = getenv("top_srcdir");
+	char path[4096];
+	uint64_t starts[4096];
+	int nchunks = 0;
+	uint8_t *buf;
+	FILE *f;
+	long len;
+	uint64_t off;
+	size_t cuts = 0;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/samples/rawsyscalls.iorec",
+		 top ? top : ".");
+	f = fopen(path, "rb");
+	if (!f)
+		skip();
+	fseek(f, 0, SEEK_END);
+	len = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc((size_t)len);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	for (off = IOREC_FILE_HEADER_LEN; off < (uint64_t)len;
+	     off += IOREC_CHUNK_HEADER_LEN + iorec_get32(buf + off + 12)) {
+		assert_true(nchunks < 4095);
+		starts[nchunks++] = off;
+	}
+	assert_int_equal(off, (uint64_t)len);
+	starts[nchunks] = off;
+	assert_true(nchunks > 10);
+
+	for (uint64_t cut = IOREC_FILE_HEADER_LEN; cut <= (uint64_t)len; cut++) {
+		int complete = 0, n, err;
+		uint64_t eoff;
+		bool near = cut < 4096;
+
+		while (complete < nchunks && starts[complete + 1] <= cut)
+			complete++;
+		near = near || cut - starts[complete] < 40 ||
+		       (complete < nchunks && starts[complete + 1] - cut < 40);
+		if (!near && cut % 7)
+			continue;
+		cuts++;
+		n = read_all(buf, cut, &err, &eoff);
+		assert_int_equal(n, complete);
+		if (cut == starts[complete]) {
+			assert_int_equal(err, 0);
+		} else {
+			assert_int_equal(err, -IOREC_E_TRUNCATED);
+			assert_int_equal(eoff, starts[complete]);
+		}
+	}
+	print_message("cut %s at %zu offsets (%d chunks, %ld bytes)\n", path,
+		      cuts, nchunks, len);
+	free(buf);
+}
+
 /* Rewrite the header CRC of the chunk at off after editing its header. */
 static void reseal(uint8_t *buf, uint64_t off)
 {
@@ -432,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_crc32c_long),
 		cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_cut_everywhere),
+		cmocka_unit_test(test_cut_real_sample),
 		cmocka_unit_test(test_corruption),
 		cmocka_unit_test(test_random_damage),
 		cmocka_unit_test(test_writer_enospc),

@@ -572,10 +572,11 @@ static void join_args(struct strbuf *sb, char **argv, int argc)
 {
 	int i;
 
+	/* escaped: a key=value line must stay one line (see iorec(5)) */
 	for (i = 0; i < argc && argv[i]; i++) {
 		if (i)
 			strbuf_addch(sb, ' ');
-		strbuf_addstr(sb, argv[i]);
+		strbuf_add_escaped(sb, argv[i]);
 	}
 }
 

@@ -29,6 +29,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/.." && pwd)
 IOREC=${IOREC:-$top/iorec}
+wl=$here/workloads
 T=/sys/kernel/tracing
 BLKIO=/sys/fs/cgroup/blkio
 
@@ -76,53 +77,17 @@ sdcard() {
 
 # The Home Assistant recorder: a states table written by many small
 # committed transactions, as HA's recorder does every second.
-ha_recorder() {		# DB SECONDS
-	python3 - "$1" "$2" <<'PY'
-import sqlite3, sys, time, random
-db, secs = sys.argv[1], float(sys.argv[2])
-c = sqlite3.connect(db)
-c.execute("pragma journal_mode=wal")
-c.execute("pragma synchronous=normal")
-end = time.time() + secs
-n = 0
-while time.time() < end:
-    with c:
-        for _ in range(5):
-            c.execute("insert into states(entity_id, state, attributes, last_updated) values (?,?,?,?)",
-                      ("sensor.%d" % random.randrange(60), str(random.random()),
-                       '{"unit": "W", "friendly_name": "sensor"}' * 4, time.time()))
-        c.execute("select count(*) from states where entity_id=?", ("sensor.%d" % random.randrange(60),)).fetchone()
-    n += 1
-    time.sleep(0.02)
-c.execute("pragma wal_checkpoint(truncate)")
-print("transactions", n)
-PY
-}
 
-ha_fill() {		# DB ROWS: a large history, like a recorder never purged
-	python3 - "$1" "$2" <<'PY'
-import sqlite3, sys, random
-db, rows = sys.argv[1], int(sys.argv[2])
-c = sqlite3.connect(db)
-c.execute("create table if not exists states(state_id integer primary key, entity_id text, state text, attributes text, last_updated real)")
-c.execute("create index if not exists ix_states_entity on states(entity_id, last_updated)")
-with c:
-    for i in range(rows):
-        c.execute("insert into states(entity_id, state, attributes, last_updated) values (?,?,?,?)",
-                  ("sensor.%d" % random.randrange(60), str(random.random()),
-                   '{"unit": "W", "friendly_name": "sensor"}' * 4, float(i)))
-PY
-}
 
 drop_caches() { sync; echo 3 > /proc/sys/vm/drop_caches; }
 
 story000() {
 	sdcard "$work/card" 300 600
 	local db=$work/card/home-assistant_v2.db
-	ha_fill "$db" 150000
+	python3 "$wl/ha-fill.py" "$db" 150000
 	drop_caches
 	"$IOREC" -q -o "$here/story000-sqlite-before.iorec" -- \
-		bash -c "$(declare -f ha_recorder); ha_recorder '$db' 4" >/dev/null
+		python3 "$wl/ha-recorder.py" "$db" 4 >/dev/null
 	# the cleanup of story 000, then the same recorder again
 	python3 - "$db" <<'PY'
 import sqlite3, sys
@@ -133,22 +98,10 @@ c.execute("vacuum")
 PY
 	drop_caches
 	"$IOREC" -q -o "$here/story000-sqlite-after.iorec" -- \
-		bash -c "$(declare -f ha_recorder); ha_recorder '$db' 4" >/dev/null
+		python3 "$wl/ha-recorder.py" "$db" 4 >/dev/null
 	run_cleanups
 }
 
-commit_loop() {		# DB N: N committed transactions, synchronous=FULL
-	python3 - "$1" "$2" <<'PY'
-import sqlite3, sys
-c = sqlite3.connect(sys.argv[1])
-c.execute("pragma journal_mode=delete")
-c.execute("pragma synchronous=full")
-c.execute("create table if not exists stats(id integer primary key, client text, value text)")
-for i in range(int(sys.argv[2])):
-    with c:
-        c.execute("insert into stats(client, value) values (?, ?)", ("host%d" % (i % 7), "x" * 200))
-PY
-}
 
 story001() {
 	local opt
@@ -157,7 +110,7 @@ story001() {
 		[ $opt = nobarrier ] && mopt=barrier=0
 		loop_ext4 "$work/s1-$opt.img" 128 "$work/s1-$opt" "" "$mopt"
 		"$IOREC" -q -o "$here/story001-$opt.iorec" -- \
-			bash -c "$(declare -f commit_loop); commit_loop '$work/s1-$opt/bcfg2.sqlite' 300" >/dev/null
+			python3 "$wl/commit-loop.py" "$work/s1-$opt/bcfg2.sqlite" 300 >/dev/null
 		run_cleanups
 	done
 }
@@ -217,7 +170,7 @@ tracecmd() {
 		-e syscalls:sys_enter_fdatasync -e syscalls:sys_exit_fdatasync \
 		-e syscalls:sys_enter_openat -e syscalls:sys_exit_openat \
 		-e sched:sched_process_exec -e sched:sched_process_exit \
-		bash -c "$(declare -f commit_loop); commit_loop '$work/tc/bcfg2.sqlite' 100" >/dev/null 2>&1) || true
+		python3 "$wl/commit-loop.py" "$work/tc/bcfg2.sqlite" 100 >/dev/null 2>&1) || true
 	echo "$on" > $T/tracing_on
 	flock -u 9
 	[ -s "$here/tracecmd.dat" ] || { echo "make-samples: trace-cmd wrote nothing" >&2; return 1; }

@@ -6,10 +6,12 @@
  * accounting and the task bitmap, the syscall/process/fd replay
  * (sysrun_feed), the attribution of block I/O (attrib_feed) and the block
  * request replay, whose completed requests go to the per-device
- * aggregates, the slow heap and the caller's hook.
+ * aggregates, the slow heap and the caller's hook; the completed
+ * syscalls go to the slow-call heap and the caller's hook.
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +19,7 @@
 #include "source.h"
 #include "analysis.h"
 #include "fdtable.h"
+#include "proctable.h"
 
 /* The kernel's PID_MAX_LIMIT on 64-bit: larger ids are not counted. */
 #define PIDMAP_BITS	(4u * 1024 * 1024)
@@ -100,6 +103,122 @@ const struct blk_done *analysis_slowest(struct analysis *a, size_t *n)
 		qsort(a->slow.v, a->slow.n, sizeof(*a->slow.v), cmp_slow);
 	*n = a->slow.n;
 	return a->slow.v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Slowest syscalls: a min-heap on latency, ties broken by identity */
+
+static bool call_slower(const struct slow_call *x, const struct slow_call *y)
+{
+	uint64_t lx = x->end - x->start, ly = y->end - y->start;
+
+	if (lx != ly)
+		return lx > ly;
+	if (x->start != y->start)
+		return x->start < y->start;
+	return x->tid < y->tid;
+}
+
+static void call_sift_down(struct callheap *h, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct slow_call t;
+
+		if (l < h->n && call_slower(&h->v[m], &h->v[l]))
+			m = l;
+		if (r < h->n && call_slower(&h->v[m], &h->v[r]))
+			m = r;
+		if (m == i)
+			return;
+		t = h->v[i];
+		h->v[i] = h->v[m];
+		h->v[m] = t;
+		i = m;
+	}
+}
+
+/* Whether c would enter the heap: checked before building the record. */
+static bool call_wanted(const struct callheap *h, const struct sys_call *c)
+{
+	struct slow_call x;
+
+	if (!h->cap || !c->paired)
+		return false;
+	if (h->n < h->cap)
+		return true;
+	x.start = c->start;
+	x.end = c->end;
+	x.tid = c->tid;
+	return call_slower(&x, &h->v[0]);
+}
+
+static void call_push(struct callheap *h, const struct slow_call *c)
+{
+	size_t i;
+
+	if (h->n == h->cap) {
+		h->v[0] = *c;
+		call_sift_down(h, 0);
+		return;
+	}
+	i = h->n++;
+	h->v[i] = *c;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		struct slow_call t;
+
+		if (!call_slower(&h->v[i], &h->v[p]))
+			break;
+		t = h->v[i];
+		h->v[i] = h->v[p];
+		h->v[p] = t;
+		i = p;
+	}
+}
+
+static int cmp_call(const void *a, const void *b)
+{
+	const struct slow_call *x = a, *y = b;
+
+	return call_slower(x, y) ? -1 : call_slower(y, x) ? 1 : 0;
+}
+
+const struct slow_call *analysis_slowest_calls(struct analysis *a, size_t *n)
+{
+	if (a->slow_calls.n > 1)
+		qsort(a->slow_calls.v, a->slow_calls.n,
+		      sizeof(*a->slow_calls.v), cmp_call);
+	*n = a->slow_calls.n;
+	return a->slow_calls.v;
+}
+
+/* The sysrun's per-call hook: the slow heap, then the caller's hook. */
+static void on_call(void *arg, struct proc *p, struct file *f,
+		    const struct sys_call *c)
+{
+	struct analysis *a = arg;
+
+	if (call_wanted(&a->slow_calls, c)) {
+		const struct sys_kind_info *ki = sys_kind_info(c->kind);
+		struct slow_call s;
+
+		memset(&s, 0, sizeof(s));
+		s.kind = c->kind;
+		s.pid = p->pid;
+		s.tid = c->tid;
+		snprintf(s.comm, sizeof(s.comm), "%s", p->comm ? p->comm : "");
+		s.fd = sys_call_fd(c);
+		s.file = f;
+		s.start = c->start;
+		s.end = c->end;
+		s.ret = c->ret;
+		if ((ki->flags & (SKF_READ | SKF_WRITE)) && c->ret > 0)
+			s.bytes = (uint64_t)c->ret;
+		call_push(&a->slow_calls, &s);
+	}
+	if (a->on_call)
+		a->on_call(a->on_call_arg, p, f, c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -224,6 +343,15 @@ int analysis_run(struct analysis *a, struct source *src)
 	if (a->want & AN_SYS) {
 		if (sysrun_begin(&a->sys, src, &msg) == 0) {
 			a->have_sys = true;
+			if (a->slow_n) {
+				a->slow_calls.cap = a->slow_n;
+				a->slow_calls.v = xcalloc(a->slow_n,
+							  sizeof(*a->slow_calls.v));
+			}
+			if (a->slow_n || a->on_call) {
+				a->sys.on_call = on_call;
+				a->sys.on_call_arg = a;
+			}
 		} else {
 			a->sys_why = msg;
 			sysrun_release(&a->sys);
@@ -240,6 +368,8 @@ int analysis_run(struct analysis *a, struct source *src)
 	 * event's thread, and must know a request's bios when it completes */
 	while (source_next(src, &ev) > 0) {
 		count_event(a, &ev);
+		if (a->on_event)
+			a->on_event(&ev, a->on_event_arg);
 		if (a->have_sys)
 			sysrun_feed(&a->sys, &ev);
 		if (a->at)
@@ -273,6 +403,7 @@ void analysis_release(struct analysis *a)
 	}
 	free(a->dev);
 	free(a->slow.v);
+	free(a->slow_calls.v);
 	free(a->lost);
 	free(a->pidmap);
 	free(a->sys_why);

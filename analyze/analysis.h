@@ -9,7 +9,12 @@
  *
  * Memory is bounded whatever the length of the recording: fixed-size
  * histograms, a fixed-size heap of the N slowest requests, pending
- * requests freed on completion, a fixed bitmap of task ids.
+ * requests freed on completion, a fixed bitmap of task ids, a
+ * fixed-size heap of the N slowest syscalls.
+ *
+ * Hooks let a view see the pass as it goes without a second reading:
+ * every event (on_event), every completed request (on_request), every
+ * syscall (on_call).
  */
 #ifndef IOREPORT_ANALYSIS_H
 #define IOREPORT_ANALYSIS_H
@@ -24,6 +29,7 @@
 
 struct source;
 struct source_info;
+struct source_event;
 
 /* What to compute (analysis.want). */
 #define AN_BLOCK	0x01	/* block replay: devices, slow requests */
@@ -64,6 +70,27 @@ struct lostcpu {
 
 /* Called for every completed request during the pass (snoop). */
 typedef void (*blk_done_fn)(const struct blk_done *d, void *arg);
+/* Called for every event, before the replays see it (timed views). */
+typedef void (*event_fn)(const struct source_event *ev, void *arg);
+
+/* A completed syscall kept among the slowest (enter -> exit). */
+struct slow_call {
+	enum sys_kind kind;
+	int pid, tid;
+	char comm[16];			/* the process's comm at the call */
+	int fd;				/* -1: none */
+	const struct file *file;	/* of fd, or NULL; valid until
+					   analysis_release() */
+	uint64_t start, end;		/* enter and exit ts */
+	int64_t ret;
+	uint64_t bytes;			/* moved by a read/write kind */
+};
+
+/* A fixed-size min-heap of the N paired calls with the largest latency. */
+struct callheap {
+	size_t cap, n;
+	struct slow_call *v;
+};
 
 struct analysis {
 	/* set by the caller before analysis_run() */
@@ -71,6 +98,10 @@ struct analysis {
 	size_t slow_n;			/* 0: no slow heap */
 	blk_done_fn on_request;		/* each completed request, or NULL */
 	void *on_request_arg;
+	event_fn on_event;		/* each event, or NULL */
+	void *on_event_arg;
+	sys_call_fn on_call;		/* each syscall (AN_SYS), or NULL */
+	void *on_call_arg;
 
 	/* results */
 	struct source *src;
@@ -87,6 +118,7 @@ struct analysis {
 	struct devstat *dev;		/* sorted by device then op */
 	size_t ndev, dev_alloc;
 	struct slowheap slow;
+	struct callheap slow_calls;	/* with AN_SYS and slow_n */
 
 	bool have_sys;			/* sys replayed */
 	char *sys_why;			/* why not (heap) */
@@ -100,7 +132,8 @@ struct analysis {
 
 /*
  * analysis_run - read the whole of src once
- * @a: zeroed, with want, slow_n and the hooks set; filled with the
+ * @a: zeroed, with want, slow_n (the slowest requests and, with AN_SYS,
+ *   syscalls to keep) and the hooks set; filled with the
  *   results; release with analysis_release()
  *
  * A recording that lacks the events of one part (no block events, no
@@ -112,6 +145,8 @@ void analysis_release(struct analysis *a);
 
 /* The slowest requests, slowest first (sorts the heap in place). */
 const struct blk_done *analysis_slowest(struct analysis *a, size_t *n);
+/* The slowest syscalls, slowest first (sorts the heap in place). */
+const struct slow_call *analysis_slowest_calls(struct analysis *a, size_t *n);
 
 /*
  * The file a request was attributed to, or NULL: during the pass the

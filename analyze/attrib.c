@@ -201,6 +201,7 @@ struct attrib {
 	struct source *src;
 	struct sysrun *run;
 	struct imap handlers;		/* event id -> struct evh */
+	struct idtab by_id;		/* the same, dense */
 	struct imap threads;		/* tid -> struct tstate */
 	struct hmap bios;
 	struct hmap inodes;
@@ -342,6 +343,7 @@ struct attrib *attrib_new(struct source *src, struct sysrun *run)
 		at->t.hz = HZ_GUESS;
 		at->t.hz_guessed = true;
 	}
+	idtab_build(&at->by_id, &at->handlers);
 	return at;
 }
 
@@ -381,6 +383,7 @@ void attrib_free(struct attrib *at)
 	while (imap_next(&at->handlers, &pos, &key, &val))
 		free(val);
 	imap_release(&at->handlers);
+	idtab_release(&at->by_id);
 	pos = 0;
 	while (imap_next(&at->threads, &pos, &key, &val))
 		free(val);
@@ -985,9 +988,31 @@ void attrib_event(struct attrib *at, const struct attrib_ev *ev)
 }
 
 /* Decode one recorded event into the plain struct. */
+/* "MAJ:MIN" (a bdi name) without sscanf: this runs per dirtied page. */
+static bool parse_majmin(const char *s, unsigned int *ma, unsigned int *mi)
+{
+	unsigned long v[2];
+
+	for (int i = 0; i < 2; i++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v[i] = 0;
+		while (*s >= '0' && *s <= '9') {
+			v[i] = v[i] * 10 + (unsigned long)(*s++ - '0');
+			if (v[i] > 0xffffffffUL)
+				return false;
+		}
+		if (i == 0 && *s++ != ':')
+			return false;
+	}
+	*ma = (unsigned int)v[0];
+	*mi = (unsigned int)v[1];
+	return true;
+}
+
 void attrib_feed(struct attrib *at, const struct source_event *sev)
 {
-	const struct evh *h = imap_get(&at->handlers, sev->id);
+	const struct evh *h = idtab_get(&at->by_id, &at->handlers, sev->id);
 	struct attrib_ev e;
 	char bdi[40] = "";
 	unsigned int ma, mi;
@@ -1023,7 +1048,7 @@ void attrib_feed(struct attrib *at, const struct source_event *sev)
 		e.ino = u64_of(h->ino, sev);
 		if (h->comm)
 			source_field_str(h->comm, sev, bdi, sizeof(bdi));
-		if (sscanf(bdi, "%u:%u", &ma, &mi) == 2)
+		if (parse_majmin(bdi, &ma, &mi))
 			e.dev = MKDEV(ma, mi);
 		break;
 	case E_WB_START:

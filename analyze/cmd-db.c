@@ -7,9 +7,8 @@
  * One pass per recording feeds the syscall replay, the attribution and
  * the block replay in the order the views use (cmd-procfiles.c), so the
  * database holds the same numbers as `ioreport processes`, `files` and
- * `devices`.  The syscall rows are observed around sysrun_feed(): the
- * thread's waiting enter just before its exit is fed, the process and fd
- * table just after.
+ * `devices`.  The syscall rows come from the syscall replay's per-call
+ * hook (sysrun.on_call): the call, its process and the file of its fd.
  */
 #include "config.h"
 
@@ -78,12 +77,6 @@ struct ino_req {
 	uint64_t ino;
 };
 
-/* What to read from an exit event. */
-struct exit_h {
-	enum sys_kind kind;		/* SK_NONE: raw, kind from the id */
-	struct source_field *ret, *id;
-};
-
 struct load {
 	struct db *db;
 	struct source *src;
@@ -97,8 +90,6 @@ struct load {
 	struct devop *dv;
 	size_t ndv, dv_alloc;
 
-	struct imap exits;		/* event id -> struct exit_h */
-	struct imap raw_kinds;		/* raw id -> kind + 1 */
 	struct imap thr_of;		/* tid -> index + 1 in thr */
 	struct thr *thr;
 	size_t nthr, thr_alloc;
@@ -176,64 +167,7 @@ static void on_request(const struct blk_request *rq, void *arg)
 }
 
 /* ------------------------------------------------------------------ */
-/* Syscalls: observed around sysrun_feed() */
-
-static void build_exits(struct load *l)
-{
-	struct source_event_type *types;
-	int n;
-
-	imap_init(&l->exits);
-	imap_init(&l->raw_kinds);
-	imap_init(&l->thr_of);
-	if (!l->have_sys)
-		return;
-	types = source_event_types(l->src, &n);
-	for (int i = 0; i < n; i++) {
-		struct exit_h *h = NULL;
-
-		if (!l->run.st.raw_syscalls &&
-		    !strcmp(types[i].system, "syscalls") &&
-		    !strncmp(types[i].name, "sys_exit_", 9)) {
-			enum sys_kind k = sys_kind_lookup(types[i].name + 9);
-
-			if (k == SK_NONE)
-				continue;
-			h = xcalloc(1, sizeof(*h));
-			h->kind = k;
-		} else if (l->run.st.raw_syscalls &&
-			   !strcmp(types[i].system, "raw_syscalls") &&
-			   !strcmp(types[i].name, "sys_exit")) {
-			h = xcalloc(1, sizeof(*h));
-			h->kind = SK_NONE;
-			h->id = source_field(l->src, types[i].id, "id");
-		} else {
-			continue;
-		}
-		h->ret = source_field(l->src, types[i].id, "ret");
-		imap_put(&l->exits, types[i].id, h);
-	}
-}
-
-static enum sys_kind exit_kind(struct load *l, const struct exit_h *h,
-			       const struct source_event *ev)
-{
-	int64_t id;
-	void *v;
-	enum sys_kind k;
-
-	if (h->kind != SK_NONE)
-		return h->kind;
-	if (!h->id || source_field_s64(h->id, ev, &id) || id < 0 ||
-	    id > 0x7fffffff)
-		return SK_NONE;
-	v = imap_get(&l->raw_kinds, (int)id);
-	if (v)
-		return (enum sys_kind)((intptr_t)v - 1);
-	k = sys_kind_lookup(source_syscall_name(l->src, (long)id));
-	imap_put(&l->raw_kinds, (int)id, (void *)(intptr_t)(k + 1));
-	return k;
-}
+/* Syscalls: the sysrun's per-call hook */
 
 static void note_thread(struct load *l, int tid, int proc_id, uint64_t ts)
 {
@@ -257,66 +191,14 @@ static void note_thread(struct load *l, int tid, int proc_id, uint64_t ts)
 	t->last_ts = ts;
 }
 
-/* Feed ev to the syscall replay, storing the call it completes, if any. */
-static void feed_sys(struct load *l, const struct source_event *ev)
+/* Every call the syscall replay completes (sysrun.on_call). */
+static void on_call(void *arg, struct proc *p, struct file *f,
+		    const struct sys_call *c)
 {
-	const struct exit_h *h = imap_get(&l->exits, ev->id);
-	const struct sys_kind_info *ki;
-	const struct sys_enter *pe;
-	struct sys_call c;
-	struct proc *p;
-	struct file *before = NULL, *f = NULL;
-	int64_t ret = 0;
-	int fd = -1;
+	struct load *l = arg;
 
-	if (!h) {
-		sysrun_feed(&l->run, ev);
-		return;
-	}
-	memset(&c, 0, sizeof(c));
-	c.kind = exit_kind(l, h, ev);
-	if (c.kind == SK_NONE) {
-		sysrun_feed(&l->run, ev);
-		return;
-	}
-	ki = sys_kind_info(c.kind);
-	c.tid = ev->pid;
-	c.end = ev->ts;
-	pe = sysreplay_pending(l->run.sr, ev->pid);
-	/* what sysreplay_exit will pair: same kind, not across a gap */
-	if (pe && pe->kind == c.kind && pe->ts <= ev->ts &&
-	    !(ev->missed && pe->cpu == ev->cpu)) {
-		c.paired = true;
-		c.start = pe->ts;
-		memcpy(c.args, pe->args, sizeof(c.args));
-		if (ki->fd_out >= 0)
-			fd = (int)c.args[ki->fd_out];
-		else if (ki->fd_in >= 0)
-			fd = (int)c.args[ki->fd_in];
-		else if (ki->fields[0] && (!strcmp(ki->fields[0], "fd") ||
-					   !strcmp(ki->fields[0], "fildes") ||
-					   !strcmp(ki->fields[0], "oldfd")))
-			fd = (int)c.args[0];	/* close, dup*, fcntl */
-		p = proctable_lookup(l->run.pt, ev->pid);
-		if (fd >= 0 && p && p->fds)
-			before = fdtable_get(p->fds, fd);
-	}
-
-	sysrun_feed(&l->run, ev);
-
-	if (h->ret)
-		source_field_s64(h->ret, ev, &ret);
-	c.ret = ret;
-	p = proctable_lookup(l->run.pt, ev->pid);
-	if ((ki->flags & SKF_OPEN) && ret >= 0)
-		fd = (int)ret;		/* the new fd */
-	if (p && p->fds && fd >= 0)
-		f = fdtable_get(p->fds, fd);
-	if (!f)
-		f = before;
-	if (p)
-		note_thread(l, c.tid, p->id, c.paired ? c.start : c.end);
-	if (!l->failed && db_add_syscall(l->db, &c, p ? p->id : -1, fd,
+	note_thread(l, c->tid, p->id, c->paired ? c->start : c->end);
+	if (!l->failed && db_add_syscall(l->db, c, p->id, sys_call_fd(c),
 					 f ? f->id : -1))
 		l->failed = 1;
 }
@@ -479,14 +361,6 @@ static int store_results(struct load *l)
 
 static void load_release(struct load *l)
 {
-	size_t pos = 0;
-	int key;
-	void *val;
-
-	while (imap_next(&l->exits, &pos, &key, &val))
-		free(val);
-	imap_release(&l->exits);
-	imap_release(&l->raw_kinds);
 	imap_release(&l->thr_of);
 	for (size_t i = 0; i < l->ndv; i++) {
 		hist_release(&l->dv[i].queue);
@@ -534,8 +408,11 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		source_close(l.src);
 		return -1;
 	}
+	imap_init(&l.thr_of);
 	if (sysrun_begin(&l.run, l.src, &msg) == 0) {
 		l.have_sys = true;
+		l.run.on_call = on_call;
+		l.run.on_call_arg = &l;
 		l.at = attrib_new(l.src, &l.run);
 	} else {
 		/* a recording of block events only: store what there is */
@@ -550,7 +427,6 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		load_release(&l);
 		return -1;
 	}
-	build_exits(&l);
 	l.ncpu = source_info(l.src)->nr_cpus;
 	l.gaps = xcalloc(l.ncpu > 0 ? (size_t)l.ncpu : 1, sizeof(*l.gaps));
 
@@ -562,7 +438,7 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		if (ev.missed && ev.cpu >= 0 && ev.cpu < l.ncpu)
 			l.gaps[ev.cpu]++;
 		if (l.have_sys) {
-			feed_sys(&l, &ev);
+			sysrun_feed(&l.run, &ev);
 			attrib_feed(l.at, &ev);
 		}
 		if (l.rb)

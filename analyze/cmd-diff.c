@@ -5,12 +5,11 @@
  * over time of one recording, and two recordings side by side with
  * their deltas and what changed in the machine between them.
  *
- * A recording is read in two passes: a timed pass (wa.h, dirty.h: jbd2,
- * fsync intervals, throttling, the requests as they complete) and the
- * attributed analysis (analysis.h with AN_ATTRIB: devices, processes,
- * files, the owner of every request).  With a per-event hook in the
- * analysis the two would be one; until then standard input, which cannot
- * be read twice, is refused.
+ * A recording is read in one pass, the attributed analysis (analysis.h
+ * with AN_ATTRIB: devices, processes, files, the owner of every request),
+ * whose hooks feed the timed state machines (wa.h, dirty.h: jbd2, fsync
+ * intervals, throttling) every event before the replays see it and every
+ * request as it completes.  So standard input works too ('-', once).
  */
 #include "config.h"
 
@@ -60,18 +59,22 @@ static uint32_t rec_disk_of(uint32_t fsdev, void *arg)
 	return snap_disk_of(r->snap, fsdev);
 }
 
-static void timed_request(const struct blk_request *rq, void *arg)
+/* Every event, before the replays see it: the timed state machines. */
+static void timed_event(const struct source_event *ev, void *arg)
 {
 	struct rec *r = arg;
 
-	wa_timed_request(r->wa, rq);
-	dirty_request(r->dirty, rq);
+	wa_feed(r->wa, ev);
+	dirty_feed(r->dirty, ev);
 }
 
+/* Every completed request, in completion order, with its owner. */
 static void attributed_request(const struct blk_done *d, void *arg)
 {
 	struct rec *r = arg;
 
+	wa_timed_request(r->wa, &d->rq);
+	dirty_request(r->dirty, &d->rq);
 	wa_request(r->wa, d);
 }
 
@@ -83,40 +86,6 @@ static void flush_warnings(struct source *src)
 		warning("%s", msg);
 		free(msg);
 	}
-}
-
-/* The timed pass, on a second reading of the file. */
-static int timed_pass(struct rec *r)
-{
-	struct source_event ev;
-	struct replay_block *rb;
-	struct source *src;
-	const char *why;
-	char *msg;
-
-	src = source_open(r->path, &msg);
-	if (!src) {
-		error("%s", msg);
-		free(msg);
-		return -1;
-	}
-	r->wa = wa_new(src, rec_disk_of, r);
-	r->dirty = dirty_new(src);
-	rb = replay_block_new(src, timed_request, r, &why);
-	while (source_next(src, &ev) > 0) {
-		wa_feed(r->wa, &ev);
-		dirty_feed(r->dirty, &ev);
-		if (rb)
-			replay_block_feed(rb, &ev);
-	}
-	if (rb)
-		replay_block_finish(rb);
-	replay_block_free(rb);
-	/* the warnings are the attributed pass's to print, once */
-	while ((msg = source_warning(src)))
-		free(msg);
-	source_close(src);
-	return 0;
 }
 
 static uint32_t file_fsdev(const struct rec *r, const struct file *f,
@@ -180,20 +149,21 @@ static int rec_load(struct rec *r, const char *path)
 
 	memset(r, 0, sizeof(*r));
 	r->path = path;
-	if (!strcmp(path, "-"))
-		return error("this view reads the recording twice and cannot read standard input; save it to a file first (ioreport ... FILE)");
 	r->src = source_open(path, &msg);
 	if (!r->src) {
 		error("%s", msg);
 		free(msg);
 		return -1;
 	}
+	r->path = source_info(r->src)->path;
 	r->snap = source_info(r->src)->snapshot_start;
-	if (timed_pass(r) < 0)
-		return -1;
+	r->wa = wa_new(r->src, rec_disk_of, r);
+	r->dirty = dirty_new(r->src);
 	r->a.want = AN_ATTRIB;
 	r->a.on_request = attributed_request;
 	r->a.on_request_arg = r;
+	r->a.on_event = timed_event;
+	r->a.on_event_arg = r;
 	analysis_run(&r->a, r->src);
 	flush_warnings(r->src);
 	r->hz = r->a.at ? attrib_totals(r->a.at)->hz : 250;
@@ -333,6 +303,12 @@ static void bins_hist(const struct hist *h, uint64_t unit, uint64_t *bins)
 	uint64_t lo, hi, n;
 	int pos = 0;
 
+	if (!h->b) {
+		/* the inline samples are exact: no bucket midpoint */
+		for (uint64_t i = 0; i < h->count && i < HIST_INLINE; i++)
+			bins[bin_of(h->small[i], unit)]++;
+		return;
+	}
 	while (hist_next_bucket(h, &pos, &lo, &hi, &n))
 		bins[bin_of(lo + (hi - lo) / 2, unit)] += n;
 }
@@ -2221,6 +2197,8 @@ int cmd_diff(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	rc = 0;
+	if (!strcmp(o.path[0], "-") && !strcmp(o.path[1], "-"))
+		return usage_error(diff_usage, "standard input ('-') can be only one of the two recordings");
 	if (rec_load(&rb, o.path[0]) < 0) {
 		rec_release(&rb);
 		return 1;

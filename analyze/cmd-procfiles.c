@@ -2,9 +2,10 @@
 /*
  * cmd-procfiles.c - `ioreport processes` and `ioreport files`: per
  * process and per file syscall counts, bytes, latency percentiles and
- * fsync cost, from the syscall/process/fd replay (sysreplay.h), as
- * aligned tables or one JSON object.  The only file of the replay that
- * prints.
+ * fsync cost, from the syscall/process/fd replay (sysreplay.h) of the
+ * one-pass analysis (analysis.h), as aligned tables or JSON members.
+ * view_processes(), view_files() and view_attribution() are sinks of
+ * report.h: `ioreport report` prints them from its own pass.
  */
 #include "config.h"
 
@@ -21,6 +22,9 @@
 #include "proctable.h"
 #include "replay-block.h"
 #include "attrib.h"
+#include "analysis.h"
+#include "json.h"
+#include "report.h"
 
 static const char processes_usage[] =
 "usage: ioreport processes [--json] [--top N] FILE\n"
@@ -118,38 +122,6 @@ static void fmt_u64(char *buf, size_t n, uint64_t v)
 }
 
 /* ------------------------------------------------------------------ */
-/* JSON */
-
-static void json_str(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", stdout);
-		else if (ch == '\t')
-			fputs("\\t", stdout);
-		else if (ch < 0x20 || ch == 0x7f)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
-}
-
-static void json_lat(const char *key, const struct hist *h)
-{
-	printf("\"%s\":{\"count\":%" PRIu64 ",\"total_ns\":%" PRIu64
-	       ",\"avg_ns\":%" PRIu64 ",\"p50_ns\":%" PRIu64 ",\"p99_ns\":%"
-	       PRIu64 ",\"max_ns\":%" PRIu64 "}", key, h->count, h->sum,
-	       h->count ? h->sum / h->count : 0, hist_pct(h, 50),
-	       hist_pct(h, 99), h->max);
-}
-
-/* ------------------------------------------------------------------ */
 /* Shared: options, running the replay, the anomalies */
 
 struct opts {
@@ -198,66 +170,6 @@ static int parse_opts(int argc, char **argv, const char *usage,
 	return -1;
 }
 
-/* The replay of one recording: syscalls, block requests, attribution. */
-struct prun {
-	struct sysrun run;
-	struct attrib *at;
-	struct replay_block *rb;	/* NULL: no block events */
-	const char *block_why;
-};
-
-static void on_request(const struct blk_request *rq, void *arg)
-{
-	attrib_request(arg, rq, NULL);
-}
-
-/*
- * One pass over the recording feeds the syscall replay, the attribution
- * and the block replay (in that order: a request's bios are owned before
- * it completes).
- */
-static struct source *run_replay(const char *path, struct prun *pr)
-{
-	struct source_event ev;
-	struct source *src;
-	char *msg = NULL;
-
-	src = source_open(path, &msg);
-	if (!src) {
-		error("%s", msg);
-		free(msg);
-		return NULL;
-	}
-	memset(pr, 0, sizeof(*pr));
-	if (sysrun_begin(&pr->run, src, &msg)) {
-		error("%s", msg);
-		free(msg);
-		sysrun_release(&pr->run);
-		source_close(src);
-		return NULL;
-	}
-	pr->at = attrib_new(src, &pr->run);
-	pr->rb = replay_block_new(src, on_request, pr->at, &pr->block_why);
-	while (source_next(src, &ev) > 0) {
-		sysrun_feed(&pr->run, &ev);
-		attrib_feed(pr->at, &ev);
-		if (pr->rb)
-			replay_block_feed(pr->rb, &ev);
-	}
-	if (pr->rb)
-		replay_block_finish(pr->rb);
-	sysrun_end(&pr->run);
-	attrib_end(pr->at);
-	return src;
-}
-
-static void prun_release(struct prun *pr)
-{
-	replay_block_free(pr->rb);
-	attrib_free(pr->at);
-	sysrun_release(&pr->run);
-}
-
 static void flush_warnings(struct source *src)
 {
 	char *msg;
@@ -275,17 +187,16 @@ struct anomaly {
 	uint64_t n;
 };
 
-static size_t anomalies(const struct prun *pr, struct anomaly *a)
+static size_t anomalies(const struct analysis *a, struct anomaly *v)
 {
-	const struct sysrun *run = &pr->run;
-	const struct attrib_totals *t = attrib_totals(pr->at);
-	const struct blk_anomalies *b = pr->rb ? replay_block_anomalies(pr->rb) : NULL;
+	const struct sysrun *run = &a->sys;
+	const struct attrib_totals *t = attrib_totals(a->at);
 	const struct sysreplay_stats *s = sysreplay_stats(run->sr);
 	const struct proctable_stats *p = proctable_stats(run->pt);
 	const struct fdtable_stats *f = proctable_fdstats(run->pt);
 	size_t n = 0;
 
-#define A(k, t, v) (a[n].key = (k), a[n].text = (t), a[n++].n = (v))
+#define A(k, t, x) (v[n].key = (k), v[n].text = (t), v[n++].n = (x))
 	A("exit_without_enter", "exit without enter", s->exit_without_enter);
 	A("enter_without_exit", "enter without exit", s->enter_without_exit);
 	A("mismatched", "exit of another syscall", s->mismatched);
@@ -307,33 +218,33 @@ static size_t anomalies(const struct prun *pr, struct anomaly *a)
 	A("bios_pending_at_end", "bios without a completed request",
 	  t->bio_pending_end);
 	A("complete_without_issue", "request completions without issue",
-	  b ? b->complete_without_issue : 0);
+	  a->rb ? a->blk_an.complete_without_issue : 0);
 #undef A
 	return n;
 }
 
 #define MAX_ANOMALIES 24
 
-static void print_anomalies_text(const struct prun *run)
+static void print_anomalies_text(const struct analysis *a)
 {
-	struct anomaly a[MAX_ANOMALIES];
-	size_t n = anomalies(run, a);
+	struct anomaly v[MAX_ANOMALIES];
+	size_t n = anomalies(a, v);
 
 	printf("\nanomalies:");
 	for (size_t i = 0; i < n; i++)
-		printf("%s %s %" PRIu64, i ? "," : "", a[i].text, a[i].n);
+		printf("%s %s %" PRIu64, i ? "," : "", v[i].text, v[i].n);
 	putchar('\n');
 }
 
-static void print_anomalies_json(const struct prun *run)
+static void print_anomalies_json(const struct analysis *a, struct json *j)
 {
-	struct anomaly a[MAX_ANOMALIES];
-	size_t n = anomalies(run, a);
+	struct anomaly v[MAX_ANOMALIES];
+	size_t n = anomalies(a, v);
 
-	printf("\"anomalies\":{");
+	json_object_begin(j, "anomalies");
 	for (size_t i = 0; i < n; i++)
-		printf("%s\"%s\":%" PRIu64, i ? "," : "", a[i].key, a[i].n);
-	putchar('}');
+		json_u64(j, v[i].key, v[i].n);
+	json_object_end(j);
 }
 
 static void print_head_text(const struct source_info *in,
@@ -354,17 +265,15 @@ static void print_head_text(const struct source_info *in,
 }
 
 static void print_head_json(const struct source_info *in,
-			    const struct sysrun *run)
+			    const struct sysrun *run, struct json *j)
 {
-	printf("{\"file\":");
-	json_str(in->path);
-	printf(",\"duration_ns\":%" PRIu64 ",\"raw_syscalls\":%s"
-	       ",\"path_hints\":%" PRIu64
-	       ",\"process_events\":%s,\"complete\":%s,",
-	       run->last_ts > run->first_ts ? run->last_ts - run->first_ts : 0,
-	       run->st.raw_syscalls ? "true" : "false", run->st.path_hints,
-	       run->st.proc_events ? "true" : "false",
-	       in->integrity == SOURCE_COMPLETE ? "true" : "false");
+	json_str(j, "file", in->path);
+	json_u64(j, "duration_ns", run->last_ts > run->first_ts ?
+		 run->last_ts - run->first_ts : 0);
+	json_bool(j, "raw_syscalls", run->st.raw_syscalls);
+	json_u64(j, "path_hints", run->st.path_hints);
+	json_bool(j, "process_events", run->st.proc_events);
+	json_bool(j, "complete", in->integrity == SOURCE_COMPLETE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -375,13 +284,13 @@ static double pct(uint64_t part, uint64_t all)
 	return all ? 100.0 * (double)part / (double)all : 0.0;
 }
 
-static void print_attrib_text(const struct prun *pr)
+static void print_attrib_text(const struct analysis *a)
 {
-	const struct attrib_totals *t = attrib_totals(pr->at);
+	const struct attrib_totals *t = attrib_totals(a->at);
 
-	if (!pr->rb) {
+	if (!a->rb) {
 		printf("I/O attributed: no block requests: %s\n",
-		       pr->block_why ? pr->block_why : "?");
+		       a->block_why ? a->block_why : "?");
 		return;
 	}
 	if (!t->bio_events) {
@@ -409,37 +318,58 @@ static void print_attrib_text(const struct prun *pr)
 		       t->journal[i].bytes, t->journal[i].fsync_bytes);
 }
 
-static void print_attrib_json(const struct prun *pr)
+void view_attribution(struct sink *s)
 {
-	const struct attrib_totals *t = attrib_totals(pr->at);
+	const struct analysis *a = s->a;
+	const struct attrib_totals *t;
+	struct json *j = s->j;
+	char mm[32];
 
-	printf("\"attribution\":{\"block_requests\":%s,\"bio_events\":%s"
-	       ",\"requests\":%" PRIu64 ",\"bytes\":%" PRIu64
-	       ",\"process_bytes\":%" PRIu64 ",\"named_file_bytes\":%" PRIu64
-	       ",\"inode_file_bytes\":%" PRIu64 ",\"journal_bytes\":%" PRIu64
-	       ",\"unattributed_bytes\":%" PRIu64
-	       ",\"writeback_no_dirtier_bytes\":%" PRIu64 ",\"by_rule\":{",
-	       pr->rb ? "true" : "false", t->bio_events ? "true" : "false",
-	       t->requests, t->bytes, t->proc_bytes, t->file_bytes,
-	       t->inode_bytes, t->kind_bytes[AK_JOURNAL],
-	       t->kind_bytes[AK_UNATTRIBUTED], t->wb_noproc_bytes);
+	if (!j) {
+		if (a->at)
+			print_attrib_text(a);
+		return;
+	}
+	if (!a->at) {
+		json_null(j, "attribution");
+		return;
+	}
+	t = attrib_totals(a->at);
+	json_object_begin(j, "attribution");
+	json_bool(j, "block_requests", a->rb != NULL);
+	json_bool(j, "bio_events", t->bio_events);
+	json_u64(j, "requests", t->requests);
+	json_u64(j, "bytes", t->bytes);
+	json_u64(j, "process_bytes", t->proc_bytes);
+	json_u64(j, "named_file_bytes", t->file_bytes);
+	json_u64(j, "inode_file_bytes", t->inode_bytes);
+	json_u64(j, "journal_bytes", t->kind_bytes[AK_JOURNAL]);
+	json_u64(j, "unattributed_bytes", t->kind_bytes[AK_UNATTRIBUTED]);
+	json_u64(j, "writeback_no_dirtier_bytes", t->wb_noproc_bytes);
+	json_object_begin(j, "by_rule");
 	for (int k = 0; k < AK_NR; k++)
-		printf("%s\"%s\":%" PRIu64, k ? "," : "", attrib_kind_name(k),
-		       t->kind_bytes[k]);
-	printf("},\"journal\":[");
-	for (size_t i = 0; i < t->njournal; i++)
-		printf("%s{\"dev\":\"%u:%u\",\"bytes\":%" PRIu64
-		       ",\"fsync_bytes\":%" PRIu64 "}", i ? "," : "",
-		       t->journal[i].dev >> 20, t->journal[i].dev & 0xfffff,
-		       t->journal[i].bytes, t->journal[i].fsync_bytes);
-	printf("],\"hz\":%d,\"hz_guessed\":%s,\"sched_events\":%s},",
-	       t->hz, t->hz_guessed ? "true" : "false",
-	       t->sched_events ? "true" : "false");
+		json_u64(j, attrib_kind_name(k), t->kind_bytes[k]);
+	json_object_end(j);
+	json_array_begin(j, "journal");
+	for (size_t i = 0; i < t->njournal; i++) {
+		json_object_begin(j, NULL);
+		snprintf(mm, sizeof(mm), "%u:%u", t->journal[i].dev >> 20,
+			 t->journal[i].dev & 0xfffff);
+		json_str(j, "dev", mm);
+		json_u64(j, "bytes", t->journal[i].bytes);
+		json_u64(j, "fsync_bytes", t->journal[i].fsync_bytes);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_i64(j, "hz", t->hz);
+	json_bool(j, "hz_guessed", t->hz_guessed);
+	json_bool(j, "sched_events", t->sched_events);
+	json_object_end(j);
 }
 
-static void print_dstate_note(const struct prun *pr)
+static void print_dstate_note(const struct analysis *a)
 {
-	const struct attrib_totals *t = attrib_totals(pr->at);
+	const struct attrib_totals *t = attrib_totals(a->at);
 
 	printf("THROTTLED: time paused by balance_dirty_pages (jiffies at HZ=%d%s)%s; D-STATE: %s\n",
 	       t->hz, t->hz_guessed ? ", assumed" : "",
@@ -448,12 +378,96 @@ static void print_dstate_note(const struct prun *pr)
 	       "not recorded (record with iorec -p io,iowait)");
 }
 
-static void json_blk(const struct blkio *b)
+static void json_lat(struct json *j, const char *key, const struct hist *h)
 {
-	printf("\"block\":{\"requests\":%" PRIu64 ",\"read_bytes\":%" PRIu64
-	       ",\"write_bytes\":%" PRIu64 ",\"device_ns\":%" PRIu64
-	       ",\"journal_bytes\":%" PRIu64 "}", b->requests, b->read_bytes,
-	       b->write_bytes, b->dev_ns, b->journal_bytes);
+	json_object_begin(j, key);
+	json_u64(j, "count", h->count);
+	json_u64(j, "total_ns", h->sum);
+	json_u64(j, "avg_ns", hist_avg(h));
+	json_u64(j, "p50_ns", hist_pct(h, 50));
+	json_u64(j, "p99_ns", hist_pct(h, 99));
+	json_u64(j, "max_ns", h->max);
+	json_object_end(j);
+}
+
+static void json_blk(struct json *j, const struct blkio *b)
+{
+	json_object_begin(j, "block");
+	json_u64(j, "requests", b->requests);
+	json_u64(j, "read_bytes", b->read_bytes);
+	json_u64(j, "write_bytes", b->write_bytes);
+	json_u64(j, "device_ns", b->dev_ns);
+	json_u64(j, "journal_bytes", b->journal_bytes);
+	json_object_end(j);
+}
+
+/*
+ * Run the attributed analysis of the one FILE of a standalone view.
+ * Returns the source, or NULL after printing the error.
+ */
+static struct source *run_analysis(const char *path, struct analysis *a)
+{
+	struct source *src;
+	char *msg = NULL;
+
+	src = source_open(path, &msg);
+	if (!src) {
+		error("%s", msg);
+		free(msg);
+		return NULL;
+	}
+	memset(a, 0, sizeof(*a));
+	a->want = AN_ATTRIB;
+	analysis_run(a, src);
+	if (!a->have_sys) {
+		error("%s", a->sys_why);
+		analysis_release(a);
+		source_close(src);
+		return NULL;
+	}
+	return src;
+}
+
+/*
+ * A standalone view: the head, the attribution and the view's members
+ * (JSON), or the view's text section; then the warnings.
+ */
+static int run_standalone(int argc, char **argv, const char *usage,
+			  void (*view)(struct sink *, long))
+{
+	struct analysis a;
+	struct source *src;
+	struct json j;
+	struct sink s;
+	struct opts o;
+	int rc = parse_opts(argc, argv, usage, &o);
+
+	if (rc >= 0)
+		return rc;
+	src = run_analysis(o.path, &a);
+	if (!src)
+		return 1;
+	rc = 0;
+	sink_init(&s, &a, o.json ? &j : NULL);
+	if (o.json) {
+		json_init(&j, stdout);
+		json_object_begin(&j, NULL);
+		print_head_json(a.info, &a.sys, &j);
+		view_attribution(&s);
+		view(&s, o.top);
+		print_anomalies_json(&a, &j);
+		json_object_end(&j);
+		if (json_finish(&j) < 0)
+			rc = error("cannot write the JSON output");
+	} else {
+		view(&s, o.top);
+	}
+	fflush(stdout);
+	flush_warnings(src);
+	sink_release(&s);
+	analysis_release(&a);
+	source_close(src);
+	return rc || ferror(stdout) ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -572,78 +586,12 @@ static const struct column kind_cols[] = {
 	{ "MAX(us)", false, k_max },
 };
 
-static void processes_json(const struct source_info *in,
-			   const struct prun *pr, const struct prow *rows,
-			   size_t n, size_t total)
+/* The rows of the processes view, sorted; returns how many. */
+static size_t proc_rows(const struct analysis *a, struct prow **out)
 {
-	print_head_json(in, &pr->run);
-	print_attrib_json(pr);
-	printf("\"processes_with_calls\":%zu,\"processes\":[", total);
-	for (size_t i = 0; i < n; i++) {
-		const struct proc *p = rows[i].p;
-		const struct procstat *ps = rows[i].ps;
-		bool first = true;
-
-		printf("%s{\"pid\":%d,\"ppid\":%d,\"comm\":", i ? "," : "",
-		       p->pid, p->ppid);
-		json_str(p->comm);
-		printf(",\"comms\":");
-		json_str(p->comms ? p->comms : p->comm);
-		printf(",\"exe\":");
-		if (p->exe)
-			json_str(p->exe);
-		else
-			printf("null");
-		printf(",\"exited\":%s,\"calls\":%" PRIu64 ",\"errors\":%"
-		       PRIu64 ",\"read_bytes\":%" PRIu64 ",\"write_bytes\":%"
-		       PRIu64 ",\"fsyncs\":%" PRIu64 ",",
-		       p->exited ? "true" : "false", ps->calls, ps->errors,
-		       ps->read_bytes, ps->write_bytes, rows[i].fsyncs);
-		json_lat("fsync", &ps->fsync);
-		putchar(',');
-		json_blk(&ps->blk);
-		printf(",\"throttled_ns\":%" PRIu64 ",\"throttles\":%" PRIu64
-		       ",\"dstate_ns\":%" PRIu64 ",\"dstates\":%" PRIu64,
-		       ps->throttle_ns, ps->throttles, ps->dstate_ns,
-		       ps->dstates);
-		printf(",\"syscalls\":{");
-		for (int k = 1; k < SK_NR; k++) {
-			const struct kstat *ks = &ps->k[k];
-
-			if (!ks->count)
-				continue;
-			printf("%s\"%s\":{\"count\":%" PRIu64 ",\"errors\":%"
-			       PRIu64 ",\"bytes\":%" PRIu64 ",\"unpaired\":%"
-			       PRIu64 ",", first ? "" : ",",
-			       sys_kind_info(k)->name, ks->count, ks->errors,
-			       ks->bytes, ks->unpaired);
-			json_lat("latency", &ks->lat);
-			putchar('}');
-			first = false;
-		}
-		printf("}}");
-	}
-	printf("],");
-	print_anomalies_json(pr);
-	printf("}\n");
-}
-
-int cmd_processes(int argc, char **argv)
-{
-	struct prun pr;
-	struct sysrun *run = &pr.run;
-	struct source *src;
-	struct opts o;
+	const struct sysrun *run = &a->sys;
 	struct prow *rows;
-	struct krow *krows = NULL;
-	size_t n = 0, shown, nk = 0;
-	int rc = parse_opts(argc, argv, processes_usage, &o);
-
-	if (rc >= 0)
-		return rc;
-	src = run_replay(o.path, &pr);
-	if (!src)
-		return 1;
+	size_t n = 0;
 
 	rows = xcalloc(proctable_count(run->pt) + 1, sizeof(*rows));
 	for (size_t i = 0; i < proctable_count(run->pt); i++) {
@@ -660,47 +608,120 @@ int cmd_processes(int argc, char **argv)
 		n++;
 	}
 	qsort(rows, n, sizeof(*rows), cmp_prow);
-	shown = o.top >= 0 && (size_t)o.top < n ? (size_t)o.top : n;
+	*out = rows;
+	return n;
+}
 
-	if (o.json) {
-		processes_json(source_info(src), &pr, rows, shown, n);
-	} else {
-		print_head_text(source_info(src), run);
-		print_attrib_text(&pr);
-		print_dstate_note(&pr);
-		printf("processes with file syscalls or block I/O: %zu", n);
-		if (shown < n)
-			printf(" (top %zu shown)", shown);
-		printf("\n\n");
-		print_table(proc_cols, (int)ARRAY_SIZE(proc_cols), rows, shown,
-			    sizeof(*rows));
-		for (size_t i = 0; i < shown; i++)
-			for (int k = 1; k < SK_NR; k++)
-				if (rows[i].ps->k[k].count)
-					nk++;
-		krows = xcalloc(nk + 1, sizeof(*krows));
-		nk = 0;
-		for (size_t i = 0; i < shown; i++) {
-			for (int k = 1; k < SK_NR; k++) {
-				if (!rows[i].ps->k[k].count)
-					continue;
-				krows[nk].p = rows[i].p;
-				krows[nk].k = k;
-				krows[nk++].ks = &rows[i].ps->k[k];
-			}
+static void processes_json(struct json *j, const struct prow *rows,
+			   size_t n, size_t total)
+{
+	json_u64(j, "processes_with_calls", total);
+	json_array_begin(j, "processes");
+	for (size_t i = 0; i < n; i++) {
+		const struct proc *p = rows[i].p;
+		const struct procstat *ps = rows[i].ps;
+
+		json_object_begin(j, NULL);
+		json_i64(j, "pid", p->pid);
+		json_i64(j, "ppid", p->ppid);
+		json_str(j, "comm", p->comm);
+		json_str(j, "comms", p->comms ? p->comms : p->comm);
+		json_str(j, "exe", p->exe);
+		json_bool(j, "exited", p->exited);
+		json_u64(j, "calls", ps->calls);
+		json_u64(j, "errors", ps->errors);
+		json_u64(j, "read_bytes", ps->read_bytes);
+		json_u64(j, "write_bytes", ps->write_bytes);
+		json_u64(j, "fsyncs", rows[i].fsyncs);
+		json_lat(j, "fsync", &ps->fsync);
+		json_blk(j, &ps->blk);
+		json_u64(j, "throttled_ns", ps->throttle_ns);
+		json_u64(j, "throttles", ps->throttles);
+		json_u64(j, "dstate_ns", ps->dstate_ns);
+		json_u64(j, "dstates", ps->dstates);
+		json_object_begin(j, "syscalls");
+		for (int k = 1; k < SK_NR; k++) {
+			const struct kstat *ks = &ps->k[k];
+
+			if (!ks->count)
+				continue;
+			json_object_begin(j, sys_kind_info(k)->name);
+			json_u64(j, "count", ks->count);
+			json_u64(j, "errors", ks->errors);
+			json_u64(j, "bytes", ks->bytes);
+			json_u64(j, "unpaired", ks->unpaired);
+			json_lat(j, "latency", &ks->lat);
+			json_object_end(j);
 		}
-		printf("\nper syscall (latency enter -> exit):\n");
-		print_table(kind_cols, (int)ARRAY_SIZE(kind_cols), krows, nk,
-			    sizeof(*krows));
-		print_anomalies_text(&pr);
+		json_object_end(j);
+		json_object_end(j);
 	}
-	fflush(stdout);
-	flush_warnings(src);
+	json_array_end(j);
+}
+
+static void processes_text(const struct analysis *a, const struct prow *rows,
+			   size_t shown, size_t n)
+{
+	struct krow *krows;
+	size_t nk = 0;
+
+	print_head_text(a->info, &a->sys);
+	print_attrib_text(a);
+	print_dstate_note(a);
+	printf("processes with file syscalls or block I/O: %zu", n);
+	if (shown < n)
+		printf(" (top %zu shown)", shown);
+	printf("\n\n");
+	print_table(proc_cols, (int)ARRAY_SIZE(proc_cols), rows, shown,
+		    sizeof(*rows));
+	for (size_t i = 0; i < shown; i++)
+		for (int k = 1; k < SK_NR; k++)
+			if (rows[i].ps->k[k].count)
+				nk++;
+	krows = xcalloc(nk + 1, sizeof(*krows));
+	nk = 0;
+	for (size_t i = 0; i < shown; i++) {
+		for (int k = 1; k < SK_NR; k++) {
+			if (!rows[i].ps->k[k].count)
+				continue;
+			krows[nk].p = rows[i].p;
+			krows[nk].k = k;
+			krows[nk++].ks = &rows[i].ps->k[k];
+		}
+	}
+	printf("\nper syscall (latency enter -> exit):\n");
+	print_table(kind_cols, (int)ARRAY_SIZE(kind_cols), krows, nk,
+		    sizeof(*krows));
+	print_anomalies_text(a);
 	free(krows);
+}
+
+void view_processes(struct sink *s, long top)
+{
+	struct analysis *a = s->a;
+	struct prow *rows;
+	size_t n, shown;
+
+	if (!a->have_sys) {
+		if (s->j)
+			json_null(s->j, "processes");
+		else
+			printf("processes: none: %s\n", a->sys_why ?
+			       a->sys_why : "the syscall replay was not run");
+		return;
+	}
+	n = proc_rows(a, &rows);
+	shown = top >= 0 && (size_t)top < n ? (size_t)top : n;
+	if (s->j)
+		processes_json(s->j, rows, shown, n);
+	else
+		processes_text(a, rows, shown, n);
 	free(rows);
-	prun_release(&pr);
-	source_close(src);
-	return ferror(stdout) ? 1 : 0;
+}
+
+int cmd_processes(int argc, char **argv)
+{
+	return run_standalone(argc, argv, processes_usage, view_processes);
 }
 
 /* ------------------------------------------------------------------ */
@@ -765,6 +786,13 @@ static int cmp_frow(const void *a, const void *b)
 	if (c)
 		return c;
 	return (x->f->id > y->f->id) - (x->f->id < y->f->id);
+}
+
+static void frow_release(struct frow *r)
+{
+	hist_release(&r->s.rlat);
+	hist_release(&r->s.wlat);
+	hist_release(&r->s.fsync);
 }
 
 static void merge_filestat(struct filestat *d, const struct filestat *s)
@@ -837,69 +865,13 @@ static const struct column file_cols[] = {
 	{ "FILE", true, f_name },
 };
 
-static void files_json(const struct source_info *in, const struct prun *pr,
-		       const struct frow *rows, size_t n, size_t total)
+/* The rows of the files view, merged by identity and sorted. */
+static size_t file_rows(const struct analysis *a, struct frow **out)
 {
-	const struct sysrun *run = &pr->run;
+	const struct sysrun *run = &a->sys;
+	size_t n = 0, m = 0, nf = filetab_count(run->ft);
+	struct frow *rows = xcalloc(nf + 1, sizeof(*rows));
 
-	print_head_json(in, run);
-	print_attrib_json(pr);
-	printf("\"named_bytes\":%" PRIu64 ",\"unnamed_bytes\":%" PRIu64
-	       ",\"files_with_io\":%zu,\"files\":[", run->st.named_bytes,
-	       run->st.unnamed_bytes, total);
-	for (size_t i = 0; i < n; i++) {
-		const struct file *f = rows[i].f;
-		const struct filestat *s = &rows[i].s;
-
-		printf("%s{\"path\":", i ? "," : "");
-		if (f->path)
-			json_str(f->path);
-		else
-			printf("null");
-		printf(",\"name\":");
-		json_str(file_name(f));
-		if (f->has_devino)
-			printf(",\"dev\":\"%u:%u\",\"ino\":%" PRIu64, f->major,
-			       f->minor, f->ino);
-		else
-			printf(",\"dev\":null,\"ino\":null");
-		printf(",\"opens\":%" PRIu64 ",\"reads\":%" PRIu64
-		       ",\"read_bytes\":%" PRIu64 ",\"writes\":%" PRIu64
-		       ",\"write_bytes\":%" PRIu64 ",\"errors\":%" PRIu64 ",",
-		       s->opens, s->reads, s->read_bytes, s->writes,
-		       s->write_bytes, s->errors);
-		json_lat("read_latency", &s->rlat);
-		putchar(',');
-		json_lat("write_latency", &s->wlat);
-		putchar(',');
-		json_lat("fsync", &s->fsync);
-		putchar(',');
-		json_blk(&s->blk);
-		putchar('}');
-	}
-	printf("],");
-	print_anomalies_json(pr);
-	printf("}\n");
-}
-
-int cmd_files(int argc, char **argv)
-{
-	struct prun pr;
-	struct sysrun *run = &pr.run;
-	struct source *src;
-	struct opts o;
-	struct frow *rows;
-	size_t n = 0, m = 0, shown, nf;
-	int rc = parse_opts(argc, argv, files_usage, &o);
-
-	if (rc >= 0)
-		return rc;
-	src = run_replay(o.path, &pr);
-	if (!src)
-		return 1;
-
-	nf = filetab_count(run->ft);
-	rows = xcalloc(nf + 1, sizeof(*rows));
 	for (size_t i = 0; i < nf; i++) {
 		struct file *f = filetab_at(run->ft, i);
 		const struct filestat *s = f->user;
@@ -918,9 +890,7 @@ int cmd_files(int argc, char **argv)
 	for (size_t i = 0; i < n; i++) {
 		if (m && same_file(&rows[m - 1], &rows[i])) {
 			merge_filestat(&rows[m - 1].s, &rows[i].s);
-			hist_release(&rows[i].s.rlat);
-			hist_release(&rows[i].s.wlat);
-			hist_release(&rows[i].s.fsync);
+			frow_release(&rows[i]);
 			continue;
 		}
 		if (m != i)
@@ -928,38 +898,99 @@ int cmd_files(int argc, char **argv)
 		m++;
 	}
 	qsort(rows, m, sizeof(*rows), cmp_frow);
-	shown = o.top >= 0 && (size_t)o.top < m ? (size_t)o.top : m;
+	*out = rows;
+	return m;
+}
 
-	if (o.json) {
-		files_json(source_info(src), &pr, rows, shown, m);
-	} else {
-		uint64_t all = run->st.named_bytes + run->st.unnamed_bytes;
+static void files_json(const struct analysis *a, struct json *j,
+		       const struct frow *rows, size_t n, size_t total)
+{
+	const struct sysrun *run = &a->sys;
+	char mm[32];
 
-		print_head_text(source_info(src), run);
-		print_attrib_text(&pr);
-		printf("files with I/O: %zu", m);
-		if (shown < m)
-			printf(" (top %zu shown)", shown);
-		printf("; bytes on named files: %" PRIu64 " of %" PRIu64
-		       " (%.1f%%)%s\n\n", run->st.named_bytes, all,
-		       all ? 100.0 * (double)run->st.named_bytes / (double)all :
-		       100.0,
-		       run->st.path_strings ? "" : run->st.path_hints ?
-		       "; names of files opened during the recording come from libc uprobes" :
-		       "; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
-		print_table(file_cols, (int)ARRAY_SIZE(file_cols), rows, shown,
-			    sizeof(*rows));
-		print_anomalies_text(&pr);
+	json_u64(j, "named_bytes", run->st.named_bytes);
+	json_u64(j, "unnamed_bytes", run->st.unnamed_bytes);
+	json_u64(j, "files_with_io", total);
+	json_array_begin(j, "files");
+	for (size_t i = 0; i < n; i++) {
+		const struct file *f = rows[i].f;
+		const struct filestat *s = &rows[i].s;
+
+		json_object_begin(j, NULL);
+		json_str(j, "path", f->path);
+		json_str(j, "name", file_name(f));
+		if (f->has_devino) {
+			snprintf(mm, sizeof(mm), "%u:%u", f->major, f->minor);
+			json_str(j, "dev", mm);
+			json_u64(j, "ino", f->ino);
+		} else {
+			json_null(j, "dev");
+			json_null(j, "ino");
+		}
+		json_u64(j, "opens", s->opens);
+		json_u64(j, "reads", s->reads);
+		json_u64(j, "read_bytes", s->read_bytes);
+		json_u64(j, "writes", s->writes);
+		json_u64(j, "write_bytes", s->write_bytes);
+		json_u64(j, "errors", s->errors);
+		json_lat(j, "read_latency", &s->rlat);
+		json_lat(j, "write_latency", &s->wlat);
+		json_lat(j, "fsync", &s->fsync);
+		json_blk(j, &s->blk);
+		json_object_end(j);
 	}
-	fflush(stdout);
-	flush_warnings(src);
-	for (size_t i = 0; i < m; i++) {
-		hist_release(&rows[i].s.rlat);
-		hist_release(&rows[i].s.wlat);
-		hist_release(&rows[i].s.fsync);
+	json_array_end(j);
+}
+
+static void files_text(const struct analysis *a, const struct frow *rows,
+		       size_t shown, size_t m)
+{
+	const struct sysrun *run = &a->sys;
+	uint64_t all = run->st.named_bytes + run->st.unnamed_bytes;
+
+	print_head_text(a->info, run);
+	print_attrib_text(a);
+	printf("files with I/O: %zu", m);
+	if (shown < m)
+		printf(" (top %zu shown)", shown);
+	printf("; bytes on named files: %" PRIu64 " of %" PRIu64
+	       " (%.1f%%)%s\n\n", run->st.named_bytes, all,
+	       all ? 100.0 * (double)run->st.named_bytes / (double)all :
+	       100.0,
+	       run->st.path_strings ? "" : run->st.path_hints ?
+	       "; names of files opened during the recording come from libc uprobes" :
+	       "; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
+	print_table(file_cols, (int)ARRAY_SIZE(file_cols), rows, shown,
+		    sizeof(*rows));
+	print_anomalies_text(a);
+}
+
+void view_files(struct sink *s, long top)
+{
+	struct analysis *a = s->a;
+	struct frow *rows;
+	size_t m, shown;
+
+	if (!a->have_sys) {
+		if (s->j)
+			json_null(s->j, "files");
+		else
+			printf("files: none: %s\n", a->sys_why ?
+			       a->sys_why : "the syscall replay was not run");
+		return;
 	}
+	m = file_rows(a, &rows);
+	shown = top >= 0 && (size_t)top < m ? (size_t)top : m;
+	if (s->j)
+		files_json(a, s->j, rows, shown, m);
+	else
+		files_text(a, rows, shown, m);
+	for (size_t i = 0; i < m; i++)
+		frow_release(&rows[i]);
 	free(rows);
-	prun_release(&pr);
-	source_close(src);
-	return ferror(stdout) ? 1 : 0;
+}
+
+int cmd_files(int argc, char **argv)
+{
+	return run_standalone(argc, argv, files_usage, view_files);
 }

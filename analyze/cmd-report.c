@@ -64,7 +64,9 @@ static const char slow_usage[] =
 "\n"
 "The N block requests with the longest total time (insert -> complete),\n"
 "slowest first, with device, type, sector, bytes, queue, device and total\n"
-"time, the task that queued it and its file when attributed.\n";
+"time, the task that queued it and its file when attributed; then the N\n"
+"file syscalls with the longest latency (enter -> exit), with the\n"
+"syscall, pid, tid, comm, fd, bytes moved and file.\n";
 
 static const char snoop_usage[] =
 "usage: ioreport snoop [--json] FILE\n"
@@ -144,31 +146,6 @@ static void flush_warnings(struct source *src)
 	}
 }
 
-/*
- * Interim until the syscall replay can be fed per event and print
- * into a given sink: the processes and files views run their own pass.
- */
-static int run_sys_views(const char *path, long top)
-{
-	char n[32];
-	char *pv[] = { "processes", "--top", n, (char *)path, NULL };
-	char *fv[] = { "files", "--top", n, (char *)path, NULL };
-	int rc;
-
-	snprintf(n, sizeof(n), "%ld", top);
-	if (!strcmp(path, "-")) {
-		/* standard input cannot be read again */
-		note("processes and files are not shown for standard input yet; save it to a file to see them");
-		return 0;
-	}
-	printf("\n");
-	fflush(stdout);
-	rc = cmd_processes(4, pv);
-	printf("\n");
-	fflush(stdout);
-	return cmd_files(4, fv) | rc;
-}
-
 static int run_view(enum view v, int argc, char **argv, const char *usage,
 		    const char *shortopts)
 {
@@ -230,6 +207,11 @@ static int run_view(enum view v, int argc, char **argv, const char *usage,
 		view_summary(&s);
 		view_devices(&s);
 		view_slow(&s);
+		if (jp) {
+			view_attribution(&s);
+			view_processes(&s, o.top);
+			view_files(&s, o.top);
+		}
 		break;
 	case V_SUMMARY:
 		view_summary(&s);
@@ -246,6 +228,13 @@ static int run_view(enum view v, int argc, char **argv, const char *usage,
 		break;
 	}
 	view_anomalies(&s);
+	if (v == V_REPORT && !jp) {
+		/* sections with their own head and anomalies lines */
+		printf("\n");
+		view_processes(&s, o.top);
+		printf("\n");
+		view_files(&s, o.top);
+	}
 	if (jp) {
 		json_object_end(jp);
 		if (json_finish(jp) < 0)
@@ -256,8 +245,6 @@ static int run_view(enum view v, int argc, char **argv, const char *usage,
 	sink_release(&s);
 	analysis_release(&a);
 	source_close(src);
-	if (v == V_REPORT && !jp && !rc)
-		rc = run_sys_views(o.path, o.top);
 	if (ferror(stdout)) {
 		error("cannot write the output");
 		return 1;

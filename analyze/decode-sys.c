@@ -54,6 +54,7 @@ struct handler {
 struct sysrun_decoder {
 	struct source *src;
 	struct imap handlers;	/* event id -> struct handler */
+	struct idtab by_id;	/* the same, dense */
 	struct imap raw_kinds;	/* raw syscall id -> (intptr) kind + 1 */
 	char path[4096];
 };
@@ -391,7 +392,8 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 	struct procstat *ps = procstat_of(p);
 	struct kstat *ks = &ps->k[c->kind];
 	uint64_t lat = c->end - c->start, bytes = 0;
-	struct file *f;
+	struct file *f, *before;
+	int fd;
 
 	ks->count++;
 	ps->calls++;
@@ -413,8 +415,11 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 	if ((ki->flags & SKF_FSYNC) && c->paired)
 		hist_add(&ps->fsync, lat);
 
-	if (!p->fds)		/* a call after its process's exit event */
+	if (!p->fds) {		/* a call after its process's exit event */
+		if (run->on_call)
+			run->on_call(run->on_call_arg, p, NULL, c);
 		return;
+	}
 	if (c->paired && (ki->flags & SKF_READ)) {
 		struct filestat *fs;
 
@@ -444,7 +449,16 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		fs->errors += c->ret < 0;
 		hist_add(&fs->fsync, lat);
 	}
+	if (!run->on_call) {
+		fd_effects(run, p, c, ki);
+		return;
+	}
+	/* the file before the call's effects (a close), else after (an open) */
+	fd = sys_call_fd(c);
+	before = fd >= 0 ? fdtable_get(p->fds, fd) : NULL;
 	fd_effects(run, p, c, ki);
+	f = fd >= 0 && p->fds ? fdtable_get(p->fds, fd) : NULL;
+	run->on_call(run->on_call_arg, p, f ? f : before, c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -462,8 +476,10 @@ static void on_exit_event(struct sysrun *run, struct sysrun_decoder *d,
 	struct proc *p;
 
 	sysreplay_exit(run->sr, &x, &c);
-	p = proctable_get(run->pt, ev->pid, source_comm(d->src, ev->pid),
-			  ev->ts);
+	p = proctable_lookup(run->pt, ev->pid);
+	if (!p)
+		p = proctable_get(run->pt, ev->pid,
+				  source_comm(d->src, ev->pid), ev->ts);
 	sysrun_account(run, p, &c);
 }
 
@@ -582,6 +598,7 @@ static void decoder_free(struct sysrun_decoder *d)
 	while (imap_next(&d->handlers, &pos, &key, &val))
 		free(val);
 	imap_release(&d->handlers);
+	idtab_release(&d->by_id);
 	imap_release(&d->raw_kinds);
 	free(d);
 }
@@ -599,6 +616,7 @@ int sysrun_begin(struct sysrun *run, struct source *src, char **errmsg)
 	run->ft = filetab_new();
 	run->pt = proctable_new(run->ft);
 	build_handlers(d, run);
+	idtab_build(&d->by_id, &d->handlers);
 	if (!run->st.syscall_events && !run->st.raw_syscalls) {
 		*errmsg = xasprintf("%s: no syscall events in the recording; record with iorec's default 'io' profile (or trace-cmd record -e syscalls -e sched)",
 				    info->path);
@@ -628,7 +646,7 @@ void sysrun_feed(struct sysrun *run, const struct source_event *ev)
 		run->st.gaps++;
 		sysreplay_gap(run->sr, ev->cpu);
 	}
-	h = imap_get(&d->handlers, ev->id);
+	h = idtab_get(&d->by_id, &d->handlers, ev->id);
 	if (h)
 		on_event(run, d, ev, h);
 }

@@ -964,6 +964,68 @@ static void rq_json(struct sink *s, const struct blk_done *d)
 	json_object_end(j);
 }
 
+/* The slowest syscalls (enter -> exit), when the syscalls were replayed. */
+static void slow_calls(struct sink *s)
+{
+	struct analysis *a = s->a;
+	const struct slow_call *v;
+	size_t n;
+
+	v = analysis_slowest_calls(a, &n);
+	if (s->j) {
+		if (!a->have_sys) {
+			json_null(s->j, "slow_syscalls");
+			return;
+		}
+		json_array_begin(s->j, "slow_syscalls");
+		for (size_t i = 0; i < n; i++) {
+			json_object_begin(s->j, NULL);
+			json_str(s->j, "syscall", sys_kind_info(v[i].kind)->name);
+			json_u64(s->j, "start_ns", v[i].start);
+			json_u64(s->j, "end_ns", v[i].end);
+			json_u64(s->j, "latency_ns", v[i].end - v[i].start);
+			json_i64(s->j, "pid", v[i].pid);
+			json_i64(s->j, "tid", v[i].tid);
+			json_str(s->j, "comm", v[i].comm);
+			if (v[i].fd >= 0)
+				json_i64(s->j, "fd", v[i].fd);
+			else
+				json_null(s->j, "fd");
+			json_str(s->j, "file", v[i].file ?
+				 file_name(v[i].file) : NULL);
+			json_u64(s->j, "bytes", v[i].bytes);
+			json_i64(s->j, "ret", v[i].ret);
+			json_object_end(s->j);
+		}
+		json_array_end(s->j);
+		return;
+	}
+	if (!a->have_sys)
+		return;
+	printf("\nslowest syscalls (top %zu by latency, enter -> exit):\n", n);
+	if (!n)
+		return;
+	printf("  %-16s %-16s %7s %7s %-16s %5s %10s %10s  %s\n", "START(s)",
+	       "SYSCALL", "PID", "TID", "COMM", "FD", "BYTES", "LAT(ms)",
+	       "FILE");
+	for (size_t i = 0; i < n; i++) {
+		char ts[32], fd[16];
+
+		snprintf(ts, sizeof(ts), "%" PRIu64 ".%06" PRIu64,
+			 v[i].start / 1000000000,
+			 v[i].start % 1000000000 / 1000);
+		if (v[i].fd >= 0)
+			snprintf(fd, sizeof(fd), "%d", v[i].fd);
+		else
+			snprintf(fd, sizeof(fd), "-");
+		printf("  %-16s %-16s %7d %7d %-16s %5s %10" PRIu64
+		       " %10.3f  %s\n", ts, sys_kind_info(v[i].kind)->name,
+		       v[i].pid, v[i].tid, v[i].comm, fd, v[i].bytes,
+		       (double)(v[i].end - v[i].start) / 1e6,
+		       v[i].file ? file_name(v[i].file) : "-");
+	}
+}
+
 void view_slow(struct sink *s)
 {
 	struct analysis *a = s->a;
@@ -976,14 +1038,15 @@ void view_slow(struct sink *s)
 		for (size_t i = 0; i < n; i++)
 			rq_json(s, &v[i]);
 		json_array_end(s->j);
-		/* per-call syscall records need a hook in the sys replay */
-		json_null(s->j, "slow_syscalls");
+		slow_calls(s);
 		return;
 	}
 	printf("\nslowest block requests (top %zu by total time):%s\n", n,
 	       a->rb ? "" : " no block events in the recording");
-	if (!n)
+	if (!n) {
+		slow_calls(s);
 		return;
+	}
 	printf("  %-16s %-12s %-5s %12s %9s %10s %10s %10s %7s %-16s %s\n",
 	       "COMPLETE(s)", "DEVICE", "TYPE", "SECTOR", "BYTES", "QUEUE(ms)",
 	       "DEVICE(ms)", "TOTAL(ms)", "PID", "COMM", "FILE");
@@ -1008,6 +1071,7 @@ void view_slow(struct sink *s)
 		       (double)blk_total_ns(rq) / 1e6, rq_pid(rq),
 		       rq_comm(s, rq), file);
 	}
+	slow_calls(s);
 }
 
 void view_snoop_begin(struct sink *s)

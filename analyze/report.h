@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.h - the output sinks of the block-level views (summary,
- * devices, slow, snoop): each view prints an analysis (analysis.h) as
+ * report.h - the output sinks of the views (summary, devices, slow,
+ * snoop, processes, files): each view prints an analysis (analysis.h) as
  * text for people or as members of one JSON object (json.h).  The only
  * code of these views that prints; the analysis does not change with the
  * output.
@@ -48,6 +48,18 @@ void view_devices(struct sink *s);
 void view_slow(struct sink *s);
 /* Every anomaly counter of the analysis. */
 void view_anomalies(struct sink *s);
+
+/*
+ * cmd-procfiles.c, from an analysis with AN_ATTRIB: the processes and
+ * files views (top < 0: every row) as a text section (its head line,
+ * the attribution, the table(s) and its anomalies line) or as JSON
+ * members ("processes_with_calls", "processes" / "named_bytes",
+ * "unnamed_bytes", "files_with_io", "files"); view_attribution() writes
+ * the "attribution" member (text: its lines).
+ */
+void view_processes(struct sink *s, long top);
+void view_files(struct sink *s, long top);
+void view_attribution(struct sink *s);
 
 /*
  * Snoop: view_snoop_begin() before the pass, snoop_request() as the

@@ -164,6 +164,15 @@ char *source_warning(struct source *src)
 	return msg;
 }
 
+/*
+ * Whether the fields of swap_tep's recording need a byte swap (swap_val):
+ * remembered for the last handle asked, since asking libtraceevent costs
+ * a call per field read (field_swap); source_close() forgets its handle
+ * before freeing it.
+ */
+static const struct tep_handle *swap_tep;
+static bool swap_val;
+
 static bool host_big_endian(void)
 {
 	const uint16_t one = 1;
@@ -1072,6 +1081,8 @@ void source_close(struct source *src)
 
 	if (!src)
 		return;
+	if (swap_tep == src->tep)
+		swap_tep = NULL;
 	in = &src->info;
 	for (int i = 0; i < in->nr_cpus; i++) {
 		struct cursor *cur = &src->cursors[i];
@@ -1252,6 +1263,18 @@ struct source_field *source_field(struct source *src, int id,
 	return (struct source_field *)tep_find_any_field(e, name);
 }
 
+static inline bool field_swap(const struct tep_format_field *field)
+{
+	const struct tep_handle *tep = field->event->tep;
+
+	if (tep != swap_tep) {
+		swap_val = tep_is_file_bigendian((struct tep_handle *)tep) !=
+			   host_big_endian();
+		swap_tep = tep;
+	}
+	return swap_val;
+}
+
 int source_field_u64(const struct source_field *f,
 		     const struct source_event *ev, uint64_t *val)
 {
@@ -1264,7 +1287,7 @@ int source_field_u64(const struct source_field *f,
 		return -1;
 	/* the common case without libtraceevent's general path */
 	p = (const char *)ev->data + field->offset;
-	swap = tep_is_file_bigendian(field->event->tep) != host_big_endian();
+	swap = field_swap(field);
 	switch (field->size) {
 	case 1:
 		*val = *(const uint8_t *)p;

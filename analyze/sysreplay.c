@@ -126,6 +126,30 @@ bool imap_next(const struct imap *m, size_t *pos, int *key, void **val)
 	return false;
 }
 
+void idtab_build(struct idtab *t, const struct imap *m)
+{
+	size_t pos = 0;
+	int key, max = -1;
+	void *val;
+
+	while (imap_next(m, &pos, &key, &val))
+		if (key >= 0 && key < IDTAB_MAX && key > max)
+			max = key;
+	t->n = max + 1;
+	t->v = xcalloc(t->n ? (size_t)t->n : 1, sizeof(*t->v));
+	pos = 0;
+	while (imap_next(m, &pos, &key, &val))
+		if (key >= 0 && key < IDTAB_MAX)
+			t->v[key] = val;
+}
+
+void idtab_release(struct idtab *t)
+{
+	free(t->v);
+	t->v = NULL;
+	t->n = 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* Kinds */
 
@@ -207,16 +231,52 @@ enum sys_kind sys_kind_lookup(const char *name)
 	return SK_NONE;
 }
 
+int sys_call_fd(const struct sys_call *c)
+{
+	const struct sys_kind_info *ki = sys_kind_info(c->kind);
+
+	if ((ki->flags & SKF_OPEN) && c->ret >= 0)
+		return (int)c->ret;
+	if (!c->paired)
+		return -1;
+	if (ki->fd_out >= 0)
+		return (int)c->args[ki->fd_out];
+	if (ki->fd_in >= 0)
+		return (int)c->args[ki->fd_in];
+	switch (c->kind) {
+	case SK_CLOSE:
+	case SK_CLOSE_RANGE:
+	case SK_DUP:
+	case SK_DUP2:
+	case SK_DUP3:
+	case SK_FCNTL:
+		return (int)c->args[0];	/* fd, fildes or oldfd */
+	default:
+		return -1;
+	}
+}
+
 /* ------------------------------------------------------------------ */
 /* Pairing */
 
+/*
+ * One slot per thread, reused from call to call (no allocation per
+ * enter): waiting says whether it holds an enter.  Slots of threads
+ * that wait for nothing are swept when there are many (thread churn), so
+ * memory follows the threads alive, not the length of the recording.
+ */
 struct pending {
 	struct sys_enter e;
 	char *path;		/* owned copy of e.path or a late path */
+	bool waiting;
 };
 
+#define SWEEP_MIN	65536
+
 struct sysreplay {
-	struct imap open;	/* tid -> struct pending (waiting enter) */
+	struct imap slots;	/* tid -> struct pending */
+	size_t nwaiting;
+	size_t sweep_at;	/* sweep the idle slots past this many */
 	struct imap hints;	/* tid -> char * path for the next enter */
 	struct sysreplay_stats st;
 	char *last_path;	/* path of the last call returned */
@@ -226,17 +286,34 @@ struct sysreplay *sysreplay_new(void)
 {
 	struct sysreplay *sr = xcalloc(1, sizeof(*sr));
 
-	imap_init(&sr->open);
+	imap_init(&sr->slots);
 	imap_init(&sr->hints);
+	sr->sweep_at = SWEEP_MIN;
 	return sr;
 }
 
-static void pending_free(struct pending *p)
+/* The slot stops waiting; its path is freed. */
+static void unwait(struct sysreplay *sr, struct pending *p)
 {
-	if (p) {
+	free(p->path);
+	p->path = NULL;
+	p->waiting = false;
+	sr->nwaiting--;
+}
+
+static void free_slots(struct imap *m)
+{
+	size_t pos = 0;
+	int key;
+	void *val;
+
+	while (imap_next(m, &pos, &key, &val)) {
+		struct pending *p = val;
+
 		free(p->path);
 		free(p);
 	}
+	imap_release(m);
 }
 
 void sysreplay_free(struct sysreplay *sr)
@@ -247,26 +324,58 @@ void sysreplay_free(struct sysreplay *sr)
 
 	if (!sr)
 		return;
-	while (imap_next(&sr->open, &pos, &key, &val))
-		pending_free(val);
-	pos = 0;
+	free_slots(&sr->slots);
 	while (imap_next(&sr->hints, &pos, &key, &val))
 		free(val);
-	imap_release(&sr->open);
 	imap_release(&sr->hints);
 	free(sr->last_path);
 	free(sr);
 }
 
+/* Keep only the waiting slots. */
+static void sweep(struct sysreplay *sr)
+{
+	struct imap keep;
+	size_t pos = 0;
+	int key;
+	void *val;
+
+	imap_init(&keep);
+	while (imap_next(&sr->slots, &pos, &key, &val)) {
+		struct pending *p = val;
+
+		if (p->waiting)
+			imap_put(&keep, key, p);
+		else
+			free(p);
+	}
+	imap_release(&sr->slots);
+	sr->slots = keep;
+	sr->sweep_at = keep.n * 2 > SWEEP_MIN ? keep.n * 2 : SWEEP_MIN;
+}
+
 void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e)
 {
-	struct pending *p = xcalloc(1, sizeof(*p)), *old;
-	char *hint;
+	struct pending *p = imap_get(&sr->slots, e->tid);
+	char *hint = NULL;
 
 	sr->st.enters++;
+	if (!p) {
+		if (sr->slots.n >= sr->sweep_at)
+			sweep(sr);
+		p = xcalloc(1, sizeof(*p));
+		imap_put(&sr->slots, e->tid, p);
+	} else if (p->waiting) {
+		sr->st.enter_without_exit++;
+		unwait(sr, p);
+	}
 	p->e = *e;
+	p->e.path = NULL;
+	p->waiting = true;
+	sr->nwaiting++;
 	/* A hint is for the thread's next open; any other call makes it stale. */
-	hint = imap_del(&sr->hints, e->tid);
+	if (sr->hints.n)
+		hint = imap_del(&sr->hints, e->tid);
 	if (hint && sys_kind_info(e->kind)->path_arg < 0) {
 		free(hint);
 		hint = NULL;
@@ -277,17 +386,22 @@ void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e)
 	} else {
 		p->path = hint;
 	}
-	p->e.path = NULL;
-	old = imap_put(&sr->open, e->tid, p);
-	if (old) {
-		sr->st.enter_without_exit++;
-		pending_free(old);
-	}
+}
+
+/* The waiting slot of tid, or NULL. */
+static struct pending *waiting(const struct sysreplay *sr, int tid)
+{
+	struct pending *p;
+
+	if (!sr->nwaiting)
+		return NULL;
+	p = imap_get(&sr->slots, tid);
+	return p && p->waiting ? p : NULL;
 }
 
 const struct sys_enter *sysreplay_pending(const struct sysreplay *sr, int tid)
 {
-	const struct pending *p = imap_get(&sr->open, tid);
+	const struct pending *p = waiting(sr, tid);
 
 	return p ? &p->e : NULL;
 }
@@ -309,7 +423,7 @@ int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 	struct pending *p;
 
 	sr->st.exits++;
-	p = imap_get(&sr->open, x->tid);
+	p = waiting(sr, x->tid);
 	if (!p) {
 		sr->st.exit_without_enter++;
 		unpaired(x, out);
@@ -318,14 +432,13 @@ int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 	if (p->e.kind != x->kind) {
 		/* The enter's exit was lost, and this exit's enter too. */
 		sr->st.mismatched++;
-		pending_free(imap_del(&sr->open, x->tid));
+		unwait(sr, p);
 		unpaired(x, out);
 		return 0;
 	}
-	imap_del(&sr->open, x->tid);
 	if (x->ts < p->e.ts) {
 		sr->st.negative_time++;
-		pending_free(p);
+		unwait(sr, p);
 		unpaired(x, out);
 		return 0;
 	}
@@ -341,35 +454,31 @@ int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 	out->ret = x->ret;
 	out->path = sr->last_path;
 	sr->st.calls++;
-	pending_free(p);
+	unwait(sr, p);
 	return 1;
 }
 
 void sysreplay_gap(struct sysreplay *sr, int cpu)
 {
 	size_t pos = 0;
-	int key, n = 0;
+	int key;
 	void *val;
-	int *drop = NULL;
 
-	while (imap_next(&sr->open, &pos, &key, &val)) {
+	if (!sr->nwaiting)
+		return;
+	while (imap_next(&sr->slots, &pos, &key, &val)) {
 		struct pending *p = val;
 
-		if (p->e.cpu == cpu) {
-			drop = xrealloc(drop, sizeof(*drop) * (n + 1));
-			drop[n++] = key;
+		if (p->waiting && p->e.cpu == cpu) {
+			unwait(sr, p);
+			sr->st.lost_gap++;
 		}
 	}
-	for (int i = 0; i < n; i++) {
-		pending_free(imap_del(&sr->open, drop[i]));
-		sr->st.lost_gap++;
-	}
-	free(drop);
 }
 
 void sysreplay_set_path(struct sysreplay *sr, int tid, const char *path)
 {
-	struct pending *p = imap_get(&sr->open, tid);
+	struct pending *p = waiting(sr, tid);
 
 	if (!path || !*path)
 		return;
@@ -386,11 +495,11 @@ void sysreplay_finish(struct sysreplay *sr)
 	int key;
 	void *val;
 
-	while (imap_next(&sr->open, &pos, &key, &val)) {
-		sr->st.open_at_end++;
-		pending_free(val);
-	}
-	imap_release(&sr->open);
+	while (imap_next(&sr->slots, &pos, &key, &val))
+		if (((struct pending *)val)->waiting)
+			sr->st.open_at_end++;
+	free_slots(&sr->slots);
+	sr->nwaiting = 0;
 }
 
 const struct sysreplay_stats *sysreplay_stats(const struct sysreplay *sr)

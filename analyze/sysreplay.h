@@ -42,6 +42,29 @@ void *imap_del(struct imap *m, int key);
  */
 bool imap_next(const struct imap *m, size_t *pos, int *key, void **val);
 
+/*
+ * A dense event id -> pointer table, for the per-event handler lookups
+ * (event ids are small): built once from an imap after it is filled.
+ */
+struct idtab {
+	int n;			/* ids 0..n-1 */
+	void **v;
+};
+
+#define IDTAB_MAX	65536
+
+/* Build t from m (ids beyond IDTAB_MAX are left out: see idtab_get). */
+void idtab_build(struct idtab *t, const struct imap *m);
+void idtab_release(struct idtab *t);
+/* The value of id, from t, or from m for an id t does not cover. */
+static inline void *idtab_get(const struct idtab *t, const struct imap *m,
+			      int id)
+{
+	if ((unsigned int)id < (unsigned int)t->n)
+		return t->v[id];
+	return id >= IDTAB_MAX || id < 0 ? imap_get(m, id) : NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* Syscall kinds */
 
@@ -245,6 +268,18 @@ struct sysrun_stats {
 
 struct source_event;
 struct sysrun_decoder;
+struct proc;
+struct file;
+
+/*
+ * Called for every call sysrun_account() aggregates (paired or not),
+ * after its aggregates and fd table effects: p is the caller's process,
+ * f the file of the call's fd (sys_call_fd(); for an open the new file,
+ * for a close the file it closed), or NULL.  All are valid only during
+ * the call.
+ */
+typedef void (*sys_call_fn)(void *arg, struct proc *p, struct file *f,
+			    const struct sys_call *c);
 
 struct sysrun {
 	struct sysrun_decoder *dec;		/* decode-sys.c's, between begin and end */
@@ -253,7 +288,17 @@ struct sysrun {
 	struct filetab *ft;
 	struct sysrun_stats st;
 	uint64_t first_ts, last_ts;
+	/* set by the caller after sysrun_begin(), or NULL */
+	sys_call_fn on_call;
+	void *on_call_arg;
 };
+
+/*
+ * The fd a call acts on: the new fd of a successful open, else for a
+ * paired call the fd it writes, syncs or reads, or the first argument of
+ * close/dup/fcntl; -1 when none is known.
+ */
+int sys_call_fd(const struct sys_call *c);
 
 /*
  * sysrun_begin - set up the replay of a recording, to be fed one event at

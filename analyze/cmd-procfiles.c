@@ -371,8 +371,7 @@ static void print_dstate_note(const struct analysis *a)
 {
 	const struct attrib_totals *t = attrib_totals(a->at);
 
-	printf("THROTTLED: time paused by balance_dirty_pages (jiffies at HZ=%d%s)%s; D-STATE: %s\n",
-	       t->hz, t->hz_guessed ? ", assumed" : "",
+	printf("THROTTLED: time paused by balance_dirty_pages (its pause field, ms)%s; D-STATE: %s\n",
 	       t->bdp_events ? "" : " (not recorded)",
 	       t->sched_events ? "time blocked in D state (sched_switch -> wakeup)" :
 	       "not recorded (record with iorec -p io,iowait)");

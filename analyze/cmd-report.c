@@ -40,9 +40,10 @@ static const char summary_usage[] =
 "\n"
 "What was recorded: host, kernel, clock, duration, events, lost events per\n"
 "CPU and where the first gap is, devices with requests and bytes, tasks,\n"
-"the config that shapes I/O (vm.dirty_*, swappiness, vfs_cache_pressure,\n"
-"mount options of the file systems on the devices that did I/O, their\n"
-"queue settings) and the anomaly counts.\n";
+"per device the diskstats of the start and end snapshots next to the\n"
+"requests of the trace, the config that shapes I/O (vm.dirty_*,\n"
+"swappiness, vfs_cache_pressure, mount options of the file systems on the\n"
+"devices that did I/O, their queue settings) and the anomaly counts.\n";
 
 static const char devices_usage[] =
 "usage: ioreport devices [--json] [--no-hist] FILE\n"

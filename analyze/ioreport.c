@@ -28,7 +28,7 @@ static const struct command commands[] = {
 	{ "devices", cmd_devices, "per device and operation: requests, bytes, IOPS, queue and device latency" },
 	{ "processes", cmd_processes, "per process: file syscalls, bytes, latency, fsync cost" },
 	{ "files",   cmd_files,   "per file: opens, reads, writes, latency, fsync cost" },
-	{ "slow",    cmd_slow,    "the slowest block requests with who, where, queue and device time" },
+	{ "slow",    cmd_slow,    "the slowest block requests and syscalls with who, where and how long" },
 	{ "snoop",   cmd_snoop,   "one line per completed block request, like iosnoop -Q" },
 	{ "diff",    cmd_diff,    "two recordings side by side: config changes, views, histograms, deltas" },
 	{ "wa",      cmd_wa,      "write amplification: application vs device bytes, data/journal/metadata, flushes" },

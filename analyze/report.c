@@ -17,6 +17,7 @@
 #include "report.h"
 #include "proctable.h"
 #include "fdtable.h"
+#include "snapcmp.h"
 
 #define DEV_MAJOR(d)	((d) >> 20)
 #define DEV_MINOR(d)	((d) & ((1u << 20) - 1))
@@ -468,6 +469,196 @@ static void summary_devices(struct sink *s)
 		json_array_end(s->j);
 }
 
+/*
+ * The recorder's own view of the devices: /proc/diskstats at the start
+ * and end snapshots, per device, next to what the trace saw complete.
+ * Fields after "maj min name" (Documentation/admin-guide/iostats.rst):
+ * 0 reads, 2 sectors read, 4 writes, 6 sectors written, 9 ms doing I/O,
+ * 11 discards, 13 sectors discarded, 15 flushes (kernels >= 5.5).
+ * They count the same requests as the block events, with one known
+ * difference: an empty PREFLUSH write that becomes a flush request also
+ * ends as a write of 0 sectors for diskstats, so diskstats' writes may
+ * exceed the trace's by up to its flushes (tests/accuracy/diskstats.sh).
+ */
+enum { DS_R, DS_RS, DS_W, DS_WS, DS_D, DS_DS, DS_F, DS_IOMS, DS_N };
+static const int ds_index[DS_N] = { 0, 2, 4, 6, 11, 13, 15, 9 };
+
+struct dsdev {
+	uint32_t dev;
+	char name[64];
+	bool have_end;
+	uint64_t start[DS_N], end[DS_N];
+};
+
+struct dslist {
+	struct dsdev *v;
+	size_t n;
+	bool end;		/* filling the end values */
+};
+
+static void acc_diskstats(char **f, int n, void *arg)
+{
+	struct dslist *l = arg;
+	uint64_t raw[17] = { 0 };
+	const char *p;
+	char mm[48], *e;
+	uint32_t dev;
+	struct dsdev *d = NULL;
+	int k;
+
+	if (n < 5)
+		return;
+	snprintf(mm, sizeof(mm), "%s:%s", f[1], f[2]);
+	dev = snap_devt(mm);
+	for (k = 0, p = f[4]; k < 17 && *p; k++) {
+		raw[k] = strtoull(p, &e, 10);
+		if (e == p)
+			break;
+		p = e;
+	}
+	if (k < 7)
+		return;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].dev == dev)
+			d = &l->v[i];
+	if (l->end) {
+		if (!d)
+			return;
+		d->have_end = true;
+		for (int i = 0; i < DS_N; i++)
+			d->end[i] = raw[ds_index[i]];
+		return;
+	}
+	if (d)
+		return;
+	l->v = xrealloc(l->v, sizeof(*l->v) * (l->n + 1));
+	d = &l->v[l->n++];
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	snprintf(d->name, sizeof(d->name), "%s", f[3]);
+	for (int i = 0; i < DS_N; i++)
+		d->start[i] = raw[ds_index[i]];
+}
+
+/* What the trace saw complete on dev, in diskstats' units. */
+static void trace_counts(const struct analysis *a, uint32_t dev,
+			 uint64_t t[DS_N])
+{
+	memset(t, 0, sizeof(uint64_t) * DS_N);
+	for (size_t i = 0; i < a->ndev; i++) {
+		const struct devstat *d = &a->dev[i];
+
+		if (d->dev != dev)
+			continue;
+		switch (d->op) {
+		case BLK_OP_READ:
+			t[DS_R] += d->reqs;
+			t[DS_RS] += d->bytes / 512;
+			break;
+		case BLK_OP_WRITE:
+			t[DS_W] += d->reqs;
+			t[DS_WS] += d->bytes / 512;
+			break;
+		case BLK_OP_DISCARD:
+			t[DS_D] += d->reqs;
+			t[DS_DS] += d->bytes / 512;
+			break;
+		case BLK_OP_FLUSH:
+			t[DS_F] += d->reqs;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+static void summary_diskstats(struct sink *s)
+{
+	static const char *const key[DS_N] = {
+		"reads", "read_sectors", "writes", "write_sectors", "discards",
+		"discard_sectors", "flushes", "io_ms",
+	};
+	const struct source_info *in = s->a->info;
+	struct dslist l = { 0 };
+	bool any = false;
+
+	if (in->snapshot_start)
+		for_lines(in->snapshot_start, "diskstats", acc_diskstats, &l);
+	l.end = true;
+	if (in->snapshot_end && l.n)
+		for_lines(in->snapshot_end, "diskstats", acc_diskstats, &l);
+	if (s->j)
+		json_array_begin(s->j, "diskstats");
+	else
+		printf("\ndiskstats (start -> end snapshot) vs trace (completed requests):%s\n",
+		       !in->snapshot_start ? " none: the recording has no snapshot" :
+		       !in->snapshot_end ? " none: the recording has no end snapshot (it did not end cleanly)" :
+		       "");
+	for (size_t i = 0; i < l.n && in->snapshot_end; i++) {
+		struct dsdev *d = &l.v[i];
+		uint64_t delta[DS_N], t[DS_N], sum = 0, tsum = 0;
+		uint32_t disk;
+		char mm[32];
+		bool reset = false;
+
+		if (!d->have_end)
+			continue;
+		for (int k = 0; k < DS_N; k++) {
+			reset |= d->end[k] < d->start[k];
+			delta[k] = d->end[k] >= d->start[k] ?
+				   d->end[k] - d->start[k] : 0;
+			if (k != DS_IOMS)
+				sum += delta[k];
+		}
+		trace_counts(s->a, d->dev, t);
+		for (int k = 0; k < DS_N; k++)
+			tsum += t[k];
+		if (!sum && !tsum)
+			continue;
+		any = true;
+		disk = snap_disk_of(in->snapshot_start, d->dev);
+		dev_mm(d->dev, mm, sizeof(mm));
+		if (s->j) {
+			json_object_begin(s->j, NULL);
+			json_str(s->j, "dev", mm);
+			json_str(s->j, "name", d->name);
+			if (disk != d->dev) {
+				dev_mm(disk, mm, sizeof(mm));
+				json_str(s->j, "partition_of", mm);
+			} else {
+				json_null(s->j, "partition_of");
+			}
+			json_bool(s->j, "counters_reset", reset);
+			json_object_begin(s->j, "diskstats");
+			for (int k = 0; k < DS_N; k++)
+				json_u64(s->j, key[k], delta[k]);
+			json_object_end(s->j);
+			json_object_begin(s->j, "trace");
+			for (int k = 0; k < DS_N; k++)
+				if (k != DS_IOMS)
+					json_u64(s->j, key[k], t[k]);
+			json_object_end(s->j);
+			json_object_end(s->j);
+			continue;
+		}
+		printf("  %-12s diskstats %" PRIu64 " reads %" PRIu64
+		       " sectors, %" PRIu64 " writes %" PRIu64 " sectors, %"
+		       PRIu64 " discards, %" PRIu64 " flushes; trace %" PRIu64
+		       " reads %" PRIu64 " sectors, %" PRIu64 " writes %" PRIu64
+		       " sectors, %" PRIu64 " discards, %" PRIu64 " flushes%s%s\n",
+		       d->name, delta[DS_R], delta[DS_RS], delta[DS_W],
+		       delta[DS_WS], delta[DS_D], delta[DS_F], t[DS_R],
+		       t[DS_RS], t[DS_W], t[DS_WS], t[DS_D], t[DS_F],
+		       disk != d->dev ? " (partition: its requests are traced on its disk)" : "",
+		       reset ? " (counters reset during the recording)" : "");
+	}
+	if (s->j)
+		json_array_end(s->j);
+	else if (!any && in->snapshot_start && in->snapshot_end)
+		printf("  no device moved\n");
+	free(l.v);
+}
+
 /* Config highlights: the devices that did I/O, their mounts, sysctls. */
 struct bdev {
 	char name[64], mm[32], parent[64];
@@ -707,6 +898,7 @@ void view_summary(struct sink *s)
 				 proctable_count(a->sys.pt));
 		summary_lost(s);
 		summary_devices(s);
+		summary_diskstats(s);
 		summary_config(s);
 		json_object_end(s->j);
 		return;
@@ -735,6 +927,7 @@ void view_summary(struct sink *s)
 		       proctable_count(a->sys.pt));
 	summary_lost(s);
 	summary_devices(s);
+	summary_diskstats(s);
 	summary_config(s);
 }
 

@@ -308,10 +308,12 @@ static void test_wa_diskstats(void **state)
 	struct wa *w = wa_new(NULL, NULL, NULL);
 
 	(void)state;
-	/* fields: reads merged sectors ms writes merged sectors ... flushes */
+	/* fields (iostats.rst): reads merged sectors ms writes merged
+	 * sectors ms inflight io_ms weighted discards merged sectors ms
+	 * flushes flush_ms; index 14 is ms discarding, not flushes */
 	wa_diskstats(w, DEV(7, 1),
-		     "1 0 8 0 10 0 800 5 0 0 0 0 0 0 3 1",
-		     "1 0 8 0 25 0 2848 9 0 0 0 0 0 0 7 2");
+		     "1 0 8 0 10 0 800 5 0 0 0 0 0 0 9 3 1",
+		     "1 0 8 0 25 0 2848 9 0 0 0 0 0 0 99 7 2");
 	assert_int_equal(w->ndev, 1);
 	assert_true(w->dev[0].ds);
 	assert_int_equal(w->dev[0].ds_write_bytes, (2848 - 800) * 512);

@@ -111,6 +111,31 @@ report() {
 	assert_grep '^anomalies: ' "$T/$2.procs.txt" "$2 processes"
 	assert_grep '^anomalies: ' "$T/$2.files.txt" "$2 files"
 	assert_grep 'LAT|P50\(us\)' "$T/$2.procs.txt" "$2 processes"
+	# the report prints the same lists from its one pass, from standard
+	# input too, and every paired syscall competes for the slowest list
+	"$IOREPORT" report --json --top 1000000 - <"$1" >"$T/$2.report.json" \
+		2>"$T/$2.err" ||
+		{ cat "$T/$2.err" >&2; fail "$2: ioreport report --json - failed"; }
+	python3 - "$T/$2.report.json" "$T/$2.procs.json" "$T/$2.files.json" <<'EOF' ||
+import json, sys
+R, P, F = (json.load(open(f)) for f in sys.argv[1:4])
+bad = []
+if R["processes"] != P["processes"]: bad.append("processes differ")
+if R["files"] != F["files"]: bad.append("files differ")
+if R["attribution"] != P["attribution"]: bad.append("attribution differs")
+calls = R["slow_syscalls"]
+lat = [c["latency_ns"] for c in calls]
+if lat != sorted(lat, reverse=True): bad.append("slow_syscalls not slowest first")
+paired = sum(k["latency"]["count"] for p in P["processes"] for k in p["syscalls"].values())
+if len(calls) != paired: bad.append("slow_syscalls %d, paired calls %d" % (len(calls), paired))
+top = max([k["latency"]["max_ns"] for p in P["processes"] for k in p["syscalls"].values()] or [0])
+if lat and lat[0] != top: bad.append("slowest %d, max latency %d" % (lat[0], top))
+keys = {"syscall", "start_ns", "end_ns", "latency_ns", "pid", "tid", "comm", "fd", "file", "bytes", "ret"}
+if any(set(c) != keys for c in calls): bad.append("slow syscall keys")
+print("; ".join(bad), file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+		fail "$2: report --json differs from the processes/files views"
 }
 
 # 1. syscalls:* events, the file opened during the recording.

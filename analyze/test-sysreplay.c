@@ -539,6 +539,61 @@ static void test_account(void **state)
 	sysrun_release(&run);
 }
 
+/* What the per-call hook saw. */
+struct seen {
+	int n;
+	enum sys_kind kind[8];
+	int fd[8];
+	const char *file[8];
+	int pid[8];
+};
+
+static void on_call(void *arg, struct proc *p, struct file *f,
+		    const struct sys_call *c)
+{
+	struct seen *s = arg;
+
+	assert_true(s->n < 8);
+	s->kind[s->n] = c->kind;
+	s->fd[s->n] = sys_call_fd(c);
+	s->file[s->n] = f && f->path ? f->path : NULL;
+	s->pid[s->n] = p->pid;
+	s->n++;
+}
+
+/* The hook gets every call with the file of its fd: new, used, closed. */
+static void test_on_call(void **state)
+{
+	struct sysrun run;
+	struct seen s = { 0 };
+
+	run_init(&run);
+	run.on_call = on_call;
+	run.on_call_arg = &s;
+	call(&run, 10, 1, 60, SK_OPENAT, (uint64_t)-100, 0, 0, 3, "/etc/b");
+	call(&run, 20, 5, 60, SK_WRITE, 3, 0, 100, 100, NULL);
+	call(&run, 30, 1, 60, SK_DUP2, 3, 7, 0, 7, NULL);
+	call(&run, 40, 1, 60, SK_CLOSE, 3, 0, 0, 0, NULL);
+	call(&run, 50, 1, 60, SK_SYNC, 0, 0, 0, 0, NULL);
+	call(&run, 60, 1, 60, SK_READ, 9, 0, 10, -9, NULL);	/* EBADF */
+	assert_int_equal(s.n, 6);
+	assert_int_equal(s.kind[0], SK_OPENAT);
+	assert_int_equal(s.fd[0], 3);
+	assert_string_equal(s.file[0], "/etc/b");
+	assert_int_equal(s.fd[1], 3);
+	assert_string_equal(s.file[1], "/etc/b");
+	assert_int_equal(s.fd[2], 3);			/* dup2: oldfd */
+	assert_string_equal(s.file[2], "/etc/b");
+	assert_int_equal(s.fd[3], 3);			/* close: the file it closed */
+	assert_string_equal(s.file[3], "/etc/b");
+	assert_int_equal(s.fd[4], -1);			/* sync: no fd */
+	assert_null(s.file[4]);
+	assert_int_equal(s.fd[5], 9);			/* unknown fd: made up */
+	assert_null(s.file[5]);
+	assert_int_equal(s.pid[5], 60);
+	sysrun_release(&run);
+}
+
 static void test_account_dup_cloexec(void **state)
 {
 	struct sysrun run;
@@ -570,6 +625,7 @@ int main(void)
 		cmocka_unit_test(test_late_path),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_kstat_hist),
+		cmocka_unit_test(test_on_call),
 		cmocka_unit_test(test_unnamed_cap),
 		cmocka_unit_test(test_imap),
 		cmocka_unit_test(test_dup2_then_close),

@@ -324,8 +324,9 @@ void wa_request(struct wa *w, const struct blk_done *d)
 		dv->flush_ns += dt;
 }
 
-/* diskstats fields after the name: 5th sectors written (index 6), 8th
- * writes completed (index 4), 15th flushes completed (index 14). */
+/* diskstats fields after the name (Documentation/admin-guide/iostats.rst):
+ * writes completed (index 4), sectors written (index 6), flush requests
+ * completed (index 15, kernels 5.5 and later; 0 before). */
 static bool ds_fields(const char *s, uint64_t *v, int n)
 {
 	char *end;
@@ -356,7 +357,7 @@ void wa_diskstats(struct wa *w, uint32_t dev, const char *start,
 	d->ds = true;
 	d->ds_write_bytes = (b[6] - a[6]) * 512;
 	d->ds_writes = b[4] - a[4];
-	d->ds_flushes = b[14] >= a[14] ? b[14] - a[14] : 0;
+	d->ds_flushes = b[15] >= a[15] ? b[15] - a[15] : 0;
 }
 
 void wa_add_app(struct wa *w, uint32_t fsdev, uint64_t bytes)

@@ -33,6 +33,7 @@ toplevel_lock() {
 	need_cmd flock
 	exec 9>"$TOPLEVEL_LOCK"
 	flock -w 300 9 || fail "could not take $TOPLEVEL_LOCK within 300 s"
+	_TOPLEVEL_HELD=1
 }
 
 # restore_toplevel_tracing_on: put tracing_on back as it was at the start

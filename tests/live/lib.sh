@@ -124,7 +124,20 @@ need_root_tracefs() {
 	[ -d "$TRACEFS/instances" ] || skip "tracefs has no instances/ directory"
 	[ -x "$IOREC" ] || fail "$IOREC not built (run make)"
 	[ -x "$IOREPORT" ] || fail "$IOREPORT not built (run make)"
-	_TRACING_ON_AT_START=$(cat "$TRACEFS/tracing_on")
+	_TRACING_ON_AT_START=$(toplevel_shared cat "$TRACEFS/tracing_on")
+}
+
+# toplevel_shared CMD...: run CMD under a shared hold of the lock that tests
+# using the top-level buffer (trace-cmd, the blk tracer) hold exclusively
+# while they run and until they have restored tracing_on, so that reading
+# the top level's state never sees one of them half-way.  A test holding
+# the lock itself (toplevel_lock sets _TOPLEVEL_HELD) just runs CMD.
+toplevel_shared() {
+	if [ -n "${_TOPLEVEL_HELD:-}" ] || ! command -v flock >/dev/null; then
+		"$@"
+		return
+	fi
+	( flock -s -w 300 8 || true; "$@" ) 8>/run/iorec-test-toplevel.lock
 }
 
 # need_cmd CMD...: skip when a tool the test uses is missing.
@@ -297,7 +310,7 @@ assert_no_leftovers() {
 	# tracing_on at 0 until its caller restores it): give them a moment,
 	# and do not blame iorec while a trace-cmd is running.
 	for ((l = 0; l < 60; l++)); do
-		[ "$(cat "$TRACEFS/tracing_on")" = "$_TRACING_ON_AT_START" ] && return 0
+		[ "$(toplevel_shared cat "$TRACEFS/tracing_on")" = "$_TRACING_ON_AT_START" ] && return 0
 		sleep 0.05
 	done
 	if pgrep -x trace-cmd >/dev/null 2>&1; then

@@ -80,7 +80,12 @@ d() {	# METRIC SIDE of the dirty section
 	json_get "$T/diff.json" "j['sections']['dirty'][0]['metrics']['$1']['$2']"
 }
 p_b=$(d paused_ns before) p_a=$(d paused_ns after)
-w_b=$(d device_write_bytes before) w_a=$(d device_write_bytes after)
+# device writes of the test's own loop device (other tests of a parallel
+# run write to other devices meanwhile)
+dw() {	# SIDE
+	json_get "$T/diff.json" "sum(x['metrics']['bytes']['$1'] or 0 for x in j['sections']['devices'] if x['key'] == '$LOOPNAME write')"
+}
+w_b=$(dw before) w_a=$(dw after)
 t_b=$(d dirty_thresh_bytes before) t_a=$(d dirty_thresh_bytes after)
 s_b=$(d write_slots before) s_a=$(d write_slots after)
 log "throttled: $p_b ns -> $p_a ns; device writes during the recording: $w_b -> $w_a B" \

@@ -168,7 +168,7 @@ static void call_push(struct callheap *h, const struct slow_call *c)
 		size_t p = (i - 1) / 2;
 		struct slow_call t;
 
-		if (!call_slower(&h->v[i], &h->v[p]))
+		if (!call_slower(&h->v[p], &h->v[i]))
 			break;
 		t = h->v[i];
 		h->v[i] = h->v[p];

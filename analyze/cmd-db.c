@@ -377,16 +377,6 @@ static void load_release(struct load *l)
 	source_close(l->src);
 }
 
-static void flush_warnings(struct source *src)
-{
-	char *msg;
-
-	while ((msg = source_warning(src))) {
-		warning("%s", msg);
-		free(msg);
-	}
-}
-
 /* Replay path and store it.  Returns 0, or -1 after printing the error. */
 static int load_one(struct db *db, const char *path, bool quiet)
 {

@@ -78,16 +78,6 @@ static void attributed_request(const struct blk_done *d, void *arg)
 	wa_request(r->wa, d);
 }
 
-static void flush_warnings(struct source *src)
-{
-	char *msg;
-
-	while ((msg = source_warning(src))) {
-		warning("%s", msg);
-		free(msg);
-	}
-}
-
 static uint32_t file_fsdev(const struct rec *r, const struct file *f,
 			   bool *known)
 {

@@ -105,7 +105,6 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 	const struct source_info *in;
 	struct source_event ev;
 	struct json j;
-	char *msg;
 	int ret = 0;
 
 	json_init(&j, stdout);
@@ -152,10 +151,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 		error("cannot write the dump: %s", strerror(errno));
 		ret = 1;
 	}
-	while ((msg = source_warning(src))) {
-		warning("%s", msg);
-		free(msg);
-	}
+	flush_warnings(src);
 	strbuf_release(&fields);
 	return ret;
 }
@@ -253,10 +249,7 @@ int cmd_dump(int argc, char **argv)
 		error("cannot write the dump: %s", strerror(errno));
 		ret = 1;
 	}
-	while ((msg = source_warning(src))) {
-		warning("%s", msg);
-		free(msg);
-	}
+	flush_warnings(src);
 	{
 		const struct source_info *in = source_info(src);
 

@@ -18,6 +18,7 @@
 #include "ioreport.h"
 #include "source.h"
 #include "json.h"
+#include "report.h"
 
 static const char info_usage[] =
 "usage: ioreport info [--no-count] [--json] FILE...\n"
@@ -50,46 +51,6 @@ static void print_ts(const char *label, uint64_t ts)
 {
 	printf("  %-16s %" PRIu64 ".%06" PRIu64 "\n", label,
 	       ts / 1000000000, ts % 1000000000 / 1000);
-}
-
-/* Split a line into tab-separated fields in place; returns their number. */
-static int split_tabs(char *line, char **f, int max)
-{
-	int n = 0;
-
-	while (n < max) {
-		char *tab = strchr(line, '\t');
-
-		f[n++] = line;
-		if (!tab)
-			break;
-		*tab = '\0';
-		line = tab + 1;
-	}
-	return n;
-}
-
-/* Call fn for every line of text (a copy, split in fields). */
-static void for_lines(const char *text,
-		      void (*fn)(char **f, int n, void *arg), void *arg)
-{
-	const char *p = text;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line = xmalloc(len + 1), *f[16];
-		int n;
-
-		memcpy(line, p, len);
-		line[len] = '\0';
-		n = split_tabs(line, f, ARRAY_SIZE(f));
-		for (int i = 0; i < n; i++)
-			unescape_field(f[i]);
-		fn(f, n, arg);
-		free(line);
-		p = nl ? nl + 1 : NULL;
-	}
 }
 
 struct snap_count {
@@ -127,7 +88,7 @@ static void print_snap_count(const char *label, const char *text)
 		printf("  %-16s none\n", label);
 		return;
 	}
-	for_lines(text, count_snap, &s);
+	snap_for_lines(text, NULL, count_snap, &s);
 	printf("  %-16s %lu processes, %lu threads, %lu fds, %lu mounts, %lu block devices, %lu sysctls\n",
 	       label, s.procs, s.threads, s.fds, s.mounts, s.blockdevs,
 	       s.sysctls);
@@ -243,7 +204,7 @@ static void print_lost(struct source *src, bool counted)
 
 	printf("lost events:\n");
 	if (in->stats) {
-		for_lines(in->stats, acc_stats, &a);
+		snap_for_lines(in->stats, NULL, acc_stats, &a);
 		for (int i = 0; i < a.ncpus; i++) {
 			if (!a.seen[i])
 				continue;
@@ -316,7 +277,7 @@ static void json_snap_count(struct json *j, const char *key, const char *text)
 		json_null(j, key);
 		return;
 	}
-	for_lines(text, count_snap, &s);
+	snap_for_lines(text, NULL, count_snap, &s);
 	json_object_begin(j, key);
 	json_u64(j, "processes", s.procs);
 	json_u64(j, "threads", s.threads);
@@ -406,7 +367,7 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 	}
 	json_array_end(&j);
 	if (in->stats) {
-		for_lines(in->stats, acc_stats, &a);
+		snap_for_lines(in->stats, NULL, acc_stats, &a);
 		json_array_begin(&j, "kernel_lost");
 		for (int i = 0; i < a.ncpus; i++) {
 			if (!a.seen[i])
@@ -455,10 +416,7 @@ static int info_one(const char *path)
 			events++;
 	if (as_json) {
 		info_json(src, path, events);
-		while ((msg = source_warning(src))) {
-			warning("%s", msg);
-			free(msg);
-		}
+		flush_warnings(src);
 		source_close(src);
 		return ferror(stdout) ? 1 : 0;
 	}
@@ -591,11 +549,13 @@ static int info_one(const char *path)
 		printf("snapshot:\n");
 		print_snap_count("start:", in->snapshot_start);
 		print_snap_count("end:", in->snapshot_end);
-		for_lines(in->snapshot_start, print_highlight, NULL);
+		snap_for_lines(in->snapshot_start, NULL, print_highlight,
+			       NULL);
 		{
 			struct bdev_acc b = { .line = STRBUF_INIT };
 
-			for_lines(in->snapshot_start, print_bdev, &b);
+			snap_for_lines(in->snapshot_start, NULL, print_bdev,
+				       &b);
 			flush_bdev(&b);
 			strbuf_release(&b.line);
 		}
@@ -613,10 +573,7 @@ static int info_one(const char *path)
 			printf("  %-16s none (no end chunk)\n", "reason:");
 		}
 	}
-	while ((msg = source_warning(src))) {
-		warning("%s", msg);
-		free(msg);
-	}
+	flush_warnings(src);
 	source_close(src);
 	return 0;
 }

@@ -170,16 +170,6 @@ static int parse_opts(int argc, char **argv, const char *usage,
 	return -1;
 }
 
-static void flush_warnings(struct source *src)
-{
-	char *msg;
-
-	while ((msg = source_warning(src))) {
-		warning("%s", msg);
-		free(msg);
-	}
-}
-
 /* Every anomaly counter of the replay, in a fixed order. */
 struct anomaly {
 	const char *key;	/* JSON key */

@@ -137,16 +137,6 @@ static int parse_opts(int argc, char **argv, const char *usage,
 	return -1;
 }
 
-static void flush_warnings(struct source *src)
-{
-	char *msg;
-
-	while ((msg = source_warning(src))) {
-		warning("%s", msg);
-		free(msg);
-	}
-}
-
 static int run_view(enum view v, int argc, char **argv, const char *usage,
 		    const char *shortopts)
 {

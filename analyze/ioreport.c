@@ -8,11 +8,13 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "util.h"
 #include "ioreport.h"
+#include "source.h"
 
 struct command {
 	const char *name;
@@ -80,6 +82,16 @@ int usage_error(const char *usage, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "%s: error: %s\n%s", util_progname, buf, usage);
 	return 2;
+}
+
+void flush_warnings(struct source *src)
+{
+	char *msg;
+
+	while ((msg = source_warning(src))) {
+		warning("%s", msg);
+		free(msg);
+	}
 }
 
 /* An option of `report`, which may start the command line. */

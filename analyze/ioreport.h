@@ -29,4 +29,15 @@ int cmd_dirty(int argc, char **argv);		/* cmd-diff.c */
 int usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+struct source;
+
+/**
+ * flush_warnings - print the queued warnings of a source
+ * @src: the open source
+ *
+ * Takes every warning source_warning() still holds, oldest first, and
+ * prints each as a warning on stderr.
+ */
+void flush_warnings(struct source *src);
+
 #endif /* IOREPORT_H */

@@ -57,19 +57,18 @@ static int split_tabs(char *line, char **f, int max)
 	return n;
 }
 
-/* Call fn for every line of text starting with prefix, split in fields. */
-static void for_lines(const char *text, const char *prefix,
-		      void (*fn)(char **f, int n, void *arg), void *arg)
+void snap_for_lines(const char *text, const char *prefix,
+		    void (*fn)(char **f, int n, void *arg), void *arg)
 {
-	size_t plen = strlen(prefix);
+	size_t plen = prefix ? strlen(prefix) : 0;
 	const char *p = text;
 
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
 
-		if (len > plen && !strncmp(p, prefix, plen) &&
-		    p[plen] == '\t') {
+		if (!prefix || (len > plen && !strncmp(p, prefix, plen) &&
+				p[plen] == '\t')) {
 			char *line = xmalloc(len + 1), *f[16];
 			int n;
 
@@ -118,7 +117,7 @@ const char *sink_dev_name(struct sink *s, uint32_t dev)
 	fd.name = d->name;
 	fd.n = sizeof(d->name);
 	if (s->a->info->snapshot_start)
-		for_lines(s->a->info->snapshot_start, "blockdev",
+		snap_for_lines(s->a->info->snapshot_start, "blockdev",
 			  find_dev_line, &fd);
 	if (!fd.found)
 		snprintf(d->name, sizeof(d->name), "%s", fd.mm);
@@ -140,6 +139,13 @@ static void print_secs(uint64_t ts)
 {
 	printf("%" PRIu64 ".%06" PRIu64, ts / 1000000000,
 	       ts % 1000000000 / 1000);
+}
+
+/* A trace clock time in seconds with microseconds, as print_secs(). */
+static void fmt_secs(char *buf, size_t n, uint64_t ts)
+{
+	snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, ts / 1000000000,
+		 ts % 1000000000 / 1000);
 }
 
 static uint64_t duration_ns(const struct analysis *a)
@@ -349,7 +355,7 @@ static void summary_lost(struct sink *s)
 	bool have_k = a->info->stats != NULL;
 
 	if (have_k)
-		for_lines(a->info->stats, "cpu", acc_kstats, &k);
+		snap_for_lines(a->info->stats, "cpu", acc_kstats, &k);
 	if (s->j) {
 		json_object_begin(s->j, "lost");
 		json_u64(s->j, "gaps", gaps);
@@ -583,10 +589,12 @@ static void summary_diskstats(struct sink *s)
 	bool any = false;
 
 	if (in->snapshot_start)
-		for_lines(in->snapshot_start, "diskstats", acc_diskstats, &l);
+		snap_for_lines(in->snapshot_start, "diskstats", acc_diskstats,
+			       &l);
 	l.end = true;
 	if (in->snapshot_end && l.n)
-		for_lines(in->snapshot_end, "diskstats", acc_diskstats, &l);
+		snap_for_lines(in->snapshot_end, "diskstats", acc_diskstats,
+			       &l);
 	if (s->j)
 		json_array_begin(s->j, "diskstats");
 	else
@@ -807,7 +815,7 @@ static void summary_config(struct sink *s)
 	struct config c = { .s = s };
 
 	if (snap)
-		for_lines(snap, "blockdev", acc_bdev, &c);
+		snap_for_lines(snap, "blockdev", acc_bdev, &c);
 	for (size_t i = 0; i < s->a->ndev; i++) {
 		char mm[32];
 
@@ -822,12 +830,12 @@ static void summary_config(struct sink *s)
 			json_null(s->j, "sysctl");
 		} else {
 			json_object_begin(s->j, "sysctl");
-			for_lines(snap, "sysctl", print_sysctl, s);
+			snap_for_lines(snap, "sysctl", print_sysctl, s);
 			json_object_end(s->j);
 		}
 		json_array_begin(s->j, "mounts");
 		if (snap)
-			for_lines(snap, "mount", print_mount, &c);
+			snap_for_lines(snap, "mount", print_mount, &c);
 		json_array_end(s->j);
 		json_array_begin(s->j, "blockdevs");
 		for (size_t i = 0; i < c.n; i++) {
@@ -847,8 +855,8 @@ static void summary_config(struct sink *s)
 		printf("\nconfig:%s\n", snap ? "" :
 		       " none (the recording has no snapshot)");
 		if (snap) {
-			for_lines(snap, "sysctl", print_sysctl, s);
-			for_lines(snap, "mount", print_mount, &c);
+			snap_for_lines(snap, "sysctl", print_sysctl, s);
+			snap_for_lines(snap, "mount", print_mount, &c);
 			if (!c.nmounts)
 				printf("  %-16s none on the devices that did I/O\n",
 				       "mount");
@@ -1060,6 +1068,16 @@ void view_devices(struct sink *s)
 /* Requests: slow and snoop */
 
 /* "W", "FWS", "RA"...: the op letter with its flags, like rwbs. */
+/* The queue time in ms with 3 decimals, "-" when never inserted. */
+static void rq_queue_ms(const struct blk_request *rq, char *buf, size_t n)
+{
+	if (rq->insert_ts)
+		snprintf(buf, n, "%.3f",
+			 (double)(rq->issue_ts - rq->insert_ts) / 1e6);
+	else
+		snprintf(buf, n, "-");
+}
+
 static void rq_type(const struct blk_request *rq, char *buf)
 {
 	static const char letter[BLK_OP_MAX] = { 'R', 'W', 'F', 'D', 'N' };
@@ -1204,9 +1222,7 @@ static void slow_calls(struct sink *s)
 	for (size_t i = 0; i < n; i++) {
 		char ts[32], fd[16];
 
-		snprintf(ts, sizeof(ts), "%" PRIu64 ".%06" PRIu64,
-			 v[i].start / 1000000000,
-			 v[i].start % 1000000000 / 1000);
+		fmt_secs(ts, sizeof(ts), v[i].start);
 		if (v[i].fd >= 0)
 			snprintf(fd, sizeof(fd), "%d", v[i].fd);
 		else
@@ -1249,14 +1265,8 @@ void view_slow(struct sink *s)
 		const char *file = rq_file(s, &v[i], fb, sizeof(fb));
 
 		rq_type(rq, type);
-		snprintf(ts, sizeof(ts), "%" PRIu64 ".%06" PRIu64,
-			 rq->complete_ts / 1000000000,
-			 rq->complete_ts % 1000000000 / 1000);
-		if (rq->insert_ts)
-			snprintf(q, sizeof(q), "%.3f",
-				 (double)(rq->issue_ts - rq->insert_ts) / 1e6);
-		else
-			snprintf(q, sizeof(q), "-");
+		fmt_secs(ts, sizeof(ts), rq->complete_ts);
+		rq_queue_ms(rq, q, sizeof(q));
 		printf("  %-16s %-12s %-5s %12" PRIu64 " %9" PRIu64
 		       " %10s %10.3f %10.3f %7d %-16s %s\n", ts,
 		       sink_dev_name(s, rq->dev), type, rq->sector, rq->bytes,
@@ -1294,16 +1304,9 @@ void snoop_request(const struct blk_done *d, void *arg)
 	}
 	rq_type(rq, type);
 	file = rq_file(s, d, fb, sizeof(fb));
-	snprintf(st, sizeof(st), "%" PRIu64 ".%06" PRIu64, start / 1000000000,
-		 start % 1000000000 / 1000);
-	snprintf(et, sizeof(et), "%" PRIu64 ".%06" PRIu64,
-		 rq->complete_ts / 1000000000,
-		 rq->complete_ts % 1000000000 / 1000);
-	if (rq->insert_ts)
-		snprintf(q, sizeof(q), "%.3f",
-			 (double)(rq->issue_ts - rq->insert_ts) / 1e6);
-	else
-		snprintf(q, sizeof(q), "-");
+	fmt_secs(st, sizeof(st), start);
+	fmt_secs(et, sizeof(et), rq->complete_ts);
+	rq_queue_ms(rq, q, sizeof(q));
 	printf("%-14s %-14s %-16s %-7d %-4s %-12s %-12" PRIu64 " %8" PRIu64
 	       " %9s %9.3f %s\n", st, et, rq_comm(s, rq), rq_pid(rq), type,
 	       sink_dev_name(s, rq->dev), rq->sector, rq->bytes, q,

@@ -11,8 +11,8 @@ check_PROGRAMS += tests/fuzz-reader
 tests_fuzz_reader_SOURCES = tests/fuzz/fuzz-reader.c
 tests_fuzz_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
 
-TESTS += tests/test-corrupt.sh tests/test-manpages.sh
-EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh \
+TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh
+EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/corrupt/make-corrupt.py
 
 TESTS += tests/test-golden.sh

@@ -1,4 +1,4 @@
--- schema.sql - the SQLite schema of `ioreport db` (schema version 1).
+-- schema.sql - the SQLite schema of `ioreport db` (schema version 2).
 --
 -- Embedded into ioreport at build time (analyze/db.mk); docs/schema.md
 -- documents every table and view.  Every table keys on rec_id, so one
@@ -38,6 +38,7 @@ CREATE TABLE recordings (
 	long_size	INTEGER,
 	big_endian	INTEGER,
 	first_ts	INTEGER,		-- first event, trace clock ns
+	ts_base		INTEGER NOT NULL DEFAULT 0,	-- syscall_rows.start_ns is relative to it
 	last_ts		INTEGER,
 	duration_ns	INTEGER GENERATED ALWAYS AS (last_ts - first_ts) VIRTUAL,
 	events		INTEGER,		-- events read
@@ -238,22 +239,30 @@ CREATE TABLE requests (
 	total_ns	INTEGER GENERATED ALWAYS AS (ifnull(device_ns, 0) + ifnull(queue_ns, 0)) VIRTUAL
 );
 
--- Every file syscall (enter -> exit).  A rowid table, like requests.
-CREATE TABLE syscalls (
+-- Every file syscall (enter -> exit), as stored: the bulk of a database,
+-- so only what cannot be derived, with small numbers.  A rowid table,
+-- like requests.  Query the syscalls view, which adds rec_id, the
+-- absolute times and bytes.
+CREATE TABLE syscall_rows (
 	call_id		INTEGER PRIMARY KEY,	-- rec_id << 32 | exit order (from 1)
-	rec_id		INTEGER NOT NULL,
 	tid		INTEGER NOT NULL,
 	proc_id		INTEGER,
 	kind		INTEGER NOT NULL,	-- see syscall_kinds
 	fd		INTEGER,		-- the fd read, written, synced, closed, dup-ed; an open's new fd
 	file_id		INTEGER,
-	start_ts	INTEGER,		-- enter; NULL when not paired
+	start_ns	INTEGER,		-- enter - recordings.ts_base; NULL when not paired
 	duration_ns	INTEGER,		-- enter -> exit; NULL when not paired
-	ret		INTEGER NOT NULL,
-	rw		INTEGER NOT NULL,	-- 1: ret >= 0 is bytes moved
-	end_ts		INTEGER GENERATED ALWAYS AS (start_ts + duration_ns) VIRTUAL,
-	bytes		INTEGER GENERATED ALWAYS AS (CASE WHEN rw AND ret > 0 THEN ret ELSE 0 END) VIRTUAL
+	ret		INTEGER NOT NULL
 );
+CREATE VIEW syscalls AS
+SELECT s.call_id, s.call_id >> 32 AS rec_id, s.tid, s.proc_id, s.kind,
+	s.fd, s.file_id, r.ts_base + s.start_ns AS start_ts, s.duration_ns,
+	s.ret, k.is_read | k.is_write AS rw,
+	r.ts_base + s.start_ns + s.duration_ns AS end_ts,
+	CASE WHEN (k.is_read OR k.is_write) AND s.ret > 0 THEN s.ret ELSE 0 END AS bytes
+FROM syscall_rows s
+JOIN recordings r ON r.rec_id = s.call_id >> 32
+JOIN syscall_kinds k ON k.rec_id = s.call_id >> 32 AND k.kind = s.kind;
 
 -- Histograms: the raw buckets, never bars.  subject says what was
 -- measured: 'device' (dev, op, metric queue/device/total), 'syscall'

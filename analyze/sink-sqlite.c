@@ -31,7 +31,7 @@
 static const char *const rec_tables[] = {
 	"recording_meta", "cpus", "config", "devices", "ops", "syscall_kinds",
 	"processes", "comm_history", "threads", "process_syscalls", "files",
-	"requests", "syscalls", "histograms", "hist_buckets", "anomalies",
+	"requests", "syscall_rows", "histograms", "hist_buckets", "anomalies",
 };
 
 enum stmt_id {
@@ -43,7 +43,7 @@ enum stmt_id {
 
 static const char *const stmt_sql[S_NR] = {
 	[S_REQUEST] = "INSERT INTO requests (rec_id, req_id, dev, sector, nr_sector, bytes, op, flags, error, complete_ts, device_ns, queue_ns, insert_pid, issue_pid, proc_id, file_id, attrib) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[S_SYSCALL] = "INSERT INTO syscalls (rec_id, call_id, tid, proc_id, kind, fd, file_id, start_ts, duration_ns, ret, rw) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+	[S_SYSCALL] = "INSERT INTO syscall_rows (call_id, tid, proc_id, kind, fd, file_id, start_ns, duration_ns, ret) VALUES (?,?,?,?,?,?,?,?,?)",
 	[S_THREAD] = "INSERT OR REPLACE INTO threads (rec_id, proc_id, tid, syscalls, first_ts, last_ts) VALUES (?,?,?,?,?,?)",
 	[S_PROCESS] = "INSERT INTO processes (rec_id, proc_id, pid, ppid, comm, exe, at_start, guessed, exited, start_ts, exit_ts, syscalls, errors, read_bytes, write_bytes, fsyncs, fsync_ns, fsync_max_ns, blk_requests, blk_read_bytes, blk_write_bytes, blk_device_ns, journal_bytes, throttles, throttle_ns, dstates, dstate_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_COMM] = "INSERT OR IGNORE INTO comm_history (rec_id, proc_id, seq, comm) VALUES (?,?,?,?)",
@@ -99,6 +99,7 @@ struct db {
 	int64_t rec_id;
 	bool replaced;
 	int64_t next_req, next_call, next_hist;
+	int64_t ts_base;	/* syscall_rows.start_ns is relative to it */
 	uint64_t rows;
 };
 
@@ -425,7 +426,7 @@ int db_load_begin(struct db *db)
 				       NULL) != SQLITE_OK)
 			return fail_sql(db, stmt_sql[i]);
 	if (batch_prepare(db, &db->breq, S_REQUEST, 17) ||
-	    batch_prepare(db, &db->bsys, S_SYSCALL, 11))
+	    batch_prepare(db, &db->bsys, S_SYSCALL, 9))
 		return -1;
 	db->rows = 0;
 	return 0;
@@ -749,7 +750,7 @@ static int delete_recording(struct db *db, int64_t rec_id)
 
 	for (size_t i = 0; i < ARRAY_SIZE(rec_tables); i++) {
 		if (!strcmp(rec_tables[i], "requests") ||
-		    !strcmp(rec_tables[i], "syscalls"))
+		    !strcmp(rec_tables[i], "syscall_rows"))
 			/* rowid tables: the recording's id range */
 			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE %s BETWEEN %" PRId64 " AND %" PRId64,
 				 rec_tables[i], rec_tables[i][0] == 'r' ?
@@ -829,7 +830,7 @@ int db_recording_begin(struct db *db, struct source *src, const char *path)
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (sqlite3_prepare_v2(db->h,
-			       "INSERT INTO recordings (rec_id, content_id, path, format, format_version, host, kernel, machine, clock, cpus, page_size, long_size, big_endian, first_ts, last_ts, events, lost_events, integrity, stop_reason, file_bytes, command, loaded_at, loaded_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?)",
+			       "INSERT INTO recordings (rec_id, content_id, path, format, format_version, host, kernel, machine, clock, cpus, page_size, long_size, big_endian, first_ts, last_ts, events, lost_events, integrity, stop_reason, file_bytes, command, loaded_at, loaded_by, ts_base) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail_sql(db, "insert recording");
 	if (old > 0)
@@ -869,6 +870,9 @@ int db_recording_begin(struct db *db, struct source *src, const char *path)
 	bind_s(st, 20, kv(in->header_text, "command", buf, sizeof(buf)));
 	bind_s(st, 21, now);
 	bind_s(st, 22, "ioreport " PACKAGE_VERSION);
+	/* saturated to 2^62: start_ns fits in 64 bits whatever the clock */
+	db->ts_base = in->first_ts > (1ull << 62) ? 1ll << 62 : (int64_t)in->first_ts;
+	bind_i(st, 23, db->ts_base);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
@@ -997,24 +1001,21 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 {
 	struct batch *b = &db->bsys;
 	struct val *v = b->v[b->n];
-	const struct sys_kind_info *ki = sys_kind_info(c->kind);
 
-	vi(&v[0], db->rec_id);
-	vi(&v[1], db->rec_id << 32 | db->next_call++);
-	vi(&v[2], c->tid);
-	vopt(&v[3], proc_id, -1);
-	vi(&v[4], c->kind);
-	vopt(&v[5], fd, -1);
-	vopt(&v[6], file_id, -1);
+	vi(&v[0], db->rec_id << 32 | db->next_call++);
+	vi(&v[1], c->tid);
+	vopt(&v[2], proc_id, -1);
+	vi(&v[3], c->kind);
+	vopt(&v[4], fd, -1);
+	vopt(&v[5], file_id, -1);
 	if (c->paired) {
-		vu(&v[7], c->start);
-		vu(&v[8], c->end - c->start);
+		vi(&v[6], (int64_t)(c->start - (uint64_t)db->ts_base));
+		vu(&v[7], c->end - c->start);
 	} else {
+		vnull(&v[6]);
 		vnull(&v[7]);
-		vnull(&v[8]);
 	}
-	vi(&v[9], c->ret);
-	vi(&v[10], !!(ki->flags & (SKF_READ | SKF_WRITE)));
+	vi(&v[8], c->ret);
 	return ++b->n == BATCH ? batch_flush(db, b) : 0;
 }
 

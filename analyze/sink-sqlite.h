@@ -24,7 +24,7 @@
 #include "sysreplay.h"
 
 /* The schema version this ioreport writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION	1
+#define DB_SCHEMA_VERSION	2
 
 struct db;
 struct source;

@@ -35,7 +35,7 @@ for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(s
 # 1. One recording: the numbers equal the views.
 "$IOREPORT" db "$DB" "$A" >"$T/out" || fail "ioreport db failed"
 grep -q 'rows/s' "$T/out" || fail "no rate line: $(cat "$T/out")"
-[ "$(q 'PRAGMA user_version')" = 1 ] || fail "schema version not stored"
+[ "$(q 'PRAGMA user_version')" = 2 ] || fail "schema version not stored"
 "$IOREPORT" processes --json "$A" >"$T/p.json"
 "$IOREPORT" files --json "$A" >"$T/f.json"
 python3 - "$DB" "$T/f.json" "$T/p.json" <<'EOF' || fail "database differs from the views"

@@ -90,6 +90,10 @@ if [ ! -e "$TRACEFS/tracing_on" ]; then
 fi
 TRACING_ON0=$(cat "$TRACEFS/tracing_on")
 on_exit "echo $TRACING_ON0 > $TRACEFS/tracing_on"
+# the top-level buffer is shared with the tests' trace-cmd and blk tracer
+# runs: hold their lock while this script uses it
+exec 9>/run/iorec-test-toplevel.lock
+flock -w 600 9 || { echo "record-bench: another run holds /run/iorec-test-toplevel.lock" >&2; exit 1; }
 
 # ---------------------------------------------------------------- events
 

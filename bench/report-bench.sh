@@ -83,6 +83,11 @@ fi
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/report-bench.XXXXXX")
 TRACING_ON0=$(cat "$TRACEFS/tracing_on")
+BUFKB0=$(cat "$TRACEFS/buffer_size_kb")
+# the top-level buffer is shared with the tests' trace-cmd and blk tracer
+# runs: hold their lock while this script uses it
+exec 9>/run/iorec-test-toplevel.lock
+flock -w 600 9 || die "another run holds /run/iorec-test-toplevel.lock"
 REC_PID=
 cleanup() {
 	if [ -n "$REC_PID" ] && kill -0 "$REC_PID" 2>/dev/null; then
@@ -90,6 +95,8 @@ cleanup() {
 		wait "$REC_PID" 2>/dev/null || true
 	fi
 	echo "$TRACING_ON0" > "$TRACEFS/tracing_on" 2>/dev/null || true
+	# trace-cmd -b leaves the top-level buffer at its size: put it back
+	echo "${BUFKB0%% *}" > "$TRACEFS/buffer_size_kb" 2>/dev/null || true
 	if [ "$KEEP" = 1 ]; then
 		echo "recordings kept in $T"
 	else

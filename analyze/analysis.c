@@ -25,16 +25,81 @@
 #define PIDMAP_BITS	(4u * 1024 * 1024)
 
 /* ------------------------------------------------------------------ */
-/* Slowest requests: a min-heap on total time, ties broken by identity */
+/*
+ * The N slowest of a stream: a bounded min-heap whose root is the least
+ * slow element kept, so a newcomer either replaces the root or is
+ * dropped.  One implementation serves the slowest requests and the
+ * slowest syscalls; "slower" is a strict order, ties broken by identity
+ * so the result does not depend on arrival order.
+ */
+typedef bool (*slower_fn)(const void *x, const void *y);
 
-static bool slower(const struct blk_done *dx, const struct blk_done *dy)
+static void elem_swap(char *v, size_t size, size_t i, size_t j)
 {
-	const struct blk_request *x = &dx->rq, *y = &dy->rq;
+	char *x = v + i * size, *y = v + j * size;
+
+	for (size_t k = 0; k < size; k++) {
+		char t = x[k];
+
+		x[k] = y[k];
+		y[k] = t;
+	}
+}
+
+static void heap_sift_down(char *v, size_t n, size_t size, slower_fn slower,
+			   size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+
+		if (l < n && slower(v + m * size, v + l * size))
+			m = l;
+		if (r < n && slower(v + m * size, v + r * size))
+			m = r;
+		if (m == i)
+			return;
+		elem_swap(v, size, i, m);
+		i = m;
+	}
+}
+
+/* Offer e to the heap v of *n elements (at most cap). */
+static void heap_offer(void *base, size_t *n, size_t cap, size_t size,
+		       slower_fn slower, const void *e)
+{
+	char *v = base;
+	size_t i;
+
+	if (!cap)
+		return;
+	if (*n == cap) {
+		if (!slower(e, v))
+			return;
+		memcpy(v, e, size);
+		heap_sift_down(v, *n, size, slower, 0);
+		return;
+	}
+	i = (*n)++;
+	memcpy(v + i * size, e, size);
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!slower(v + p * size, v + i * size))
+			break;
+		elem_swap(v, size, i, p);
+		i = p;
+	}
+}
+
+/* Slowest requests: on total time, ties broken by completion, dev, sector */
+static bool req_slower(const void *a, const void *b)
+{
+	const struct blk_request *x = &((const struct blk_done *)a)->rq;
+	const struct blk_request *y = &((const struct blk_done *)b)->rq;
 	uint64_t tx = blk_total_ns(x), ty = blk_total_ns(y);
 
 	if (tx != ty)
 		return tx > ty;
-	/* equal: the earlier completion ranks first (deterministic) */
 	if (x->complete_ts != y->complete_ts)
 		return x->complete_ts < y->complete_ts;
 	if (x->dev != y->dev)
@@ -42,58 +107,9 @@ static bool slower(const struct blk_done *dx, const struct blk_done *dy)
 	return x->sector < y->sector;
 }
 
-static void sift_down(struct slowheap *h, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct blk_done t;
-
-		if (l < h->n && slower(&h->v[m], &h->v[l]))
-			m = l;
-		if (r < h->n && slower(&h->v[m], &h->v[r]))
-			m = r;
-		if (m == i)
-			return;
-		t = h->v[i];
-		h->v[i] = h->v[m];
-		h->v[m] = t;
-		i = m;
-	}
-}
-
-static void slow_push(struct slowheap *h, const struct blk_done *rq)
-{
-	size_t i;
-
-	if (!h->cap)
-		return;
-	if (h->n == h->cap) {
-		if (!slower(rq, &h->v[0]))
-			return;
-		h->v[0] = *rq;
-		sift_down(h, 0);
-		return;
-	}
-	i = h->n++;
-	h->v[i] = *rq;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		struct blk_done t;
-
-		if (!slower(&h->v[p], &h->v[i]))
-			break;
-		t = h->v[i];
-		h->v[i] = h->v[p];
-		h->v[p] = t;
-		i = p;
-	}
-}
-
 static int cmp_slow(const void *a, const void *b)
 {
-	const struct blk_done *x = a, *y = b;
-
-	return slower(x, y) ? -1 : slower(y, x) ? 1 : 0;
+	return req_slower(a, b) ? -1 : req_slower(b, a) ? 1 : 0;
 }
 
 const struct blk_done *analysis_slowest(struct analysis *a, size_t *n)
@@ -105,11 +121,10 @@ const struct blk_done *analysis_slowest(struct analysis *a, size_t *n)
 	return a->slow.v;
 }
 
-/* ------------------------------------------------------------------ */
-/* Slowest syscalls: a min-heap on latency, ties broken by identity */
-
-static bool call_slower(const struct slow_call *x, const struct slow_call *y)
+/* Slowest syscalls: on latency, ties broken by start and thread */
+static bool call_slower(const void *a, const void *b)
 {
+	const struct slow_call *x = a, *y = b;
 	uint64_t lx = x->end - x->start, ly = y->end - y->start;
 
 	if (lx != ly)
@@ -117,25 +132,6 @@ static bool call_slower(const struct slow_call *x, const struct slow_call *y)
 	if (x->start != y->start)
 		return x->start < y->start;
 	return x->tid < y->tid;
-}
-
-static void call_sift_down(struct callheap *h, size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-		struct slow_call t;
-
-		if (l < h->n && call_slower(&h->v[m], &h->v[l]))
-			m = l;
-		if (r < h->n && call_slower(&h->v[m], &h->v[r]))
-			m = r;
-		if (m == i)
-			return;
-		t = h->v[i];
-		h->v[i] = h->v[m];
-		h->v[m] = t;
-		i = m;
-	}
 }
 
 /* Whether c would enter the heap: checked before building the record. */
@@ -153,35 +149,9 @@ static bool call_wanted(const struct callheap *h, const struct sys_call *c)
 	return call_slower(&x, &h->v[0]);
 }
 
-static void call_push(struct callheap *h, const struct slow_call *c)
-{
-	size_t i;
-
-	if (h->n == h->cap) {
-		h->v[0] = *c;
-		call_sift_down(h, 0);
-		return;
-	}
-	i = h->n++;
-	h->v[i] = *c;
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-		struct slow_call t;
-
-		if (!call_slower(&h->v[p], &h->v[i]))
-			break;
-		t = h->v[i];
-		h->v[i] = h->v[p];
-		h->v[p] = t;
-		i = p;
-	}
-}
-
 static int cmp_call(const void *a, const void *b)
 {
-	const struct slow_call *x = a, *y = b;
-
-	return call_slower(x, y) ? -1 : call_slower(y, x) ? 1 : 0;
+	return call_slower(a, b) ? -1 : call_slower(b, a) ? 1 : 0;
 }
 
 const struct slow_call *analysis_slowest_calls(struct analysis *a, size_t *n)
@@ -215,7 +185,8 @@ static void on_call(void *arg, struct proc *p, struct file *f,
 		s.ret = c->ret;
 		if ((ki->flags & (SKF_READ | SKF_WRITE)) && c->ret > 0)
 			s.bytes = (uint64_t)c->ret;
-		call_push(&a->slow_calls, &s);
+		heap_offer(a->slow_calls.v, &a->slow_calls.n, a->slow_calls.cap,
+			   sizeof(s), call_slower, &s);
 	}
 	if (a->on_call)
 		a->on_call(a->on_call_arg, p, f, c);
@@ -267,7 +238,8 @@ static void on_request(const struct blk_request *rq, void *arg)
 		attrib_request(a->at, rq, &done.own);
 	else
 		memset(&done.own, 0, sizeof(done.own));
-	slow_push(&a->slow, &done);
+	heap_offer(a->slow.v, &a->slow.n, a->slow.cap, sizeof(done),
+		   req_slower, &done);
 	if (a->on_request)
 		a->on_request(&done, a->on_request_arg);
 }

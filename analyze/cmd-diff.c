@@ -384,8 +384,6 @@ static int parse_opts(int argc, char **argv, const char *usage, int nfiles,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
-	long *dst;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -399,12 +397,9 @@ static int parse_opts(int argc, char **argv, const char *usage, int nfiles,
 			break;
 		case 'n':
 		case 'r':
-			dst = c == 'n' ? &o->top : &o->rows;
-			*dst = strtol(optarg, &end, 10);
-			if (*end || end == optarg || *dst < 1 || *dst > 100000)
-				return usage_error(usage,
-						   "--%s wants a number from 1 to 100000, not '%s'",
-						   c == 'n' ? "top" : "rows", optarg);
+			if (parse_count(usage, c == 'n' ? "top" : "rows", optarg,
+					1, 100000, c == 'n' ? &o->top : &o->rows))
+				return 2;
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -11,6 +11,7 @@
 
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -139,7 +140,6 @@ static int parse_opts(int argc, char **argv, const char *usage,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -151,11 +151,9 @@ static int parse_opts(int argc, char **argv, const char *usage,
 			o->json = true;
 			break;
 		case 'n':
-			o->top = strtol(optarg, &end, 10);
-			if (*end || end == optarg || o->top < 0)
-				return usage_error(usage,
-						   "--top wants a number >= 0, not '%s'",
-						   optarg);
+			if (parse_count(usage, "top", optarg, 0, LONG_MAX,
+					&o->top))
+				return 2;
 			break;
 		case 'h':
 			fputs(usage, stdout);

@@ -101,7 +101,6 @@ static int parse_opts(int argc, char **argv, const char *usage,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int c;
 
 	memset(o, 0, sizeof(*o));
@@ -116,12 +115,9 @@ static int parse_opts(int argc, char **argv, const char *usage,
 			o->no_hist = true;
 			break;
 		case 'n':
-			o->top = strtol(optarg, &end, 10);
-			if (*end || end == optarg || o->top < 0 ||
-			    o->top > 1000000)
-				return usage_error(usage,
-						   "--top wants a number from 0 to 1000000, not '%s'",
-						   optarg);
+			if (parse_count(usage, "top", optarg, 0, 1000000,
+					&o->top))
+				return 2;
 			break;
 		case 'h':
 			fputs(usage, stdout);

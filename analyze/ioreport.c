@@ -7,6 +7,8 @@
 
 #include <stdarg.h>
 #include <stdbool.h>
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +84,25 @@ int usage_error(const char *usage, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "%s: error: %s\n%s", util_progname, buf, usage);
 	return 2;
+}
+
+int parse_count(const char *usage, const char *opt, const char *arg,
+		long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || *end || end == arg || v < min || v > max) {
+		if (max == LONG_MAX)
+			return usage_error(usage, "--%s wants a number >= %ld, not '%s'",
+					   opt, min, arg);
+		return usage_error(usage, "--%s wants a number from %ld to %ld, not '%s'",
+				   opt, min, max, arg);
+	}
+	*out = v;
+	return 0;
 }
 
 void flush_warnings(struct source *src)

@@ -26,6 +26,14 @@ int cmd_fsync(int argc, char **argv);		/* cmd-diff.c */
 int cmd_dirty(int argc, char **argv);		/* cmd-diff.c */
 
 /* Print "usage: ..." for a command to stderr and return 2. */
+/*
+ * parse_count - read the number of option --OPT from arg into *out
+ *
+ * Returns 0, or 2 after a usage error naming the option and the range
+ * [min, max] (max LONG_MAX: no upper bound).
+ */
+int parse_count(const char *usage, const char *opt, const char *arg,
+		long min, long max, long *out);
 int usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

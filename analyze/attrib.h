@@ -86,7 +86,7 @@ struct attrib_totals {
 	bool jbd2_events;
 	bool bdp_events;		/* balance_dirty_pages */
 	bool sched_events;		/* sched_switch */
-	int hz;				/* of balance_dirty_pages' jiffies */
+	int hz;				/* kernel HZ: jbd2 run stats are in jiffies */
 	bool hz_guessed;		/* not found in the formats: 250 assumed */
 
 	/* anomalies */

@@ -29,6 +29,7 @@
 #include "proctable.h"
 #include "fdtable.h"
 #include "attrib.h"
+#include "analysis.h"
 #include "sink-sqlite.h"
 
 static const char db_usage[] =
@@ -56,14 +57,6 @@ static const char db_usage[] =
 "Test hook: IOREPORT_DB_TEST_SLEEP=SECONDS sleeps inside the transaction\n"
 "after the rows are inserted, before the commit (to interrupt a load).\n";
 
-/* Per device and operation, as the devices view computes it. */
-struct devop {
-	uint32_t dev;
-	enum blk_op op;
-	uint64_t reqs;
-	struct hist queue, device, total;
-};
-
 /* A thread and its process, while its syscalls are stored. */
 struct thr {
 	int tid, proc_id;
@@ -79,16 +72,8 @@ struct ino_req {
 
 struct load {
 	struct db *db;
-	struct source *src;
-	struct sysrun run;
-	bool have_sys;
-	struct attrib *at;
-	struct replay_block *rb;
-	const char *block_why;
+	struct analysis a;	/* the same single pass as the views */
 	int failed;
-
-	struct devop *dv;
-	size_t ndv, dv_alloc;
 
 	struct imap thr_of;		/* tid -> index + 1 in thr */
 	struct thr *thr;
@@ -97,58 +82,27 @@ struct load {
 	struct ino_req *ireq;
 	size_t nireq, ireq_alloc;
 	int64_t req_seq;
-
-	uint64_t events, first_ts, last_ts;
-	uint64_t *gaps;
-	int ncpu;
 };
 
 /* ------------------------------------------------------------------ */
 /* Block requests */
 
-static struct devop *devop_get(struct load *l, uint32_t dev, enum blk_op op)
-{
-	struct devop *d;
 
-	for (size_t i = 0; i < l->ndv; i++)
-		if (l->dv[i].dev == dev && l->dv[i].op == op)
-			return &l->dv[i];
-	if (l->ndv == l->dv_alloc) {
-		l->dv_alloc = l->dv_alloc ? l->dv_alloc * 2 : 8;
-		l->dv = xrealloc(l->dv, sizeof(*l->dv) * l->dv_alloc);
-	}
-	d = &l->dv[l->ndv++];
-	memset(d, 0, sizeof(*d));
-	d->dev = dev;
-	d->op = op;
-	return d;
-}
-
-static void on_request(const struct blk_request *rq, void *arg)
+static void on_request(const struct blk_done *d, void *arg)
 {
 	struct load *l = arg;
-	struct devop *d = devop_get(l, rq->dev, rq->op);
-	struct attrib_owner own;
+	const struct attrib_owner *own = &d->own;
 	int proc_id = -1, file_id = -1;
 	const char *how = NULL;
 
-	d->reqs++;
-	if (rq->insert_ts && rq->issue_ts)
-		hist_add(&d->queue, rq->issue_ts - rq->insert_ts);
-	hist_add(&d->device, rq->complete_ts - rq->issue_ts);
-	hist_add(&d->total, rq->complete_ts -
-		 (rq->insert_ts ? rq->insert_ts : rq->issue_ts));
-
 	l->req_seq++;
-	if (l->at) {
-		memset(&own, 0, sizeof(own));
-		attrib_request(l->at, rq, &own);
-		how = attrib_kind_name(own.kind);
-		if (own.proc)
-			proc_id = own.proc->id;
-		if (own.file) {
-			file_id = own.file->id;
-		} else if (own.ino) {
+	if (d->attributed) {
+		how = attrib_kind_name(own->kind);
+		if (own->proc)
+			proc_id = own->proc->id;
+		if (own->file) {
+			file_id = own->file->id;
+		} else if (own->ino) {
 			struct ino_req *r;
 
 			if (l->nireq == l->ireq_alloc) {
@@ -158,11 +112,11 @@ static void on_request(const struct blk_request *rq, void *arg)
 			}
 			r = &l->ireq[l->nireq++];
 			r->req_id = l->req_seq;
-			r->dev = own.dev;
-			r->ino = own.ino;
+			r->dev = own->dev;
+			r->ino = own->ino;
 		}
 	}
-	if (!l->failed && db_add_request(l->db, rq, proc_id, file_id, how))
+	if (!l->failed && db_add_request(l->db, &d->rq, proc_id, file_id, how))
 		l->failed = 1;
 }
 
@@ -213,8 +167,8 @@ static void store_anomalies(struct load *l)
 	int rc = 0;
 
 #define A(stage, name, v) (rc = rc || db_add_anomaly(db, stage, name, v))
-	if (l->rb) {
-		b = replay_block_anomalies(l->rb);
+	if (l->a.rb) {
+		b = &l->a.blk_an;
 		A("block", "complete_without_issue", b->complete_without_issue);
 		A("block", "issue_without_insert", b->issue_without_insert);
 		A("block", "duplicate", b->duplicate);
@@ -225,10 +179,10 @@ static void store_anomalies(struct load *l)
 		A("block", "still_open", b->still_open);
 		A("block", "unreadable", b->unreadable);
 	}
-	if (l->have_sys) {
-		const struct sysreplay_stats *s = sysreplay_stats(l->run.sr);
-		const struct proctable_stats *p = proctable_stats(l->run.pt);
-		const struct fdtable_stats *f = proctable_fdstats(l->run.pt);
+	if (l->a.have_sys) {
+		const struct sysreplay_stats *s = sysreplay_stats(l->a.sys.sr);
+		const struct proctable_stats *p = proctable_stats(l->a.sys.pt);
+		const struct fdtable_stats *f = proctable_fdstats(l->a.sys.pt);
 
 		A("syscall", "exit_without_enter", s->exit_without_enter);
 		A("syscall", "enter_without_exit", s->enter_without_exit);
@@ -236,9 +190,9 @@ static void store_anomalies(struct load *l)
 		A("syscall", "negative_time", s->negative_time);
 		A("syscall", "dropped_at_lost_events", s->lost_gap);
 		A("syscall", "open_at_end", s->open_at_end);
-		A("syscall", "lost_event_gaps", l->run.st.gaps);
-		A("syscall", "unknown_syscalls", l->run.st.unknown_syscalls);
-		A("decode", "decode_errors", l->run.st.decode_errors);
+		A("syscall", "lost_event_gaps", l->a.sys.st.gaps);
+		A("syscall", "unknown_syscalls", l->a.sys.st.unknown_syscalls);
+		A("decode", "decode_errors", l->a.sys.st.decode_errors);
 		A("process", "unknown_tids", p->unknown_tids);
 		A("process", "pid_reuse", p->pid_reuse);
 		A("process", "exit_unknown", p->exit_unknown);
@@ -246,8 +200,8 @@ static void store_anomalies(struct load *l)
 		A("fd", "close_unknown_fd", f->close_unknown);
 		A("fd", "dup_unknown_fd", f->dup_unknown);
 	}
-	if (l->at) {
-		const struct attrib_totals *t = attrib_totals(l->at);
+	if (l->a.at) {
+		const struct attrib_totals *t = attrib_totals(l->a.at);
 
 		A("attrib", "bio_replaced", t->bio_replaced);
 		A("attrib", "bio_unmatched", t->bio_unmatched);
@@ -301,12 +255,12 @@ static bool same_ident(const struct fkey *x, const struct fkey *y)
 
 static int store_files(struct load *l)
 {
-	size_t n = filetab_count(l->run.ft);
+	size_t n = filetab_count(l->a.sys.ft);
 	struct fkey *k = xcalloc(n ? n : 1, sizeof(*k));
 	int rc = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		k[i].f = filetab_at(l->run.ft, i);
+		k[i].f = filetab_at(l->a.sys.ft, i);
 		k[i].kind = k[i].f->has_devino ? 0 : k[i].f->path ? 1 : 2;
 	}
 	qsort(k, n, sizeof(*k), cmp_fkey);
@@ -323,14 +277,14 @@ static int store_results(struct load *l)
 {
 	struct db *db = l->db;
 
-	for (size_t i = 0; i < l->ndv; i++)
-		if (db_add_devstat(db, l->dv[i].dev, l->dv[i].op, l->dv[i].reqs,
-				   &l->dv[i].queue, &l->dv[i].device,
-				   &l->dv[i].total))
+	for (size_t i = 0; i < l->a.ndev; i++)
+		if (db_add_devstat(db, l->a.dev[i].dev, l->a.dev[i].op,
+				   l->a.dev[i].reqs, &l->a.dev[i].queue,
+				   &l->a.dev[i].device, &l->a.dev[i].total))
 			return -1;
-	if (l->have_sys) {
-		for (size_t i = 0; i < proctable_count(l->run.pt); i++)
-			if (db_add_process(db, proctable_at(l->run.pt, i)))
+	if (l->a.have_sys) {
+		for (size_t i = 0; i < proctable_count(l->a.sys.pt); i++)
+			if (db_add_process(db, proctable_at(l->a.sys.pt, i)))
 				return -1;
 		if (store_files(l))
 			return -1;
@@ -341,115 +295,82 @@ static int store_results(struct load *l)
 				  l->thr[i].last_ts))
 			return -1;
 	for (size_t i = 0; i < l->nireq; i++) {
-		struct file *f = attrib_inode_file(l->at, l->ireq[i].dev,
+		struct file *f = attrib_inode_file(l->a.at, l->ireq[i].dev,
 						   l->ireq[i].ino);
 
 		if (f && db_set_request_file(db, l->ireq[i].req_id, f->id))
 			return -1;
 	}
-	for (int i = 0; i < l->ncpu; i++)
-		if (db_add_cpu(db, i, l->gaps[i]))
+	for (int i = 0; i < l->a.nr_cpus; i++)
+		if (db_add_cpu(db, i, l->a.lost[i].gaps))
 			return -1;
 	store_anomalies(l);
 	if (l->failed)
 		return -1;
-	return db_recording_end(db, l->events, l->first_ts, l->last_ts,
-				!l->have_sys ? NULL :
-				l->run.st.raw_syscalls ? "raw_syscalls" :
+	return db_recording_end(db, l->a.events, l->a.first_ts, l->a.last_ts,
+				!l->a.have_sys ? NULL :
+				l->a.sys.st.raw_syscalls ? "raw_syscalls" :
 				"syscalls");
 }
 
 static void load_release(struct load *l)
 {
+	struct source *src = l->a.src;
+
 	imap_release(&l->thr_of);
-	for (size_t i = 0; i < l->ndv; i++) {
-		hist_release(&l->dv[i].queue);
-		hist_release(&l->dv[i].device);
-		hist_release(&l->dv[i].total);
-	}
-	free(l->dv);
 	free(l->thr);
 	free(l->ireq);
-	free(l->gaps);
-	replay_block_free(l->rb);
-	attrib_free(l->at);
-	sysrun_release(&l->run);
-	source_close(l->src);
+	analysis_release(&l->a);
+	source_close(src);
 }
 
 /* Replay path and store it.  Returns 0, or -1 after printing the error. */
 static int load_one(struct db *db, const char *path, bool quiet)
 {
 	struct load l;
-	struct source_event ev;
+	struct source *src;
 	char *msg = NULL;
 	uint64_t rows0 = db_rows(db);
 
 	memset(&l, 0, sizeof(l));
 	l.db = db;
-	l.src = source_open(path, &msg);
-	if (!l.src) {
+	src = source_open(path, &msg);
+	if (!src) {
 		error("%s", msg);
 		free(msg);
 		return -1;
 	}
-	if (db_recording_begin(db, l.src, path)) {
+	if (db_recording_begin(db, src, path)) {
 		error("%s", db_errmsg(db));
-		source_close(l.src);
+		source_close(src);
 		return -1;
 	}
 	imap_init(&l.thr_of);
-	if (sysrun_begin(&l.run, l.src, &msg) == 0) {
-		l.have_sys = true;
-		l.run.on_call = on_call;
-		l.run.on_call_arg = &l;
-		l.at = attrib_new(l.src, &l.run);
-	} else {
-		/* a recording of block events only: store what there is */
-		if (!quiet)
-			note("%s", msg);
-		free(msg);
-	}
-	l.rb = replay_block_new(l.src, on_request, &l, &l.block_why);
-	if (!l.rb && !l.have_sys) {
+	l.a.want = AN_ATTRIB;
+	l.a.on_request = on_request;
+	l.a.on_request_arg = &l;
+	l.a.on_call = on_call;
+	l.a.on_call_arg = &l;
+	analysis_run(&l.a, src);
+	if (!l.a.rb && !l.a.have_sys) {
 		error("%s: neither block nor syscall events: nothing to store (%s)",
-		      path, l.block_why);
+		      path, l.a.block_why);
 		load_release(&l);
 		return -1;
 	}
-	l.ncpu = source_info(l.src)->nr_cpus;
-	l.gaps = xcalloc(l.ncpu > 0 ? (size_t)l.ncpu : 1, sizeof(*l.gaps));
-
-	while (!l.failed && source_next(l.src, &ev) > 0) {
-		l.events++;
-		if (!l.first_ts)
-			l.first_ts = ev.ts;
-		l.last_ts = ev.ts;
-		if (ev.missed && ev.cpu >= 0 && ev.cpu < l.ncpu)
-			l.gaps[ev.cpu]++;
-		if (l.have_sys) {
-			sysrun_feed(&l.run, &ev);
-			attrib_feed(l.at, &ev);
-		}
-		if (l.rb)
-			replay_block_feed(l.rb, &ev);
-	}
-	if (l.rb)
-		replay_block_finish(l.rb);
-	if (l.have_sys) {
-		sysrun_end(&l.run);
-		attrib_end(l.at);
-	}
+	/* a recording of block events only: store what there is */
+	if (!l.a.have_sys && !quiet && l.a.sys_why)
+		note("%s", l.a.sys_why);
 	if (l.failed || store_results(&l)) {
 		error("%s", db_errmsg(db));
 		load_release(&l);
 		return -1;
 	}
-	flush_warnings(l.src);
+	flush_warnings(src);
 	if (!quiet)
 		printf("%s: recording %" PRId64 "%s, %" PRIu64 " events, %"
 		       PRIu64 " rows\n", path, db_rec_id(db),
-		       db_replaced(db) ? " (replaced)" : "", l.events,
+		       db_replaced(db) ? " (replaced)" : "", l.a.events,
 		       db_rows(db) - rows0);
 	load_release(&l);
 	return 0;

@@ -1,17 +1,19 @@
--- schema.sql - the SQLite schema of `ioreport db` (schema version 2).
+-- schema.sql - the SQLite schema of `ioreport db` (schema version 3).
 --
 -- Embedded into ioreport at build time (analyze/db.mk); docs/schema.md
--- documents every table and view.  Every table keys on rec_id, so one
--- database holds several recordings; loading a recording again replaces
--- its rows (recordings.content_id identifies it).
+-- documents every table and view.  Every row belongs to a recording
+-- (rec_id, or for the two bulk tables their id block), so one database
+-- holds several recordings; loading a recording again replaces its rows
+-- (recordings.content_id identifies it).
 --
 -- Conventions: times are the recording's trace clock in ns (absolute, as
 -- `ioreport dump` prints them; recordings.first_ts is the start), durations
 -- are ns, sizes are bytes, dev is the kernel dev_t (major << 20 | minor).
 -- Small codes (op, kind) are integers resolved by the per-recording lookup
--- tables ops and syscall_kinds; the views show the names.  Derived columns
--- (end times, queue and device time) are VIRTUAL generated columns: they
--- cost no space.
+-- tables ops and syscall_kinds; the views show the names.  The bulk
+-- tables store only what cannot be derived; the requests and syscalls
+-- views add the derived columns (absolute times, bytes) at no cost in
+-- space.
 --
 -- Changing a table or view means a new schema version: bump
 -- DB_SCHEMA_VERSION (sink-sqlite.h) and the db_info row written with it.
@@ -38,7 +40,6 @@ CREATE TABLE recordings (
 	long_size	INTEGER,
 	big_endian	INTEGER,
 	first_ts	INTEGER,		-- first event, trace clock ns
-	ts_base		INTEGER NOT NULL DEFAULT 0,	-- syscall_rows.start_ns is relative to it
 	last_ts		INTEGER,
 	duration_ns	INTEGER GENERATED ALWAYS AS (last_ts - first_ts) VIRTUAL,
 	events		INTEGER,		-- events read
@@ -213,56 +214,91 @@ CREATE TABLE files (
 	journal_bytes	INTEGER NOT NULL DEFAULT 0,
 	PRIMARY KEY (rec_id, file_id)
 ) WITHOUT ROWID;
--- Every completed block request.  complete_ts, device_ns and queue_ns are
--- stored; issue_ts and insert_ts derive from them.  A rowid table: the
--- bulk tables are appended to in id order, the fastest insert SQLite has.
-CREATE TABLE requests (
-	req_id		INTEGER PRIMARY KEY,	-- rec_id << 32 | completion order (from 1)
+-- The two bulk tables, request_rows and syscall_rows, hold one row per
+-- block request and per syscall in as few bytes as SQLite allows: what
+-- many rows share (a thread's calls on one fd, a process's requests to
+-- one device) is stored once, in call_shapes and request_origins, and a row
+-- refers to it by a small number; times are offsets from the base of the
+-- row's id block.  Query the requests and syscalls views, which put the
+-- columns back together.
+--
+-- Id blocks: the bulk tables number their rows (the rowid, which the
+-- views call req_id and call_id) block << 10 | n (n below 1024), in
+-- completion (exit) order.  A block belongs to one recording;
+-- a recording's blocks are consecutive.
+CREATE TABLE id_blocks (
+	block		INTEGER PRIMARY KEY,
+	rec_id		INTEGER NOT NULL,
+	base_ts		INTEGER NOT NULL	-- trace clock ns: end_ns of its rows is relative to it
+);
+-- What a set of block requests share: device, operation and flags, the
+-- tasks that queued and issued them, and their attribution.
+CREATE TABLE request_origins (
+	origin		INTEGER PRIMARY KEY,	-- unique in the database
 	rec_id		INTEGER NOT NULL,
 	dev		INTEGER NOT NULL,
-	sector		INTEGER NOT NULL,
-	nr_sector	INTEGER NOT NULL,
-	bytes		INTEGER NOT NULL,
 	op		INTEGER NOT NULL,	-- see ops
 	flags		INTEGER NOT NULL,	-- 1 preflush, 2 fua, 4 sync, 8 meta, 16 readahead
-	error		INTEGER NOT NULL,
-	complete_ts	INTEGER NOT NULL,
-	device_ns	INTEGER,		-- issue -> complete (D2C); NULL: issue not seen
-	queue_ns	INTEGER,		-- insert -> issue (Q2D); NULL: not inserted
 	insert_pid	INTEGER,		-- task that queued it
 	issue_pid	INTEGER,		-- task that issued it
 	proc_id		INTEGER,		-- attributed process (see attrib)
 	file_id		INTEGER,		-- attributed file, NULL when unknown
-	attrib		TEXT,			-- method of the attribution (heuristic)
-	issue_ts	INTEGER GENERATED ALWAYS AS (complete_ts - device_ns) VIRTUAL,
-	insert_ts	INTEGER GENERATED ALWAYS AS (complete_ts - device_ns - queue_ns) VIRTUAL,
-	total_ns	INTEGER GENERATED ALWAYS AS (ifnull(device_ns, 0) + ifnull(queue_ns, 0)) VIRTUAL
+	attrib		TEXT			-- method of the attribution (heuristic)
 );
+-- Every completed block request, as stored.
+-- req_id is the rowid: an INTEGER PRIMARY KEY column would cost a byte
+-- per row.
+CREATE TABLE request_rows (
+	origin		INTEGER NOT NULL,	-- see request_origins
+	sector		INTEGER NOT NULL,
+	nr_sector	INTEGER NOT NULL,
+	end_ns		INTEGER NOT NULL,	-- completion - id_blocks.base_ts
+	device_ns	INTEGER,		-- issue -> complete (D2C); NULL: issue not seen
+	queue_ns	INTEGER,		-- insert -> issue (Q2D); NULL: not inserted
+	error		INTEGER NOT NULL,
+	bytes_extra	INTEGER NOT NULL	-- bytes - nr_sector * 512 (0 but for odd requests)
+);
+CREATE VIEW requests AS
+SELECT r.rowid AS req_id, o.rec_id, o.dev, r.sector, r.nr_sector,
+	r.nr_sector * 512 + r.bytes_extra AS bytes, o.op, o.flags, r.error,
+	b.base_ts + r.end_ns - r.device_ns - r.queue_ns AS insert_ts,
+	b.base_ts + r.end_ns - r.device_ns AS issue_ts,
+	b.base_ts + r.end_ns AS complete_ts, r.queue_ns, r.device_ns,
+	ifnull(r.device_ns, 0) + ifnull(r.queue_ns, 0) AS total_ns,
+	o.insert_pid, o.issue_pid, o.proc_id, o.file_id, o.attrib, r.origin
+FROM request_rows r
+JOIN request_origins o ON o.origin = r.origin
+JOIN id_blocks b ON b.block = r.rowid >> 10;
 
--- Every file syscall (enter -> exit), as stored: the bulk of a database,
--- so only what cannot be derived, with small numbers.  A rowid table,
--- like requests.  Query the syscalls view, which adds rec_id, the
--- absolute times and bytes.
-CREATE TABLE syscall_rows (
-	call_id		INTEGER PRIMARY KEY,	-- rec_id << 32 | exit order (from 1)
+-- What syscalls share: thread, process, kind, fd, file and return value
+-- (a run of equal-sized reads or writes has one shape).
+CREATE TABLE call_shapes (
+	shape		INTEGER PRIMARY KEY,	-- unique in the database
+	rec_id		INTEGER NOT NULL,
 	tid		INTEGER NOT NULL,
 	proc_id		INTEGER,
 	kind		INTEGER NOT NULL,	-- see syscall_kinds
 	fd		INTEGER,		-- the fd read, written, synced, closed, dup-ed; an open's new fd
 	file_id		INTEGER,
-	start_ns	INTEGER,		-- enter - recordings.ts_base; NULL when not paired
-	duration_ns	INTEGER,		-- enter -> exit; NULL when not paired
 	ret		INTEGER NOT NULL
 );
+-- Every file syscall (enter -> exit), as stored.
+-- call_id is the rowid, as req_id of request_rows.
+CREATE TABLE syscall_rows (
+	shape		INTEGER NOT NULL,	-- see call_shapes
+	end_ns		INTEGER NOT NULL,	-- exit - id_blocks.base_ts
+	duration_ns	INTEGER			-- enter -> exit; NULL when not paired
+);
 CREATE VIEW syscalls AS
-SELECT s.call_id, s.call_id >> 32 AS rec_id, s.tid, s.proc_id, s.kind,
-	s.fd, s.file_id, r.ts_base + s.start_ns AS start_ts, s.duration_ns,
-	s.ret, k.is_read | k.is_write AS rw,
-	r.ts_base + s.start_ns + s.duration_ns AS end_ts,
-	CASE WHEN (k.is_read OR k.is_write) AND s.ret > 0 THEN s.ret ELSE 0 END AS bytes
+SELECT s.rowid AS call_id, t.rec_id, t.tid, t.proc_id, t.kind, t.fd, t.file_id,
+	b.base_ts + s.end_ns - s.duration_ns AS start_ts, s.duration_ns,
+	t.ret, k.is_read | k.is_write AS rw, b.base_ts + s.end_ns AS end_ts,
+	CASE WHEN (k.is_read OR k.is_write) AND t.ret > 0 THEN t.ret ELSE 0 END AS bytes,
+	s.shape
 FROM syscall_rows s
-JOIN recordings r ON r.rec_id = s.call_id >> 32
-JOIN syscall_kinds k ON k.rec_id = s.call_id >> 32 AND k.kind = s.kind;
+JOIN call_shapes t ON t.shape = s.shape
+JOIN id_blocks b ON b.block = s.rowid >> 10
+JOIN syscall_kinds k ON k.rec_id = t.rec_id AND k.kind = t.kind;
 
 -- Histograms: the raw buckets, never bars.  subject says what was
 -- measured: 'device' (dev, op, metric queue/device/total), 'syscall'
@@ -388,5 +424,6 @@ SELECT rec_id, phase, name AS mountpoint,
 	max(CASE WHEN attr = 'dev' THEN value END) AS dev
 FROM config WHERE kind = 'mount' GROUP BY rec_id, phase, name;
 -- @indexes
-CREATE INDEX IF NOT EXISTS requests_proc ON requests (rec_id, proc_id);
-CREATE INDEX IF NOT EXISTS requests_file ON requests (rec_id, file_id);
+-- The requests of an origin (a process, a file, a device): the origins
+-- are few, so a query by process or file finds its rows through them.
+CREATE INDEX IF NOT EXISTS request_rows_origin ON request_rows (origin);

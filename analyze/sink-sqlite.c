@@ -3,6 +3,9 @@
  * sink-sqlite.c - the SQLite sink (see sink-sqlite.h): schema creation
  * and version check, one transaction per load, prepared statements
  * reused for every row, secondary indexes built after the bulk insert.
+ * Requests and syscalls are stored small (docs/schema.md, "Speed and
+ * size"): what rows share is interned into request origins and call
+ * shapes, and times are offsets from the base of the row's id block.
  */
 #include "config.h"
 
@@ -31,19 +34,20 @@
 static const char *const rec_tables[] = {
 	"recording_meta", "cpus", "config", "devices", "ops", "syscall_kinds",
 	"processes", "comm_history", "threads", "process_syscalls", "files",
-	"requests", "syscall_rows", "histograms", "hist_buckets", "anomalies",
+	"request_origins", "call_shapes", "histograms", "hist_buckets",
+	"anomalies", "id_blocks",
 };
 
 enum stmt_id {
 	S_REQUEST, S_SYSCALL, S_THREAD, S_PROCESS, S_COMM, S_PKIND, S_FILE,
 	S_HIST, S_BUCKET, S_ANOMALY, S_CPU, S_CONFIG, S_META, S_DEVICE,
-	S_OP, S_KIND, S_REQFILE,
+	S_OP, S_KIND, S_REQFILE, S_BLOCK, S_SHAPE, S_ORIGIN, S_ORIGIN_OF,
 	S_NR
 };
 
 static const char *const stmt_sql[S_NR] = {
-	[S_REQUEST] = "INSERT INTO requests (rec_id, req_id, dev, sector, nr_sector, bytes, op, flags, error, complete_ts, device_ns, queue_ns, insert_pid, issue_pid, proc_id, file_id, attrib) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-	[S_SYSCALL] = "INSERT INTO syscall_rows (call_id, tid, proc_id, kind, fd, file_id, start_ns, duration_ns, ret) VALUES (?,?,?,?,?,?,?,?,?)",
+	[S_REQUEST] = "INSERT INTO request_rows (rowid, origin, sector, nr_sector, end_ns, device_ns, queue_ns, error, bytes_extra) VALUES (?,?,?,?,?,?,?,?,?)",
+	[S_SYSCALL] = "INSERT INTO syscall_rows (rowid, shape, end_ns, duration_ns) VALUES (?,?,?,?)",
 	[S_THREAD] = "INSERT OR REPLACE INTO threads (rec_id, proc_id, tid, syscalls, first_ts, last_ts) VALUES (?,?,?,?,?,?)",
 	[S_PROCESS] = "INSERT INTO processes (rec_id, proc_id, pid, ppid, comm, exe, at_start, guessed, exited, start_ts, exit_ts, syscalls, errors, read_bytes, write_bytes, fsyncs, fsync_ns, fsync_max_ns, blk_requests, blk_read_bytes, blk_write_bytes, blk_device_ns, journal_bytes, throttles, throttle_ns, dstates, dstate_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_COMM] = "INSERT OR IGNORE INTO comm_history (rec_id, proc_id, seq, comm) VALUES (?,?,?,?)",
@@ -57,19 +61,23 @@ static const char *const stmt_sql[S_NR] = {
 	[S_META] = "INSERT OR REPLACE INTO recording_meta (rec_id, section, key, value) VALUES (?,?,?,?)",
 	[S_DEVICE] = "INSERT INTO devices (rec_id, dev, major, minor, name) VALUES (?1,?2,?3,?4,?5) ON CONFLICT (rec_id, dev) DO UPDATE SET name = coalesce(name, ?5)",
 	[S_OP] = "INSERT OR REPLACE INTO ops (rec_id, op, name) VALUES (?,?,?)",
-	[S_REQFILE] = "UPDATE requests SET file_id = ?3 WHERE req_id = (?1 << 32 | ?2)",
+	[S_REQFILE] = "UPDATE request_rows SET origin = ?2 WHERE rowid = ?1",
+	[S_ORIGIN_OF] = "SELECT origin FROM request_rows WHERE rowid = ?",
+	[S_BLOCK] = "INSERT INTO id_blocks (block, rec_id, base_ts) VALUES (?,?,?)",
+	[S_SHAPE] = "INSERT INTO call_shapes (shape, rec_id, tid, proc_id, kind, fd, file_id, ret) VALUES (?,?,?,?,?,?,?,?)",
+	[S_ORIGIN] = "INSERT INTO request_origins (origin, rec_id, dev, op, flags, insert_pid, issue_pid, proc_id, file_id, attrib) VALUES (?,?,?,?,?,?,?,?,?,?)",
 	[S_KIND] = "INSERT OR REPLACE INTO syscall_kinds (rec_id, kind, name, is_read, is_write, is_sync, is_fsync) VALUES (?,?,?,?,?,?,?)",
 };
 
 
 /*
- * The two bulk tables (requests, syscalls) go in BATCH rows per INSERT
+ * The two bulk tables (request_rows, syscall_rows) go in BATCH rows per INSERT
  * statement: one sqlite3_step() per BATCH rows instead of per row.  The
  * values wait in a C array; a partial batch at a flush goes in row by row
  * through the single-row statement.
  */
 #define BATCH		64
-#define BATCH_COLS	17	/* the widest bulk table (requests) */
+#define BATCH_COLS	9	/* the widest bulk table (request_rows) */
 
 struct val {
 	int type;		/* 0 NULL, 1 integer, 2 static text */
@@ -85,6 +93,30 @@ struct batch {
 	struct val v[BATCH][BATCH_COLS];
 };
 
+/*
+ * Interned tuples of w integers: the call shapes of syscall_rows and the
+ * origins of request_rows.  A tuple's index + base is its id.
+ */
+struct intern {
+	int w;
+	int64_t *v;		/* n tuples of w values */
+	size_t n, alloc;
+	uint32_t *slot;		/* index + 1; 0 empty */
+	size_t nslot;		/* a power of two */
+	int64_t base;		/* the id of tuple 0 */
+};
+
+/* The id block rows are being numbered in (see id_blocks in schema.sql). */
+struct idblk {
+	int64_t block;		/* 0: none yet */
+	int n;			/* ids used */
+	int64_t base_ts;
+};
+
+#define IDBLK_BITS	10	/* schema.sql: block << 10 | n */
+
+static void intern_release(struct intern *in);
+
 struct db {
 	sqlite3 *h;
 	char *path;
@@ -98,8 +130,14 @@ struct db {
 	struct source *src;
 	int64_t rec_id;
 	bool replaced;
-	int64_t next_req, next_call, next_hist;
-	int64_t ts_base;	/* syscall_rows.start_ns is relative to it */
+	int64_t next_hist;
+	int64_t next_block;
+	struct idblk rblk, sblk;	/* requests, syscalls */
+	struct intern shapes, origins;
+	/* request seq (from 1) -> id: the first seq of each request block */
+	int64_t *rqb_seq, *rqb_block;
+	size_t nrqb, rqb_alloc;
+	int64_t req_seq;
 	uint64_t rows;
 };
 
@@ -299,7 +337,7 @@ static int create_schema(struct db *db)
 	int rc;
 
 	/* larger pages: fewer splits and less per-page overhead in bulk loads */
-	rc = exec(db, "PRAGMA page_size = 16384");
+	rc = exec(db, "PRAGMA page_size = 4096");
 	if (!rc)
 		rc = exec(db, "BEGIN IMMEDIATE");
 	if (!rc)
@@ -384,6 +422,10 @@ void db_close(struct db *db)
 	if (db->in_load)
 		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 	sqlite3_close(db->h);
+	intern_release(&db->shapes);
+	intern_release(&db->origins);
+	free(db->rqb_seq);
+	free(db->rqb_block);
 	strbuf_release(&db->err);
 	free(db->path);
 	free(db);
@@ -416,7 +458,7 @@ int db_load_begin(struct db *db)
 	db->fresh = n == 0;
 	if (db->fresh) {
 		/* empty: build the indexes once, after the bulk insert */
-		if (exec(db, "DROP INDEX IF EXISTS requests_proc; DROP INDEX IF EXISTS requests_file"))
+		if (exec(db, "DROP INDEX IF EXISTS request_rows_origin"))
 			return -1;
 	}
 	for (int i = 0; i < S_NR; i++)
@@ -425,8 +467,8 @@ int db_load_begin(struct db *db)
 				       SQLITE_PREPARE_PERSISTENT, &db->st[i],
 				       NULL) != SQLITE_OK)
 			return fail_sql(db, stmt_sql[i]);
-	if (batch_prepare(db, &db->breq, S_REQUEST, 17) ||
-	    batch_prepare(db, &db->bsys, S_SYSCALL, 9))
+	if (batch_prepare(db, &db->breq, S_REQUEST, 9) ||
+	    batch_prepare(db, &db->bsys, S_SYSCALL, 4))
 		return -1;
 	db->rows = 0;
 	return 0;
@@ -510,6 +552,185 @@ static int step(struct db *db, enum stmt_id id)
 		return fail_sql(db, "insert");
 	db->rows++;
 	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Call shapes, request origins and id blocks: what keeps bulk rows small */
+
+static uint64_t mix64(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	return h ^ (h >> 33);
+}
+
+static uint64_t tuple_hash(const int64_t *t, int w)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ull;
+
+	for (int i = 0; i < w; i++)
+		h = mix64(h ^ (uint64_t)t[i]) + (uint64_t)i;
+	return h;
+}
+
+static void intern_reset(struct intern *in, int w, int64_t base)
+{
+	in->w = w;
+	in->n = 0;
+	in->base = base;
+	if (in->slot)
+		memset(in->slot, 0, in->nslot * sizeof(*in->slot));
+}
+
+static void intern_release(struct intern *in)
+{
+	free(in->v);
+	free(in->slot);
+	memset(in, 0, sizeof(*in));
+}
+
+static void intern_rehash(struct intern *in, size_t nslot)
+{
+	free(in->slot);
+	in->nslot = nslot;
+	in->slot = xcalloc(nslot, sizeof(*in->slot));
+	for (size_t i = 0; i < in->n; i++) {
+		size_t j = tuple_hash(in->v + i * in->w, in->w) & (nslot - 1);
+
+		while (in->slot[j])
+			j = (j + 1) & (nslot - 1);
+		in->slot[j] = (uint32_t)(i + 1);
+	}
+}
+
+/*
+ * The index of tuple t (w values), added when new; *added says which.
+ */
+static size_t intern(struct intern *in, const int64_t *t, bool *added)
+{
+	size_t w = (size_t)in->w, j;
+
+	if ((in->n + 1) * 2 > in->nslot)
+		intern_rehash(in, in->nslot ? in->nslot * 2 : 1024);
+	j = tuple_hash(t, in->w) & (in->nslot - 1);
+	while (in->slot[j]) {
+		size_t i = in->slot[j] - 1;
+
+		if (!memcmp(in->v + i * w, t, w * sizeof(*t))) {
+			*added = false;
+			return i;
+		}
+		j = (j + 1) & (in->nslot - 1);
+	}
+	if (in->n == in->alloc) {
+		in->alloc = in->alloc ? in->alloc * 2 : 1024;
+		in->v = xrealloc(in->v, in->alloc * w * sizeof(*in->v));
+	}
+	memcpy(in->v + in->n * w, t, w * sizeof(*t));
+	in->slot[j] = (uint32_t)(in->n + 1);
+	*added = true;
+	return in->n++;
+}
+
+enum { ST_TID, ST_PROC, ST_KIND, ST_FD, ST_FILE, ST_RET, ST_W };
+enum { OR_DEV, OR_OP, OR_FLAGS, OR_IPID, OR_SPID, OR_PROC, OR_FILE, OR_ATTRIB,
+       OR_W };
+
+/* Id numbering for a new recording: after every block, shape and origin. */
+static int ids_begin(struct db *db)
+{
+	int64_t b = query_int(db, "SELECT ifnull(max(block), 0) + 1 FROM id_blocks");
+	int64_t s = query_int(db, "SELECT ifnull(max(shape), -1) + 1 FROM call_shapes");
+	int64_t o = query_int(db, "SELECT ifnull(max(origin), -1) + 1 FROM request_origins");
+
+	if (b < 0 || s < 0 || o < 0)
+		return -1;
+	db->next_block = b;
+	memset(&db->rblk, 0, sizeof(db->rblk));
+	memset(&db->sblk, 0, sizeof(db->sblk));
+	intern_reset(&db->shapes, ST_W, s);
+	intern_reset(&db->origins, OR_W, o);
+	db->nrqb = 0;
+	db->req_seq = 0;
+	return 0;
+}
+
+/*
+ * The id of the next row of a bulk table, a row of time ts; *off is ts
+ * relative to the id block's base.  A block holds 4096 ids and a time
+ * span that keeps the offsets in 32 bits.
+ */
+static int64_t next_id(struct db *db, struct idblk *b, uint64_t ts,
+		       int64_t *off)
+{
+	int64_t t = ts > INT64_MAX ? INT64_MAX : (int64_t)ts;
+
+	if (!b->block || b->n == 1 << IDBLK_BITS ||
+	    t - b->base_ts >= INT32_MAX || t - b->base_ts <= INT32_MIN) {
+		sqlite3_stmt *st = db->st[S_BLOCK];
+
+		b->block = db->next_block++;
+		b->n = 0;
+		b->base_ts = t;
+		bind_i(st, 1, b->block);
+		bind_i(st, 2, db->rec_id);
+		bind_i(st, 3, t);
+		if (step(db, S_BLOCK))
+			return -1;
+		if (b == &db->rblk) {
+			if (db->nrqb == db->rqb_alloc) {
+				db->rqb_alloc = db->rqb_alloc ? db->rqb_alloc * 2 : 64;
+				db->rqb_seq = xrealloc(db->rqb_seq, db->rqb_alloc *
+						       sizeof(*db->rqb_seq));
+				db->rqb_block = xrealloc(db->rqb_block, db->rqb_alloc *
+							 sizeof(*db->rqb_block));
+			}
+			db->rqb_seq[db->nrqb] = db->req_seq;
+			db->rqb_block[db->nrqb++] = b->block;
+		}
+	}
+	*off = t - b->base_ts;
+	return b->block << IDBLK_BITS | b->n++;
+}
+
+/*
+ * Insert the tuples of in with statement id: the tuple's id, rec_id, then
+ * its values as cols says: 'i' an integer, 'o' an integer or NULL for -1,
+ * 's' a string (a pointer) or NULL.
+ */
+static int store_tuples(struct db *db, const struct intern *in,
+			enum stmt_id id, const char *cols)
+{
+	sqlite3_stmt *st = db->st[id];
+
+	assert(strlen(cols) == (size_t)in->w);
+	for (size_t i = 0; i < in->n; i++) {
+		const int64_t *t = in->v + i * (size_t)in->w;
+
+		bind_i(st, 1, in->base + (int64_t)i);
+		bind_i(st, 2, db->rec_id);
+		for (int c = 0; c < in->w; c++) {
+			if (cols[c] == 's')
+				bind_s(st, c + 3, (const char *)(intptr_t)t[c]);
+			else if (cols[c] == 'o')
+				bind_opt(st, c + 3, t[c], -1);
+			else
+				bind_i(st, c + 3, t[c]);
+		}
+		if (step(db, id))
+			return -1;
+	}
+	return 0;
+}
+
+/* Store the call shapes and request origins of the current recording. */
+static int store_interned(struct db *db)
+{
+	/* tid proc kind fd file ret; dev op flags ipid spid proc file attrib */
+	return store_tuples(db, &db->shapes, S_SHAPE, "ioiooi") ||
+	       store_tuples(db, &db->origins, S_ORIGIN, "iiioooos") ? -1 : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -748,17 +969,20 @@ static int delete_recording(struct db *db, int64_t rec_id)
 {
 	char sql[256];
 
+	/* the bulk tables: the range of the recording's (consecutive) blocks */
+	for (int i = 0; i < 2; i++) {
+		snprintf(sql, sizeof(sql),
+			 "DELETE FROM %s WHERE rowid BETWEEN "
+			 "(SELECT min(block) FROM id_blocks WHERE rec_id = %" PRId64 ") << %d AND "
+			 "((SELECT max(block) FROM id_blocks WHERE rec_id = %" PRId64 ") + 1 << %d) - 1",
+			 i ? "syscall_rows" : "request_rows", rec_id, IDBLK_BITS, rec_id,
+			 IDBLK_BITS);
+		if (exec(db, sql))
+			return -1;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(rec_tables); i++) {
-		if (!strcmp(rec_tables[i], "requests") ||
-		    !strcmp(rec_tables[i], "syscall_rows"))
-			/* rowid tables: the recording's id range */
-			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE %s BETWEEN %" PRId64 " AND %" PRId64,
-				 rec_tables[i], rec_tables[i][0] == 'r' ?
-				 "req_id" : "call_id", rec_id << 32,
-				 rec_id << 32 | 0xffffffff);
-		else
-			snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE rec_id = %" PRId64,
-				 rec_tables[i], rec_id);
+		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE rec_id = %" PRId64,
+			 rec_tables[i], rec_id);
 		if (exec(db, sql))
 			return -1;
 	}
@@ -830,7 +1054,7 @@ int db_recording_begin(struct db *db, struct source *src, const char *path)
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
 	if (sqlite3_prepare_v2(db->h,
-			       "INSERT INTO recordings (rec_id, content_id, path, format, format_version, host, kernel, machine, clock, cpus, page_size, long_size, big_endian, first_ts, last_ts, events, lost_events, integrity, stop_reason, file_bytes, command, loaded_at, loaded_by, ts_base) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?,?)",
+			       "INSERT INTO recordings (rec_id, content_id, path, format, format_version, host, kernel, machine, clock, cpus, page_size, long_size, big_endian, first_ts, last_ts, events, lost_events, integrity, stop_reason, file_bytes, command, loaded_at, loaded_by) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,0,?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail_sql(db, "insert recording");
 	if (old > 0)
@@ -870,15 +1094,14 @@ int db_recording_begin(struct db *db, struct source *src, const char *path)
 	bind_s(st, 20, kv(in->header_text, "command", buf, sizeof(buf)));
 	bind_s(st, 21, now);
 	bind_s(st, 22, "ioreport " PACKAGE_VERSION);
-	/* saturated to 2^62: start_ns fits in 64 bits whatever the clock */
-	db->ts_base = in->first_ts > (1ull << 62) ? 1ll << 62 : (int64_t)in->first_ts;
-	bind_i(st, 23, db->ts_base);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return fail_sql(db, "insert recording");
 	db->rec_id = sqlite3_last_insert_rowid(db->h);
-	db->next_req = db->next_call = db->next_hist = 1;
+	db->next_hist = 1;
+	if (ids_begin(db))
+		return -1;
 
 	if (add_meta(db, "header", in->header_text) ||
 	    add_meta(db, "end", in->end_text) ||
@@ -896,7 +1119,7 @@ int db_recording_end(struct db *db, uint64_t events, uint64_t first_ts,
 	sqlite3_stmt *st;
 	int rc;
 
-	if (flush_all(db))
+	if (flush_all(db) || store_interned(db))
 		return -1;
 	if (sqlite3_prepare_v2(db->h,
 			       "UPDATE recordings SET events = ?2, first_ts = ?3, last_ts = ?4, syscall_source = ?5 WHERE rec_id = ?1",
@@ -950,47 +1173,80 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 {
 	struct batch *b = &db->breq;
 	struct val *v = b->v[b->n];
-	int flags = (rq->preflush ? 1 : 0) | (rq->fua ? 2 : 0) |
-		    (rq->sync ? 4 : 0) | (rq->meta ? 8 : 0) |
-		    (rq->ahead ? 16 : 0);
+	int64_t t[OR_W], id, off;
+	bool added;
 
-	vi(&v[0], db->rec_id);
-	vi(&v[1], db->rec_id << 32 | db->next_req++);
-	vi(&v[2], rq->dev);
-	vu(&v[3], rq->sector);
-	vi(&v[4], rq->nr_sector);
-	vu(&v[5], rq->bytes);
-	vi(&v[6], rq->op);
-	vi(&v[7], flags);
-	vi(&v[8], rq->error);
-	vu(&v[9], rq->complete_ts);
+	t[OR_DEV] = rq->dev;
+	t[OR_OP] = rq->op;
+	t[OR_FLAGS] = (rq->preflush ? 1 : 0) | (rq->fua ? 2 : 0) |
+		      (rq->sync ? 4 : 0) | (rq->meta ? 8 : 0) |
+		      (rq->ahead ? 16 : 0);
+	t[OR_IPID] = rq->insert_pid;
+	t[OR_SPID] = rq->issue_pid;
+	t[OR_PROC] = proc_id;
+	t[OR_FILE] = file_id;
+	t[OR_ATTRIB] = (int64_t)(intptr_t)attrib;
+	db->req_seq++;
+	id = next_id(db, &db->rblk, rq->complete_ts, &off);
+	if (id < 0)
+		return -1;
+	vi(&v[0], id);
+	vi(&v[1], db->origins.base +
+	   (int64_t)intern(&db->origins, t, &added));
+	vu(&v[2], rq->sector);
+	vi(&v[3], rq->nr_sector);
+	vi(&v[4], off);
 	if (rq->issue_ts)
-		vu(&v[10], rq->complete_ts - rq->issue_ts);
+		vu(&v[5], rq->complete_ts - rq->issue_ts);
 	else
-		vnull(&v[10]);
+		vnull(&v[5]);
 	if (rq->insert_ts && rq->issue_ts)
-		vu(&v[11], rq->issue_ts - rq->insert_ts);
+		vu(&v[6], rq->issue_ts - rq->insert_ts);
 	else
-		vnull(&v[11]);
-	vopt(&v[12], rq->insert_pid, -1);
-	vopt(&v[13], rq->issue_pid, -1);
-	vopt(&v[14], proc_id, -1);
-	vopt(&v[15], file_id, -1);
-	v[16].type = attrib ? 2 : 0;
-	v[16].s = attrib;
+		vnull(&v[6]);
+	vi(&v[7], rq->error);
+	vi(&v[8], (int64_t)rq->bytes - (int64_t)rq->nr_sector * 512);
 	return ++b->n == BATCH ? batch_flush(db, b) : 0;
 }
 
-int db_set_request_file(struct db *db, int64_t req_id, int file_id)
+int db_set_request_file(struct db *db, int64_t req_seq, int file_id)
 {
-	sqlite3_stmt *st = db->st[S_REQFILE];
+	sqlite3_stmt *st = db->st[S_ORIGIN_OF];
+	size_t lo = 0, hi = db->nrqb;
+	int64_t id, origin = -1, t[OR_W];
+	bool added;
 	int rc;
 
+	/* the request block of req_seq: the last that starts at or before it */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (db->rqb_seq[mid] <= req_seq)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (!db->nrqb || req_seq < 1 || req_seq > db->req_seq)
+		return fail(db, "%s: request %" PRId64 " is not in the recording",
+			    db->path, req_seq);
+	id = db->rqb_block[lo] << IDBLK_BITS | (req_seq - db->rqb_seq[lo]);
 	if (batch_flush(db, &db->breq))
 		return -1;
-	bind_i(st, 1, db->rec_id);
-	bind_i(st, 2, req_id);
-	bind_i(st, 3, file_id);
+	bind_i(st, 1, id);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		origin = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	if (origin < db->origins.base ||
+	    origin - db->origins.base >= (int64_t)db->origins.n)
+		return fail(db, "%s: request %" PRId64 " has no origin in this load",
+			    db->path, req_seq);
+	memcpy(t, db->origins.v + (origin - db->origins.base) * OR_W, sizeof(t));
+	t[OR_FILE] = file_id;
+	st = db->st[S_REQFILE];
+	bind_i(st, 1, id);
+	bind_i(st, 2, db->origins.base +
+	       (int64_t)intern(&db->origins, t, &added));
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : fail_sql(db, "update request");
@@ -1001,21 +1257,27 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 {
 	struct batch *b = &db->bsys;
 	struct val *v = b->v[b->n];
+	int64_t t[ST_W], id, off;
+	size_t i;
+	bool added;
 
-	vi(&v[0], db->rec_id << 32 | db->next_call++);
-	vi(&v[1], c->tid);
-	vopt(&v[2], proc_id, -1);
-	vi(&v[3], c->kind);
-	vopt(&v[4], fd, -1);
-	vopt(&v[5], file_id, -1);
-	if (c->paired) {
-		vi(&v[6], (int64_t)(c->start - (uint64_t)db->ts_base));
-		vu(&v[7], c->end - c->start);
-	} else {
-		vnull(&v[6]);
-		vnull(&v[7]);
-	}
-	vi(&v[8], c->ret);
+	t[ST_TID] = c->tid;
+	t[ST_PROC] = proc_id;
+	t[ST_KIND] = c->kind;
+	t[ST_FD] = fd;
+	t[ST_FILE] = file_id;
+	t[ST_RET] = c->ret;
+	i = intern(&db->shapes, t, &added);
+	id = next_id(db, &db->sblk, c->end, &off);
+	if (id < 0)
+		return -1;
+	vi(&v[0], id);
+	vi(&v[1], db->shapes.base + (int64_t)i);
+	vi(&v[2], off);
+	if (c->paired)
+		vu(&v[3], c->end - c->start);
+	else
+		vnull(&v[3]);
 	return ++b->n == BATCH ? batch_flush(db, b) : 0;
 }
 

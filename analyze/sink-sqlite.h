@@ -24,7 +24,7 @@
 #include "sysreplay.h"
 
 /* The schema version this ioreport writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION	2
+#define DB_SCHEMA_VERSION	3
 
 struct db;
 struct source;
@@ -78,10 +78,10 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 		   int file_id, const char *attrib);
 
 /*
- * db_set_request_file - the file of request req_id (the n-th of the
+ * db_set_request_file - the file of request req_seq (the n-th of the
  * current recording, from 1), known only once the recording is read
  */
-int db_set_request_file(struct db *db, int64_t req_id, int file_id);
+int db_set_request_file(struct db *db, int64_t req_seq, int file_id);
 
 /*
  * db_add_syscall - one file syscall of thread c->tid

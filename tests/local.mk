@@ -15,8 +15,9 @@ TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh
 EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/corrupt/make-corrupt.py
 
-TESTS += tests/test-golden.sh
-EXTRA_DIST += tests/test-golden.sh tests/golden
+TESTS += tests/test-golden.sh tests/test-schema-doc.sh
+EXTRA_DIST += tests/test-golden.sh tests/golden tests/test-schema-doc.sh \
+	docs/schema-render.py
 
 # Rewrite the expected outputs of the golden tests after an intended change.
 golden-update: ioreport$(EXEEXT)

@@ -181,6 +181,10 @@ static uint64_t rec_duration(const struct rec *r)
 	return r->a.last_ts > r->a.first_ts ? r->a.last_ts - r->a.first_ts : 0;
 }
 
+/* The COMM column of the process tables (a kworker's name with its
+ * workqueue: "kworker/u8:3-writeback"). */
+#define COMM_W	22
+
 static double ratio(double num, double den)
 {
 	return den > 0 ? num / den : NAN;
@@ -538,19 +542,25 @@ static void print_warows(struct json *j, const char *title,
 		printf("  (none)\n");
 		return;
 	}
-	printf("  %s %10s %10s %10s %7s\n",
-	       v[0].pid ? "    PID COMM            " : "FILE                          ",
-	       "APP-W(MB)", "BLK-W(MB)", "JOURNAL(MB)", "RATIO");
+	/* a file's name is the last column, as in `ioreport files` */
+	if (v[0].pid)
+		printf("  %7s %-*s", "PID", COMM_W, "COMM");
+	else
+		putchar(' ');
+	printf(" %10s %10s %10s %7s%s\n", "APP-W(MB)", "BLK-W(MB)",
+	       "JOURNAL(MB)", "RATIO", v[0].pid ? "" : "  FILE");
 	for (size_t i = 0; i < k; i++) {
 		if (v[i].pid)
-			printf("  %7d %-16s", v[i].pid, v[i].name);
+			printf("  %7d %-*s", v[i].pid, COMM_W, v[i].name);
 		else
-			printf("  %-30s", v[i].name);
+			putchar(' ');
 		print_mb(v[i].app);
 		print_mb(v[i].blk);
 		print_mb(v[i].journal);
 		print_ratio(ratio((double)(v[i].blk + v[i].journal),
 				  (double)v[i].app));
+		if (!v[i].pid)
+			printf("  %s", v[i].name);
 		putchar('\n');
 	}
 }
@@ -835,7 +845,9 @@ static size_t fsync_rows(struct rec *r, bool byproc, struct fsrow **out)
 				continue;
 			v[n].f = f;
 			v[n].lat = &fs->fsync;
-			v[n].fsyncs = fs->fsync.count;
+			v[n].fsyncs = fs->n_fsync;
+			v[n].fdatasyncs = fs->n_fdatasync;
+			v[n].sfr = fs->n_sfr;
 			n++;
 		}
 	}
@@ -929,18 +941,23 @@ static void fsync_text_rows(struct rec *r, bool byproc, long top)
 		fsrows_free(v, n, byproc);
 		return;
 	}
-	printf("  %s %7s %7s %6s %9s %9s %9s %7s %7s %10s %7s\n",
-	       byproc ? "    PID COMM            " : "FILE                          ",
+	/* a file's name is the last column, as in `ioreport files` */
+	if (byproc)
+		printf("  %7s %-*s", "PID", COMM_W, "COMM");
+	else
+		putchar(' ');
+	printf(" %7s %7s %6s %9s %9s %9s %7s %7s %10s %7s%s\n",
 	       "FSYNC", "FDSYNC", "SFR", "P50(ms)", "P99(ms)", "MAX(ms)",
-	       "EXT4", "FLUSH", "FLUSH(ms)", "FL/FS");
+	       "EXT4", "FLUSH", "FLUSH(ms)", "FL/FS", byproc ? "" : "  FILE");
 	for (size_t i = 0; i < k; i++) {
 		const struct fsrow *w = &v[i];
 		const struct hist *h = w->lat;
 
 		if (byproc)
-			printf("  %7d %-16s", w->pid, w->name ? w->name : "?");
+			printf("  %7d %-*s", w->pid, COMM_W,
+			       w->name ? w->name : "?");
 		else
-			printf("  %-30s", w->name ? w->name : "?");
+			putchar(' ');
 		printf(" %7llu %7llu %6llu", (unsigned long long)w->fsyncs,
 		       (unsigned long long)w->fdatasyncs,
 		       (unsigned long long)w->sfr);
@@ -955,9 +972,12 @@ static void fsync_text_rows(struct rec *r, bool byproc, long top)
 		       (unsigned long long)w->flushes,
 		       (double)w->flush_ns / MS);
 		if (w->k_count)
-			printf(" %7.2f\n", (double)w->flushes / (double)w->k_count);
+			printf(" %7.2f", (double)w->flushes / (double)w->k_count);
 		else
-			printf(" %7s\n", "-");
+			printf(" %7s", "-");
+		if (!byproc)
+			printf("  %s", w->name ? w->name : "?");
+		putchar('\n');
 	}
 	fsrows_free(v, n, byproc);
 }

@@ -448,6 +448,9 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		fs = filestat_of(f);
 		fs->errors += c->ret < 0;
 		hist_add(&fs->fsync, lat);
+		fs->n_fsync += c->kind == SK_FSYNC;
+		fs->n_fdatasync += c->kind == SK_FDATASYNC;
+		fs->n_sfr += c->kind == SK_SYNC_FILE_RANGE;
 	}
 	if (!run->on_call) {
 		fd_effects(run, p, c, ki);

@@ -230,7 +230,8 @@ struct procstat {
 struct filestat {
 	uint64_t opens;
 	uint64_t reads, writes, read_bytes, write_bytes, errors;
-	struct hist rlat, wlat, fsync;
+	struct hist rlat, wlat, fsync;	/* fsync: every SKF_SYNC call on it */
+	uint64_t n_fsync, n_fdatasync, n_sfr;	/* of which (paired calls) */
 	struct blkio blk;
 };
 

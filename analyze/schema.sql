@@ -224,12 +224,15 @@ CREATE TABLE files (
 --
 -- Id blocks: the bulk tables number their rows (the rowid, which the
 -- views call req_id and call_id) block << 10 | n (n below 1024), in
--- completion (exit) order.  A block belongs to one recording;
--- a recording's blocks are consecutive.
+-- completion (exit) order.  A block belongs to one recording; a
+-- recording's blocks are consecutive.  A syscall row stores its shape as
+-- the difference to its block's ref, the shape most of the block's rows
+-- have (0: no byte at all).
 CREATE TABLE id_blocks (
 	block		INTEGER PRIMARY KEY,
 	rec_id		INTEGER NOT NULL,
-	base_ts		INTEGER NOT NULL	-- trace clock ns: end_ns of its rows is relative to it
+	base_ts		INTEGER NOT NULL,	-- trace clock ns: end_ns of its rows is relative to it
+	ref		INTEGER			-- syscall_rows: the shape most rows have; theirs is relative to it
 );
 -- What a set of block requests share: device, operation and flags, the
 -- tasks that queued and issued them, and their attribution.
@@ -285,7 +288,7 @@ CREATE TABLE call_shapes (
 -- Every file syscall (enter -> exit), as stored.
 -- call_id is the rowid, as req_id of request_rows.
 CREATE TABLE syscall_rows (
-	shape		INTEGER NOT NULL,	-- see call_shapes
+	shape_delta	INTEGER NOT NULL,	-- shape - id_blocks.ref (see call_shapes)
 	end_ns		INTEGER NOT NULL,	-- exit - id_blocks.base_ts
 	duration_ns	INTEGER			-- enter -> exit; NULL when not paired
 );
@@ -294,10 +297,10 @@ SELECT s.rowid AS call_id, t.rec_id, t.tid, t.proc_id, t.kind, t.fd, t.file_id,
 	b.base_ts + s.end_ns - s.duration_ns AS start_ts, s.duration_ns,
 	t.ret, k.is_read | k.is_write AS rw, b.base_ts + s.end_ns AS end_ts,
 	CASE WHEN (k.is_read OR k.is_write) AND t.ret > 0 THEN t.ret ELSE 0 END AS bytes,
-	s.shape
+	t.shape
 FROM syscall_rows s
-JOIN call_shapes t ON t.shape = s.shape
 JOIN id_blocks b ON b.block = s.rowid >> 10
+JOIN call_shapes t ON t.shape = b.ref + s.shape_delta
 JOIN syscall_kinds k ON k.rec_id = t.rec_id AND k.kind = t.kind;
 
 -- Histograms: the raw buckets, never bars.  subject says what was
@@ -427,3 +430,11 @@ FROM config WHERE kind = 'mount' GROUP BY rec_id, phase, name;
 -- The requests of an origin (a process, a file, a device): the origins
 -- are few, so a query by process or file finds its rows through them.
 CREATE INDEX IF NOT EXISTS request_rows_origin ON request_rows (origin);
+-- Statistics for the query planner (sqlite_stat1), sampled, of the two
+-- request tables: with them a query on the requests of one process or
+-- file reads its origins first and its rows through request_rows_origin
+-- instead of every request.  (ANALYZE of the whole database would count
+-- every syscall row.)
+PRAGMA analysis_limit = 1000;
+ANALYZE request_rows;
+ANALYZE request_origins;

@@ -47,7 +47,7 @@ enum stmt_id {
 
 static const char *const stmt_sql[S_NR] = {
 	[S_REQUEST] = "INSERT INTO request_rows (rowid, origin, sector, nr_sector, end_ns, device_ns, queue_ns, error, bytes_extra) VALUES (?,?,?,?,?,?,?,?,?)",
-	[S_SYSCALL] = "INSERT INTO syscall_rows (rowid, shape, end_ns, duration_ns) VALUES (?,?,?,?)",
+	[S_SYSCALL] = "INSERT INTO syscall_rows (rowid, shape_delta, end_ns, duration_ns) VALUES (?,?,?,?)",
 	[S_THREAD] = "INSERT OR REPLACE INTO threads (rec_id, proc_id, tid, syscalls, first_ts, last_ts) VALUES (?,?,?,?,?,?)",
 	[S_PROCESS] = "INSERT INTO processes (rec_id, proc_id, pid, ppid, comm, exe, at_start, guessed, exited, start_ts, exit_ts, syscalls, errors, read_bytes, write_bytes, fsyncs, fsync_ns, fsync_max_ns, blk_requests, blk_read_bytes, blk_write_bytes, blk_device_ns, journal_bytes, throttles, throttle_ns, dstates, dstate_ns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 	[S_COMM] = "INSERT OR IGNORE INTO comm_history (rec_id, proc_id, seq, comm) VALUES (?,?,?,?)",
@@ -63,7 +63,7 @@ static const char *const stmt_sql[S_NR] = {
 	[S_OP] = "INSERT OR REPLACE INTO ops (rec_id, op, name) VALUES (?,?,?)",
 	[S_REQFILE] = "UPDATE request_rows SET origin = ?2 WHERE rowid = ?1",
 	[S_ORIGIN_OF] = "SELECT origin FROM request_rows WHERE rowid = ?",
-	[S_BLOCK] = "INSERT INTO id_blocks (block, rec_id, base_ts) VALUES (?,?,?)",
+	[S_BLOCK] = "INSERT INTO id_blocks (block, rec_id, base_ts, ref) VALUES (?,?,?,?)",
 	[S_SHAPE] = "INSERT INTO call_shapes (shape, rec_id, tid, proc_id, kind, fd, file_id, ret) VALUES (?,?,?,?,?,?,?,?)",
 	[S_ORIGIN] = "INSERT INTO request_origins (origin, rec_id, dev, op, flags, insert_pid, issue_pid, proc_id, file_id, attrib) VALUES (?,?,?,?,?,?,?,?,?,?)",
 	[S_KIND] = "INSERT OR REPLACE INTO syscall_kinds (rec_id, kind, name, is_read, is_write, is_sync, is_fsync) VALUES (?,?,?,?,?,?,?)",
@@ -71,26 +71,39 @@ static const char *const stmt_sql[S_NR] = {
 
 
 /*
- * The two bulk tables (request_rows, syscall_rows) go in BATCH rows per INSERT
- * statement: one sqlite3_step() per BATCH rows instead of per row.  The
- * values wait in a C array; a partial batch at a flush goes in row by row
- * through the single-row statement.
+ * The two bulk tables (request_rows, syscall_rows) are numbered in id
+ * blocks (see id_blocks in schema.sql) of up to 1024 rows, which wait in
+ * a C array until the block is full: then the block's reference (the
+ * shape most of its syscall rows have) is known, and each row stores its
+ * own as a difference, 0 bytes for most.  They go in BATCH
+ * rows per INSERT statement: one sqlite3_step() per BATCH rows instead
+ * of per row; the rest of a block row by row through the single-row
+ * statement.
  */
 #define BATCH		64
 #define BATCH_COLS	9	/* the widest bulk table (request_rows) */
+#define IDBLK_BITS	10	/* schema.sql: block << 10 | n */
+#define IDBLK_ROWS	(1 << IDBLK_BITS)
+#define REF_COL		1	/* the column of the shape or origin */
 
 struct val {
-	int type;		/* 0 NULL, 1 integer, 2 static text */
+	int type;		/* 0 NULL, 1 integer */
 	int64_t i;
-	const char *s;
 };
 
 struct batch {
 	enum stmt_id one;	/* single-row statement */
 	int ncols;
+	bool use_ref;		/* REF_COL relative to the block's ref */
 	sqlite3_stmt *multi;	/* BATCH rows */
+	/* the current id block */
+	int64_t block;		/* 0: none yet */
+	int nids;		/* ids used */
+	int64_t base_ts;
+	bool have_ref;		/* ref chosen and the id_blocks row stored */
+	int64_t ref;
 	int n;			/* rows waiting */
-	struct val v[BATCH][BATCH_COLS];
+	struct val v[IDBLK_ROWS][BATCH_COLS];
 };
 
 /*
@@ -105,15 +118,6 @@ struct intern {
 	size_t nslot;		/* a power of two */
 	int64_t base;		/* the id of tuple 0 */
 };
-
-/* The id block rows are being numbered in (see id_blocks in schema.sql). */
-struct idblk {
-	int64_t block;		/* 0: none yet */
-	int n;			/* ids used */
-	int64_t base_ts;
-};
-
-#define IDBLK_BITS	10	/* schema.sql: block << 10 | n */
 
 static void intern_release(struct intern *in);
 
@@ -132,7 +136,6 @@ struct db {
 	bool replaced;
 	int64_t next_hist;
 	int64_t next_block;
-	struct idblk rblk, sblk;	/* requests, syscalls */
 	struct intern shapes, origins;
 	/* request seq (from 1) -> id: the first seq of each request block */
 	int64_t *rqb_seq, *rqb_block;
@@ -243,43 +246,83 @@ static int batch_prepare(struct db *db, struct batch *b, enum stmt_id one,
 
 static void bind_val(sqlite3_stmt *st, int i, const struct val *v)
 {
-	if (v->type == 1)
+	if (v->type)
 		sqlite3_bind_int64(st, i, v->i);
-	else if (v->type == 2)
-		sqlite3_bind_text(st, i, v->s, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, i);
 }
 
-/* Insert the rows waiting in b. */
-static int batch_flush(struct db *db, struct batch *b)
+/* Insert rows [from, from + n) of b with statement st (n rows each). */
+static int insert_rows(struct db *db, struct batch *b, sqlite3_stmt *st,
+		       int from, int n)
 {
-	sqlite3_stmt *st;
 	int rc;
 
-	if (b->n == BATCH) {
-		st = b->multi;
-		for (int r = 0; r < BATCH; r++)
-			for (int c = 0; c < b->ncols; c++)
-				bind_val(st, r * b->ncols + c + 1, &b->v[r][c]);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-		if (rc != SQLITE_DONE)
-			return fail_sql(db, "insert");
-		db->rows += BATCH;
-		b->n = 0;
-		return 0;
-	}
-	for (int r = 0; r < b->n; r++) {
-		st = db->st[b->one];
+	for (int r = 0; r < n; r++)
 		for (int c = 0; c < b->ncols; c++)
-			bind_val(st, c + 1, &b->v[r][c]);
+			bind_val(st, r * b->ncols + c + 1, &b->v[from + r][c]);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE)
+		return fail_sql(db, "insert");
+	db->rows += (uint64_t)n;
+	return 0;
+}
+
+/*
+ * A syscall block's reference: the shape most of its rows have (a
+ * majority vote; any value when there is no majority).
+ */
+static int64_t block_ref(const struct batch *b)
+{
+	int64_t cand = 0;
+	int votes = 0;
+
+	for (int r = 0; r < b->n; r++) {
+		if (!votes)
+			cand = b->v[r][REF_COL].i;
+		votes += b->v[r][REF_COL].i == cand ? 1 : -1;
+	}
+	return cand;
+}
+
+/*
+ * Insert the rows waiting in b: the first time for a block, choose its
+ * reference and store its id_blocks row.
+ */
+static int batch_flush(struct db *db, struct batch *b)
+{
+	int r = 0;
+
+	if (!b->n)
+		return 0;
+	if (!b->have_ref) {
+		sqlite3_stmt *st = db->st[S_BLOCK];
+		int rc;
+
+		b->ref = b->use_ref ? block_ref(b) : 0;
+		b->have_ref = true;
+		sqlite3_bind_int64(st, 1, b->block);
+		sqlite3_bind_int64(st, 2, db->rec_id);
+		sqlite3_bind_int64(st, 3, b->base_ts);
+		if (b->use_ref)
+			sqlite3_bind_int64(st, 4, b->ref);
+		else
+			sqlite3_bind_null(st, 4);
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
 		if (rc != SQLITE_DONE)
-			return fail_sql(db, "insert");
+			return fail_sql(db, "insert id block");
 		db->rows++;
 	}
+	for (int i = 0; i < b->n; i++)
+		b->v[i][REF_COL].i -= b->ref;
+	for (; r + BATCH <= b->n; r += BATCH)
+		if (insert_rows(db, b, b->multi, r, BATCH))
+			return -1;
+	for (; r < b->n; r++)
+		if (insert_rows(db, b, db->st[b->one], r, 1))
+			return -1;
 	b->n = 0;
 	return 0;
 }
@@ -306,12 +349,6 @@ static inline void vnull(struct val *v)
 	v->type = 0;
 }
 
-/* i, or NULL when i is the "unknown" value */
-static inline void vopt(struct val *v, int64_t i, int64_t unknown)
-{
-	v->type = i != unknown;
-	v->i = i;
-}
 
 /* ------------------------------------------------------------------ */
 /* Opening: schema and version */
@@ -470,6 +507,7 @@ int db_load_begin(struct db *db)
 	if (batch_prepare(db, &db->breq, S_REQUEST, 9) ||
 	    batch_prepare(db, &db->bsys, S_SYSCALL, 4))
 		return -1;
+	db->bsys.use_ref = true;
 	db->rows = 0;
 	return 0;
 }
@@ -648,8 +686,8 @@ static int ids_begin(struct db *db)
 	if (b < 0 || s < 0 || o < 0)
 		return -1;
 	db->next_block = b;
-	memset(&db->rblk, 0, sizeof(db->rblk));
-	memset(&db->sblk, 0, sizeof(db->sblk));
+	db->breq.block = db->bsys.block = 0;
+	db->breq.n = db->bsys.n = 0;
 	intern_reset(&db->shapes, ST_W, s);
 	intern_reset(&db->origins, OR_W, o);
 	db->nrqb = 0;
@@ -658,28 +696,25 @@ static int ids_begin(struct db *db)
 }
 
 /*
- * The id of the next row of a bulk table, a row of time ts; *off is ts
- * relative to the id block's base.  A block holds 4096 ids and a time
- * span that keeps the offsets in 32 bits.
+ * The id of the next row of bulk table b, a row of time ts; *off is ts
+ * relative to the id block's base.  A block holds 1024 ids and a time
+ * span that keeps the offsets in 32 bits.  Returns the row's values
+ * (b->ncols of them, to fill), or NULL after an error.
  */
-static int64_t next_id(struct db *db, struct idblk *b, uint64_t ts,
-		       int64_t *off)
+static struct val *next_row(struct db *db, struct batch *b, uint64_t ts,
+			    int64_t *id, int64_t *off)
 {
 	int64_t t = ts > INT64_MAX ? INT64_MAX : (int64_t)ts;
 
-	if (!b->block || b->n == 1 << IDBLK_BITS ||
+	if (!b->block || b->nids == IDBLK_ROWS ||
 	    t - b->base_ts >= INT32_MAX || t - b->base_ts <= INT32_MIN) {
-		sqlite3_stmt *st = db->st[S_BLOCK];
-
+		if (batch_flush(db, b))
+			return NULL;
 		b->block = db->next_block++;
-		b->n = 0;
+		b->nids = 0;
 		b->base_ts = t;
-		bind_i(st, 1, b->block);
-		bind_i(st, 2, db->rec_id);
-		bind_i(st, 3, t);
-		if (step(db, S_BLOCK))
-			return -1;
-		if (b == &db->rblk) {
+		b->have_ref = false;
+		if (b == &db->breq) {
 			if (db->nrqb == db->rqb_alloc) {
 				db->rqb_alloc = db->rqb_alloc ? db->rqb_alloc * 2 : 64;
 				db->rqb_seq = xrealloc(db->rqb_seq, db->rqb_alloc *
@@ -692,7 +727,8 @@ static int64_t next_id(struct db *db, struct idblk *b, uint64_t ts,
 		}
 	}
 	*off = t - b->base_ts;
-	return b->block << IDBLK_BITS | b->n++;
+	*id = b->block << IDBLK_BITS | b->nids++;
+	return b->v[b->n++];
 }
 
 /*
@@ -1171,8 +1207,7 @@ int db_add_cpu(struct db *db, int cpu, uint64_t gaps)
 int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 		   int file_id, const char *attrib)
 {
-	struct batch *b = &db->breq;
-	struct val *v = b->v[b->n];
+	struct val *v;
 	int64_t t[OR_W], id, off;
 	bool added;
 
@@ -1187,8 +1222,8 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 	t[OR_FILE] = file_id;
 	t[OR_ATTRIB] = (int64_t)(intptr_t)attrib;
 	db->req_seq++;
-	id = next_id(db, &db->rblk, rq->complete_ts, &off);
-	if (id < 0)
+	v = next_row(db, &db->breq, rq->complete_ts, &id, &off);
+	if (!v)
 		return -1;
 	vi(&v[0], id);
 	vi(&v[1], db->origins.base +
@@ -1206,7 +1241,7 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 		vnull(&v[6]);
 	vi(&v[7], rq->error);
 	vi(&v[8], (int64_t)rq->bytes - (int64_t)rq->nr_sector * 512);
-	return ++b->n == BATCH ? batch_flush(db, b) : 0;
+	return 0;
 }
 
 int db_set_request_file(struct db *db, int64_t req_seq, int file_id)
@@ -1255,8 +1290,7 @@ int db_set_request_file(struct db *db, int64_t req_seq, int file_id)
 int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 		   int fd, int file_id)
 {
-	struct batch *b = &db->bsys;
-	struct val *v = b->v[b->n];
+	struct val *v;
 	int64_t t[ST_W], id, off;
 	size_t i;
 	bool added;
@@ -1268,8 +1302,8 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 	t[ST_FILE] = file_id;
 	t[ST_RET] = c->ret;
 	i = intern(&db->shapes, t, &added);
-	id = next_id(db, &db->sblk, c->end, &off);
-	if (id < 0)
+	v = next_row(db, &db->bsys, c->end, &id, &off);
+	if (!v)
 		return -1;
 	vi(&v[0], id);
 	vi(&v[1], db->shapes.base + (int64_t)i);
@@ -1278,7 +1312,7 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 		vu(&v[3], c->end - c->start);
 	else
 		vnull(&v[3]);
-	return ++b->n == BATCH ? batch_flush(db, b) : 0;
+	return 0;
 }
 
 int db_add_thread(struct db *db, int proc_id, int tid, uint64_t calls,

@@ -122,6 +122,11 @@ log "devices: equal to the devices view (counts, bytes, percentiles, buckets)"
 	fail "request rows differ from the device histograms"
 [ "$(q "SELECT count(*) FROM histograms h WHERE count != (SELECT sum(count) FROM hist_buckets b WHERE b.rec_id = h.rec_id AND b.hist_id = h.hist_id)")" = 0 ] ||
 	fail "histogram buckets do not add up to their counts"
+# a query on one process's requests goes through the origin index (the
+# load samples the planner statistics), not through every request
+q "EXPLAIN QUERY PLAN SELECT * FROM requests WHERE rec_id = 1 AND proc_id = 1" >"$T/plan"
+grep -q 'request_rows_origin' "$T/plan" ||
+	fail "the requests of one process are read without the index: $(cat "$T/plan")"
 
 # Every request, field by field, equals `snoop --json` (completion
 # order): the story-000 recording spans 5 s with sparse requests, so its

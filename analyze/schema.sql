@@ -226,13 +226,13 @@ CREATE TABLE files (
 -- views call req_id and call_id) block << 10 | n (n below 1024), in
 -- completion (exit) order.  A block belongs to one recording; a
 -- recording's blocks are consecutive.  A syscall row stores its shape as
--- the difference to its block's ref, the shape most of the block's rows
--- have (0: no byte at all).
+-- the difference to its block's ref, chosen so that most of the block's
+-- rows have 0 or 1, which an SQLite record stores in no byte.
 CREATE TABLE id_blocks (
 	block		INTEGER PRIMARY KEY,
 	rec_id		INTEGER NOT NULL,
 	base_ts		INTEGER NOT NULL,	-- trace clock ns: end_ns of its rows is relative to it
-	ref		INTEGER			-- syscall_rows: the shape most rows have; theirs is relative to it
+	ref		INTEGER			-- syscall_rows: their shape_delta is relative to it
 );
 -- What a set of block requests share: device, operation and flags, the
 -- tasks that queued and issued them, and their attribution.

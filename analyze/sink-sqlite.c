@@ -73,12 +73,11 @@ static const char *const stmt_sql[S_NR] = {
 /*
  * The two bulk tables (request_rows, syscall_rows) are numbered in id
  * blocks (see id_blocks in schema.sql) of up to 1024 rows, which wait in
- * a C array until the block is full: then the block's reference (the
- * shape most of its syscall rows have) is known, and each row stores its
- * own as a difference, 0 bytes for most.  They go in BATCH
- * rows per INSERT statement: one sqlite3_step() per BATCH rows instead
- * of per row; the rest of a block row by row through the single-row
- * statement.
+ * a C array until the block is full: then the block's reference for
+ * syscall shapes (block_ref()) is chosen, and each row stores its shape
+ * as a difference, 0 bytes for most.  They go in BATCH rows per INSERT
+ * statement: one sqlite3_step() per BATCH rows instead of per row; the
+ * rest of a block row by row through the single-row statement.
  */
 #define BATCH		64
 #define BATCH_COLS	9	/* the widest bulk table (request_rows) */
@@ -269,21 +268,42 @@ static int insert_rows(struct db *db, struct batch *b, sqlite3_stmt *st,
 	return 0;
 }
 
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
 /*
- * A syscall block's reference: the shape most of its rows have (a
- * majority vote; any value when there is no majority).
+ * A syscall block's reference: the shape c for which most of its rows
+ * have c or c + 1, the two differences SQLite stores in no byte (a
+ * loop that reads one fd and writes another alternates two shapes,
+ * numbered one after the other when they first appeared).
  */
 static int64_t block_ref(const struct batch *b)
 {
-	int64_t cand = 0;
-	int votes = 0;
+	int64_t v[IDBLK_ROWS], best = 0;
+	int n = b->n, best_n = -1;
 
-	for (int r = 0; r < b->n; r++) {
-		if (!votes)
-			cand = b->v[r][REF_COL].i;
-		votes += b->v[r][REF_COL].i == cand ? 1 : -1;
+	for (int r = 0; r < n; r++)
+		v[r] = b->v[r][REF_COL].i;
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_i64);
+	/* runs of equal values: count c's run and the run of c + 1 after it */
+	for (int i = 0, j; i < n; i = j) {
+		int k, cnt;
+
+		for (j = i; j < n && v[j] == v[i]; j++)
+			;
+		for (k = j; k < n && v[k] == v[i] + 1; k++)
+			;
+		cnt = k - i;
+		if (cnt > best_n) {
+			best_n = cnt;
+			best = v[i];
+		}
 	}
-	return cand;
+	return best;
 }
 
 /*

@@ -372,55 +372,6 @@ static void print_bins(const char *title, uint64_t unit, const uint64_t *b1,
 /* ------------------------------------------------------------------ */
 /* Options shared by the four commands */
 
-struct opts {
-	bool json;
-	long top, rows;
-	const char *path[2];
-};
-
-static int parse_opts(int argc, char **argv, const char *usage, int nfiles,
-		      struct opts *o)
-{
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->top = DEFAULT_TOP;
-	o->rows = DEFAULT_ROWS;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jn:r:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'n':
-		case 'r':
-			if (parse_count(usage, c == 'n' ? "top" : "rows", optarg,
-					1, 100000, c == 'n' ? &o->top : &o->rows))
-				return 2;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			return usage_error(usage, "unknown option");
-		}
-	}
-	if (argc - optind != nfiles)
-		return usage_error(usage, "%s wants %s", argv[0],
-				   nfiles == 1 ? "exactly one FILE" :
-				   "two files, BEFORE and AFTER");
-	for (int i = 0; i < nfiles; i++)
-		o->path[i] = argv[optind + i];
-	return -1;
-}
-
 /* ------------------------------------------------------------------ */
 /* Rows of processes and files with their write amplification */
 
@@ -1347,8 +1298,10 @@ static int run_one(enum view v, int argc, char **argv, const char *usage)
 {
 	struct json j;
 	struct rec r;
-	struct opts o;
-	int rc = parse_opts(argc, argv, usage, 1, &o);
+	struct view_opts o = { .top = DEFAULT_TOP, .rows = DEFAULT_ROWS };
+	int rc = parse_view_opts(argc, argv, usage,
+				 v == V_DIRTY ? "jn:r:h" : "jn:h", 1, 100000,
+				 1, &o);
 
 	if (rc >= 0)
 		return rc;
@@ -2195,8 +2148,9 @@ int cmd_diff(int argc, char **argv)
 	struct snapdiff sd = { 0 };
 	struct used_arg ua = { &rb, &ra };
 	struct json j;
-	struct opts o;
-	int rc = parse_opts(argc, argv, diff_usage, 2, &o);
+	struct view_opts o = { .top = DEFAULT_TOP, .rows = DEFAULT_ROWS };
+	int rc = parse_view_opts(argc, argv, diff_usage, "jn:h", 1, 100000, 2,
+				 &o);
 	size_t tot;
 
 	if (rc >= 0)

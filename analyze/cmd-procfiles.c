@@ -125,49 +125,6 @@ static void fmt_u64(char *buf, size_t n, uint64_t v)
 /* ------------------------------------------------------------------ */
 /* Shared: options, running the replay, the anomalies */
 
-struct opts {
-	bool json;
-	long top;
-	const char *path;
-};
-
-static int parse_opts(int argc, char **argv, const char *usage,
-		      struct opts *o)
-{
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->top = -1;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jn:h", lo, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'n':
-			if (parse_count(usage, "top", optarg, 0, LONG_MAX,
-					&o->top))
-				return 2;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			return usage_error(usage, "unknown option");
-		}
-	}
-	if (argc - optind != 1)
-		return usage_error(usage, "%s wants exactly one FILE", argv[0]);
-	o->path = argv[optind];
-	return -1;
-}
-
 /* Every anomaly counter of the replay, in a fixed order. */
 struct anomaly {
 	const char *key;	/* JSON key */
@@ -426,12 +383,13 @@ static int run_standalone(int argc, char **argv, const char *usage,
 	struct source *src;
 	struct json j;
 	struct sink s;
-	struct opts o;
-	int rc = parse_opts(argc, argv, usage, &o);
+	struct view_opts o = { .top = -1 };
+	int rc = parse_view_opts(argc, argv, usage, "jn:h", 0, LONG_MAX, 1,
+				 &o);
 
 	if (rc >= 0)
 		return rc;
-	src = run_analysis(o.path, &a);
+	src = run_analysis(o.path[0], &a);
 	if (!src)
 		return 1;
 	rc = 0;

@@ -84,55 +84,6 @@ enum view {
 	V_REPORT, V_SUMMARY, V_DEVICES, V_SLOW, V_SNOOP,
 };
 
-struct opts {
-	bool json, no_hist;
-	long top;
-	const char *path;
-};
-
-/* Returns -1 to go on, else the exit code. */
-static int parse_opts(int argc, char **argv, const char *usage,
-		      const char *shortopts, struct opts *o)
-{
-	static const struct option lo[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "top", required_argument, NULL, 'n' },
-		{ "no-hist", no_argument, NULL, 'H' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c;
-
-	memset(o, 0, sizeof(*o));
-	o->top = DEFAULT_TOP;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, lo, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			o->json = true;
-			break;
-		case 'H':
-			o->no_hist = true;
-			break;
-		case 'n':
-			if (parse_count(usage, "top", optarg, 0, 1000000,
-					&o->top))
-				return 2;
-			break;
-		case 'h':
-			fputs(usage, stdout);
-			return 0;
-		default:
-			return usage_error(usage, "unknown option");
-		}
-	}
-	if (argc - optind != 1)
-		return usage_error(usage, "%s wants exactly one FILE",
-				   argv[0]);
-	o->path = argv[optind];
-	return -1;
-}
-
 static int run_view(enum view v, int argc, char **argv, const char *usage,
 		    const char *shortopts)
 {
@@ -140,14 +91,15 @@ static int run_view(enum view v, int argc, char **argv, const char *usage,
 	struct json j, *jp = NULL;
 	struct sink s;
 	struct source *src;
-	struct opts o;
+	struct view_opts o = { .top = DEFAULT_TOP };
 	char *msg;
-	int rc = parse_opts(argc, argv, usage, shortopts, &o);
+	int rc = parse_view_opts(argc, argv, usage, shortopts, 0, 1000000, 1,
+				 &o);
 
 	if (rc >= 0)
 		return rc;
 	rc = 0;
-	src = source_open(o.path, &msg);
+	src = source_open(o.path[0], &msg);
 	if (!src) {
 		error("%s", msg);
 		free(msg);
@@ -186,7 +138,7 @@ static int run_view(enum view v, int argc, char **argv, const char *usage,
 		if (jp)
 			json_str(jp, "error", a.block_why);
 		else
-			error("%s: %s", o.path, a.block_why);
+			error("%s: %s", o.path[0], a.block_why);
 		rc = 1;
 	}
 	switch (v) {

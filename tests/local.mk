@@ -15,8 +15,8 @@ TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh
 EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/corrupt/make-corrupt.py
 
-TESTS += tests/test-golden.sh tests/test-schema-doc.sh
-EXTRA_DIST += tests/test-golden.sh tests/golden tests/test-schema-doc.sh \
+TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh
+EXTRA_DIST += tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh \
 	docs/schema-render.py
 
 # Rewrite the expected outputs of the golden tests after an intended change.

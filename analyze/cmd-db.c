@@ -65,7 +65,7 @@ struct thr {
 
 /* A request whose file is known only by inode until attrib_end(). */
 struct ino_req {
-	int64_t req_id;
+	int64_t req_id;		/* as db_add_request() stored it */
 	uint32_t dev;
 	uint64_t ino;
 };
@@ -81,7 +81,6 @@ struct load {
 
 	struct ino_req *ireq;
 	size_t nireq, ireq_alloc;
-	int64_t req_seq;
 };
 
 /* ------------------------------------------------------------------ */
@@ -94,30 +93,33 @@ static void on_request(const struct blk_done *d, void *arg)
 	const struct attrib_owner *own = &d->own;
 	int proc_id = -1, file_id = -1;
 	const char *how = NULL;
+	int64_t req_id;
+	struct ino_req *r;
 
-	l->req_seq++;
+	if (l->failed)
+		return;
 	if (d->attributed) {
 		how = attrib_kind_name(own->kind);
 		if (own->proc)
 			proc_id = own->proc->id;
-		if (own->file) {
+		if (own->file)
 			file_id = own->file->id;
-		} else if (own->ino) {
-			struct ino_req *r;
-
-			if (l->nireq == l->ireq_alloc) {
-				l->ireq_alloc = l->ireq_alloc ? l->ireq_alloc * 2 : 256;
-				l->ireq = xrealloc(l->ireq, sizeof(*l->ireq) *
-						   l->ireq_alloc);
-			}
-			r = &l->ireq[l->nireq++];
-			r->req_id = l->req_seq;
-			r->dev = own->dev;
-			r->ino = own->ino;
-		}
 	}
-	if (!l->failed && db_add_request(l->db, &d->rq, proc_id, file_id, how))
+	if (db_add_request(l->db, &d->rq, proc_id, file_id, how, &req_id)) {
 		l->failed = 1;
+		return;
+	}
+	if (!d->attributed || own->file || !own->ino)
+		return;
+	/* a file known by inode only: tied to its name at the end */
+	if (l->nireq == l->ireq_alloc) {
+		l->ireq_alloc = l->ireq_alloc ? l->ireq_alloc * 2 : 256;
+		l->ireq = xrealloc(l->ireq, sizeof(*l->ireq) * l->ireq_alloc);
+	}
+	r = &l->ireq[l->nireq++];
+	r->req_id = req_id;
+	r->dev = own->dev;
+	r->ino = own->ino;
 }
 
 /* ------------------------------------------------------------------ */

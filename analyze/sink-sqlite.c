@@ -107,7 +107,7 @@ struct batch {
 
 /*
  * Interned tuples of w integers: the call shapes of syscall_rows and the
- * origins of request_rows.  A tuple's index + base is its id.
+ * origins of request_rows.  A tuple's id is base + its index.
  */
 struct intern {
 	int w;
@@ -136,10 +136,6 @@ struct db {
 	int64_t next_hist;
 	int64_t next_block;
 	struct intern shapes, origins;
-	/* request seq (from 1) -> id: the first seq of each request block */
-	int64_t *rqb_seq, *rqb_block;
-	size_t nrqb, rqb_alloc;
-	int64_t req_seq;
 	uint64_t rows;
 };
 
@@ -481,8 +477,6 @@ void db_close(struct db *db)
 	sqlite3_close(db->h);
 	intern_release(&db->shapes);
 	intern_release(&db->origins);
-	free(db->rqb_seq);
-	free(db->rqb_block);
 	strbuf_release(&db->err);
 	free(db->path);
 	free(db);
@@ -663,10 +657,8 @@ static void intern_rehash(struct intern *in, size_t nslot)
 	}
 }
 
-/*
- * The index of tuple t (w values), added when new; *added says which.
- */
-static size_t intern(struct intern *in, const int64_t *t, bool *added)
+/* The id of tuple t (w values), added when new. */
+static int64_t intern(struct intern *in, const int64_t *t)
 {
 	size_t w = (size_t)in->w, j;
 
@@ -676,10 +668,8 @@ static size_t intern(struct intern *in, const int64_t *t, bool *added)
 	while (in->slot[j]) {
 		size_t i = in->slot[j] - 1;
 
-		if (!memcmp(in->v + i * w, t, w * sizeof(*t))) {
-			*added = false;
-			return i;
-		}
+		if (!memcmp(in->v + i * w, t, w * sizeof(*t)))
+			return in->base + (int64_t)i;
 		j = (j + 1) & (in->nslot - 1);
 	}
 	if (in->n == in->alloc) {
@@ -688,8 +678,7 @@ static size_t intern(struct intern *in, const int64_t *t, bool *added)
 	}
 	memcpy(in->v + in->n * w, t, w * sizeof(*t));
 	in->slot[j] = (uint32_t)(in->n + 1);
-	*added = true;
-	return in->n++;
+	return in->base + (int64_t)in->n++;
 }
 
 enum { ST_TID, ST_PROC, ST_KIND, ST_FD, ST_FILE, ST_RET, ST_W };
@@ -710,8 +699,6 @@ static int ids_begin(struct db *db)
 	db->breq.n = db->bsys.n = 0;
 	intern_reset(&db->shapes, ST_W, s);
 	intern_reset(&db->origins, OR_W, o);
-	db->nrqb = 0;
-	db->req_seq = 0;
 	return 0;
 }
 
@@ -734,17 +721,6 @@ static struct val *next_row(struct db *db, struct batch *b, uint64_t ts,
 		b->nids = 0;
 		b->base_ts = t;
 		b->have_ref = false;
-		if (b == &db->breq) {
-			if (db->nrqb == db->rqb_alloc) {
-				db->rqb_alloc = db->rqb_alloc ? db->rqb_alloc * 2 : 64;
-				db->rqb_seq = xrealloc(db->rqb_seq, db->rqb_alloc *
-						       sizeof(*db->rqb_seq));
-				db->rqb_block = xrealloc(db->rqb_block, db->rqb_alloc *
-							 sizeof(*db->rqb_block));
-			}
-			db->rqb_seq[db->nrqb] = db->req_seq;
-			db->rqb_block[db->nrqb++] = b->block;
-		}
 	}
 	*off = t - b->base_ts;
 	*id = b->block << IDBLK_BITS | b->nids++;
@@ -1225,11 +1201,10 @@ int db_add_cpu(struct db *db, int cpu, uint64_t gaps)
 /* Rows */
 
 int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
-		   int file_id, const char *attrib)
+		   int file_id, const char *attrib, int64_t *req_id)
 {
 	struct val *v;
 	int64_t t[OR_W], id, off;
-	bool added;
 
 	t[OR_DEV] = rq->dev;
 	t[OR_OP] = rq->op;
@@ -1241,13 +1216,12 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 	t[OR_PROC] = proc_id;
 	t[OR_FILE] = file_id;
 	t[OR_ATTRIB] = (int64_t)(intptr_t)attrib;
-	db->req_seq++;
 	v = next_row(db, &db->breq, rq->complete_ts, &id, &off);
 	if (!v)
 		return -1;
+	*req_id = id;
 	vi(&v[0], id);
-	vi(&v[1], db->origins.base +
-	   (int64_t)intern(&db->origins, t, &added));
+	vi(&v[1], intern(&db->origins, t));
 	vu(&v[2], rq->sector);
 	vi(&v[3], rq->nr_sector);
 	vi(&v[4], off);
@@ -1264,27 +1238,12 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 	return 0;
 }
 
-int db_set_request_file(struct db *db, int64_t req_seq, int file_id)
+int db_set_request_file(struct db *db, int64_t id, int file_id)
 {
 	sqlite3_stmt *st = db->st[S_ORIGIN_OF];
-	size_t lo = 0, hi = db->nrqb;
-	int64_t id, origin = -1, t[OR_W];
-	bool added;
+	int64_t origin = -1, t[OR_W];
 	int rc;
 
-	/* the request block of req_seq: the last that starts at or before it */
-	while (hi - lo > 1) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (db->rqb_seq[mid] <= req_seq)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	if (!db->nrqb || req_seq < 1 || req_seq > db->req_seq)
-		return fail(db, "%s: request %" PRId64 " is not in the recording",
-			    db->path, req_seq);
-	id = db->rqb_block[lo] << IDBLK_BITS | (req_seq - db->rqb_seq[lo]);
 	if (batch_flush(db, &db->breq))
 		return -1;
 	bind_i(st, 1, id);
@@ -1294,14 +1253,13 @@ int db_set_request_file(struct db *db, int64_t req_seq, int file_id)
 	sqlite3_reset(st);
 	if (origin < db->origins.base ||
 	    origin - db->origins.base >= (int64_t)db->origins.n)
-		return fail(db, "%s: request %" PRId64 " has no origin in this load",
-			    db->path, req_seq);
+		return fail(db, "%s: request %" PRId64 " is not one of this load",
+			    db->path, id);
 	memcpy(t, db->origins.v + (origin - db->origins.base) * OR_W, sizeof(t));
 	t[OR_FILE] = file_id;
 	st = db->st[S_REQFILE];
 	bind_i(st, 1, id);
-	bind_i(st, 2, db->origins.base +
-	       (int64_t)intern(&db->origins, t, &added));
+	bind_i(st, 2, intern(&db->origins, t));
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : fail_sql(db, "update request");
@@ -1312,8 +1270,6 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 {
 	struct val *v;
 	int64_t t[ST_W], id, off;
-	size_t i;
-	bool added;
 
 	t[ST_TID] = c->tid;
 	t[ST_PROC] = proc_id;
@@ -1321,12 +1277,11 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 	t[ST_FD] = fd;
 	t[ST_FILE] = file_id;
 	t[ST_RET] = c->ret;
-	i = intern(&db->shapes, t, &added);
 	v = next_row(db, &db->bsys, c->end, &id, &off);
 	if (!v)
 		return -1;
 	vi(&v[0], id);
-	vi(&v[1], db->shapes.base + (int64_t)i);
+	vi(&v[1], intern(&db->shapes, t));
 	vi(&v[2], off);
 	if (c->paired)
 		vu(&v[3], c->end - c->start);

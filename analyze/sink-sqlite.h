@@ -73,15 +73,16 @@ bool db_replaced(const struct db *db);
  * @proc_id, @file_id: the attributed process and file, -1 when unknown
  * @attrib: the attribution method (a heuristic's name), or NULL; a
  *   string that lives until db_commit() (rows are inserted in batches)
+ * @req_id: set to the request's id (its req_id in the database)
  */
 int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
-		   int file_id, const char *attrib);
+		   int file_id, const char *attrib, int64_t *req_id);
 
 /*
- * db_set_request_file - the file of request req_seq (the n-th of the
- * current recording, from 1), known only once the recording is read
+ * db_set_request_file - the file of request req_id of the current
+ * recording, known only once the recording is read
  */
-int db_set_request_file(struct db *db, int64_t req_seq, int file_id);
+int db_set_request_file(struct db *db, int64_t req_id, int file_id);
 
 /*
  * db_add_syscall - one file syscall of thread c->tid

@@ -122,6 +122,12 @@ log "devices: equal to the devices view (counts, bytes, percentiles, buckets)"
 	fail "request rows differ from the device histograms"
 [ "$(q "SELECT count(*) FROM histograms h WHERE count != (SELECT sum(count) FROM hist_buckets b WHERE b.rec_id = h.rec_id AND b.hist_id = h.hist_id)")" = 0 ] ||
 	fail "histogram buckets do not add up to their counts"
+# the request rows carry the same file attribution as the files view,
+# those tied to a file by inode only at the end of the recording included
+[ "$(q "SELECT count(*) FROM files f WHERE blk_write_bytes != (SELECT coalesce(sum(bytes), 0) FROM requests r JOIN ops o USING (rec_id, op) WHERE r.rec_id = f.rec_id AND r.file_id = f.file_id AND o.name = 'write') OR blk_read_bytes != (SELECT coalesce(sum(bytes), 0) FROM requests r JOIN ops o USING (rec_id, op) WHERE r.rec_id = f.rec_id AND r.file_id = f.file_id AND o.name = 'read')")" = 0 ] ||
+	fail "request rows attributed to a file differ from its blk bytes"
+[ "$(q "SELECT count(*) FROM files WHERE path IS NULL AND dev IS NOT NULL AND blk_requests > 0")" -gt 0 ] ||
+	fail "no file known by inode only got block I/O: the check above tests nothing of the late attribution"
 # a query on one process's requests goes through the origin index (the
 # load samples the planner statistics), not through every request
 q "EXPLAIN QUERY PLAN SELECT * FROM requests WHERE rec_id = 1 AND proc_id = 1" >"$T/plan"

@@ -385,3 +385,74 @@ void analysis_release(struct analysis *a)
 		sysrun_release(&a->sys);
 	memset(a, 0, sizeof(*a));
 }
+
+size_t analysis_anomalies(const struct analysis *a, struct anomaly *v)
+{
+	size_t n = 0;
+
+#define A(st, k, t, x) (v[n].stage = (st), v[n].key = (k), v[n].text = (t), \
+			 v[n++].n = (x))
+	if (a->rb) {
+		const struct blk_anomalies *b = &a->blk_an;
+
+		A("block", "complete_without_issue",
+		  "request completions without issue",
+		  b->complete_without_issue);
+		A("block", "issue_without_insert", "issued without insert",
+		  b->issue_without_insert);
+		A("block", "duplicate", "duplicate", b->duplicate);
+		A("block", "negative_time", "negative time", b->negative_time);
+		A("block", "requeued", "requeued", b->requeued);
+		A("block", "empty_preflush_completions",
+		  "empty preflush completions", b->empty_complete);
+		A("block", "dropped_at_lost_events", "dropped at lost events",
+		  b->dropped_at_gap);
+		A("block", "open_at_end", "still open at end", b->still_open);
+		A("block", "evicted", "evicted (too many pending)", b->evicted);
+		A("block", "unreadable", "unreadable", b->unreadable);
+	}
+	if (a->have_sys) {
+		const struct sysrun *run = &a->sys;
+		const struct sysreplay_stats *s = sysreplay_stats(run->sr);
+		const struct proctable_stats *p = proctable_stats(run->pt);
+		const struct fdtable_stats *f = proctable_fdstats(run->pt);
+
+		A("syscall", "exit_without_enter", "exit without enter",
+		  s->exit_without_enter);
+		A("syscall", "enter_without_exit", "enter without exit",
+		  s->enter_without_exit);
+		A("syscall", "mismatched", "exit of another syscall",
+		  s->mismatched);
+		A("syscall", "negative_time", "negative time", s->negative_time);
+		A("syscall", "dropped_at_lost_events", "dropped at lost events",
+		  s->lost_gap);
+		A("syscall", "open_at_end", "still open at end", s->open_at_end);
+		A("syscall", "lost_event_gaps", "lost-event gaps", run->st.gaps);
+		A("process", "unknown_tids", "threads without fork or snapshot",
+		  p->unknown_tids);
+		A("process", "pid_reuse", "pid reused without exit",
+		  p->pid_reuse);
+		A("process", "exit_unknown", "exit of unknown thread",
+		  p->exit_unknown);
+		A("fd", "io_unknown_fd", "I/O on unknown fd", f->io_unknown);
+		A("fd", "close_unknown_fd", "close of unknown fd",
+		  f->close_unknown);
+		A("fd", "dup_unknown_fd", "dup of unknown fd", f->dup_unknown);
+		A("syscall", "unknown_syscalls", "unnamed raw syscall ids",
+		  run->st.unknown_syscalls);
+		A("decode", "decode_errors", "unreadable fields",
+		  run->st.decode_errors);
+	}
+	if (a->at) {
+		const struct attrib_totals *t = attrib_totals(a->at);
+
+		A("attrib", "bio_replaced", "bio queued over a pending one",
+		  t->bio_replaced);
+		A("attrib", "request_sectors_without_bio",
+		  "request sectors without a bio", t->bio_unmatched);
+		A("attrib", "bios_pending_at_end",
+		  "bios without a completed request", t->bio_pending_end);
+	}
+#undef A
+	return n;
+}

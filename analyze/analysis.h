@@ -154,6 +154,26 @@ const struct slow_call *analysis_slowest_calls(struct analysis *a, size_t *n);
  */
 const char *analysis_file(struct analysis *a, const struct blk_done *d);
 
+/* A counter of what a state machine of the replay could not pair or decode. */
+struct anomaly {
+	const char *stage;	/* block, syscall, process, fd, decode, attrib */
+	const char *key;	/* JSON key and name in the database */
+	const char *text;	/* for a text line */
+	uint64_t n;
+};
+
+#define ANOMALIES_MAX	40
+
+/*
+ * analysis_anomalies - every anomaly counter of the replay, in a fixed
+ * order: the block ones (with block events), the syscall, process, fd
+ * and decode ones (with syscalls), the attribution ones (with it)
+ * @v: ANOMALIES_MAX entries
+ *
+ * The one list the views, their JSON and the database take them from.
+ */
+size_t analysis_anomalies(const struct analysis *a, struct anomaly *v);
+
 /* Q2C of a request: insert (or issue) -> complete, ns. */
 static inline uint64_t blk_total_ns(const struct blk_request *rq)
 {

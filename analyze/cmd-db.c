@@ -164,54 +164,21 @@ static void on_call(void *arg, struct proc *p, struct file *f,
 
 static void store_anomalies(struct load *l)
 {
-	struct db *db = l->db;
-	const struct blk_anomalies *b;
+	struct anomaly v[ANOMALIES_MAX];
+	size_t n = analysis_anomalies(&l->a, v);
 	int rc = 0;
 
-#define A(stage, name, v) (rc = rc || db_add_anomaly(db, stage, name, v))
-	if (l->a.rb) {
-		b = &l->a.blk_an;
-		A("block", "complete_without_issue", b->complete_without_issue);
-		A("block", "issue_without_insert", b->issue_without_insert);
-		A("block", "duplicate", b->duplicate);
-		A("block", "negative_time", b->negative_time);
-		A("block", "empty_complete", b->empty_complete);
-		A("block", "requeued", b->requeued);
-		A("block", "dropped_at_gap", b->dropped_at_gap);
-		A("block", "still_open", b->still_open);
-		A("block", "unreadable", b->unreadable);
-	}
-	if (l->a.have_sys) {
-		const struct sysreplay_stats *s = sysreplay_stats(l->a.sys.sr);
-		const struct proctable_stats *p = proctable_stats(l->a.sys.pt);
-		const struct fdtable_stats *f = proctable_fdstats(l->a.sys.pt);
-
-		A("syscall", "exit_without_enter", s->exit_without_enter);
-		A("syscall", "enter_without_exit", s->enter_without_exit);
-		A("syscall", "mismatched", s->mismatched);
-		A("syscall", "negative_time", s->negative_time);
-		A("syscall", "dropped_at_lost_events", s->lost_gap);
-		A("syscall", "open_at_end", s->open_at_end);
-		A("syscall", "lost_event_gaps", l->a.sys.st.gaps);
-		A("syscall", "unknown_syscalls", l->a.sys.st.unknown_syscalls);
-		A("decode", "decode_errors", l->a.sys.st.decode_errors);
-		A("process", "unknown_tids", p->unknown_tids);
-		A("process", "pid_reuse", p->pid_reuse);
-		A("process", "exit_unknown", p->exit_unknown);
-		A("fd", "io_unknown_fd", f->io_unknown);
-		A("fd", "close_unknown_fd", f->close_unknown);
-		A("fd", "dup_unknown_fd", f->dup_unknown);
-	}
-	if (l->a.at) {
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = db_add_anomaly(l->db, v[i].stage, v[i].key, v[i].n);
+	if (l->a.at && !rc) {
+		/* attribution totals of bytes, beside its anomalies */
 		const struct attrib_totals *t = attrib_totals(l->a.at);
 
-		A("attrib", "bio_replaced", t->bio_replaced);
-		A("attrib", "bio_unmatched", t->bio_unmatched);
-		A("attrib", "bio_pending_end", t->bio_pending_end);
-		A("attrib", "writeback_without_dirtier_bytes", t->wb_noproc_bytes);
-		A("attrib", "unattributed_bytes", t->kind_bytes[AK_UNATTRIBUTED]);
+		rc = db_add_anomaly(l->db, "attrib", "writeback_without_dirtier_bytes",
+				    t->wb_noproc_bytes) ||
+		     db_add_anomaly(l->db, "attrib", "unattributed_bytes",
+				    t->kind_bytes[AK_UNATTRIBUTED]);
 	}
-#undef A
 	if (rc)
 		l->failed = 1;
 }

@@ -125,54 +125,27 @@ static void fmt_u64(char *buf, size_t n, uint64_t v)
 /* ------------------------------------------------------------------ */
 /* Shared: options, running the replay, the anomalies */
 
-/* Every anomaly counter of the replay, in a fixed order. */
-struct anomaly {
-	const char *key;	/* JSON key */
-	const char *text;	/* for the text line */
-	uint64_t n;
-};
-
+/*
+ * The anomaly counters these views show: those of the syscall replay and
+ * the attribution, then the request completions without issue.
+ */
 static size_t anomalies(const struct analysis *a, struct anomaly *v)
 {
-	const struct sysrun *run = &a->sys;
-	const struct attrib_totals *t = attrib_totals(a->at);
-	const struct sysreplay_stats *s = sysreplay_stats(run->sr);
-	const struct proctable_stats *p = proctable_stats(run->pt);
-	const struct fdtable_stats *f = proctable_fdstats(run->pt);
-	size_t n = 0;
+	struct anomaly all[ANOMALIES_MAX];
+	size_t n = analysis_anomalies(a, all), k = 0;
 
-#define A(k, t, x) (v[n].key = (k), v[n].text = (t), v[n++].n = (x))
-	A("exit_without_enter", "exit without enter", s->exit_without_enter);
-	A("enter_without_exit", "enter without exit", s->enter_without_exit);
-	A("mismatched", "exit of another syscall", s->mismatched);
-	A("negative_time", "negative time", s->negative_time);
-	A("dropped_at_lost_events", "dropped at lost events", s->lost_gap);
-	A("open_at_end", "still open at end", s->open_at_end);
-	A("lost_event_gaps", "lost-event gaps", run->st.gaps);
-	A("unknown_tids", "threads without fork or snapshot", p->unknown_tids);
-	A("pid_reuse", "pid reused without exit", p->pid_reuse);
-	A("exit_unknown", "exit of unknown thread", p->exit_unknown);
-	A("io_unknown_fd", "I/O on unknown fd", f->io_unknown);
-	A("close_unknown_fd", "close of unknown fd", f->close_unknown);
-	A("dup_unknown_fd", "dup of unknown fd", f->dup_unknown);
-	A("unknown_syscalls", "unnamed raw syscall ids", run->st.unknown_syscalls);
-	A("decode_errors", "unreadable fields", run->st.decode_errors);
-	A("bio_replaced", "bio queued over a pending one", t->bio_replaced);
-	A("request_sectors_without_bio", "request sectors without a bio",
-	  t->bio_unmatched);
-	A("bios_pending_at_end", "bios without a completed request",
-	  t->bio_pending_end);
-	A("complete_without_issue", "request completions without issue",
-	  a->rb ? a->blk_an.complete_without_issue : 0);
-#undef A
-	return n;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(all[i].stage, "block"))
+			v[k++] = all[i];
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(all[i].key, "complete_without_issue"))
+			v[k++] = all[i];
+	return k;
 }
-
-#define MAX_ANOMALIES 24
 
 static void print_anomalies_text(const struct analysis *a)
 {
-	struct anomaly v[MAX_ANOMALIES];
+	struct anomaly v[ANOMALIES_MAX];
 	size_t n = anomalies(a, v);
 
 	printf("\nanomalies:");
@@ -183,7 +156,7 @@ static void print_anomalies_text(const struct analysis *a)
 
 static void print_anomalies_json(const struct analysis *a, struct json *j)
 {
-	struct anomaly v[MAX_ANOMALIES];
+	struct anomaly v[ANOMALIES_MAX];
 	size_t n = anomalies(a, v);
 
 	json_object_begin(j, "anomalies");

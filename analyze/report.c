@@ -198,57 +198,36 @@ void view_head(struct sink *s)
 /* ------------------------------------------------------------------ */
 /* Anomalies */
 
-struct anomaly {
-	const char *key, *text;
-	uint64_t n;
-};
-
-#define MAX_ANOMALIES	24
-
-static size_t block_anomalies(const struct analysis *a, struct anomaly *v)
+/* The syscall-side counters (lost_event_gaps has its own line above). */
+static bool sys_side(const struct anomaly *x)
 {
-	const struct blk_anomalies *b = &a->blk_an;
-	size_t n = 0;
-
-#define A(k, t, x) (v[n].key = (k), v[n].text = (t), v[n++].n = (x))
-	A("complete_without_issue", "complete without issue",
-	  b->complete_without_issue);
-	A("issue_without_insert", "issued without insert",
-	  b->issue_without_insert);
-	A("duplicate", "duplicate", b->duplicate);
-	A("negative_time", "negative time", b->negative_time);
-	A("requeued", "requeued", b->requeued);
-	A("empty_preflush_completions", "empty preflush completions",
-	  b->empty_complete);
-	A("dropped_at_lost_events", "dropped at lost events",
-	  b->dropped_at_gap);
-	A("open_at_end", "still open at end", b->still_open);
-	A("evicted", "evicted (too many pending)", b->evicted);
-	A("unreadable", "unreadable", b->unreadable);
-	return n;
+	return strcmp(x->stage, "block") && strcmp(x->stage, "attrib") &&
+	       strcmp(x->key, "lost_event_gaps");
 }
 
-static size_t sys_anomalies(struct analysis *a, struct anomaly *v)
+static void anomaly_list(const struct anomaly *v, size_t n, bool block,
+			 struct json *j, const char *pre, const char *title)
 {
-	const struct sysreplay_stats *s = sysreplay_stats(a->sys.sr);
-	const struct proctable_stats *p = proctable_stats(a->sys.pt);
-	const struct fdtable_stats *f = proctable_fdstats(a->sys.pt);
-	size_t n = 0;
+	bool first = true;
 
-	A("exit_without_enter", "exit without enter", s->exit_without_enter);
-	A("enter_without_exit", "enter without exit", s->enter_without_exit);
-	A("mismatched", "exit of another syscall", s->mismatched);
-	A("negative_time", "negative time", s->negative_time);
-	A("dropped_at_lost_events", "dropped at lost events", s->lost_gap);
-	A("open_at_end", "still open at end", s->open_at_end);
-	A("unknown_tids", "threads without fork or snapshot",
-	  p->unknown_tids);
-	A("pid_reuse", "pid reused without exit", p->pid_reuse);
-	A("io_unknown_fd", "I/O on unknown fd", f->io_unknown);
-	A("close_unknown_fd", "close of unknown fd", f->close_unknown);
-	A("decode_errors", "unreadable fields", a->sys.st.decode_errors);
-#undef A
-	return n;
+	if (j)
+		json_object_begin(j, title);
+	else
+		printf("%s  %s:", pre, title);
+	for (size_t i = 0; i < n; i++) {
+		if (block ? strcmp(v[i].stage, "block") : !sys_side(&v[i]))
+			continue;
+		if (j)
+			json_u64(j, v[i].key, v[i].n);
+		else
+			printf("%s %s %" PRIu64, first ? "" : ",", v[i].text,
+			       v[i].n);
+		first = false;
+	}
+	if (j)
+		json_object_end(j);
+	else
+		printf("\n");
 }
 
 static uint64_t lost_total(const struct analysis *a, uint64_t *gaps)
@@ -265,54 +244,28 @@ static uint64_t lost_total(const struct analysis *a, uint64_t *gaps)
 
 void view_anomalies(struct sink *s)
 {
-	struct anomaly v[MAX_ANOMALIES];
+	struct anomaly v[ANOMALIES_MAX];
 	struct analysis *a = s->a;
 	uint64_t gaps, lost = lost_total(a, &gaps);
-	const char *pre;
-	size_t n;
+	size_t n = analysis_anomalies(a, v);
+	/* snoop's lines are for grep and awk: its trailer is a comment */
+	const char *pre = s->snooping ? "# " : "";
 
 	if (s->j) {
 		json_object_begin(s->j, "anomalies");
 		json_u64(s->j, "lost_event_gaps", gaps);
 		json_u64(s->j, "lost_events_known", lost);
-		if (a->rb) {
-			json_object_begin(s->j, "block");
-			n = block_anomalies(a, v);
-			for (size_t i = 0; i < n; i++)
-				json_u64(s->j, v[i].key, v[i].n);
-			json_object_end(s->j);
-		}
-		if (a->have_sys) {
-			json_object_begin(s->j, "syscalls");
-			n = sys_anomalies(a, v);
-			for (size_t i = 0; i < n; i++)
-				json_u64(s->j, v[i].key, v[i].n);
-			json_object_end(s->j);
-		}
+	} else {
+		printf("%s\n%sanomalies: lost-event gaps %" PRIu64 " (%" PRIu64
+		       " events known lost)\n", s->snooping ? "#" : "", pre,
+		       gaps, lost);
+	}
+	if (a->rb)
+		anomaly_list(v, n, true, s->j, pre, "block");
+	if (a->have_sys)
+		anomaly_list(v, n, false, s->j, pre, "syscalls");
+	if (s->j)
 		json_object_end(s->j);
-		return;
-	}
-	/* snoop's lines are for grep and awk: its trailer is a comment */
-	pre = s->snooping ? "# " : "";
-	printf("%s\n%sanomalies: lost-event gaps %" PRIu64 " (%" PRIu64
-	       " events known lost)\n", s->snooping ? "#" : "", pre, gaps,
-	       lost);
-	if (a->rb) {
-		n = block_anomalies(a, v);
-		printf("%s  block:", pre);
-		for (size_t i = 0; i < n; i++)
-			printf("%s %s %" PRIu64, i ? "," : "", v[i].text,
-			       v[i].n);
-		printf("\n");
-	}
-	if (a->have_sys) {
-		n = sys_anomalies(a, v);
-		printf("%s  syscalls:", pre);
-		for (size_t i = 0; i < n; i++)
-			printf("%s %s %" PRIu64, i ? "," : "", v[i].text,
-			       v[i].n);
-		printf("\n");
-	}
 }
 
 /* ------------------------------------------------------------------ */

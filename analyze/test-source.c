@@ -547,17 +547,36 @@ static void log_rq(const struct blk_request *rq, void *arg)
 	l->rq[l->n++] = *rq;
 }
 
+/* Open path and replay every block event of it into log. */
+static struct replay_block *replay_whole(const char *path,
+					 struct rq_log *log,
+					 struct source **srcp)
+{
+	struct replay_block *rb;
+	struct source_event ev;
+	struct source *src;
+	const char *why;
+	char *msg;
+
+	src = source_open(path, &msg);
+	assert_non_null(src);
+	rb = replay_block_new(src, log_rq, log, &why);
+	assert_non_null(rb);
+	while (source_next(src, &ev) > 0)
+		replay_block_feed(rb, &ev);
+	replay_block_finish(rb);
+	*srcp = src;
+	return rb;
+}
+
 static void test_replay_block(void **state)
 {
 	const struct blk_anomalies *an;
 	struct replay_block *rb;
-	struct source_event ev;
 	struct rq_log log = { .n = 0 };
 	struct source *src;
 	struct page p[2];
 	struct file f;
-	const char *why;
-	char *msg;
 
 	file_begin(&f, false, 8);
 	file_format(&f, "block", fmt_insert);
@@ -591,13 +610,7 @@ static void test_replay_block(void **state)
 	file_data(&f, 0, p, 2, 100, 1400);
 	file_end(&f, true);
 
-	src = source_open(f.path, &msg);
-	assert_non_null(src);
-	rb = replay_block_new(src, log_rq, &log, &why);
-	assert_non_null(rb);
-	while (source_next(src, &ev) > 0)
-		replay_block_feed(rb, &ev);
-	replay_block_finish(rb);
+	rb = replay_whole(f.path, &log, &src);
 	an = replay_block_anomalies(rb);
 
 	assert_int_equal(log.n, 4);
@@ -641,11 +654,8 @@ static void test_replay_block_evict(void **state)
 	struct page *p = calloc((size_t)npages, sizeof(*p));
 	struct rq_log log = { .n = 0 };
 	struct replay_block *rb;
-	struct source_event ev;
 	struct source *src;
 	struct file f;
-	const char *why;
-	char *msg;
 	int k = 0;
 
 	(void)state;
@@ -664,13 +674,7 @@ static void test_replay_block_evict(void **state)
 	file_data(&f, 0, p, npages, 1000, 1000 + (uint64_t)NRQ * 10);
 	file_end(&f, true);
 
-	src = source_open(f.path, &msg);
-	assert_non_null(src);
-	rb = replay_block_new(src, log_rq, &log, &why);
-	assert_non_null(rb);
-	while (source_next(src, &ev) > 0)
-		replay_block_feed(rb, &ev);
-	replay_block_finish(rb);
+	rb = replay_whole(f.path, &log, &src);
 	an = replay_block_anomalies(rb);
 	assert_int_equal(log.n, 0);
 	/* all within 60 s: the whole table goes once, at 65536 */

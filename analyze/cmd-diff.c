@@ -21,15 +21,15 @@
 
 #include "util.h"
 #include "ioreport.h"
-#include "source.h"
-#include "analysis.h"
-#include "fdtable.h"
-#include "proctable.h"
-#include "json.h"
-#include "report.h"
-#include "wa.h"
-#include "dirty.h"
-#include "snapcmp.h"
+#include "input/source.h"
+#include "driver.h"
+#include "replay/fdtable.h"
+#include "replay/proctable.h"
+#include "out/json.h"
+#include "out/report.h"
+#include "stats/wa.h"
+#include "stats/dirty.h"
+#include "stats/snapcmp.h"
 
 #define MB		1e6
 #define MS		1e6	/* ns per ms */

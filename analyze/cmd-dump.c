@@ -13,8 +13,8 @@
 
 #include "util.h"
 #include "ioreport.h"
-#include "source.h"
-#include "json.h"
+#include "input/source.h"
+#include "out/json.h"
 
 static const char dump_usage[] =
 "usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [--raw] [--json] FILE\n"

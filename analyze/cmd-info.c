@@ -16,9 +16,9 @@
 #include "iorec-format.h"
 #include "util.h"
 #include "ioreport.h"
-#include "source.h"
-#include "json.h"
-#include "report.h"
+#include "input/source.h"
+#include "out/json.h"
+#include "out/report.h"
 
 static const char info_usage[] =
 "usage: ioreport info [--no-count] [--json] FILE...\n"

@@ -18,14 +18,14 @@
 
 #include "util.h"
 #include "ioreport.h"
-#include "source.h"
-#include "sysreplay.h"
-#include "proctable.h"
-#include "replay-block.h"
-#include "attrib.h"
-#include "analysis.h"
-#include "json.h"
-#include "report.h"
+#include "input/source.h"
+#include "replay/syscall.h"
+#include "replay/proctable.h"
+#include "replay/block.h"
+#include "stats/attrib.h"
+#include "driver.h"
+#include "out/json.h"
+#include "out/report.h"
 
 static const char processes_usage[] =
 "usage: ioreport processes [--json] [--top N] FILE\n"

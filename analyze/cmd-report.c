@@ -14,9 +14,9 @@
 
 #include "util.h"
 #include "ioreport.h"
-#include "source.h"
-#include "json.h"
-#include "report.h"
+#include "input/source.h"
+#include "out/json.h"
+#include "out/report.h"
 
 #define DEFAULT_TOP	10
 

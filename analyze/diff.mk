@@ -3,28 +3,28 @@
 # analyze/local.mk.
 ioreport_SOURCES += \
 	analyze/cmd-diff.c \
-	analyze/wa.h \
-	analyze/wa.c \
-	analyze/dirty.h \
-	analyze/dirty.c \
-	analyze/snapcmp.h \
-	analyze/snapcmp.c
+	analyze/stats/wa.h \
+	analyze/stats/wa.c \
+	analyze/stats/dirty.h \
+	analyze/stats/dirty.c \
+	analyze/stats/snapcmp.h \
+	analyze/stats/snapcmp.c
 ioreport_LDADD += -lm
 
 if HAVE_CMOCKA
-check_PROGRAMS += analyze/test-diff
-TESTS += analyze/test-diff
+check_PROGRAMS += tests/unit/test-diff
+TESTS += tests/unit/test-diff
 endif
-analyze_test_diff_SOURCES = analyze/test-diff.c \
-	analyze/snapcmp.c analyze/snapcmp.h \
-	analyze/dirty.c analyze/dirty.h \
-	analyze/wa.c analyze/wa.h \
-	analyze/hist.c analyze/hist.h
-analyze_test_diff_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-analyze_test_diff_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
+tests_unit_test_diff_SOURCES = tests/unit/test-diff.c \
+	analyze/stats/snapcmp.c analyze/stats/snapcmp.h \
+	analyze/stats/dirty.c analyze/stats/dirty.h \
+	analyze/stats/wa.c analyze/stats/wa.h \
+	analyze/stats/hist.c analyze/stats/hist.h
+tests_unit_test_diff_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(CMOCKA_CFLAGS)
+tests_unit_test_diff_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
 	$(CMOCKA_LIBS) -lm
 
-TESTS += analyze/test-wa-live.sh analyze/test-fsync-live.sh \
-	analyze/test-dirty-live.sh
-EXTRA_DIST += analyze/test-wa-live.sh analyze/test-fsync-live.sh \
-	analyze/test-dirty-live.sh
+TESTS += tests/accuracy/wa.sh tests/live/report-fsync.sh \
+	tests/live/report-dirty.sh
+EXTRA_DIST += tests/accuracy/wa.sh tests/live/report-fsync.sh \
+	tests/live/report-dirty.sh

@@ -17,7 +17,7 @@
 
 #include "util.h"
 #include "ioreport.h"
-#include "source.h"
+#include "input/source.h"
 
 struct command {
 	const char *name;

@@ -1,45 +1,47 @@
 # analyze/: ioreport, the offline analyzer
 bin_PROGRAMS += ioreport
+# headers are included by their stage folder: "input/source.h"
+IOREPORT_INC = -I$(top_srcdir)/analyze
 ioreport_SOURCES = \
 	analyze/ioreport.c \
 	analyze/ioreport.h \
-	analyze/source.c \
-	analyze/source.h \
+	analyze/input/source.c \
+	analyze/input/source.h \
 	analyze/cmd-info.c \
 	analyze/cmd-dump.c \
 	analyze/cmd-report.c \
-	analyze/analysis.c \
-	analyze/analysis.h \
-	analyze/report.c \
-	analyze/report.h \
-	analyze/json.c \
-	analyze/json.h \
-	analyze/replay-block.c \
-	analyze/replay-block.h \
-	analyze/hist.c \
-	analyze/hist.h
-ioreport_CFLAGS = $(AM_CFLAGS) $(TRACEEVENT_CFLAGS) $(TRACECMD_CFLAGS) \
+	analyze/driver.c \
+	analyze/driver.h \
+	analyze/out/report.c \
+	analyze/out/report.h \
+	analyze/out/json.c \
+	analyze/out/json.h \
+	analyze/replay/block.c \
+	analyze/replay/block.h \
+	analyze/stats/hist.c \
+	analyze/stats/hist.h
+ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(TRACEEVENT_CFLAGS) $(TRACECMD_CFLAGS) \
 	$(TRACEFS_CFLAGS)
 ioreport_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
 	$(TRACECMD_LIBS) $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(ZSTD_LIBS)
 
 if HAVE_CMOCKA
-check_PROGRAMS += analyze/test-source analyze/test-hist analyze/test-json
-TESTS += analyze/test-source analyze/test-hist analyze/test-json
+check_PROGRAMS += tests/unit/test-source tests/unit/test-hist tests/unit/test-json
+TESTS += tests/unit/test-source tests/unit/test-hist tests/unit/test-json
 endif
-analyze_test_source_SOURCES = analyze/test-source.c analyze/source.c \
-	analyze/source.h analyze/replay-block.c analyze/replay-block.h
-analyze_test_source_CFLAGS = $(AM_CFLAGS) $(TRACEEVENT_CFLAGS) \
+tests_unit_test_source_SOURCES = tests/unit/test-source.c analyze/input/source.c \
+	analyze/input/source.h analyze/replay/block.c analyze/replay/block.h
+tests_unit_test_source_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(TRACEEVENT_CFLAGS) \
 	$(TRACECMD_CFLAGS) $(TRACEFS_CFLAGS) $(CMOCKA_CFLAGS)
-analyze_test_source_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
+tests_unit_test_source_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
 	$(TRACECMD_LIBS) $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(ZSTD_LIBS) \
 	$(CMOCKA_LIBS)
 
-analyze_test_hist_SOURCES = analyze/test-hist.c analyze/hist.c analyze/hist.h
-analyze_test_hist_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-analyze_test_hist_LDADD = lib/libiorecutil.a $(CMOCKA_LIBS) -lm
+tests_unit_test_hist_SOURCES = tests/unit/test-hist.c analyze/stats/hist.c analyze/stats/hist.h
+tests_unit_test_hist_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(CMOCKA_CFLAGS)
+tests_unit_test_hist_LDADD = lib/libiorecutil.a $(CMOCKA_LIBS) -lm
 
-analyze_test_json_SOURCES = analyze/test-json.c analyze/json.c \
-	analyze/json.h analyze/hist.c analyze/hist.h
-analyze_test_json_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-analyze_test_json_LDADD = lib/libiorecutil.a $(CMOCKA_LIBS)
+tests_unit_test_json_SOURCES = tests/unit/test-json.c analyze/out/json.c \
+	analyze/out/json.h analyze/stats/hist.c analyze/stats/hist.h
+tests_unit_test_json_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(CMOCKA_CFLAGS)
+tests_unit_test_json_LDADD = lib/libiorecutil.a $(CMOCKA_LIBS)

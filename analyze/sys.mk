@@ -1,50 +1,50 @@
 # analyze/: syscall, process and fd replay (see sysreplay.h) and the
 # `processes` and `files` views.  Included by Makefile.am after local.mk.
 ioreport_SOURCES += \
-	analyze/sysreplay.h \
-	analyze/sysreplay.c \
-	analyze/fdtable.h \
-	analyze/fdtable.c \
-	analyze/proctable.h \
-	analyze/proctable.c \
-	analyze/decode-sys.c \
-	analyze/attrib.h \
-	analyze/attrib.c \
+	analyze/replay/syscall.h \
+	analyze/replay/syscall.c \
+	analyze/replay/fdtable.h \
+	analyze/replay/fdtable.c \
+	analyze/replay/proctable.h \
+	analyze/replay/proctable.c \
+	analyze/decode/decode-sys.c \
+	analyze/stats/attrib.h \
+	analyze/stats/attrib.c \
 	analyze/cmd-procfiles.c
 
 if HAVE_CMOCKA
-check_PROGRAMS += analyze/test-sysreplay
-TESTS += analyze/test-sysreplay
+check_PROGRAMS += tests/unit/test-sysreplay
+TESTS += tests/unit/test-sysreplay
 endif
-analyze_test_sysreplay_SOURCES = analyze/test-sysreplay.c \
-	analyze/sysreplay.c analyze/sysreplay.h analyze/hist.c analyze/hist.h \
-	analyze/fdtable.c analyze/fdtable.h \
-	analyze/proctable.c analyze/proctable.h \
-	analyze/decode-sys.c analyze/source.c analyze/source.h
-analyze_test_sysreplay_CFLAGS = $(AM_CFLAGS) $(TRACEEVENT_CFLAGS) \
+tests_unit_test_sysreplay_SOURCES = tests/unit/test-sysreplay.c \
+	analyze/replay/syscall.c analyze/replay/syscall.h analyze/stats/hist.c analyze/stats/hist.h \
+	analyze/replay/fdtable.c analyze/replay/fdtable.h \
+	analyze/replay/proctable.c analyze/replay/proctable.h \
+	analyze/decode/decode-sys.c analyze/input/source.c analyze/input/source.h
+tests_unit_test_sysreplay_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(TRACEEVENT_CFLAGS) \
 	$(TRACECMD_CFLAGS) $(TRACEFS_CFLAGS) $(CMOCKA_CFLAGS)
-analyze_test_sysreplay_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
+tests_unit_test_sysreplay_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
 	$(TRACECMD_LIBS) $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(ZSTD_LIBS) \
 	$(CMOCKA_LIBS)
 
-TESTS += analyze/test-procfiles-live.sh
-EXTRA_DIST += analyze/test-procfiles-live.sh
+TESTS += tests/accuracy/procfiles.sh
+EXTRA_DIST += tests/accuracy/procfiles.sh
 
 if HAVE_CMOCKA
-check_PROGRAMS += analyze/test-attrib
-TESTS += analyze/test-attrib
+check_PROGRAMS += tests/unit/test-attrib
+TESTS += tests/unit/test-attrib
 endif
-analyze_test_attrib_SOURCES = analyze/test-attrib.c \
-	analyze/attrib.c analyze/attrib.h \
-	analyze/sysreplay.c analyze/sysreplay.h analyze/hist.c analyze/hist.h \
-	analyze/fdtable.c analyze/fdtable.h \
-	analyze/proctable.c analyze/proctable.h \
-	analyze/decode-sys.c analyze/source.c analyze/source.h \
-	analyze/replay-block.h
-analyze_test_attrib_CFLAGS = $(AM_CFLAGS) $(TRACEEVENT_CFLAGS) \
+tests_unit_test_attrib_SOURCES = tests/unit/test-attrib.c \
+	analyze/stats/attrib.c analyze/stats/attrib.h \
+	analyze/replay/syscall.c analyze/replay/syscall.h analyze/stats/hist.c analyze/stats/hist.h \
+	analyze/replay/fdtable.c analyze/replay/fdtable.h \
+	analyze/replay/proctable.c analyze/replay/proctable.h \
+	analyze/decode/decode-sys.c analyze/input/source.c analyze/input/source.h \
+	analyze/replay/block.h
+tests_unit_test_attrib_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(TRACEEVENT_CFLAGS) \
 	$(TRACECMD_CFLAGS) $(TRACEFS_CFLAGS) $(CMOCKA_CFLAGS)
-analyze_test_attrib_LDADD = $(analyze_test_sysreplay_LDADD)
+tests_unit_test_attrib_LDADD = $(tests_unit_test_sysreplay_LDADD)
 
-TESTS += analyze/test-attrib-live.sh
-EXTRA_DIST += analyze/test-attrib-live.sh
+TESTS += tests/accuracy/attrib.sh
+EXTRA_DIST += tests/accuracy/attrib.sh
 EXTRA_DIST += docs/attribution.md

@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fdtable.h - the files a recording touched (struct file, one table for
+ * the whole recording) and the per-process fd tables that map a process's
+ * fd numbers to them, replayed from open/close/dup/fork/exec.
+ *
+ * A file is known by dev:ino (from snapshot fd lines), by path (from the
+ * syscall events when they carry one, or a late hook), or not at all: an
+ * fd opened during the recording on a kernel whose syscall events carry
+ * only user pointers is a file without a name until someone names it
+ * (file_set_name()).  Nothing here prints.
+ */
+#ifndef IOREPORT_FDTABLE_H
+#define IOREPORT_FDTABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "replay/syscall.h"
+
+struct file {
+	int id;			/* creation order, unique */
+	char *path;		/* NULL while unknown */
+	bool has_devino;
+	unsigned int major, minor;
+	uint64_t ino;
+	int pid;		/* for an unnamed file: opener and fd, */
+	int fd;			/* to label it "<unknown fd N of pid P>" */
+	uint64_t open_ts;	/* enter ts of its open, 0 if before recording */
+	void *user;		/* the aggregator's data (struct filestat) */
+};
+
+struct filetab_stats {
+	uint64_t files;
+	uint64_t unnamed;	/* files created without a name */
+	uint64_t named_late;	/* of which named afterwards */
+};
+
+struct filetab;
+
+struct filetab *filetab_new(void);
+/* Free every file; free_user (may be NULL) frees file.user.  Accepts NULL. */
+void filetab_free(struct filetab *ft, void (*free_user)(void *));
+
+/* Find or create the file dev:ino (path, may be NULL, names it if unnamed). */
+struct file *filetab_devino(struct filetab *ft, unsigned int major,
+			    unsigned int minor, uint64_t ino, const char *path);
+/* The file dev:ino, or NULL (nothing is created). */
+struct file *filetab_find_devino(struct filetab *ft, unsigned int major,
+				 unsigned int minor, uint64_t ino);
+/*
+ * Tie f to dev:ino learnt from an event (attrib.c: an inode dirtied or
+ * synced inside a syscall on f's fd).  A file that has one keeps it.
+ */
+void filetab_set_devino(struct filetab *ft, struct file *f,
+			unsigned int major, unsigned int minor, uint64_t ino);
+/* Find or create the file known only by path. */
+struct file *filetab_path(struct filetab *ft, const char *path);
+/* A new file without a name, opened by pid as fd at ts. */
+struct file *filetab_anon(struct filetab *ft, int pid, int fd, uint64_t ts);
+/*
+ * Name an unnamed file (late: end snapshot, uprobe).  A file that
+ * already has a name keeps it.  dev:ino may be given (has_devino).
+ */
+void file_set_name(struct filetab *ft, struct file *f, const char *path,
+		   bool has_devino, unsigned int major, unsigned int minor,
+		   uint64_t ino);
+/* The display name: path, or "<unknown fd N of pid P>" (static buffer). */
+const char *file_name(const struct file *f);
+
+size_t filetab_count(const struct filetab *ft);
+struct file *filetab_at(const struct filetab *ft, size_t i);
+const struct filetab_stats *filetab_stats(const struct filetab *ft);
+
+/* ------------------------------------------------------------------ */
+/* Per-process fd tables */
+
+struct fdtable_stats {
+	uint64_t opens;
+	uint64_t closes;
+	uint64_t close_unknown;		/* close of an fd we did not know */
+	uint64_t dup_unknown;		/* dup of an fd we did not know */
+	uint64_t io_unknown;		/* I/O on an fd we did not know */
+	uint64_t exec_closed;		/* close-on-exec fds closed at exec */
+};
+
+struct fdtable;
+
+struct fdtable *fdtable_new(void);
+/* A copy for a forked child: same files, same flags. */
+struct fdtable *fdtable_copy(const struct fdtable *t);
+void fdtable_free(struct fdtable *t);
+
+/* Install f as fd (replacing what was there). */
+void fdtable_set(struct fdtable *t, int fd, struct file *f, bool cloexec);
+/* The file of fd, or NULL. */
+struct file *fdtable_get(const struct fdtable *t, int fd);
+/* Close fd: returns 0, or -1 if it was not open. */
+int fdtable_close(struct fdtable *t, int fd);
+/* close_range(lo, hi): close them, or with cloexec_only mark them. */
+void fdtable_close_range(struct fdtable *t, unsigned int lo, unsigned int hi,
+			 bool cloexec_only);
+/* newfd = dup(oldfd): returns 0, or -1 if oldfd was not open. */
+int fdtable_dup(struct fdtable *t, int oldfd, int newfd, bool cloexec);
+void fdtable_set_cloexec(struct fdtable *t, int fd, bool cloexec);
+/* exec: close the close-on-exec fds; returns how many. */
+int fdtable_exec(struct fdtable *t);
+/* Iterate the open fds: *pos = 0 first; false at the end. */
+bool fdtable_next(const struct fdtable *t, size_t *pos, int *fd,
+		  struct file **f);
+size_t fdtable_size(const struct fdtable *t);
+
+#endif /* IOREPORT_FDTABLE_H */

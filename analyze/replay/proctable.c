@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: MIT
+/*
+ * proctable.c - processes and threads replayed from the start snapshot
+ * and the fork/clone/exec/rename/exit events, each process with its fd
+ * table.
+ */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "replay/proctable.h"
+
+#define COMM_MAX	15	/* TASK_COMM_LEN - 1 */
+#define OPEN_CLOEXEC	02000000	/* O_CLOEXEC: same on x86, arm, arm64, riscv */
+
+struct proctable {
+	struct filetab *ft;
+	struct proc **v;
+	size_t n, alloc;
+	struct imap tids;		/* tid -> current struct proc */
+	struct imap newtask;		/* child tid -> proc, until its fork event */
+	struct imap end_tgid;		/* end snapshot: tid -> tgid (as intptr) */
+	char *end_text;
+	struct proctable_stats st;
+	struct fdtable_stats fdst;
+};
+
+struct proctable *proctable_new(struct filetab *ft)
+{
+	struct proctable *pt = xcalloc(1, sizeof(*pt));
+
+	pt->ft = ft;
+	imap_init(&pt->tids);
+	imap_init(&pt->newtask);
+	imap_init(&pt->end_tgid);
+	return pt;
+}
+
+void proctable_free(struct proctable *pt, void (*free_user)(void *))
+{
+	if (!pt)
+		return;
+	for (size_t i = 0; i < pt->n; i++) {
+		struct proc *p = pt->v[i];
+
+		if (free_user)
+			free_user(p->user);
+		fdtable_free(p->fds);
+		free(p->comm);
+		free(p->comms);
+		free(p->exe);
+		free(p);
+	}
+	free(pt->v);
+	imap_release(&pt->tids);
+	imap_release(&pt->newtask);
+	imap_release(&pt->end_tgid);
+	free(pt->end_text);
+	free(pt);
+}
+
+static void add_comm(struct proc *p, const char *comm)
+{
+	size_t len = strlen(comm);
+	char *s, *hit;
+
+	if (!*comm || !strcmp(comm, "<...>"))
+		return;
+	if (!p->comms) {
+		p->comms = xstrdup(comm);
+		return;
+	}
+	/* Already listed?  Entries are separated by ','. */
+	for (s = p->comms; (hit = strstr(s, comm)); s = hit + 1)
+		if ((hit == p->comms || hit[-1] == ',') &&
+		    (hit[len] == ',' || !hit[len]))
+			return;
+	s = xasprintf("%s,%s", p->comms, comm);
+	free(p->comms);
+	p->comms = s;
+}
+
+static void set_comm(struct proc *p, const char *comm)
+{
+	if (!comm || !*comm)
+		return;
+	free(p->comm);
+	p->comm = xstrdup(comm);
+	add_comm(p, comm);
+}
+
+static struct proc *proc_new(struct proctable *pt, int pid, int ppid,
+			     const char *comm, uint64_t ts)
+{
+	struct proc *p = xcalloc(1, sizeof(*p));
+
+	if (pt->n == pt->alloc) {
+		pt->alloc = pt->alloc ? pt->alloc * 2 : 64;
+		pt->v = xrealloc(pt->v, sizeof(*pt->v) * pt->alloc);
+	}
+	p->id = (int)pt->n;
+	p->pid = pid;
+	p->ppid = ppid;
+	p->start_ts = ts;
+	p->comm = xstrdup(comm && *comm ? comm : "<...>");
+	if (comm && *comm)
+		add_comm(p, comm);
+	p->fds = fdtable_new();
+	pt->v[pt->n++] = p;
+	return p;
+}
+
+static void proc_dead(struct proctable *pt, struct proc *p, uint64_t ts)
+{
+	if (p->exited)
+		return;
+	p->exited = true;
+	p->exit_ts = ts;
+	fdtable_free(p->fds);
+	p->fds = NULL;
+}
+
+/* Map tid to p; a process that held tid before lost it (pid reuse). */
+static void attach(struct proctable *pt, int tid, struct proc *p)
+{
+	struct proc *old = imap_put(&pt->tids, tid, p);
+
+	if (old == p)
+		return;
+	p->nthreads++;
+	if (!old)
+		return;
+	old->nthreads--;
+	if (!old->exited && (old->nthreads <= 0 || old->pid == tid)) {
+		/* Its exit was not recorded (lost, or before tracing). */
+		pt->st.pid_reuse++;
+		proc_dead(pt, old, 0);
+	}
+}
+
+/* Split a snapshot line in place into at most max unescaped fields. */
+static int split_fields(char *line, char **f, int max)
+{
+	int n = 0;
+	char *p = line;
+
+	while (n < max) {
+		char *tab = strchr(p, '\t');
+
+		f[n++] = p;
+		if (!tab)
+			break;
+		*tab = '\0';
+		p = tab + 1;
+	}
+	for (int i = 0; i < n; i++)
+		unescape_field(f[i]);
+	return n;
+}
+
+static int parse_devt(const char *s, unsigned int *major, unsigned int *minor)
+{
+	char *end;
+	unsigned long ma, mi;
+
+	ma = strtoul(s, &end, 10);
+	if (end == s || *end != ':')
+		return -1;
+	s = end + 1;
+	mi = strtoul(s, &end, 10);
+	if (end == s || *end)
+		return -1;
+	*major = (unsigned int)ma;
+	*minor = (unsigned int)mi;
+	return 0;
+}
+
+/* Call fn for each line of text (a modifiable copy of each line). */
+static void each_line(const char *text, void (*fn)(struct proctable *, char *),
+		      struct proctable *pt)
+{
+	const char *p = text;
+	char *line = NULL;
+	size_t alloc = 0;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len + 1 > alloc) {
+			alloc = len + 1;
+			line = xrealloc(line, alloc);
+		}
+		memcpy(line, p, len);
+		line[len] = '\0';
+		fn(pt, line);
+		p = nl ? nl + 1 : NULL;
+	}
+	free(line);
+}
+
+static void start_line(struct proctable *pt, char *line)
+{
+	char *f[9];
+	int n = split_fields(line, f, 9);
+	struct proc *p;
+
+	if (n >= 4 && !strcmp(f[0], "proc")) {
+		int pid = atoi(f[1]);
+
+		if (pid <= 0)
+			return;
+		p = proc_new(pt, pid, atoi(f[2]), f[3], 0);
+		p->at_start = true;
+		if (n >= 5 && *f[4])
+			p->exe = xstrdup(f[4]);
+		attach(pt, pid, p);
+	} else if (n >= 3 && !strcmp(f[0], "thread")) {
+		int tid = atoi(f[1]);
+
+		p = imap_get(&pt->tids, atoi(f[2]));
+		if (tid > 0 && p)
+			attach(pt, tid, p);
+	} else if (n >= 8 && !strcmp(f[0], "fd")) {
+		unsigned int ma, mi;
+		unsigned long long ino;
+		unsigned long flags;
+		struct file *file;
+		int pid = atoi(f[1]), fd = atoi(f[2]);
+
+		p = imap_get(&pt->tids, pid);
+		if (!p || p->pid != pid || fd < 0 || !p->fds)
+			return;
+		ino = strtoull(f[4], NULL, 10);
+		flags = strtoul(f[5], NULL, 8);	/* fdinfo prints it in octal */
+		if (!parse_devt(f[3], &ma, &mi) && ino)
+			file = filetab_devino(pt->ft, ma, mi, ino, f[7]);
+		else
+			file = filetab_path(pt->ft, f[7]);
+		fdtable_set(p->fds, fd, file, flags & OPEN_CLOEXEC);
+		pt->st.fds_seeded++;
+	}
+}
+
+int proctable_load_start(struct proctable *pt, const char *text)
+{
+	size_t before = pt->n;
+
+	each_line(text, start_line, pt);
+	return (int)(pt->n - before);
+}
+
+static void end_line(struct proctable *pt, char *line)
+{
+	char *f[4];
+	int n;
+
+	if (strncmp(line, "thread\t", 7))
+		return;
+	n = split_fields(line, f, 4);
+	if (n >= 3 && atoi(f[1]) > 0 && atoi(f[2]) > 0)
+		imap_put(&pt->end_tgid, atoi(f[1]),
+			 (void *)(intptr_t)atoi(f[2]));
+}
+
+void proctable_load_end(struct proctable *pt, const char *text)
+{
+	free(pt->end_text);
+	pt->end_text = text ? xstrdup(text) : NULL;
+	if (text)
+		each_line(text, end_line, pt);
+}
+
+struct proc *proctable_lookup(struct proctable *pt, int tid)
+{
+	return imap_get(&pt->tids, tid);
+}
+
+struct proc *proctable_get(struct proctable *pt, int tid, const char *comm,
+			   uint64_t ts)
+{
+	struct proc *p = imap_get(&pt->tids, tid);
+	int tgid;
+
+	if (p)
+		return p;
+	pt->st.unknown_tids++;
+	tgid = (int)(intptr_t)imap_get(&pt->end_tgid, tid);
+	if (tgid > 0 && tgid != tid) {
+		p = imap_get(&pt->tids, tgid);
+		if (!p || p->exited) {
+			p = proc_new(pt, tgid, 0, comm, ts);
+			p->guessed = true;
+			attach(pt, tgid, p);
+		}
+	} else {
+		p = proc_new(pt, tid, 0, comm, ts);
+		p->guessed = true;
+	}
+	attach(pt, tid, p);
+	return p;
+}
+
+/* Was child a thread of parent's process, by the end snapshot? */
+static bool end_says_thread(struct proctable *pt, struct proc *parent,
+			    int child)
+{
+	int tgid = (int)(intptr_t)imap_get(&pt->end_tgid, child);
+
+	return tgid > 0 && tgid != child && tgid == parent->pid;
+}
+
+static void create_child(struct proctable *pt, uint64_t ts,
+			 struct proc *parent, int child, const char *comm,
+			 bool thread)
+{
+	struct proc *c;
+
+	if (thread) {
+		pt->st.threads++;
+		attach(pt, child, parent);
+		imap_put(&pt->newtask, child, parent);
+		return;
+	}
+	pt->st.forks++;
+	c = proc_new(pt, child, parent->pid, comm ? comm : parent->comm, ts);
+	if (parent->fds) {
+		fdtable_free(c->fds);
+		c->fds = fdtable_copy(parent->fds);
+	}
+	if (parent->exe)
+		c->exe = xstrdup(parent->exe);
+	attach(pt, child, c);
+	imap_put(&pt->newtask, child, c);
+}
+
+void proctable_newtask(struct proctable *pt, uint64_t ts, int parent_tid,
+		       int child_tid, const char *comm, uint64_t clone_flags)
+{
+	struct proc *parent = proctable_get(pt, parent_tid, comm, ts);
+
+	if (child_tid <= 0)
+		return;
+	create_child(pt, ts, parent, child_tid, comm,
+		     clone_flags & CLONE_THREAD_FLAG);
+}
+
+void proctable_fork(struct proctable *pt, uint64_t ts, int parent_tid,
+		    int child_tid, const char *child_comm)
+{
+	struct proc *parent;
+
+	if (child_tid <= 0)
+		return;
+	/* Already created by its task_newtask event. */
+	if (imap_del(&pt->newtask, child_tid))
+		return;
+	parent = proctable_get(pt, parent_tid, child_comm, ts);
+	create_child(pt, ts, parent, child_tid, child_comm,
+		     end_says_thread(pt, parent, child_tid));
+	imap_del(&pt->newtask, child_tid);
+}
+
+void proctable_exec(struct proctable *pt, uint64_t ts, int pid, int old_pid,
+		    const char *filename)
+{
+	struct proc *p = proctable_get(pt, old_pid > 0 ? old_pid : pid, NULL,
+				       ts);
+	const char *base;
+	char comm[COMM_MAX + 1];
+	int n;
+
+	pt->st.execs++;
+	if (old_pid > 0 && old_pid != pid) {
+		/* A non-leader thread exec'd: it takes the leader's pid. */
+		if (imap_get(&pt->tids, old_pid) == p) {
+			imap_del(&pt->tids, old_pid);
+			p->nthreads--;
+		}
+		attach(pt, pid, p);
+	}
+	if (p->fds) {
+		n = fdtable_exec(p->fds);
+		pt->fdst.exec_closed += (uint64_t)n;
+	}
+	if (filename && *filename) {
+		free(p->exe);
+		p->exe = xstrdup(filename);
+		base = strrchr(filename, '/');
+		base = base ? base + 1 : filename;
+		snprintf(comm, sizeof(comm), "%s", base);
+		set_comm(p, comm);
+	}
+}
+
+void proctable_rename(struct proctable *pt, uint64_t ts, int tid,
+		      const char *newcomm)
+{
+	struct proc *p = proctable_get(pt, tid, newcomm, ts);
+
+	pt->st.renames++;
+	if (tid == p->pid)
+		set_comm(p, newcomm);
+	else
+		add_comm(p, newcomm);
+}
+
+void proctable_exit(struct proctable *pt, uint64_t ts, int tid,
+		    int group_dead)
+{
+	struct proc *p = imap_del(&pt->tids, tid);
+
+	imap_del(&pt->newtask, tid);
+	if (!p) {
+		pt->st.exit_unknown++;
+		return;
+	}
+	p->nthreads--;
+	if (group_dead == 1 || (group_dead < 0 && p->nthreads <= 0)) {
+		pt->st.exits++;
+		proc_dead(pt, p, ts);
+	}
+}
+
+static void end_fd_line(struct proctable *pt, char *line)
+{
+	char *f[9];
+	struct proc *p;
+	struct file *file;
+	unsigned int ma = 0, mi = 0;
+	unsigned long long ino;
+	int pid, fd;
+	bool devino;
+
+	if (strncmp(line, "fd\t", 3) || split_fields(line, f, 9) < 8)
+		return;
+	pid = atoi(f[1]);
+	fd = atoi(f[2]);
+	p = imap_get(&pt->tids, pid);
+	if (!p || p->exited || p->pid != pid || !p->fds)
+		return;
+	file = fdtable_get(p->fds, fd);
+	if (!file || file->path)
+		return;
+	ino = strtoull(f[4], NULL, 10);
+	devino = !parse_devt(f[3], &ma, &mi) && ino;
+	file_set_name(pt->ft, file, f[7], devino, ma, mi, ino);
+	pt->st.fds_named_end++;
+}
+
+void proctable_finish(struct proctable *pt)
+{
+	if (pt->end_text)
+		each_line(pt->end_text, end_fd_line, pt);
+}
+
+size_t proctable_count(const struct proctable *pt)
+{
+	return pt->n;
+}
+
+struct proc *proctable_at(const struct proctable *pt, size_t i)
+{
+	return i < pt->n ? pt->v[i] : NULL;
+}
+
+const struct proctable_stats *proctable_stats(const struct proctable *pt)
+{
+	return &pt->st;
+}
+
+struct fdtable_stats *proctable_fdstats(struct proctable *pt)
+{
+	return &pt->fdst;
+}

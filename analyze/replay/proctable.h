@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * proctable.h - processes replayed from a recording: which thread
+ * belongs to which process, and each process's comm, exe and fd table,
+ * across fork, clone of threads, exec, rename and exit.  Seeded from the
+ * start snapshot's proc/thread/fd lines.
+ *
+ * A process is a struct proc with a surrogate id: when a pid is reused
+ * (a process exits and a new one gets its number) the new one is a new
+ * struct proc, so the two are never merged.  Nothing here prints; odd
+ * sequences are counted in proctable_stats.
+ */
+#ifndef IOREPORT_PROCTABLE_H
+#define IOREPORT_PROCTABLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "replay/fdtable.h"
+
+#define CLONE_THREAD_FLAG	0x00010000ULL	/* linux/sched.h CLONE_THREAD */
+
+struct proc {
+	int id;			/* surrogate: index in the table */
+	int pid;		/* tgid */
+	int ppid;		/* 0 when unknown */
+	char *comm;		/* current comm */
+	char *comms;		/* every comm seen, comma-separated, in order */
+	char *exe;		/* from the snapshot or the last exec, or NULL */
+	bool at_start;		/* alive at the start snapshot */
+	bool guessed;		/* first seen in an event, no fork/snapshot */
+	bool exited;
+	uint64_t start_ts;	/* fork ts, 0 if alive at start */
+	uint64_t exit_ts;
+	int nthreads;		/* threads alive */
+	struct fdtable *fds;	/* NULL once exited */
+	void *user;		/* the aggregator's data (struct procstat) */
+};
+
+struct proctable_stats {
+	uint64_t forks;
+	uint64_t threads;	/* threads created (CLONE_THREAD) */
+	uint64_t execs;
+	uint64_t renames;
+	uint64_t exits;		/* processes that exited */
+	uint64_t pid_reuse;	/* a new process took a pid still known */
+	uint64_t unknown_tids;	/* tids first seen in an event: guessed */
+	uint64_t exit_unknown;	/* exit of a tid never seen */
+	uint64_t fds_seeded;	/* fd lines of the start snapshot used */
+	uint64_t fds_named_end;	/* unnamed fds named from the end snapshot */
+};
+
+struct proctable;
+
+/* ft: the file table that fd lines and opens create files in (not owned). */
+struct proctable *proctable_new(struct filetab *ft);
+/* Free; free_user (may be NULL) frees proc.user.  Accepts NULL. */
+void proctable_free(struct proctable *pt, void (*free_user)(void *));
+
+/*
+ * Seed from the start snapshot text (tab-separated, escaped lines; kinds
+ * other than proc/thread/fd ignored).  Returns the number of processes.
+ */
+int proctable_load_start(struct proctable *pt, const char *text);
+/*
+ * Keep the end snapshot for naming: its thread lines place tids never
+ * seen being created, its fd lines name fds still open at the end
+ * (proctable_finish).  The text is copied.
+ */
+void proctable_load_end(struct proctable *pt, const char *text);
+
+/* The current process of tid, or NULL if unknown. */
+struct proc *proctable_lookup(struct proctable *pt, int tid);
+/*
+ * The current process of tid, created when unknown (placed by the end
+ * snapshot's thread lines, or guessed as its own process with comm).
+ */
+struct proc *proctable_get(struct proctable *pt, int tid, const char *comm,
+			   uint64_t ts);
+
+/* task:task_newtask, emitted by the parent before sched_process_fork. */
+void proctable_newtask(struct proctable *pt, uint64_t ts, int parent_tid,
+		       int child_tid, const char *comm, uint64_t clone_flags);
+/* sched:sched_process_fork (threads too: newtask tells them apart). */
+void proctable_fork(struct proctable *pt, uint64_t ts, int parent_tid,
+		    int child_tid, const char *child_comm);
+/* sched:sched_process_exec: pid after exec, old_pid the exec'ing tid. */
+void proctable_exec(struct proctable *pt, uint64_t ts, int pid, int old_pid,
+		    const char *filename);
+/* task:task_rename */
+void proctable_rename(struct proctable *pt, uint64_t ts, int tid,
+		      const char *newcomm);
+/* sched:sched_process_exit; group_dead 1/0, or -1 when not recorded. */
+void proctable_exit(struct proctable *pt, uint64_t ts, int tid,
+		    int group_dead);
+/* End of the recording: name unnamed fds from the end snapshot. */
+void proctable_finish(struct proctable *pt);
+
+size_t proctable_count(const struct proctable *pt);
+struct proc *proctable_at(const struct proctable *pt, size_t i);
+const struct proctable_stats *proctable_stats(const struct proctable *pt);
+struct fdtable_stats *proctable_fdstats(struct proctable *pt);
+
+#endif /* IOREPORT_PROCTABLE_H */

@@ -1,0 +1,1373 @@
+// SPDX-License-Identifier: MIT
+/*
+ * attrib.c - attribution of block I/O to processes and files (see
+ * attrib.h and docs/attribution.md), dirty throttling and D-state time.
+ *
+ * Three tables: the bios queued and not yet completed, keyed by device
+ * major and sector (a bio remembers its owner); the inodes seen in
+ * writeback/ext4 events, keyed by device major and inode number (an
+ * inode remembers its file once known and who dirtied it); and the
+ * per-thread windows (inside ext4_writepages, ext4_sync_file, a jbd2
+ * commit; asleep in D state).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "input/source.h"
+#include "replay/syscall.h"
+#include "replay/proctable.h"
+#include "replay/block.h"
+#include "stats/attrib.h"
+
+#define SECTOR		512ULL
+#define PAGE_BYTES	4096ULL		/* a dirtied folio counts one page */
+#define HZ_GUESS	250
+#define DEV_MAJOR(d)	((unsigned int)((d) >> 20))
+#define DEV_MINOR(d)	((unsigned int)((d) & ((1U << 20) - 1)))
+#define MKDEV(ma, mi)	((uint32_t)(((ma) << 20) | (mi)))
+#define TASK_UNINTERRUPTIBLE	0x2
+#define TASK_REPORT_MAX		0x100	/* sched_switch: preempted */
+
+static const char *const kind_names[AK_NR] = {
+	"unattributed", "journal", "fsync", "writeback", "syscall", "context",
+};
+
+const char *attrib_kind_name(enum attrib_kind k)
+{
+	return k < AK_NR ? kind_names[k] : "?";
+}
+
+/* ------------------------------------------------------------------ */
+/* A u64 -> pointer hash map with chaining (entries are ours) */
+
+struct hnode {
+	struct hnode *next;
+	uint64_t key;
+};
+
+struct hmap {
+	struct hnode **b;
+	size_t cap, n;
+};
+
+static size_t hslot(uint64_t key, size_t cap)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return (size_t)key & (cap - 1);
+}
+
+static void hmap_add(struct hmap *m, struct hnode *e)
+{
+	size_t i;
+
+	if (m->n >= m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 1024;
+		struct hnode **b = xcalloc(cap, sizeof(*b));
+
+		for (size_t j = 0; j < m->cap; j++) {
+			struct hnode *x;
+
+			while ((x = m->b[j])) {
+				m->b[j] = x->next;
+				i = hslot(x->key, cap);
+				x->next = b[i];
+				b[i] = x;
+			}
+		}
+		free(m->b);
+		m->b = b;
+		m->cap = cap;
+	}
+	i = hslot(e->key, m->cap);
+	e->next = m->b[i];
+	m->b[i] = e;
+	m->n++;
+}
+
+/* The first entry with key (further ones: ->next with the same key). */
+static struct hnode **hmap_slot(struct hmap *m, uint64_t key)
+{
+	struct hnode **pp;
+
+	if (!m->cap)
+		return NULL;
+	for (pp = &m->b[hslot(key, m->cap)]; *pp; pp = &(*pp)->next)
+		if ((*pp)->key == key)
+			return pp;
+	return NULL;
+}
+
+static void hmap_unlink(struct hmap *m, struct hnode **pp)
+{
+	*pp = (*pp)->next;
+	m->n--;
+}
+
+static void hmap_release(struct hmap *m, void (*fr)(struct hnode *))
+{
+	for (size_t i = 0; i < m->cap; i++) {
+		struct hnode *x;
+
+		while ((x = m->b[i])) {
+			m->b[i] = x->next;
+			fr(x);
+		}
+	}
+	free(m->b);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ------------------------------------------------------------------ */
+/* Inodes */
+
+struct dirtier {
+	struct proc *p;
+	uint64_t pending;	/* dirtied, not yet written out */
+	uint64_t total;		/* dirtied during the recording */
+};
+
+struct inode_rec {
+	struct hnode h;		/* key: major << 44 ^ ino */
+	uint32_t dev;		/* fs dev (ext4 events) or the bdi's */
+	bool fs_dev;		/* dev is from an ext4/filemap event */
+	uint64_t ino;
+	struct file *f;		/* NULL until known */
+	struct dirtier *d;
+	size_t nd, dcap;
+	struct blkio io;	/* while f is unknown */
+};
+
+static uint64_t ikey(uint32_t dev, uint64_t ino)
+{
+	return ((uint64_t)dev << 32) ^ ino;
+}
+
+/* ------------------------------------------------------------------ */
+/* Bios */
+
+struct owner {
+	uint8_t kind;
+	struct proc *p;
+	struct file *f;
+	struct inode_rec *ir;
+	struct proc *forcer;		/* journal: the fsync caller waiting */
+	struct inode_rec *forcer_ir;	/* and its inode */
+};
+
+struct bio {
+	struct hnode h;		/* key: major << 52 ^ sector */
+	uint32_t dev;
+	uint64_t sector;
+	uint32_t nr;
+	bool remapped;
+	struct owner o;
+};
+
+static uint64_t bkey(uint32_t dev, uint64_t sector)
+{
+	return ((uint64_t)DEV_MAJOR(dev) << 52) ^ sector;
+}
+
+/* ------------------------------------------------------------------ */
+/* Threads */
+
+struct tstate {
+	bool in_wb;		/* inside ext4_writepages */
+	uint32_t wb_dev;
+	uint64_t wb_ino;
+	bool in_sync;		/* inside ext4_sync_file */
+	uint32_t sync_dev;
+	uint64_t sync_ino;
+	uint64_t sync_ts;
+	bool in_commit;		/* between jbd2 start and end commit */
+	uint64_t d_since;	/* switched out in D state at, 0: not */
+};
+
+/* ------------------------------------------------------------------ */
+
+
+struct evh {
+	enum attrib_ev_kind kind;
+	struct source_field *dev, *sector, *nr, *comm, *ino, *a, *b;
+};
+
+struct attrib {
+	struct source *src;
+	struct sysrun *run;
+	struct imap handlers;		/* event id -> struct evh */
+	struct idtab by_id;		/* the same, dense */
+	struct imap threads;		/* tid -> struct tstate */
+	struct hmap bios;
+	struct hmap inodes;
+	struct attrib_totals t;
+	struct bdimap {
+		uint32_t bdi, fs;
+	} *bdi;				/* writeback bdi -> filesystem dev */
+	size_t nbdi;
+	struct tstate **syncers;	/* threads inside ext4_sync_file */
+	int *syncer_tids;
+	size_t nsync, sync_cap;
+	char comm[32];
+};
+
+static void add_h(struct attrib *at, const char *sys, const char *name,
+		  enum attrib_ev_kind k, struct evh **out)
+{
+	int id = source_event_id(at->src, sys, name);
+	struct evh *h;
+
+	*out = NULL;
+	if (id < 0)
+		return;
+	h = xcalloc(1, sizeof(*h));
+	h->kind = k;
+	free(imap_put(&at->handlers, id, h));
+	*out = h;
+}
+
+#define F(h, name) source_field(at->src, id_of(at, h), name)
+
+static int id_of(struct attrib *at, const struct evh *h)
+{
+	size_t pos = 0;
+	int key;
+	void *val;
+
+	while (imap_next(&at->handlers, &pos, &key, &val))
+		if (val == h)
+			return key;
+	return -1;
+}
+
+/* HZ from writeback_single_inode's "(jiffies - REC->dirtied_when) / 250". */
+static int find_hz(struct source *src)
+{
+	int id = source_event_id(src, "writeback", "writeback_single_inode");
+	long hz = id >= 0 ? source_event_print_divisor(src, id, "dirtied_when") :
+		  0;
+
+	return hz > 0 && hz <= 10000 ? (int)hz : 0;
+}
+
+struct attrib *attrib_new(struct source *src, struct sysrun *run)
+{
+	struct attrib *at = xcalloc(1, sizeof(*at));
+	struct evh *h;
+
+	at->src = src;
+	at->run = run;
+	imap_init(&at->handlers);
+	imap_init(&at->threads);
+
+	add_h(at, "block", "block_bio_queue", E_BIO_QUEUE, &h);
+	if (h) {
+		h->dev = F(h, "dev");
+		h->sector = F(h, "sector");
+		h->nr = F(h, "nr_sector");
+		h->comm = F(h, "comm");
+		at->t.bio_events = true;
+	}
+	add_h(at, "block", "block_bio_backmerge", E_MERGE, &h);
+	add_h(at, "block", "block_bio_frontmerge", E_MERGE, &h);
+	add_h(at, "block", "block_bio_remap", E_REMAP, &h);
+	if (h) {
+		h->dev = F(h, "dev");
+		h->sector = F(h, "sector");
+		h->a = F(h, "old_dev");
+		h->b = F(h, "old_sector");
+	}
+	add_h(at, "writeback", "writeback_dirty_folio", E_DIRTY_FOLIO, &h);
+	if (!h)
+		add_h(at, "writeback", "writeback_dirty_page", E_DIRTY_FOLIO,
+		      &h);
+	if (h) {
+		h->comm = F(h, "name");
+		h->ino = F(h, "ino");
+		at->t.dirty_events = true;
+	}
+	add_h(at, "writeback", "writeback_dirty_inode", E_DIRTY_INODE, &h);
+	if (h) {
+		h->comm = F(h, "name");
+		h->ino = F(h, "ino");
+	}
+	add_h(at, "ext4", "ext4_writepages", E_WB_START, &h);
+	if (h) {
+		h->dev = F(h, "dev");
+		h->ino = F(h, "ino");
+		at->t.ext4_events = true;
+	}
+	add_h(at, "ext4", "ext4_writepages_result", E_WB_END, &h);
+	add_h(at, "ext4", "ext4_sync_file_enter", E_SYNC_ENTER, &h);
+	if (h) {
+		h->dev = F(h, "dev");
+		h->ino = F(h, "ino");
+		at->t.ext4_events = true;
+	}
+	add_h(at, "ext4", "ext4_sync_file_exit", E_SYNC_EXIT, &h);
+	add_h(at, "jbd2", "jbd2_start_commit", E_COMMIT_START, &h);
+	if (h)
+		at->t.jbd2_events = true;
+	add_h(at, "jbd2", "jbd2_end_commit", E_COMMIT_END, &h);
+	add_h(at, "filemap", "mm_filemap_add_to_page_cache", E_FILEMAP, &h);
+	if (h) {
+		h->dev = F(h, "s_dev");
+		h->ino = F(h, "i_ino");
+	}
+	add_h(at, "writeback", "balance_dirty_pages", E_BDP, &h);
+	if (h) {
+		h->a = F(h, "pause");
+		at->t.bdp_events = true;
+	}
+	add_h(at, "sched", "sched_switch", E_SWITCH, &h);
+	if (h) {
+		h->a = F(h, "prev_pid");
+		h->b = F(h, "prev_state");
+		h->nr = F(h, "next_pid");
+		at->t.sched_events = true;
+	}
+	add_h(at, "sched", "sched_wakeup", E_WAKEUP, &h);
+	if (h)
+		h->a = F(h, "pid");
+	add_h(at, "sched", "sched_waking", E_WAKEUP, &h);
+	if (h)
+		h->a = F(h, "pid");
+
+	at->t.hz = find_hz(src);
+	if (!at->t.hz) {
+		at->t.hz = HZ_GUESS;
+		at->t.hz_guessed = true;
+	}
+	idtab_build(&at->by_id, &at->handlers);
+	return at;
+}
+
+struct attrib *attrib_new_plain(struct sysrun *run)
+{
+	struct attrib *at = xcalloc(1, sizeof(*at));
+
+	at->run = run;
+	imap_init(&at->handlers);
+	imap_init(&at->threads);
+	at->t.bio_events = at->t.dirty_events = at->t.ext4_events = true;
+	at->t.hz = HZ_GUESS;
+	return at;
+}
+
+static void free_bio(struct hnode *n)
+{
+	free(n);
+}
+
+static void free_inode(struct hnode *n)
+{
+	struct inode_rec *ir = (struct inode_rec *)n;
+
+	free(ir->d);
+	free(ir);
+}
+
+void attrib_free(struct attrib *at)
+{
+	size_t pos = 0;
+	int key;
+	void *val;
+
+	if (!at)
+		return;
+	while (imap_next(&at->handlers, &pos, &key, &val))
+		free(val);
+	imap_release(&at->handlers);
+	idtab_release(&at->by_id);
+	pos = 0;
+	while (imap_next(&at->threads, &pos, &key, &val))
+		free(val);
+	imap_release(&at->threads);
+	hmap_release(&at->bios, free_bio);
+	hmap_release(&at->inodes, free_inode);
+	free(at->syncers);
+	free(at->syncer_tids);
+	free(at->bdi);
+	free(at->t.journal);
+	free(at);
+}
+
+const struct attrib_totals *attrib_totals(const struct attrib *at)
+{
+	return &at->t;
+}
+
+/* ------------------------------------------------------------------ */
+/* Helpers */
+
+static uint64_t u64_of(const struct source_field *f,
+		       const struct source_event *ev)
+{
+	uint64_t v = 0;
+
+	if (f)
+		source_field_u64(f, ev, &v);
+	return v;
+}
+
+static int64_t s64_of(const struct source_field *f,
+		      const struct source_event *ev)
+{
+	int64_t v = 0;
+
+	if (f)
+		source_field_s64(f, ev, &v);
+	return v;
+}
+
+static struct tstate *thread(struct attrib *at, int tid)
+{
+	struct tstate *t = imap_get(&at->threads, tid);
+
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		imap_put(&at->threads, tid, t);
+	}
+	return t;
+}
+
+static struct proc *proc_of(struct attrib *at, int tid, uint64_t ts)
+{
+	if (tid <= 0)
+		return NULL;
+	return proctable_get(at->run->pt, tid,
+			     at->src ? source_comm(at->src, tid) : "<...>", ts);
+}
+
+/* The inode (major, ino), created on first sight. */
+static struct inode_rec *inode_get(struct attrib *at, uint32_t dev,
+				   bool fs_dev, uint64_t ino)
+{
+	uint64_t key = ikey(dev, ino);
+	struct hnode **pp = hmap_slot(&at->inodes, key);
+	struct inode_rec *ir;
+
+	for (; pp && *pp; pp = &(*pp)->next) {
+		ir = (struct inode_rec *)*pp;
+		if (ir->h.key != key || ir->dev != dev || ir->ino != ino)
+			continue;
+		ir->fs_dev |= fs_dev;
+		return ir;
+	}
+	ir = xcalloc(1, sizeof(*ir));
+	ir->h.key = key;
+	ir->dev = dev;
+	ir->fs_dev = fs_dev;
+	ir->ino = ino;
+	hmap_add(&at->inodes, &ir->h);
+	return ir;
+}
+
+/*
+ * The filesystem device of a bdi's inode.  writeback_* events name the
+ * backing device ("8:0"), ext4 events the filesystem's ("8:1", a
+ * partition): the pairs are learnt from a thread inside ext4 writepages
+ * or sync_file of an inode that emits a writeback_* event for the same
+ * inode number.  Without a pair the bdi's own number is used (a
+ * filesystem on a whole disk or a loop device: the same number).
+ */
+static uint32_t fs_dev_of(struct attrib *at, uint32_t bdi, uint64_t ino)
+{
+	uint32_t first = 0;
+
+	for (size_t i = 0; i < at->nbdi; i++) {
+		if (at->bdi[i].bdi != bdi)
+			continue;
+		if (!first)
+			first = at->bdi[i].fs;
+		if (hmap_slot(&at->inodes, ikey(at->bdi[i].fs, ino)))
+			return at->bdi[i].fs;
+	}
+	return first ? first : bdi;
+}
+
+static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to);
+
+static void learn_bdi(struct attrib *at, uint32_t bdi, uint32_t fs)
+{
+	if (!bdi || !fs || bdi == fs)
+		return;
+	for (size_t i = 0; i < at->nbdi; i++)
+		if (at->bdi[i].bdi == bdi && at->bdi[i].fs == fs)
+			return;
+	at->bdi = xrealloc(at->bdi, (at->nbdi + 1) * sizeof(*at->bdi));
+	at->bdi[at->nbdi].bdi = bdi;
+	at->bdi[at->nbdi++].fs = fs;
+	inode_rekey(at, bdi, fs);
+}
+
+/* Move the inodes known only by bdi to the filesystem device. */
+static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to)
+{
+	struct inode_rec **v = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < at->inodes.cap; i++) {
+		struct hnode **pp = &at->inodes.b[i];
+
+		while (*pp) {
+			struct inode_rec *ir = (struct inode_rec *)*pp;
+
+			if (ir->dev == from && !ir->fs_dev) {
+				hmap_unlink(&at->inodes, pp);
+				v = xrealloc(v, (n + 1) * sizeof(*v));
+				v[n++] = ir;
+			} else {
+				pp = &(*pp)->next;
+			}
+		}
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct inode_rec *ir = v[i];
+		struct hnode **pp = hmap_slot(&at->inodes, ikey(to, ir->ino));
+
+		if (pp) {
+			/* both known: keep the fs one, add the dirtiers */
+			struct inode_rec *d = (struct inode_rec *)*pp;
+
+			for (size_t j = 0; j < ir->nd; j++) {
+				if (d->nd == d->dcap) {
+					d->dcap = d->dcap ? d->dcap * 2 : 2;
+					d->d = xrealloc(d->d, d->dcap * sizeof(*d->d));
+				}
+				d->d[d->nd++] = ir->d[j];
+			}
+			if (!d->f)
+				d->f = ir->f;
+			/* owners of pending bios may point at ir: keep it */
+			ir->dev = to;
+			ir->fs_dev = true;
+			ir->nd = 0;
+			ir->h.key = ikey(to, ir->ino) ^ (1ULL << 63);
+			hmap_add(&at->inodes, &ir->h);
+			continue;
+		}
+		ir->dev = to;
+		ir->fs_dev = true;
+		ir->h.key = ikey(to, ir->ino);
+		hmap_add(&at->inodes, &ir->h);
+	}
+	free(v);
+}
+
+/*
+ * Tie ir to file f.  Strong evidence (a folio dirtied inside a write on
+ * f's fd, ext4_sync_file inside an fsync of it) re-ties an inode tied to
+ * another file: the inode number was freed and reused (SQLite's
+ * -journal unlinked, then its -wal created), and what was dirtied for
+ * the old file was dropped with it.  Weak evidence (an inode marked dirty
+ * or a page cache page added inside a call on f) only ties an untied
+ * inode.  f itself is not given dev:ino (the files view merges rows by
+ * dev:ino, and a reused inode is not the same file).
+ */
+static void inode_tie(struct attrib *at, struct inode_rec *ir, struct file *f,
+		      bool strong)
+{
+	if (!f || ir->f == f)
+		return;
+	if (ir->f) {
+		if (!strong)
+			return;
+		at->t.inode_retied++;
+		ir->nd = 0;
+	} else {
+		at->t.inode_learned++;
+	}
+	ir->f = f;
+}
+
+/* The file of the fd the thread's pending syscall works on, or NULL. */
+static struct file *pending_file(struct attrib *at, int tid,
+				 const struct sys_enter **pe)
+{
+	const struct sys_enter *e = sysreplay_pending(at->run->sr, tid);
+	const struct sys_kind_info *ki;
+	struct proc *p;
+	int fd;
+
+	*pe = e;
+	if (!e)
+		return NULL;
+	ki = sys_kind_info(e->kind);
+	fd = ki->fd_out >= 0 ? (int)e->args[ki->fd_out] :
+	     ki->fd_in >= 0 ? (int)e->args[ki->fd_in] : -1;
+	if (fd < 0)
+		return NULL;
+	p = proctable_lookup(at->run->pt, tid);
+	if (!p || !p->fds)
+		return NULL;
+	return fdtable_get(p->fds, fd);
+}
+
+/* Kernel threads by comm: they never act for themselves. */
+static bool kthread_comm(const char *c)
+{
+	static const char *const pre[] = {
+		"kworker/", "jbd2/", "ksoftirqd/", "kswapd", "kcompactd",
+		"khugepaged", "kthreadd", "rcu_", "migration/", "writeback",
+		"flush-", "loop", "kdamond", "md", "dm", "kblockd", "scsi_",
+		"nvme", "irq/", "ext4-", "kcryptd", "xfs", "btrfs-",
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(pre); i++)
+		if (!strncmp(c, pre[i], strlen(pre[i])))
+			return true;
+	return false;
+}
+
+static bool is_kthread(const struct proc *p, const char *comm)
+{
+	if (p && (p->pid == 2 || p->ppid == 2))
+		return true;
+	return kthread_comm(comm);
+}
+
+/* ------------------------------------------------------------------ */
+/* Bio owners */
+
+static bool sync_kind(enum sys_kind k)
+{
+	return sys_kind_info(k)->flags & SKF_SYNC;
+}
+
+/* The oldest thread inside ext4_sync_file on dev. */
+static struct tstate *oldest_syncer(struct attrib *at, uint32_t dev, int *tid)
+{
+	struct tstate *best = NULL;
+
+	for (size_t i = 0; i < at->nsync; i++) {
+		struct tstate *t = at->syncers[i];
+
+		if (t->sync_dev != dev && dev)
+			continue;
+		if (!best || t->sync_ts < best->sync_ts) {
+			best = t;
+			*tid = at->syncer_tids[i];
+		}
+	}
+	return best;
+}
+
+static void owner_of(struct attrib *at, const struct attrib_ev *ev,
+		     uint32_t dev, const char *comm, struct owner *o)
+{
+	struct tstate *t = imap_get(&at->threads, ev->pid);
+	const struct sys_enter *pe;
+	struct file *f;
+	struct proc *p;
+
+	memset(o, 0, sizeof(*o));
+	f = pending_file(at, ev->pid, &pe);
+	p = proctable_lookup(at->run->pt, ev->pid);
+	if (t && t->in_wb) {
+		o->ir = inode_get(at, t->wb_dev, true, t->wb_ino);
+		if (pe && !is_kthread(p, comm)) {
+			/* fsync, sync, O_SYNC write: the caller waits */
+			o->kind = AK_FSYNC;
+			o->p = proc_of(at, ev->pid, ev->ts);
+			if (f && sync_kind(pe->kind))
+				inode_tie(at, o->ir, f, true);
+		} else {
+			o->kind = AK_WRITEBACK;
+		}
+		return;
+	}
+	/* journal: a jbd2 thread, or any thread inside a commit */
+	if (!strncmp(comm, "jbd2/", 5) || (t && t->in_commit)) {
+		int tid = 0;
+		struct tstate *s = oldest_syncer(at, dev, &tid);
+
+		o->kind = AK_JOURNAL;
+		if (s) {
+			o->forcer = proc_of(at, tid, ev->ts);
+			o->forcer_ir = inode_get(at, s->sync_dev, true,
+						 s->sync_ino);
+		}
+		return;
+	}
+	if (t && t->in_sync) {
+		o->kind = AK_FSYNC;
+		o->p = proc_of(at, ev->pid, ev->ts);
+		o->ir = inode_get(at, t->sync_dev, true, t->sync_ino);
+		inode_tie(at, o->ir, f, true);
+		return;
+	}
+	if (pe) {
+		o->kind = sync_kind(pe->kind) ? AK_FSYNC : AK_SYSCALL;
+		o->p = proc_of(at, ev->pid, ev->ts);
+		o->f = f;
+		return;
+	}
+	if (ev->pid > 0 && !is_kthread(p, comm)) {
+		o->kind = AK_CONTEXT;
+		o->p = proc_of(at, ev->pid, ev->ts);
+		return;
+	}
+	o->kind = AK_UNATTRIBUTED;
+}
+
+static struct bio *bio_find(struct attrib *at, uint32_t dev, uint64_t sector,
+			    struct hnode ***where)
+{
+	uint64_t key = bkey(dev, sector);
+	struct hnode **pp = hmap_slot(&at->bios, key), **other = NULL;
+
+	for (; pp && *pp; pp = &(*pp)->next) {
+		struct bio *b = (struct bio *)*pp;
+
+		if (b->h.key != key || b->sector != sector)
+			continue;
+		if (b->dev == dev) {
+			*where = pp;
+			return b;
+		}
+		if (!other)
+			other = pp;	/* same major: a partition's bio */
+	}
+	if (!other)
+		return NULL;
+	*where = other;
+	return (struct bio *)*other;
+}
+
+static void bio_put(struct attrib *at, uint32_t dev, uint64_t sector,
+		    uint32_t nr, const struct owner *o, bool remapped)
+{
+	struct hnode **pp;
+	struct bio *b = bio_find(at, dev, sector, &pp);
+
+	if (b && b->dev == dev) {
+		if (b->remapped && !remapped) {
+			/* the remapped bio queued again: keep its owner */
+			b->remapped = false;
+			b->nr = nr;
+			return;
+		}
+		at->t.bio_replaced++;
+		b->o = *o;
+		b->nr = nr;
+		b->remapped = remapped;
+		return;
+	}
+	b = xcalloc(1, sizeof(*b));
+	b->h.key = bkey(dev, sector);
+	b->dev = dev;
+	b->sector = sector;
+	b->nr = nr;
+	b->o = *o;
+	b->remapped = remapped;
+	hmap_add(&at->bios, &b->h);
+}
+
+/* ------------------------------------------------------------------ */
+/* Events */
+
+static void on_bio_queue(struct attrib *at, const struct attrib_ev *ev)
+{
+	struct owner o;
+
+	at->t.bios++;
+	owner_of(at, ev, ev->dev, ev->comm ? ev->comm : "", &o);
+	bio_put(at, ev->dev, ev->sector, ev->nr, &o, false);
+}
+
+static void on_remap(struct attrib *at, const struct attrib_ev *ev)
+{
+	struct hnode **pp;
+	struct bio *b = bio_find(at, ev->dev2, ev->sector2, &pp);
+	struct owner o;
+	uint32_t nr;
+
+	at->t.remaps++;
+	if (!b || b->dev != ev->dev2)
+		return;
+	o = b->o;
+	nr = b->nr;
+	hmap_unlink(&at->bios, pp);
+	free(b);
+	bio_put(at, ev->dev, ev->sector, nr, &o, true);
+}
+
+/* A folio (or an inode) dirtied by the current task. */
+static void on_dirty(struct attrib *at, const struct attrib_ev *ev,
+		     uint64_t bytes)
+{
+	uint32_t dev = ev->dev;
+	uint64_t ino = ev->ino;
+	struct inode_rec *ir;
+	const struct sys_enter *pe;
+	struct tstate *t;
+	struct file *f;
+	struct proc *p;
+	size_t i;
+
+	if (!ino || ev->pid <= 0)
+		return;
+	t = imap_get(&at->threads, ev->pid);
+	if (t && t->in_wb && t->wb_ino == ino)
+		learn_bdi(at, dev, t->wb_dev);
+	else if (t && t->in_sync && t->sync_ino == ino)
+		learn_bdi(at, dev, t->sync_dev);
+	dev = fs_dev_of(at, dev, ino);
+	ir = inode_get(at, dev, false, ino);
+	f = pending_file(at, ev->pid, &pe);
+	if (f && pe && (sys_kind_info(pe->kind)->flags & SKF_WRITE))
+		inode_tie(at, ir, f, bytes > 0);
+	if (!bytes)
+		return;
+	p = proc_of(at, ev->pid, ev->ts);
+	if (!p)
+		return;
+	for (i = 0; i < ir->nd; i++)
+		if (ir->d[i].p == p)
+			break;
+	if (i == ir->nd) {
+		if (ir->nd == ir->dcap) {
+			ir->dcap = ir->dcap ? ir->dcap * 2 : 2;
+			ir->d = xrealloc(ir->d, ir->dcap * sizeof(*ir->d));
+		}
+		memset(&ir->d[ir->nd++], 0, sizeof(*ir->d));
+		ir->d[i].p = p;
+	}
+	ir->d[i].pending += bytes;
+	ir->d[i].total += bytes;
+}
+
+static void syncer_add(struct attrib *at, struct tstate *t, int tid)
+{
+	for (size_t i = 0; i < at->nsync; i++)
+		if (at->syncers[i] == t)
+			return;
+	if (at->nsync == at->sync_cap) {
+		at->sync_cap = at->sync_cap ? at->sync_cap * 2 : 8;
+		at->syncers = xrealloc(at->syncers,
+				       at->sync_cap * sizeof(*at->syncers));
+		at->syncer_tids = xrealloc(at->syncer_tids,
+					   at->sync_cap * sizeof(int));
+	}
+	at->syncers[at->nsync] = t;
+	at->syncer_tids[at->nsync++] = tid;
+}
+
+static void syncer_del(struct attrib *at, struct tstate *t)
+{
+	for (size_t i = 0; i < at->nsync; i++)
+		if (at->syncers[i] == t) {
+			at->syncers[i] = at->syncers[--at->nsync];
+			at->syncer_tids[i] = at->syncer_tids[at->nsync];
+			return;
+		}
+}
+
+static void d_end(struct attrib *at, int tid, uint64_t ts)
+{
+	struct tstate *t = imap_get(&at->threads, tid);
+	struct procstat *ps;
+	struct proc *p;
+
+	if (!t || !t->d_since)
+		return;
+	if (ts > t->d_since && (p = proc_of(at, tid, ts))) {
+		ps = procstat_of(p);
+		ps->dstate_ns += ts - t->d_since;
+		ps->dstates++;
+	}
+	t->d_since = 0;
+}
+
+void attrib_event(struct attrib *at, const struct attrib_ev *ev)
+{
+	struct tstate *t;
+	const struct sys_enter *pe;
+	struct inode_rec *ir;
+	struct file *f;
+	int64_t v;
+
+	switch (ev->kind) {
+	case E_NONE:
+		break;
+	case E_BIO_QUEUE:
+		on_bio_queue(at, ev);
+		break;
+	case E_MERGE:
+		at->t.merges++;
+		break;
+	case E_REMAP:
+		on_remap(at, ev);
+		break;
+	case E_DIRTY_FOLIO:
+		on_dirty(at, ev, PAGE_BYTES);
+		break;
+	case E_DIRTY_INODE:
+		/* ties the inode to the fd written; no bytes of its own */
+		on_dirty(at, ev, at->t.dirty_events ? 0 : PAGE_BYTES);
+		break;
+	case E_WB_START:
+		t = thread(at, ev->pid);
+		t->in_wb = true;
+		t->wb_dev = ev->dev;
+		t->wb_ino = ev->ino;
+		break;
+	case E_WB_END:
+		t = imap_get(&at->threads, ev->pid);
+		if (t)
+			t->in_wb = false;
+		break;
+	case E_SYNC_ENTER:
+		t = thread(at, ev->pid);
+		t->in_sync = true;
+		t->sync_dev = ev->dev;
+		t->sync_ino = ev->ino;
+		t->sync_ts = ev->ts;
+		syncer_add(at, t, ev->pid);
+		ir = inode_get(at, t->sync_dev, true, t->sync_ino);
+		f = pending_file(at, ev->pid, &pe);
+		if (pe && sync_kind(pe->kind))
+			inode_tie(at, ir, f, true);
+		break;
+	case E_SYNC_EXIT:
+		t = imap_get(&at->threads, ev->pid);
+		if (t) {
+			t->in_sync = false;
+			syncer_del(at, t);
+		}
+		break;
+	case E_COMMIT_START:
+		thread(at, ev->pid)->in_commit = true;
+		break;
+	case E_COMMIT_END:
+		t = imap_get(&at->threads, ev->pid);
+		if (t)
+			t->in_commit = false;
+		break;
+	case E_FILEMAP:
+		if (!ev->ino)
+			break;
+		f = pending_file(at, ev->pid, &pe);
+		if (f && (sys_kind_info(pe->kind)->flags & SKF_READ)) {
+			ir = inode_get(at, ev->dev, true, ev->ino);
+			inode_tie(at, ir, f, false);
+		}
+		break;
+	case E_BDP:
+		v = ev->val;
+		if (v > 0) {
+			struct proc *p = proc_of(at, ev->pid, ev->ts);
+
+			if (p) {
+				struct procstat *ps = procstat_of(p);
+
+				/* the event converts pause to ms itself */
+				ps->throttle_ns += (uint64_t)v * 1000000ULL;
+				ps->throttles++;
+			}
+		}
+		break;
+	case E_SWITCH:
+		v = ev->val;
+		if (ev->pid2 > 0)
+			d_end(at, ev->pid2, ev->ts);
+		if (ev->pid1 > 0 && (v & TASK_UNINTERRUPTIBLE) &&
+		    !(v & TASK_REPORT_MAX))
+			thread(at, ev->pid1)->d_since = ev->ts;
+		break;
+	case E_WAKEUP:
+		d_end(at, ev->pid1, ev->ts);
+		break;
+	}
+}
+
+/* Decode one recorded event into the plain struct. */
+/* "MAJ:MIN" (a bdi name) without sscanf: this runs per dirtied page. */
+static bool parse_majmin(const char *s, unsigned int *ma, unsigned int *mi)
+{
+	unsigned long v[2];
+
+	for (int i = 0; i < 2; i++) {
+		if (*s < '0' || *s > '9')
+			return false;
+		v[i] = 0;
+		while (*s >= '0' && *s <= '9') {
+			v[i] = v[i] * 10 + (unsigned long)(*s++ - '0');
+			if (v[i] > 0xffffffffUL)
+				return false;
+		}
+		if (i == 0 && *s++ != ':')
+			return false;
+	}
+	*ma = (unsigned int)v[0];
+	*mi = (unsigned int)v[1];
+	return true;
+}
+
+void attrib_feed(struct attrib *at, const struct source_event *sev)
+{
+	const struct evh *h = idtab_get(&at->by_id, &at->handlers, sev->id);
+	struct attrib_ev e;
+	char bdi[40] = "";
+	unsigned int ma, mi;
+
+	if (!h)
+		return;
+	memset(&e, 0, sizeof(e));
+	e.kind = h->kind;
+	e.ts = sev->ts;
+	e.pid = sev->pid;
+	switch (h->kind) {
+	case E_BIO_QUEUE:
+		e.dev = (uint32_t)u64_of(h->dev, sev);
+		e.sector = u64_of(h->sector, sev);
+		e.nr = (uint32_t)u64_of(h->nr, sev);
+		at->comm[0] = '\0';
+		if (h->comm)
+			source_field_str(h->comm, sev, at->comm,
+					 sizeof(at->comm));
+		if (!at->comm[0])
+			snprintf(at->comm, sizeof(at->comm), "%s",
+				 source_comm(at->src, sev->pid));
+		e.comm = at->comm;
+		break;
+	case E_REMAP:
+		e.dev = (uint32_t)u64_of(h->dev, sev);
+		e.sector = u64_of(h->sector, sev);
+		e.dev2 = (uint32_t)u64_of(h->a, sev);
+		e.sector2 = u64_of(h->b, sev);
+		break;
+	case E_DIRTY_FOLIO:
+	case E_DIRTY_INODE:
+		e.ino = u64_of(h->ino, sev);
+		if (h->comm)
+			source_field_str(h->comm, sev, bdi, sizeof(bdi));
+		if (parse_majmin(bdi, &ma, &mi))
+			e.dev = MKDEV(ma, mi);
+		break;
+	case E_WB_START:
+	case E_SYNC_ENTER:
+	case E_FILEMAP:
+		e.dev = (uint32_t)u64_of(h->dev, sev);
+		e.ino = u64_of(h->ino, sev);
+		break;
+	case E_BDP:
+		e.val = s64_of(h->a, sev);
+		break;
+	case E_SWITCH:
+		e.pid1 = (int)s64_of(h->a, sev);
+		e.val = s64_of(h->b, sev);
+		e.pid2 = (int)s64_of(h->nr, sev);
+		break;
+	case E_WAKEUP:
+		e.pid1 = (int)s64_of(h->a, sev);
+		break;
+	default:
+		break;
+	}
+	attrib_event(at, &e);
+}
+
+/* ------------------------------------------------------------------ */
+/* Completed requests */
+
+static void blk_add(struct blkio *b, bool write, uint64_t bytes,
+		    uint64_t ns, bool first)
+{
+	if (write)
+		b->write_bytes += bytes;
+	else
+		b->read_bytes += bytes;
+	b->dev_ns += ns;
+	b->requests += first;
+}
+
+static void add_journal(struct attrib *at, uint32_t dev, uint64_t bytes,
+			bool forced)
+{
+	struct attrib_journal *j = NULL;
+
+	for (size_t i = 0; i < at->t.njournal; i++)
+		if (at->t.journal[i].dev == dev)
+			j = &at->t.journal[i];
+	if (!j) {
+		at->t.journal = xrealloc(at->t.journal, (at->t.njournal + 1) *
+					 sizeof(*at->t.journal));
+		j = &at->t.journal[at->t.njournal++];
+		memset(j, 0, sizeof(*j));
+		j->dev = dev;
+	}
+	j->bytes += bytes;
+	if (forced)
+		j->fsync_bytes += bytes;
+}
+
+/* Consume the dirtiers' pending bytes of ir by `bytes` written out. */
+static void consume(struct inode_rec *ir, uint64_t bytes)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < ir->nd; i++)
+		sum += ir->d[i].pending;
+	if (!sum)
+		return;
+	for (size_t i = 0; i < ir->nd; i++) {
+		uint64_t take = (uint64_t)((double)bytes *
+					   (double)ir->d[i].pending /
+					   (double)sum);
+
+		ir->d[i].pending -= take < ir->d[i].pending ? take :
+				    ir->d[i].pending;
+	}
+}
+
+/*
+ * Writeback: share bytes among ir's dirtiers by their pending dirtied
+ * bytes (or, when none is pending, by all they dirtied).  Returns the
+ * process given the largest share, or NULL.
+ */
+static struct proc *share(struct attrib *at, struct inode_rec *ir,
+			  bool write, uint64_t bytes, uint64_t ns, bool first)
+{
+	uint64_t sum = 0, given = 0, given_ns = 0;
+	bool pending = true;
+	size_t top = 0;
+
+	for (size_t i = 0; i < ir->nd; i++)
+		sum += ir->d[i].pending;
+	if (!sum) {
+		pending = false;
+		for (size_t i = 0; i < ir->nd; i++)
+			sum += ir->d[i].total;
+	}
+	if (!sum)
+		return NULL;
+	for (size_t i = 0; i < ir->nd; i++) {
+		uint64_t w = pending ? ir->d[i].pending : ir->d[i].total;
+
+		if (w > (pending ? ir->d[top].pending : ir->d[top].total))
+			top = i;
+	}
+	for (size_t i = 0; i < ir->nd; i++) {
+		uint64_t w = pending ? ir->d[i].pending : ir->d[i].total;
+		uint64_t b = (uint64_t)((double)bytes * (double)w / (double)sum);
+		uint64_t n = (uint64_t)((double)ns * (double)w / (double)sum);
+
+		if (i == top)
+			continue;
+		if (b || n)
+			blk_add(&procstat_of(ir->d[i].p)->blk, write, b, n,
+				false);
+		given += b;
+		given_ns += n;
+	}
+	blk_add(&procstat_of(ir->d[top].p)->blk, write, bytes - given,
+		ns - given_ns, first);
+	at->t.proc_bytes += bytes;
+	if (pending)
+		consume(ir, bytes);
+	return ir->d[top].p;
+}
+
+/*
+ * Give bytes (and device time ns) of one bio part to its owner; returns
+ * the process given (the largest share of) them, or NULL.
+ */
+static struct proc *credit(struct attrib *at, const struct owner *o,
+			   uint32_t dev, bool write, uint64_t bytes,
+			   uint64_t ns, bool first)
+{
+	struct blkio *fb = NULL;
+	struct proc *top = o->p;
+
+	at->t.kind_bytes[o->kind] += bytes;
+	switch (o->kind) {
+	case AK_JOURNAL:
+		add_journal(at, dev, bytes, o->forcer != NULL);
+		if (o->forcer) {
+			procstat_of(o->forcer)->blk.journal_bytes += bytes;
+			if (o->forcer_ir) {
+				fb = o->forcer_ir->f ?
+				     &filestat_of(o->forcer_ir->f)->blk :
+				     &o->forcer_ir->io;
+				fb->journal_bytes += bytes;
+			}
+		}
+		return NULL;
+	case AK_WRITEBACK:
+		top = o->ir ? share(at, o->ir, write, bytes, ns, first) : NULL;
+		if (!top)
+			at->t.wb_noproc_bytes += bytes;
+		break;
+	case AK_FSYNC:
+	case AK_SYSCALL:
+	case AK_CONTEXT:
+		if (o->p) {
+			blk_add(&procstat_of(o->p)->blk, write, bytes, ns,
+				first);
+			at->t.proc_bytes += bytes;
+		}
+		if (o->ir && write)
+			consume(o->ir, bytes);
+		break;
+	default:
+		return NULL;
+	}
+	if (o->f)
+		fb = &filestat_of(o->f)->blk;
+	else if (o->ir)
+		fb = o->ir->f ? &filestat_of(o->ir->f)->blk : &o->ir->io;
+	if (fb)
+		blk_add(fb, write, bytes, ns, first);
+	return top;
+}
+
+void attrib_request(struct attrib *at, const struct blk_request *rq,
+		    struct attrib_owner *out)
+{
+	static const struct owner none;
+	uint64_t pos = rq->sector, left = rq->nr_sector, total = rq->nr_sector;
+	uint64_t ns = rq->complete_ts > rq->issue_ts && rq->issue_ts ?
+		      rq->complete_ts - rq->issue_ts : 0, ns_given = 0;
+	bool write = rq->op == BLK_OP_WRITE;
+	struct owner first;
+	bool have_first = false;
+	struct proc *top = NULL;
+
+	if (out)
+		memset(out, 0, sizeof(*out));
+	if (rq->op != BLK_OP_READ && rq->op != BLK_OP_WRITE)
+		return;
+	at->t.requests++;
+	at->t.bytes += total * SECTOR;
+	while (left > 0) {
+		struct hnode **pp;
+		struct bio *b = bio_find(at, rq->dev, pos, &pp);
+		uint64_t n, part_ns;
+		struct owner o;
+
+		if (!b) {
+			/* sectors no bio of ours covers: the first bio's */
+			at->t.bio_unmatched += left;
+			o = have_first ? first : none;
+			n = left;
+		} else {
+			o = b->o;
+			n = b->nr && b->nr < left ? b->nr : left;
+			hmap_unlink(&at->bios, pp);
+			if (b->nr > n) {
+				/* split: the rest is another request's */
+				b->sector += n;
+				b->nr -= (uint32_t)n;
+				b->h.key = bkey(b->dev, b->sector);
+				hmap_add(&at->bios, &b->h);
+			} else {
+				free(b);
+			}
+		}
+		part_ns = n == left ? ns - ns_given :
+			  (uint64_t)((double)ns * (double)n / (double)total);
+		ns_given += part_ns;
+		if (!have_first) {
+			top = credit(at, &o, rq->dev, write, n * SECTOR,
+				     part_ns, true);
+			first = o;
+			have_first = true;
+		} else {
+			credit(at, &o, rq->dev, write, n * SECTOR, part_ns,
+			       false);
+		}
+		pos += n;
+		left -= n;
+	}
+	if (out && have_first) {
+		out->kind = first.kind;
+		out->proc = top ? top : first.p;
+		out->file = first.f ? first.f : first.ir ? first.ir->f : NULL;
+		if (first.ir) {
+			out->dev = first.ir->dev;
+			out->ino = first.ir->ino;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* End */
+
+static void merge_blk(struct blkio *d, const struct blkio *s)
+{
+	d->requests += s->requests;
+	d->read_bytes += s->read_bytes;
+	d->write_bytes += s->write_bytes;
+	d->dev_ns += s->dev_ns;
+	d->journal_bytes += s->journal_bytes;
+}
+
+static int cmp_journal(const void *a, const void *b)
+{
+	const struct attrib_journal *x = a, *y = b;
+
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
+void attrib_end(struct attrib *at)
+{
+	struct filetab *ft = at->run->ft;
+
+	at->t.bio_pending_end = at->bios.n;
+	for (size_t i = 0; i < at->inodes.cap; i++) {
+		for (struct hnode *n = at->inodes.b[i]; n; n = n->next) {
+			struct inode_rec *ir = (struct inode_rec *)n;
+			unsigned int ma = DEV_MAJOR(ir->dev);
+			unsigned int mi = DEV_MINOR(ir->dev);
+			bool any = ir->io.read_bytes || ir->io.write_bytes ||
+				   ir->io.journal_bytes;
+
+			if (!ir->f)
+				ir->f = filetab_find_devino(ft, ma, mi, ir->ino);
+			if (!ir->f && any)
+				ir->f = filetab_devino(ft, ma, mi, ir->ino,
+						       NULL);
+			if (ir->f && any) {
+				merge_blk(&filestat_of(ir->f)->blk, &ir->io);
+				memset(&ir->io, 0, sizeof(ir->io));
+			}
+		}
+	}
+	for (size_t i = 0; i < filetab_count(ft); i++) {
+		struct file *f = filetab_at(ft, i);
+		const struct filestat *fs = f->user;
+		uint64_t b;
+
+		if (!fs)
+			continue;
+		b = fs->blk.read_bytes + fs->blk.write_bytes;
+		if (f->path)
+			at->t.file_bytes += b;
+		else if (f->has_devino)
+			at->t.inode_bytes += b;
+	}
+	if (at->t.njournal)
+		qsort(at->t.journal, at->t.njournal, sizeof(*at->t.journal),
+		      cmp_journal);
+}
+
+struct file *attrib_inode_file(struct attrib *at, uint32_t dev, uint64_t ino)
+{
+	uint64_t key = ikey(dev, ino);
+	struct hnode **pp = hmap_slot(&at->inodes, key);
+
+	for (; pp && *pp; pp = &(*pp)->next) {
+		const struct inode_rec *ir = (const struct inode_rec *)*pp;
+
+		if (ir->h.key == key && ir->dev == dev && ir->ino == ino)
+			return ir->f;
+	}
+	return NULL;
+}

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hist.c - the log-linear latency histogram of hist.h: fixed memory,
+ * exact count/sum/min/max, interpolated percentiles, log2 view.
+ */
+#include "config.h"
+
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "stats/hist.h"
+
+int hist_bucket(uint64_t ns)
+{
+	int msb;
+
+	if (ns < HIST_SUB)
+		return (int)ns;
+	msb = 63 - __builtin_clzll(ns);
+	return (msb - HIST_SUB_BITS + 1) * HIST_SUB +
+	       (int)((ns >> (msb - HIST_SUB_BITS)) & (HIST_SUB - 1));
+}
+
+void hist_bounds(int i, uint64_t *lo, uint64_t *hi)
+{
+	int g = i / HIST_SUB, sub = i % HIST_SUB, shift;
+
+	assert(i >= 0 && i < HIST_BUCKETS);
+	if (g == 0) {
+		*lo = *hi = (uint64_t)i;
+		return;
+	}
+	shift = g - 1;
+	*lo = (uint64_t)(HIST_SUB + sub) << shift;
+	*hi = *lo + ((1ULL << shift) - 1);
+}
+
+static void spill(struct hist *h)
+{
+	h->b = xcalloc(HIST_BUCKETS, sizeof(*h->b));
+	for (uint64_t i = 0; i < h->count && i < HIST_INLINE; i++)
+		h->b[hist_bucket(h->small[i])]++;
+}
+
+void hist_add(struct hist *h, uint64_t ns)
+{
+	if (!h->count || ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	h->sum = h->sum + ns < h->sum ? UINT64_MAX : h->sum + ns;
+	if (h->count < HIST_INLINE) {
+		h->small[h->count++] = ns;
+		return;
+	}
+	if (!h->b)
+		spill(h);
+	h->b[hist_bucket(ns)]++;
+	h->count++;
+}
+
+void hist_merge(struct hist *dst, const struct hist *src)
+{
+	if (!src->count)
+		return;
+	if (!src->b) {
+		for (uint64_t i = 0; i < src->count; i++)
+			hist_add(dst, src->small[i]);
+		return;
+	}
+	if (!dst->b)
+		spill(dst);
+	for (int i = 0; i < HIST_BUCKETS; i++)
+		dst->b[i] += src->b[i];
+	if (!dst->count || src->min < dst->min)
+		dst->min = src->min;
+	if (src->max > dst->max)
+		dst->max = src->max;
+	dst->sum = dst->sum + src->sum < dst->sum ? UINT64_MAX :
+		   dst->sum + src->sum;
+	dst->count += src->count;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t rank_of(const struct hist *h, double p)
+{
+	double r = p / 100.0 * (double)h->count;
+	uint64_t rank = (uint64_t)r;
+
+	if ((double)rank < r)
+		rank++;		/* ceil: the smallest with >= p% at or below */
+	if (rank < 1)
+		rank = 1;
+	if (rank > h->count)
+		rank = h->count;
+	return rank;
+}
+
+uint64_t hist_pct(const struct hist *h, double p)
+{
+	uint64_t rank, cum = 0, lo, hi, v;
+	double pos;
+
+	if (!h->count)
+		return 0;
+	if (p >= 100.0)
+		return h->max;
+	rank = rank_of(h, p);
+	if (!h->b) {
+		uint64_t s[HIST_INLINE];
+
+		memcpy(s, h->small, sizeof(s));
+		qsort(s, h->count, sizeof(*s), cmp_u64);
+		return s[rank - 1];
+	}
+	for (int i = 0; i < HIST_BUCKETS; i++) {
+		if (cum + h->b[i] < rank) {
+			cum += h->b[i];
+			continue;
+		}
+		hist_bounds(i, &lo, &hi);
+		/* the k-th of b[i] samples spread evenly over the bucket */
+		pos = ((double)(rank - cum) - 0.5) / (double)h->b[i];
+		v = lo + (uint64_t)(pos * (double)(hi - lo + 1));
+		if (v < h->min)
+			v = h->min;
+		if (v > h->max)
+			v = h->max;
+		return v;
+	}
+	return h->max;
+}
+
+/* Samples of h in bucket i. */
+static uint64_t bucket_count(const struct hist *h, int i)
+{
+	uint64_t n = 0;
+
+	if (h->b)
+		return h->b[i];
+	for (uint64_t k = 0; k < h->count; k++)
+		n += hist_bucket(h->small[k]) == i;
+	return n;
+}
+
+int hist_next_bucket(const struct hist *h, int *pos, uint64_t *lo,
+		     uint64_t *hi, uint64_t *count)
+{
+	int i = *pos;
+
+	if (!h->b) {
+		/* the smallest bucket >= *pos holding an inline sample */
+		int best = HIST_BUCKETS;
+
+		for (uint64_t k = 0; k < h->count; k++) {
+			int b = hist_bucket(h->small[k]);
+
+			if (b >= i && b < best)
+				best = b;
+		}
+		i = best;
+	} else {
+		while (i < HIST_BUCKETS && !h->b[i])
+			i++;
+	}
+	if (i >= HIST_BUCKETS)
+		return 0;
+	hist_bounds(i, lo, hi);
+	*count = bucket_count(h, i);
+	*pos = i + 1;
+	return 1;
+}
+
+static int slot_of_us(uint64_t us)
+{
+	return us < 2 ? 0 : 63 - __builtin_clzll(us);
+}
+
+int hist_log2_us(const struct hist *h, uint64_t slot[HIST_SLOTS])
+{
+	uint64_t lo, hi, n;
+	int pos = 0, used = 0;
+
+	memset(slot, 0, sizeof(uint64_t) * HIST_SLOTS);
+	if (!h->b) {
+		for (uint64_t k = 0; k < h->count; k++)
+			slot[slot_of_us(h->small[k] / 1000)]++;
+	} else {
+		while (hist_next_bucket(h, &pos, &lo, &hi, &n))
+			slot[slot_of_us((lo + (hi - lo) / 2) / 1000)] += n;
+	}
+	for (int i = 0; i < HIST_SLOTS; i++)
+		if (slot[i])
+			used = i + 1;
+	return used;
+}
+
+void hist_release(struct hist *h)
+{
+	free(h->b);
+	memset(h, 0, sizeof(*h));
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wa.h - write amplification, jbd2 commit statistics and fsync/flush
+ * accounting of one recording.
+ *
+ * Two inputs, fed by the caller:
+ *  - wa_request(): every completed block request with its owner (the
+ *    analysis' on_request hook with AN_ATTRIB): device bytes split into
+ *    file data, journal, metadata and other, flush/FUA counts;
+ *  - wa_feed() + wa_timed_request(): every event in time order and every
+ *    request as it completes in that order: jbd2_run_stats per file
+ *    system, ext4_sync_file_enter/exit intervals per thread, and the
+ *    flushes that completed while an fsync waited on the same device.
+ * The method (what is measured, what is apportioned) is written down in
+ * docs/write-amplification.md.  Nothing here prints.
+ */
+#ifndef IOREPORT_WA_H
+#define IOREPORT_WA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/hist.h"
+
+struct source;
+struct source_event;
+struct blk_request;
+struct blk_done;
+
+/* Classes of device write bytes. */
+enum wa_class {
+	WA_DATA,	/* file data: writeback, fsync and direct I/O of a file */
+	WA_JOURNAL,	/* jbd2: the journal's own requests */
+	WA_META,	/* metadata: REQ_META requests, the block device's own
+			   buffers, and writeback of no file */
+	WA_OTHER,	/* no owner known (a request with no bio seen) */
+	WA_NCLASS
+};
+
+const char *wa_class_name(enum wa_class c);
+
+/* One block device (kernel dev_t major << 20 | minor of the requests). */
+struct wa_dev {
+	uint32_t dev;
+	uint64_t read_bytes, reads;
+	uint64_t write_bytes, writes;	/* write requests (not discards) */
+	uint64_t cls[WA_NCLASS];	/* write bytes by class */
+	uint64_t flushes;		/* flush requests (op flush) */
+	uint64_t preflush, fua;		/* writes carrying PREFLUSH / FUA */
+	uint64_t flush_ns;		/* device time of the flush requests
+					   and of the preflush/FUA writes */
+	/* jbd2_run_stats of the file system on this device */
+	uint64_t commits, handles, blocks, blocks_logged;
+	uint64_t commit_logging_ms;	/* jiffies converted at output */
+	uint64_t commit_logging_j;	/* sum of "logging" in jiffies */
+	/* application bytes (syscalls) on files of this device: set by
+	 * the caller from the file table (wa_add_app) */
+	uint64_t app_bytes;
+	/* diskstats between the start and end snapshots */
+	bool ds;
+	uint64_t ds_write_bytes, ds_writes, ds_flushes;
+};
+
+/* fsync intervals of one thread on one inode (ext4_sync_file_*). */
+struct wa_fsync {
+	int tid;
+	uint32_t fsdev;		/* file system dev_t (kernel encoding) */
+	uint64_t ino;
+	uint64_t count, errors, datasync;
+	uint64_t last_ts;	/* of the last exit */
+	struct hist lat;	/* enter -> exit */
+	uint64_t flushes;	/* flush requests completed while it waited */
+	uint64_t flush_ns;	/* their device time, shared among the
+				   fsyncs waiting on that device */
+	uint64_t write_bytes;	/* write bytes completed while it waited,
+				   shared likewise */
+};
+
+struct wa_stats {
+	bool jbd2;		/* jbd2_run_stats recorded */
+	bool ext4_sync;		/* ext4_sync_file_enter/exit recorded */
+	uint64_t fsync_exit_unmatched;
+	uint64_t fsync_open_at_end;
+	uint64_t fsync_dropped_at_gap;
+	uint64_t requests;	/* seen by wa_request */
+};
+
+struct wa {
+	struct wa_dev *dev;	/* sorted by dev after wa_end() */
+	size_t ndev, adev;
+	struct wa_fsync *fs;
+	size_t nfs, afs;
+	struct wa_stats st;
+	/* private */
+	struct wa_priv *p;
+};
+
+/*
+ * wa_new - resolve the events wa_feed() reads in src
+ * @disk_of: maps a file system dev_t to the dev_t of the disk its
+ *   requests carry (partition -> whole disk); NULL: identity
+ *
+ * Never fails: absent events leave their part empty (wa.st says which).
+ */
+struct wa *wa_new(struct source *src, uint32_t (*disk_of)(uint32_t, void *),
+		  void *arg);
+void wa_free(struct wa *w);
+
+/* Every event, in time order (the timed pass). */
+void wa_feed(struct wa *w, const struct source_event *ev);
+/* Every completed request of the timed pass, as it completes. */
+void wa_timed_request(struct wa *w, const struct blk_request *rq);
+/* Every completed request with its owner (the attributed pass). */
+void wa_request(struct wa *w, const struct blk_done *d);
+/* Diskstats fields of the snapshots (strings after "maj min name"). */
+void wa_diskstats(struct wa *w, uint32_t dev, const char *start,
+		  const char *end);
+/* Application bytes written to a file on fs dev fsdev. */
+void wa_add_app(struct wa *w, uint32_t fsdev, uint64_t bytes);
+/* End of the passes: sort, convert jiffies with hz. */
+void wa_end(struct wa *w, int hz);
+
+/* The device entry, created when absent. */
+struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev);
+/* Totals over every device into *t (dev 0). */
+void wa_total(const struct wa *w, struct wa_dev *t);
+
+#endif /* IOREPORT_WA_H */

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-attrib.c - unit tests of the block I/O attribution (attrib.h),
+ * one or more per rule of docs/attribution.md, fed synthetic sequences of
+ * plain events, syscalls and completed requests.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "util.h"
+#include "replay/syscall.h"
+#include "replay/fdtable.h"
+#include "replay/proctable.h"
+#include "replay/block.h"
+#include "stats/attrib.h"
+
+#define DEV70	((7u << 20) | 0)
+#define DEV80	((8u << 20) | 0)
+#define DEV81	((8u << 20) | 1)
+
+struct fx {
+	struct sysrun run;
+	struct attrib *at;
+	struct proc *app, *other;
+	struct file *fa, *fb;
+	uint64_t ts;
+};
+
+static void fx_init(struct fx *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->run.sr = sysreplay_new();
+	x->run.ft = filetab_new();
+	x->run.pt = proctable_new(x->run.ft);
+	x->at = attrib_new_plain(&x->run);
+	x->app = proctable_get(x->run.pt, 100, "app", 1);
+	x->other = proctable_get(x->run.pt, 200, "other", 1);
+	x->fa = filetab_path(x->run.ft, "/data/a");
+	x->fb = filetab_path(x->run.ft, "/data/b");
+	fdtable_set(x->app->fds, 3, x->fa, false);
+	fdtable_set(x->other->fds, 4, x->fb, false);
+	x->ts = 1000;
+}
+
+static void fx_release(struct fx *x)
+{
+	attrib_free(x->at);
+	sysrun_release(&x->run);
+}
+
+static void ev(struct fx *x, enum attrib_ev_kind k, int pid, uint32_t dev,
+	       uint64_t ino)
+{
+	struct attrib_ev e = {
+		.kind = k, .ts = ++x->ts, .pid = pid, .dev = dev, .ino = ino,
+	};
+
+	attrib_event(x->at, &e);
+}
+
+static void bio(struct fx *x, int pid, const char *comm, uint32_t dev,
+		uint64_t sector, uint32_t nr)
+{
+	struct attrib_ev e = {
+		.kind = E_BIO_QUEUE, .ts = ++x->ts, .pid = pid, .dev = dev,
+		.sector = sector, .nr = nr, .comm = comm,
+	};
+
+	attrib_event(x->at, &e);
+}
+
+static void sys_in(struct fx *x, int tid, enum sys_kind k, uint64_t fd)
+{
+	struct sys_enter e = {
+		.ts = ++x->ts, .tid = tid, .kind = k, .args = { fd },
+	};
+
+	sysreplay_enter(x->run.sr, &e);
+}
+
+static void sys_out(struct fx *x, int tid, enum sys_kind k)
+{
+	struct sys_exit e = { .ts = ++x->ts, .tid = tid, .kind = k };
+	struct sys_call c;
+
+	sysreplay_exit(x->run.sr, &e, &c);
+}
+
+/* A write (or read) request of nr sectors completing after 1000 ns. */
+static void req(struct fx *x, uint32_t dev, uint64_t sector, uint32_t nr,
+		bool write, struct attrib_owner *o)
+{
+	struct blk_request rq = {
+		.dev = dev, .sector = sector, .nr_sector = nr,
+		.bytes = (uint64_t)nr * 512,
+		.op = write ? BLK_OP_WRITE : BLK_OP_READ,
+		.issue_ts = x->ts + 1, .complete_ts = x->ts + 1001,
+	};
+
+	x->ts += 2000;
+	attrib_request(x->at, &rq, o);
+}
+
+static struct blkio *pblk(struct proc *p)
+{
+	return &procstat_of(p)->blk;
+}
+
+static struct blkio *fblk(struct file *f)
+{
+	return &filestat_of(f)->blk;
+}
+
+/* Rule "syscall": direct I/O inside write(fd) -> caller and fd's file. */
+static void test_syscall_direct(void **state)
+{
+	struct fx x;
+	struct attrib_owner o;
+
+	fx_init(&x);
+	sys_in(&x, 100, SK_PWRITE64, 3);
+	bio(&x, 100, "app", DEV70, 1000, 8);
+	sys_out(&x, 100, SK_PWRITE64);
+	req(&x, DEV70, 1000, 8, true, &o);
+	assert_int_equal(o.kind, AK_SYSCALL);
+	assert_ptr_equal(o.proc, x.app);
+	assert_ptr_equal(o.file, x.fa);
+	assert_int_equal(pblk(x.app)->write_bytes, 4096);
+	assert_int_equal(pblk(x.app)->requests, 1);
+	assert_int_equal(pblk(x.app)->dev_ns, 1000);
+	assert_int_equal(fblk(x.fa)->write_bytes, 4096);
+	/* a synchronous read: same rule */
+	sys_in(&x, 100, SK_READ, 3);
+	bio(&x, 100, "app", DEV70, 5000, 16);
+	req(&x, DEV70, 5000, 16, false, NULL);
+	assert_int_equal(pblk(x.app)->read_bytes, 8192);
+	assert_int_equal(fblk(x.fa)->read_bytes, 8192);
+	attrib_end(x.at);
+	assert_int_equal(attrib_totals(x.at)->kind_bytes[AK_SYSCALL], 12288);
+	assert_int_equal(attrib_totals(x.at)->file_bytes, 12288);
+	assert_int_equal(attrib_totals(x.at)->proc_bytes, 12288);
+	fx_release(&x);
+}
+
+/* Rule "writeback": a flusher's bios go to the dirtiers by share. */
+static void test_writeback_shares(void **state)
+{
+	struct fx x;
+	struct attrib_owner o;
+
+	fx_init(&x);
+	sys_in(&x, 100, SK_WRITE, 3);
+	for (int i = 0; i < 3; i++)
+		ev(&x, E_DIRTY_FOLIO, 100, DEV70, 12);	/* ties ino 12 to a */
+	sys_out(&x, 100, SK_WRITE);
+	ev(&x, E_DIRTY_FOLIO, 200, DEV70, 12);	/* mmap: no syscall */
+	ev(&x, E_WB_START, 50, DEV70, 12);
+	bio(&x, 50, "kworker/u8:1", DEV70, 2000, 16);
+	ev(&x, E_WB_END, 50, DEV70, 12);
+	req(&x, DEV70, 2000, 16, true, &o);
+	assert_int_equal(o.kind, AK_WRITEBACK);
+	assert_ptr_equal(o.proc, x.app);		/* the largest share */
+	assert_ptr_equal(o.file, x.fa);
+	assert_int_equal(pblk(x.app)->write_bytes, 6144);
+	assert_int_equal(pblk(x.other)->write_bytes, 2048);
+	assert_int_equal(pblk(x.app)->requests, 1);
+	assert_int_equal(pblk(x.other)->requests, 0);
+	assert_int_equal(fblk(x.fa)->write_bytes, 8192);
+	/* the dirt still pending is shared the same way */
+	ev(&x, E_WB_START, 50, DEV70, 12);
+	bio(&x, 50, "kworker/u8:1", DEV70, 3000, 8);
+	ev(&x, E_WB_END, 50, DEV70, 12);
+	req(&x, DEV70, 3000, 8, true, NULL);
+	assert_int_equal(pblk(x.app)->write_bytes, 6144 + 3072);
+	assert_int_equal(pblk(x.other)->write_bytes, 2048 + 1024);
+	/* an inode nobody dirtied: file by inode, no process */
+	ev(&x, E_WB_START, 50, DEV70, 99);
+	bio(&x, 50, "kworker/u8:1", DEV70, 4000, 8);
+	ev(&x, E_WB_END, 50, DEV70, 99);
+	req(&x, DEV70, 4000, 8, true, &o);
+	assert_null(o.proc);
+	assert_int_equal(o.ino, 99);
+	attrib_end(x.at);
+	assert_int_equal(attrib_totals(x.at)->wb_noproc_bytes, 4096);
+	assert_int_equal(attrib_totals(x.at)->inode_bytes, 4096);
+	assert_non_null(attrib_inode_file(x.at, DEV70, 99));
+	fx_release(&x);
+}
+
+/* Rules "fsync" and "journal": the caller pays for both. */
+static void test_fsync_and_journal(void **state)
+{
+	struct fx x;
+	struct attrib_owner o;
+	const struct attrib_totals *t;
+
+	fx_init(&x);
+	sys_in(&x, 100, SK_FSYNC, 3);
+	ev(&x, E_SYNC_ENTER, 100, DEV70, 13);	/* ties ino 13 to a */
+	ev(&x, E_WB_START, 100, DEV70, 13);
+	bio(&x, 100, "app", DEV70, 100, 64);
+	ev(&x, E_WB_END, 100, DEV70, 13);
+	/* the commit the fsync waits for */
+	ev(&x, E_COMMIT_START, 60, DEV70, 0);
+	bio(&x, 60, "jbd2/loop0-8", DEV70, 90000, 8);
+	ev(&x, E_COMMIT_END, 60, DEV70, 0);
+	ev(&x, E_SYNC_EXIT, 100, DEV70, 13);
+	sys_out(&x, 100, SK_FSYNC);
+	req(&x, DEV70, 100, 64, true, &o);
+	assert_int_equal(o.kind, AK_FSYNC);
+	assert_ptr_equal(o.proc, x.app);
+	assert_ptr_equal(o.file, x.fa);
+	req(&x, DEV70, 90000, 8, true, &o);
+	assert_int_equal(o.kind, AK_JOURNAL);
+	assert_null(o.proc);
+	/* a commit nobody waits for */
+	bio(&x, 60, "jbd2/loop0-8", DEV70, 90008, 8);
+	req(&x, DEV70, 90008, 8, true, NULL);
+	attrib_end(x.at);
+	t = attrib_totals(x.at);
+	assert_int_equal(pblk(x.app)->write_bytes, 32768);
+	assert_int_equal(pblk(x.app)->journal_bytes, 4096);
+	assert_int_equal(fblk(x.fa)->write_bytes, 32768);
+	assert_int_equal(fblk(x.fa)->journal_bytes, 4096);
+	assert_int_equal(t->kind_bytes[AK_FSYNC], 32768);
+	assert_int_equal(t->kind_bytes[AK_JOURNAL], 8192);
+	assert_int_equal(t->njournal, 1);
+	assert_int_equal(t->journal[0].dev, DEV70);
+	assert_int_equal(t->journal[0].bytes, 8192);
+	assert_int_equal(t->journal[0].fsync_bytes, 4096);
+	fx_release(&x);
+}
+
+/* A request carries its first bio's owner; merged bios keep their own. */
+static void test_merge_and_split(void **state)
+{
+	struct fx x;
+	struct attrib_owner o;
+
+	fx_init(&x);
+	sys_in(&x, 100, SK_PWRITE64, 3);
+	bio(&x, 100, "app", DEV70, 0, 8);
+	sys_out(&x, 100, SK_PWRITE64);
+	sys_in(&x, 200, SK_PWRITE64, 4);
+	bio(&x, 200, "other", DEV70, 8, 8);	/* back-merged */
+	ev(&x, E_MERGE, 200, DEV70, 0);
+	sys_out(&x, 200, SK_PWRITE64);
+	req(&x, DEV70, 0, 16, true, &o);
+	assert_ptr_equal(o.proc, x.app);
+	assert_int_equal(pblk(x.app)->write_bytes, 4096);
+	assert_int_equal(pblk(x.app)->requests, 1);
+	assert_int_equal(pblk(x.app)->dev_ns, 500);
+	assert_int_equal(pblk(x.other)->write_bytes, 4096);
+	assert_int_equal(pblk(x.other)->requests, 0);
+	assert_int_equal(pblk(x.other)->dev_ns, 500);
+	assert_int_equal(fblk(x.fb)->write_bytes, 4096);
+	/* one bio split into two requests */
+	sys_in(&x, 100, SK_PWRITE64, 3);
+	bio(&x, 100, "app", DEV70, 100, 16);
+	sys_out(&x, 100, SK_PWRITE64);
+	req(&x, DEV70, 100, 8, true, NULL);
+	req(&x, DEV70, 108, 8, true, NULL);
+	assert_int_equal(pblk(x.app)->write_bytes, 4096 + 8192);
+	assert_int_equal(pblk(x.app)->requests, 3);
+	/* a request no bio covers: unattributed, counted */
+	req(&x, DEV70, 7777, 8, true, &o);
+	assert_int_equal(o.kind, AK_UNATTRIBUTED);
+	attrib_end(x.at);
+	assert_int_equal(attrib_totals(x.at)->bio_unmatched, 8);
+	assert_int_equal(attrib_totals(x.at)->bio_pending_end, 0);
+	fx_release(&x);
+}
+
+/* Rules "context" and "unattributed". */
+static void test_context_and_unattributed(void **state)
+{
+	struct fx x;
+	struct attrib_owner o;
+
+	fx_init(&x);
+	bio(&x, 100, "app", DEV70, 10, 8);	/* a page fault */
+	req(&x, DEV70, 10, 8, false, &o);
+	assert_int_equal(o.kind, AK_CONTEXT);
+	assert_ptr_equal(o.proc, x.app);
+	assert_null(o.file);
+	bio(&x, 51, "kworker/0:1H", DEV70, 20, 8);
+	req(&x, DEV70, 20, 8, false, &o);
+	assert_int_equal(o.kind, AK_UNATTRIBUTED);
+	assert_null(o.proc);
+	attrib_end(x.at);
+	assert_int_equal(attrib_totals(x.at)->kind_bytes[AK_UNATTRIBUTED], 4096);
+	assert_int_equal(attrib_totals(x.at)->proc_bytes, 4096);
+	fx_release(&x);
+}
+
+/* An inode number freed and reused by another file (SQLite -journal, -wal). */
+static void test_inode_reuse(void **state)
+{
+	struct fx x;
+	struct attrib_owner o;
+
+	fx_init(&x);
+	fdtable_set(x.app->fds, 4, x.fb, false);
+	sys_in(&x, 100, SK_WRITE, 3);
+	ev(&x, E_DIRTY_FOLIO, 100, DEV70, 16);
+	sys_out(&x, 100, SK_WRITE);
+	/* a weak hint (inode marked dirty) does not re-tie */
+	sys_in(&x, 100, SK_WRITE, 4);
+	ev(&x, E_DIRTY_INODE, 100, DEV70, 16);
+	sys_out(&x, 100, SK_WRITE);
+	assert_ptr_equal(attrib_inode_file(x.at, DEV70, 16), x.fa);
+	/* a folio dirtied by a write to the new file does */
+	sys_in(&x, 100, SK_WRITE, 4);
+	ev(&x, E_DIRTY_FOLIO, 100, DEV70, 16);
+	sys_out(&x, 100, SK_WRITE);
+	assert_ptr_equal(attrib_inode_file(x.at, DEV70, 16), x.fb);
+	ev(&x, E_WB_START, 50, DEV70, 16);
+	bio(&x, 50, "kworker/u8:1", DEV70, 300, 8);
+	ev(&x, E_WB_END, 50, DEV70, 16);
+	req(&x, DEV70, 300, 8, true, &o);
+	assert_ptr_equal(o.file, x.fb);
+	assert_int_equal(fblk(x.fb)->write_bytes, 4096);
+	assert_int_equal(fblk(x.fa)->write_bytes, 0);
+	assert_int_equal(attrib_totals(x.at)->inode_retied, 1);
+	fx_release(&x);
+}
+
+/* writeback_* name the disk's bdi (8:0), ext4 the partition (8:1). */
+static void test_bdi_partition(void **state)
+{
+	struct fx x;
+	struct attrib_owner o;
+
+	fx_init(&x);
+	sys_in(&x, 100, SK_WRITE, 3);
+	ev(&x, E_DIRTY_FOLIO, 100, DEV80, 5);
+	ev(&x, E_DIRTY_FOLIO, 100, DEV80, 5);
+	sys_out(&x, 100, SK_WRITE);
+	ev(&x, E_WB_START, 50, DEV81, 5);
+	ev(&x, E_DIRTY_INODE, 50, DEV80, 5);	/* learns 8:0 -> 8:1 */
+	bio(&x, 50, "kworker/u8:1", DEV80, 4096, 16);
+	ev(&x, E_WB_END, 50, DEV81, 5);
+	req(&x, DEV80, 4096, 16, true, &o);
+	assert_int_equal(o.kind, AK_WRITEBACK);
+	assert_ptr_equal(o.proc, x.app);
+	assert_ptr_equal(o.file, x.fa);
+	assert_int_equal(o.dev, DEV81);
+	assert_int_equal(pblk(x.app)->write_bytes, 8192);
+	fx_release(&x);
+}
+
+/* Dirty throttling (the event's pause is already in ms) and D-state time. */
+static void test_throttle_dstate(void **state)
+{
+	struct fx x;
+	struct attrib_ev e;
+
+	fx_init(&x);
+	memset(&e, 0, sizeof(e));
+	e.kind = E_BDP;
+	e.pid = 100;
+	e.val = 100;			/* ms */
+	attrib_event(x.at, &e);
+	e.val = 0;			/* not paused */
+	attrib_event(x.at, &e);
+	assert_int_equal(procstat_of(x.app)->throttle_ns, 100000000);
+	assert_int_equal(procstat_of(x.app)->throttles, 1);
+
+	memset(&e, 0, sizeof(e));
+	e.kind = E_SWITCH;
+	e.ts = 1000;
+	e.pid1 = 100;
+	e.val = 0x2;			/* D */
+	e.pid2 = 0;
+	attrib_event(x.at, &e);
+	e.kind = E_WAKEUP;
+	e.ts = 5000;
+	e.pid1 = 100;
+	attrib_event(x.at, &e);
+	e.kind = E_SWITCH;		/* preempted (R+): not D */
+	e.ts = 6000;
+	e.val = 0x100;
+	attrib_event(x.at, &e);
+	e.kind = E_SWITCH;		/* switched in: no wait open */
+	e.ts = 9000;
+	e.pid1 = 0;
+	e.val = 0;
+	e.pid2 = 100;
+	attrib_event(x.at, &e);
+	assert_int_equal(procstat_of(x.app)->dstate_ns, 4000);
+	assert_int_equal(procstat_of(x.app)->dstates, 1);
+	fx_release(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_syscall_direct),
+		cmocka_unit_test(test_writeback_shares),
+		cmocka_unit_test(test_fsync_and_journal),
+		cmocka_unit_test(test_merge_and_split),
+		cmocka_unit_test(test_context_and_unattributed),
+		cmocka_unit_test(test_inode_reuse),
+		cmocka_unit_test(test_bdi_partition),
+		cmocka_unit_test(test_throttle_dstate),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-hist.c - unit tests of the log-linear histogram: bucket bounds,
+ * exact small histograms, percentile accuracy against the exact sorted
+ * values on random data of several shapes, merge, and the log2 view.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "stats/hist.h"
+
+/* xorshift64*: deterministic random numbers */
+static uint64_t rng_state = 88172645463325252ULL;
+
+static uint64_t rnd(void)
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static double rnd01(void)
+{
+	return (double)(rnd() >> 11) / 9007199254740992.0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t exact_pct(const uint64_t *v, size_t n, double p)
+{
+	double r = p / 100.0 * (double)n;
+	size_t rank = (size_t)r;
+
+	if ((double)rank < r)
+		rank++;
+	if (rank < 1)
+		rank = 1;
+	return v[rank - 1];
+}
+
+static void test_buckets(void **state)
+{
+	uint64_t lo, hi, prev_hi = 0;
+
+	(void)state;
+	/* contiguous, increasing, covering all of uint64_t */
+	for (int i = 0; i < HIST_BUCKETS; i++) {
+		hist_bounds(i, &lo, &hi);
+		if (i)
+			assert_int_equal(lo, prev_hi + 1);
+		else
+			assert_int_equal(lo, 0);
+		assert_true(hi >= lo);
+		assert_int_equal(hist_bucket(lo), i);
+		assert_int_equal(hist_bucket(hi), i);
+		/* at most 1/16 of the lower bound wide */
+		if (lo >= HIST_SUB)
+			assert_true(hi - lo + 1 <= lo / HIST_SUB);
+		prev_hi = hi;
+	}
+	assert_int_equal(prev_hi, UINT64_MAX);
+}
+
+static void test_small_exact(void **state)
+{
+	struct hist h = HIST_INIT;
+
+	(void)state;
+	assert_int_equal(hist_pct(&h, 50), 0);
+	hist_add(&h, 300);
+	hist_add(&h, 100);
+	hist_add(&h, 200);
+	assert_null(h.b);
+	assert_int_equal(h.count, 3);
+	assert_int_equal(h.min, 100);
+	assert_int_equal(h.max, 300);
+	assert_int_equal(h.sum, 600);
+	assert_int_equal(hist_pct(&h, 50), 200);
+	assert_int_equal(hist_pct(&h, 1), 100);
+	assert_int_equal(hist_pct(&h, 100), 300);
+	hist_release(&h);
+	assert_int_equal(h.count, 0);
+}
+
+/* p50..p99.9 within 6.25% of the exact value for n samples of gen(). */
+static void check_accuracy(uint64_t (*gen)(void), size_t n)
+{
+	static const double ps[] = { 1, 10, 25, 50, 75, 90, 95, 99, 99.9 };
+	uint64_t *v = malloc(n * sizeof(*v));
+	struct hist h = HIST_INIT;
+	uint64_t sum = 0;
+
+	assert_non_null(v);
+	for (size_t i = 0; i < n; i++) {
+		v[i] = gen();
+		sum += v[i];
+		hist_add(&h, v[i]);
+	}
+	qsort(v, n, sizeof(*v), cmp_u64);
+	assert_int_equal(h.count, n);
+	assert_int_equal(h.sum, sum);
+	assert_int_equal(h.min, v[0]);
+	assert_int_equal(h.max, v[n - 1]);
+	for (size_t i = 0; i < sizeof(ps) / sizeof(ps[0]); i++) {
+		uint64_t e = exact_pct(v, n, ps[i]), g = hist_pct(&h, ps[i]);
+		double err = e ? fabs((double)g - (double)e) / (double)e :
+			     (double)g;
+
+		if (err >= 0.0625)
+			fail_msg("p%g: histogram %llu, exact %llu (error %.2f%%)",
+				 ps[i], (unsigned long long)g,
+				 (unsigned long long)e, err * 100);
+	}
+	assert_int_equal(hist_pct(&h, 100), v[n - 1]);
+	hist_release(&h);
+	free(v);
+}
+
+static uint64_t gen_uniform(void) { return 1000 + rnd() % 10000000; }
+static uint64_t gen_lognormal(void)
+{
+	/* latency-like: median ~100 us, long tail */
+	double u1 = rnd01() + 1e-12, u2 = rnd01();
+	double z = sqrt(-2 * log(u1)) * cos(2 * M_PI * u2);
+
+	return (uint64_t)exp(log(100000.0) + 1.5 * z);
+}
+static uint64_t gen_bimodal(void)
+{
+	return rnd() % 10 ? 50000 + rnd() % 1000 : 20000000 + rnd() % 5000000;
+}
+static uint64_t gen_tiny(void) { return rnd() % 40; }
+
+static void test_accuracy(void **state)
+{
+	(void)state;
+	check_accuracy(gen_uniform, 100000);
+	check_accuracy(gen_lognormal, 200000);
+	check_accuracy(gen_bimodal, 50000);
+	check_accuracy(gen_tiny, 10000);
+	check_accuracy(gen_lognormal, 7);
+}
+
+static void test_merge(void **state)
+{
+	struct hist a = HIST_INIT, b = HIST_INIT, all = HIST_INIT;
+
+	(void)state;
+	for (int i = 0; i < 1000; i++) {
+		uint64_t v = gen_lognormal();
+
+		hist_add(i % 3 ? &a : &b, v);
+		hist_add(&all, v);
+	}
+	hist_merge(&a, &b);
+	assert_int_equal(a.count, all.count);
+	assert_int_equal(a.sum, all.sum);
+	assert_int_equal(a.min, all.min);
+	assert_int_equal(a.max, all.max);
+	assert_int_equal(hist_pct(&a, 50), hist_pct(&all, 50));
+	assert_int_equal(hist_pct(&a, 99), hist_pct(&all, 99));
+	/* merging a small histogram into an empty one */
+	hist_release(&b);
+	hist_add(&b, 5);
+	hist_merge(&all, &b);
+	assert_int_equal(all.count, 1001);
+	assert_int_equal(all.min, 5);
+	hist_release(&a);
+	hist_release(&b);
+	hist_release(&all);
+}
+
+static void test_log2(void **state)
+{
+	struct hist h = HIST_INIT;
+	uint64_t slot[HIST_SLOTS], lo, hi, n, total = 0;
+	int used, pos = 0;
+
+	(void)state;
+	assert_int_equal(hist_log2_us(&h, slot), 0);
+	for (int i = 0; i < 100; i++)
+		hist_add(&h, 500);		/* 0 us: slot 0 */
+	for (int i = 0; i < 50; i++)
+		hist_add(&h, 3000);		/* 3 us: slot 1 */
+	for (int i = 0; i < 10; i++)
+		hist_add(&h, 1500000);		/* 1500 us: slot 10 */
+	used = hist_log2_us(&h, slot);
+	assert_int_equal(used, 11);
+	assert_int_equal(slot[0], 100);
+	assert_int_equal(slot[1], 50);
+	assert_int_equal(slot[10], 10);
+	while (hist_next_bucket(&h, &pos, &lo, &hi, &n)) {
+		assert_true(lo <= hi);
+		total += n;
+	}
+	assert_int_equal(total, 160);
+	hist_release(&h);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_buckets),
+		cmocka_unit_test(test_small_exact),
+		cmocka_unit_test(test_accuracy),
+		cmocka_unit_test(test_merge),
+		cmocka_unit_test(test_log2),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

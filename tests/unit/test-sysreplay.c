@@ -1,0 +1,644 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-sysreplay.c - unit tests of the syscall pairing, process table,
+ * fd tables and their aggregation, fed synthetic event sequences.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "util.h"
+#include "replay/syscall.h"
+#include "replay/fdtable.h"
+#include "replay/proctable.h"
+
+/* ------------------------------------------------------------------ */
+/* helpers */
+
+static void enter(struct sysreplay *sr, uint64_t ts, int tid, int cpu,
+		  enum sys_kind k, uint64_t a0, uint64_t a1, uint64_t a2)
+{
+	struct sys_enter e = {
+		.ts = ts, .tid = tid, .cpu = cpu, .kind = k,
+		.args = { a0, a1, a2 },
+	};
+
+	sysreplay_enter(sr, &e);
+}
+
+static int leave(struct sysreplay *sr, uint64_t ts, int tid, int cpu,
+		 enum sys_kind k, int64_t ret, struct sys_call *c)
+{
+	struct sys_exit x = {
+		.ts = ts, .tid = tid, .cpu = cpu, .kind = k, .ret = ret,
+	};
+
+	return sysreplay_exit(sr, &x, c);
+}
+
+/* A pipeline without a source: the state machines and the aggregation. */
+struct fixture {
+	struct sysrun run;
+};
+
+static void run_init(struct sysrun *run)
+{
+	memset(run, 0, sizeof(*run));
+	run->sr = sysreplay_new();
+	run->ft = filetab_new();
+	run->pt = proctable_new(run->ft);
+}
+
+/* One complete syscall of tid, accounted. */
+static void call(struct sysrun *run, uint64_t ts, uint64_t dur, int tid,
+		 enum sys_kind k, uint64_t a0, uint64_t a1, uint64_t a2,
+		 int64_t ret, const char *path)
+{
+	struct sys_enter e = {
+		.ts = ts, .tid = tid, .cpu = 0, .kind = k,
+		.args = { a0, a1, a2 }, .path = path,
+	};
+	struct sys_call c;
+
+	sysreplay_enter(run->sr, &e);
+	assert_int_equal(leave(run->sr, ts + dur, tid, 0, k, ret, &c), 1);
+	sysrun_account(run, proctable_get(run->pt, tid, "test", ts), &c);
+}
+
+/* ------------------------------------------------------------------ */
+/* sysreplay */
+
+static void test_pairing(void **state)
+{
+	struct sysreplay *sr = sysreplay_new();
+	struct sys_call c;
+
+	enter(sr, 100, 10, 0, SK_READ, 3, 0, 4096);
+	assert_int_equal(leave(sr, 350, 10, 1, SK_READ, 4096, &c), 1);
+	assert_true(c.paired);
+	assert_int_equal(c.end - c.start, 250);
+	assert_int_equal(c.args[0], 3);
+	assert_int_equal(c.args[2], 4096);
+	assert_int_equal(c.ret, 4096);
+	assert_int_equal(sysreplay_stats(sr)->calls, 1);
+	sysreplay_finish(sr);
+	assert_int_equal(sysreplay_stats(sr)->open_at_end, 0);
+	sysreplay_free(sr);
+}
+
+static void test_exit_without_enter(void **state)
+{
+	struct sysreplay *sr = sysreplay_new();
+	struct sys_call c;
+
+	assert_int_equal(leave(sr, 350, 10, 0, SK_WRITE, 5, &c), 0);
+	assert_false(c.paired);
+	assert_int_equal(c.ret, 5);
+	assert_int_equal(c.kind, SK_WRITE);
+	assert_int_equal(sysreplay_stats(sr)->exit_without_enter, 1);
+	sysreplay_free(sr);
+}
+
+static void test_nested_threads(void **state)
+{
+	struct sysreplay *sr = sysreplay_new();
+	struct sys_call c;
+
+	enter(sr, 100, 10, 0, SK_FSYNC, 3, 0, 0);
+	enter(sr, 110, 11, 1, SK_WRITE, 4, 0, 10);
+	enter(sr, 120, 12, 2, SK_READ, 5, 0, 10);
+	assert_int_equal(leave(sr, 130, 11, 1, SK_WRITE, 10, &c), 1);
+	assert_int_equal(c.tid, 11);
+	assert_int_equal(c.end - c.start, 20);
+	assert_int_equal(leave(sr, 1000, 10, 3, SK_FSYNC, 0, &c), 1);
+	assert_int_equal(c.tid, 10);
+	assert_int_equal(c.end - c.start, 900);
+	assert_int_equal(leave(sr, 1001, 12, 2, SK_READ, 7, &c), 1);
+	assert_int_equal(c.args[0], 5);
+	assert_int_equal(sysreplay_stats(sr)->calls, 3);
+	sysreplay_free(sr);
+}
+
+static void test_superseded_mismatch_negative(void **state)
+{
+	struct sysreplay *sr = sysreplay_new();
+	const struct sysreplay_stats *st = sysreplay_stats(sr);
+	struct sys_call c;
+
+	enter(sr, 100, 10, 0, SK_READ, 3, 0, 1);
+	enter(sr, 200, 10, 0, SK_WRITE, 3, 0, 1);	/* read's exit lost */
+	assert_int_equal(st->enter_without_exit, 1);
+	assert_int_equal(leave(sr, 300, 10, 0, SK_WRITE, 1, &c), 1);
+	assert_int_equal(c.start, 200);
+
+	enter(sr, 400, 10, 0, SK_READ, 3, 0, 1);
+	assert_int_equal(leave(sr, 500, 10, 0, SK_CLOSE, 0, &c), 0);
+	assert_int_equal(st->mismatched, 1);
+	/* The mismatched enter is gone: the next exit has none. */
+	assert_int_equal(leave(sr, 510, 10, 0, SK_READ, 0, &c), 0);
+	assert_int_equal(st->exit_without_enter, 1);
+
+	enter(sr, 900, 10, 0, SK_READ, 3, 0, 1);
+	assert_int_equal(leave(sr, 800, 10, 0, SK_READ, 1, &c), 0);
+	assert_int_equal(st->negative_time, 1);
+	sysreplay_free(sr);
+}
+
+static void test_lost_gap(void **state)
+{
+	struct sysreplay *sr = sysreplay_new();
+	const struct sysreplay_stats *st = sysreplay_stats(sr);
+	struct sys_call c;
+
+	enter(sr, 100, 10, 1, SK_READ, 3, 0, 1);
+	enter(sr, 110, 11, 2, SK_READ, 4, 0, 1);
+	enter(sr, 120, 12, 1, SK_WRITE, 4, 0, 1);
+	sysreplay_gap(sr, 1);
+	assert_int_equal(st->lost_gap, 2);
+	/* Not paired across the gap. */
+	assert_int_equal(leave(sr, 200, 10, 1, SK_READ, 1, &c), 0);
+	assert_int_equal(leave(sr, 210, 12, 1, SK_WRITE, 1, &c), 0);
+	assert_int_equal(leave(sr, 220, 11, 2, SK_READ, 1, &c), 1);
+	enter(sr, 300, 13, 0, SK_FSYNC, 4, 0, 0);
+	sysreplay_finish(sr);
+	assert_int_equal(st->open_at_end, 1);
+	sysreplay_free(sr);
+}
+
+static void test_late_path(void **state)
+{
+	struct sysreplay *sr = sysreplay_new();
+	struct sys_call c;
+
+	/* Before the enter (a uprobe on libc's open fires first)... */
+	sysreplay_set_path(sr, 10, "/var/db/a");
+	enter(sr, 100, 10, 0, SK_OPENAT, (uint64_t)-100, 0, 0);
+	assert_int_equal(leave(sr, 200, 10, 0, SK_OPENAT, 3, &c), 1);
+	assert_string_equal(c.path, "/var/db/a");
+	/* ...or while it is waiting. */
+	enter(sr, 300, 10, 0, SK_OPENAT, (uint64_t)-100, 0, 0);
+	sysreplay_set_path(sr, 10, "/var/db/b");
+	assert_int_equal(leave(sr, 400, 10, 0, SK_OPENAT, 4, &c), 1);
+	assert_string_equal(c.path, "/var/db/b");
+	/* A hint is used once. */
+	enter(sr, 500, 10, 0, SK_OPENAT, (uint64_t)-100, 0, 0);
+	assert_int_equal(leave(sr, 600, 10, 0, SK_OPENAT, 5, &c), 1);
+	assert_null(c.path);
+	sysreplay_free(sr);
+}
+
+static void test_kinds(void **state)
+{
+	assert_int_equal(sys_kind_lookup("pwrite64"), SK_PWRITE64);
+	assert_int_equal(sys_kind_lookup("sendfile"), SK_SENDFILE);
+	assert_int_equal(sys_kind_lookup("sendfile64"), SK_SENDFILE);
+	assert_int_equal(sys_kind_lookup("fcntl64"), SK_FCNTL);
+	assert_int_equal(sys_kind_lookup("getpid"), SK_NONE);
+	assert_int_equal(sys_kind_lookup(NULL), SK_NONE);
+	for (int k = 1; k < SK_NR; k++)
+		assert_int_equal(sys_kind_lookup(sys_kind_info(k)->name), k);
+}
+
+/* ------------------------------------------------------------------ */
+/* histogram, imap */
+
+/* The aggregates' latencies are hist.h's histograms (test-hist covers them). */
+static void test_kstat_hist(void **state)
+{
+	struct hist a = HIST_INIT, c = HIST_INIT;
+	uint64_t q;
+
+	hist_add(&a, 300);
+	hist_add(&a, 100);
+	hist_add(&a, 200);
+	assert_null(a.b);
+	assert_int_equal(hist_pct(&a, 50), 200);	/* exact while inline */
+	assert_int_equal(hist_pct(&a, 99), 300);
+	for (uint64_t i = 1; i <= 1000; i++)
+		hist_add(&c, i * 1000);
+	hist_merge(&c, &a);
+	assert_non_null(c.b);
+	assert_int_equal(c.count, 1003);
+	assert_int_equal(c.min, 100);
+	assert_int_equal(c.max, 1000000);
+	q = hist_pct(&c, 50);
+	assert_true(q >= 500000 * 0.9375 && q <= 500000 * 1.0625);
+	assert_int_equal(hist_pct(&c, 100), 1000000);
+	hist_release(&a);
+	hist_release(&c);
+	assert_int_equal(hist_pct(&c, 50), 0);
+}
+
+static void test_unnamed_cap(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct file *f, *g;
+
+	for (int i = 0; i < 65536; i++)
+		filetab_anon(ft, 1, 3, 0);
+	f = filetab_anon(ft, 1, 4, 0);
+	g = filetab_anon(ft, 1, 5, 0);
+	assert_ptr_equal(f, g);
+	assert_string_equal(file_name(f), "<more unknown files of pid 1>");
+	assert_ptr_not_equal(filetab_anon(ft, 2, 3, 0), f);
+	file_set_name(ft, f, "/x", false, 0, 0, 0);
+	assert_null(f->path);
+	assert_int_equal(filetab_count(ft), 65538);
+	filetab_free(ft, NULL);
+}
+
+static void test_imap(void **state)
+{
+	struct imap m;
+	static int vals[5000];
+	size_t pos = 0, n = 0;
+	int key;
+	void *val;
+
+	imap_init(&m);
+	for (int i = 0; i < 5000; i++)
+		assert_null(imap_put(&m, i * 7, &vals[i]));
+	for (int i = 0; i < 5000; i += 2)
+		assert_ptr_equal(imap_del(&m, i * 7), &vals[i]);
+	for (int i = 0; i < 5000; i++)
+		assert_ptr_equal(imap_get(&m, i * 7), i % 2 ? &vals[i] : NULL);
+	while (imap_next(&m, &pos, &key, &val))
+		n++;
+	assert_int_equal(n, 2500);
+	imap_release(&m);
+}
+
+/* ------------------------------------------------------------------ */
+/* fd tables and processes */
+
+static void test_dup2_then_close(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct fdtable *t = fdtable_new();
+	struct file *a = filetab_path(ft, "/a");
+
+	fdtable_set(t, 3, a, false);
+	assert_int_equal(fdtable_dup(t, 3, 5, false), 0);
+	assert_int_equal(fdtable_close(t, 3), 0);
+	assert_ptr_equal(fdtable_get(t, 5), a);
+	assert_null(fdtable_get(t, 3));
+	assert_int_equal(fdtable_close(t, 3), -1);
+	assert_int_equal(fdtable_dup(t, 3, 6, false), -1);
+	assert_int_equal(fdtable_close(t, 5), 0);
+	assert_int_equal(fdtable_size(t), 0);
+	assert_ptr_equal(filetab_path(ft, "/a"), a);
+	fdtable_free(t);
+	filetab_free(ft, NULL);
+}
+
+static void test_close_range_and_exec(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct fdtable *t = fdtable_new();
+
+	for (int fd = 0; fd < 10; fd++)
+		fdtable_set(t, fd, filetab_anon(ft, 1, fd, 0), fd == 4);
+	fdtable_close_range(t, 7, ~0u, false);
+	assert_int_equal(fdtable_size(t), 7);
+	fdtable_close_range(t, 5, 5, true);	/* CLOSE_RANGE_CLOEXEC */
+	assert_int_equal(fdtable_exec(t), 2);	/* 4 and 5 */
+	assert_null(fdtable_get(t, 4));
+	assert_null(fdtable_get(t, 5));
+	assert_non_null(fdtable_get(t, 6));
+	fdtable_free(t);
+	filetab_free(ft, NULL);
+}
+
+static const char start_snap[] =
+	"time\t1\t2\n"
+	"proc\t100\t1\tdb\\tserver\t/usr/bin/db\tdb --x\n"
+	"thread\t101\t100\tdb-worker\n"
+	"fd\t100\t3\t8:1\t1234\t02100002\t0\t/var/db/data\\nfile\n"
+	"fd\t100\t4\t8:1\t1235\t0100001\t0\t/var/db/log\n"
+	"proc\t200\t1\tsh\t/bin/sh\tsh\n"
+	"fd\t200\t5\t8:1\t1234\t02\t0\t/var/db/data\\nfile\n"
+	"mystery\tline\n";
+
+static void test_snapshot_seed(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct proctable *pt = proctable_new(ft);
+	struct proc *p, *q;
+	struct file *f;
+
+	assert_int_equal(proctable_load_start(pt, start_snap), 2);
+	p = proctable_lookup(pt, 100);
+	assert_non_null(p);
+	assert_string_equal(p->comm, "db\tserver");
+	assert_string_equal(p->exe, "/usr/bin/db");
+	assert_ptr_equal(proctable_lookup(pt, 101), p);
+	f = fdtable_get(p->fds, 3);
+	assert_non_null(f);
+	assert_string_equal(f->path, "/var/db/data\nfile");
+	assert_true(f->has_devino);
+	assert_int_equal(f->major, 8);
+	assert_int_equal(f->ino, 1234);
+	/* Same dev:ino in another process: the same file. */
+	q = proctable_lookup(pt, 200);
+	assert_ptr_equal(fdtable_get(q->fds, 5), f);
+	/* fd 3 was O_CLOEXEC (02000000): exec closes it, not fd 4. */
+	proctable_exec(pt, 10, 100, 100, "/usr/bin/db2");
+	assert_null(fdtable_get(p->fds, 3));
+	assert_non_null(fdtable_get(p->fds, 4));
+	assert_string_equal(p->comm, "db2");
+	assert_string_equal(p->comms, "db\tserver,db2");
+	assert_int_equal(proctable_stats(pt)->fds_seeded, 3);
+	proctable_free(pt, NULL);
+	filetab_free(ft, NULL);
+}
+
+static void test_fork_inherits(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct proctable *pt = proctable_new(ft);
+	struct proc *parent, *child;
+	struct file *f;
+
+	proctable_load_start(pt, start_snap);
+	parent = proctable_lookup(pt, 100);
+	f = fdtable_get(parent->fds, 4);
+	/* task_newtask then sched_process_fork, as the kernel emits them. */
+	proctable_newtask(pt, 10, 101, 300, "db-worker", 0x11);
+	proctable_fork(pt, 11, 101, 300, "db-worker");
+	child = proctable_lookup(pt, 300);
+	assert_non_null(child);
+	assert_ptr_not_equal(child, parent);
+	assert_int_equal(child->pid, 300);
+	assert_int_equal(child->ppid, 100);
+	assert_ptr_equal(fdtable_get(child->fds, 4), f);
+	/* The child's close does not touch the parent's table. */
+	assert_int_equal(fdtable_close(child->fds, 4), 0);
+	assert_ptr_equal(fdtable_get(parent->fds, 4), f);
+	assert_int_equal(proctable_stats(pt)->forks, 1);
+	/* A thread joins its process and shares its fd table. */
+	proctable_newtask(pt, 12, 100, 102, "db", CLONE_THREAD_FLAG | 0x100);
+	proctable_fork(pt, 13, 100, 102, "db");
+	assert_ptr_equal(proctable_lookup(pt, 102), parent);
+	assert_int_equal(proctable_stats(pt)->threads, 1);
+	assert_int_equal(proctable_stats(pt)->forks, 1);
+	/* A thread's exit leaves the process; the last one ends it. */
+	proctable_exit(pt, 20, 102, 0);
+	assert_false(parent->exited);
+	proctable_exit(pt, 21, 101, 0);
+	proctable_exit(pt, 22, 100, 1);
+	assert_true(parent->exited);
+	assert_null(parent->fds);
+	assert_null(proctable_lookup(pt, 100));
+	proctable_free(pt, NULL);
+	filetab_free(ft, NULL);
+}
+
+static void test_pid_reuse(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct proctable *pt = proctable_new(ft);
+	struct proc *a, *b, *c;
+
+	proctable_load_start(pt, "proc\t1\t0\tinit\t/sbin/init\tinit\n");
+	proctable_fork(pt, 10, 1, 500, "init");
+	proctable_exec(pt, 11, 500, 500, "/bin/cat");
+	a = proctable_lookup(pt, 500);
+	proctable_exit(pt, 20, 500, 1);
+	/* Same pid, new process: not merged. */
+	proctable_fork(pt, 30, 1, 500, "init");
+	proctable_exec(pt, 31, 500, 500, "/bin/dd");
+	b = proctable_lookup(pt, 500);
+	assert_ptr_not_equal(a, b);
+	assert_int_not_equal(a->id, b->id);
+	assert_string_equal(a->comm, "cat");
+	assert_string_equal(b->comm, "dd");
+	assert_true(a->exited);
+	assert_int_equal(proctable_stats(pt)->pid_reuse, 0);
+	/* Exit lost: a fork of the same pid still makes a new process. */
+	proctable_fork(pt, 40, 1, 500, "init");
+	c = proctable_lookup(pt, 500);
+	assert_ptr_not_equal(b, c);
+	assert_true(b->exited);
+	assert_int_equal(proctable_stats(pt)->pid_reuse, 1);
+	proctable_free(pt, NULL);
+	filetab_free(ft, NULL);
+}
+
+static void test_exec_by_thread_and_rename(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct proctable *pt = proctable_new(ft);
+	struct proc *p;
+
+	proctable_load_start(pt, start_snap);
+	p = proctable_lookup(pt, 100);
+	proctable_rename(pt, 5, 101, "flusher");
+	assert_string_equal(p->comm, "db\tserver");
+	proctable_rename(pt, 6, 100, "dbmain");
+	assert_string_equal(p->comm, "dbmain");
+	/* Thread 101 execs: it becomes pid 100. */
+	proctable_exit(pt, 9, 100, 0);
+	proctable_exec(pt, 10, 100, 101, "/usr/local/bin/a-very-long-program-name");
+	assert_ptr_equal(proctable_lookup(pt, 100), p);
+	assert_null(proctable_lookup(pt, 101));
+	assert_string_equal(p->comm, "a-very-long-pro");
+	assert_string_equal(p->comms, "db\tserver,flusher,dbmain,a-very-long-pro");
+	proctable_free(pt, NULL);
+	filetab_free(ft, NULL);
+}
+
+static void test_end_snapshot(void **state)
+{
+	struct sysrun run;
+	struct proc *p;
+	struct file *f, *g;
+
+	run_init(&run);
+	proctable_load_start(run.pt, "proc\t700\t1\tapp\t/bin/app\tapp\n");
+	proctable_load_end(run.pt,
+			   "thread\t702\t700\tapp-io\n"
+			   "fd\t700\t7\t8:2\t99\t02\t0\t/srv/x.db\n");
+	call(&run, 100, 10, 700, SK_OPENAT, (uint64_t)-100, 0, 02000002, 7, NULL);
+	call(&run, 200, 10, 700, SK_OPENAT, (uint64_t)-100, 0, 0, 8, NULL);
+	call(&run, 300, 10, 700, SK_CLOSE, 8, 0, 0, 0, NULL);
+	/* A thread never seen created: the end snapshot places it. */
+	call(&run, 400, 50, 702, SK_WRITE, 7, 0, 4096, 4096, NULL);
+	p = proctable_lookup(run.pt, 700);
+	assert_ptr_equal(proctable_lookup(run.pt, 702), p);
+	f = fdtable_get(p->fds, 7);
+	assert_null(f->path);
+	assert_string_equal(file_name(f), "<unknown fd 7 of pid 700>");
+	proctable_finish(run.pt);
+	assert_string_equal(f->path, "/srv/x.db");
+	assert_true(f->has_devino);
+	assert_int_equal(f->ino, 99);
+	assert_int_equal(((struct filestat *)f->user)->write_bytes, 4096);
+	/* The closed fd 8 stays unnamed. */
+	g = filetab_at(run.ft, (size_t)f->id + 1);
+	assert_null(g->path);
+	assert_int_equal(proctable_stats(run.pt)->fds_named_end, 1);
+	sysrun_release(&run);
+}
+
+/* ------------------------------------------------------------------ */
+/* aggregation */
+
+static void test_account(void **state)
+{
+	struct sysrun run;
+	struct proc *p;
+	struct procstat *ps;
+	struct file *f;
+	struct filestat *fs;
+
+	run_init(&run);
+	call(&run, 1000, 100, 42, SK_OPENAT, (uint64_t)-100, 0, 0101, 3, "/tmp/out");
+	call(&run, 2000, 200, 42, SK_WRITE, 3, 0, 1000, 1000, NULL);
+	call(&run, 3000, 300, 42, SK_WRITE, 3, 0, 1000, 500, NULL);
+	call(&run, 4000, 400, 42, SK_WRITE, 3, 0, 1000, -28, NULL);	/* ENOSPC */
+	call(&run, 5000, 5000, 42, SK_FSYNC, 3, 0, 0, 0, NULL);
+	call(&run, 11000, 7000, 42, SK_FDATASYNC, 3, 0, 0, 0, NULL);
+	call(&run, 20000, 50, 42, SK_DUP2, 3, 9, 0, 9, NULL);
+	call(&run, 21000, 50, 42, SK_CLOSE, 3, 0, 0, 0, NULL);
+	call(&run, 22000, 100, 42, SK_PWRITE64, 9, 0, 10, 10, NULL);
+	call(&run, 23000, 100, 42, SK_READ, 0, 0, 10, 7, NULL);	/* unknown fd */
+	call(&run, 24000, 10, 42, SK_CLOSE, 11, 0, 0, -9, NULL);	/* EBADF */
+
+	p = proctable_lookup(run.pt, 42);
+	ps = p->user;
+	assert_int_equal(ps->calls, 11);
+	assert_int_equal(ps->errors, 2);
+	assert_int_equal(ps->write_bytes, 1510);
+	assert_int_equal(ps->read_bytes, 7);
+	assert_int_equal(ps->k[SK_WRITE].count, 3);
+	assert_int_equal(ps->k[SK_WRITE].errors, 1);
+	assert_int_equal(ps->k[SK_WRITE].bytes, 1500);
+	assert_int_equal(ps->k[SK_WRITE].lat.sum, 900);
+	assert_int_equal(ps->k[SK_WRITE].lat.max, 400);
+	assert_int_equal(ps->fsync.count, 2);
+	assert_int_equal(ps->fsync.sum, 12000);
+	assert_int_equal(ps->fsync.max, 7000);
+
+	f = filetab_path(run.ft, "/tmp/out");
+	fs = f->user;
+	assert_int_equal(fs->opens, 1);
+	assert_int_equal(fs->writes, 4);
+	assert_int_equal(fs->write_bytes, 1510);
+	assert_int_equal(fs->fsync.count, 2);
+	assert_int_equal(fs->fsync.max, 7000);
+	assert_ptr_equal(fdtable_get(p->fds, 9), f);
+	assert_null(fdtable_get(p->fds, 3));
+	assert_int_equal(proctable_fdstats(run.pt)->io_unknown, 1);
+	assert_int_equal(proctable_fdstats(run.pt)->close_unknown, 0);
+	sysrun_release(&run);
+}
+
+/* What the per-call hook saw. */
+struct seen {
+	int n;
+	enum sys_kind kind[8];
+	int fd[8];
+	const char *file[8];
+	int pid[8];
+};
+
+static void on_call(void *arg, struct proc *p, struct file *f,
+		    const struct sys_call *c)
+{
+	struct seen *s = arg;
+
+	assert_true(s->n < 8);
+	s->kind[s->n] = c->kind;
+	s->fd[s->n] = sys_call_fd(c);
+	s->file[s->n] = f && f->path ? f->path : NULL;
+	s->pid[s->n] = p->pid;
+	s->n++;
+}
+
+/* The hook gets every call with the file of its fd: new, used, closed. */
+static void test_on_call(void **state)
+{
+	struct sysrun run;
+	struct seen s = { 0 };
+
+	run_init(&run);
+	run.on_call = on_call;
+	run.on_call_arg = &s;
+	call(&run, 10, 1, 60, SK_OPENAT, (uint64_t)-100, 0, 0, 3, "/etc/b");
+	call(&run, 20, 5, 60, SK_WRITE, 3, 0, 100, 100, NULL);
+	call(&run, 30, 1, 60, SK_DUP2, 3, 7, 0, 7, NULL);
+	call(&run, 40, 1, 60, SK_CLOSE, 3, 0, 0, 0, NULL);
+	call(&run, 50, 1, 60, SK_SYNC, 0, 0, 0, 0, NULL);
+	call(&run, 60, 1, 60, SK_READ, 9, 0, 10, -9, NULL);	/* EBADF */
+	assert_int_equal(s.n, 6);
+	assert_int_equal(s.kind[0], SK_OPENAT);
+	assert_int_equal(s.fd[0], 3);
+	assert_string_equal(s.file[0], "/etc/b");
+	assert_int_equal(s.fd[1], 3);
+	assert_string_equal(s.file[1], "/etc/b");
+	assert_int_equal(s.fd[2], 3);			/* dup2: oldfd */
+	assert_string_equal(s.file[2], "/etc/b");
+	assert_int_equal(s.fd[3], 3);			/* close: the file it closed */
+	assert_string_equal(s.file[3], "/etc/b");
+	assert_int_equal(s.fd[4], -1);			/* sync: no fd */
+	assert_null(s.file[4]);
+	assert_int_equal(s.fd[5], 9);			/* unknown fd: made up */
+	assert_null(s.file[5]);
+	assert_int_equal(s.pid[5], 60);
+	sysrun_release(&run);
+}
+
+static void test_account_dup_cloexec(void **state)
+{
+	struct sysrun run;
+	struct proc *p;
+
+	run_init(&run);
+	call(&run, 10, 1, 50, SK_OPEN, 0, 0, 0, 3, "/etc/a");
+	call(&run, 20, 1, 50, SK_FCNTL, 3, 1030, 10, 10, NULL);	/* F_DUPFD_CLOEXEC */
+	call(&run, 30, 1, 50, SK_DUP3, 3, 11, 02000000, 11, NULL);
+	call(&run, 40, 1, 50, SK_DUP, 3, 0, 0, 12, NULL);
+	call(&run, 50, 1, 50, SK_FCNTL, 12, 2, 1, 0, NULL);	/* F_SETFD FD_CLOEXEC */
+	call(&run, 60, 1, 50, SK_CLOSE_RANGE, 3, 3, 4, 0, NULL);	/* CLOEXEC */
+	p = proctable_lookup(run.pt, 50);
+	assert_int_equal(fdtable_size(p->fds), 4);
+	proctable_exec(run.pt, 70, 50, 50, "/bin/true");
+	assert_int_equal(fdtable_size(p->fds), 0);
+	assert_int_equal(proctable_fdstats(run.pt)->exec_closed, 4);
+	sysrun_release(&run);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pairing),
+		cmocka_unit_test(test_exit_without_enter),
+		cmocka_unit_test(test_nested_threads),
+		cmocka_unit_test(test_superseded_mismatch_negative),
+		cmocka_unit_test(test_lost_gap),
+		cmocka_unit_test(test_late_path),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_kstat_hist),
+		cmocka_unit_test(test_on_call),
+		cmocka_unit_test(test_unnamed_cap),
+		cmocka_unit_test(test_imap),
+		cmocka_unit_test(test_dup2_then_close),
+		cmocka_unit_test(test_close_range_and_exec),
+		cmocka_unit_test(test_snapshot_seed),
+		cmocka_unit_test(test_fork_inherits),
+		cmocka_unit_test(test_pid_reuse),
+		cmocka_unit_test(test_exec_by_thread_and_rename),
+		cmocka_unit_test(test_end_snapshot),
+		cmocka_unit_test(test_account),
+		cmocka_unit_test(test_account_dup_cloexec),
+	};
+
+	util_progname = "test-sysreplay";
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

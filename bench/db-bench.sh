@@ -59,12 +59,14 @@ db_bytes=$(stat -c %s "$T/db.sqlite")
 awk -v rows="$rows" -v ev="$events" -v tr="$t_replay" -v td="$t_db" \
     -v rb="$rec_bytes" -v dbb="$db_bytes" -v rec="$REC" 'BEGIN {
 	ins = td - tr
+	# no ">" inside a print statement: awk reads it as a redirection
+	rate = ins > 0 ? rows / ins : 0
 	printf "recording          %s: %d bytes, %d events\n", rec, rb, ev
 	printf "rows               %d (%.2f per event)\n", rows, rows / ev
 	printf "replay only        %.3f s (ioreport processes)\n", tr
 	printf "ioreport db        %.3f s\n", td
 	printf "rows/s overall     %.0f\n", rows / td
-	printf "rows/s inserting   %.0f\n", (ins > 0 ? rows / ins : 0)
+	printf "rows/s inserting   %.0f\n", rate
 	printf "database           %d bytes, %.1f MB per million events\n", dbb, dbb / ev
 	printf "database/recording %.2fx\n", dbb / rb
 }'

@@ -13,8 +13,6 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 need_root_tracefs
 need_cmd python3 losetup mkfs.ext4
 need_event sched:sched_process_exec syscalls:sys_enter_write block:block_rq_complete
-"$IOREPORT" db --help >/dev/null 2>&1 ||
-	fail "ioreport has no 'db' command (register cmd_db in analyze/ioreport.c)"
 
 PY=$(python3 -c "import sys; print(sys.executable)")
 NAME=dbw$$

@@ -13,8 +13,6 @@ need_root_tracefs
 need_cmd python3
 need_event sched:sched_process_exec syscalls:sys_enter_write raw_syscalls:sys_enter
 
-"$IOREPORT" processes --help >/dev/null 2>&1 ||
-	fail "ioreport has no 'processes' command (add cmd_processes/cmd_files to analyze/ioreport.c)"
 
 # The interpreter itself, not a wrapper script (pyenv shims write too).
 PY=$(python3 -c "import sys; print(sys.executable)")

@@ -16,8 +16,6 @@
 need_root_tracefs
 need_cmd fio python3 mkfs.ext4
 need_event block:block_rq_complete jbd2:jbd2_run_stats ext4:ext4_sync_file_enter
-"$IOREPORT" wa --help >/dev/null 2>&1 ||
-	skip "this ioreport has no 'wa' command (register cmd_wa in analyze/ioreport.c)"
 
 SIZE_MB=${WA_SIZE_MB:-16}	# the file fio overwrites
 IO_MB=${WA_IO_MB:-16}		# what fio writes

@@ -16,8 +16,6 @@
 need_root_tracefs
 need_cmd python3 mkfs.ext4
 need_event writeback:balance_dirty_pages writeback:global_dirty_state
-"$IOREPORT" diff --help >/dev/null 2>&1 ||
-	skip "this ioreport has no 'diff' command (register cmd_diff in analyze/ioreport.c)"
 
 MB=${DIRTY_MB:-100}
 

@@ -11,8 +11,6 @@
 need_root_tracefs
 need_cmd sqlite3 python3 mkfs.ext4
 need_event block:block_rq_complete ext4:ext4_sync_file_enter
-"$IOREPORT" diff --help >/dev/null 2>&1 ||
-	skip "this ioreport has no 'diff' command (register cmd_diff in analyze/ioreport.c)"
 
 COMMITS=${FSYNC_COMMITS:-300}
 

@@ -34,7 +34,6 @@
 
 static const char db_usage[] =
 "usage: ioreport db [-q] DB.sqlite RECORDING...\n"
-"       ioreport --db DB.sqlite RECORDING...\n"
 "\n"
 "  -q, --quiet          print nothing but errors\n"
 "  -h, --help           this help\n"

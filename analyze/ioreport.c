@@ -204,10 +204,6 @@ int main(int argc, char **argv)
 		print_usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--db")) {		/* ioreport --db DB REC... */
-		argv[1] = (char *)"db";
-		return cmd_db(argc - 1, argv + 1);
-	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("ioreport %s\n", PACKAGE_VERSION);
 		return 0;

@@ -51,10 +51,7 @@ static const char db_usage[] =
 "\n"
 "Examples:\n"
 "  ioreport db io.sqlite before.iorec after.iorec\n"
-"  sqlite3 io.sqlite 'SELECT * FROM device_latency'\n"
-"\n"
-"Test hook: IOREPORT_DB_TEST_SLEEP=SECONDS sleeps inside the transaction\n"
-"after the rows are inserted, before the commit (to interrupt a load).\n";
+"  sqlite3 io.sqlite 'SELECT * FROM device_latency'\n";
 
 /* A thread and its process, while its syscalls are stored. */
 struct thr {
@@ -340,22 +337,13 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		       PRIu64 " rows\n", path, db_rec_id(db),
 		       db_replaced(db) ? " (replaced)" : "", l.a.events,
 		       db_rows(db) - rows0);
+	/* a line per recording as it is stored, not at the end */
+	fflush(stdout);
 	load_release(&l);
 	return 0;
 }
 
 /* ------------------------------------------------------------------ */
-
-static void test_sleep(void)
-{
-	const char *s = getenv("IOREPORT_DB_TEST_SLEEP");
-	double secs = s ? atof(s) : 0;
-
-	if (secs > 0) {
-		fflush(stdout);
-		usleep((useconds_t)(secs * 1e6));
-	}
-}
 
 int cmd_db(int argc, char **argv)
 {
@@ -402,12 +390,9 @@ int cmd_db(int argc, char **argv)
 	}
 	for (int i = optind + 1; i < argc && !rc; i++)
 		rc = load_one(db, argv[i], quiet);
-	if (!rc) {
-		test_sleep();
-		if (db_commit(db)) {
-			error("%s", db_errmsg(db));
-			rc = -1;
-		}
+	if (!rc && db_commit(db)) {
+		error("%s", db_errmsg(db));
+		rc = -1;
 	}
 	t1 = now_mono_ns();
 	if (!rc && !quiet) {

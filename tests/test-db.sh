@@ -188,17 +188,22 @@ assert() { [ "$2" = "$3" ] || fail "$1: expected '$2', got '$3'"; }
 assert "counts after re-load" "$before" "$after"
 log "re-load: $after"
 
-# 4. A load killed midway leaves the previous database.
+# 4. A load killed midway leaves the previous database: the second
+# recording is standard input, a FIFO kept open without data, so the load
+# waits inside its transaction with the first recording's rows inserted.
 cp "$DB" "$T/before.sqlite"
-IOREPORT_DB_TEST_SLEEP=60 "$IOREPORT" db "$DB" "$C" >"$T/kill.out" 2>&1 &
+mkfifo "$T/fifo"
+"$IOREPORT" db "$DB" "$C" - <"$T/fifo" >"$T/kill.out" 2>&1 &
 pid=$!
+exec 8>"$T/fifo"
 for ((i = 0; i < 300; i++)); do
 	grep -q 'rows$' "$T/kill.out" 2>/dev/null && break
 	sleep 0.1
 done
-grep -q 'rows$' "$T/kill.out" || { kill -9 $pid; fail "the load did not reach its sleep: $(cat "$T/kill.out")"; }
+grep -q 'rows$' "$T/kill.out" || { kill -9 $pid; fail "the load did not store its first recording: $(cat "$T/kill.out")"; }
 kill -9 $pid
 wait $pid 2>/dev/null || true
+exec 8>&-
 [ "$(q 'PRAGMA integrity_check')" = ok ] || fail "integrity_check after kill -9"
 assert "counts after kill -9" "$before" "$(counts)"
 log "kill -9 inside the transaction: previous content kept"

@@ -15,7 +15,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test-diff
 TESTS += tests/unit/test-diff
 endif
-tests_unit_test_diff_SOURCES = tests/unit/test-diff.c \
+tests_unit_test_diff_SOURCES = tests/unit/test-diff.c $(IOREPORT_BASE) \
 	analyze/stats/snapcmp.c analyze/stats/snapcmp.h \
 	analyze/stats/dirty.c analyze/stats/dirty.h \
 	analyze/stats/wa.c analyze/stats/wa.h \

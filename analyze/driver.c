@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/heap.h"
 #include "input/source.h"
 #include "driver.h"
 #include "replay/fdtable.h"
@@ -23,73 +24,6 @@
 
 /* The kernel's PID_MAX_LIMIT on 64-bit: larger ids are not counted. */
 #define PIDMAP_BITS	(4u * 1024 * 1024)
-
-/* ------------------------------------------------------------------ */
-/*
- * The N slowest of a stream: a bounded min-heap whose root is the least
- * slow element kept, so a newcomer either replaces the root or is
- * dropped.  One implementation serves the slowest requests and the
- * slowest syscalls; "slower" is a strict order, ties broken by identity
- * so the result does not depend on arrival order.
- */
-typedef bool (*slower_fn)(const void *x, const void *y);
-
-static void elem_swap(char *v, size_t size, size_t i, size_t j)
-{
-	char *x = v + i * size, *y = v + j * size;
-
-	for (size_t k = 0; k < size; k++) {
-		char t = x[k];
-
-		x[k] = y[k];
-		y[k] = t;
-	}
-}
-
-static void heap_sift_down(char *v, size_t n, size_t size, slower_fn slower,
-			   size_t i)
-{
-	for (;;) {
-		size_t l = 2 * i + 1, r = l + 1, m = i;
-
-		if (l < n && slower(v + m * size, v + l * size))
-			m = l;
-		if (r < n && slower(v + m * size, v + r * size))
-			m = r;
-		if (m == i)
-			return;
-		elem_swap(v, size, i, m);
-		i = m;
-	}
-}
-
-/* Offer e to the heap v of *n elements (at most cap). */
-static void heap_offer(void *base, size_t *n, size_t cap, size_t size,
-		       slower_fn slower, const void *e)
-{
-	char *v = base;
-	size_t i;
-
-	if (!cap)
-		return;
-	if (*n == cap) {
-		if (!slower(e, v))
-			return;
-		memcpy(v, e, size);
-		heap_sift_down(v, *n, size, slower, 0);
-		return;
-	}
-	i = (*n)++;
-	memcpy(v + i * size, e, size);
-	while (i > 0) {
-		size_t p = (i - 1) / 2;
-
-		if (!slower(v + p * size, v + i * size))
-			break;
-		elem_swap(v, size, i, p);
-		i = p;
-	}
-}
 
 /* Slowest requests: on total time, ties broken by completion, dev, sector */
 static bool req_slower(const void *a, const void *b)

@@ -174,12 +174,4 @@ struct anomaly {
  */
 size_t analysis_anomalies(const struct analysis *a, struct anomaly *v);
 
-/* Q2C of a request: insert (or issue) -> complete, ns. */
-static inline uint64_t blk_total_ns(const struct blk_request *rq)
-{
-	uint64_t start = rq->insert_ts ? rq->insert_ts : rq->issue_ts;
-
-	return rq->complete_ts - start;
-}
-
 #endif /* IOREPORT_ANALYSIS_H */

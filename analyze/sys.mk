@@ -16,7 +16,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test-sysreplay
 TESTS += tests/unit/test-sysreplay
 endif
-tests_unit_test_sysreplay_SOURCES = tests/unit/test-sysreplay.c \
+tests_unit_test_sysreplay_SOURCES = tests/unit/test-sysreplay.c $(IOREPORT_BASE) \
 	analyze/replay/syscall.c analyze/replay/syscall.h analyze/stats/hist.c analyze/stats/hist.h \
 	analyze/replay/fdtable.c analyze/replay/fdtable.h \
 	analyze/replay/proctable.c analyze/replay/proctable.h \
@@ -34,7 +34,7 @@ if HAVE_CMOCKA
 check_PROGRAMS += tests/unit/test-attrib
 TESTS += tests/unit/test-attrib
 endif
-tests_unit_test_attrib_SOURCES = tests/unit/test-attrib.c \
+tests_unit_test_attrib_SOURCES = tests/unit/test-attrib.c $(IOREPORT_BASE) \
 	analyze/stats/attrib.c analyze/stats/attrib.h \
 	analyze/replay/syscall.c analyze/replay/syscall.h analyze/stats/hist.c analyze/stats/hist.h \
 	analyze/replay/fdtable.c analyze/replay/fdtable.h \

@@ -61,15 +61,6 @@ struct replay_block {
 	void *arg;
 };
 
-static const char *const op_names[BLK_OP_MAX] = {
-	"read", "write", "flush", "discard", "other",
-};
-
-const char *blk_op_name(enum blk_op op)
-{
-	return op < BLK_OP_MAX ? op_names[op] : "?";
-}
-
 void blk_parse_rwbs(const char *s, struct blk_request *rq)
 {
 	size_t i = 0;

@@ -13,38 +13,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/blk.h"
+
 struct source;
 struct source_event;
-
-enum blk_op {
-	BLK_OP_READ,
-	BLK_OP_WRITE,
-	BLK_OP_FLUSH,
-	BLK_OP_DISCARD,
-	BLK_OP_OTHER,
-	BLK_OP_MAX
-};
-
-const char *blk_op_name(enum blk_op op);
-
-/* One completed request. */
-struct blk_request {
-	uint32_t dev;		/* kernel dev_t: major << 20 | minor */
-	uint64_t sector;
-	uint32_t nr_sector;
-	uint64_t bytes;
-	enum blk_op op;
-	bool preflush;		/* REQ_PREFLUSH ('F' before the op) */
-	bool fua;		/* REQ_FUA ('F' after the op) */
-	bool sync, meta, ahead;
-	int error;
-	uint64_t insert_ts;	/* 0 when not seen (issued directly) */
-	uint64_t issue_ts;	/* 0 when not seen */
-	uint64_t complete_ts;
-	int insert_pid;		/* task that queued it, -1 unknown */
-	int issue_pid;
-	char comm[16];		/* the comm field of the insert (else issue) event */
-};
 
 struct blk_anomalies {
 	uint64_t complete_without_issue;	/* completion of nothing known */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/hmap.h"
 #include "input/source.h"
 #include "replay/syscall.h"
 #include "replay/proctable.h"
@@ -39,88 +40,6 @@ static const char *const kind_names[AK_NR] = {
 const char *attrib_kind_name(enum attrib_kind k)
 {
 	return k < AK_NR ? kind_names[k] : "?";
-}
-
-/* ------------------------------------------------------------------ */
-/* A u64 -> pointer hash map with chaining (entries are ours) */
-
-struct hnode {
-	struct hnode *next;
-	uint64_t key;
-};
-
-struct hmap {
-	struct hnode **b;
-	size_t cap, n;
-};
-
-static size_t hslot(uint64_t key, size_t cap)
-{
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (size_t)key & (cap - 1);
-}
-
-static void hmap_add(struct hmap *m, struct hnode *e)
-{
-	size_t i;
-
-	if (m->n >= m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024;
-		struct hnode **b = xcalloc(cap, sizeof(*b));
-
-		for (size_t j = 0; j < m->cap; j++) {
-			struct hnode *x;
-
-			while ((x = m->b[j])) {
-				m->b[j] = x->next;
-				i = hslot(x->key, cap);
-				x->next = b[i];
-				b[i] = x;
-			}
-		}
-		free(m->b);
-		m->b = b;
-		m->cap = cap;
-	}
-	i = hslot(e->key, m->cap);
-	e->next = m->b[i];
-	m->b[i] = e;
-	m->n++;
-}
-
-/* The first entry with key (further ones: ->next with the same key). */
-static struct hnode **hmap_slot(struct hmap *m, uint64_t key)
-{
-	struct hnode **pp;
-
-	if (!m->cap)
-		return NULL;
-	for (pp = &m->b[hslot(key, m->cap)]; *pp; pp = &(*pp)->next)
-		if ((*pp)->key == key)
-			return pp;
-	return NULL;
-}
-
-static void hmap_unlink(struct hmap *m, struct hnode **pp)
-{
-	*pp = (*pp)->next;
-	m->n--;
-}
-
-static void hmap_release(struct hmap *m, void (*fr)(struct hnode *))
-{
-	for (size_t i = 0; i < m->cap; i++) {
-		struct hnode *x;
-
-		while ((x = m->b[i])) {
-			m->b[i] = x->next;
-			fr(x);
-		}
-	}
-	free(m->b);
-	memset(m, 0, sizeof(*m));
 }
 
 /* ------------------------------------------------------------------ */

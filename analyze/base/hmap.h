@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hmap.h - an intrusive hash multimap with chaining, keyed by a u64: the
+ * entries embed a struct hnode and belong to the caller, several may
+ * share a key (the caller compares what the key does not say).
+ */
+#ifndef IOREPORT_BASE_HMAP_H
+#define IOREPORT_BASE_HMAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct hnode {
+	struct hnode *next;
+	uint64_t key;
+};
+
+struct hmap {
+	struct hnode **b;
+	size_t cap, n;
+};
+
+/* The bucket of key in a table of cap buckets (a power of two). */
+size_t hslot(uint64_t key, size_t cap);
+/* Add e (e->key set); the table doubles past one entry per bucket. */
+void hmap_add(struct hmap *m, struct hnode *e);
+/*
+ * The link to the first entry with key, or NULL (further ones: follow
+ * ->next and compare keys).
+ */
+struct hnode **hmap_slot(struct hmap *m, uint64_t key);
+/* Unlink the entry *pp points at (it stays the caller's). */
+void hmap_unlink(struct hmap *m, struct hnode **pp);
+/* Call fr for every entry, free the buckets and zero m. */
+void hmap_release(struct hmap *m, void (*fr)(struct hnode *));
+
+#endif /* IOREPORT_BASE_HMAP_H */

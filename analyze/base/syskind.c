@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/*
+ * syskind.c - the table of syscall kinds (see syskind.h) and the other
+ * names the syscall tables of various architectures give them.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "util.h"
+#include "base/syskind.h"
+
+
+#define RD	SKF_READ
+#define WR	SKF_WRITE
+
+static const struct sys_kind_info kinds[SK_NR] = {
+	[SK_NONE]	= { "none", 0, -1, -1, -1, -1, { NULL } },
+	[SK_READ]	= { "read", RD, 0, -1, -1, -1, { "fd", "buf", "count" } },
+	[SK_WRITE]	= { "write", WR, -1, 0, -1, -1, { "fd", "buf", "count" } },
+	[SK_PREAD64]	= { "pread64", RD, 0, -1, -1, -1, { "fd", "buf", "count", "pos" } },
+	[SK_PWRITE64]	= { "pwrite64", WR, -1, 0, -1, -1, { "fd", "buf", "count", "pos" } },
+	[SK_READV]	= { "readv", RD, 0, -1, -1, -1, { "fd", "vec", "vlen" } },
+	[SK_WRITEV]	= { "writev", WR, -1, 0, -1, -1, { "fd", "vec", "vlen" } },
+	[SK_PREADV]	= { "preadv", RD, 0, -1, -1, -1, { "fd", "vec", "vlen", "pos_l", "pos_h" } },
+	[SK_PWRITEV]	= { "pwritev", WR, -1, 0, -1, -1, { "fd", "vec", "vlen", "pos_l", "pos_h" } },
+	[SK_PREADV2]	= { "preadv2", RD, 0, -1, -1, -1, { "fd", "vec", "vlen", "pos_l", "pos_h", "flags" } },
+	[SK_PWRITEV2]	= { "pwritev2", WR, -1, 0, -1, -1, { "fd", "vec", "vlen", "pos_l", "pos_h", "flags" } },
+	[SK_FSYNC]	= { "fsync", SKF_SYNC | SKF_FSYNC, -1, 0, -1, -1, { "fd" } },
+	[SK_FDATASYNC]	= { "fdatasync", SKF_SYNC | SKF_FSYNC, -1, 0, -1, -1, { "fd" } },
+	[SK_SYNC_FILE_RANGE] = { "sync_file_range", SKF_SYNC, -1, 0, -1, -1, { "fd", "offset", "nbytes", "flags" } },
+	[SK_SYNC]	= { "sync", SKF_SYNC, -1, -1, -1, -1, { NULL } },
+	[SK_SYNCFS]	= { "syncfs", SKF_SYNC, -1, 0, -1, -1, { "fd" } },
+	[SK_OPEN]	= { "open", SKF_OPEN, -1, -1, 0, 1, { "filename", "flags", "mode" } },
+	[SK_OPENAT]	= { "openat", SKF_OPEN, -1, -1, 1, 2, { "dfd", "filename", "flags", "mode" } },
+	[SK_OPENAT2]	= { "openat2", SKF_OPEN, -1, -1, 1, -1, { "dfd", "filename", "how", "usize" } },
+	[SK_CREAT]	= { "creat", SKF_OPEN, -1, -1, 0, -1, { "pathname", "mode" } },
+	[SK_CLOSE]	= { "close", SKF_CLOSE, -1, -1, -1, -1, { "fd" } },
+	[SK_CLOSE_RANGE] = { "close_range", SKF_CLOSE, -1, -1, -1, -1, { "fd", "max_fd", "flags" } },
+	[SK_DUP]	= { "dup", SKF_DUP, -1, -1, -1, -1, { "fildes" } },
+	[SK_DUP2]	= { "dup2", SKF_DUP, -1, -1, -1, -1, { "oldfd", "newfd" } },
+	[SK_DUP3]	= { "dup3", SKF_DUP, -1, -1, -1, -1, { "oldfd", "newfd", "flags" } },
+	[SK_FCNTL]	= { "fcntl", SKF_DUP, -1, -1, -1, -1, { "fd", "cmd", "arg" } },
+	[SK_RENAME]	= { "rename", SKF_META, -1, -1, -1, -1, { "oldname", "newname" } },
+	[SK_RENAMEAT]	= { "renameat", SKF_META, -1, -1, -1, -1, { "olddfd", "oldname", "newdfd", "newname" } },
+	[SK_RENAMEAT2]	= { "renameat2", SKF_META, -1, -1, -1, -1, { "olddfd", "oldname", "newdfd", "newname", "flags" } },
+	[SK_UNLINK]	= { "unlink", SKF_META, -1, -1, -1, -1, { "pathname" } },
+	[SK_UNLINKAT]	= { "unlinkat", SKF_META, -1, -1, -1, -1, { "dfd", "pathname", "flag" } },
+	[SK_FTRUNCATE]	= { "ftruncate", SKF_META, -1, 0, -1, -1, { "fd", "length" } },
+	[SK_FALLOCATE]	= { "fallocate", SKF_META, -1, 0, -1, -1, { "fd", "mode", "offset", "len" } },
+	[SK_SENDFILE]	= { "sendfile64", RD | WR, 1, 0, -1, -1, { "out_fd", "in_fd", "offset", "count" } },
+	[SK_COPY_FILE_RANGE] = { "copy_file_range", RD | WR, 0, 2, -1, -1, { "fd_in", "off_in", "fd_out", "off_out", "len", "flags" } },
+};
+
+#undef RD
+#undef WR
+
+/* Other names of the same calls in the syscall tables of various arches. */
+static const struct {
+	const char *name;
+	enum sys_kind kind;
+} aliases[] = {
+	{ "sendfile", SK_SENDFILE },
+	{ "pread", SK_PREAD64 },
+	{ "pwrite", SK_PWRITE64 },
+	{ "fcntl64", SK_FCNTL },
+	{ "ftruncate64", SK_FTRUNCATE },
+	{ "arm_sync_file_range", SK_SYNC_FILE_RANGE },
+	{ "sync_file_range2", SK_SYNC_FILE_RANGE },
+};
+
+const struct sys_kind_info *sys_kind_info(enum sys_kind k)
+{
+	if ((int)k < 0 || k >= SK_NR)
+		k = SK_NONE;
+	return &kinds[k];
+}
+
+enum sys_kind sys_kind_lookup(const char *name)
+{
+	if (!name)
+		return SK_NONE;
+	for (int k = 1; k < SK_NR; k++)
+		if (!strcmp(kinds[k].name, name))
+			return k;
+	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
+		if (!strcmp(aliases[i].name, name))
+			return aliases[i].kind;
+	return SK_NONE;
+}

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * syskind.h - the file syscalls ioreport replays: their kinds, what each
+ * does (reads, writes, syncs, opens, closes, dups) and which argument is
+ * its fd, path or flags, and the field names of its syscalls:sys_enter_
+ * event in ABI order.  Shared by the decode table, the replay and the
+ * views.
+ */
+#ifndef IOREPORT_BASE_SYSKIND_H
+#define IOREPORT_BASE_SYSKIND_H
+
+enum sys_kind {
+	SK_NONE = 0,
+	SK_READ, SK_WRITE, SK_PREAD64, SK_PWRITE64, SK_READV, SK_WRITEV,
+	SK_PREADV, SK_PWRITEV, SK_PREADV2, SK_PWRITEV2,
+	SK_FSYNC, SK_FDATASYNC, SK_SYNC_FILE_RANGE, SK_SYNC, SK_SYNCFS,
+	SK_OPEN, SK_OPENAT, SK_OPENAT2, SK_CREAT, SK_CLOSE, SK_CLOSE_RANGE,
+	SK_DUP, SK_DUP2, SK_DUP3, SK_FCNTL,
+	SK_RENAME, SK_RENAMEAT, SK_RENAMEAT2, SK_UNLINK, SK_UNLINKAT,
+	SK_FTRUNCATE, SK_FALLOCATE, SK_SENDFILE, SK_COPY_FILE_RANGE,
+	SK_NR
+};
+
+/* What a kind does (sys_kind_info.flags). */
+#define SKF_READ	0x01	/* ret >= 0: bytes read from fd_in */
+#define SKF_WRITE	0x02	/* ret >= 0: bytes written to fd_out */
+#define SKF_SYNC	0x04	/* flushes data (fsync cost) */
+#define SKF_FSYNC	0x08	/* fsync/fdatasync: counted as "fsync" */
+#define SKF_OPEN	0x10	/* ret >= 0: a new fd */
+#define SKF_CLOSE	0x20
+#define SKF_DUP		0x40
+#define SKF_META	0x80	/* namespace / size change */
+
+#define SYS_MAX_ARGS	6
+
+struct sys_kind_info {
+	const char *name;	/* the syscalls:sys_enter_NAME event's NAME */
+	unsigned int flags;
+	int fd_in;		/* arg index of the fd read from, or -1 */
+	int fd_out;		/* arg index of the fd written to / synced, or -1 */
+	int path_arg;		/* arg index of the path (open*, creat), or -1 */
+	int flags_arg;		/* arg index of the open flags, or -1 */
+	/* syscalls:sys_enter_NAME field names in ABI order (NULL-ended) */
+	const char *fields[SYS_MAX_ARGS + 1];
+};
+
+const struct sys_kind_info *sys_kind_info(enum sys_kind k);
+/*
+ * The kind of a syscall name as the recording names it ("pread64",
+ * "sendfile", "fcntl64", ...), or SK_NONE if it is not one we replay.
+ */
+enum sys_kind sys_kind_lookup(const char *name);
+
+#endif /* IOREPORT_BASE_SYSKIND_H */

@@ -24,3 +24,8 @@ golden-update: ioreport$(EXEEXT)
 	GOLDEN_UPDATE=1 top_srcdir='$(abs_top_srcdir)' \
 	IOREPORT='$(abs_top_builddir)/ioreport' $(SHELL) $(srcdir)/tests/test-golden.sh
 .PHONY: golden-update
+
+# ioreport db on the samples: views vs database, two recordings, re-load,
+# kill -9 mid-load, schema versions
+TESTS += tests/test-db.sh
+EXTRA_DIST += tests/test-db.sh

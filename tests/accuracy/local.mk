@@ -6,7 +6,11 @@ ACCURACY_TESTS = \
 	tests/accuracy/diskstats.sh \
 	tests/accuracy/btt-d2c.sh \
 	tests/accuracy/tracedat-vs-iorec.sh \
-	tests/accuracy/devices-bytes.sh
+	tests/accuracy/devices-bytes.sh \
+	tests/accuracy/attrib.sh \
+	tests/accuracy/procfiles.sh \
+	tests/accuracy/wa.sh \
+	tests/accuracy/db.sh
 
 TESTS += $(ACCURACY_TESTS)
 EXTRA_DIST += $(ACCURACY_TESTS) \

@@ -12,6 +12,11 @@ LIVE_TESTS = \
 	tests/live/record-limits.sh \
 	tests/live/record-cut.sh
 
-TESTS += $(LIVE_TESTS)
-EXTRA_DIST += $(LIVE_TESTS) tests/live/lib.sh \
-	bench/record-bench.sh bench/README
+# ioreport on live A/B recordings (stories 001 and 002)
+REPORT_LIVE_TESTS = \
+	tests/live/report-fsync.sh \
+	tests/live/report-dirty.sh
+
+TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS)
+EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) tests/live/lib.sh \
+	bench/record-bench.sh bench/report-bench.sh bench/db-bench.sh bench/README

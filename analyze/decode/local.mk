@@ -1,0 +1,3 @@
+# analyze/decode/: events decoded into plain structs
+analyze_libioreport_a_SOURCES += \
+	analyze/decode/decode-sys.c

@@ -1,0 +1,3 @@
+# analyze/input/: the recording, .iorec or trace.dat, and its events
+analyze_libioreport_a_SOURCES += \
+	analyze/input/source.h analyze/input/source.c

@@ -1,0 +1,6 @@
+# analyze/replay/: the state machines
+analyze_libioreport_a_SOURCES += \
+	analyze/replay/block.h analyze/replay/block.c \
+	analyze/replay/syscall.h analyze/replay/syscall.c \
+	analyze/replay/fdtable.h analyze/replay/fdtable.c \
+	analyze/replay/proctable.h analyze/replay/proctable.c

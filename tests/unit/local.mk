@@ -1,0 +1,27 @@
+# tests/unit/: C unit tests (cmocka) of the analyzer's stages, each
+# linking analyze/libioreport.a; skipped without cmocka.
+UNIT_TESTS = \
+	tests/unit/test-source \
+	tests/unit/test-hist \
+	tests/unit/test-json \
+	tests/unit/test-sysreplay \
+	tests/unit/test-attrib \
+	tests/unit/test-diff
+if HAVE_CMOCKA
+check_PROGRAMS += $(UNIT_TESTS)
+TESTS += $(UNIT_TESTS)
+endif
+UNIT_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(CMOCKA_CFLAGS)
+UNIT_LDADD = $(IOREPORT_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_source_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_source_LDADD = $(UNIT_LDADD)
+tests_unit_test_hist_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_hist_LDADD = $(UNIT_LDADD)
+tests_unit_test_json_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_json_LDADD = $(UNIT_LDADD)
+tests_unit_test_sysreplay_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_sysreplay_LDADD = $(UNIT_LDADD)
+tests_unit_test_attrib_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_attrib_LDADD = $(UNIT_LDADD)
+tests_unit_test_diff_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_diff_LDADD = $(UNIT_LDADD)

@@ -8,7 +8,7 @@
  * the block replay in the order the views use (cmd-procfiles.c), so the
  * database holds the same numbers as `ioreport processes`, `files` and
  * `devices`.  The syscall rows come from the syscall replay's per-call
- * hook (sysrun.on_call): the call, its process and the file of its fd.
+ * hook (analysis.on_call): the call, its process and the file of its fd.
  */
 #include "config.h"
 
@@ -26,6 +26,7 @@
 #include "stats/hist.h"
 #include "replay/block.h"
 #include "replay/syscall.h"
+#include "stats/account.h"
 #include "replay/proctable.h"
 #include "replay/fdtable.h"
 #include "stats/attrib.h"
@@ -119,7 +120,7 @@ static void on_request(const struct blk_done *d, void *arg)
 }
 
 /* ------------------------------------------------------------------ */
-/* Syscalls: the sysrun's per-call hook */
+/* Syscalls: the analysis' per-call hook */
 
 static void note_thread(struct load *l, int tid, int proc_id, uint64_t ts)
 {
@@ -143,7 +144,7 @@ static void note_thread(struct load *l, int tid, int proc_id, uint64_t ts)
 	t->last_ts = ts;
 }
 
-/* Every call the syscall replay completes (sysrun.on_call). */
+/* Every call the syscall replay completes (analysis.on_call). */
 static void on_call(void *arg, struct proc *p, struct file *f,
 		    const struct sys_call *c)
 {
@@ -274,7 +275,7 @@ static int store_results(struct load *l)
 		return -1;
 	return db_recording_end(db, l->a.events, l->a.first_ts, l->a.last_ts,
 				!l->a.have_sys ? NULL :
-				l->a.sys.st.raw_syscalls ? "raw_syscalls" :
+				l->a.caps->raw_syscalls ? "raw_syscalls" :
 				"syscalls");
 }
 

@@ -59,25 +59,6 @@ static uint32_t rec_disk_of(uint32_t fsdev, void *arg)
 	return snap_disk_of(r->snap, fsdev);
 }
 
-/* Every event, before the replays see it: the timed state machines. */
-static void timed_event(const struct source_event *ev, void *arg)
-{
-	struct rec *r = arg;
-
-	wa_feed(r->wa, ev);
-	dirty_feed(r->dirty, ev);
-}
-
-/* Every completed request, in completion order, with its owner. */
-static void attributed_request(const struct blk_done *d, void *arg)
-{
-	struct rec *r = arg;
-
-	wa_timed_request(r->wa, &d->rq);
-	dirty_request(r->dirty, &d->rq);
-	wa_request(r->wa, d);
-}
-
 static uint32_t file_fsdev(const struct rec *r, const struct file *f,
 			   bool *known)
 {
@@ -147,20 +128,17 @@ static int rec_load(struct rec *r, const char *path)
 	}
 	r->path = source_info(r->src)->path;
 	r->snap = source_info(r->src)->snapshot_start;
-	r->wa = wa_new(r->src, rec_disk_of, r);
-	r->dirty = dirty_new(r->src);
-	r->a.want = AN_ATTRIB;
-	r->a.on_request = attributed_request;
-	r->a.on_request_arg = r;
-	r->a.on_event = timed_event;
-	r->a.on_event_arg = r;
+	r->a.want = AN_WA | AN_DIRTY;
+	r->a.disk_of = rec_disk_of;
+	r->a.disk_of_arg = r;
 	analysis_run(&r->a, r->src);
+	r->wa = r->a.wa;
+	r->dirty = r->a.dirty;
 	flush_warnings(r->src);
 	r->hz = r->a.at ? attrib_totals(r->a.at)->hz : 250;
 	rec_app_bytes(r);
 	rec_diskstats(r);
 	wa_end(r->wa, r->hz);
-	dirty_end(r->dirty);
 	sink_init(&r->sink, &r->a, NULL);
 	return 0;
 }
@@ -170,8 +148,6 @@ static void rec_release(struct rec *r)
 	if (r->src)
 		sink_release(&r->sink);
 	analysis_release(&r->a);
-	wa_free(r->wa);
-	dirty_free(r->dirty);
 	source_close(r->src);
 	memset(r, 0, sizeof(*r));
 }

@@ -20,6 +20,7 @@
 #include "ioreport.h"
 #include "input/source.h"
 #include "replay/syscall.h"
+#include "stats/account.h"
 #include "replay/proctable.h"
 #include "replay/block.h"
 #include "stats/attrib.h"
@@ -165,15 +166,16 @@ static void print_anomalies_json(const struct analysis *a, struct json *j)
 	json_object_end(j);
 }
 
-static void print_head_text(const struct source_info *in,
-			    const struct sysrun *run)
+static void print_head_text(const struct analysis *a)
 {
+	const struct source_info *in = a->info;
+
 	printf("%s: %.6f s, syscalls from %s%s\n", in->path,
-	       run->last_ts > run->first_ts ?
-	       (double)(run->last_ts - run->first_ts) / 1e9 : 0.0,
-	       run->st.raw_syscalls ? "raw_syscalls (fallback)" :
+	       a->last_ts > a->first_ts ?
+	       (double)(a->last_ts - a->first_ts) / 1e9 : 0.0,
+	       a->caps->raw_syscalls ? "raw_syscalls (fallback)" :
 	       "syscalls:* events",
-	       run->st.proc_events ? "" :
+	       a->caps->proc_events ? "" :
 	       "; no process events: fork/exec/exit not followed");
 	if (in->integrity != SOURCE_COMPLETE)
 		printf("%s at offset %" PRIu64 ": %s\n",
@@ -182,15 +184,16 @@ static void print_head_text(const struct source_info *in,
 		       in->stop_reason ? in->stop_reason : "?");
 }
 
-static void print_head_json(const struct source_info *in,
-			    const struct sysrun *run, struct json *j)
+static void print_head_json(const struct analysis *a, struct json *j)
 {
+	const struct source_info *in = a->info;
+
 	json_str(j, "file", in->path);
-	json_u64(j, "duration_ns", run->last_ts > run->first_ts ?
-		 run->last_ts - run->first_ts : 0);
-	json_bool(j, "raw_syscalls", run->st.raw_syscalls);
-	json_u64(j, "path_hints", run->st.path_hints);
-	json_bool(j, "process_events", run->st.proc_events);
+	json_u64(j, "duration_ns", a->last_ts > a->first_ts ?
+		 a->last_ts - a->first_ts : 0);
+	json_bool(j, "raw_syscalls", a->caps->raw_syscalls);
+	json_u64(j, "path_hints", a->dstats->path_hints);
+	json_bool(j, "process_events", a->caps->proc_events);
 	json_bool(j, "complete", in->integrity == SOURCE_COMPLETE);
 }
 
@@ -370,7 +373,7 @@ static int run_standalone(int argc, char **argv, const char *usage,
 	if (o.json) {
 		json_init(&j, stdout);
 		json_object_begin(&j, NULL);
-		print_head_json(a.info, &a.sys, &j);
+		print_head_json(&a, &j);
 		view_attribution(&s);
 		view(&s, o.top);
 		print_anomalies_json(&a, &j);
@@ -507,7 +510,7 @@ static const struct column kind_cols[] = {
 /* The rows of the processes view, sorted; returns how many. */
 static size_t proc_rows(const struct analysis *a, struct prow **out)
 {
-	const struct sysrun *run = &a->sys;
+	const struct sys_replay *run = &a->sys;
 	struct prow *rows;
 	size_t n = 0;
 
@@ -583,7 +586,7 @@ static void processes_text(const struct analysis *a, const struct prow *rows,
 	struct krow *krows;
 	size_t nk = 0;
 
-	print_head_text(a->info, &a->sys);
+	print_head_text(a);
 	print_attrib_text(a);
 	print_dstate_note(a);
 	printf("processes with file syscalls or block I/O: %zu", n);
@@ -786,7 +789,7 @@ static const struct column file_cols[] = {
 /* The rows of the files view, merged by identity and sorted. */
 static size_t file_rows(const struct analysis *a, struct frow **out)
 {
-	const struct sysrun *run = &a->sys;
+	const struct sys_replay *run = &a->sys;
 	size_t n = 0, m = 0, nf = filetab_count(run->ft);
 	struct frow *rows = xcalloc(nf + 1, sizeof(*rows));
 
@@ -823,11 +826,11 @@ static size_t file_rows(const struct analysis *a, struct frow **out)
 static void files_json(const struct analysis *a, struct json *j,
 		       const struct frow *rows, size_t n, size_t total)
 {
-	const struct sysrun *run = &a->sys;
+	const struct sys_replay *run = &a->sys;
 	char mm[32];
 
-	json_u64(j, "named_bytes", run->st.named_bytes);
-	json_u64(j, "unnamed_bytes", run->st.unnamed_bytes);
+	json_u64(j, "named_bytes", run->acct.st.named_bytes);
+	json_u64(j, "unnamed_bytes", run->acct.st.unnamed_bytes);
 	json_u64(j, "files_with_io", total);
 	json_array_begin(j, "files");
 	for (size_t i = 0; i < n; i++) {
@@ -863,19 +866,19 @@ static void files_json(const struct analysis *a, struct json *j,
 static void files_text(const struct analysis *a, const struct frow *rows,
 		       size_t shown, size_t m)
 {
-	const struct sysrun *run = &a->sys;
-	uint64_t all = run->st.named_bytes + run->st.unnamed_bytes;
+	const struct sys_replay *run = &a->sys;
+	uint64_t all = run->acct.st.named_bytes + run->acct.st.unnamed_bytes;
 
-	print_head_text(a->info, run);
+	print_head_text(a);
 	print_attrib_text(a);
 	printf("files with I/O: %zu", m);
 	if (shown < m)
 		printf(" (top %zu shown)", shown);
 	printf("; bytes on named files: %" PRIu64 " of %" PRIu64
-	       " (%.1f%%)%s\n\n", run->st.named_bytes, all,
-	       all ? 100.0 * (double)run->st.named_bytes / (double)all :
+	       " (%.1f%%)%s\n\n", run->acct.st.named_bytes, all,
+	       all ? 100.0 * (double)run->acct.st.named_bytes / (double)all :
 	       100.0,
-	       run->st.path_strings ? "" : run->st.path_hints ?
+	       a->dstats->path_strings ? "" : a->dstats->path_hints ?
 	       "; names of files opened during the recording come from libc uprobes" :
 	       "; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
 	print_table(file_cols, (int)ARRAY_SIZE(file_cols), rows, shown,

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * analysis.c - the single pass over a recording (see analysis.h).
+ * driver.c - the single pass over a recording (see driver.h).
  *
- * One loop over source_next() feeds, per event: the per-CPU lost-event
- * accounting and the task bitmap, the syscall/process/fd replay
- * (sysrun_feed), the attribution of block I/O (attrib_feed) and the block
- * request replay, whose completed requests go to the per-device
- * aggregates, the slow heap and the caller's hook; the completed
- * syscalls go to the slow-call heap and the caller's hook.
+ * One loop over source_next(): per event, the per-CPU lost-event
+ * accounting and the task bitmap, every machine told of a lost-events
+ * gap, then the decoding (decode.h) and the decoded event handed to the
+ * machines that take its kind: the write amplification and dirty
+ * throttling, the syscall/process/fd replay, the per-thread windows, the
+ * attribution of block I/O and the block request replay, whose completed
+ * requests go to the per-device aggregates, the slow heap, the timed
+ * machines and the caller's hook; the completed syscalls go to the
+ * slow-call heap and the caller's hook.
  */
 #include "config.h"
 
@@ -21,6 +24,8 @@
 #include "driver.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
+#include "stats/wa.h"
+#include "stats/dirty.h"
 
 /* The kernel's PID_MAX_LIMIT on 64-bit: larger ids are not counted. */
 #define PIDMAP_BITS	(4u * 1024 * 1024)
@@ -97,7 +102,7 @@ const struct slow_call *analysis_slowest_calls(struct analysis *a, size_t *n)
 	return a->slow_calls.v;
 }
 
-/* The sysrun's per-call hook: the slow heap, then the caller's hook. */
+/* The accounting's per-call hook: the slow heap, then the caller's hook. */
 static void on_call(void *arg, struct proc *p, struct file *f,
 		    const struct sys_call *c)
 {
@@ -164,7 +169,7 @@ static void on_request(const struct blk_request *rq, void *arg)
 		hist_add(&d->queue, rq->issue_ts - rq->insert_ts);
 	hist_add(&d->device, rq->complete_ts - rq->issue_ts);
 	hist_add(&d->total, blk_total_ns(rq));
-	if (!a->slow.cap && !a->on_request && !a->at)
+	if (!a->slow.cap && !a->on_request && !a->at && !a->dirty)
 		return;
 	done.rq = *rq;
 	done.attributed = a->at != NULL;
@@ -174,6 +179,13 @@ static void on_request(const struct blk_request *rq, void *arg)
 		memset(&done.own, 0, sizeof(done.own));
 	heap_offer(a->slow.v, &a->slow.n, a->slow.cap, sizeof(done),
 		   req_slower, &done);
+	/* the timed machines see each request as it completes */
+	if (a->wa) {
+		wa_timed_request(a->wa, rq);
+		wa_request(a->wa, &done);
+	}
+	if (a->dirty)
+		dirty_request(a->dirty, rq);
 	if (a->on_request)
 		a->on_request(&done, a->on_request_arg);
 }
@@ -229,10 +241,130 @@ static inline void count_event(struct analysis *a,
 	}
 }
 
+/* The sys replay of one exit: pair it, find its process, account it. */
+static void sys_exit(struct analysis *a, const struct dec_ev *ev)
+{
+	struct sys_call c;
+	struct proc *p;
+
+	sysreplay_exit(a->sys.sr, &ev->exit, &c);
+	p = proctable_lookup(a->sys.pt, ev->pid);
+	if (!p)
+		p = proctable_get(a->sys.pt, ev->pid,
+				  decode_comm(a->dec, ev->pid), ev->ts);
+	account_call(&a->sys.acct, p, &c);
+}
+
+/* The syscall, process and fd replay of one decoded event. */
+static void sys_event(struct analysis *a, const struct dec_ev *ev)
+{
+	struct proctable *pt = a->sys.pt;
+	const struct dec_task *t = &ev->task;
+
+	switch (ev->kind) {
+	case DK_SYS_ENTER:
+		sysreplay_enter(a->sys.sr, &ev->enter);
+		break;
+	case DK_SYS_EXIT:
+		sys_exit(a, ev);
+		break;
+	case DK_FORK:
+		proctable_fork(pt, ev->ts, t->pid, t->pid2, t->comm);
+		break;
+	case DK_NEWTASK:
+		proctable_get(pt, ev->pid, decode_comm(a->dec, ev->pid),
+			      ev->ts);
+		proctable_newtask(pt, ev->ts, ev->pid, t->pid, t->comm,
+				  t->clone_flags);
+		break;
+	case DK_EXEC:
+		proctable_exec(pt, ev->ts, t->pid, t->pid2, t->comm);
+		break;
+	case DK_EXIT:
+		proctable_exit(pt, ev->ts, t->pid, t->group_dead);
+		break;
+	case DK_RENAME:
+		if (t->comm)
+			proctable_rename(pt, ev->ts, t->pid, t->comm);
+		break;
+	case DK_PATH_HINT:
+		sysreplay_set_path(a->sys.sr, ev->pid, ev->path);
+		break;
+	default:
+		break;
+	}
+}
+
+/* A window of the window machine closed. */
+static void window_closed(void *arg, enum win_id w, int tid,
+			  const struct win *open, const struct dec_ev *ev)
+{
+	struct analysis *a = arg;
+
+	if (w == WIN_DSTATE && a->at)
+		attrib_window_closed(a->at, w, tid, open, ev);
+	if (w == WIN_WB_WORK && a->dirty)
+		dirty_work_done(a->dirty, open, ev);
+}
+
+/* Events were lost on cpu just before this one: every machine hears. */
+static void gap(struct analysis *a, int cpu)
+{
+	if (a->wa)
+		wa_gap(a->wa, cpu);
+	if (a->have_sys)
+		sysreplay_gap(a->sys.sr, cpu);
+	windows_gap(a->win, cpu);
+	if (a->rb)
+		replay_block_gap(a->rb);
+}
+
+/*
+ * One decoded event to the machines that take its kind, in the order
+ * that matters: the timed ones, the syscall replay and the windows (the
+ * attribution reads the state of the event's thread), the attribution
+ * (it must know a request's bios when the request completes), then the
+ * block replay.
+ */
+static void dispatch(struct analysis *a, const struct dec_ev *ev)
+{
+	switch (ev->kind) {
+	case DK_RQ_INSERT:
+	case DK_RQ_ISSUE:
+	case DK_RQ_COMPLETE:
+	case DK_RQ_REQUEUE:
+		if (a->rb)
+			replay_block_feed(a->rb, ev);
+		return;
+	case DK_JBD2_RUN:
+		if (a->wa)
+			wa_event(a->wa, ev);
+		return;
+	case DK_FSYNC_ENTER:
+	case DK_FSYNC_EXIT:
+		if (a->wa)
+			wa_event(a->wa, ev);
+		break;
+	case DK_BDP:
+	case DK_DIRTY_STATE:
+		if (a->dirty)
+			dirty_event(a->dirty, ev);
+		break;
+	default:
+		break;
+	}
+	if (a->have_sys)
+		sys_event(a, ev);
+	if (windows_use(ev->kind))
+		windows_feed(a->win, ev);
+	if (a->at)
+		attrib_event(a->at, ev);
+}
+
 int analysis_run(struct analysis *a, struct source *src)
 {
 	struct source_event ev;
-	char *msg = NULL;
+	struct dec_ev d;
 
 	a->src = src;
 	a->info = source_info(src);
@@ -240,52 +372,84 @@ int analysis_run(struct analysis *a, struct source *src)
 	a->lost = xcalloc(a->nr_cpus > 0 ? (size_t)a->nr_cpus : 1,
 			  sizeof(*a->lost));
 	a->pidmap = xcalloc(PIDMAP_BITS / 8, 1);
+	a->dec = decode_new(src, NULL);
+	a->caps = decode_caps(a->dec);
+	a->dstats = decode_stats(a->dec);
+	if (a->want & AN_WA)
+		a->want |= AN_ATTRIB;
 	if (a->want & AN_ATTRIB)
 		a->want |= AN_SYS | AN_BLOCK;
 	if (a->slow_n) {
 		a->slow.cap = a->slow_n;
 		a->slow.v = xcalloc(a->slow_n, sizeof(*a->slow.v));
 	}
+	a->win = windows_new();
+	windows_on_close(a->win, window_closed, a);
 	if (a->want & AN_SYS) {
-		if (sysrun_begin(&a->sys, src, &msg) == 0) {
+		if (a->caps->syscall_events || a->caps->raw_syscalls) {
 			a->have_sys = true;
+			a->sys.sr = sysreplay_new();
+			a->sys.ft = filetab_new();
+			a->sys.pt = proctable_new(a->sys.ft);
+			a->sys.acct.pt = a->sys.pt;
+			a->sys.acct.ft = a->sys.ft;
+			if (a->info->snapshot_start)
+				proctable_load_start(a->sys.pt,
+						     a->info->snapshot_start);
+			if (a->info->snapshot_end)
+				proctable_load_end(a->sys.pt,
+						   a->info->snapshot_end);
 			if (a->slow_n) {
 				a->slow_calls.cap = a->slow_n;
 				a->slow_calls.v = xcalloc(a->slow_n,
 							  sizeof(*a->slow_calls.v));
 			}
 			if (a->slow_n || a->on_call) {
-				a->sys.on_call = on_call;
-				a->sys.on_call_arg = a;
+				a->sys.acct.on_call = on_call;
+				a->sys.acct.on_call_arg = a;
 			}
 		} else {
-			a->sys_why = msg;
-			sysrun_release(&a->sys);
+			a->sys_why = xasprintf("%s: no syscall events in the recording; record with iorec's default 'io' profile (or trace-cmd record -e syscalls -e sched)",
+					       a->info->path);
 		}
 	}
 	if (a->have_sys && (a->want & AN_ATTRIB))
-		a->at = attrib_new(src, &a->sys);
-	if (a->want & AN_BLOCK)
-		a->rb = replay_block_new(src, on_request, a, &a->block_why);
+		a->at = attrib_new(a->sys.sr, a->sys.pt, a->sys.ft, a->win,
+				   a->dec);
+	if ((a->want & AN_BLOCK) && a->caps->block)
+		a->rb = replay_block_new(on_request, a);
+	else if (a->want & AN_BLOCK)
+		a->block_why = "the recording lacks block:block_rq_issue or block:block_rq_complete (record the 'io' profile or -e block)";
 	else
 		a->block_why = "not asked for";
+	if (a->want & AN_WA)
+		a->wa = wa_new(a->caps->jbd2_run, a->caps->ext4_sync,
+			       a->disk_of, a->disk_of_arg);
+	if (a->want & AN_DIRTY) {
+		struct dirty_caps dc = {
+			.bdp = a->caps->bdp_pause,
+			.gds = a->caps->dirty_state,
+			.wb = a->caps->wb_work,
+		};
 
-	/* the order matters: attribution reads the syscall state of the
-	 * event's thread, and must know a request's bios when it completes */
-	while (source_next(src, &ev) > 0) {
-		count_event(a, &ev);
-		if (a->on_event)
-			a->on_event(&ev, a->on_event_arg);
-		if (a->have_sys)
-			sysrun_feed(&a->sys, &ev);
-		if (a->at)
-			attrib_feed(a->at, &ev);
-		if (a->rb)
-			replay_block_feed(a->rb, &ev);
+		a->dirty = dirty_new(&dc, a->info->page_size);
 	}
 
-	if (a->have_sys)
-		sysrun_end(&a->sys);
+	while (source_next(src, &ev) > 0) {
+		count_event(a, &ev);
+		if (a->dirty && a->events == 1)
+			dirty_begin(a->dirty, ev.ts);
+		if (ev.missed)
+			gap(a, ev.cpu);
+		if (decode_event(a->dec, &ev, &d))
+			dispatch(a, &d);
+	}
+
+	if (a->have_sys) {
+		sysreplay_finish(a->sys.sr);
+		proctable_finish(a->sys.pt);
+		account_end(&a->sys.acct);
+	}
 	if (a->at)
 		attrib_end(a->at);
 	a->ended = true;
@@ -293,6 +457,8 @@ int analysis_run(struct analysis *a, struct source *src)
 		replay_block_finish(a->rb);
 		a->blk_an = *replay_block_anomalies(a->rb);
 	}
+	if (a->dirty)
+		dirty_end(a->dirty);
 	if (a->ndev > 1)
 		qsort(a->dev, a->ndev, sizeof(*a->dev), cmp_devstat);
 	free(a->pidmap);
@@ -315,8 +481,13 @@ void analysis_release(struct analysis *a)
 	free(a->sys_why);
 	replay_block_free(a->rb);
 	attrib_free(a->at);
-	if (a->have_sys)
-		sysrun_release(&a->sys);
+	wa_free(a->wa);
+	dirty_free(a->dirty);
+	windows_free(a->win);
+	proctable_free(a->sys.pt, procstat_free);
+	filetab_free(a->sys.ft, filestat_free);
+	sysreplay_free(a->sys.sr);
+	decode_free(a->dec);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -346,10 +517,13 @@ size_t analysis_anomalies(const struct analysis *a, struct anomaly *v)
 		A("block", "unreadable", "unreadable", b->unreadable);
 	}
 	if (a->have_sys) {
-		const struct sysrun *run = &a->sys;
-		const struct sysreplay_stats *s = sysreplay_stats(run->sr);
-		const struct proctable_stats *p = proctable_stats(run->pt);
-		const struct fdtable_stats *f = proctable_fdstats(run->pt);
+		const struct sysreplay_stats *s = sysreplay_stats(a->sys.sr);
+		const struct proctable_stats *p = proctable_stats(a->sys.pt);
+		const struct fdtable_stats *f = proctable_fdstats(a->sys.pt);
+		uint64_t gaps = 0;
+
+		for (int i = 0; i < a->nr_cpus; i++)
+			gaps += a->lost[i].gaps;
 
 		A("syscall", "exit_without_enter", "exit without enter",
 		  s->exit_without_enter);
@@ -361,7 +535,7 @@ size_t analysis_anomalies(const struct analysis *a, struct anomaly *v)
 		A("syscall", "dropped_at_lost_events", "dropped at lost events",
 		  s->lost_gap);
 		A("syscall", "open_at_end", "still open at end", s->open_at_end);
-		A("syscall", "lost_event_gaps", "lost-event gaps", run->st.gaps);
+		A("syscall", "lost_event_gaps", "lost-event gaps", gaps);
 		A("process", "unknown_tids", "threads without fork or snapshot",
 		  p->unknown_tids);
 		A("process", "pid_reuse", "pid reused without exit",
@@ -373,9 +547,9 @@ size_t analysis_anomalies(const struct analysis *a, struct anomaly *v)
 		  f->close_unknown);
 		A("fd", "dup_unknown_fd", "dup of unknown fd", f->dup_unknown);
 		A("syscall", "unknown_syscalls", "unnamed raw syscall ids",
-		  run->st.unknown_syscalls);
+		  a->dstats->unknown_syscalls);
 		A("decode", "decode_errors", "unreadable fields",
-		  run->st.decode_errors);
+		  a->dstats->errors);
 	}
 	if (a->at) {
 		const struct attrib_totals *t = attrib_totals(a->at);

@@ -1,20 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * analysis.h - one pass over a recording that feeds every state machine
- * and aggregator the views need: the block request replay (per device and
- * operation counts and latency histograms, the slowest requests, an
- * optional per-request callback for snoop), lost events per CPU, the
- * tasks seen, and, when asked, the syscall/process/fd replay of
- * sysreplay.h.  Views (report.c) print from the result.
+ * driver.h - one pass over a recording that feeds every state machine
+ * and aggregator the views need: the decoding (decode/), the block
+ * request replay (per device and operation counts and latency
+ * histograms, the slowest requests, an optional per-request callback
+ * for snoop and the database), lost events per CPU, the tasks seen,
+ * and, when asked, the syscall/process/fd replay, the attribution of
+ * block I/O, write amplification and dirty throttling.  The views print
+ * from the result.
  *
  * Memory is bounded whatever the length of the recording: fixed-size
  * histograms, a fixed-size heap of the N slowest requests, pending
  * requests freed on completion, a fixed bitmap of task ids, a
  * fixed-size heap of the N slowest syscalls.
  *
- * Hooks let a view see the pass as it goes without a second reading:
- * every event (on_event), every completed request (on_request), every
- * syscall (on_call).
+ * Hooks let a command see the pass as it goes without a second reading:
+ * every completed request (on_request), every syscall (on_call).
  */
 #ifndef IOREPORT_ANALYSIS_H
 #define IOREPORT_ANALYSIS_H
@@ -23,8 +24,11 @@
 #include <stdint.h>
 
 #include "stats/hist.h"
+#include "decode/decode.h"
 #include "replay/block.h"
 #include "replay/syscall.h"
+#include "replay/window.h"
+#include "stats/account.h"
 #include "stats/attrib.h"
 
 struct source;
@@ -33,9 +37,12 @@ struct source_event;
 
 /* What to compute (analysis.want). */
 #define AN_BLOCK	0x01	/* block replay: devices, slow requests */
-#define AN_SYS		0x02	/* syscall/process/fd replay (sysreplay.h) */
+#define AN_SYS		0x02	/* syscall/process/fd replay (replay/) */
 #define AN_ATTRIB	0x04	/* block I/O to processes and files (attrib.h);
 				   implies AN_SYS and AN_BLOCK */
+#define AN_WA		0x08	/* write amplification, jbd2, fsync/flushes
+				   (wa.h); implies AN_ATTRIB */
+#define AN_DIRTY	0x10	/* dirty throttling and writeback (dirty.h) */
 
 /* One device and operation. */
 struct devstat {
@@ -45,13 +52,6 @@ struct devstat {
 	struct hist queue;	/* insert -> issue (Q2D), when both seen */
 	struct hist device;	/* issue -> complete (D2C) */
 	struct hist total;	/* insert (or issue) -> complete (Q2C) */
-};
-
-/* A completed request and, with AN_ATTRIB, the owner of its first bio. */
-struct blk_done {
-	struct blk_request rq;
-	bool attributed;
-	struct attrib_owner own;
 };
 
 /* A fixed-size min-heap of the N requests with the largest total time. */
@@ -70,8 +70,6 @@ struct lostcpu {
 
 /* Called for every completed request during the pass (snoop). */
 typedef void (*blk_done_fn)(const struct blk_done *d, void *arg);
-/* Called for every event, before the replays see it (timed views). */
-typedef void (*event_fn)(const struct source_event *ev, void *arg);
 
 /* A completed syscall kept among the slowest (enter -> exit). */
 struct slow_call {
@@ -98,8 +96,9 @@ struct analysis {
 	size_t slow_n;			/* 0: no slow heap */
 	blk_done_fn on_request;		/* each completed request, or NULL */
 	void *on_request_arg;
-	event_fn on_event;		/* each event, or NULL */
-	void *on_event_arg;
+	/* AN_WA: the disk of a file system (partition -> disk), or NULL */
+	uint32_t (*disk_of)(uint32_t fsdev, void *arg);
+	void *disk_of_arg;
 	sys_call_fn on_call;		/* each syscall (AN_SYS), or NULL */
 	void *on_call_arg;
 
@@ -120,10 +119,22 @@ struct analysis {
 	struct slowheap slow;
 	struct callheap slow_calls;	/* with AN_SYS and slow_n */
 
+	struct decoder *dec;
+	const struct dec_caps *caps;	/* what the recording has */
+	const struct dec_stats *dstats;	/* what decoding met */
+	struct windows *win;		/* the per-thread windows */
+
 	bool have_sys;			/* sys replayed */
 	char *sys_why;			/* why not (heap) */
-	struct sysrun sys;
+	struct sys_replay {
+		struct sysreplay *sr;	/* the enter -> exit pairing */
+		struct proctable *pt;	/* processes and their fd tables */
+		struct filetab *ft;	/* the files */
+		struct account acct;	/* the syscall aggregates */
+	} sys;
 	struct attrib *at;		/* NULL: no attribution */
+	struct wa *wa;			/* AN_WA */
+	struct dirty *dirty;		/* AN_DIRTY */
 
 	/* private */
 	uint8_t *pidmap;

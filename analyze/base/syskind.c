@@ -88,3 +88,28 @@ enum sys_kind sys_kind_lookup(const char *name)
 			return aliases[i].kind;
 	return SK_NONE;
 }
+
+int sys_call_fd(const struct sys_call *c)
+{
+	const struct sys_kind_info *ki = sys_kind_info(c->kind);
+
+	if ((ki->flags & SKF_OPEN) && c->ret >= 0)
+		return (int)c->ret;
+	if (!c->paired)
+		return -1;
+	if (ki->fd_out >= 0)
+		return (int)c->args[ki->fd_out];
+	if (ki->fd_in >= 0)
+		return (int)c->args[ki->fd_in];
+	switch (c->kind) {
+	case SK_CLOSE:
+	case SK_CLOSE_RANGE:
+	case SK_DUP:
+	case SK_DUP2:
+	case SK_DUP3:
+	case SK_FCNTL:
+		return (int)c->args[0];	/* fd, fildes or oldfd */
+	default:
+		return -1;
+	}
+}

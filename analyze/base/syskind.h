@@ -9,6 +9,9 @@
 #ifndef IOREPORT_BASE_SYSKIND_H
 #define IOREPORT_BASE_SYSKIND_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 enum sys_kind {
 	SK_NONE = 0,
 	SK_READ, SK_WRITE, SK_PREAD64, SK_PWRITE64, SK_READV, SK_WRITEV,
@@ -50,5 +53,43 @@ const struct sys_kind_info *sys_kind_info(enum sys_kind k);
  * "sendfile", "fcntl64", ...), or SK_NONE if it is not one we replay.
  */
 enum sys_kind sys_kind_lookup(const char *name);
+
+/* The records of a syscall as the stages pass them on. */
+
+struct sys_enter {
+	uint64_t ts;
+	int tid;
+	int cpu;
+	enum sys_kind kind;
+	uint64_t args[SYS_MAX_ARGS];	/* ABI order, zero when unknown */
+	const char *path;		/* path string if the event had one, or NULL */
+};
+
+struct sys_exit {
+	uint64_t ts;
+	int tid;
+	int cpu;
+	enum sys_kind kind;
+	int64_t ret;
+};
+
+/* A completed call (or, with paired false, an exit whose enter is unknown). */
+struct sys_call {
+	enum sys_kind kind;
+	int tid;
+	bool paired;			/* false: args/start unknown */
+	uint64_t start;			/* enter ts */
+	uint64_t end;			/* exit ts */
+	uint64_t args[SYS_MAX_ARGS];
+	int64_t ret;
+	const char *path;		/* valid until the next sysreplay call */
+};
+
+/*
+ * The fd a call acts on: the new fd of a successful open, else for a
+ * paired call the fd it writes, syncs or reads, or the first argument of
+ * close/dup/fcntl; -1 when none is known.
+ */
+int sys_call_fd(const struct sys_call *c);
 
 #endif /* IOREPORT_BASE_SYSKIND_H */

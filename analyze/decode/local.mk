@@ -1,3 +1,3 @@
 # analyze/decode/: events decoded into plain structs
 analyze_libioreport_a_SOURCES += \
-	analyze/decode/decode-sys.c
+	analyze/decode/decode.h analyze/decode/decode.c

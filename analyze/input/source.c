@@ -1421,7 +1421,7 @@ const char *source_comm(struct source *src, int pid)
 }
 
 /* ------------------------------------------------------------------ */
-/* Array elements and string-ness of fields (used by decode-sys.c) */
+/* Array elements and string-ness of fields (used by decode/decode.c) */
 
 int source_field_array_u64(const struct source_field *f,
 			   const struct source_event *ev, int idx,

@@ -213,7 +213,7 @@ const char *source_comm(struct source *src, int pid);
 const char *source_syscall_name(struct source *src, long nr);
 
 /*
- * Array fields and string-ness (decode-sys.c): read element idx of a
+ * Array fields and string-ness (decode/decode.c): read element idx of a
  * numeric array field (unsigned long args[6]) in the recording's byte
  * order; returns 0, or -1 when f is not such an array or idx is out of
  * range.

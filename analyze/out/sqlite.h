@@ -22,6 +22,7 @@
 #include "stats/hist.h"
 #include "replay/block.h"
 #include "replay/syscall.h"
+#include "stats/account.h"
 
 /* The schema version this ioreport writes (PRAGMA user_version). */
 #define DB_SCHEMA_VERSION	3

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * replay-block.c - block request state machine (insert -> issue ->
+ * block.c - block request state machine (insert -> issue ->
  * complete), keyed by device, sector and whether the request is a flush.
  *
  * Pairing rules:
@@ -26,7 +26,7 @@
 #include <string.h>
 
 #include "util.h"
-#include "input/source.h"
+#include "decode/decode.h"
 #include "replay/block.h"
 
 #define NBUCKETS	4096
@@ -45,14 +45,7 @@ struct pending {
 	bool requeued;		/* back in the queue: expect insert/issue */
 };
 
-struct ev_fields {
-	int id;
-	struct source_field *dev, *sector, *nr_sector, *bytes, *rwbs, *error;
-	struct source_field *comm;
-};
-
 struct replay_block {
-	struct ev_fields insert, issue, complete, requeue;
 	struct pending *bucket[NBUCKETS];
 	struct pending *free_list;
 	uint64_t npending;
@@ -61,70 +54,10 @@ struct replay_block {
 	void *arg;
 };
 
-void blk_parse_rwbs(const char *s, struct blk_request *rq)
-{
-	size_t i = 0;
-
-	rq->preflush = rq->fua = rq->sync = rq->meta = rq->ahead = false;
-	rq->op = BLK_OP_OTHER;
-	/* A leading 'F' followed by an op letter is REQ_PREFLUSH. */
-	if (s[0] == 'F' && s[1] && strchr("WRDFN", s[1])) {
-		rq->preflush = true;
-		i = 1;
-	}
-	switch (s[i]) {
-	case 'W': rq->op = BLK_OP_WRITE; break;
-	case 'R': rq->op = BLK_OP_READ; break;
-	case 'D': rq->op = BLK_OP_DISCARD; break;
-	case 'F': rq->op = BLK_OP_FLUSH; break;
-	default: rq->op = rq->preflush ? BLK_OP_FLUSH : BLK_OP_OTHER; break;
-	}
-	if (!s[i])
-		return;
-	for (i++; s[i]; i++) {
-		switch (s[i]) {
-		case 'F': rq->fua = true; break;
-		case 'S': rq->sync = true; break;
-		case 'M': rq->meta = true; break;
-		case 'A': rq->ahead = true; break;
-		default: break;
-		}
-	}
-	/* An empty flush ("FN") is a flush request. */
-	if (rq->preflush && rq->op == BLK_OP_OTHER)
-		rq->op = BLK_OP_FLUSH;
-}
-
-static void resolve(struct source *src, struct ev_fields *f, const char *name)
-{
-	f->id = source_event_id(src, "block", name);
-	if (f->id < 0)
-		return;
-	f->dev = source_field(src, f->id, "dev");
-	f->sector = source_field(src, f->id, "sector");
-	f->nr_sector = source_field(src, f->id, "nr_sector");
-	f->bytes = source_field(src, f->id, "bytes");
-	f->rwbs = source_field(src, f->id, "rwbs");
-	f->error = source_field(src, f->id, "error");
-	f->comm = source_field(src, f->id, "comm");
-	if (!f->dev || !f->sector || !f->rwbs)
-		f->id = -1;	/* a format we do not understand */
-}
-
-struct replay_block *replay_block_new(struct source *src, blk_emit_fn emit,
-				      void *arg, const char **why)
+struct replay_block *replay_block_new(blk_emit_fn emit, void *arg)
 {
 	struct replay_block *rb = xcalloc(1, sizeof(*rb));
 
-	resolve(src, &rb->insert, "block_rq_insert");
-	resolve(src, &rb->issue, "block_rq_issue");
-	resolve(src, &rb->complete, "block_rq_complete");
-	resolve(src, &rb->requeue, "block_rq_requeue");
-	if (rb->issue.id < 0 || rb->complete.id < 0) {
-		*why = "the recording lacks block:block_rq_issue or block:block_rq_complete (record the 'io' profile or -e block)";
-		free(rb);
-		return NULL;
-	}
 	rb->emit = emit;
 	rb->arg = arg;
 	return rb;
@@ -179,33 +112,24 @@ static struct pending *new_pending(struct replay_block *rb,
 	return p;
 }
 
-/* Read the common fields of a request event into rq. */
-static int read_rq(const struct ev_fields *f, const struct source_event *ev,
-		   struct blk_request *rq)
+/* The request of a decoded block_rq_* record. */
+static void rq_of(const struct dec_rq *d, struct blk_request *rq)
 {
-	uint64_t v;
-	char rwbs[16];
-
 	memset(rq, 0, sizeof(*rq));
-	if (source_field_u64(f->dev, ev, &v))
-		return -1;
-	rq->dev = (uint32_t)v;
-	if (source_field_u64(f->sector, ev, &rq->sector))
-		return -1;
-	if (f->nr_sector && !source_field_u64(f->nr_sector, ev, &v))
-		rq->nr_sector = (uint32_t)v;
-	if (f->bytes && !source_field_u64(f->bytes, ev, &v))
-		rq->bytes = v;
-	else
-		rq->bytes = (uint64_t)rq->nr_sector * 512;
-	if (source_field_str(f->rwbs, ev, rwbs, sizeof(rwbs)))
-		return -1;
-	blk_parse_rwbs(rwbs, rq);
+	rq->dev = d->dev;
+	rq->sector = d->sector;
+	rq->nr_sector = d->nr_sector;
+	rq->bytes = d->bytes;
+	rq->op = d->op;
+	rq->preflush = d->preflush;
+	rq->fua = d->fua;
+	rq->sync = d->sync;
+	rq->meta = d->meta;
+	rq->ahead = d->ahead;
 	/* A flush has no sector: issued as 0, completed as -1. */
 	if (rq->op == BLK_OP_FLUSH)
 		rq->sector = 0;
 	rq->insert_pid = rq->issue_pid = -1;
-	return 0;
 }
 
 static void drop_all(struct replay_block *rb, uint64_t *counter)
@@ -244,24 +168,30 @@ static void evict(struct replay_block *rb, uint64_t now)
 		drop_all(rb, &rb->an.evicted);
 }
 
-void replay_block_feed(struct replay_block *rb, const struct source_event *ev)
+void replay_block_gap(struct replay_block *rb)
+{
+	if (rb->npending)
+		drop_all(rb, &rb->an.dropped_at_gap);
+}
+
+void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 {
 	struct blk_request rq;
 	struct pending **pp, *p;
 	bool flush;
 
-	if (ev->missed && rb->npending)
-		drop_all(rb, &rb->an.dropped_at_gap);
 	if (rb->npending >= MAX_PENDING)
 		evict(rb, ev->ts);
-
-	if (ev->id == rb->insert.id) {
-		if (read_rq(&rb->insert, ev, &rq)) {
+	if (ev->bad) {
+		if (ev->kind != DK_RQ_REQUEUE)
 			rb->an.unreadable++;
-			return;
-		}
-		flush = rq.op == BLK_OP_FLUSH;
-		pp = find(rb, rq.dev, rq.sector, flush);
+		return;
+	}
+	rq_of(&ev->rq, &rq);
+	flush = rq.op == BLK_OP_FLUSH;
+	pp = find(rb, rq.dev, rq.sector, flush);
+	switch (ev->kind) {
+	case DK_RQ_INSERT:
 		if (*pp && (*pp)->requeued)
 			return;		/* queued again: keep the first insert */
 		if (*pp) {
@@ -273,16 +203,9 @@ void replay_block_feed(struct replay_block *rb, const struct source_event *ev)
 		p->rq = rq;
 		p->rq.insert_ts = ev->ts;
 		p->rq.insert_pid = ev->pid;
-		if (rb->insert.comm)
-			source_field_str(rb->insert.comm, ev, p->rq.comm,
-					 sizeof(p->rq.comm));
-	} else if (ev->id == rb->issue.id) {
-		if (read_rq(&rb->issue, ev, &rq)) {
-			rb->an.unreadable++;
-			return;
-		}
-		flush = rq.op == BLK_OP_FLUSH;
-		pp = find(rb, rq.dev, rq.sector, flush);
+		memcpy(p->rq.comm, ev->rq.comm, sizeof(p->rq.comm));
+		break;
+	case DK_RQ_ISSUE:
 		if (*pp && (*pp)->issued) {
 			rb->an.duplicate++;
 			unlink_pending(rb, pp);
@@ -299,23 +222,14 @@ void replay_block_feed(struct replay_block *rb, const struct source_event *ev)
 			rb->an.issue_without_insert++;
 			p = new_pending(rb, pp);
 			p->rq = rq;
-			if (rb->issue.comm)
-				source_field_str(rb->issue.comm, ev, p->rq.comm,
-						 sizeof(p->rq.comm));
+			memcpy(p->rq.comm, ev->rq.comm, sizeof(p->rq.comm));
 		}
 		p->issued = true;
 		p->requeued = false;
 		p->rq.issue_ts = ev->ts;
 		p->rq.issue_pid = ev->pid;
-	} else if (ev->id == rb->complete.id) {
-		int64_t err = 0;
-
-		if (read_rq(&rb->complete, ev, &rq)) {
-			rb->an.unreadable++;
-			return;
-		}
-		flush = rq.op == BLK_OP_FLUSH;
-		pp = find(rb, rq.dev, rq.sector, flush);
+		break;
+	case DK_RQ_COMPLETE:
 		if (!*pp && !rq.nr_sector) {
 			/* the empty request that carried a preflush */
 			rb->an.empty_complete++;
@@ -333,22 +247,21 @@ void replay_block_feed(struct replay_block *rb, const struct source_event *ev)
 			unlink_pending(rb, pp);
 			return;
 		}
-		if (rb->complete.error &&
-		    !source_field_s64(rb->complete.error, ev, &err))
-			p->rq.error = (int)err;
+		p->rq.error = ev->rq.error;
 		p->rq.complete_ts = ev->ts;
 		rb->emit(&p->rq, rb->arg);
 		unlink_pending(rb, pp);
-	} else if (ev->id == rb->requeue.id) {
-		if (read_rq(&rb->requeue, ev, &rq))
-			return;
+		break;
+	case DK_RQ_REQUEUE:
 		rb->an.requeued++;
-		pp = find(rb, rq.dev, rq.sector, rq.op == BLK_OP_FLUSH);
 		if (*pp) {
 			(*pp)->requeued = true;
 			(*pp)->issued = false;
 			(*pp)->rq.issue_ts = 0;
 		}
+		break;
+	default:
+		break;
 	}
 }
 

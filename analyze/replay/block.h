@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * replay-block.h - the block request state machine: pairs
+ * block.h - the block request state machine: pairs
  * block_rq_insert -> block_rq_issue -> block_rq_complete by device and
  * sector and hands every finished request to a callback, with its queue
  * time (insert -> issue) and device time (issue -> complete).
@@ -15,8 +15,7 @@
 
 #include "base/blk.h"
 
-struct source;
-struct source_event;
+struct dec_ev;
 
 struct blk_anomalies {
 	uint64_t complete_without_issue;	/* completion of nothing known */
@@ -35,22 +34,18 @@ typedef void (*blk_emit_fn)(const struct blk_request *rq, void *arg);
 
 struct replay_block;
 
+/* A machine that hands every finished request to emit. */
+struct replay_block *replay_block_new(blk_emit_fn emit, void *arg);
+/* Feed one decoded block_rq_* record (DK_RQ_*). */
+void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev);
 /*
- * replay_block_new - resolve the block events and their fields in src
- *
- * Returns NULL when the recording has no block_rq_issue/complete events
- * (*why set to a static explanation).
+ * Events were lost (on any CPU): every pending request is dropped, as
+ * its missing step may be in the gap.
  */
-struct replay_block *replay_block_new(struct source *src, blk_emit_fn emit,
-				      void *arg, const char **why);
-/* Feed one event (any type; others are ignored). */
-void replay_block_feed(struct replay_block *rb, const struct source_event *ev);
+void replay_block_gap(struct replay_block *rb);
 /* End of recording: count what is still pending. */
 void replay_block_finish(struct replay_block *rb);
 const struct blk_anomalies *replay_block_anomalies(const struct replay_block *rb);
 void replay_block_free(struct replay_block *rb);
-
-/* Parse a block event's rwbs string ("FWS", "R", "WFS", "FN"...). */
-void blk_parse_rwbs(const char *rwbs, struct blk_request *rq);
 
 #endif /* IOREPORT_REPLAY_BLOCK_H */

@@ -16,7 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "replay/syscall.h"
+#include "base/imap.h"
 
 struct file {
 	int id;			/* creation order, unique */

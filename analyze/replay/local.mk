@@ -3,4 +3,5 @@ analyze_libioreport_a_SOURCES += \
 	analyze/replay/block.h analyze/replay/block.c \
 	analyze/replay/syscall.h analyze/replay/syscall.c \
 	analyze/replay/fdtable.h analyze/replay/fdtable.c \
-	analyze/replay/proctable.h analyze/replay/proctable.c
+	analyze/replay/proctable.h analyze/replay/proctable.c \
+	analyze/replay/window.h analyze/replay/window.c

@@ -6,16 +6,23 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
+#include "base/syskind.h"
 #include "replay/proctable.h"
 
 #define COMM_MAX	15	/* TASK_COMM_LEN - 1 */
 #define OPEN_CLOEXEC	02000000	/* O_CLOEXEC: same on x86, arm, arm64, riscv */
+#define CLOSE_RANGE_CLOEXEC_FLAG (1U << 2)
+#define FCNTL_DUPFD		0
+#define FCNTL_SETFD		2
+#define FCNTL_DUPFD_CLOEXEC	1030
+#define FD_CLOEXEC_FLAG		1
 
 struct proctable {
 	struct filetab *ft;
@@ -476,4 +483,113 @@ const struct proctable_stats *proctable_stats(const struct proctable *pt)
 struct fdtable_stats *proctable_fdstats(struct proctable *pt)
 {
 	return &pt->fdst;
+}
+
+/* ------------------------------------------------------------------ */
+/* The fd table effects of a completed call */
+
+/* The file behind fd, made up (and counted) when the fd is unknown. */
+struct file *fd_file(struct proctable *pt, struct proc *p, int fd)
+{
+	struct file *f;
+
+	if (fd < 0)
+		return NULL;
+	f = fdtable_get(p->fds, fd);
+	if (!f) {
+		pt->fdst.io_unknown++;
+		f = filetab_anon(pt->ft, p->pid, fd, 0);
+		fdtable_set(p->fds, fd, f, false);
+	}
+	return f;
+}
+
+static struct file *do_open(struct proctable *pt, struct proc *p,
+			    const struct sys_call *c,
+			    const struct sys_kind_info *ki)
+{
+	struct file *f;
+	bool cloexec = false;
+	int fd = (int)c->ret;
+
+	if (c->path && *c->path)
+		f = filetab_path(pt->ft, c->path);
+	else
+		f = filetab_anon(pt->ft, p->pid, fd, c->start);
+	if (c->paired && ki->flags_arg >= 0)
+		cloexec = c->args[ki->flags_arg] & OPEN_CLOEXEC;
+	fdtable_set(p->fds, fd, f, cloexec);
+	pt->fdst.opens++;
+	return f;
+}
+
+static void do_dup(struct proctable *pt, struct proc *p, int oldfd, int newfd,
+		   bool cloexec)
+{
+	if (fdtable_dup(p->fds, oldfd, newfd, cloexec)) {
+		struct file *f;
+
+		pt->fdst.dup_unknown++;
+		f = filetab_anon(pt->ft, p->pid, oldfd, 0);
+		fdtable_set(p->fds, oldfd, f, false);
+		if (newfd != oldfd)
+			fdtable_set(p->fds, newfd, f, cloexec);
+	}
+}
+
+struct file *fd_apply(struct proctable *pt, struct proc *p,
+		      const struct sys_call *c)
+{
+	const struct sys_kind_info *ki = sys_kind_info(c->kind);
+	struct fdtable_stats *fst = &pt->fdst;
+	int ret = (int)c->ret;
+
+	if ((ki->flags & SKF_OPEN) && c->ret >= 0)
+		return do_open(pt, p, c, ki);
+	if (!c->paired)
+		return NULL;
+	switch (c->kind) {
+	case SK_CLOSE:
+		/* close() frees the fd even when it fails, except EBADF. */
+		if (c->ret == -EBADF)
+			break;
+		if (fdtable_close(p->fds, (int)c->args[0]))
+			fst->close_unknown++;
+		else
+			fst->closes++;
+		break;
+	case SK_CLOSE_RANGE:
+		if (c->ret == 0)
+			fdtable_close_range(p->fds, (unsigned int)c->args[0],
+					    (unsigned int)c->args[1],
+					    c->args[2] & CLOSE_RANGE_CLOEXEC_FLAG);
+		break;
+	case SK_DUP:
+		if (c->ret >= 0)
+			do_dup(pt, p, (int)c->args[0], ret, false);
+		break;
+	case SK_DUP2:
+		if (c->ret >= 0)
+			do_dup(pt, p, (int)c->args[0], ret, false);
+		break;
+	case SK_DUP3:
+		if (c->ret >= 0)
+			do_dup(pt, p, (int)c->args[0], ret,
+			       c->args[2] & OPEN_CLOEXEC);
+		break;
+	case SK_FCNTL:
+		if (c->ret < 0)
+			break;
+		if (c->args[1] == FCNTL_DUPFD ||
+		    c->args[1] == FCNTL_DUPFD_CLOEXEC)
+			do_dup(pt, p, (int)c->args[0], ret,
+			       c->args[1] == FCNTL_DUPFD_CLOEXEC);
+		else if (c->args[1] == FCNTL_SETFD)
+			fdtable_set_cloexec(p->fds, (int)c->args[0],
+					    c->args[2] & FD_CLOEXEC_FLAG);
+		break;
+	default:
+		break;
+	}
+	return NULL;
 }

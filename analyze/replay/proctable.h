@@ -101,4 +101,20 @@ struct proc *proctable_at(const struct proctable *pt, size_t i);
 const struct proctable_stats *proctable_stats(const struct proctable *pt);
 struct fdtable_stats *proctable_fdstats(struct proctable *pt);
 
+/*
+ * fd_file - the file behind fd of p, made up as an unnamed file (and
+ * counted as I/O on an unknown fd) when p's table does not know it;
+ * NULL for fd < 0.
+ */
+struct file *fd_file(struct proctable *pt, struct proc *p, int fd);
+/*
+ * fd_apply - the effects of completed call c on p's fd table: an open
+ * installs its file, close and close_range remove, dup/dup2/dup3/fcntl
+ * copy, FD_CLOEXEC is kept for exec.  p->fds must be there.  Returns
+ * the file a successful open installed, else NULL.
+ */
+struct sys_call;
+struct file *fd_apply(struct proctable *pt, struct proc *p,
+		      const struct sys_call *c);
+
 #endif /* IOREPORT_PROCTABLE_H */

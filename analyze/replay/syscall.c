@@ -10,32 +10,9 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/imap.h"
 #include "replay/syscall.h"
 
-int sys_call_fd(const struct sys_call *c)
-{
-	const struct sys_kind_info *ki = sys_kind_info(c->kind);
-
-	if ((ki->flags & SKF_OPEN) && c->ret >= 0)
-		return (int)c->ret;
-	if (!c->paired)
-		return -1;
-	if (ki->fd_out >= 0)
-		return (int)c->args[ki->fd_out];
-	if (ki->fd_in >= 0)
-		return (int)c->args[ki->fd_in];
-	switch (c->kind) {
-	case SK_CLOSE:
-	case SK_CLOSE_RANGE:
-	case SK_DUP:
-	case SK_DUP2:
-	case SK_DUP3:
-	case SK_FCNTL:
-		return (int)c->args[0];	/* fd, fildes or oldfd */
-	default:
-		return -1;
-	}
-}
 
 /* ------------------------------------------------------------------ */
 /* Pairing */
@@ -286,28 +263,4 @@ void sysreplay_finish(struct sysreplay *sr)
 const struct sysreplay_stats *sysreplay_stats(const struct sysreplay *sr)
 {
 	return &sr->st;
-}
-
-void procstat_free(void *p)
-{
-	struct procstat *ps = p;
-
-	if (!ps)
-		return;
-	for (int k = 0; k < SK_NR; k++)
-		hist_release(&ps->k[k].lat);
-	hist_release(&ps->fsync);
-	free(ps);
-}
-
-void filestat_free(void *p)
-{
-	struct filestat *fs = p;
-
-	if (!fs)
-		return;
-	hist_release(&fs->rlat);
-	hist_release(&fs->wlat);
-	hist_release(&fs->fsync);
-	free(fs);
 }

@@ -18,10 +18,12 @@
 
 #include "util.h"
 #include "base/hmap.h"
-#include "input/source.h"
+#include "base/imap.h"
+#include "decode/decode.h"
 #include "replay/syscall.h"
 #include "replay/proctable.h"
-#include "replay/block.h"
+#include "replay/window.h"
+#include "stats/account.h"
 #include "stats/attrib.h"
 
 #define SECTOR		512ULL
@@ -29,9 +31,6 @@
 #define HZ_GUESS	250
 #define DEV_MAJOR(d)	((unsigned int)((d) >> 20))
 #define DEV_MINOR(d)	((unsigned int)((d) & ((1U << 20) - 1)))
-#define MKDEV(ma, mi)	((uint32_t)(((ma) << 20) | (mi)))
-#define TASK_UNINTERRUPTIBLE	0x2
-#define TASK_REPORT_MAX		0x100	/* sched_switch: preempted */
 
 static const char *const kind_names[AK_NR] = {
 	"unattributed", "journal", "fsync", "writeback", "syscall", "context",
@@ -93,35 +92,12 @@ static uint64_t bkey(uint32_t dev, uint64_t sector)
 	return ((uint64_t)DEV_MAJOR(dev) << 52) ^ sector;
 }
 
-/* ------------------------------------------------------------------ */
-/* Threads */
-
-struct tstate {
-	bool in_wb;		/* inside ext4_writepages */
-	uint32_t wb_dev;
-	uint64_t wb_ino;
-	bool in_sync;		/* inside ext4_sync_file */
-	uint32_t sync_dev;
-	uint64_t sync_ino;
-	uint64_t sync_ts;
-	bool in_commit;		/* between jbd2 start and end commit */
-	uint64_t d_since;	/* switched out in D state at, 0: not */
-};
-
-/* ------------------------------------------------------------------ */
-
-
-struct evh {
-	enum attrib_ev_kind kind;
-	struct source_field *dev, *sector, *nr, *comm, *ino, *a, *b;
-};
-
 struct attrib {
-	struct source *src;
-	struct sysrun *run;
-	struct imap handlers;		/* event id -> struct evh */
-	struct idtab by_id;		/* the same, dense */
-	struct imap threads;		/* tid -> struct tstate */
+	struct decoder *dec;		/* names of tasks, or NULL (tests) */
+	struct sysreplay *sr;		/* the replay this reads, not owned */
+	struct proctable *pt;
+	struct filetab *ft;
+	const struct windows *ws;
 	struct hmap bios;
 	struct hmap inodes;
 	struct attrib_totals t;
@@ -129,152 +105,37 @@ struct attrib {
 		uint32_t bdi, fs;
 	} *bdi;				/* writeback bdi -> filesystem dev */
 	size_t nbdi;
-	struct tstate **syncers;	/* threads inside ext4_sync_file */
-	int *syncer_tids;
-	size_t nsync, sync_cap;
-	char comm[32];
 };
 
-static void add_h(struct attrib *at, const char *sys, const char *name,
-		  enum attrib_ev_kind k, struct evh **out)
-{
-	int id = source_event_id(at->src, sys, name);
-	struct evh *h;
-
-	*out = NULL;
-	if (id < 0)
-		return;
-	h = xcalloc(1, sizeof(*h));
-	h->kind = k;
-	free(imap_put(&at->handlers, id, h));
-	*out = h;
-}
-
-#define F(h, name) source_field(at->src, id_of(at, h), name)
-
-static int id_of(struct attrib *at, const struct evh *h)
-{
-	size_t pos = 0;
-	int key;
-	void *val;
-
-	while (imap_next(&at->handlers, &pos, &key, &val))
-		if (val == h)
-			return key;
-	return -1;
-}
-
-/* HZ from writeback_single_inode's "(jiffies - REC->dirtied_when) / 250". */
-static int find_hz(struct source *src)
-{
-	int id = source_event_id(src, "writeback", "writeback_single_inode");
-	long hz = id >= 0 ? source_event_print_divisor(src, id, "dirtied_when") :
-		  0;
-
-	return hz > 0 && hz <= 10000 ? (int)hz : 0;
-}
-
-struct attrib *attrib_new(struct source *src, struct sysrun *run)
+struct attrib *attrib_new(struct sysreplay *sr, struct proctable *pt,
+			  struct filetab *ft, const struct windows *ws,
+			  struct decoder *dec)
 {
 	struct attrib *at = xcalloc(1, sizeof(*at));
-	struct evh *h;
+	const struct dec_caps *c = dec ? decode_caps(dec) : NULL;
 
-	at->src = src;
-	at->run = run;
-	imap_init(&at->handlers);
-	imap_init(&at->threads);
-
-	add_h(at, "block", "block_bio_queue", E_BIO_QUEUE, &h);
-	if (h) {
-		h->dev = F(h, "dev");
-		h->sector = F(h, "sector");
-		h->nr = F(h, "nr_sector");
-		h->comm = F(h, "comm");
-		at->t.bio_events = true;
+	at->dec = dec;
+	at->sr = sr;
+	at->pt = pt;
+	at->ft = ft;
+	at->ws = ws;
+	if (!c) {
+		/* no recording (the unit tests): every event "present" */
+		at->t.bio_events = at->t.dirty_events = at->t.ext4_events = true;
+		at->t.hz = HZ_GUESS;
+		return at;
 	}
-	add_h(at, "block", "block_bio_backmerge", E_MERGE, &h);
-	add_h(at, "block", "block_bio_frontmerge", E_MERGE, &h);
-	add_h(at, "block", "block_bio_remap", E_REMAP, &h);
-	if (h) {
-		h->dev = F(h, "dev");
-		h->sector = F(h, "sector");
-		h->a = F(h, "old_dev");
-		h->b = F(h, "old_sector");
-	}
-	add_h(at, "writeback", "writeback_dirty_folio", E_DIRTY_FOLIO, &h);
-	if (!h)
-		add_h(at, "writeback", "writeback_dirty_page", E_DIRTY_FOLIO,
-		      &h);
-	if (h) {
-		h->comm = F(h, "name");
-		h->ino = F(h, "ino");
-		at->t.dirty_events = true;
-	}
-	add_h(at, "writeback", "writeback_dirty_inode", E_DIRTY_INODE, &h);
-	if (h) {
-		h->comm = F(h, "name");
-		h->ino = F(h, "ino");
-	}
-	add_h(at, "ext4", "ext4_writepages", E_WB_START, &h);
-	if (h) {
-		h->dev = F(h, "dev");
-		h->ino = F(h, "ino");
-		at->t.ext4_events = true;
-	}
-	add_h(at, "ext4", "ext4_writepages_result", E_WB_END, &h);
-	add_h(at, "ext4", "ext4_sync_file_enter", E_SYNC_ENTER, &h);
-	if (h) {
-		h->dev = F(h, "dev");
-		h->ino = F(h, "ino");
-		at->t.ext4_events = true;
-	}
-	add_h(at, "ext4", "ext4_sync_file_exit", E_SYNC_EXIT, &h);
-	add_h(at, "jbd2", "jbd2_start_commit", E_COMMIT_START, &h);
-	if (h)
-		at->t.jbd2_events = true;
-	add_h(at, "jbd2", "jbd2_end_commit", E_COMMIT_END, &h);
-	add_h(at, "filemap", "mm_filemap_add_to_page_cache", E_FILEMAP, &h);
-	if (h) {
-		h->dev = F(h, "s_dev");
-		h->ino = F(h, "i_ino");
-	}
-	add_h(at, "writeback", "balance_dirty_pages", E_BDP, &h);
-	if (h) {
-		h->a = F(h, "pause");
-		at->t.bdp_events = true;
-	}
-	add_h(at, "sched", "sched_switch", E_SWITCH, &h);
-	if (h) {
-		h->a = F(h, "prev_pid");
-		h->b = F(h, "prev_state");
-		h->nr = F(h, "next_pid");
-		at->t.sched_events = true;
-	}
-	add_h(at, "sched", "sched_wakeup", E_WAKEUP, &h);
-	if (h)
-		h->a = F(h, "pid");
-	add_h(at, "sched", "sched_waking", E_WAKEUP, &h);
-	if (h)
-		h->a = F(h, "pid");
-
-	at->t.hz = find_hz(src);
+	at->t.bio_events = c->bio_events;
+	at->t.dirty_events = c->dirty_events;
+	at->t.ext4_events = c->ext4_events;
+	at->t.jbd2_events = c->jbd2_events;
+	at->t.bdp_events = c->bdp_events;
+	at->t.sched_events = c->sched_events;
+	at->t.hz = c->hz;
 	if (!at->t.hz) {
 		at->t.hz = HZ_GUESS;
 		at->t.hz_guessed = true;
 	}
-	idtab_build(&at->by_id, &at->handlers);
-	return at;
-}
-
-struct attrib *attrib_new_plain(struct sysrun *run)
-{
-	struct attrib *at = xcalloc(1, sizeof(*at));
-
-	at->run = run;
-	imap_init(&at->handlers);
-	imap_init(&at->threads);
-	at->t.bio_events = at->t.dirty_events = at->t.ext4_events = true;
-	at->t.hz = HZ_GUESS;
 	return at;
 }
 
@@ -293,24 +154,10 @@ static void free_inode(struct hnode *n)
 
 void attrib_free(struct attrib *at)
 {
-	size_t pos = 0;
-	int key;
-	void *val;
-
 	if (!at)
 		return;
-	while (imap_next(&at->handlers, &pos, &key, &val))
-		free(val);
-	imap_release(&at->handlers);
-	idtab_release(&at->by_id);
-	pos = 0;
-	while (imap_next(&at->threads, &pos, &key, &val))
-		free(val);
-	imap_release(&at->threads);
 	hmap_release(&at->bios, free_bio);
 	hmap_release(&at->inodes, free_inode);
-	free(at->syncers);
-	free(at->syncer_tids);
 	free(at->bdi);
 	free(at->t.journal);
 	free(at);
@@ -324,43 +171,12 @@ const struct attrib_totals *attrib_totals(const struct attrib *at)
 /* ------------------------------------------------------------------ */
 /* Helpers */
 
-static uint64_t u64_of(const struct source_field *f,
-		       const struct source_event *ev)
-{
-	uint64_t v = 0;
-
-	if (f)
-		source_field_u64(f, ev, &v);
-	return v;
-}
-
-static int64_t s64_of(const struct source_field *f,
-		      const struct source_event *ev)
-{
-	int64_t v = 0;
-
-	if (f)
-		source_field_s64(f, ev, &v);
-	return v;
-}
-
-static struct tstate *thread(struct attrib *at, int tid)
-{
-	struct tstate *t = imap_get(&at->threads, tid);
-
-	if (!t) {
-		t = xcalloc(1, sizeof(*t));
-		imap_put(&at->threads, tid, t);
-	}
-	return t;
-}
-
 static struct proc *proc_of(struct attrib *at, int tid, uint64_t ts)
 {
 	if (tid <= 0)
 		return NULL;
-	return proctable_get(at->run->pt, tid,
-			     at->src ? source_comm(at->src, tid) : "<...>", ts);
+	return proctable_get(at->pt, tid,
+			     at->dec ? decode_comm(at->dec, tid) : "<...>", ts);
 }
 
 /* The inode (major, ino), created on first sight. */
@@ -509,7 +325,7 @@ static void inode_tie(struct attrib *at, struct inode_rec *ir, struct file *f,
 static struct file *pending_file(struct attrib *at, int tid,
 				 const struct sys_enter **pe)
 {
-	const struct sys_enter *e = sysreplay_pending(at->run->sr, tid);
+	const struct sys_enter *e = sysreplay_pending(at->sr, tid);
 	const struct sys_kind_info *ki;
 	struct proc *p;
 	int fd;
@@ -522,7 +338,7 @@ static struct file *pending_file(struct attrib *at, int tid,
 	     ki->fd_in >= 0 ? (int)e->args[ki->fd_in] : -1;
 	if (fd < 0)
 		return NULL;
-	p = proctable_lookup(at->run->pt, tid);
+	p = proctable_lookup(at->pt, tid);
 	if (!p || !p->fds)
 		return NULL;
 	return fdtable_get(p->fds, fd);
@@ -559,37 +375,20 @@ static bool sync_kind(enum sys_kind k)
 	return sys_kind_info(k)->flags & SKF_SYNC;
 }
 
-/* The oldest thread inside ext4_sync_file on dev. */
-static struct tstate *oldest_syncer(struct attrib *at, uint32_t dev, int *tid)
-{
-	struct tstate *best = NULL;
-
-	for (size_t i = 0; i < at->nsync; i++) {
-		struct tstate *t = at->syncers[i];
-
-		if (t->sync_dev != dev && dev)
-			continue;
-		if (!best || t->sync_ts < best->sync_ts) {
-			best = t;
-			*tid = at->syncer_tids[i];
-		}
-	}
-	return best;
-}
-
-static void owner_of(struct attrib *at, const struct attrib_ev *ev,
+static void owner_of(struct attrib *at, const struct dec_ev *ev,
 		     uint32_t dev, const char *comm, struct owner *o)
 {
-	struct tstate *t = imap_get(&at->threads, ev->pid);
+	const struct win *wb = windows_get(at->ws, ev->pid, WIN_WRITEPAGES);
+	const struct win *sync = windows_get(at->ws, ev->pid, WIN_EXT4_SYNC);
 	const struct sys_enter *pe;
 	struct file *f;
 	struct proc *p;
 
 	memset(o, 0, sizeof(*o));
 	f = pending_file(at, ev->pid, &pe);
-	p = proctable_lookup(at->run->pt, ev->pid);
-	if (t && t->in_wb) {
-		o->ir = inode_get(at, t->wb_dev, true, t->wb_ino);
+	p = proctable_lookup(at->pt, ev->pid);
+	if (wb) {
+		o->ir = inode_get(at, wb->dev, true, wb->ino);
 		if (pe && !is_kthread(p, comm)) {
 			/* fsync, sync, O_SYNC write: the caller waits */
 			o->kind = AK_FSYNC;
@@ -602,22 +401,23 @@ static void owner_of(struct attrib *at, const struct attrib_ev *ev,
 		return;
 	}
 	/* journal: a jbd2 thread, or any thread inside a commit */
-	if (!strncmp(comm, "jbd2/", 5) || (t && t->in_commit)) {
+	if (!strncmp(comm, "jbd2/", 5) ||
+	    windows_get(at->ws, ev->pid, WIN_COMMIT)) {
 		int tid = 0;
-		struct tstate *s = oldest_syncer(at, dev, &tid);
+		const struct win *s = windows_oldest(at->ws, WIN_EXT4_SYNC,
+						     dev, &tid);
 
 		o->kind = AK_JOURNAL;
 		if (s) {
 			o->forcer = proc_of(at, tid, ev->ts);
-			o->forcer_ir = inode_get(at, s->sync_dev, true,
-						 s->sync_ino);
+			o->forcer_ir = inode_get(at, s->dev, true, s->ino);
 		}
 		return;
 	}
-	if (t && t->in_sync) {
+	if (sync) {
 		o->kind = AK_FSYNC;
 		o->p = proc_of(at, ev->pid, ev->ts);
-		o->ir = inode_get(at, t->sync_dev, true, t->sync_ino);
+		o->ir = inode_get(at, sync->dev, true, sync->ino);
 		inode_tie(at, o->ir, f, true);
 		return;
 	}
@@ -691,52 +491,54 @@ static void bio_put(struct attrib *at, uint32_t dev, uint64_t sector,
 /* ------------------------------------------------------------------ */
 /* Events */
 
-static void on_bio_queue(struct attrib *at, const struct attrib_ev *ev)
+static void on_bio_queue(struct attrib *at, const struct dec_ev *ev)
 {
 	struct owner o;
 
 	at->t.bios++;
-	owner_of(at, ev, ev->dev, ev->comm ? ev->comm : "", &o);
-	bio_put(at, ev->dev, ev->sector, ev->nr, &o, false);
+	owner_of(at, ev, ev->bio.dev, ev->bio.comm, &o);
+	bio_put(at, ev->bio.dev, ev->bio.sector, ev->bio.nr, &o, false);
 }
 
-static void on_remap(struct attrib *at, const struct attrib_ev *ev)
+static void on_remap(struct attrib *at, const struct dec_ev *ev)
 {
+	const struct dec_bio *rb = &ev->bio;
 	struct hnode **pp;
-	struct bio *b = bio_find(at, ev->dev2, ev->sector2, &pp);
+	struct bio *b = bio_find(at, rb->dev2, rb->sector2, &pp);
 	struct owner o;
 	uint32_t nr;
 
 	at->t.remaps++;
-	if (!b || b->dev != ev->dev2)
+	if (!b || b->dev != rb->dev2)
 		return;
 	o = b->o;
 	nr = b->nr;
 	hmap_unlink(&at->bios, pp);
 	free(b);
-	bio_put(at, ev->dev, ev->sector, nr, &o, true);
+	bio_put(at, rb->dev, rb->sector, nr, &o, true);
 }
 
 /* A folio (or an inode) dirtied by the current task. */
-static void on_dirty(struct attrib *at, const struct attrib_ev *ev,
+static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 		     uint64_t bytes)
 {
-	uint32_t dev = ev->dev;
-	uint64_t ino = ev->ino;
+	uint32_t dev = ev->inode.dev;
+	uint64_t ino = ev->inode.ino;
+	const struct win *wb, *sync;
 	struct inode_rec *ir;
 	const struct sys_enter *pe;
-	struct tstate *t;
 	struct file *f;
 	struct proc *p;
 	size_t i;
 
 	if (!ino || ev->pid <= 0)
 		return;
-	t = imap_get(&at->threads, ev->pid);
-	if (t && t->in_wb && t->wb_ino == ino)
-		learn_bdi(at, dev, t->wb_dev);
-	else if (t && t->in_sync && t->sync_ino == ino)
-		learn_bdi(at, dev, t->sync_dev);
+	wb = windows_get(at->ws, ev->pid, WIN_WRITEPAGES);
+	sync = windows_get(at->ws, ev->pid, WIN_EXT4_SYNC);
+	if (wb && wb->ino == ino)
+		learn_bdi(at, dev, wb->dev);
+	else if (sync && sync->ino == ino)
+		learn_bdi(at, dev, sync->dev);
 	dev = fs_dev_of(at, dev, ino);
 	ir = inode_get(at, dev, false, ino);
 	f = pending_file(at, ev->pid, &pe);
@@ -762,235 +564,78 @@ static void on_dirty(struct attrib *at, const struct attrib_ev *ev,
 	ir->d[i].total += bytes;
 }
 
-static void syncer_add(struct attrib *at, struct tstate *t, int tid)
+void attrib_window_closed(struct attrib *at, enum win_id w, int tid,
+			  const struct win *open, const struct dec_ev *ev)
 {
-	for (size_t i = 0; i < at->nsync; i++)
-		if (at->syncers[i] == t)
-			return;
-	if (at->nsync == at->sync_cap) {
-		at->sync_cap = at->sync_cap ? at->sync_cap * 2 : 8;
-		at->syncers = xrealloc(at->syncers,
-				       at->sync_cap * sizeof(*at->syncers));
-		at->syncer_tids = xrealloc(at->syncer_tids,
-					   at->sync_cap * sizeof(int));
-	}
-	at->syncers[at->nsync] = t;
-	at->syncer_tids[at->nsync++] = tid;
-}
-
-static void syncer_del(struct attrib *at, struct tstate *t)
-{
-	for (size_t i = 0; i < at->nsync; i++)
-		if (at->syncers[i] == t) {
-			at->syncers[i] = at->syncers[--at->nsync];
-			at->syncer_tids[i] = at->syncer_tids[at->nsync];
-			return;
-		}
-}
-
-static void d_end(struct attrib *at, int tid, uint64_t ts)
-{
-	struct tstate *t = imap_get(&at->threads, tid);
 	struct procstat *ps;
 	struct proc *p;
 
-	if (!t || !t->d_since)
+	if (w != WIN_DSTATE)
 		return;
-	if (ts > t->d_since && (p = proc_of(at, tid, ts))) {
+	if (ev->ts > open->ts && (p = proc_of(at, tid, ev->ts))) {
 		ps = procstat_of(p);
-		ps->dstate_ns += ts - t->d_since;
+		ps->dstate_ns += ev->ts - open->ts;
 		ps->dstates++;
 	}
-	t->d_since = 0;
 }
 
-void attrib_event(struct attrib *at, const struct attrib_ev *ev)
+void attrib_event(struct attrib *at, const struct dec_ev *ev)
 {
-	struct tstate *t;
 	const struct sys_enter *pe;
 	struct inode_rec *ir;
 	struct file *f;
-	int64_t v;
 
 	switch (ev->kind) {
-	case E_NONE:
-		break;
-	case E_BIO_QUEUE:
+	case DK_BIO_QUEUE:
 		on_bio_queue(at, ev);
 		break;
-	case E_MERGE:
+	case DK_BIO_MERGE:
 		at->t.merges++;
 		break;
-	case E_REMAP:
+	case DK_BIO_REMAP:
 		on_remap(at, ev);
 		break;
-	case E_DIRTY_FOLIO:
+	case DK_DIRTY_FOLIO:
 		on_dirty(at, ev, PAGE_BYTES);
 		break;
-	case E_DIRTY_INODE:
+	case DK_DIRTY_INODE:
 		/* ties the inode to the fd written; no bytes of its own */
 		on_dirty(at, ev, at->t.dirty_events ? 0 : PAGE_BYTES);
 		break;
-	case E_WB_START:
-		t = thread(at, ev->pid);
-		t->in_wb = true;
-		t->wb_dev = ev->dev;
-		t->wb_ino = ev->ino;
-		break;
-	case E_WB_END:
-		t = imap_get(&at->threads, ev->pid);
-		if (t)
-			t->in_wb = false;
-		break;
-	case E_SYNC_ENTER:
-		t = thread(at, ev->pid);
-		t->in_sync = true;
-		t->sync_dev = ev->dev;
-		t->sync_ino = ev->ino;
-		t->sync_ts = ev->ts;
-		syncer_add(at, t, ev->pid);
-		ir = inode_get(at, t->sync_dev, true, t->sync_ino);
+	case DK_FSYNC_ENTER:
+		ir = inode_get(at, ev->inode.dev, true, ev->inode.ino);
 		f = pending_file(at, ev->pid, &pe);
 		if (pe && sync_kind(pe->kind))
 			inode_tie(at, ir, f, true);
 		break;
-	case E_SYNC_EXIT:
-		t = imap_get(&at->threads, ev->pid);
-		if (t) {
-			t->in_sync = false;
-			syncer_del(at, t);
-		}
-		break;
-	case E_COMMIT_START:
-		thread(at, ev->pid)->in_commit = true;
-		break;
-	case E_COMMIT_END:
-		t = imap_get(&at->threads, ev->pid);
-		if (t)
-			t->in_commit = false;
-		break;
-	case E_FILEMAP:
-		if (!ev->ino)
+	case DK_FILEMAP:
+		if (!ev->inode.ino)
 			break;
 		f = pending_file(at, ev->pid, &pe);
 		if (f && (sys_kind_info(pe->kind)->flags & SKF_READ)) {
-			ir = inode_get(at, ev->dev, true, ev->ino);
+			ir = inode_get(at, ev->inode.dev, true, ev->inode.ino);
 			inode_tie(at, ir, f, false);
 		}
 		break;
-	case E_BDP:
-		v = ev->val;
-		if (v > 0) {
+	case DK_BDP:
+		if (ev->pause > 0) {
 			struct proc *p = proc_of(at, ev->pid, ev->ts);
 
 			if (p) {
 				struct procstat *ps = procstat_of(p);
 
 				/* the event converts pause to ms itself */
-				ps->throttle_ns += (uint64_t)v * 1000000ULL;
+				ps->throttle_ns += (uint64_t)ev->pause *
+						   1000000ULL;
 				ps->throttles++;
 			}
 		}
 		break;
-	case E_SWITCH:
-		v = ev->val;
-		if (ev->pid2 > 0)
-			d_end(at, ev->pid2, ev->ts);
-		if (ev->pid1 > 0 && (v & TASK_UNINTERRUPTIBLE) &&
-		    !(v & TASK_REPORT_MAX))
-			thread(at, ev->pid1)->d_since = ev->ts;
-		break;
-	case E_WAKEUP:
-		d_end(at, ev->pid1, ev->ts);
-		break;
-	}
-}
-
-/* Decode one recorded event into the plain struct. */
-/* "MAJ:MIN" (a bdi name) without sscanf: this runs per dirtied page. */
-static bool parse_majmin(const char *s, unsigned int *ma, unsigned int *mi)
-{
-	unsigned long v[2];
-
-	for (int i = 0; i < 2; i++) {
-		if (*s < '0' || *s > '9')
-			return false;
-		v[i] = 0;
-		while (*s >= '0' && *s <= '9') {
-			v[i] = v[i] * 10 + (unsigned long)(*s++ - '0');
-			if (v[i] > 0xffffffffUL)
-				return false;
-		}
-		if (i == 0 && *s++ != ':')
-			return false;
-	}
-	*ma = (unsigned int)v[0];
-	*mi = (unsigned int)v[1];
-	return true;
-}
-
-void attrib_feed(struct attrib *at, const struct source_event *sev)
-{
-	const struct evh *h = idtab_get(&at->by_id, &at->handlers, sev->id);
-	struct attrib_ev e;
-	char bdi[40] = "";
-	unsigned int ma, mi;
-
-	if (!h)
-		return;
-	memset(&e, 0, sizeof(e));
-	e.kind = h->kind;
-	e.ts = sev->ts;
-	e.pid = sev->pid;
-	switch (h->kind) {
-	case E_BIO_QUEUE:
-		e.dev = (uint32_t)u64_of(h->dev, sev);
-		e.sector = u64_of(h->sector, sev);
-		e.nr = (uint32_t)u64_of(h->nr, sev);
-		at->comm[0] = '\0';
-		if (h->comm)
-			source_field_str(h->comm, sev, at->comm,
-					 sizeof(at->comm));
-		if (!at->comm[0])
-			snprintf(at->comm, sizeof(at->comm), "%s",
-				 source_comm(at->src, sev->pid));
-		e.comm = at->comm;
-		break;
-	case E_REMAP:
-		e.dev = (uint32_t)u64_of(h->dev, sev);
-		e.sector = u64_of(h->sector, sev);
-		e.dev2 = (uint32_t)u64_of(h->a, sev);
-		e.sector2 = u64_of(h->b, sev);
-		break;
-	case E_DIRTY_FOLIO:
-	case E_DIRTY_INODE:
-		e.ino = u64_of(h->ino, sev);
-		if (h->comm)
-			source_field_str(h->comm, sev, bdi, sizeof(bdi));
-		if (parse_majmin(bdi, &ma, &mi))
-			e.dev = MKDEV(ma, mi);
-		break;
-	case E_WB_START:
-	case E_SYNC_ENTER:
-	case E_FILEMAP:
-		e.dev = (uint32_t)u64_of(h->dev, sev);
-		e.ino = u64_of(h->ino, sev);
-		break;
-	case E_BDP:
-		e.val = s64_of(h->a, sev);
-		break;
-	case E_SWITCH:
-		e.pid1 = (int)s64_of(h->a, sev);
-		e.val = s64_of(h->b, sev);
-		e.pid2 = (int)s64_of(h->nr, sev);
-		break;
-	case E_WAKEUP:
-		e.pid1 = (int)s64_of(h->a, sev);
-		break;
 	default:
+		/* the windows (ext4 writepages and sync, jbd2 commits, D
+		 * state) are the window machine's */
 		break;
 	}
-	attrib_event(at, &e);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1237,7 +882,7 @@ static int cmp_journal(const void *a, const void *b)
 
 void attrib_end(struct attrib *at)
 {
-	struct filetab *ft = at->run->ft;
+	struct filetab *ft = at->ft;
 
 	at->t.bio_pending_end = at->bios.n;
 	for (size_t i = 0; i < at->inodes.cap; i++) {

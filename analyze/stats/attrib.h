@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * attrib.h - attribution of block I/O to processes and files: a state
- * machine fed in the same pass as the syscall replay (sysreplay.h) that
- * gives every bio an owner when it is queued, and shares every completed
- * request (replay-block.h) among the owners of its bios.  Also the time
+ * machine fed in the same pass as the syscall replay (replay/syscall.h)
+ * that gives every bio an owner when it is queued, and shares every
+ * completed request (replay/block.h) among the owners of its bios.  Also the time
  * each process was throttled by the dirty limits and blocked in D state.
  *
  * The rules, one by one, with their approximations, are documented in
@@ -22,8 +22,8 @@
  * A request carries the owner of its first bio; bios merged into it add
  * their own bytes to their own owners.
  *
- * Aggregates go to procstat.blk / filestat.blk (sysreplay.h) of the
- * sysrun's processes and files.  Nothing here prints.
+ * Aggregates go to procstat.blk / filestat.blk (account.h) of the
+ * replay's processes and files.  Nothing here prints.
  */
 #ifndef IOREPORT_ATTRIB_H
 #define IOREPORT_ATTRIB_H
@@ -31,9 +31,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct source;
-struct source_event;
-struct sysrun;
+#include "base/blk.h"
+#include "replay/window.h"
+
+struct decoder;
+struct dec_ev;
+struct sysreplay;
+struct proctable;
+struct filetab;
 struct blk_request;
 struct proc;
 struct file;
@@ -100,26 +105,43 @@ struct attrib_totals {
 	uint64_t inode_retied;		/* inode numbers reused by another file */
 };
 
+/* A completed request and, when attributed, the owner of its first bio. */
+struct blk_done {
+	struct blk_request rq;
+	bool attributed;
+	struct attrib_owner own;
+};
+
 struct attrib;
 
 /*
- * attrib_new - resolve the events attribution uses in src
- * @run: the syscall replay, after sysrun_begin() and fed in the same
- *   pass (its threads' pending syscalls, processes and fd tables are read
- *   when a bio is queued; not owned)
+ * attrib_new - an attribution fed in the same pass as the replay it
+ * reads: the syscall pairing (the call a thread is inside when it queues
+ * a bio), the processes and their fd tables, the per-thread windows (a
+ * thread inside ext4 writepages or fsync, a jbd2 commit); none is owned
+ * @dec: names tasks and says what the recording has; NULL for no
+ *   recording (unit tests): every event "present", HZ 250
  *
  * Never fails: a recording without bio events attributes nothing and
  * says so (attrib_totals()->bio_events).
  */
-struct attrib *attrib_new(struct source *src, struct sysrun *run);
+struct attrib *attrib_new(struct sysreplay *sr, struct proctable *pt,
+			  struct filetab *ft, const struct windows *ws,
+			  struct decoder *dec);
 void attrib_free(struct attrib *at);
 
 /*
- * Feed one event (any type), after sysrun_feed() of the same event, and
- * before replay_block_feed() so the bios of a request are known when it
- * completes.
+ * attrib_event - one decoded event: bios queued, merged and remapped,
+ * pages and inodes dirtied, pages added to the page cache, fsyncs of
+ * ext4, dirty throttling; others are ignored.  Fed after the syscall
+ * replay and the windows saw the same event, and before the block
+ * replay, so the bios of a request are known when it completes.
  */
-void attrib_feed(struct attrib *at, const struct source_event *ev);
+void attrib_event(struct attrib *at, const struct dec_ev *ev);
+
+/* A window of the window machine closed (the D-state time of a task). */
+void attrib_window_closed(struct attrib *at, enum win_id w, int tid,
+			  const struct win *open, const struct dec_ev *ev);
 
 /*
  * attrib_request - a completed request (the blk_emit_fn of the block
@@ -132,9 +154,9 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 		    struct attrib_owner *out);
 
 /*
- * End of the recording, after sysrun_end(): tie the inodes still without
- * a file to the end snapshot's files (or to a file named by dev:ino),
- * move their block I/O to those files, and compute the totals.
+ * End of the recording, after the replay's end: tie the inodes still
+ * without a file to the end snapshot's files (or to a file named by
+ * dev:ino), move their block I/O to those files, and compute the totals.
  */
 void attrib_end(struct attrib *at);
 
@@ -142,48 +164,5 @@ void attrib_end(struct attrib *at);
 struct file *attrib_inode_file(struct attrib *at, uint32_t dev, uint64_t ino);
 
 const struct attrib_totals *attrib_totals(const struct attrib *at);
-
-/* ------------------------------------------------------------------ */
-/*
- * The events attribution uses, as plain structs: attrib_feed() decodes a
- * recorded event into one; the unit tests feed them directly.
- */
-
-enum attrib_ev_kind {
-	E_NONE = 0,
-	E_BIO_QUEUE,	/* block_bio_queue: dev, sector, nr, comm */
-	E_MERGE,	/* block_bio_back/frontmerge (counted only) */
-	E_REMAP,	/* block_bio_remap: dev, sector <- dev2, sector2 */
-	E_DIRTY_FOLIO,	/* writeback_dirty_folio/page: dev (bdi), ino */
-	E_DIRTY_INODE,	/* writeback_dirty_inode: dev (bdi), ino */
-	E_WB_START,	/* ext4_writepages: dev, ino */
-	E_WB_END,	/* ext4_writepages_result */
-	E_SYNC_ENTER,	/* ext4_sync_file_enter: dev, ino */
-	E_SYNC_EXIT,	/* ext4_sync_file_exit */
-	E_COMMIT_START,	/* jbd2_start_commit */
-	E_COMMIT_END,	/* jbd2_end_commit */
-	E_FILEMAP,	/* mm_filemap_add_to_page_cache: dev, ino */
-	E_BDP,		/* balance_dirty_pages: val = pause (jiffies) */
-	E_SWITCH,	/* sched_switch: pid1 prev, val prev_state, pid2 next */
-	E_WAKEUP,	/* sched_wakeup/waking: pid1 */
-};
-
-struct attrib_ev {
-	enum attrib_ev_kind kind;
-	uint64_t ts;
-	int pid;		/* the task the event ran in (common_pid) */
-	uint32_t dev, dev2;	/* kernel dev_t encoding: major << 20 | minor */
-	uint64_t sector, sector2;
-	uint32_t nr;		/* sectors */
-	uint64_t ino;
-	int64_t val;
-	int pid1, pid2;
-	const char *comm;	/* bio_queue: the submitter's comm */
-};
-
-/* Feed one plain event (the second half of attrib_feed()). */
-void attrib_event(struct attrib *at, const struct attrib_ev *ev);
-/* An attribution without a recording (tests): HZ 250, all events "present". */
-struct attrib *attrib_new_plain(struct sysrun *run);
 
 #endif /* IOREPORT_ATTRIB_H */

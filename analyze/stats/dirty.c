@@ -8,20 +8,12 @@
 #include <string.h>
 
 #include "util.h"
-#include "input/source.h"
-#include "replay/block.h"
+#include "decode/decode.h"
+#include "replay/window.h"
 #include "stats/dirty.h"
 
 struct dirty_priv {
-	int id_bdp, id_gds, id_wbw, id_wbs;
-	struct source_field *s_pages, *g_written;
 	uint64_t last_written;
-	/* flusher threads inside a writeback work */
-	struct work { int tid; int64_t pages; } *work;
-	size_t nwork, awork;
-	struct source_field *bdp_pause, *bdp_paused;
-	struct source_field *g_dirty, *g_wb, *g_bg, *g_th, *g_lim;
-	struct source_field *w_pages, *w_reason;
 	size_t last_task;
 };
 
@@ -35,39 +27,16 @@ const char *dirty_reason_name(int r)
 	return r >= 0 && r < DIRTY_REASONS ? n[r] : "other";
 }
 
-struct dirty *dirty_new(struct source *src)
+struct dirty *dirty_new(const struct dirty_caps *c, uint64_t page_size)
 {
 	struct dirty *d = xcalloc(1, sizeof(*d));
 	struct dirty_priv *p = xcalloc(1, sizeof(*p));
-	const struct source_info *info = source_info(src);
 
 	d->p = p;
-	d->page_size = info->page_size ? info->page_size : 4096;
-	p->id_bdp = source_event_id(src, "writeback", "balance_dirty_pages");
-	p->id_gds = source_event_id(src, "writeback", "global_dirty_state");
-	p->id_wbw = source_event_id(src, "writeback", "writeback_written");
-	p->id_wbs = source_event_id(src, "writeback", "writeback_start");
-	if (p->id_bdp >= 0) {
-		p->bdp_pause = source_field(src, p->id_bdp, "pause");
-		p->bdp_paused = source_field(src, p->id_bdp, "paused");
-		d->have_bdp = p->bdp_pause != NULL;
-	}
-	if (p->id_gds >= 0) {
-		p->g_dirty = source_field(src, p->id_gds, "nr_dirty");
-		p->g_wb = source_field(src, p->id_gds, "nr_writeback");
-		p->g_bg = source_field(src, p->id_gds, "background_thresh");
-		p->g_th = source_field(src, p->id_gds, "dirty_thresh");
-		p->g_lim = source_field(src, p->id_gds, "dirty_limit");
-		p->g_written = source_field(src, p->id_gds, "nr_written");
-		d->have_gds = p->g_dirty && p->g_bg && p->g_th;
-	}
-	if (p->id_wbw >= 0) {
-		p->w_pages = source_field(src, p->id_wbw, "nr_pages");
-		p->w_reason = source_field(src, p->id_wbw, "reason");
-		if (p->id_wbs >= 0)
-			p->s_pages = source_field(src, p->id_wbs, "nr_pages");
-		d->have_wb = p->w_pages && p->s_pages;
-	}
+	d->page_size = page_size ? page_size : 4096;
+	d->have_bdp = c->bdp;
+	d->have_gds = c->gds;
+	d->have_wb = c->wb;
 	return d;
 }
 
@@ -77,7 +46,6 @@ void dirty_free(struct dirty *d)
 		return;
 	free(d->slot);
 	free(d->task);
-	free(d->p->work);
 	free(d->p);
 	free(d);
 }
@@ -128,13 +96,12 @@ static struct dirty_task *task_get(struct dirty *d, int tid)
 	return &d->task[d->ntask++];
 }
 
-static void on_bdp(struct dirty *d, const struct source_event *ev)
+static void on_bdp(struct dirty *d, const struct dec_ev *ev)
 {
-	int64_t pause = 0;
+	int64_t pause = ev->pause;
 	struct dirty_slot *s = slot_at(d, ev->ts);
 	struct dirty_task *t = task_get(d, ev->pid);
 
-	source_field_s64(d->p->bdp_pause, ev, &pause);
 	t->last_ts = ev->ts;
 	s->bdp++;
 	t->bdp++;
@@ -153,26 +120,24 @@ static void on_bdp(struct dirty *d, const struct source_event *ev)
 	}
 }
 
-static void on_gds(struct dirty *d, const struct source_event *ev)
+static void on_gds(struct dirty *d, const struct dec_ev *ev)
 {
 	struct dirty_priv *p = d->p;
 	struct dirty_slot *s = slot_at(d, ev->ts);
-	uint64_t v = 0;
+	const struct dec_gds *g = &ev->gds;
 
 	s->gds = true;
-	source_field_u64(p->g_dirty, ev, &s->nr_dirty);
-	if (p->g_wb)
-		source_field_u64(p->g_wb, ev, &s->nr_writeback);
-	source_field_u64(p->g_bg, ev, &s->bg_thresh);
-	source_field_u64(p->g_th, ev, &s->thresh);
-	if (p->g_lim && !source_field_u64(p->g_lim, ev, &v))
-		s->limit = v;
-	if (p->g_written && !source_field_u64(p->g_written, ev, &v)) {
-		if (p->last_written && v >= p->last_written) {
-			s->written += v - p->last_written;
-			d->written += v - p->last_written;
+	s->nr_dirty = g->nr_dirty;
+	s->nr_writeback = g->nr_writeback;
+	s->bg_thresh = g->bg_thresh;
+	s->thresh = g->thresh;
+	s->limit = g->limit;
+	if (g->has_written) {
+		if (p->last_written && g->written >= p->last_written) {
+			s->written += g->written - p->last_written;
+			d->written += g->written - p->last_written;
 		}
-		p->last_written = v;
+		p->last_written = g->written;
 	}
 	if (s->nr_dirty > s->max_dirty)
 		s->max_dirty = s->nr_dirty;
@@ -192,48 +157,20 @@ static void on_gds(struct dirty *d, const struct source_event *ev)
 		d->max_thresh = s->thresh;
 }
 
-static struct work *work_of(struct dirty_priv *p, int tid, bool create)
+/* writeback_start -> writeback_written: the work wrote its budget less
+ * what is left of it */
+void dirty_work_done(struct dirty *d, const struct win *open,
+		     const struct dec_ev *ev)
 {
-	for (size_t i = 0; i < p->nwork; i++)
-		if (p->work[i].tid == tid)
-			return &p->work[i];
-	if (!create)
-		return NULL;
-	if (p->nwork == p->awork) {
-		p->awork = p->awork ? 2 * p->awork : 8;
-		p->work = xrealloc(p->work, p->awork * sizeof(*p->work));
-	}
-	p->work[p->nwork].tid = tid;
-	p->work[p->nwork].pages = -1;
-	return &p->work[p->nwork++];
-}
-
-/* writeback_start: a flusher begins a work of nr_pages (its budget) */
-static void on_wbs(struct dirty *d, const struct source_event *ev)
-{
-	int64_t pages = 0;
-
-	if (source_field_s64(d->p->s_pages, ev, &pages) < 0)
-		return;
-	work_of(d->p, ev->pid, true)->pages = pages;
-}
-
-/* writeback_written: the work ends with what is left of its budget */
-static void on_wbw(struct dirty *d, const struct source_event *ev)
-{
-	struct work *w = work_of(d->p, ev->pid, false);
-	int64_t left = 0, reason = -1;
+	int64_t left = ev->wb.pages, reason = ev->wb.reason;
 	struct dirty_slot *s;
 	uint64_t pages;
 	int r;
 
-	if (!w || w->pages < 0)
+	if (!d->have_wb || open->val < 0)
 		return;
-	source_field_s64(d->p->w_pages, ev, &left);
-	if (d->p->w_reason)
-		source_field_s64(d->p->w_reason, ev, &reason);
-	pages = left >= 0 && left <= w->pages ? (uint64_t)(w->pages - left) : 0;
-	w->pages = -1;
+	pages = left >= 0 && left <= open->val ?
+		(uint64_t)(open->val - left) : 0;
 	d->wb_works++;
 	if (!pages)
 		return;
@@ -243,22 +180,18 @@ static void on_wbw(struct dirty *d, const struct source_event *ev)
 	d->wb_pages[r] += pages;
 }
 
-void dirty_feed(struct dirty *d, const struct source_event *ev)
+void dirty_begin(struct dirty *d, uint64_t ts)
 {
-	struct dirty_priv *p = d->p;
-
 	if (!d->t0)
-		d->t0 = ev->ts - ev->ts % DIRTY_SLOT_NS;
-	if (ev->id == p->id_bdp && d->have_bdp)
+		d->t0 = ts - ts % DIRTY_SLOT_NS;
+}
+
+void dirty_event(struct dirty *d, const struct dec_ev *ev)
+{
+	if (ev->kind == DK_BDP && d->have_bdp)
 		on_bdp(d, ev);
-	else if (ev->id == p->id_gds && d->have_gds)
+	else if (ev->kind == DK_DIRTY_STATE && d->have_gds)
 		on_gds(d, ev);
-	else if (ev->id == p->id_wbs && d->have_wb)
-		on_wbs(d, ev);
-	else if (ev->id == p->id_wbw && d->have_wb)
-		on_wbw(d, ev);
-	if (ev->missed)
-		p->nwork = 0;	/* no work pairs across lost events */
 }
 
 void dirty_request(struct dirty *d, const struct blk_request *rq)

@@ -14,9 +14,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct source;
-struct source_event;
+struct dec_ev;
+struct win;
 struct blk_request;
+
+/* What the recording has of the events (decode.h's dec_caps). */
+struct dirty_caps {
+	bool bdp;		/* balance_dirty_pages with its pause */
+	bool gds;		/* global_dirty_state with its thresholds */
+	bool wb;		/* writeback_start and writeback_written */
+};
 
 #define DIRTY_SLOT_NS	100000000ULL	/* 100 ms */
 
@@ -69,11 +76,16 @@ struct dirty {
 	struct dirty_priv *p;
 };
 
-/* Resolve the events in src; never fails (absent events: have_* false). */
-struct dirty *dirty_new(struct source *src);
+/* Dirty throttling of one recording; page_size 0: 4096. */
+struct dirty *dirty_new(const struct dirty_caps *c, uint64_t page_size);
 void dirty_free(struct dirty *d);
-/* Every event, in time order. */
-void dirty_feed(struct dirty *d, const struct source_event *ev);
+/* The first event of the recording: slot 0 starts at its 100 ms. */
+void dirty_begin(struct dirty *d, uint64_t ts);
+/* Every decoded balance_dirty_pages and global_dirty_state, in order. */
+void dirty_event(struct dirty *d, const struct dec_ev *ev);
+/* A writeback work closed (the window machine's WIN_WB_WORK). */
+void dirty_work_done(struct dirty *d, const struct win *open,
+		     const struct dec_ev *ev);
 /* Every completed block request, as it completes. */
 void dirty_request(struct dirty *d, const struct blk_request *rq);
 /* Sort the tasks by pause time, longest first. */

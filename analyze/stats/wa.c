@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "util.h"
-#include "input/source.h"
-#include "replay/block.h"
-#include "driver.h"
+#include "decode/decode.h"
+#include "stats/attrib.h"
 #include "stats/wa.h"
 
 /* An fsync a thread is inside (ext4_sync_file_enter seen, exit not yet). */
@@ -24,14 +23,8 @@ struct pending {
 };
 
 struct wa_priv {
-	struct source *src;
 	uint32_t (*disk_of)(uint32_t, void *);
 	void *arg;
-	int id_run, id_enter, id_exit;
-	struct source_field *run_dev, *run_handles, *run_blocks,
-			    *run_logged, *run_logging;
-	struct source_field *en_dev, *en_ino, *en_datasync;
-	struct source_field *ex_ret;
 	struct pending *pend;
 	size_t npend, apend;
 	size_t last_fs;		/* lookup cache */
@@ -51,36 +44,17 @@ static uint32_t disk_of(struct wa *w, uint32_t fsdev)
 	return w->p->disk_of ? w->p->disk_of(fsdev, w->p->arg) : fsdev;
 }
 
-struct wa *wa_new(struct source *src, uint32_t (*dof)(uint32_t, void *),
-		  void *arg)
+struct wa *wa_new(bool jbd2, bool ext4_sync,
+		  uint32_t (*dof)(uint32_t, void *), void *arg)
 {
 	struct wa *w = xcalloc(1, sizeof(*w));
 	struct wa_priv *p = xcalloc(1, sizeof(*p));
 
 	w->p = p;
-	p->src = src;
 	p->disk_of = dof;
 	p->arg = arg;
-	p->id_run = src ? source_event_id(src, "jbd2", "jbd2_run_stats") : -1;
-	p->id_enter = src ? source_event_id(src, "ext4",
-					    "ext4_sync_file_enter") : -1;
-	p->id_exit = src ? source_event_id(src, "ext4",
-					   "ext4_sync_file_exit") : -1;
-	if (p->id_run >= 0) {
-		p->run_dev = source_field(src, p->id_run, "dev");
-		p->run_handles = source_field(src, p->id_run, "handle_count");
-		p->run_blocks = source_field(src, p->id_run, "blocks");
-		p->run_logged = source_field(src, p->id_run, "blocks_logged");
-		p->run_logging = source_field(src, p->id_run, "logging");
-		w->st.jbd2 = p->run_dev != NULL;
-	}
-	if (p->id_enter >= 0 && p->id_exit >= 0) {
-		p->en_dev = source_field(src, p->id_enter, "dev");
-		p->en_ino = source_field(src, p->id_enter, "ino");
-		p->en_datasync = source_field(src, p->id_enter, "datasync");
-		p->ex_ret = source_field(src, p->id_exit, "ret");
-		w->st.ext4_sync = p->en_dev && p->en_ino;
-	}
+	w->st.jbd2 = jbd2;
+	w->st.ext4_sync = ext4_sync;
 	return w;
 }
 
@@ -143,18 +117,14 @@ static void pend_drop(struct wa_priv *p, size_t i)
 	p->pend[i] = p->pend[--p->npend];
 }
 
-static void on_enter(struct wa *w, const struct source_event *ev)
+static void on_enter(struct wa *w, const struct dec_ev *ev)
 {
 	struct wa_priv *p = w->p;
-	uint64_t dev = 0, ino = 0, ds = 0;
 	struct pending *pd;
 	size_t i;
 
-	if (source_field_u64(p->en_dev, ev, &dev) < 0 ||
-	    source_field_u64(p->en_ino, ev, &ino) < 0)
+	if (ev->bad)
 		return;
-	if (p->en_datasync)
-		source_field_u64(p->en_datasync, ev, &ds);
 	/* a thread is inside one fsync: an older enter lost its exit */
 	for (i = 0; i < p->npend; i++)
 		if (p->pend[i].tid == ev->pid) {
@@ -168,16 +138,15 @@ static void on_enter(struct wa *w, const struct source_event *ev)
 	pd = &p->pend[p->npend++];
 	pd->tid = ev->pid;
 	pd->cpu = ev->cpu;
-	pd->disk = disk_of(w, (uint32_t)dev);
-	pd->fs = fsync_get(w, ev->pid, (uint32_t)dev, ino);
+	pd->disk = disk_of(w, ev->inode.dev);
+	pd->fs = fsync_get(w, ev->pid, ev->inode.dev, ev->inode.ino);
 	pd->ts = ev->ts;
-	w->fs[pd->fs].datasync += ds != 0;
+	w->fs[pd->fs].datasync += ev->inode.datasync;
 }
 
-static void on_exit_ev(struct wa *w, const struct source_event *ev)
+static void on_exit_ev(struct wa *w, const struct dec_ev *ev)
 {
 	struct wa_priv *p = w->p;
-	int64_t ret = 0;
 
 	for (size_t i = 0; i < p->npend; i++) {
 		struct pending *pd = &p->pend[i];
@@ -186,10 +155,8 @@ static void on_exit_ev(struct wa *w, const struct source_event *ev)
 		if (pd->tid != ev->pid)
 			continue;
 		f = &w->fs[pd->fs];
-		if (p->ex_ret)
-			source_field_s64(p->ex_ret, ev, &ret);
 		f->count++;
-		f->errors += ret < 0;
+		f->errors += ev->ret < 0;
 		f->last_ts = ev->ts;
 		if (ev->ts >= pd->ts)
 			hist_add(&f->lat, ev->ts - pd->ts);
@@ -199,45 +166,41 @@ static void on_exit_ev(struct wa *w, const struct source_event *ev)
 	w->st.fsync_exit_unmatched++;
 }
 
-static void on_run_stats(struct wa *w, const struct source_event *ev)
+static void on_run_stats(struct wa *w, const struct dec_ev *ev)
 {
-	struct wa_priv *p = w->p;
-	uint64_t dev = 0, v = 0;
 	struct wa_dev *d;
 
-	if (source_field_u64(p->run_dev, ev, &dev) < 0)
+	if (ev->bad)
 		return;
-	d = wa_dev_get(w, disk_of(w, (uint32_t)dev));
+	d = wa_dev_get(w, disk_of(w, ev->jbd2.dev));
 	d->commits++;
-	if (p->run_handles && !source_field_u64(p->run_handles, ev, &v))
-		d->handles += v;
-	if (p->run_blocks && !source_field_u64(p->run_blocks, ev, &v))
-		d->blocks += v;
-	if (p->run_logged && !source_field_u64(p->run_logged, ev, &v))
-		d->blocks_logged += v;
-	if (p->run_logging && !source_field_u64(p->run_logging, ev, &v))
-		d->commit_logging_j += v;
+	d->handles += ev->jbd2.handles;
+	d->blocks += ev->jbd2.blocks;
+	d->blocks_logged += ev->jbd2.blocks_logged;
+	d->commit_logging_j += ev->jbd2.logging;
 }
 
-void wa_feed(struct wa *w, const struct source_event *ev)
+void wa_gap(struct wa *w, int cpu)
 {
 	struct wa_priv *p = w->p;
 
-	if (ev->missed) {
-		/* no fsync interval spans lost events on its CPU */
-		for (size_t i = 0; i < p->npend;)
-			if (p->pend[i].cpu == ev->cpu) {
-				w->st.fsync_dropped_at_gap++;
-				pend_drop(p, i);
-			} else {
-				i++;
-			}
-	}
-	if (ev->id == p->id_run && w->st.jbd2)
+	/* no fsync interval spans lost events on its CPU */
+	for (size_t i = 0; i < p->npend;)
+		if (p->pend[i].cpu == cpu) {
+			w->st.fsync_dropped_at_gap++;
+			pend_drop(p, i);
+		} else {
+			i++;
+		}
+}
+
+void wa_event(struct wa *w, const struct dec_ev *ev)
+{
+	if (ev->kind == DK_JBD2_RUN && w->st.jbd2)
 		on_run_stats(w, ev);
-	else if (ev->id == p->id_enter && w->st.ext4_sync)
+	else if (ev->kind == DK_FSYNC_ENTER && w->st.ext4_sync)
 		on_enter(w, ev);
-	else if (ev->id == p->id_exit && w->st.ext4_sync)
+	else if (ev->kind == DK_FSYNC_EXIT && w->st.ext4_sync)
 		on_exit_ev(w, ev);
 }
 

@@ -23,8 +23,7 @@
 
 #include "stats/hist.h"
 
-struct source;
-struct source_event;
+struct dec_ev;
 struct blk_request;
 struct blk_done;
 
@@ -97,18 +96,20 @@ struct wa {
 };
 
 /*
- * wa_new - resolve the events wa_feed() reads in src
+ * wa_new - the write amplification of one recording
+ * @jbd2, @ext4_sync: whether it has jbd2_run_stats and ext4_sync_file
+ *   (decode.h's dec_caps): absent events leave their part empty
  * @disk_of: maps a file system dev_t to the dev_t of the disk its
  *   requests carry (partition -> whole disk); NULL: identity
- *
- * Never fails: absent events leave their part empty (wa.st says which).
  */
-struct wa *wa_new(struct source *src, uint32_t (*disk_of)(uint32_t, void *),
-		  void *arg);
+struct wa *wa_new(bool jbd2, bool ext4_sync,
+		  uint32_t (*disk_of)(uint32_t, void *), void *arg);
 void wa_free(struct wa *w);
 
-/* Every event, in time order (the timed pass). */
-void wa_feed(struct wa *w, const struct source_event *ev);
+/* Every decoded jbd2_run_stats and ext4_sync_file_enter/exit, in order. */
+void wa_event(struct wa *w, const struct dec_ev *ev);
+/* Events were lost on cpu: its fsync intervals are dropped (counted). */
+void wa_gap(struct wa *w, int cpu);
 /* Every completed request of the timed pass, as it completes. */
 void wa_timed_request(struct wa *w, const struct blk_request *rq);
 /* Every completed request with its owner (the attributed pass). */

@@ -10,40 +10,62 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "util.h"
+#include "decode/decode.h"
 #include "replay/syscall.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
-#include "replay/block.h"
+#include "replay/window.h"
+#include "stats/account.h"
 #include "stats/attrib.h"
 
 #define DEV70	((7u << 20) | 0)
 #define DEV80	((8u << 20) | 0)
 #define DEV81	((8u << 20) | 1)
 
+/* The replay the attribution reads, without a recording. */
 struct fx {
-	struct sysrun run;
+	struct sysreplay *sr;
+	struct filetab *ft;
+	struct proctable *pt;
+	struct windows *ws;
 	struct attrib *at;
 	struct proc *app, *other;
 	struct file *fa, *fb;
 	uint64_t ts;
 };
 
+static void closed(void *arg, enum win_id w, int tid, const struct win *open,
+		   const struct dec_ev *ev)
+{
+	attrib_window_closed(arg, w, tid, open, ev);
+}
+
+/* An event to the windows, then to the attribution, as the driver does. */
+static void feed(struct fx *x, const struct dec_ev *e)
+{
+	windows_feed(x->ws, e);
+	attrib_event(x->at, e);
+}
+
 static void fx_init(struct fx *x)
 {
 	memset(x, 0, sizeof(*x));
-	x->run.sr = sysreplay_new();
-	x->run.ft = filetab_new();
-	x->run.pt = proctable_new(x->run.ft);
-	x->at = attrib_new_plain(&x->run);
-	x->app = proctable_get(x->run.pt, 100, "app", 1);
-	x->other = proctable_get(x->run.pt, 200, "other", 1);
-	x->fa = filetab_path(x->run.ft, "/data/a");
-	x->fb = filetab_path(x->run.ft, "/data/b");
+	x->sr = sysreplay_new();
+	x->ft = filetab_new();
+	x->pt = proctable_new(x->ft);
+	x->ws = windows_new();
+	x->at = attrib_new(x->sr, x->pt, x->ft, x->ws, NULL);
+	windows_on_close(x->ws, closed, x->at);
+	x->app = proctable_get(x->pt, 100, "app", 1);
+	x->other = proctable_get(x->pt, 200, "other", 1);
+	x->fa = filetab_path(x->ft, "/data/a");
+	x->fb = filetab_path(x->ft, "/data/b");
 	fdtable_set(x->app->fds, 3, x->fa, false);
 	fdtable_set(x->other->fds, 4, x->fb, false);
 	x->ts = 1000;
@@ -52,28 +74,40 @@ static void fx_init(struct fx *x)
 static void fx_release(struct fx *x)
 {
 	attrib_free(x->at);
-	sysrun_release(&x->run);
+	windows_free(x->ws);
+	proctable_free(x->pt, procstat_free);
+	filetab_free(x->ft, filestat_free);
+	sysreplay_free(x->sr);
 }
 
-static void ev(struct fx *x, enum attrib_ev_kind k, int pid, uint32_t dev,
+static void ev(struct fx *x, enum dec_kind k, int pid, uint32_t dev,
 	       uint64_t ino)
 {
-	struct attrib_ev e = {
-		.kind = k, .ts = ++x->ts, .pid = pid, .dev = dev, .ino = ino,
-	};
+	struct dec_ev e;
 
-	attrib_event(x->at, &e);
+	memset(&e, 0, sizeof(e));
+	e.kind = k;
+	e.ts = ++x->ts;
+	e.pid = pid;
+	e.inode.dev = dev;
+	e.inode.ino = ino;
+	feed(x, &e);
 }
 
 static void bio(struct fx *x, int pid, const char *comm, uint32_t dev,
 		uint64_t sector, uint32_t nr)
 {
-	struct attrib_ev e = {
-		.kind = E_BIO_QUEUE, .ts = ++x->ts, .pid = pid, .dev = dev,
-		.sector = sector, .nr = nr, .comm = comm,
-	};
+	struct dec_ev e;
 
-	attrib_event(x->at, &e);
+	memset(&e, 0, sizeof(e));
+	e.kind = DK_BIO_QUEUE;
+	e.ts = ++x->ts;
+	e.pid = pid;
+	e.bio.dev = dev;
+	e.bio.sector = sector;
+	e.bio.nr = nr;
+	snprintf(e.bio.comm, sizeof(e.bio.comm), "%s", comm);
+	feed(x, &e);
 }
 
 static void sys_in(struct fx *x, int tid, enum sys_kind k, uint64_t fd)
@@ -82,7 +116,7 @@ static void sys_in(struct fx *x, int tid, enum sys_kind k, uint64_t fd)
 		.ts = ++x->ts, .tid = tid, .kind = k, .args = { fd },
 	};
 
-	sysreplay_enter(x->run.sr, &e);
+	sysreplay_enter(x->sr, &e);
 }
 
 static void sys_out(struct fx *x, int tid, enum sys_kind k)
@@ -90,7 +124,7 @@ static void sys_out(struct fx *x, int tid, enum sys_kind k)
 	struct sys_exit e = { .ts = ++x->ts, .tid = tid, .kind = k };
 	struct sys_call c;
 
-	sysreplay_exit(x->run.sr, &e, &c);
+	sysreplay_exit(x->sr, &e, &c);
 }
 
 /* A write (or read) request of nr sectors completing after 1000 ns. */
@@ -158,12 +192,12 @@ static void test_writeback_shares(void **state)
 	fx_init(&x);
 	sys_in(&x, 100, SK_WRITE, 3);
 	for (int i = 0; i < 3; i++)
-		ev(&x, E_DIRTY_FOLIO, 100, DEV70, 12);	/* ties ino 12 to a */
+		ev(&x, DK_DIRTY_FOLIO, 100, DEV70, 12);	/* ties ino 12 to a */
 	sys_out(&x, 100, SK_WRITE);
-	ev(&x, E_DIRTY_FOLIO, 200, DEV70, 12);	/* mmap: no syscall */
-	ev(&x, E_WB_START, 50, DEV70, 12);
+	ev(&x, DK_DIRTY_FOLIO, 200, DEV70, 12);	/* mmap: no syscall */
+	ev(&x, DK_WRITEPAGES, 50, DEV70, 12);
 	bio(&x, 50, "kworker/u8:1", DEV70, 2000, 16);
-	ev(&x, E_WB_END, 50, DEV70, 12);
+	ev(&x, DK_WRITEPAGES_END, 50, DEV70, 12);
 	req(&x, DEV70, 2000, 16, true, &o);
 	assert_int_equal(o.kind, AK_WRITEBACK);
 	assert_ptr_equal(o.proc, x.app);		/* the largest share */
@@ -174,16 +208,16 @@ static void test_writeback_shares(void **state)
 	assert_int_equal(pblk(x.other)->requests, 0);
 	assert_int_equal(fblk(x.fa)->write_bytes, 8192);
 	/* the dirt still pending is shared the same way */
-	ev(&x, E_WB_START, 50, DEV70, 12);
+	ev(&x, DK_WRITEPAGES, 50, DEV70, 12);
 	bio(&x, 50, "kworker/u8:1", DEV70, 3000, 8);
-	ev(&x, E_WB_END, 50, DEV70, 12);
+	ev(&x, DK_WRITEPAGES_END, 50, DEV70, 12);
 	req(&x, DEV70, 3000, 8, true, NULL);
 	assert_int_equal(pblk(x.app)->write_bytes, 6144 + 3072);
 	assert_int_equal(pblk(x.other)->write_bytes, 2048 + 1024);
 	/* an inode nobody dirtied: file by inode, no process */
-	ev(&x, E_WB_START, 50, DEV70, 99);
+	ev(&x, DK_WRITEPAGES, 50, DEV70, 99);
 	bio(&x, 50, "kworker/u8:1", DEV70, 4000, 8);
-	ev(&x, E_WB_END, 50, DEV70, 99);
+	ev(&x, DK_WRITEPAGES_END, 50, DEV70, 99);
 	req(&x, DEV70, 4000, 8, true, &o);
 	assert_null(o.proc);
 	assert_int_equal(o.ino, 99);
@@ -203,15 +237,15 @@ static void test_fsync_and_journal(void **state)
 
 	fx_init(&x);
 	sys_in(&x, 100, SK_FSYNC, 3);
-	ev(&x, E_SYNC_ENTER, 100, DEV70, 13);	/* ties ino 13 to a */
-	ev(&x, E_WB_START, 100, DEV70, 13);
+	ev(&x, DK_FSYNC_ENTER, 100, DEV70, 13);	/* ties ino 13 to a */
+	ev(&x, DK_WRITEPAGES, 100, DEV70, 13);
 	bio(&x, 100, "app", DEV70, 100, 64);
-	ev(&x, E_WB_END, 100, DEV70, 13);
+	ev(&x, DK_WRITEPAGES_END, 100, DEV70, 13);
 	/* the commit the fsync waits for */
-	ev(&x, E_COMMIT_START, 60, DEV70, 0);
+	ev(&x, DK_COMMIT_START, 60, DEV70, 0);
 	bio(&x, 60, "jbd2/loop0-8", DEV70, 90000, 8);
-	ev(&x, E_COMMIT_END, 60, DEV70, 0);
-	ev(&x, E_SYNC_EXIT, 100, DEV70, 13);
+	ev(&x, DK_COMMIT_END, 60, DEV70, 0);
+	ev(&x, DK_FSYNC_EXIT, 100, DEV70, 13);
 	sys_out(&x, 100, SK_FSYNC);
 	req(&x, DEV70, 100, 64, true, &o);
 	assert_int_equal(o.kind, AK_FSYNC);
@@ -250,7 +284,7 @@ static void test_merge_and_split(void **state)
 	sys_out(&x, 100, SK_PWRITE64);
 	sys_in(&x, 200, SK_PWRITE64, 4);
 	bio(&x, 200, "other", DEV70, 8, 8);	/* back-merged */
-	ev(&x, E_MERGE, 200, DEV70, 0);
+	ev(&x, DK_BIO_MERGE, 200, DEV70, 0);
 	sys_out(&x, 200, SK_PWRITE64);
 	req(&x, DEV70, 0, 16, true, &o);
 	assert_ptr_equal(o.proc, x.app);
@@ -309,21 +343,21 @@ static void test_inode_reuse(void **state)
 	fx_init(&x);
 	fdtable_set(x.app->fds, 4, x.fb, false);
 	sys_in(&x, 100, SK_WRITE, 3);
-	ev(&x, E_DIRTY_FOLIO, 100, DEV70, 16);
+	ev(&x, DK_DIRTY_FOLIO, 100, DEV70, 16);
 	sys_out(&x, 100, SK_WRITE);
 	/* a weak hint (inode marked dirty) does not re-tie */
 	sys_in(&x, 100, SK_WRITE, 4);
-	ev(&x, E_DIRTY_INODE, 100, DEV70, 16);
+	ev(&x, DK_DIRTY_INODE, 100, DEV70, 16);
 	sys_out(&x, 100, SK_WRITE);
 	assert_ptr_equal(attrib_inode_file(x.at, DEV70, 16), x.fa);
 	/* a folio dirtied by a write to the new file does */
 	sys_in(&x, 100, SK_WRITE, 4);
-	ev(&x, E_DIRTY_FOLIO, 100, DEV70, 16);
+	ev(&x, DK_DIRTY_FOLIO, 100, DEV70, 16);
 	sys_out(&x, 100, SK_WRITE);
 	assert_ptr_equal(attrib_inode_file(x.at, DEV70, 16), x.fb);
-	ev(&x, E_WB_START, 50, DEV70, 16);
+	ev(&x, DK_WRITEPAGES, 50, DEV70, 16);
 	bio(&x, 50, "kworker/u8:1", DEV70, 300, 8);
-	ev(&x, E_WB_END, 50, DEV70, 16);
+	ev(&x, DK_WRITEPAGES_END, 50, DEV70, 16);
 	req(&x, DEV70, 300, 8, true, &o);
 	assert_ptr_equal(o.file, x.fb);
 	assert_int_equal(fblk(x.fb)->write_bytes, 4096);
@@ -340,13 +374,13 @@ static void test_bdi_partition(void **state)
 
 	fx_init(&x);
 	sys_in(&x, 100, SK_WRITE, 3);
-	ev(&x, E_DIRTY_FOLIO, 100, DEV80, 5);
-	ev(&x, E_DIRTY_FOLIO, 100, DEV80, 5);
+	ev(&x, DK_DIRTY_FOLIO, 100, DEV80, 5);
+	ev(&x, DK_DIRTY_FOLIO, 100, DEV80, 5);
 	sys_out(&x, 100, SK_WRITE);
-	ev(&x, E_WB_START, 50, DEV81, 5);
-	ev(&x, E_DIRTY_INODE, 50, DEV80, 5);	/* learns 8:0 -> 8:1 */
+	ev(&x, DK_WRITEPAGES, 50, DEV81, 5);
+	ev(&x, DK_DIRTY_INODE, 50, DEV80, 5);	/* learns 8:0 -> 8:1 */
 	bio(&x, 50, "kworker/u8:1", DEV80, 4096, 16);
-	ev(&x, E_WB_END, 50, DEV81, 5);
+	ev(&x, DK_WRITEPAGES_END, 50, DEV81, 5);
 	req(&x, DEV80, 4096, 16, true, &o);
 	assert_int_equal(o.kind, AK_WRITEBACK);
 	assert_ptr_equal(o.proc, x.app);
@@ -360,40 +394,42 @@ static void test_bdi_partition(void **state)
 static void test_throttle_dstate(void **state)
 {
 	struct fx x;
-	struct attrib_ev e;
+	struct dec_ev e;
 
 	fx_init(&x);
 	memset(&e, 0, sizeof(e));
-	e.kind = E_BDP;
+	e.kind = DK_BDP;
 	e.pid = 100;
-	e.val = 100;			/* ms */
-	attrib_event(x.at, &e);
-	e.val = 0;			/* not paused */
-	attrib_event(x.at, &e);
+	e.pause = 100;			/* ms */
+	feed(&x, &e);
+	e.pause = 0;			/* not paused */
+	feed(&x, &e);
 	assert_int_equal(procstat_of(x.app)->throttle_ns, 100000000);
 	assert_int_equal(procstat_of(x.app)->throttles, 1);
 
 	memset(&e, 0, sizeof(e));
-	e.kind = E_SWITCH;
+	e.kind = DK_SWITCH;
 	e.ts = 1000;
-	e.pid1 = 100;
-	e.val = 0x2;			/* D */
-	e.pid2 = 0;
-	attrib_event(x.at, &e);
-	e.kind = E_WAKEUP;
+	e.sched.prev_pid = 100;
+	e.sched.prev_state = 0x2;	/* D */
+	e.sched.next_pid = 0;
+	feed(&x, &e);
+	memset(&e, 0, sizeof(e));
+	e.kind = DK_WAKEUP;
 	e.ts = 5000;
-	e.pid1 = 100;
-	attrib_event(x.at, &e);
-	e.kind = E_SWITCH;		/* preempted (R+): not D */
+	e.sched.pid = 100;
+	feed(&x, &e);
+	memset(&e, 0, sizeof(e));
+	e.kind = DK_SWITCH;		/* preempted (R+): not D */
 	e.ts = 6000;
-	e.val = 0x100;
-	attrib_event(x.at, &e);
-	e.kind = E_SWITCH;		/* switched in: no wait open */
-	e.ts = 9000;
-	e.pid1 = 0;
-	e.val = 0;
-	e.pid2 = 100;
-	attrib_event(x.at, &e);
+	e.sched.prev_pid = 100;
+	e.sched.prev_state = 0x100;
+	feed(&x, &e);
+	e.ts = 9000;			/* switched in: no wait open */
+	e.sched.prev_pid = 0;
+	e.sched.prev_state = 0;
+	e.sched.next_pid = 100;
+	feed(&x, &e);
 	assert_int_equal(procstat_of(x.app)->dstate_ns, 4000);
 	assert_int_equal(procstat_of(x.app)->dstates, 1);
 	fx_release(&x);

@@ -4,8 +4,7 @@
  * `fsync`, `dirty` and `diff`: the config comparison of two snapshots
  * (snapcmp.c), the write amplification classes, diskstats deltas and the
  * fsync/flush join (wa.c), and the throttling/writeback time series
- * (dirty.c).  Events are synthetic: a tiny stand-in for source.c gives
- * each event its fields as name/value pairs.
+ * (dirty.c), fed synthetic decoded events (decode.h).
  */
 #include "config.h"
 
@@ -18,98 +17,36 @@
 #include <cmocka.h>
 
 #include "util.h"
-#include "input/source.h"
-#include "replay/block.h"
-#include "driver.h"
+#include "decode/decode.h"
+#include "replay/window.h"
+#include "stats/attrib.h"
 #include "stats/wa.h"
 #include "stats/dirty.h"
 #include "stats/snapcmp.h"
 
-/* ------------------------------------------------------------------ */
-/* A stand-in for source.c: event ids by name, fields as name=value */
 
-static const char *const event_names[] = {
-	NULL, "jbd2:jbd2_run_stats", "ext4:ext4_sync_file_enter",
-	"ext4:ext4_sync_file_exit", "writeback:balance_dirty_pages",
-	"writeback:global_dirty_state", "writeback:writeback_written",
-	"writeback:writeback_start",
-};
-
-struct fake_field {
-	const char *name;
-	int64_t val;
-};
-
-int source_event_id(struct source *src, const char *system, const char *name)
-{
-	char full[128];
-
-	(void)src;
-	snprintf(full, sizeof(full), "%s:%s", system, name);
-	for (size_t i = 1; i < ARRAY_SIZE(event_names); i++)
-		if (!strcmp(event_names[i], full))
-			return (int)i;
-	return -1;
-}
-
-struct source_field *source_field(struct source *src, int id,
-				  const char *name)
-{
-	(void)src;
-	(void)id;
-	return (struct source_field *)name;
-}
-
-static int fake_get(const struct source_field *f,
-		    const struct source_event *ev, int64_t *v)
-{
-	const struct fake_field *ff = ev->data;
-
-	for (; ff && ff->name; ff++)
-		if (!strcmp(ff->name, (const char *)f)) {
-			*v = ff->val;
-			return 0;
-		}
-	return -1;
-}
-
-int source_field_u64(const struct source_field *f,
-		     const struct source_event *ev, uint64_t *val)
-{
-	int64_t v;
-
-	if (fake_get(f, ev, &v) < 0)
-		return -1;
-	*val = (uint64_t)v;
-	return 0;
-}
-
-int source_field_s64(const struct source_field *f,
-		     const struct source_event *ev, int64_t *val)
-{
-	return fake_get(f, ev, val);
-}
-
-static struct source_info fake_info = { .page_size = 4096 };
-
-const struct source_info *source_info(struct source *src)
-{
-	(void)src;
-	return &fake_info;
-}
-
-#define SRC ((struct source *)&fake_info)
 #define DEV(ma, mi) ((uint32_t)(ma) << 20 | (mi))
 
-static struct source_event event(int id, uint64_t ts, int pid,
-				 const struct fake_field *f)
+/* A decoded event of kind k at ts in task pid on CPU 0. */
+static struct dec_ev event(enum dec_kind k, uint64_t ts, int pid)
 {
-	struct source_event ev = { 0 };
+	struct dec_ev ev;
 
+	memset(&ev, 0, sizeof(ev));
+	ev.kind = k;
 	ev.ts = ts;
-	ev.id = id;
 	ev.pid = pid;
-	ev.data = f;
+	return ev;
+}
+
+static struct dec_ev fsync_enter(uint64_t ts, int pid, uint32_t dev,
+				 uint64_t ino, bool datasync)
+{
+	struct dec_ev ev = event(DK_FSYNC_ENTER, ts, pid);
+
+	ev.inode.dev = dev;
+	ev.inode.ino = ino;
+	ev.inode.datasync = datasync;
 	return ev;
 }
 
@@ -261,7 +198,7 @@ static uint32_t part_to_disk(uint32_t dev, void *arg)
 
 static void test_wa_classes(void **state)
 {
-	struct wa *w = wa_new(NULL, part_to_disk, NULL);
+	struct wa *w = wa_new(false, false, part_to_disk, NULL);
 	struct blk_done d;
 	struct wa_dev t, *dv;
 
@@ -305,7 +242,7 @@ static void test_wa_classes(void **state)
 
 static void test_wa_diskstats(void **state)
 {
-	struct wa *w = wa_new(NULL, NULL, NULL);
+	struct wa *w = wa_new(false, false, NULL, NULL);
 
 	(void)state;
 	/* fields (iostats.rst): reads merged sectors ms writes merged
@@ -327,30 +264,15 @@ static void test_wa_diskstats(void **state)
 
 static void test_wa_fsync_join(void **state)
 {
-	struct wa *w = wa_new(SRC, NULL, NULL);
-	const struct fake_field enter[] = {
-		{ "dev", DEV(7, 1) }, { "ino", 12 }, { "datasync", 1 },
-		{ NULL, 0 }
-	};
-	const struct fake_field enter2[] = {
-		{ "dev", DEV(7, 1) }, { "ino", 13 }, { "datasync", 0 },
-		{ NULL, 0 }
-	};
-	const struct fake_field ret0[] = { { "ret", 0 }, { NULL, 0 } };
-	const struct fake_field run[] = {
-		{ "dev", DEV(7, 1) }, { "handle_count", 3 }, { "blocks", 5 },
-		{ "blocks_logged", 7 }, { "logging", 250 }, { NULL, 0 }
-	};
-	struct source_event ev;
+	struct wa *w = wa_new(true, true, NULL, NULL);
+	struct dec_ev ev;
 	struct blk_request rq;
 
 	(void)state;
-	assert_true(w->st.ext4_sync);
-	assert_true(w->st.jbd2);
-	ev = event(2, 1000, 10, enter);
-	wa_feed(w, &ev);
-	ev = event(2, 1100, 11, enter2);
-	wa_feed(w, &ev);
+	ev = fsync_enter(1000, 10, DEV(7, 1), 12, true);
+	wa_event(w, &ev);
+	ev = fsync_enter(1100, 11, DEV(7, 1), 13, false);
+	wa_event(w, &ev);
 	/* a flush on the device while two fsyncs wait: one each, time shared */
 	memset(&rq, 0, sizeof(rq));
 	rq.dev = DEV(7, 1);
@@ -361,20 +283,25 @@ static void test_wa_fsync_join(void **state)
 	/* a flush on another device: no one's */
 	rq.dev = DEV(7, 2);
 	wa_timed_request(w, &rq);
-	ev = event(3, 2000, 10, ret0);
-	wa_feed(w, &ev);
+	ev = event(DK_FSYNC_EXIT, 2000, 10);
+	wa_event(w, &ev);
 	/* a write while only thread 11 waits */
 	rq.dev = DEV(7, 1);
 	rq.op = BLK_OP_WRITE;
 	rq.bytes = 4096;
 	wa_timed_request(w, &rq);
-	ev = event(3, 2500, 11, ret0);
-	wa_feed(w, &ev);
+	ev = event(DK_FSYNC_EXIT, 2500, 11);
+	wa_event(w, &ev);
 	/* an exit without enter */
-	ev = event(3, 2600, 12, ret0);
-	wa_feed(w, &ev);
-	ev = event(1, 2700, 99, run);
-	wa_feed(w, &ev);
+	ev = event(DK_FSYNC_EXIT, 2600, 12);
+	wa_event(w, &ev);
+	ev = event(DK_JBD2_RUN, 2700, 99);
+	ev.jbd2.dev = DEV(7, 1);
+	ev.jbd2.handles = 3;
+	ev.jbd2.blocks = 5;
+	ev.jbd2.blocks_logged = 7;
+	ev.jbd2.logging = 250;
+	wa_event(w, &ev);
 	wa_end(w, 250);
 
 	assert_int_equal(w->nfs, 2);
@@ -400,23 +327,17 @@ static void test_wa_fsync_join(void **state)
 
 static void test_wa_fsync_gap(void **state)
 {
-	struct wa *w = wa_new(SRC, NULL, NULL);
-	const struct fake_field enter[] = {
-		{ "dev", DEV(7, 1) }, { "ino", 12 }, { NULL, 0 }
-	};
-	const struct fake_field ret0[] = { { "ret", 0 }, { NULL, 0 } };
-	struct source_event ev;
+	struct wa *w = wa_new(true, true, NULL, NULL);
+	struct dec_ev ev;
 
 	(void)state;
-	ev = event(2, 1000, 10, enter);
+	ev = fsync_enter(1000, 10, DEV(7, 1), 12, false);
 	ev.cpu = 1;
-	wa_feed(w, &ev);
-	ev = event(4, 1500, 77, NULL);	/* any event after lost ones */
-	ev.cpu = 1;
-	ev.missed = 5;
-	wa_feed(w, &ev);
-	ev = event(3, 2000, 10, ret0);
-	wa_feed(w, &ev);
+	wa_event(w, &ev);
+	wa_gap(w, 0);		/* lost events on another CPU: kept */
+	wa_gap(w, 1);
+	ev = event(DK_FSYNC_EXIT, 2000, 10);
+	wa_event(w, &ev);
 	wa_end(w, 250);
 	assert_int_equal(w->st.fsync_dropped_at_gap, 1);
 	assert_int_equal(w->st.fsync_exit_unmatched, 1);
@@ -427,46 +348,64 @@ static void test_wa_fsync_gap(void **state)
 /* ------------------------------------------------------------------ */
 /* dirty */
 
+static void work_closed(void *arg, enum win_id w, int tid,
+			const struct win *open, const struct dec_ev *ev)
+{
+	(void)tid;
+	if (w == WIN_WB_WORK)
+		dirty_work_done(arg, open, ev);
+}
+
+static struct dec_ev gds(uint64_t ts, uint64_t dirty, uint64_t wb,
+			 uint64_t bg, uint64_t th, uint64_t written)
+{
+	struct dec_ev ev = event(DK_DIRTY_STATE, ts, 1);
+
+	ev.gds.nr_dirty = dirty;
+	ev.gds.nr_writeback = wb;
+	ev.gds.bg_thresh = bg;
+	ev.gds.thresh = th;
+	ev.gds.limit = th;
+	ev.gds.has_written = true;
+	ev.gds.written = written;
+	return ev;
+}
+
 static void test_dirty(void **state)
 {
-	struct dirty *d = dirty_new(SRC);
-	const struct fake_field bdp[] = { { "pause", 20 }, { "paused", 0 },
-					  { NULL, 0 } };
-	const struct fake_field bdp0[] = { { "pause", 0 }, { NULL, 0 } };
-	const struct fake_field gds1[] = {
-		{ "nr_dirty", 100 }, { "nr_writeback", 5 },
-		{ "background_thresh", 1000 }, { "dirty_thresh", 2000 },
-		{ "dirty_limit", 2000 }, { "nr_written", 50 }, { NULL, 0 }
-	};
-	const struct fake_field gds2[] = {
-		{ "nr_dirty", 300 }, { "nr_writeback", 9 },
-		{ "background_thresh", 500 }, { "dirty_thresh", 1000 },
-		{ "dirty_limit", 1000 }, { "nr_written", 80 }, { NULL, 0 }
-	};
-	const struct fake_field wbs[] = { { "nr_pages", 1024 }, { NULL, 0 } };
-	const struct fake_field wbw[] = { { "nr_pages", 1000 },
-					  { "reason", 0 }, { NULL, 0 } };
+	const struct dirty_caps caps = { true, true, true };
+	struct dirty *d = dirty_new(&caps, 4096);
+	struct windows *ws = windows_new();
 	struct dirty_slot out[2];
-	struct source_event ev;
+	struct dec_ev ev;
 	struct blk_request rq;
 	uint64_t t0 = 10 * DIRTY_SLOT_NS, w;
 
 	(void)state;
-	assert_true(d->have_bdp && d->have_gds && d->have_wb);
-	ev = event(5, t0 + 1, 1, gds1);
-	dirty_feed(d, &ev);
-	ev = event(4, t0 + 2, 42, bdp);
-	dirty_feed(d, &ev);
-	ev = event(4, t0 + 3, 42, bdp0);
-	dirty_feed(d, &ev);
-	ev = event(4, t0 + 4, 43, bdp);
-	dirty_feed(d, &ev);
-	ev = event(7, t0 + DIRTY_SLOT_NS, 7, wbs);
-	dirty_feed(d, &ev);
-	ev = event(6, t0 + DIRTY_SLOT_NS + 5, 7, wbw);
-	dirty_feed(d, &ev);
-	ev = event(5, t0 + 2 * DIRTY_SLOT_NS + 1, 1, gds2);
-	dirty_feed(d, &ev);
+	windows_on_close(ws, work_closed, d);
+	dirty_begin(d, t0 + 1);
+	ev = gds(t0 + 1, 100, 5, 1000, 2000, 50);
+	dirty_event(d, &ev);
+	ev = event(DK_BDP, t0 + 2, 42);
+	ev.pause = 20;
+	dirty_event(d, &ev);
+	ev = event(DK_BDP, t0 + 3, 42);
+	dirty_event(d, &ev);
+	ev = event(DK_BDP, t0 + 4, 43);
+	ev.pause = 20;
+	dirty_event(d, &ev);
+	ev = event(DK_WB_START, t0 + DIRTY_SLOT_NS, 7);
+	ev.wb.pages = 1024;
+	windows_feed(ws, &ev);
+	ev = event(DK_WB_WRITTEN, t0 + DIRTY_SLOT_NS + 5, 7);
+	ev.wb.pages = 1000;
+	ev.wb.reason = 0;
+	windows_feed(ws, &ev);
+	/* a written without its start: nothing */
+	ev = event(DK_WB_WRITTEN, t0 + DIRTY_SLOT_NS + 6, 8);
+	windows_feed(ws, &ev);
+	ev = gds(t0 + 2 * DIRTY_SLOT_NS + 1, 300, 9, 500, 1000, 80);
+	dirty_event(d, &ev);
 	memset(&rq, 0, sizeof(rq));
 	rq.op = BLK_OP_WRITE;
 	rq.bytes = 8192;
@@ -498,6 +437,28 @@ static void test_dirty(void **state)
 	assert_int_equal(out[1].nr_dirty, 300);
 	assert_int_equal(out[1].written, 30);
 	assert_int_equal(out[1].write_bytes, 8192);
+	windows_free(ws);
+	dirty_free(d);
+}
+
+/* A writeback work does not pair across lost events. */
+static void test_dirty_work_gap(void **state)
+{
+	const struct dirty_caps caps = { true, true, true };
+	struct dirty *d = dirty_new(&caps, 4096);
+	struct windows *ws = windows_new();
+	struct dec_ev ev;
+
+	(void)state;
+	windows_on_close(ws, work_closed, d);
+	ev = event(DK_WB_START, 100, 7);
+	ev.wb.pages = 1024;
+	windows_feed(ws, &ev);
+	windows_gap(ws, 1);
+	ev = event(DK_WB_WRITTEN, 200, 7);
+	windows_feed(ws, &ev);
+	assert_int_equal(d->wb_works, 0);
+	windows_free(ws);
 	dirty_free(d);
 }
 
@@ -511,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_wa_fsync_join),
 		cmocka_unit_test(test_wa_fsync_gap),
 		cmocka_unit_test(test_dirty),
+		cmocka_unit_test(test_dirty_work_gap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

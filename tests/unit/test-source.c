@@ -5,7 +5,8 @@
  * pages, in both byte orders and both long sizes, read back through
  * source_open()/source_next() and checked for merge order, field values,
  * lost-event gaps, chunk boundaries and truncation; and the block
- * request state machine fed a synthetic sequence through the same path.
+ * request state machine fed a synthetic sequence through the same path
+ * and the decode table.
  */
 #include "config.h"
 
@@ -23,6 +24,7 @@
 #include "iorec-format.h"
 #include "util.h"
 #include "input/source.h"
+#include "decode/decode.h"
 #include "replay/block.h"
 
 #define SUBBUF		4096
@@ -547,24 +549,37 @@ static void log_rq(const struct blk_request *rq, void *arg)
 	l->rq[l->n++] = *rq;
 }
 
-/* Open path and replay every block event of it into log. */
+/*
+ * Open path, decode every event of it and replay the block ones into log,
+ * as the driver does.
+ */
 static struct replay_block *replay_whole(const char *path,
 					 struct rq_log *log,
 					 struct source **srcp)
 {
 	struct replay_block *rb;
 	struct source_event ev;
+	struct decoder *dec;
 	struct source *src;
-	const char *why;
+	struct dec_ev d;
 	char *msg;
 
 	src = source_open(path, &msg);
 	assert_non_null(src);
-	rb = replay_block_new(src, log_rq, log, &why);
+	dec = decode_new(src, NULL);
+	assert_non_null(dec);
+	assert_true(decode_caps(dec)->block);
+	rb = replay_block_new(log_rq, log);
 	assert_non_null(rb);
-	while (source_next(src, &ev) > 0)
-		replay_block_feed(rb, &ev);
+	while (source_next(src, &ev) > 0) {
+		if (ev.missed)
+			replay_block_gap(rb);
+		if (decode_event(dec, &ev, &d) && d.kind >= DK_RQ_INSERT &&
+		    d.kind <= DK_RQ_REQUEUE)
+			replay_block_feed(rb, &d);
+	}
 	replay_block_finish(rb);
+	decode_free(dec);
 	*srcp = src;
 	return rb;
 }
@@ -688,7 +703,7 @@ static void test_replay_block_evict(void **state)
 
 static void test_rwbs(void **state)
 {
-	struct blk_request rq;
+	struct dec_rq rq;
 
 	blk_parse_rwbs("FWS", &rq);
 	assert_int_equal(rq.op, BLK_OP_WRITE);

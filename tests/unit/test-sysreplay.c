@@ -17,6 +17,7 @@
 #include "replay/syscall.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
+#include "stats/account.h"
 
 /* ------------------------------------------------------------------ */
 /* helpers */
@@ -43,20 +44,32 @@ static int leave(struct sysreplay *sr, uint64_t ts, int tid, int cpu,
 }
 
 /* A pipeline without a source: the state machines and the aggregation. */
-struct fixture {
-	struct sysrun run;
+struct run {
+	struct sysreplay *sr;
+	struct filetab *ft;
+	struct proctable *pt;
+	struct account acct;
 };
 
-static void run_init(struct sysrun *run)
+static void run_init(struct run *run)
 {
 	memset(run, 0, sizeof(*run));
 	run->sr = sysreplay_new();
 	run->ft = filetab_new();
 	run->pt = proctable_new(run->ft);
+	run->acct.pt = run->pt;
+	run->acct.ft = run->ft;
+}
+
+static void run_release(struct run *run)
+{
+	proctable_free(run->pt, procstat_free);
+	filetab_free(run->ft, filestat_free);
+	sysreplay_free(run->sr);
 }
 
 /* One complete syscall of tid, accounted. */
-static void call(struct sysrun *run, uint64_t ts, uint64_t dur, int tid,
+static void call(struct run *run, uint64_t ts, uint64_t dur, int tid,
 		 enum sys_kind k, uint64_t a0, uint64_t a1, uint64_t a2,
 		 int64_t ret, const char *path)
 {
@@ -68,7 +81,7 @@ static void call(struct sysrun *run, uint64_t ts, uint64_t dur, int tid,
 
 	sysreplay_enter(run->sr, &e);
 	assert_int_equal(leave(run->sr, ts + dur, tid, 0, k, ret, &c), 1);
-	sysrun_account(run, proctable_get(run->pt, tid, "test", ts), &c);
+	account_call(&run->acct, proctable_get(run->pt, tid, "test", ts), &c);
 }
 
 /* ------------------------------------------------------------------ */
@@ -455,7 +468,7 @@ static void test_exec_by_thread_and_rename(void **state)
 
 static void test_end_snapshot(void **state)
 {
-	struct sysrun run;
+	struct run run;
 	struct proc *p;
 	struct file *f, *g;
 
@@ -483,7 +496,7 @@ static void test_end_snapshot(void **state)
 	g = filetab_at(run.ft, (size_t)f->id + 1);
 	assert_null(g->path);
 	assert_int_equal(proctable_stats(run.pt)->fds_named_end, 1);
-	sysrun_release(&run);
+	run_release(&run);
 }
 
 /* ------------------------------------------------------------------ */
@@ -491,7 +504,7 @@ static void test_end_snapshot(void **state)
 
 static void test_account(void **state)
 {
-	struct sysrun run;
+	struct run run;
 	struct proc *p;
 	struct procstat *ps;
 	struct file *f;
@@ -536,7 +549,7 @@ static void test_account(void **state)
 	assert_null(fdtable_get(p->fds, 3));
 	assert_int_equal(proctable_fdstats(run.pt)->io_unknown, 1);
 	assert_int_equal(proctable_fdstats(run.pt)->close_unknown, 0);
-	sysrun_release(&run);
+	run_release(&run);
 }
 
 /* What the per-call hook saw. */
@@ -564,12 +577,12 @@ static void on_call(void *arg, struct proc *p, struct file *f,
 /* The hook gets every call with the file of its fd: new, used, closed. */
 static void test_on_call(void **state)
 {
-	struct sysrun run;
+	struct run run;
 	struct seen s = { 0 };
 
 	run_init(&run);
-	run.on_call = on_call;
-	run.on_call_arg = &s;
+	run.acct.on_call = on_call;
+	run.acct.on_call_arg = &s;
 	call(&run, 10, 1, 60, SK_OPENAT, (uint64_t)-100, 0, 0, 3, "/etc/b");
 	call(&run, 20, 5, 60, SK_WRITE, 3, 0, 100, 100, NULL);
 	call(&run, 30, 1, 60, SK_DUP2, 3, 7, 0, 7, NULL);
@@ -591,12 +604,12 @@ static void test_on_call(void **state)
 	assert_int_equal(s.fd[5], 9);			/* unknown fd: made up */
 	assert_null(s.file[5]);
 	assert_int_equal(s.pid[5], 60);
-	sysrun_release(&run);
+	run_release(&run);
 }
 
 static void test_account_dup_cloexec(void **state)
 {
-	struct sysrun run;
+	struct run run;
 	struct proc *p;
 
 	run_init(&run);
@@ -611,7 +624,7 @@ static void test_account_dup_cloexec(void **state)
 	proctable_exec(run.pt, 70, 50, 50, "/bin/true");
 	assert_int_equal(fdtable_size(p->fds), 0);
 	assert_int_equal(proctable_fdstats(run.pt)->exec_closed, 4);
-	sysrun_release(&run);
+	run_release(&run);
 }
 
 int main(void)

@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: MIT
+/*
+ * account.c - the syscall aggregates of processes and files (see
+ * account.h).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "replay/fdtable.h"
+#include "replay/proctable.h"
+#include "stats/account.h"
+
+struct procstat *procstat_of(struct proc *p)
+{
+	if (!p->user)
+		p->user = xcalloc(1, sizeof(struct procstat));
+	return p->user;
+}
+
+struct filestat *filestat_of(struct file *f)
+{
+	if (!f->user)
+		f->user = xcalloc(1, sizeof(struct filestat));
+	return f->user;
+}
+
+void procstat_free(void *p)
+{
+	struct procstat *ps = p;
+
+	if (!ps)
+		return;
+	for (int k = 0; k < SK_NR; k++)
+		hist_release(&ps->k[k].lat);
+	hist_release(&ps->fsync);
+	free(ps);
+}
+
+void filestat_free(void *p)
+{
+	struct filestat *fs = p;
+
+	if (!fs)
+		return;
+	hist_release(&fs->rlat);
+	hist_release(&fs->wlat);
+	hist_release(&fs->fsync);
+	free(fs);
+}
+
+void account_call(struct account *a, struct proc *p, const struct sys_call *c)
+{
+	const struct sys_kind_info *ki = sys_kind_info(c->kind);
+	struct procstat *ps = procstat_of(p);
+	struct kstat *ks = &ps->k[c->kind];
+	uint64_t lat = c->end - c->start, bytes = 0;
+	struct file *f, *before, *opened;
+	int fd;
+
+	ks->count++;
+	ps->calls++;
+	if (c->ret < 0) {
+		ks->errors++;
+		ps->errors++;
+	}
+	if (c->paired)
+		hist_add(&ks->lat, lat);
+	else
+		ks->unpaired++;
+	if ((ki->flags & (SKF_READ | SKF_WRITE)) && c->ret > 0)
+		bytes = (uint64_t)c->ret;
+	ks->bytes += bytes;
+	if (ki->flags & SKF_READ)
+		ps->read_bytes += bytes;
+	if (ki->flags & SKF_WRITE)
+		ps->write_bytes += bytes;
+	if ((ki->flags & SKF_FSYNC) && c->paired)
+		hist_add(&ps->fsync, lat);
+
+	if (!p->fds) {		/* a call after its process's exit event */
+		if (a->on_call)
+			a->on_call(a->on_call_arg, p, NULL, c);
+		return;
+	}
+	if (c->paired && (ki->flags & SKF_READ)) {
+		struct filestat *fs;
+
+		f = fd_file(a->pt, p, (int)c->args[ki->fd_in]);
+		fs = filestat_of(f);
+		fs->reads++;
+		fs->read_bytes += bytes;
+		fs->errors += c->ret < 0;
+		hist_add(&fs->rlat, lat);
+	}
+	if (c->paired && (ki->flags & SKF_WRITE)) {
+		struct filestat *fs;
+
+		f = fd_file(a->pt, p, (int)c->args[ki->fd_out]);
+		fs = filestat_of(f);
+		fs->writes++;
+		fs->write_bytes += bytes;
+		fs->errors += c->ret < 0 && !(ki->flags & SKF_READ);
+		hist_add(&fs->wlat, lat);
+	}
+	if (c->paired && (ki->flags & SKF_SYNC) && ki->fd_out >= 0 &&
+	    c->kind != SK_SYNCFS) {
+		struct filestat *fs;
+
+		f = fd_file(a->pt, p, (int)c->args[ki->fd_out]);
+		fs = filestat_of(f);
+		fs->errors += c->ret < 0;
+		hist_add(&fs->fsync, lat);
+		fs->n_fsync += c->kind == SK_FSYNC;
+		fs->n_fdatasync += c->kind == SK_FDATASYNC;
+		fs->n_sfr += c->kind == SK_SYNC_FILE_RANGE;
+	}
+	if (!a->on_call) {
+		opened = fd_apply(a->pt, p, c);
+		if (opened)
+			filestat_of(opened)->opens++;
+		return;
+	}
+	/* the file before the call's effects (a close), else after (an open) */
+	fd = sys_call_fd(c);
+	before = fd >= 0 ? fdtable_get(p->fds, fd) : NULL;
+	opened = fd_apply(a->pt, p, c);
+	if (opened)
+		filestat_of(opened)->opens++;
+	f = fd >= 0 && p->fds ? fdtable_get(p->fds, fd) : NULL;
+	a->on_call(a->on_call_arg, p, f ? f : before, c);
+}
+
+void account_end(struct account *a)
+{
+	for (size_t i = 0; i < filetab_count(a->ft); i++) {
+		struct file *f = filetab_at(a->ft, i);
+		struct filestat *fs = f->user;
+
+		if (!fs)
+			continue;
+		if (f->path) {
+			a->st.named_calls += fs->reads + fs->writes;
+			a->st.named_bytes += fs->read_bytes + fs->write_bytes;
+		} else {
+			a->st.unnamed_calls += fs->reads + fs->writes;
+			a->st.unnamed_bytes += fs->read_bytes + fs->write_bytes;
+		}
+	}
+}

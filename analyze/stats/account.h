@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * account.h - the syscall aggregates: every completed file syscall
+ * counted for its process (struct procstat) and for the file of its fd
+ * (struct filestat), latencies in hist.h's histograms, then applied to
+ * the process's fd table (replay/proctable.h fd_apply()).  The block I/O
+ * attributed to each (attrib.h) lives beside, in struct blkio.
+ * Nothing here prints.
+ */
+#ifndef IOREPORT_STATS_ACCOUNT_H
+#define IOREPORT_STATS_ACCOUNT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/syskind.h"
+#include "stats/hist.h"
+
+struct proc;
+struct file;
+struct proctable;
+struct filetab;
+
+/* One syscall kind of one process. */
+struct kstat {
+	uint64_t count;
+	uint64_t errors;	/* ret < 0 */
+	uint64_t bytes;		/* sum of ret >= 0 for read/write kinds */
+	uint64_t unpaired;	/* exits counted without latency */
+	struct hist lat;
+};
+
+/* Block I/O attributed to a process or a file (attrib.h), at the device. */
+struct blkio {
+	uint64_t requests;	/* requests whose first bio was this owner's */
+	uint64_t read_bytes, write_bytes;
+	uint64_t dev_ns;	/* device time (issue -> complete), by byte share */
+	uint64_t journal_bytes;	/* journal commits its fsyncs waited for */
+};
+
+/* Per process (proc.user). */
+struct procstat {
+	struct kstat k[SK_NR];
+	uint64_t calls, errors;
+	uint64_t read_bytes, write_bytes;
+	struct hist fsync;	/* fsync + fdatasync */
+	struct blkio blk;
+	uint64_t throttle_ns;	/* paused by balance_dirty_pages */
+	uint64_t throttles;
+	uint64_t dstate_ns;	/* blocked in D state (sched_switch recorded) */
+	uint64_t dstates;
+};
+
+/* Per file (file.user). */
+struct filestat {
+	uint64_t opens;
+	uint64_t reads, writes, read_bytes, write_bytes, errors;
+	struct hist rlat, wlat, fsync;	/* fsync: every SKF_SYNC call on it */
+	uint64_t n_fsync, n_fdatasync, n_sfr;	/* of which (paired calls) */
+	struct blkio blk;
+};
+
+/* The aggregate of a process or a file, created when absent. */
+struct procstat *procstat_of(struct proc *p);
+struct filestat *filestat_of(struct file *f);
+
+void procstat_free(void *ps);
+void filestat_free(void *fs);
+
+/*
+ * Called for every call account_call() counts (paired or not), after its
+ * aggregates and fd table effects: p is the caller's process, f the file
+ * of the call's fd (sys_call_fd(); for an open the new file, for a close
+ * the file it closed), or NULL.  All are valid only during the call.
+ */
+typedef void (*sys_call_fn)(void *arg, struct proc *p, struct file *f,
+			    const struct sys_call *c);
+
+/* How much of the file I/O went to files with a name. */
+struct account_stats {
+	uint64_t named_calls;		/* fd I/O calls on a named file */
+	uint64_t unnamed_calls;
+	uint64_t named_bytes;		/* bytes moved on named files */
+	uint64_t unnamed_bytes;
+};
+
+struct account {
+	struct proctable *pt;		/* not owned */
+	struct filetab *ft;
+	sys_call_fn on_call;		/* or NULL */
+	void *on_call_arg;
+	struct account_stats st;	/* after account_end() */
+};
+
+/*
+ * account_call - one completed call c of process p: p's procstat, the
+ * filestat of the file its fd names (an unknown fd becomes an unnamed
+ * file, counted), then its effects on p's fd table, then a->on_call.
+ */
+void account_call(struct account *a, struct proc *p, const struct sys_call *c);
+/* End of the recording: count the bytes on named and unnamed files. */
+void account_end(struct account *a);
+
+#endif /* IOREPORT_STATS_ACCOUNT_H */

@@ -4,10 +4,9 @@
  * the results, every block request and every file syscall in an SQLite
  * database (sink-sqlite.h), all recordings in one transaction.
  *
- * One pass per recording feeds the syscall replay, the attribution and
- * the block replay in the order the views use (cmd-procfiles.c), so the
- * database holds the same numbers as `ioreport processes`, `files` and
- * `devices`.  The syscall rows come from the syscall replay's per-call
+ * Each recording goes through the driver (driver.h) like every view,
+ * so the database holds the same numbers as `ioreport processes`,
+ * `files` and `devices`.  The syscall rows come from the syscall replay's per-call
  * hook (analysis.on_call): the call, its process and the file of its fd.
  */
 #include "config.h"
@@ -21,7 +20,7 @@
 #include <unistd.h>
 
 #include "util.h"
-#include "ioreport.h"
+#include "cmd.h"
 #include "input/source.h"
 #include "stats/hist.h"
 #include "replay/block.h"
@@ -30,6 +29,8 @@
 #include "replay/proctable.h"
 #include "replay/fdtable.h"
 #include "stats/attrib.h"
+#include "stats/fileid.h"
+#include "base/err.h"
 #include "driver.h"
 #include "out/sqlite.h"
 
@@ -69,7 +70,7 @@ struct ino_req {
 
 struct load {
 	struct db *db;
-	struct analysis a;	/* the same single pass as the views */
+	struct driver a;	/* the same single pass as the views */
 	int failed;
 
 	struct imap thr_of;		/* tid -> index + 1 in thr */
@@ -162,7 +163,7 @@ static void on_call(void *arg, struct proc *p, struct file *f,
 static void store_anomalies(struct load *l)
 {
 	struct anomaly v[ANOMALIES_MAX];
-	size_t n = analysis_anomalies(&l->a, v);
+	size_t n = driver_anomalies(&l->a, v);
 	int rc = 0;
 
 	for (size_t i = 0; i < n && !rc; i++)
@@ -180,62 +181,28 @@ static void store_anomalies(struct load *l)
 		l->failed = 1;
 }
 
-/* A file and its identity key, as the files view merges them. */
-struct fkey {
-	const struct file *f;
-	int kind;		/* 0 dev:ino, 1 path, 2 none */
-	int ident;
-};
-
-static int cmp_fkey(const void *a, const void *b)
+static int cmp_file(const void *a, const void *b)
 {
-	const struct fkey *x = a, *y = b;
-	int c;
-
-	if (x->kind != y->kind)
-		return x->kind - y->kind;
-	if (x->kind == 0) {
-		if (x->f->major != y->f->major)
-			return x->f->major < y->f->major ? -1 : 1;
-		if (x->f->minor != y->f->minor)
-			return x->f->minor < y->f->minor ? -1 : 1;
-		if (x->f->ino != y->f->ino)
-			return x->f->ino < y->f->ino ? -1 : 1;
-	} else if (x->kind == 1) {
-		c = strcmp(x->f->path, y->f->path);
-		if (c)
-			return c;
-	}
-	return (x->f->id > y->f->id) - (x->f->id < y->f->id);
+	return fileid_cmp(*(const struct file *const *)a,
+			  *(const struct file *const *)b);
 }
 
-static bool same_ident(const struct fkey *x, const struct fkey *y)
-{
-	if (x->kind != y->kind || x->kind == 2)
-		return false;
-	if (x->kind == 0)
-		return x->f->major == y->f->major &&
-		       x->f->minor == y->f->minor && x->f->ino == y->f->ino;
-	return !strcmp(x->f->path, y->f->path);
-}
-
+/* Every file, with the ident of its identity as the files view merges them. */
 static int store_files(struct load *l)
 {
 	size_t n = filetab_count(l->a.sys.ft);
-	struct fkey *k = xcalloc(n ? n : 1, sizeof(*k));
-	int rc = 0;
+	const struct file **v = xcalloc(n ? n : 1, sizeof(*v));
+	int rc = 0, ident = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		k[i].f = filetab_at(l->a.sys.ft, i);
-		k[i].kind = k[i].f->has_devino ? 0 : k[i].f->path ? 1 : 2;
-	}
-	qsort(k, n, sizeof(*k), cmp_fkey);
 	for (size_t i = 0; i < n; i++)
-		k[i].ident = i && same_ident(&k[i - 1], &k[i]) ?
-			     k[i - 1].ident : k[i].f->id;
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = db_add_file(l->db, k[i].f, k[i].ident);
-	free(k);
+		v[i] = filetab_at(l->a.sys.ft, i);
+	qsort(v, n, sizeof(*v), cmp_file);
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (!i || !fileid_same(v[i - 1], v[i]))
+			ident = v[i]->id;
+		rc = db_add_file(l->db, v[i], ident);
+	}
+	free(v);
 	return rc;
 }
 
@@ -281,43 +248,42 @@ static int store_results(struct load *l)
 
 static void load_release(struct load *l)
 {
-	struct source *src = l->a.src;
-
 	imap_release(&l->thr_of);
 	free(l->thr);
 	free(l->ireq);
-	analysis_release(&l->a);
-	source_close(src);
+	driver_close(&l->a);
 }
 
 /* Replay path and store it.  Returns 0, or -1 after printing the error. */
 static int load_one(struct db *db, const char *path, bool quiet)
 {
 	struct load l;
-	struct source *src;
-	char *msg = NULL;
+	struct an_err err;
 	uint64_t rows0 = db_rows(db);
 
 	memset(&l, 0, sizeof(l));
 	l.db = db;
-	src = source_open(path, &msg);
-	if (!src) {
-		error("%s", msg);
-		free(msg);
-		return -1;
-	}
-	if (db_recording_begin(db, src, path)) {
-		error("%s", db_errmsg(db));
-		source_close(src);
-		return -1;
-	}
 	imap_init(&l.thr_of);
+	if (driver_open(&l.a, path, &err) < 0) {
+		error("%s", err.msg);
+		load_release(&l);
+		return -1;
+	}
+	if (db_recording_begin(db, l.a.src, path)) {
+		error("%s", db_errmsg(db));
+		load_release(&l);
+		return -1;
+	}
 	l.a.want = AN_ATTRIB;
 	l.a.on_request = on_request;
 	l.a.on_request_arg = &l;
 	l.a.on_call = on_call;
 	l.a.on_call_arg = &l;
-	analysis_run(&l.a, src);
+	if (driver_run(&l.a, &err) < 0) {
+		error("%s", err.msg);
+		load_release(&l);
+		return -1;
+	}
 	if (!l.a.rb && !l.a.have_sys) {
 		error("%s: neither block nor syscall events: nothing to store (%s)",
 		      path, l.a.block_why);
@@ -332,7 +298,7 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		load_release(&l);
 		return -1;
 	}
-	flush_warnings(src);
+	flush_warnings(l.a.src);
 	if (!quiet)
 		printf("%s: recording %" PRId64 "%s, %" PRIu64 " events, %"
 		       PRIu64 " rows\n", path, db_rec_id(db),

@@ -20,8 +20,9 @@
 #include <string.h>
 
 #include "util.h"
-#include "ioreport.h"
+#include "cmd.h"
 #include "input/source.h"
+#include "base/err.h"
 #include "driver.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
@@ -42,7 +43,7 @@
 struct rec {
 	const char *path;
 	struct source *src;
-	struct analysis a;
+	struct driver a;
 	struct wa *wa;
 	struct dirty *dirty;
 	const char *snap;	/* start snapshot, or NULL */
@@ -52,93 +53,27 @@ struct rec {
 	struct sink sink;	/* for device names */
 };
 
-static uint32_t rec_disk_of(uint32_t fsdev, void *arg)
-{
-	struct rec *r = arg;
-
-	return snap_disk_of(r->snap, fsdev);
-}
-
-static uint32_t file_fsdev(const struct rec *r, const struct file *f,
-			   bool *known)
-{
-	uint32_t dev = 0;
-
-	*known = true;
-	if (f->has_devino && f->major)
-		return f->major << 20 | (f->minor & 0xfffff);
-	if (f->path && snap_mount_of(r->snap, f->path, &dev) && dev >> 20)
-		return dev;
-	*known = false;
-	return 0;
-}
-
-static void rec_app_bytes(struct rec *r)
-{
-	struct filetab *ft;
-
-	if (!r->a.have_sys)
-		return;
-	ft = r->a.sys.ft;
-	for (size_t i = 0; i < filetab_count(ft); i++) {
-		struct file *f = filetab_at(ft, i);
-		struct filestat *fs = f->user;
-		bool known;
-		uint32_t dev;
-
-		if (!fs || !fs->write_bytes)
-			continue;
-		dev = file_fsdev(r, f, &known);
-		r->app_bytes += fs->write_bytes;
-		if (!known) {
-			r->app_unplaced += fs->write_bytes;
-			continue;
-		}
-		wa_add_app(r->wa, dev, fs->write_bytes);
-	}
-}
-
-static void rec_diskstats(struct rec *r)
-{
-	const struct source_info *info = r->a.info;
-	char b1[512], b2[512];
-
-	if (!info->snapshot_start || !info->snapshot_end)
-		return;
-	for (size_t i = 0; i < r->wa->ndev; i++) {
-		uint32_t dev = r->wa->dev[i].dev;
-
-		if (snap_diskstats(info->snapshot_start, dev, b1, sizeof(b1)) &&
-		    snap_diskstats(info->snapshot_end, dev, b2, sizeof(b2)))
-			wa_diskstats(r->wa, dev, b1, b2);
-	}
-}
-
 static int rec_load(struct rec *r, const char *path)
 {
-	char *msg;
+	struct an_err err;
 
 	memset(r, 0, sizeof(*r));
 	r->path = path;
-	r->src = source_open(path, &msg);
-	if (!r->src) {
-		error("%s", msg);
-		free(msg);
+	r->a.want = AN_WA | AN_DIRTY;
+	if (driver_open(&r->a, path, &err) < 0 ||
+	    driver_run(&r->a, &err) < 0) {
+		error("%s", err.msg);
 		return -1;
 	}
-	r->path = source_info(r->src)->path;
-	r->snap = source_info(r->src)->snapshot_start;
-	r->a.want = AN_WA | AN_DIRTY;
-	r->a.disk_of = rec_disk_of;
-	r->a.disk_of_arg = r;
-	analysis_run(&r->a, r->src);
+	r->src = r->a.src;
+	r->path = r->a.info->path;
+	r->snap = r->a.info->snapshot_start;
 	r->wa = r->a.wa;
 	r->dirty = r->a.dirty;
+	r->hz = r->a.hz;
+	r->app_bytes = r->wa->app_all;
+	r->app_unplaced = r->wa->app_unplaced;
 	flush_warnings(r->src);
-	r->hz = r->a.at ? attrib_totals(r->a.at)->hz : 250;
-	rec_app_bytes(r);
-	rec_diskstats(r);
-	wa_end(r->wa, r->hz);
 	sink_init(&r->sink, &r->a, NULL);
 	return 0;
 }
@@ -147,8 +82,7 @@ static void rec_release(struct rec *r)
 {
 	if (r->src)
 		sink_release(&r->sink);
-	analysis_release(&r->a);
-	source_close(r->src);
+	driver_close(&r->a);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -188,30 +122,11 @@ static const char *proc_comm(const struct proc *p)
 	return p && p->comm ? p->comm : "?";
 }
 
-/*
- * The process of thread tid at time ts: the live one, else the process
- * whose main thread it was and that lived at ts (the replay forgets the
- * threads of exited processes).  NULL when unknown.
- */
+/* The process of thread tid at time ts, or NULL (see proctable.h). */
 static struct proc *proc_of_tid(struct rec *r, int tid, uint64_t ts)
 {
-	struct proctable *pt;
-	struct proc *p, *best = NULL;
-
-	if (!r->a.have_sys)
-		return NULL;
-	pt = r->a.sys.pt;
-	p = proctable_lookup(pt, tid);
-	if (p && (!p->start_ts || p->start_ts <= ts))
-		return p;
-	for (size_t i = 0; i < proctable_count(pt); i++) {
-		p = proctable_at(pt, i);
-		if (p->pid != tid || (p->start_ts && p->start_ts > ts) ||
-		    (p->exited && p->exit_ts && p->exit_ts < ts))
-			continue;
-		best = p;
-	}
-	return best;
+	return r->a.have_sys ? proctable_of_tid_at(r->a.sys.pt, tid, ts) :
+	       NULL;
 }
 
 /* ------------------------------------------------------------------ */

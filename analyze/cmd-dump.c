@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "util.h"
-#include "ioreport.h"
+#include "cmd.h"
+#include "base/err.h"
+#include "driver.h"
 #include "input/source.h"
 #include "out/json.h"
 
@@ -168,10 +170,11 @@ int cmd_dump(int argc, char **argv)
 	};
 	struct strbuf line = STRBUF_INIT;
 	struct source_event ev;
+	struct driver d = { 0 };
 	struct source *src;
+	struct an_err err;
 	bool *want = NULL;
 	int maxid = 0, c, ret = 0;
-	char *msg, *end;
 	long v;
 
 	env.cpu = -1;
@@ -179,13 +182,8 @@ int cmd_dump(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "c:e:rjh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'c':
-			errno = 0;
-			v = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || v < 0 ||
-			    v > 65535)
-				return usage_error(dump_usage,
-						   "--cpu wants a CPU number, not '%s'",
-						   optarg);
+			if (parse_count(dump_usage, "cpu", optarg, 0, 65535, &v))
+				return 2;
 			env.cpu = (int)v;
 			break;
 		case 'e':
@@ -211,13 +209,14 @@ int cmd_dump(int argc, char **argv)
 		return usage_error(dump_usage, "dump wants exactly one FILE");
 	}
 
-	src = source_open(argv[optind], &msg);
-	if (!src) {
-		error("%s", msg);
-		free(msg);
+	/* the events themselves, without the stages */
+	if (driver_open(&d, argv[optind], &err) < 0) {
+		error("%s", err.msg);
+		driver_close(&d);
 		strbuf_release(&env.events);
 		return 1;
 	}
+	src = d.src;
 	if (env.events.len &&
 	    build_filter(src, argv[optind], &want, &maxid) < 0) {
 		ret = 1;
@@ -265,6 +264,6 @@ out:
 	free(want);
 	strbuf_release(&line);
 	strbuf_release(&env.events);
-	source_close(src);
+	driver_close(&d);
 	return ret;
 }

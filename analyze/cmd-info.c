@@ -15,7 +15,9 @@
 
 #include "iorec-format.h"
 #include "util.h"
-#include "ioreport.h"
+#include "cmd.h"
+#include "base/err.h"
+#include "driver.h"
 #include "input/source.h"
 #include "out/json.h"
 #include "out/report.h"
@@ -396,29 +398,31 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 
 static int info_one(const char *path)
 {
-	struct source_event ev;
 	const struct source_info *in;
 	struct source_event_type *types;
+	struct driver d = { 0 };
 	struct source *src;
+	struct an_err err;
 	uint64_t events = 0, raw = 0, stored = 0;
-	char buf[512], *msg;
-	int ntypes;
+	char buf[512];
+	int ntypes, rc;
 
-	src = source_open(path, &msg);
-	if (!src) {
-		error("%s", msg);
-		free(msg);
+	/* no stage: the events are only counted (source.h counts per type) */
+	if (driver_open(&d, path, &err) < 0 ||
+	    (!no_count && driver_run(&d, &err) < 0)) {
+		error("%s", err.msg);
+		driver_close(&d);
 		return 1;
 	}
-	in = source_info(src);
-	if (!no_count)
-		while (source_next(src, &ev) > 0)
-			events++;
+	src = d.src;
+	in = d.info;
+	events = d.events;
 	if (as_json) {
 		info_json(src, path, events);
 		flush_warnings(src);
-		source_close(src);
-		return ferror(stdout) ? 1 : 0;
+		rc = ferror(stdout) ? 1 : 0;
+		driver_close(&d);
+		return rc;
 	}
 
 	printf("file:              %s\n", path);
@@ -574,7 +578,7 @@ static int info_one(const char *path)
 		}
 	}
 	flush_warnings(src);
-	source_close(src);
+	driver_close(&d);
 	return 0;
 }
 

@@ -17,13 +17,15 @@
 #include <string.h>
 
 #include "util.h"
-#include "ioreport.h"
+#include "cmd.h"
 #include "input/source.h"
 #include "replay/syscall.h"
 #include "stats/account.h"
 #include "replay/proctable.h"
 #include "replay/block.h"
 #include "stats/attrib.h"
+#include "stats/fileid.h"
+#include "base/err.h"
 #include "driver.h"
 #include "out/json.h"
 #include "out/report.h"
@@ -130,10 +132,10 @@ static void fmt_u64(char *buf, size_t n, uint64_t v)
  * The anomaly counters these views show: those of the syscall replay and
  * the attribution, then the request completions without issue.
  */
-static size_t anomalies(const struct analysis *a, struct anomaly *v)
+static size_t anomalies(const struct driver *a, struct anomaly *v)
 {
 	struct anomaly all[ANOMALIES_MAX];
-	size_t n = analysis_anomalies(a, all), k = 0;
+	size_t n = driver_anomalies(a, all), k = 0;
 
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(all[i].stage, "block"))
@@ -144,7 +146,7 @@ static size_t anomalies(const struct analysis *a, struct anomaly *v)
 	return k;
 }
 
-static void print_anomalies_text(const struct analysis *a)
+static void print_anomalies_text(const struct driver *a)
 {
 	struct anomaly v[ANOMALIES_MAX];
 	size_t n = anomalies(a, v);
@@ -155,7 +157,7 @@ static void print_anomalies_text(const struct analysis *a)
 	putchar('\n');
 }
 
-static void print_anomalies_json(const struct analysis *a, struct json *j)
+static void print_anomalies_json(const struct driver *a, struct json *j)
 {
 	struct anomaly v[ANOMALIES_MAX];
 	size_t n = anomalies(a, v);
@@ -166,7 +168,7 @@ static void print_anomalies_json(const struct analysis *a, struct json *j)
 	json_object_end(j);
 }
 
-static void print_head_text(const struct analysis *a)
+static void print_head_text(const struct driver *a)
 {
 	const struct source_info *in = a->info;
 
@@ -184,7 +186,7 @@ static void print_head_text(const struct analysis *a)
 		       in->stop_reason ? in->stop_reason : "?");
 }
 
-static void print_head_json(const struct analysis *a, struct json *j)
+static void print_head_json(const struct driver *a, struct json *j)
 {
 	const struct source_info *in = a->info;
 
@@ -205,7 +207,7 @@ static double pct(uint64_t part, uint64_t all)
 	return all ? 100.0 * (double)part / (double)all : 0.0;
 }
 
-static void print_attrib_text(const struct analysis *a)
+static void print_attrib_text(const struct driver *a)
 {
 	const struct attrib_totals *t = attrib_totals(a->at);
 
@@ -241,7 +243,7 @@ static void print_attrib_text(const struct analysis *a)
 
 void view_attribution(struct sink *s)
 {
-	const struct analysis *a = s->a;
+	const struct driver *a = s->a;
 	const struct attrib_totals *t;
 	struct json *j = s->j;
 	char mm[32];
@@ -288,7 +290,7 @@ void view_attribution(struct sink *s)
 	json_object_end(j);
 }
 
-static void print_dstate_note(const struct analysis *a)
+static void print_dstate_note(const struct driver *a)
 {
 	const struct attrib_totals *t = attrib_totals(a->at);
 
@@ -323,29 +325,25 @@ static void json_blk(struct json *j, const struct blkio *b)
 
 /*
  * Run the attributed analysis of the one FILE of a standalone view.
- * Returns the source, or NULL after printing the error.
+ * Returns 0, or 1 after printing the error (d closed).
  */
-static struct source *run_analysis(const char *path, struct analysis *a)
+static int run_analysis(const char *path, struct driver *d)
 {
-	struct source *src;
-	char *msg = NULL;
+	struct an_err err;
 
-	src = source_open(path, &msg);
-	if (!src) {
-		error("%s", msg);
-		free(msg);
-		return NULL;
+	memset(d, 0, sizeof(*d));
+	d->want = AN_ATTRIB;
+	if (driver_open(d, path, &err) < 0 || driver_run(d, &err) < 0) {
+		error("%s", err.msg);
+		driver_close(d);
+		return 1;
 	}
-	memset(a, 0, sizeof(*a));
-	a->want = AN_ATTRIB;
-	analysis_run(a, src);
-	if (!a->have_sys) {
-		error("%s", a->sys_why);
-		analysis_release(a);
-		source_close(src);
-		return NULL;
+	if (!d->have_sys) {
+		error("%s", d->sys_why);
+		driver_close(d);
+		return 1;
 	}
-	return src;
+	return 0;
 }
 
 /*
@@ -355,8 +353,7 @@ static struct source *run_analysis(const char *path, struct analysis *a)
 static int run_standalone(int argc, char **argv, const char *usage,
 			  void (*view)(struct sink *, long))
 {
-	struct analysis a;
-	struct source *src;
+	struct driver a;
 	struct json j;
 	struct sink s;
 	struct view_opts o = { .top = -1 };
@@ -365,8 +362,7 @@ static int run_standalone(int argc, char **argv, const char *usage,
 
 	if (rc >= 0)
 		return rc;
-	src = run_analysis(o.path[0], &a);
-	if (!src)
+	if (run_analysis(o.path[0], &a))
 		return 1;
 	rc = 0;
 	sink_init(&s, &a, o.json ? &j : NULL);
@@ -384,10 +380,9 @@ static int run_standalone(int argc, char **argv, const char *usage,
 		view(&s, o.top);
 	}
 	fflush(stdout);
-	flush_warnings(src);
+	flush_warnings(a.src);
 	sink_release(&s);
-	analysis_release(&a);
-	source_close(src);
+	driver_close(&a);
 	return rc || ferror(stdout) ? 1 : 0;
 }
 
@@ -508,7 +503,7 @@ static const struct column kind_cols[] = {
 };
 
 /* The rows of the processes view, sorted; returns how many. */
-static size_t proc_rows(const struct analysis *a, struct prow **out)
+static size_t proc_rows(const struct driver *a, struct prow **out)
 {
 	const struct sys_replay *run = &a->sys;
 	struct prow *rows;
@@ -580,7 +575,7 @@ static void processes_json(struct json *j, const struct prow *rows,
 	json_array_end(j);
 }
 
-static void processes_text(const struct analysis *a, const struct prow *rows,
+static void processes_text(const struct driver *a, const struct prow *rows,
 			   size_t shown, size_t n)
 {
 	struct krow *krows;
@@ -619,7 +614,7 @@ static void processes_text(const struct analysis *a, const struct prow *rows,
 
 void view_processes(struct sink *s, long top)
 {
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 	struct prow *rows;
 	size_t n, shown;
 
@@ -651,39 +646,13 @@ int cmd_processes(int argc, char **argv)
 /* One line of the files view: the files of one identity merged. */
 struct frow {
 	const struct file *f;		/* the first (names the row) */
-	char key[64];			/* identity, for merging */
 	struct filestat s;
 };
 
-static void file_key(const struct file *f, char *buf, size_t n)
+static int cmp_ident(const void *a, const void *b)
 {
-	if (f->has_devino)
-		snprintf(buf, n, "d %u %u %" PRIu64, f->major, f->minor,
-			 f->ino);
-	else if (f->path)
-		snprintf(buf, n, "p");	/* compared by path below */
-	else
-		snprintf(buf, n, "u %d", f->id);
-}
-
-static int cmp_key(const void *a, const void *b)
-{
-	const struct frow *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
-
-	if (c || strcmp(x->key, "p"))
-		return c ? c : (x->f->id > y->f->id) - (x->f->id < y->f->id);
-	c = strcmp(x->f->path, y->f->path);
-	return c ? c : (x->f->id > y->f->id) - (x->f->id < y->f->id);
-}
-
-static bool same_file(const struct frow *x, const struct frow *y)
-{
-	if (strcmp(x->key, y->key))
-		return false;
-	if (!strcmp(x->key, "p"))
-		return !strcmp(x->f->path, y->f->path);
-	return true;
+	return fileid_cmp(((const struct frow *)a)->f,
+			  ((const struct frow *)b)->f);
 }
 
 static uint64_t frow_bytes(const struct frow *r)
@@ -787,7 +756,7 @@ static const struct column file_cols[] = {
 };
 
 /* The rows of the files view, merged by identity and sorted. */
-static size_t file_rows(const struct analysis *a, struct frow **out)
+static size_t file_rows(const struct driver *a, struct frow **out)
 {
 	const struct sys_replay *run = &a->sys;
 	size_t n = 0, m = 0, nf = filetab_count(run->ft);
@@ -802,14 +771,13 @@ static size_t file_rows(const struct analysis *a, struct frow **out)
 			    s->blk.write_bytes || s->blk.journal_bytes))
 			continue;
 		rows[n].f = f;
-		file_key(f, rows[n].key, sizeof(rows[n].key));
 		merge_filestat(&rows[n].s, s);
 		n++;
 	}
 	/* Merge the files of one identity (dev:ino, or path). */
-	qsort(rows, n, sizeof(*rows), cmp_key);
+	qsort(rows, n, sizeof(*rows), cmp_ident);
 	for (size_t i = 0; i < n; i++) {
-		if (m && same_file(&rows[m - 1], &rows[i])) {
+		if (m && fileid_same(rows[m - 1].f, rows[i].f)) {
 			merge_filestat(&rows[m - 1].s, &rows[i].s);
 			frow_release(&rows[i]);
 			continue;
@@ -823,7 +791,7 @@ static size_t file_rows(const struct analysis *a, struct frow **out)
 	return m;
 }
 
-static void files_json(const struct analysis *a, struct json *j,
+static void files_json(const struct driver *a, struct json *j,
 		       const struct frow *rows, size_t n, size_t total)
 {
 	const struct sys_replay *run = &a->sys;
@@ -863,7 +831,7 @@ static void files_json(const struct analysis *a, struct json *j,
 	json_array_end(j);
 }
 
-static void files_text(const struct analysis *a, const struct frow *rows,
+static void files_text(const struct driver *a, const struct frow *rows,
 		       size_t shown, size_t m)
 {
 	const struct sys_replay *run = &a->sys;
@@ -888,7 +856,7 @@ static void files_text(const struct analysis *a, const struct frow *rows,
 
 void view_files(struct sink *s, long top)
 {
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 	struct frow *rows;
 	size_t m, shown;
 

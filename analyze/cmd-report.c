@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-report.c - `ioreport report` (the default), `summary`, `devices`,
- * `slow` and `snoop`: open the recording, run the one-pass analysis
- * (analysis.h) with what the view needs, print through the sinks
+ * `slow` and `snoop`: open the recording, run the stages the view needs
+ * through the driver (driver.h), print through the sinks
  * (report.h) as text or one JSON object.
  */
 #include "config.h"
@@ -13,8 +13,9 @@
 #include <string.h>
 
 #include "util.h"
-#include "ioreport.h"
-#include "input/source.h"
+#include "cmd.h"
+#include "base/err.h"
+#include "driver.h"
 #include "out/json.h"
 #include "out/report.h"
 
@@ -87,22 +88,20 @@ enum view {
 static int run_view(enum view v, int argc, char **argv, const char *usage,
 		    const char *shortopts)
 {
-	struct analysis a = { 0 };
+	struct driver a = { 0 };
 	struct json j, *jp = NULL;
+	struct an_err err;
 	struct sink s;
-	struct source *src;
 	struct view_opts o = { .top = DEFAULT_TOP };
-	char *msg;
 	int rc = parse_view_opts(argc, argv, usage, shortopts, 0, 1000000, 1,
 				 &o);
 
 	if (rc >= 0)
 		return rc;
 	rc = 0;
-	src = source_open(o.path[0], &msg);
-	if (!src) {
-		error("%s", msg);
-		free(msg);
+	if (driver_open(&a, o.path[0], &err) < 0) {
+		error("%s", err.msg);
+		driver_close(&a);
 		return 1;
 	}
 	if (o.json) {
@@ -121,15 +120,17 @@ static int run_view(enum view v, int argc, char **argv, const char *usage,
 		a.on_request = snoop_request;
 		a.on_request_arg = &s;
 	}
-	/* sinks need the source info before the pass (snoop prints in it) */
-	a.info = source_info(src);
-	a.src = src;
 
 	if (jp)
 		json_object_begin(jp, NULL);
 	if (v == V_SNOOP)
 		view_snoop_begin(&s);
-	analysis_run(&a, src);
+	if (driver_run(&a, &err) < 0) {
+		error("%s", err.msg);
+		sink_release(&s);
+		driver_close(&a);
+		return 1;
+	}
 	if (v == V_SNOOP)
 		view_snoop_end(&s);
 	if (v != V_SNOOP || jp)
@@ -180,10 +181,9 @@ static int run_view(enum view v, int argc, char **argv, const char *usage,
 			rc = error("cannot write the JSON output");
 	}
 	fflush(stdout);
-	flush_warnings(src);
+	flush_warnings(a.src);
 	sink_release(&s);
-	analysis_release(&a);
-	source_close(src);
+	driver_close(&a);
 	if (ferror(stdout)) {
 		error("cannot write the output");
 		return 1;

@@ -24,8 +24,10 @@
 #include "driver.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
+#include "base/err.h"
 #include "stats/wa.h"
 #include "stats/dirty.h"
+#include "stats/snapcmp.h"
 
 /* The kernel's PID_MAX_LIMIT on 64-bit: larger ids are not counted. */
 #define PIDMAP_BITS	(4u * 1024 * 1024)
@@ -51,7 +53,7 @@ static int cmp_slow(const void *a, const void *b)
 	return req_slower(a, b) ? -1 : req_slower(b, a) ? 1 : 0;
 }
 
-const struct blk_done *analysis_slowest(struct analysis *a, size_t *n)
+const struct blk_done *driver_slowest(struct driver *a, size_t *n)
 {
 	/* sorting breaks the heap: the pass is over by now */
 	if (a->slow.n > 1)
@@ -93,7 +95,7 @@ static int cmp_call(const void *a, const void *b)
 	return call_slower(a, b) ? -1 : call_slower(b, a) ? 1 : 0;
 }
 
-const struct slow_call *analysis_slowest_calls(struct analysis *a, size_t *n)
+const struct slow_call *driver_slowest_calls(struct driver *a, size_t *n)
 {
 	if (a->slow_calls.n > 1)
 		qsort(a->slow_calls.v, a->slow_calls.n,
@@ -106,7 +108,7 @@ const struct slow_call *analysis_slowest_calls(struct analysis *a, size_t *n)
 static void on_call(void *arg, struct proc *p, struct file *f,
 		    const struct sys_call *c)
 {
-	struct analysis *a = arg;
+	struct driver *a = arg;
 
 	if (call_wanted(&a->slow_calls, c)) {
 		const struct sys_kind_info *ki = sys_kind_info(c->kind);
@@ -134,7 +136,7 @@ static void on_call(void *arg, struct proc *p, struct file *f,
 /* ------------------------------------------------------------------ */
 /* Per device and operation */
 
-static struct devstat *devstat_get(struct analysis *a, uint32_t dev,
+static struct devstat *devstat_get(struct driver *a, uint32_t dev,
 				   enum blk_op op)
 {
 	struct devstat *d;
@@ -156,7 +158,7 @@ static struct devstat *devstat_get(struct analysis *a, uint32_t dev,
 
 static void on_request(const struct blk_request *rq, void *arg)
 {
-	struct analysis *a = arg;
+	struct driver *a = arg;
 	struct devstat *d = devstat_get(a, rq->dev, rq->op);
 	struct blk_done done;
 
@@ -190,7 +192,7 @@ static void on_request(const struct blk_request *rq, void *arg)
 		a->on_request(&done, a->on_request_arg);
 }
 
-const char *analysis_file(struct analysis *a, const struct blk_done *d)
+const char *driver_file(struct driver *a, const struct blk_done *d)
 {
 	struct file *f = d->own.file;
 
@@ -214,7 +216,7 @@ static int cmp_devstat(const void *x, const void *y)
 /* The pass */
 
 /* What is counted for every event, whatever the consumers. */
-static inline void count_event(struct analysis *a,
+static inline void count_event(struct driver *a,
 			       const struct source_event *ev)
 {
 	unsigned int pid = (unsigned int)ev->pid;
@@ -242,7 +244,7 @@ static inline void count_event(struct analysis *a,
 }
 
 /* The sys replay of one exit: pair it, find its process, account it. */
-static void sys_exit(struct analysis *a, const struct dec_ev *ev)
+static void sys_exit(struct driver *a, const struct dec_ev *ev)
 {
 	struct sys_call c;
 	struct proc *p;
@@ -256,7 +258,7 @@ static void sys_exit(struct analysis *a, const struct dec_ev *ev)
 }
 
 /* The syscall, process and fd replay of one decoded event. */
-static void sys_event(struct analysis *a, const struct dec_ev *ev)
+static void sys_event(struct driver *a, const struct dec_ev *ev)
 {
 	struct proctable *pt = a->sys.pt;
 	const struct dec_task *t = &ev->task;
@@ -299,7 +301,7 @@ static void sys_event(struct analysis *a, const struct dec_ev *ev)
 static void window_closed(void *arg, enum win_id w, int tid,
 			  const struct win *open, const struct dec_ev *ev)
 {
-	struct analysis *a = arg;
+	struct driver *a = arg;
 
 	if (w == WIN_DSTATE && a->at)
 		attrib_window_closed(a->at, w, tid, open, ev);
@@ -308,13 +310,14 @@ static void window_closed(void *arg, enum win_id w, int tid,
 }
 
 /* Events were lost on cpu just before this one: every machine hears. */
-static void gap(struct analysis *a, int cpu)
+static void gap(struct driver *a, int cpu)
 {
 	if (a->wa)
 		wa_gap(a->wa, cpu);
 	if (a->have_sys)
 		sysreplay_gap(a->sys.sr, cpu);
-	windows_gap(a->win, cpu);
+	if (a->win)
+		windows_gap(a->win, cpu);
 	if (a->rb)
 		replay_block_gap(a->rb);
 }
@@ -326,7 +329,7 @@ static void gap(struct analysis *a, int cpu)
  * (it must know a request's bios when the request completes), then the
  * block replay.
  */
-static void dispatch(struct analysis *a, const struct dec_ev *ev)
+static void dispatch(struct driver *a, const struct dec_ev *ev)
 {
 	switch (ev->kind) {
 	case DK_RQ_INSERT:
@@ -355,19 +358,42 @@ static void dispatch(struct analysis *a, const struct dec_ev *ev)
 	}
 	if (a->have_sys)
 		sys_event(a, ev);
-	if (windows_use(ev->kind))
+	if (a->win && windows_use(a->win, ev->kind))
 		windows_feed(a->win, ev);
 	if (a->at)
 		attrib_event(a->at, ev);
 }
 
-int analysis_run(struct analysis *a, struct source *src)
+/* The whole disk of a file system's device, from the start snapshot. */
+static uint32_t disk_of(uint32_t fsdev, void *arg)
 {
+	struct driver *a = arg;
+
+	return snap_disk_of(a->info->snapshot_start, fsdev);
+}
+
+int driver_open(struct driver *a, const char *path, struct an_err *err)
+{
+	char *msg = NULL;
+
+	a->src = source_open(path, &msg);
+	if (!a->src) {
+		an_fail(err, AN_E_OPEN, "%s", msg ? msg : path);
+		free(msg);
+		return -AN_E_OPEN;
+	}
+	a->info = source_info(a->src);
+	return 0;
+}
+
+int driver_run(struct driver *a, struct an_err *err)
+{
+	struct source *src = a->src;
 	struct source_event ev;
 	struct dec_ev d;
+	bool decode;
 
-	a->src = src;
-	a->info = source_info(src);
+	(void)err;
 	a->nr_cpus = a->info->nr_cpus;
 	a->lost = xcalloc(a->nr_cpus > 0 ? (size_t)a->nr_cpus : 1,
 			  sizeof(*a->lost));
@@ -383,8 +409,6 @@ int analysis_run(struct analysis *a, struct source *src)
 		a->slow.cap = a->slow_n;
 		a->slow.v = xcalloc(a->slow_n, sizeof(*a->slow.v));
 	}
-	a->win = windows_new();
-	windows_on_close(a->win, window_closed, a);
 	if (a->want & AN_SYS) {
 		if (a->caps->syscall_events || a->caps->raw_syscalls) {
 			a->have_sys = true;
@@ -413,6 +437,10 @@ int analysis_run(struct analysis *a, struct source *src)
 					       a->info->path);
 		}
 	}
+	if ((a->want & (AN_ATTRIB | AN_DIRTY))) {
+		a->win = windows_new();
+		windows_on_close(a->win, window_closed, a);
+	}
 	if (a->have_sys && (a->want & AN_ATTRIB))
 		a->at = attrib_new(a->sys.sr, a->sys.pt, a->sys.ft, a->win,
 				   a->dec);
@@ -424,7 +452,7 @@ int analysis_run(struct analysis *a, struct source *src)
 		a->block_why = "not asked for";
 	if (a->want & AN_WA)
 		a->wa = wa_new(a->caps->jbd2_run, a->caps->ext4_sync,
-			       a->disk_of, a->disk_of_arg);
+			       disk_of, a);
 	if (a->want & AN_DIRTY) {
 		struct dirty_caps dc = {
 			.bdp = a->caps->bdp_pause,
@@ -435,8 +463,12 @@ int analysis_run(struct analysis *a, struct source *src)
 		a->dirty = dirty_new(&dc, a->info->page_size);
 	}
 
+	/* no stage asked (info): the events are only counted */
+	decode = a->want != 0;
 	while (source_next(src, &ev) > 0) {
 		count_event(a, &ev);
+		if (!decode)
+			continue;
 		if (a->dirty && a->events == 1)
 			dirty_begin(a->dirty, ev.ts);
 		if (ev.missed)
@@ -457,6 +489,10 @@ int analysis_run(struct analysis *a, struct source *src)
 		replay_block_finish(a->rb);
 		a->blk_an = *replay_block_anomalies(a->rb);
 	}
+	a->hz = a->at ? attrib_totals(a->at)->hz : 250;
+	if (a->wa)
+		wa_finish(a->wa, a->have_sys ? a->sys.ft : NULL,
+			  a->info->snapshot_start, a->info->snapshot_end, a->hz);
 	if (a->dirty)
 		dirty_end(a->dirty);
 	if (a->ndev > 1)
@@ -466,8 +502,10 @@ int analysis_run(struct analysis *a, struct source *src)
 	return 0;
 }
 
-void analysis_release(struct analysis *a)
+void driver_close(struct driver *a)
 {
+	struct source *src = a->src;
+
 	for (size_t i = 0; i < a->ndev; i++) {
 		hist_release(&a->dev[i].queue);
 		hist_release(&a->dev[i].device);
@@ -488,10 +526,11 @@ void analysis_release(struct analysis *a)
 	filetab_free(a->sys.ft, filestat_free);
 	sysreplay_free(a->sys.sr);
 	decode_free(a->dec);
+	source_close(src);
 	memset(a, 0, sizeof(*a));
 }
 
-size_t analysis_anomalies(const struct analysis *a, struct anomaly *v)
+size_t driver_anomalies(const struct driver *a, struct anomaly *v)
 {
 	size_t n = 0;
 

@@ -17,8 +17,8 @@
  * Hooks let a command see the pass as it goes without a second reading:
  * every completed request (on_request), every syscall (on_call).
  */
-#ifndef IOREPORT_ANALYSIS_H
-#define IOREPORT_ANALYSIS_H
+#ifndef IOREPORT_DRIVER_H
+#define IOREPORT_DRIVER_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -33,9 +33,9 @@
 
 struct source;
 struct source_info;
-struct source_event;
+struct an_err;
 
-/* What to compute (analysis.want). */
+/* What to compute (driver.want). */
 #define AN_BLOCK	0x01	/* block replay: devices, slow requests */
 #define AN_SYS		0x02	/* syscall/process/fd replay (replay/) */
 #define AN_ATTRIB	0x04	/* block I/O to processes and files (attrib.h);
@@ -78,7 +78,7 @@ struct slow_call {
 	char comm[16];			/* the process's comm at the call */
 	int fd;				/* -1: none */
 	const struct file *file;	/* of fd, or NULL; valid until
-					   analysis_release() */
+					   driver_close() */
 	uint64_t start, end;		/* enter and exit ts */
 	int64_t ret;
 	uint64_t bytes;			/* moved by a read/write kind */
@@ -90,15 +90,12 @@ struct callheap {
 	struct slow_call *v;
 };
 
-struct analysis {
-	/* set by the caller before analysis_run() */
+struct driver {
+	/* set by the caller before driver_run() */
 	unsigned int want;
 	size_t slow_n;			/* 0: no slow heap */
 	blk_done_fn on_request;		/* each completed request, or NULL */
 	void *on_request_arg;
-	/* AN_WA: the disk of a file system (partition -> disk), or NULL */
-	uint32_t (*disk_of)(uint32_t fsdev, void *arg);
-	void *disk_of_arg;
 	sys_call_fn on_call;		/* each syscall (AN_SYS), or NULL */
 	void *on_call_arg;
 
@@ -135,6 +132,8 @@ struct analysis {
 	struct attrib *at;		/* NULL: no attribution */
 	struct wa *wa;			/* AN_WA */
 	struct dirty *dirty;		/* AN_DIRTY */
+	int hz;				/* the recording kernel's (250 when
+					   unknown): jbd2 stats in jiffies */
 
 	/* private */
 	uint8_t *pidmap;
@@ -142,28 +141,40 @@ struct analysis {
 };
 
 /*
- * analysis_run - read the whole of src once
- * @a: zeroed, with want, slow_n (the slowest requests and, with AN_SYS,
- *   syscalls to keep) and the hooks set; filled with the
- *   results; release with analysis_release()
+ * driver_open - open the recording at path ("-": standard input)
+ * @d: zeroed; d->src and d->info are set, the stages not yet run
+ *
+ * Returns 0, or a negative AN_E_* with err set to a one-line message
+ * naming the file, the problem and the fix.  driver_close() after
+ * either.
+ */
+int driver_open(struct driver *d, const char *path, struct an_err *err);
+
+/*
+ * driver_run - read the whole recording once through the stages asked
+ * for (d->want) and finish them
+ * @d: opened, with want, slow_n (the slowest requests and, with AN_SYS,
+ *   syscalls to keep) and the hooks set; filled with the results
  *
  * A recording that lacks the events of one part (no block events, no
  * syscalls) is not an error: that part is empty and block_why/sys_why
- * say why.  Returns 0.
+ * say why.  Returns 0, or a negative AN_E_* with err set.
  */
-int analysis_run(struct analysis *a, struct source *src);
-void analysis_release(struct analysis *a);
+int driver_run(struct driver *d, struct an_err *err);
+
+/* Free the stages, their results and the recording; accepts a zeroed d. */
+void driver_close(struct driver *d);
 
 /* The slowest requests, slowest first (sorts the heap in place). */
-const struct blk_done *analysis_slowest(struct analysis *a, size_t *n);
+const struct blk_done *driver_slowest(struct driver *d, size_t *n);
 /* The slowest syscalls, slowest first (sorts the heap in place). */
-const struct slow_call *analysis_slowest_calls(struct analysis *a, size_t *n);
+const struct slow_call *driver_slowest_calls(struct driver *d, size_t *n);
 
 /*
  * The file a request was attributed to, or NULL: during the pass the
  * files known so far, after it also the inodes tied at the end.
  */
-const char *analysis_file(struct analysis *a, const struct blk_done *d);
+const char *driver_file(struct driver *d, const struct blk_done *done);
 
 /* A counter of what a state machine of the replay could not pair or decode. */
 struct anomaly {
@@ -176,13 +187,13 @@ struct anomaly {
 #define ANOMALIES_MAX	40
 
 /*
- * analysis_anomalies - every anomaly counter of the replay, in a fixed
+ * driver_anomalies - every anomaly counter of the replay, in a fixed
  * order: the block ones (with block events), the syscall, process, fd
  * and decode ones (with syscalls), the attribution ones (with it)
  * @v: ANOMALIES_MAX entries
  *
  * The one list the views, their JSON and the database take them from.
  */
-size_t analysis_anomalies(const struct analysis *a, struct anomaly *v);
+size_t driver_anomalies(const struct driver *d, struct anomaly *v);
 
-#endif /* IOREPORT_ANALYSIS_H */
+#endif /* IOREPORT_DRIVER_H */

@@ -30,7 +30,8 @@ include $(srcdir)/analyze/out/local.mk
 bin_PROGRAMS += ioreport
 ioreport_SOURCES = \
 	analyze/ioreport.c \
-	analyze/ioreport.h \
+	analyze/cmd.h \
+	analyze/cmd-opts.c \
 	analyze/cmd-info.c \
 	analyze/cmd-dump.c \
 	analyze/cmd-report.c \

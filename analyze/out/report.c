@@ -24,7 +24,7 @@
 
 static const char bar[] = "****************************************";
 
-void sink_init(struct sink *s, struct analysis *a, struct json *j)
+void sink_init(struct sink *s, struct driver *a, struct json *j)
 {
 	memset(s, 0, sizeof(*s));
 	s->a = a;
@@ -148,7 +148,7 @@ static void fmt_secs(char *buf, size_t n, uint64_t ts)
 		 ts % 1000000000 / 1000);
 }
 
-static uint64_t duration_ns(const struct analysis *a)
+static uint64_t duration_ns(const struct driver *a)
 {
 	return a->last_ts > a->first_ts ? a->last_ts - a->first_ts : 0;
 }
@@ -230,7 +230,7 @@ static void anomaly_list(const struct anomaly *v, size_t n, bool block,
 		printf("\n");
 }
 
-static uint64_t lost_total(const struct analysis *a, uint64_t *gaps)
+static uint64_t lost_total(const struct driver *a, uint64_t *gaps)
 {
 	uint64_t t = 0;
 
@@ -245,9 +245,9 @@ static uint64_t lost_total(const struct analysis *a, uint64_t *gaps)
 void view_anomalies(struct sink *s)
 {
 	struct anomaly v[ANOMALIES_MAX];
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 	uint64_t gaps, lost = lost_total(a, &gaps);
-	size_t n = analysis_anomalies(a, v);
+	size_t n = driver_anomalies(a, v);
 	/* snoop's lines are for grep and awk: its trailer is a comment */
 	const char *pre = s->snooping ? "# " : "";
 
@@ -302,7 +302,7 @@ static void acc_kstats(char **f, int n, void *arg)
 
 static void summary_lost(struct sink *s)
 {
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 	struct kstats k = { 0 };
 	uint64_t gaps, lost = lost_total(a, &gaps);
 	bool have_k = a->info->stats != NULL;
@@ -379,7 +379,7 @@ static void summary_lost(struct sink *s)
 /* Per device totals, from the per-operation rows (sorted by device). */
 static void summary_devices(struct sink *s)
 {
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 	size_t i = 0;
 
 	if (s->j)
@@ -500,7 +500,7 @@ static void acc_diskstats(char **f, int n, void *arg)
 }
 
 /* What the trace saw complete on dev, in diskstats' units. */
-static void trace_counts(const struct analysis *a, uint32_t dev,
+static void trace_counts(const struct driver *a, uint32_t dev,
 			 uint64_t t[DS_N])
 {
 	memset(t, 0, sizeof(uint64_t) * DS_N);
@@ -829,7 +829,7 @@ static void summary_config(struct sink *s)
 
 void view_summary(struct sink *s)
 {
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 	const struct source_info *in = a->info;
 	static const struct { const char *label, *key; } hk[] = {
 		{ "host", "hostname" }, { "kernel", "kernel" },
@@ -926,7 +926,7 @@ static void print_ms(uint64_t ns)
 
 static void lat_table(struct sink *s, const char *title, size_t off)
 {
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 
 	printf("\n%s:\n", title);
 	printf("  %-20s %-8s %9s %10s %10s %10s %10s %10s %10s\n", "DEVICE",
@@ -955,7 +955,7 @@ static void lat_table(struct sink *s, const char *title, size_t off)
 
 void view_devices(struct sink *s)
 {
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 	double secs = (double)duration_ns(a) / 1e9;
 
 	if (s->j) {
@@ -1068,7 +1068,7 @@ static const char *rq_comm(struct sink *s, const struct blk_request *rq)
 static const char *rq_file(struct sink *s, const struct blk_done *d,
 			   char *buf, size_t n)
 {
-	const char *f = analysis_file(s->a, d);
+	const char *f = driver_file(s->a, d);
 
 	if (f)
 		return f;
@@ -1124,18 +1124,18 @@ static void rq_json(struct sink *s, const struct blk_done *d)
 			json_null(j, "ino");
 		json_object_end(j);
 	}
-	json_str(j, "file", analysis_file(s->a, d));
+	json_str(j, "file", driver_file(s->a, d));
 	json_object_end(j);
 }
 
 /* The slowest syscalls (enter -> exit), when the syscalls were replayed. */
 static void slow_calls(struct sink *s)
 {
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 	const struct slow_call *v;
 	size_t n;
 
-	v = analysis_slowest_calls(a, &n);
+	v = driver_slowest_calls(a, &n);
 	if (s->j) {
 		if (!a->have_sys) {
 			json_null(s->j, "slow_syscalls");
@@ -1190,11 +1190,11 @@ static void slow_calls(struct sink *s)
 
 void view_slow(struct sink *s)
 {
-	struct analysis *a = s->a;
+	struct driver *a = s->a;
 	const struct blk_done *v;
 	size_t n;
 
-	v = analysis_slowest(a, &n);
+	v = driver_slowest(a, &n);
 	if (s->j) {
 		json_array_begin(s->j, "slow_requests");
 		for (size_t i = 0; i < n; i++)

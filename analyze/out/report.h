@@ -21,7 +21,7 @@
 struct json;
 
 struct sink {
-	struct analysis *a;
+	struct driver *a;
 	struct json *j;		/* NULL: text */
 	bool no_hist;		/* text: tables only */
 	/* device names from the snapshot, cached */
@@ -35,7 +35,7 @@ struct sink {
 	uint64_t snooped;
 };
 
-void sink_init(struct sink *s, struct analysis *a, struct json *j);
+void sink_init(struct sink *s, struct driver *a, struct json *j);
 void sink_release(struct sink *s);
 
 /**

@@ -465,6 +465,22 @@ void proctable_finish(struct proctable *pt)
 		each_line(pt->end_text, end_fd_line, pt);
 }
 
+struct proc *proctable_of_tid_at(struct proctable *pt, int tid, uint64_t ts)
+{
+	struct proc *p = proctable_lookup(pt, tid), *best = NULL;
+
+	if (p && (!p->start_ts || p->start_ts <= ts))
+		return p;
+	for (size_t i = 0; i < pt->n; i++) {
+		p = pt->v[i];
+		if (p->pid != tid || (p->start_ts && p->start_ts > ts) ||
+		    (p->exited && p->exit_ts && p->exit_ts < ts))
+			continue;
+		best = p;
+	}
+	return best;
+}
+
 size_t proctable_count(const struct proctable *pt)
 {
 	return pt->n;

@@ -96,6 +96,13 @@ void proctable_exit(struct proctable *pt, uint64_t ts, int tid,
 /* End of the recording: name unnamed fds from the end snapshot. */
 void proctable_finish(struct proctable *pt);
 
+/*
+ * The process thread tid belonged to at ts: the live one, else the
+ * process whose main thread it was and that lived at ts (the table
+ * forgets the threads of exited processes).  NULL when unknown.
+ */
+struct proc *proctable_of_tid_at(struct proctable *pt, int tid, uint64_t ts);
+
 size_t proctable_count(const struct proctable *pt);
 struct proc *proctable_at(const struct proctable *pt, size_t i);
 const struct proctable_stats *proctable_stats(const struct proctable *pt);

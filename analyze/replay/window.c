@@ -95,6 +95,7 @@ struct windows {
 	struct imap threads;		/* tid -> struct tstate */
 	struct wlist list[WIN_NR];
 	unsigned int nopen[WIN_NR];	/* open windows of GAP_DROP rows */
+	bool used[DK_NR];		/* kinds that open or close one */
 	win_close_fn on_close;
 	void *arg;
 };
@@ -104,6 +105,12 @@ struct windows *windows_new(void)
 	struct windows *ws = xcalloc(1, sizeof(*ws));
 
 	imap_init(&ws->threads);
+	for (int w = 0; w < WIN_NR; w++) {
+		ws->used[defs[w].open] = true;
+		for (int i = 0; i < 2; i++)
+			ws->used[defs[w].close[i]] = true;
+	}
+	ws->used[DK_NONE] = false;
 	return ws;
 }
 
@@ -129,13 +136,9 @@ void windows_on_close(struct windows *ws, win_close_fn fn, void *arg)
 	ws->arg = arg;
 }
 
-bool windows_use(int kind)
+bool windows_use(const struct windows *ws, int kind)
 {
-	for (int w = 0; w < WIN_NR; w++)
-		if (defs[w].open == kind || defs[w].close[0] == kind ||
-		    defs[w].close[1] == kind)
-			return true;
-	return false;
+	return kind > 0 && kind < DK_NR && ws->used[kind];
 }
 
 static int key_of(enum key k, const struct dec_ev *ev)

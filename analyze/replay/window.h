@@ -56,7 +56,7 @@ void windows_free(struct windows *ws);
 void windows_on_close(struct windows *ws, win_close_fn fn, void *arg);
 
 /* Whether kind opens or closes some window (the driver's dispatch). */
-bool windows_use(int kind);
+bool windows_use(const struct windows *ws, int kind);
 /* Feed one decoded event: open and close the windows it starts and ends. */
 void windows_feed(struct windows *ws, const struct dec_ev *ev);
 /* Events were lost: close (without telling) the windows the table drops. */

@@ -10,7 +10,10 @@
 
 #include "util.h"
 #include "decode/decode.h"
+#include "replay/fdtable.h"
+#include "stats/account.h"
 #include "stats/attrib.h"
+#include "stats/snapcmp.h"
 #include "stats/wa.h"
 
 /* An fsync a thread is inside (ext4_sync_file_enter seen, exit not yet). */
@@ -374,4 +377,50 @@ void wa_total(const struct wa *w, struct wa_dev *t)
 		t->ds_writes += d->ds_writes;
 		t->ds_flushes += d->ds_flushes;
 	}
+}
+
+/* The file system of a file: its dev:ino, else the mount of its path. */
+static uint32_t file_fsdev(const char *snap, const struct file *f,
+			   bool *known)
+{
+	uint32_t dev = 0;
+
+	*known = true;
+	if (f->has_devino && f->major)
+		return f->major << 20 | (f->minor & 0xfffff);
+	if (f->path && snap_mount_of(snap, f->path, &dev) && dev >> 20)
+		return dev;
+	*known = false;
+	return 0;
+}
+
+void wa_finish(struct wa *w, struct filetab *ft, const char *snap_start,
+	       const char *snap_end, int hz)
+{
+	char b1[512], b2[512];
+
+	for (size_t i = 0; ft && i < filetab_count(ft); i++) {
+		struct file *f = filetab_at(ft, i);
+		struct filestat *fs = f->user;
+		bool known;
+		uint32_t dev;
+
+		if (!fs || !fs->write_bytes)
+			continue;
+		dev = file_fsdev(snap_start, f, &known);
+		w->app_all += fs->write_bytes;
+		if (!known) {
+			w->app_unplaced += fs->write_bytes;
+			continue;
+		}
+		wa_add_app(w, dev, fs->write_bytes);
+	}
+	for (size_t i = 0; snap_start && snap_end && i < w->ndev; i++) {
+		uint32_t dev = w->dev[i].dev;
+
+		if (snap_diskstats(snap_start, dev, b1, sizeof(b1)) &&
+		    snap_diskstats(snap_end, dev, b2, sizeof(b2)))
+			wa_diskstats(w, dev, b1, b2);
+	}
+	wa_end(w, hz);
 }

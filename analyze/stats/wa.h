@@ -91,6 +91,8 @@ struct wa {
 	struct wa_fsync *fs;
 	size_t nfs, afs;
 	struct wa_stats st;
+	uint64_t app_all;	/* written by file syscalls, all files */
+	uint64_t app_unplaced;	/* of which to files of no known device */
 	/* private */
 	struct wa_priv *p;
 };
@@ -121,6 +123,15 @@ void wa_diskstats(struct wa *w, uint32_t dev, const char *start,
 void wa_add_app(struct wa *w, uint32_t fsdev, uint64_t bytes);
 /* End of the passes: sort, convert jiffies with hz. */
 void wa_end(struct wa *w, int hz);
+/*
+ * wa_finish - the end of the pass: the application bytes of every file
+ * of ft (NULL: none) on its file system's device (dev:ino, else the
+ * mount of its path in the start snapshot), the diskstats of the
+ * devices between the snapshots, then wa_end()
+ */
+struct filetab;
+void wa_finish(struct wa *w, struct filetab *ft, const char *snap_start,
+	       const char *snap_end, int hz);
 
 /* The device entry, created when absent. */
 struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev);

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ioreport.h - the subcommands of ioreport, each in its own cmd-*.c file,
- * dispatched by name from ioreport.c.
+ * cmd.h - the commands of ioreport, one file each (or one per closely
+ * related pair), dispatched by name from the table of ioreport.c, and
+ * what they share (cmd-opts.c).
  *
  * A command gets argv with argv[0] set to its own name, prints its
  * output and its errors, and returns the exit code: 0 ok, 1 failure,
  * 2 usage error.
  */
-#ifndef IOREPORT_H
-#define IOREPORT_H
+#ifndef IOREPORT_CMD_H
+#define IOREPORT_CMD_H
 
 #include <stdbool.h>
 
@@ -64,7 +65,6 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		    int nfiles, struct view_opts *o);
 
 struct source;
-struct source;
 
 /**
  * flush_warnings - print the queued warnings of a source
@@ -75,4 +75,4 @@ struct source;
  */
 void flush_warnings(struct source *src);
 
-#endif /* IOREPORT_H */
+#endif /* IOREPORT_CMD_H */

@@ -22,6 +22,7 @@
 #include "util.h"
 #include "cmd.h"
 #include "input/source.h"
+#include "input/meta.h"
 #include "base/err.h"
 #include "driver.h"
 #include "replay/fdtable.h"
@@ -1980,7 +1981,7 @@ struct used_arg {
 
 static bool dev_used_in(const struct rec *r, uint32_t dev)
 {
-	uint32_t disk = snap_disk_of(r->snap, dev);
+	uint32_t disk = meta_disk_of(r->snap, dev);
 
 	for (size_t i = 0; i < r->wa->ndev; i++) {
 		const struct wa_dev *d = &r->wa->dev[i];

@@ -19,8 +19,8 @@
 #include "base/err.h"
 #include "driver.h"
 #include "input/source.h"
+#include "input/meta.h"
 #include "out/json.h"
-#include "out/report.h"
 
 static const char info_usage[] =
 "usage: ioreport info [--no-count] [--json] FILE...\n"
@@ -32,21 +32,13 @@ static const char info_usage[] =
 
 static bool no_count, as_json;
 
-static void kv(const char *text, const char *key, char *buf, size_t n)
-{
-	if (!text || iorec_kv_get(text, strlen(text), key, buf, n) < 0)
-		snprintf(buf, n, "%s", "");
-}
-
 /* Print "  label: value" when the header has key. */
 static void header_line(const char *text, const char *label, const char *key)
 {
 	char buf[1024];
 
-	if (!text || iorec_kv_get(text, strlen(text), key, buf,
-				  sizeof(buf)) <= 0)
-		return;
-	printf("  %-16s %s\n", label, buf);
+	if (meta_kv(text, key, buf, sizeof(buf)))
+		printf("  %-16s %s\n", label, buf);
 }
 
 static void print_ts(const char *label, uint64_t ts)
@@ -60,7 +52,7 @@ struct snap_count {
 	char lastdev[64];
 };
 
-static void count_snap(char **f, int n, void *arg)
+static int count_snap(char **f, int n, void *arg)
 {
 	struct snap_count *s = arg;
 
@@ -80,6 +72,7 @@ static void count_snap(char **f, int n, void *arg)
 		s->blockdevs++;
 		snprintf(s->lastdev, sizeof(s->lastdev), "%s", f[1]);
 	}
+	return 0;
 }
 
 static void print_snap_count(const char *label, const char *text)
@@ -90,13 +83,13 @@ static void print_snap_count(const char *label, const char *text)
 		printf("  %-16s none\n", label);
 		return;
 	}
-	snap_for_lines(text, NULL, count_snap, &s);
+	meta_lines(text, NULL, count_snap, &s);
 	printf("  %-16s %lu processes, %lu threads, %lu fds, %lu mounts, %lu block devices, %lu sysctls\n",
 	       label, s.procs, s.threads, s.fds, s.mounts, s.blockdevs,
 	       s.sysctls);
 }
 
-static void print_highlight(char **f, int n, void *arg)
+static int print_highlight(char **f, int n, void *arg)
 {
 	if (!strcmp(f[0], "sysctl") && n >= 3 &&
 	    (!strncmp(f[1], "vm.dirty_", 9) || !strcmp(f[1], "vm.swappiness")))
@@ -107,6 +100,7 @@ static void print_highlight(char **f, int n, void *arg)
 		  !strcmp(f[4], "f2fs") || !strcmp(f[4], "vfat")))
 		printf("  %-16s %s on %s type %s (%s) super (%s) dev %s\n",
 		       "mount", f[2], f[3], f[4], f[5], f[6], f[1]);
+	return 0;
 }
 
 /*
@@ -131,12 +125,12 @@ static void flush_bdev(struct bdev_acc *b)
 	b->partition = b->loop_backed = false;
 }
 
-static void print_bdev(char **f, int n, void *arg)
+static int print_bdev(char **f, int n, void *arg)
 {
 	struct bdev_acc *b = arg;
 
 	if (strcmp(f[0], "blockdev") || n < 4)
-		return;
+		return 0;
 	if (strcmp(f[1], b->name)) {
 		flush_bdev(b);
 		snprintf(b->name, sizeof(b->name), "%s", f[1]);
@@ -151,72 +145,30 @@ static void print_bdev(char **f, int n, void *arg)
 		       !strcmp(f[3], "write_cache") ||
 		       !strcmp(f[3], "backing_file")))
 		strbuf_addf(&b->line, " %s=%s", f[3], f[4]);
-}
-
-/* Per-CPU lost counters from the STATS chunk. */
-struct stats_acc {
-	int ncpus;
-	uint64_t *overrun, *dropped, *missed_pages;
-	bool *seen;
-};
-
-static void grow_stats(struct stats_acc *a, int cpu)
-{
-	if (cpu < a->ncpus)
-		return;
-	a->overrun = xrealloc(a->overrun, sizeof(uint64_t) * (cpu + 1));
-	a->dropped = xrealloc(a->dropped, sizeof(uint64_t) * (cpu + 1));
-	a->missed_pages = xrealloc(a->missed_pages,
-				   sizeof(uint64_t) * (cpu + 1));
-	a->seen = xrealloc(a->seen, sizeof(bool) * (cpu + 1));
-	for (int i = a->ncpus; i <= cpu; i++) {
-		a->overrun[i] = a->dropped[i] = a->missed_pages[i] = 0;
-		a->seen[i] = false;
-	}
-	a->ncpus = cpu + 1;
-}
-
-static void acc_stats(char **f, int n, void *arg)
-{
-	struct stats_acc *a = arg;
-	int cpu;
-	uint64_t v;
-
-	if (n < 4 || strcmp(f[0], "cpu"))
-		return;
-	cpu = atoi(f[1]);
-	if (cpu < 0 || cpu > 65535)
-		return;
-	grow_stats(a, cpu);
-	a->seen[cpu] = true;
-	v = strtoull(f[3], NULL, 10);
-	if (!strcmp(f[2], "overrun"))
-		a->overrun[cpu] = v;
-	else if (!strcmp(f[2], "dropped events"))
-		a->dropped[cpu] = v;
-	else if (!strcmp(f[2], "missed_pages"))
-		a->missed_pages[cpu] = v;
+	return 0;
 }
 
 static void print_lost(struct source *src, bool counted)
 {
 	const struct source_info *in = source_info(src);
-	struct stats_acc a = { 0 };
+	struct meta_kstats k;
 	uint64_t total = 0, pages = 0;
 
 	printf("lost events:\n");
-	if (in->stats) {
-		snap_for_lines(in->stats, NULL, acc_stats, &a);
-		for (int i = 0; i < a.ncpus; i++) {
-			if (!a.seen[i])
+	if (in->stats && !meta_kstats(in->stats, &k)) {
+		for (int i = 0; i < k.n; i++) {
+			const struct meta_kcpu *c = &k.cpu[i];
+
+			if (!c->seen)
 				continue;
 			printf("  cpu %-3d overrun %" PRIu64 ", dropped %" PRIu64
 			       ", pages with lost events %" PRIu64 "\n", i,
-			       a.overrun[i], a.dropped[i], a.missed_pages[i]);
-			total += a.overrun[i] + a.dropped[i];
+			       c->overrun, c->dropped, c->missed_pages);
+			total += c->overrun + c->dropped;
 		}
 		printf("  %-16s %" PRIu64 " (kernel ring-buffer counters)\n",
 		       "total", total);
+		meta_kstats_release(&k);
 	} else {
 		printf("  %-16s none (no stats chunk%s)\n", "kernel counters",
 		       in->kind == SOURCE_TRACEDAT ? " in trace.dat input" :
@@ -232,15 +184,6 @@ static void print_lost(struct source *src, bool counted)
 		       " events counted in them\n", "in the data", pages,
 		       total);
 	}
-	free(a.overrun);
-	free(a.dropped);
-	free(a.missed_pages);
-	free(a.seen);
-}
-
-static const char *integrity_word(enum source_integrity i)
-{
-	return i == SOURCE_TRUNCATED ? "truncated" : "corrupt";
 }
 
 /* "key=value" lines as members of an object. */
@@ -279,7 +222,7 @@ static void json_snap_count(struct json *j, const char *key, const char *text)
 		json_null(j, key);
 		return;
 	}
-	snap_for_lines(text, NULL, count_snap, &s);
+	meta_lines(text, NULL, count_snap, &s);
 	json_object_begin(j, key);
 	json_u64(j, "processes", s.procs);
 	json_u64(j, "threads", s.threads);
@@ -294,7 +237,7 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 {
 	const struct source_info *in = source_info(src);
 	struct source_event_type *types;
-	struct stats_acc a = { 0 };
+	struct meta_kstats k;
 	struct json j;
 	int ntypes;
 
@@ -305,8 +248,7 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 	json_str(&j, "format", in->kind == SOURCE_IOREC ? "iorec" : "trace.dat");
 	json_u64(&j, "version_major", in->version_major);
 	json_u64(&j, "version_minor", in->version_minor);
-	json_str(&j, "integrity", in->integrity == SOURCE_COMPLETE ?
-		 "complete" : integrity_word(in->integrity));
+	json_str(&j, "integrity", meta_integrity(in->integrity));
 	if (in->integrity != SOURCE_COMPLETE) {
 		json_u64(&j, "stop_offset", in->stop_offset);
 		json_str(&j, "stop_reason", in->stop_reason);
@@ -368,20 +310,20 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 		json_object_end(&j);
 	}
 	json_array_end(&j);
-	if (in->stats) {
-		snap_for_lines(in->stats, NULL, acc_stats, &a);
+	if (in->stats && !meta_kstats(in->stats, &k)) {
 		json_array_begin(&j, "kernel_lost");
-		for (int i = 0; i < a.ncpus; i++) {
-			if (!a.seen[i])
+		for (int i = 0; i < k.n; i++) {
+			if (!k.cpu[i].seen)
 				continue;
 			json_object_begin(&j, NULL);
 			json_i64(&j, "cpu", i);
-			json_u64(&j, "overrun", a.overrun[i]);
-			json_u64(&j, "dropped", a.dropped[i]);
-			json_u64(&j, "lost_pages", a.missed_pages[i]);
+			json_u64(&j, "overrun", k.cpu[i].overrun);
+			json_u64(&j, "dropped", k.cpu[i].dropped);
+			json_u64(&j, "lost_pages", k.cpu[i].missed_pages);
 			json_object_end(&j);
 		}
 		json_array_end(&j);
+		meta_kstats_release(&k);
 	} else {
 		json_null(&j, "kernel_lost");
 	}
@@ -390,10 +332,6 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 	json_kv_lines(&j, "end", in->end_text);
 	json_object_end(&j);
 	json_finish(&j);
-	free(a.overrun);
-	free(a.dropped);
-	free(a.missed_pages);
-	free(a.seen);
 }
 
 static int info_one(const char *path)
@@ -436,16 +374,16 @@ static int info_one(const char *path)
 		printf("integrity:         complete\n");
 	else
 		printf("integrity:         %s at offset %" PRIu64 ": %s\n",
-		       integrity_word(in->integrity), in->stop_offset,
+		       meta_integrity(in->integrity), in->stop_offset,
 		       in->stop_reason);
 
 	printf("header:\n");
 	header_line(in->header_text, "host:", "hostname");
-	kv(in->header_text, "kernel", buf, sizeof(buf));
+	meta_kv(in->header_text, "kernel", buf, sizeof(buf));
 	if (*buf) {
 		char ver[256];
 
-		kv(in->header_text, "kversion", ver, sizeof(ver));
+		meta_kv(in->header_text, "kversion", ver, sizeof(ver));
 		printf("  %-16s %s%s%s\n", "kernel:", buf, *ver ? " " : "",
 		       ver);
 	}
@@ -469,11 +407,11 @@ static int info_one(const char *path)
 		header_line(in->header_text, "instance:", "instance");
 		header_line(in->header_text, "command line:", "cmdline");
 		header_line(in->header_text, "command:", "command");
-		kv(in->header_text, "output_dev", buf, sizeof(buf));
+		meta_kv(in->header_text, "output_dev", buf, sizeof(buf));
 		if (*buf) {
 			char ino[64];
 
-			kv(in->header_text, "output_ino", ino, sizeof(ino));
+			meta_kv(in->header_text, "output_ino", ino, sizeof(ino));
 			printf("  %-16s dev %s ino %s\n", "output:", buf, ino);
 		} else {
 			printf("  %-16s standard output or pipe\n", "output:");
@@ -553,12 +491,12 @@ static int info_one(const char *path)
 		printf("snapshot:\n");
 		print_snap_count("start:", in->snapshot_start);
 		print_snap_count("end:", in->snapshot_end);
-		snap_for_lines(in->snapshot_start, NULL, print_highlight,
+		meta_lines(in->snapshot_start, NULL, print_highlight,
 			       NULL);
 		{
 			struct bdev_acc b = { .line = STRBUF_INIT };
 
-			snap_for_lines(in->snapshot_start, NULL, print_bdev,
+			meta_lines(in->snapshot_start, NULL, print_bdev,
 				       &b);
 			flush_bdev(&b);
 			strbuf_release(&b.line);

@@ -21,6 +21,7 @@
 #include "util.h"
 #include "base/heap.h"
 #include "input/source.h"
+#include "input/meta.h"
 #include "driver.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
@@ -369,7 +370,7 @@ static uint32_t disk_of(uint32_t fsdev, void *arg)
 {
 	struct driver *a = arg;
 
-	return snap_disk_of(a->info->snapshot_start, fsdev);
+	return meta_disk_of(a->info->snapshot_start, fsdev);
 }
 
 int driver_open(struct driver *a, const char *path, struct an_err *err)

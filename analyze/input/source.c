@@ -32,6 +32,7 @@
 #include "iorec-format.h"
 #include "util.h"
 #include "input/source.h"
+#include "input/meta.h"
 
 #define TRACEDAT_MAGIC		"\027\010\104tracing"
 #define TRACEDAT_MAGIC_LEN	10
@@ -266,31 +267,20 @@ const char *source_syscall_name(struct source *src, long nr)
  * Register the comms of a snapshot's proc and thread lines, so events of
  * processes that never passed through saved_cmdlines are named.
  */
+/* proc PID PPID COMM ...; thread TID PID COMM */
+static int register_comm(char **f, int n, void *arg)
+{
+	struct source *src = arg;
+
+	if (n >= 4 && (!strcmp(f[0], "proc") || !strcmp(f[0], "thread")) &&
+	    *f[3])
+		tep_register_comm(src->tep, f[3], atoi(f[1]));
+	return 0;
+}
+
 static void register_snapshot_comms(struct source *src, const char *text)
 {
-	const char *p = text;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *line, *f[4], *save = NULL;
-		int n = 0;
-
-		if ((len > 5 && !strncmp(p, "proc\t", 5)) ||
-		    (len > 7 && !strncmp(p, "thread\t", 7))) {
-			line = dup_text((const uint8_t *)p, len);
-			for (char *t = strtok_r(line, "\t", &save); t && n < 4;
-			     t = strtok_r(NULL, "\t", &save))
-				f[n++] = t;
-			/* proc PID PPID COMM ...; thread TID PID COMM */
-			if (n == 4)
-				tep_register_comm(src->tep,
-						  unescape_field(f[3]),
-						  atoi(f[1]));
-			free(line);
-		}
-		p = nl ? nl + 1 : NULL;
-	}
+	meta_lines(text, NULL, register_comm, src);
 }
 
 static void index_data(struct source *src, const struct iorec_chunk *c)

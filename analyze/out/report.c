@@ -17,7 +17,7 @@
 #include "out/report.h"
 #include "replay/proctable.h"
 #include "replay/fdtable.h"
-#include "stats/snapcmp.h"
+#include "input/meta.h"
 
 #define DEV_MAJOR(d)	((d) >> 20)
 #define DEV_MINOR(d)	((d) & ((1u << 20) - 1))
@@ -38,72 +38,8 @@ void sink_release(struct sink *s)
 	s->nnames = 0;
 }
 
-/* ------------------------------------------------------------------ */
-/* The snapshot: tab-separated lines, fields escaped */
-
-static int split_tabs(char *line, char **f, int max)
-{
-	int n = 0;
-
-	while (n < max) {
-		char *tab = strchr(line, '\t');
-
-		f[n++] = line;
-		if (!tab)
-			break;
-		*tab = '\0';
-		line = tab + 1;
-	}
-	return n;
-}
-
-void snap_for_lines(const char *text, const char *prefix,
-		    void (*fn)(char **f, int n, void *arg), void *arg)
-{
-	size_t plen = prefix ? strlen(prefix) : 0;
-	const char *p = text;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (!prefix || (len > plen && !strncmp(p, prefix, plen) &&
-				p[plen] == '\t')) {
-			char *line = xmalloc(len + 1), *f[16];
-			int n;
-
-			memcpy(line, p, len);
-			line[len] = '\0';
-			n = split_tabs(line, f, (int)ARRAY_SIZE(f));
-			for (int i = 0; i < n; i++)
-				unescape_field(f[i]);
-			fn(f, n, arg);
-			free(line);
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-}
-
-struct find_dev {
-	char mm[32];
-	char *name;
-	size_t n;
-	bool found;
-};
-
-static void find_dev_line(char **f, int n, void *arg)
-{
-	struct find_dev *fd = arg;
-
-	if (!fd->found && n >= 3 && !strcmp(f[2], fd->mm)) {
-		snprintf(fd->name, fd->n, "%s", f[1]);
-		fd->found = true;
-	}
-}
-
 const char *sink_dev_name(struct sink *s, uint32_t dev)
 {
-	struct find_dev fd = { .found = false };
 	struct devname *d;
 
 	for (size_t i = 0; i < s->nnames; i++)
@@ -112,27 +48,16 @@ const char *sink_dev_name(struct sink *s, uint32_t dev)
 	s->names = xrealloc(s->names, sizeof(*s->names) * (s->nnames + 1));
 	d = &s->names[s->nnames++];
 	d->dev = dev;
-	snprintf(fd.mm, sizeof(fd.mm), "%u:%u", DEV_MAJOR(dev),
-		 DEV_MINOR(dev));
-	fd.name = d->name;
-	fd.n = sizeof(d->name);
-	if (s->a->info->snapshot_start)
-		snap_for_lines(s->a->info->snapshot_start, "blockdev",
-			  find_dev_line, &fd);
-	if (!fd.found)
-		snprintf(d->name, sizeof(d->name), "%s", fd.mm);
+	if (!meta_dev_name(s->a->info->snapshot_start, dev, d->name,
+			   sizeof(d->name)))
+		snprintf(d->name, sizeof(d->name), "%u:%u", DEV_MAJOR(dev),
+			 DEV_MINOR(dev));
 	return d->name;
 }
 
 static void dev_mm(uint32_t dev, char *buf, size_t n)
 {
 	snprintf(buf, n, "%u:%u", DEV_MAJOR(dev), DEV_MINOR(dev));
-}
-
-static void kv(const char *text, const char *key, char *buf, size_t n)
-{
-	if (!text || iorec_kv_get(text, strlen(text), key, buf, n) < 0)
-		snprintf(buf, n, "%s", "");
 }
 
 static void print_secs(uint64_t ts)
@@ -156,12 +81,6 @@ static uint64_t duration_ns(const struct driver *a)
 /* ------------------------------------------------------------------ */
 /* Head */
 
-static const char *integrity_word(enum source_integrity i)
-{
-	return i == SOURCE_COMPLETE ? "complete" :
-	       i == SOURCE_TRUNCATED ? "truncated" : "corrupt";
-}
-
 void view_head(struct sink *s)
 {
 	const struct source_info *in = s->a->info;
@@ -175,7 +94,7 @@ void view_head(struct sink *s)
 	if (s->j) {
 		json_str(s->j, "file", in->path);
 		json_str(s->j, "format", fmt);
-		json_str(s->j, "integrity", integrity_word(in->integrity));
+		json_str(s->j, "integrity", meta_integrity(in->integrity));
 		if (in->integrity != SOURCE_COMPLETE) {
 			json_u64(s->j, "stop_offset", in->stop_offset);
 			json_str(s->j, "stop_reason", in->stop_reason);
@@ -190,7 +109,7 @@ void view_head(struct sink *s)
 	       (double)duration_ns(s->a) / 1e9, s->a->events);
 	if (in->integrity != SOURCE_COMPLETE)
 		printf(" (%s at offset %" PRIu64 ": %s)",
-		       integrity_word(in->integrity), in->stop_offset,
+		       meta_integrity(in->integrity), in->stop_offset,
 		       in->stop_reason ? in->stop_reason : "?");
 	printf("\n");
 }
@@ -271,44 +190,14 @@ void view_anomalies(struct sink *s)
 /* ------------------------------------------------------------------ */
 /* Summary */
 
-/* Kernel ring-buffer counters per CPU from the STATS chunk. */
-struct kstats {
-	int n;
-	uint64_t *overrun, *dropped;
-};
-
-static void acc_kstats(char **f, int n, void *arg)
-{
-	struct kstats *k = arg;
-	int cpu;
-
-	if (n < 4)
-		return;
-	cpu = atoi(f[1]);
-	if (cpu < 0 || cpu > 65535)
-		return;
-	if (cpu >= k->n) {
-		k->overrun = xrealloc(k->overrun, sizeof(uint64_t) * (cpu + 1));
-		k->dropped = xrealloc(k->dropped, sizeof(uint64_t) * (cpu + 1));
-		for (int i = k->n; i <= cpu; i++)
-			k->overrun[i] = k->dropped[i] = 0;
-		k->n = cpu + 1;
-	}
-	if (!strcmp(f[2], "overrun"))
-		k->overrun[cpu] = strtoull(f[3], NULL, 10);
-	else if (!strcmp(f[2], "dropped events"))
-		k->dropped[cpu] = strtoull(f[3], NULL, 10);
-}
-
 static void summary_lost(struct sink *s)
 {
 	struct driver *a = s->a;
-	struct kstats k = { 0 };
+	struct meta_kstats k;
 	uint64_t gaps, lost = lost_total(a, &gaps);
 	bool have_k = a->info->stats != NULL;
 
-	if (have_k)
-		snap_for_lines(a->info->stats, "cpu", acc_kstats, &k);
+	meta_kstats(a->info->stats, &k);
 	if (s->j) {
 		json_object_begin(s->j, "lost");
 		json_u64(s->j, "gaps", gaps);
@@ -329,8 +218,8 @@ static void summary_lost(struct sink *s)
 			else
 				json_null(s->j, "first_gap_ts_ns");
 			if (i < k.n) {
-				json_u64(s->j, "kernel_overrun", k.overrun[i]);
-				json_u64(s->j, "kernel_dropped", k.dropped[i]);
+				json_u64(s->j, "kernel_overrun", k.cpu[i].overrun);
+				json_u64(s->j, "kernel_dropped", k.cpu[i].dropped);
 			}
 			json_object_end(s->j);
 		}
@@ -351,7 +240,8 @@ static void summary_lost(struct sink *s)
 				       l->unknown);
 				if (i < k.n)
 					printf(" %12" PRIu64 " %12" PRIu64,
-					       k.overrun[i], k.dropped[i]);
+					       k.cpu[i].overrun,
+					       k.cpu[i].dropped);
 				else
 					printf(" %12s %12s", "-", "-");
 				printf("  ");
@@ -372,8 +262,7 @@ static void summary_lost(struct sink *s)
 			       "trace.dat input" :
 			       "the recording did not end cleanly");
 	}
-	free(k.overrun);
-	free(k.dropped);
+	meta_kstats_release(&k);
 }
 
 /* Per device totals, from the per-operation rows (sorted by device). */
@@ -455,48 +344,35 @@ struct dslist {
 	bool end;		/* filling the end values */
 };
 
-static void acc_diskstats(char **f, int n, void *arg)
+static int acc_diskstats(char **f, int n, void *arg)
 {
 	struct dslist *l = arg;
-	uint64_t raw[17] = { 0 };
-	const char *p;
-	char mm[48], *e;
-	uint32_t dev;
+	struct meta_diskstats ds;
 	struct dsdev *d = NULL;
-	int k;
 
-	if (n < 5)
-		return;
-	snprintf(mm, sizeof(mm), "%s:%s", f[1], f[2]);
-	dev = snap_devt(mm);
-	for (k = 0, p = f[4]; k < 17 && *p; k++) {
-		raw[k] = strtoull(p, &e, 10);
-		if (e == p)
-			break;
-		p = e;
-	}
-	if (k < 7)
-		return;
+	if (!meta_diskstats_line(f, n, &ds))
+		return 0;
 	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].dev == dev)
+		if (l->v[i].dev == ds.dev)
 			d = &l->v[i];
 	if (l->end) {
 		if (!d)
-			return;
+			return 0;
 		d->have_end = true;
 		for (int i = 0; i < DS_N; i++)
-			d->end[i] = raw[ds_index[i]];
-		return;
+			d->end[i] = ds.v[ds_index[i]];
+		return 0;
 	}
 	if (d)
-		return;
+		return 0;
 	l->v = xrealloc(l->v, sizeof(*l->v) * (l->n + 1));
 	d = &l->v[l->n++];
 	memset(d, 0, sizeof(*d));
-	d->dev = dev;
-	snprintf(d->name, sizeof(d->name), "%s", f[3]);
+	d->dev = ds.dev;
+	snprintf(d->name, sizeof(d->name), "%s", ds.name);
 	for (int i = 0; i < DS_N; i++)
-		d->start[i] = raw[ds_index[i]];
+		d->start[i] = ds.v[ds_index[i]];
+	return 0;
 }
 
 /* What the trace saw complete on dev, in diskstats' units. */
@@ -542,11 +418,11 @@ static void summary_diskstats(struct sink *s)
 	bool any = false;
 
 	if (in->snapshot_start)
-		snap_for_lines(in->snapshot_start, "diskstats", acc_diskstats,
+		meta_lines(in->snapshot_start, "diskstats", acc_diskstats,
 			       &l);
 	l.end = true;
 	if (in->snapshot_end && l.n)
-		snap_for_lines(in->snapshot_end, "diskstats", acc_diskstats,
+		meta_lines(in->snapshot_end, "diskstats", acc_diskstats,
 			       &l);
 	if (s->j)
 		json_array_begin(s->j, "diskstats");
@@ -577,7 +453,7 @@ static void summary_diskstats(struct sink *s)
 		if (!sum && !tsum)
 			continue;
 		any = true;
-		disk = snap_disk_of(in->snapshot_start, d->dev);
+		disk = meta_disk_of(in->snapshot_start, d->dev);
 		dev_mm(d->dev, mm, sizeof(mm));
 		if (s->j) {
 			json_object_begin(s->j, NULL);
@@ -642,13 +518,13 @@ static struct bdev *bdev_find(struct config *c, const char *name)
 	return NULL;
 }
 
-static void acc_bdev(char **f, int n, void *arg)
+static int acc_bdev(char **f, int n, void *arg)
 {
 	struct config *c = arg;
 	struct bdev *b;
 
 	if (n < 5)
-		return;
+		return 0;
 	b = bdev_find(c, f[1]);
 	if (!b) {
 		c->v = xrealloc(c->v, sizeof(*c->v) * (c->n + 1));
@@ -665,41 +541,22 @@ static void acc_bdev(char **f, int n, void *arg)
 		snprintf(b->rotational, sizeof(b->rotational), "%s", f[4]);
 	else if (!strcmp(f[3], "write_cache"))
 		snprintf(b->write_cache, sizeof(b->write_cache), "%s", f[4]);
+	return 0;
 }
 
-static void print_sysctl(char **f, int n, void *arg)
+static int print_sysctl(char **f, int n, void *arg)
 {
 	struct sink *s = arg;
 
 	if (n < 3 || (strncmp(f[1], "vm.dirty_", 9) &&
 		      strcmp(f[1], "vm.swappiness") &&
 		      strcmp(f[1], "vm.vfs_cache_pressure")))
-		return;
+		return 0;
 	if (s->j)
 		json_str(s->j, f[1], f[2]);
 	else
 		printf("  %-16s %s = %s\n", "sysctl", f[1], f[2]);
-}
-
-/* Whether an option list "a,b=c,..." has opt, or key=; *val set. */
-static bool has_opt(const char *opts, const char *opt, char *val, size_t n)
-{
-	size_t len = strlen(opt);
-	const char *p = opts;
-
-	while (p && *p) {
-		const char *end = strchr(p, ',');
-		size_t l = end ? (size_t)(end - p) : strlen(p);
-
-		if (opt[len - 1] == '=' && l >= len && !strncmp(p, opt, len)) {
-			snprintf(val, n, "%.*s", (int)(l - len), p + len);
-			return true;
-		}
-		if (l == len && !strncmp(p, opt, len))
-			return true;
-		p = end ? end + 1 : NULL;
-	}
-	return false;
+	return 0;
 }
 
 static bool fs_of_interest(const char *t)
@@ -709,16 +566,16 @@ static bool fs_of_interest(const char *t)
 	       !strcmp(t, "vfat") || !strcmp(t, "exfat");
 }
 
-static void print_mount(char **f, int n, void *arg)
+static int print_mount(char **f, int n, void *arg)
 {
 	struct config *c = arg;
 	struct sink *s = c->s;
-	char opts[2048], data[64] = "", commit[32] = "", v[8];
+	char opts[2048], data[64] = "", commit[32] = "";
 	bool ext, nobarrier, io = false;
 
 	/* mount MAJ:MIN SOURCE MOUNTPOINT FSTYPE OPTS SUPEROPTS */
 	if (n < 7 || !fs_of_interest(f[4]))
-		return;
+		return 0;
 	for (size_t i = 0; i < c->n; i++) {
 		struct bdev *b = &c->v[i], *p;
 
@@ -728,14 +585,13 @@ static void print_mount(char **f, int n, void *arg)
 		io = b->io || (p && p->io);
 	}
 	if (!io)
-		return;
+		return 0;
 	c->nmounts++;
 	snprintf(opts, sizeof(opts), "%s,%s", f[5], f[6]);
 	ext = !strncmp(f[4], "ext", 3);
-	nobarrier = has_opt(opts, "nobarrier", v, sizeof(v)) ||
-		    (has_opt(opts, "barrier=", v, sizeof(v)) && !strcmp(v, "0"));
-	has_opt(opts, "data=", data, sizeof(data));
-	has_opt(opts, "commit=", commit, sizeof(commit));
+	nobarrier = !meta_mount_barrier(opts);
+	meta_mount_opt(opts, "data", data, sizeof(data));
+	meta_mount_opt(opts, "commit", commit, sizeof(commit));
 	if (s->j) {
 		json_object_begin(s->j, NULL);
 		json_str(s->j, "dev", f[1]);
@@ -751,7 +607,7 @@ static void print_mount(char **f, int n, void *arg)
 				 *commit ? strtoull(commit, NULL, 10) : 5);
 		}
 		json_object_end(s->j);
-		return;
+		return 0;
 	}
 	printf("  %-16s %s on %s type %s: %s", "mount", f[2], f[3], f[4],
 	       nobarrier ? "nobarrier" : "barrier");
@@ -760,6 +616,7 @@ static void print_mount(char **f, int n, void *arg)
 		       *data ? "" : " (default)", *commit ? commit : "5",
 		       *commit ? "" : " (default)");
 	printf(" [%s]\n", f[6]);
+	return 0;
 }
 
 static void summary_config(struct sink *s)
@@ -768,7 +625,7 @@ static void summary_config(struct sink *s)
 	struct config c = { .s = s };
 
 	if (snap)
-		snap_for_lines(snap, "blockdev", acc_bdev, &c);
+		meta_lines(snap, "blockdev", acc_bdev, &c);
 	for (size_t i = 0; i < s->a->ndev; i++) {
 		char mm[32];
 
@@ -783,12 +640,12 @@ static void summary_config(struct sink *s)
 			json_null(s->j, "sysctl");
 		} else {
 			json_object_begin(s->j, "sysctl");
-			snap_for_lines(snap, "sysctl", print_sysctl, s);
+			meta_lines(snap, "sysctl", print_sysctl, s);
 			json_object_end(s->j);
 		}
 		json_array_begin(s->j, "mounts");
 		if (snap)
-			snap_for_lines(snap, "mount", print_mount, &c);
+			meta_lines(snap, "mount", print_mount, &c);
 		json_array_end(s->j);
 		json_array_begin(s->j, "blockdevs");
 		for (size_t i = 0; i < c.n; i++) {
@@ -808,8 +665,8 @@ static void summary_config(struct sink *s)
 		printf("\nconfig:%s\n", snap ? "" :
 		       " none (the recording has no snapshot)");
 		if (snap) {
-			snap_for_lines(snap, "sysctl", print_sysctl, s);
-			snap_for_lines(snap, "mount", print_mount, &c);
+			meta_lines(snap, "sysctl", print_sysctl, s);
+			meta_lines(snap, "mount", print_mount, &c);
 			if (!c.nmounts)
 				printf("  %-16s none on the devices that did I/O\n",
 				       "mount");
@@ -843,7 +700,7 @@ void view_summary(struct sink *s)
 	if (s->j) {
 		json_object_begin(s->j, "summary");
 		for (size_t i = 0; i < ARRAY_SIZE(hk); i++) {
-			kv(in->header_text, hk[i].key, buf, sizeof(buf));
+			meta_kv(in->header_text, hk[i].key, buf, sizeof(buf));
 			if (*buf)
 				json_str(s->j, hk[i].label, buf);
 			else
@@ -866,7 +723,7 @@ void view_summary(struct sink *s)
 	}
 	printf("\nsummary:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(hk); i++) {
-		kv(in->header_text, hk[i].key, buf, sizeof(buf));
+		meta_kv(in->header_text, hk[i].key, buf, sizeof(buf));
 		if (*buf)
 			printf("  %-16s %s\n", hk[i].label, buf);
 	}

@@ -38,19 +38,6 @@ struct sink {
 void sink_init(struct sink *s, struct driver *a, struct json *j);
 void sink_release(struct sink *s);
 
-/**
- * snap_for_lines - call a function for lines of a snapshot or stats text
- * @text: tab-separated lines with escaped fields (may be NULL)
- * @prefix: only the lines whose first field is prefix; NULL: every line
- * @fn: called with the fields of the line, unescaped, and their number
- * @arg: passed to fn
- *
- * Each line is split in a copy of its own (at most 16 fields), freed
- * after fn returns.
- */
-void snap_for_lines(const char *text, const char *prefix,
-		    void (*fn)(char **f, int n, void *arg), void *arg);
-
 /* "name" from the snapshot's blockdev lines, else "maj:min". */
 const char *sink_dev_name(struct sink *s, uint32_t dev);
 

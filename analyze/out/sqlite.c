@@ -21,7 +21,9 @@
 #include <sqlite3.h>
 
 #include "util.h"
+#include "base/err.h"
 #include "input/source.h"
+#include "input/meta.h"
 #include "replay/proctable.h"
 #include "replay/fdtable.h"
 #include "out/sqlite.h"
@@ -804,57 +806,21 @@ static void content_id(const struct source_info *in, char out[17])
 	snprintf(out, 17, "%016" PRIx64, h);
 }
 
-/* The value of "key=value" in a text of such lines, in buf ("" if none). */
-static const char *kv(const char *text, const char *key, char *buf,
-		      size_t n)
+/* A snapshot line walk of the database: the lines of one phase. */
+struct snap_walk {
+	struct db *db;
+	const char *phase;
+};
+
+static int snap_line(char **f, int n, void *arg);
+
+static int for_lines(struct db *db, const char *text, const char *phase)
 {
-	size_t klen = strlen(key);
+	struct snap_walk w = { db, phase };
+	int rc = meta_lines(text, NULL, snap_line, &w);
 
-	buf[0] = '\0';
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (len > klen && !strncmp(p, key, klen) && p[klen] == '=') {
-			snprintf(buf, n, "%.*s", (int)(len - klen - 1),
-				 p + klen + 1);
-			break;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return buf[0] ? buf : NULL;
-}
-
-/* Iterate the lines of a tab-separated text, fields unescaped. */
-static int for_lines(struct db *db, const char *text,
-		     int (*fn)(struct db *db, char **f, int n, void *arg),
-		     void *arg)
-{
-	const char *p = text;
-	struct strbuf line = STRBUF_INIT;
-	int rc = 0;
-
-	while (!rc && p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *f[16], *s;
-		int n = 0;
-
-		strbuf_reset(&line);
-		strbuf_add(&line, p, len);
-		s = line.buf;
-		f[n++] = s;
-		while (n < (int)ARRAY_SIZE(f) && (s = strchr(s, '\t'))) {
-			*s++ = '\0';
-			f[n++] = s;
-		}
-		for (int i = 0; i < n; i++)
-			unescape_field(f[i]);
-		rc = fn(db, f, n, arg);
-		p = nl ? nl + 1 : NULL;
-	}
-	strbuf_release(&line);
-	return rc;
+	return rc == -AN_E_NOMEM ? fail(db, "%s: out of memory", db->path) :
+	       rc;
 }
 
 static int add_meta(struct db *db, const char *section, const char *text)
@@ -910,9 +876,11 @@ static int device_row(struct db *db, unsigned int major, unsigned int minor,
 }
 
 /* One snapshot line (proc, thread and fd lines live in processes/files). */
-static int snap_line(struct db *db, char **f, int n, void *arg)
+static int snap_line(char **f, int n, void *arg)
 {
-	const char *phase = arg;
+	struct snap_walk *w = arg;
+	struct db *db = w->db;
+	const char *phase = w->phase;
 	struct strbuf rest = STRBUF_INIT;
 	unsigned int ma, mi;
 	int rc = 0;
@@ -1023,41 +991,10 @@ static int delete_recording(struct db *db, int64_t rec_id)
 	return exec(db, sql);
 }
 
-static const char *integrity_name(enum source_integrity i)
-{
-	switch (i) {
-	case SOURCE_COMPLETE:
-		return "complete";
-	case SOURCE_TRUNCATED:
-		return "truncated";
-	case SOURCE_CORRUPT:
-		return "corrupt";
-	}
-	return "?";
-}
-
-/* Kernel ring-buffer lost counters summed from the STATS chunk. */
-static uint64_t stats_sum(const char *stats, int cpu, const char *key)
-{
-	uint64_t sum = 0;
-
-	for (const char *p = stats; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		int c;
-		char k[64];
-		unsigned long long v;
-
-		if (sscanf(p, "cpu\t%d\t%63[^\t]\t%llu", &c, k, &v) == 3 &&
-		    (cpu < 0 || c == cpu) && !strcmp(k, key))
-			sum += v;
-		p = nl ? nl + 1 : NULL;
-	}
-	return sum;
-}
-
 int db_recording_begin(struct db *db, struct source *src, const char *path)
 {
 	const struct source_info *in = source_info(src);
+	struct meta_kstats ks;
 	sqlite3_stmt *st;
 	char cid[17], buf[512], kern[512], now[32];
 	time_t t = time(NULL);
@@ -1098,32 +1035,33 @@ int db_recording_begin(struct db *db, struct source *src, const char *path)
 	bind_s(st, 4, in->kind == SOURCE_IOREC ? "iorec" : "trace.dat");
 	snprintf(buf, sizeof(buf), "%u.%u", in->version_major, in->version_minor);
 	bind_s(st, 5, buf);
-	bind_s(st, 6, kv(in->header_text, "hostname", buf, sizeof(buf)));
-	if (kv(in->header_text, "kernel", kern, sizeof(kern)) &&
-	    kv(in->header_text, "kversion", buf, sizeof(buf))) {
+	bind_s(st, 6, meta_kv(in->header_text, "hostname", buf, sizeof(buf)));
+	if (meta_kv(in->header_text, "kernel", kern, sizeof(kern)) &&
+	    meta_kv(in->header_text, "kversion", buf, sizeof(buf))) {
 		char *k = xasprintf("%s %s", kern, buf);
 
 		sqlite3_bind_text(st, 7, k, -1, free);
 	} else {
 		bind_s(st, 7, kern[0] ? kern : NULL);
 	}
-	bind_s(st, 8, kv(in->header_text, "machine", buf, sizeof(buf)));
-	bind_s(st, 9, kv(in->header_text, "clock", buf, sizeof(buf)));
+	bind_s(st, 8, meta_kv(in->header_text, "machine", buf, sizeof(buf)));
+	bind_s(st, 9, meta_kv(in->header_text, "clock", buf, sizeof(buf)));
 	bind_i(st, 10, in->ncpus);
 	bind_i(st, 11, in->page_size);
 	bind_i(st, 12, in->long_size);
 	bind_i(st, 13, in->big_endian);
 	bind_u(st, 14, in->first_ts);
 	bind_u(st, 15, in->last_ts);
-	if (in->stats)
-		bind_u(st, 16, stats_sum(in->stats, -1, "overrun") +
-		       stats_sum(in->stats, -1, "dropped events"));
-	else
+	if (in->stats && !meta_kstats(in->stats, &ks)) {
+		bind_u(st, 16, ks.overrun + ks.dropped);
+		meta_kstats_release(&ks);
+	} else {
 		sqlite3_bind_null(st, 16);
-	bind_s(st, 17, integrity_name(in->integrity));
+	}
+	bind_s(st, 17, meta_integrity(in->integrity));
 	bind_s(st, 18, in->integrity == SOURCE_COMPLETE ? NULL : in->stop_reason);
 	bind_u(st, 19, in->file_bytes);
-	bind_s(st, 20, kv(in->header_text, "command", buf, sizeof(buf)));
+	bind_s(st, 20, meta_kv(in->header_text, "command", buf, sizeof(buf)));
 	bind_s(st, 21, now);
 	bind_s(st, 22, "ioreport " PACKAGE_VERSION);
 	rc = sqlite3_step(st);
@@ -1138,8 +1076,8 @@ int db_recording_begin(struct db *db, struct source *src, const char *path)
 	if (add_meta(db, "header", in->header_text) ||
 	    add_meta(db, "end", in->end_text) ||
 	    lookup_tables(db) ||
-	    for_lines(db, in->snapshot_start, snap_line, "start") ||
-	    for_lines(db, in->snapshot_end, snap_line, "end") ||
+	    for_lines(db, in->snapshot_start, "start") ||
+	    for_lines(db, in->snapshot_end, "end") ||
 	    device_attrs(db))
 		return -1;
 	return 0;
@@ -1173,6 +1111,7 @@ int db_add_cpu(struct db *db, int cpu, uint64_t gaps)
 {
 	const struct source_info *in = source_info(db->src);
 	const struct source_cpu *c;
+	struct meta_kstats ks;
 	sqlite3_stmt *st = db->st[S_CPU];
 
 	if (cpu < 0 || cpu >= in->nr_cpus)
@@ -1184,9 +1123,10 @@ int db_add_cpu(struct db *db, int cpu, uint64_t gaps)
 	bind_u(st, 4, c->pages);
 	bind_u(st, 5, c->raw_bytes);
 	bind_u(st, 6, c->stored_bytes);
-	if (in->stats) {
-		bind_u(st, 7, stats_sum(in->stats, cpu, "overrun"));
-		bind_u(st, 8, stats_sum(in->stats, cpu, "dropped events"));
+	if (in->stats && !meta_kstats(in->stats, &ks)) {
+		bind_u(st, 7, cpu < ks.n ? ks.cpu[cpu].overrun : 0);
+		bind_u(st, 8, cpu < ks.n ? ks.cpu[cpu].dropped : 0);
+		meta_kstats_release(&ks);
 	} else {
 		sqlite3_bind_null(st, 7);
 		sqlite3_bind_null(st, 8);

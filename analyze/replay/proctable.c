@@ -14,6 +14,7 @@
 
 #include "util.h"
 #include "base/syskind.h"
+#include "input/meta.h"
 #include "replay/proctable.h"
 
 #define COMM_MAX	15	/* TASK_COMM_LEN - 1 */
@@ -149,26 +150,6 @@ static void attach(struct proctable *pt, int tid, struct proc *p)
 	}
 }
 
-/* Split a snapshot line in place into at most max unescaped fields. */
-static int split_fields(char *line, char **f, int max)
-{
-	int n = 0;
-	char *p = line;
-
-	while (n < max) {
-		char *tab = strchr(p, '\t');
-
-		f[n++] = p;
-		if (!tab)
-			break;
-		*tab = '\0';
-		p = tab + 1;
-	}
-	for (int i = 0; i < n; i++)
-		unescape_field(f[i]);
-	return n;
-}
-
 static int parse_devt(const char *s, unsigned int *major, unsigned int *minor)
 {
 	char *end;
@@ -186,41 +167,17 @@ static int parse_devt(const char *s, unsigned int *major, unsigned int *minor)
 	return 0;
 }
 
-/* Call fn for each line of text (a modifiable copy of each line). */
-static void each_line(const char *text, void (*fn)(struct proctable *, char *),
-		      struct proctable *pt)
+/* A proc, thread or fd line of the start snapshot. */
+static int start_line(char **f, int n, void *arg)
 {
-	const char *p = text;
-	char *line = NULL;
-	size_t alloc = 0;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (len + 1 > alloc) {
-			alloc = len + 1;
-			line = xrealloc(line, alloc);
-		}
-		memcpy(line, p, len);
-		line[len] = '\0';
-		fn(pt, line);
-		p = nl ? nl + 1 : NULL;
-	}
-	free(line);
-}
-
-static void start_line(struct proctable *pt, char *line)
-{
-	char *f[9];
-	int n = split_fields(line, f, 9);
+	struct proctable *pt = arg;
 	struct proc *p;
 
 	if (n >= 4 && !strcmp(f[0], "proc")) {
 		int pid = atoi(f[1]);
 
 		if (pid <= 0)
-			return;
+			return 0;
 		p = proc_new(pt, pid, atoi(f[2]), f[3], 0);
 		p->at_start = true;
 		if (n >= 5 && *f[4])
@@ -241,7 +198,7 @@ static void start_line(struct proctable *pt, char *line)
 
 		p = imap_get(&pt->tids, pid);
 		if (!p || p->pid != pid || fd < 0 || !p->fds)
-			return;
+			return 0;
 		ino = strtoull(f[4], NULL, 10);
 		flags = strtoul(f[5], NULL, 8);	/* fdinfo prints it in octal */
 		if (!parse_devt(f[3], &ma, &mi) && ino)
@@ -251,27 +208,26 @@ static void start_line(struct proctable *pt, char *line)
 		fdtable_set(p->fds, fd, file, flags & OPEN_CLOEXEC);
 		pt->st.fds_seeded++;
 	}
+	return 0;
 }
 
 int proctable_load_start(struct proctable *pt, const char *text)
 {
 	size_t before = pt->n;
 
-	each_line(text, start_line, pt);
+	meta_lines(text, NULL, start_line, pt);
 	return (int)(pt->n - before);
 }
 
-static void end_line(struct proctable *pt, char *line)
+/* A thread line of the end snapshot: where a tid belonged. */
+static int end_line(char **f, int n, void *arg)
 {
-	char *f[4];
-	int n;
+	struct proctable *pt = arg;
 
-	if (strncmp(line, "thread\t", 7))
-		return;
-	n = split_fields(line, f, 4);
 	if (n >= 3 && atoi(f[1]) > 0 && atoi(f[2]) > 0)
 		imap_put(&pt->end_tgid, atoi(f[1]),
 			 (void *)(intptr_t)atoi(f[2]));
+	return 0;
 }
 
 void proctable_load_end(struct proctable *pt, const char *text)
@@ -279,7 +235,7 @@ void proctable_load_end(struct proctable *pt, const char *text)
 	free(pt->end_text);
 	pt->end_text = text ? xstrdup(text) : NULL;
 	if (text)
-		each_line(text, end_line, pt);
+		meta_lines(text, "thread", end_line, pt);
 }
 
 struct proc *proctable_lookup(struct proctable *pt, int tid)
@@ -433,9 +389,10 @@ void proctable_exit(struct proctable *pt, uint64_t ts, int tid,
 	}
 }
 
-static void end_fd_line(struct proctable *pt, char *line)
+/* An fd line of the end snapshot: the name of an fd still open. */
+static int end_fd_line(char **f, int n, void *arg)
 {
-	char *f[9];
+	struct proctable *pt = arg;
 	struct proc *p;
 	struct file *file;
 	unsigned int ma = 0, mi = 0;
@@ -443,26 +400,27 @@ static void end_fd_line(struct proctable *pt, char *line)
 	int pid, fd;
 	bool devino;
 
-	if (strncmp(line, "fd\t", 3) || split_fields(line, f, 9) < 8)
-		return;
+	if (n < 8)
+		return 0;
 	pid = atoi(f[1]);
 	fd = atoi(f[2]);
 	p = imap_get(&pt->tids, pid);
 	if (!p || p->exited || p->pid != pid || !p->fds)
-		return;
+		return 0;
 	file = fdtable_get(p->fds, fd);
 	if (!file || file->path)
-		return;
+		return 0;
 	ino = strtoull(f[4], NULL, 10);
 	devino = !parse_devt(f[3], &ma, &mi) && ino;
 	file_set_name(pt->ft, file, f[7], devino, ma, mi, ino);
 	pt->st.fds_named_end++;
+	return 0;
 }
 
 void proctable_finish(struct proctable *pt)
 {
 	if (pt->end_text)
-		each_line(pt->end_text, end_fd_line, pt);
+		meta_lines(pt->end_text, "fd", end_fd_line, pt);
 }
 
 struct proc *proctable_of_tid_at(struct proctable *pt, int tid, uint64_t ts)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * snapcmp.c - config differences between two recordings' snapshots, and
- * small snapshot readers (see snapcmp.h).
+ * snapcmp.c - config differences between two recordings' snapshots (see
+ * snapcmp.h).
  */
 #include "config.h"
 
@@ -10,200 +10,10 @@
 #include <string.h>
 
 #include "util.h"
-#include "iorec-format.h"
+#include "input/meta.h"
 #include "stats/snapcmp.h"
 
-#define MAXF	8
-
 static bool tok_in(const char *list, const char *tok);
-
-/* Call fn for every line of kind in text, fields unescaped (f[0] is kind). */
-static void each_line(const char *text, const char *kind,
-		      void (*fn)(char **f, int n, void *arg), void *arg)
-{
-	size_t klen = strlen(kind);
-	const char *p = text;
-
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-
-		if (len > klen && !strncmp(p, kind, klen) && p[klen] == '\t') {
-			char *line = xmalloc(len + 1), *f[MAXF], *s = line;
-			int n = 0;
-
-			memcpy(line, p, len);
-			line[len] = '\0';
-			while (n < MAXF) {
-				char *t = strchr(s, '\t');
-
-				f[n++] = s;
-				if (!t)
-					break;
-				*t = '\0';
-				s = t + 1;
-			}
-			for (int i = 0; i < n; i++)
-				unescape_field(f[i]);
-			fn(f, n, arg);
-			free(line);
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-}
-
-uint32_t snap_devt(const char *majmin)
-{
-	unsigned int ma, mi;
-
-	if (!majmin || sscanf(majmin, "%u:%u", &ma, &mi) != 2)
-		return 0;
-	return ma << 20 | (mi & 0xfffff);
-}
-
-/* ------------------------------------------------------------------ */
-/* Readers */
-
-struct parent_q {
-	uint32_t dev;
-	char disk[128];
-	uint32_t disk_dev;
-};
-
-static void find_parent(char **f, int n, void *arg)
-{
-	struct parent_q *q = arg;
-
-	if (n >= 5 && !strcmp(f[3], "parent") && snap_devt(f[2]) == q->dev)
-		snprintf(q->disk, sizeof(q->disk), "%s", f[4]);
-}
-
-static void find_disk_dev(char **f, int n, void *arg)
-{
-	struct parent_q *q = arg;
-
-	if (n >= 3 && !q->disk_dev && !strcmp(f[1], q->disk))
-		q->disk_dev = snap_devt(f[2]);
-}
-
-uint32_t snap_disk_of(const char *snap, uint32_t dev)
-{
-	struct parent_q q = { .dev = dev };
-
-	if (!snap)
-		return dev;
-	each_line(snap, "blockdev", find_parent, &q);
-	if (!q.disk[0])
-		return dev;
-	each_line(snap, "blockdev", find_disk_dev, &q);
-	return q.disk_dev ? q.disk_dev : dev;
-}
-
-struct ds_q {
-	uint32_t dev;
-	char *buf;
-	size_t n;
-	bool found;
-};
-
-static void find_ds(char **f, int n, void *arg)
-{
-	struct ds_q *q = arg;
-	char mm[48];
-
-	if (n < 5 || q->found)
-		return;
-	snprintf(mm, sizeof(mm), "%s:%s", f[1], f[2]);
-	if (snap_devt(mm) != q->dev)
-		return;
-	snprintf(q->buf, q->n, "%s", f[4]);
-	q->found = true;
-}
-
-bool snap_diskstats(const char *snap, uint32_t dev, char *buf, size_t n)
-{
-	struct ds_q q = { dev, buf, n, false };
-
-	if (!snap)
-		return false;
-	each_line(snap, "diskstats", find_ds, &q);
-	return q.found;
-}
-
-struct mnt_q {
-	const char *path;
-	size_t best;
-	uint32_t dev;
-};
-
-static void find_mount(char **f, int n, void *arg)
-{
-	struct mnt_q *q = arg;
-	size_t l;
-
-	if (n < 5)
-		return;
-	l = strlen(f[3]);
-	if (strncmp(q->path, f[3], l))
-		return;
-	/* "/" matches everything; "/mnt" must not match "/mntx" */
-	if (l > 1 && q->path[l] != '/' && q->path[l] != '\0')
-		return;
-	if (l >= q->best) {
-		q->best = l;
-		q->dev = snap_devt(f[1]);
-	}
-}
-
-size_t snap_mount_of(const char *snap, const char *path, uint32_t *dev)
-{
-	struct mnt_q q = { path, 0, 0 };
-
-	if (!snap || !path || path[0] != '/')
-		return 0;
-	each_line(snap, "mount", find_mount, &q);
-	if (q.best)
-		*dev = q.dev;
-	return q.best;
-}
-
-/* Is opt (exactly, or "opt=...") in the comma list? val gets the value. */
-static bool has_opt(const char *opts, const char *opt, char *val, size_t n)
-{
-	size_t l = strlen(opt);
-	const char *p = opts;
-
-	while (p && *p) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-
-		if (len >= l && !strncmp(p, opt, l) &&
-		    (len == l || p[l] == '=')) {
-			if (val && n) {
-				size_t vl = len > l ? len - l - 1 : 0;
-
-				if (vl >= n)
-					vl = n - 1;
-				memcpy(val, p + l + (len > l), vl);
-				val[vl] = '\0';
-			}
-			return true;
-		}
-		p = c ? c + 1 : NULL;
-	}
-	return false;
-}
-
-bool snap_opt_barrier(const char *opts)
-{
-	char v[16];
-
-	if (has_opt(opts, "nobarrier", NULL, 0))
-		return false;
-	if (has_opt(opts, "barrier", v, sizeof(v)))
-		return strcmp(v, "0") != 0;
-	return true;
-}
 
 /* ------------------------------------------------------------------ */
 /* The parsed facts of one snapshot */
@@ -244,7 +54,7 @@ static const char *kv_find(const struct kv *v, size_t n, const char *k)
 	return NULL;
 }
 
-static void on_uname(char **f, int n, void *arg)
+static int on_uname(char **f, int n, void *arg)
 {
 	struct facts *fa = arg;
 
@@ -252,34 +62,38 @@ static void on_uname(char **f, int n, void *arg)
 		fa->kernel = xasprintf("%s %s", f[2], f[3]);
 		fa->machine = xstrdup(f[4]);
 	}
+	return 0;
 }
 
-static void on_sysctl(char **f, int n, void *arg)
+static int on_sysctl(char **f, int n, void *arg)
 {
 	struct facts *fa = arg;
 
 	if (n >= 3)
 		kv_add(&fa->sysctl, &fa->nsysctl, f[1], f[2]);
+	return 0;
 }
 
-static void on_meminfo(char **f, int n, void *arg)
+static int on_meminfo(char **f, int n, void *arg)
 {
 	struct facts *fa = arg;
 
 	if (n >= 3 && !strcmp(f[1], "MemTotal") && !fa->memtotal)
 		fa->memtotal = xasprintf("%s kB", f[2]);
+	return 0;
 }
 
-static void on_blockdev(char **f, int n, void *arg)
+static int on_blockdev(char **f, int n, void *arg)
 {
 	struct facts *fa = arg;
 	char *k;
 
 	if (n < 5 || !strcmp(f[3], "parent") || !strcmp(f[3], "size_sectors"))
-		return;
+		return 0;
 	k = xasprintf("%s\t%s\t%s", f[1], f[2], f[3]);
 	kv_add(&fa->bdev, &fa->nbdev, k, f[4]);
 	free(k);
+	return 0;
 }
 
 static void add_opts(struct strbuf *sb, const char *opts)
@@ -303,17 +117,17 @@ static void add_opts(struct strbuf *sb, const char *opts)
 	}
 }
 
-static void on_mount(char **f, int n, void *arg)
+static int on_mount(char **f, int n, void *arg)
 {
 	struct facts *fa = arg;
 	struct strbuf sb = STRBUF_INIT;
 	struct mnt *m;
 
 	if (n < 6)
-		return;
+		return 0;
 	fa->mnt = xrealloc(fa->mnt, (fa->nmnt + 1) * sizeof(*fa->mnt));
 	m = &fa->mnt[fa->nmnt++];
-	m->dev = snap_devt(f[1]);
+	m->dev = meta_devt(f[1]);
 	m->src = xstrdup(f[2]);
 	m->dir = xstrdup(f[3]);
 	m->type = xstrdup(f[4]);
@@ -322,6 +136,7 @@ static void on_mount(char **f, int n, void *arg)
 		add_opts(&sb, f[6]);
 	m->opts = sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
 	m->match = -1;
+	return 0;
 }
 
 static void facts_load(struct facts *fa, const char *hdr, const char *snap)
@@ -330,20 +145,17 @@ static void facts_load(struct facts *fa, const char *hdr, const char *snap)
 
 	memset(fa, 0, sizeof(*fa));
 	if (snap) {
-		each_line(snap, "uname", on_uname, fa);
-		each_line(snap, "sysctl", on_sysctl, fa);
-		each_line(snap, "meminfo", on_meminfo, fa);
-		each_line(snap, "blockdev", on_blockdev, fa);
-		each_line(snap, "mount", on_mount, fa);
+		meta_lines(snap, "uname", on_uname, fa);
+		meta_lines(snap, "sysctl", on_sysctl, fa);
+		meta_lines(snap, "meminfo", on_meminfo, fa);
+		meta_lines(snap, "blockdev", on_blockdev, fa);
+		meta_lines(snap, "mount", on_mount, fa);
 	}
-	if (hdr && !fa->kernel &&
-	    iorec_kv_get(hdr, strlen(hdr), "kernel", buf, sizeof(buf)) >= 0)
+	if (!fa->kernel && meta_kv(hdr, "kernel", buf, sizeof(buf)))
 		fa->kernel = xstrdup(buf);
-	if (hdr && !fa->machine &&
-	    iorec_kv_get(hdr, strlen(hdr), "machine", buf, sizeof(buf)) >= 0)
+	if (!fa->machine && meta_kv(hdr, "machine", buf, sizeof(buf)))
 		fa->machine = xstrdup(buf);
-	if (hdr && iorec_kv_get(hdr, strlen(hdr), "cpus", buf,
-				sizeof(buf)) >= 0)
+	if (meta_kv(hdr, "cpus", buf, sizeof(buf)))
 		fa->cpus = xstrdup(buf);
 }
 
@@ -469,19 +281,19 @@ static char *mount_note(const char *b, const char *a)
 			p = c ? c + 1 : NULL;
 		}
 	}
-	if (snap_opt_barrier(b) != snap_opt_barrier(a))
+	if (meta_mount_barrier(b) != meta_mount_barrier(a))
 		strbuf_addf(&sb, "; barrier %s -> %s",
-			    snap_opt_barrier(b) ? "on" : "off",
-			    snap_opt_barrier(a) ? "on" : "off");
-	if (!has_opt(b, "data", vb, sizeof(vb)))
+			    meta_mount_barrier(b) ? "on" : "off",
+			    meta_mount_barrier(a) ? "on" : "off");
+	if (!meta_mount_opt(b, "data", vb, sizeof(vb)))
 		strcpy(vb, "ordered");
-	if (!has_opt(a, "data", va, sizeof(va)))
+	if (!meta_mount_opt(a, "data", va, sizeof(va)))
 		strcpy(va, "ordered");
 	if (strcmp(vb, va))
 		strbuf_addf(&sb, "; data=%s -> data=%s", vb, va);
-	if (!has_opt(b, "commit", vb, sizeof(vb)))
+	if (!meta_mount_opt(b, "commit", vb, sizeof(vb)))
 		strcpy(vb, "5");
-	if (!has_opt(a, "commit", va, sizeof(va)))
+	if (!meta_mount_opt(a, "commit", va, sizeof(va)))
 		strcpy(va, "5");
 	if (strcmp(vb, va))
 		strbuf_addf(&sb, "; commit=%s -> commit=%s", vb, va);
@@ -622,7 +434,7 @@ void snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 		if (sscanf(b.bdev[i].key, "%127[^\t]\t%31[^\t]\t%63s", name,
 			   mm, attr) != 3)
 			continue;
-		dev = snap_devt(mm);
+		dev = meta_devt(mm);
 		if (!used || !used(dev, arg))
 			continue;
 		for (size_t j = 0; j < a.nbdev && !av; j++) {
@@ -631,7 +443,7 @@ void snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 			if (sscanf(a.bdev[j].key, "%127[^\t]\t%31[^\t]\t%63s",
 				   an, amm, aattr) == 3 &&
 			    !strcmp(aattr, attr) &&
-			    snapdiff_dev(sd, snap_devt(amm)) == dev)
+			    snapdiff_dev(sd, meta_devt(amm)) == dev)
 				av = a.bdev[j].val;
 		}
 		if (av && strcmp(av, b.bdev[i].val)) {

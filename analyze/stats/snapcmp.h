@@ -3,8 +3,7 @@
  * snapcmp.h - what changed in the machine between two recordings, from
  * their headers and start snapshots: kernel and machine, I/O sysctls,
  * memory size, mounts and their options (barrier, data=, commit=), block
- * queue settings.  Also the small snapshot readers the write
- * amplification needs (partition -> disk, diskstats).
+ * queue settings (the snapshot lines read by input/meta.h).
  *
  * Mounts are matched by mount point, then by source device, then, when
  * exactly one used file system of a type is left on each side, with each
@@ -63,31 +62,5 @@ const char *snapdiff_path(const struct snapdiff *sd, const char *path,
 			  char *buf, size_t n);
 /* An AFTER device as the BEFORE recording's device, or dev. */
 uint32_t snapdiff_dev(const struct snapdiff *sd, uint32_t dev);
-
-/* Kernel dev_t from "maj:min" (0 when malformed) and back. */
-uint32_t snap_devt(const char *majmin);
-
-/*
- * snap_disk_of - the whole disk of a partition, from the snapshot's
- * "blockdev NAME MAJ:MIN parent DISK" lines: block requests carry the
- * disk, file systems the partition.  dev itself when it is no partition.
- */
-uint32_t snap_disk_of(const char *snap, uint32_t dev);
-
-/*
- * snap_diskstats - the fields after "maj min name" of dev's diskstats
- * line, in buf.  Returns false when absent.
- */
-bool snap_diskstats(const char *snap, uint32_t dev, char *buf, size_t n);
-
-/*
- * snap_mount_of - the mount whose mount point is the longest prefix of
- * path: its device into *dev and the mount point's length.  Returns 0
- * when none matches (path not absolute, no mounts).
- */
-size_t snap_mount_of(const char *snap, const char *path, uint32_t *dev);
-
-/* Effective ext4-style settings of an option list (for notes and views). */
-bool snap_opt_barrier(const char *opts);
 
 #endif /* IOREPORT_SNAPCMP_H */

@@ -10,10 +10,10 @@
 
 #include "util.h"
 #include "decode/decode.h"
+#include "input/meta.h"
 #include "replay/fdtable.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
-#include "stats/snapcmp.h"
 #include "stats/wa.h"
 
 /* An fsync a thread is inside (ext4_sync_file_enter seen, exit not yet). */
@@ -293,37 +293,18 @@ void wa_request(struct wa *w, const struct blk_done *d)
 /* diskstats fields after the name (Documentation/admin-guide/iostats.rst):
  * writes completed (index 4), sectors written (index 6), flush requests
  * completed (index 15, kernels 5.5 and later; 0 before). */
-static bool ds_fields(const char *s, uint64_t *v, int n)
+void wa_diskstats(struct wa *w, const struct meta_diskstats *a,
+		  const struct meta_diskstats *b)
 {
-	char *end;
-	int i;
-
-	for (i = 0; i < n && s && *s; i++) {
-		v[i] = strtoull(s, &end, 10);
-		if (end == s)
-			break;
-		s = end;
-	}
-	for (int k = i; k < n; k++)
-		v[k] = 0;
-	return i >= 7;
-}
-
-void wa_diskstats(struct wa *w, uint32_t dev, const char *start,
-		  const char *end)
-{
-	uint64_t a[17], b[17];
 	struct wa_dev *d;
 
-	if (!ds_fields(start, a, 17) || !ds_fields(end, b, 17))
-		return;
-	if (b[6] < a[6] || b[4] < a[4])
+	if (b->v[6] < a->v[6] || b->v[4] < a->v[4])
 		return;		/* counters reset (device re-created) */
-	d = wa_dev_get(w, dev);
+	d = wa_dev_get(w, a->dev);
 	d->ds = true;
-	d->ds_write_bytes = (b[6] - a[6]) * 512;
-	d->ds_writes = b[4] - a[4];
-	d->ds_flushes = b[15] >= a[15] ? b[15] - a[15] : 0;
+	d->ds_write_bytes = (b->v[6] - a->v[6]) * 512;
+	d->ds_writes = b->v[4] - a->v[4];
+	d->ds_flushes = b->v[15] >= a->v[15] ? b->v[15] - a->v[15] : 0;
 }
 
 void wa_add_app(struct wa *w, uint32_t fsdev, uint64_t bytes)
@@ -388,7 +369,7 @@ static uint32_t file_fsdev(const char *snap, const struct file *f,
 	*known = true;
 	if (f->has_devino && f->major)
 		return f->major << 20 | (f->minor & 0xfffff);
-	if (f->path && snap_mount_of(snap, f->path, &dev) && dev >> 20)
+	if (f->path && meta_mount_of(snap, f->path, &dev) && dev >> 20)
 		return dev;
 	*known = false;
 	return 0;
@@ -397,7 +378,7 @@ static uint32_t file_fsdev(const char *snap, const struct file *f,
 void wa_finish(struct wa *w, struct filetab *ft, const char *snap_start,
 	       const char *snap_end, int hz)
 {
-	char b1[512], b2[512];
+	struct meta_diskstats a, b;
 
 	for (size_t i = 0; ft && i < filetab_count(ft); i++) {
 		struct file *f = filetab_at(ft, i);
@@ -418,9 +399,9 @@ void wa_finish(struct wa *w, struct filetab *ft, const char *snap_start,
 	for (size_t i = 0; snap_start && snap_end && i < w->ndev; i++) {
 		uint32_t dev = w->dev[i].dev;
 
-		if (snap_diskstats(snap_start, dev, b1, sizeof(b1)) &&
-		    snap_diskstats(snap_end, dev, b2, sizeof(b2)))
-			wa_diskstats(w, dev, b1, b2);
+		if (meta_diskstats(snap_start, dev, &a) &&
+		    meta_diskstats(snap_end, dev, &b))
+			wa_diskstats(w, &a, &b);
 	}
 	wa_end(w, hz);
 }

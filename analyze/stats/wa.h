@@ -116,9 +116,10 @@ void wa_gap(struct wa *w, int cpu);
 void wa_timed_request(struct wa *w, const struct blk_request *rq);
 /* Every completed request with its owner (the attributed pass). */
 void wa_request(struct wa *w, const struct blk_done *d);
-/* Diskstats fields of the snapshots (strings after "maj min name"). */
-void wa_diskstats(struct wa *w, uint32_t dev, const char *start,
-		  const char *end);
+/* The device's diskstats at the start (a) and end (b) snapshots. */
+struct meta_diskstats;
+void wa_diskstats(struct wa *w, const struct meta_diskstats *a,
+		  const struct meta_diskstats *b);
 /* Application bytes written to a file on fs dev fsdev. */
 void wa_add_app(struct wa *w, uint32_t fsdev, uint64_t bytes);
 /* End of the passes: sort, convert jiffies with hz. */

@@ -2,6 +2,7 @@
 # linking analyze/libioreport.a; skipped without cmocka.
 UNIT_TESTS = \
 	tests/unit/test-source \
+	tests/unit/test-meta \
 	tests/unit/test-hist \
 	tests/unit/test-json \
 	tests/unit/test-sysreplay \
@@ -15,6 +16,8 @@ UNIT_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(CMOCKA_CFLAGS)
 UNIT_LDADD = $(IOREPORT_LIBS) $(CMOCKA_LIBS)
 tests_unit_test_source_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_source_LDADD = $(UNIT_LDADD)
+tests_unit_test_meta_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_meta_LDADD = $(UNIT_LDADD)
 tests_unit_test_hist_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_hist_LDADD = $(UNIT_LDADD)
 tests_unit_test_json_CFLAGS = $(UNIT_CFLAGS)

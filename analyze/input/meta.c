@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+/*
+ * meta.c - what a recording says about itself beside its events (see
+ * meta.h): key=value lines, snapshot lines, STATS, diskstats, devices
+ * and mounts.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iorec-format.h"
+#include "util.h"
+#include "base/err.h"
+#include "input/meta.h"
+
+const char *meta_integrity(enum source_integrity i)
+{
+	return i == SOURCE_COMPLETE ? "complete" :
+	       i == SOURCE_TRUNCATED ? "truncated" : "corrupt";
+}
+
+const char *meta_kv(const char *text, const char *key, char *buf, size_t n)
+{
+	if (n)
+		buf[0] = '\0';
+	if (!text || iorec_kv_get(text, strlen(text), key, buf, n) <= 0) {
+		if (n)
+			buf[0] = '\0';
+		return NULL;
+	}
+	return buf;
+}
+
+/* ------------------------------------------------------------------ */
+/* Snapshot lines */
+
+static int split_tabs(char *line, char **f, int max)
+{
+	int n = 0;
+
+	while (n < max) {
+		char *tab = strchr(line, '\t');
+
+		f[n++] = line;
+		if (!tab)
+			break;
+		*tab = '\0';
+		line = tab + 1;
+	}
+	return n;
+}
+
+int meta_lines(const char *text, const char *kind, meta_line_fn fn,
+	       void *arg)
+{
+	size_t klen = kind ? strlen(kind) : 0, alloc = 0;
+	const char *p = text;
+	char *line = NULL;
+	int rc = 0;
+
+	while (!rc && p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (!kind || (len > klen && !strncmp(p, kind, klen) &&
+			      p[klen] == '\t')) {
+			char *f[META_FIELDS];
+			int n;
+
+			if (an_grow(&line, &alloc, len + 1, 1, 256)) {
+				rc = -AN_E_NOMEM;
+				break;
+			}
+			memcpy(line, p, len);
+			line[len] = '\0';
+			n = split_tabs(line, f, META_FIELDS);
+			for (int i = 0; i < n; i++)
+				unescape_field(f[i]);
+			rc = fn(f, n, arg);
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	free(line);
+	return rc;
+}
+
+uint32_t meta_devt(const char *majmin)
+{
+	unsigned int ma, mi;
+
+	if (!majmin || sscanf(majmin, "%u:%u", &ma, &mi) != 2)
+		return 0;
+	return ma << 20 | (mi & 0xfffff);
+}
+
+struct name_q {
+	uint32_t dev;
+	char *buf;
+	size_t n;
+	bool found;
+};
+
+static int find_name(char **f, int n, void *arg)
+{
+	struct name_q *q = arg;
+
+	if (n >= 3 && meta_devt(f[2]) == q->dev) {
+		snprintf(q->buf, q->n, "%s", f[1]);
+		q->found = true;
+		return 1;
+	}
+	return 0;
+}
+
+const char *meta_dev_name(const char *snap, uint32_t dev, char *buf,
+			  size_t n)
+{
+	struct name_q q = { dev, buf, n, false };
+
+	meta_lines(snap, "blockdev", find_name, &q);
+	return q.found ? buf : NULL;
+}
+
+struct parent_q {
+	uint32_t dev;
+	char disk[128];
+	uint32_t disk_dev;
+};
+
+static int find_parent(char **f, int n, void *arg)
+{
+	struct parent_q *q = arg;
+
+	if (n >= 5 && !strcmp(f[3], "parent") && meta_devt(f[2]) == q->dev)
+		snprintf(q->disk, sizeof(q->disk), "%s", f[4]);
+	return 0;
+}
+
+static int find_disk_dev(char **f, int n, void *arg)
+{
+	struct parent_q *q = arg;
+
+	if (n >= 3 && !q->disk_dev && !strcmp(f[1], q->disk))
+		q->disk_dev = meta_devt(f[2]);
+	return 0;
+}
+
+uint32_t meta_disk_of(const char *snap, uint32_t dev)
+{
+	struct parent_q q = { .dev = dev };
+
+	if (!snap)
+		return dev;
+	meta_lines(snap, "blockdev", find_parent, &q);
+	if (!q.disk[0])
+		return dev;
+	meta_lines(snap, "blockdev", find_disk_dev, &q);
+	return q.disk_dev ? q.disk_dev : dev;
+}
+
+struct mnt_q {
+	const char *path;
+	size_t best;
+	uint32_t dev;
+};
+
+static int find_mount(char **f, int n, void *arg)
+{
+	struct mnt_q *q = arg;
+	size_t l;
+
+	if (n < 5)
+		return 0;
+	l = strlen(f[3]);
+	if (strncmp(q->path, f[3], l))
+		return 0;
+	/* "/" matches everything; "/mnt" must not match "/mntx" */
+	if (l > 1 && q->path[l] != '/' && q->path[l] != '\0')
+		return 0;
+	if (l >= q->best) {
+		q->best = l;
+		q->dev = meta_devt(f[1]);
+	}
+	return 0;
+}
+
+size_t meta_mount_of(const char *snap, const char *path, uint32_t *dev)
+{
+	struct mnt_q q = { path, 0, 0 };
+
+	if (!snap || !path || path[0] != '/')
+		return 0;
+	meta_lines(snap, "mount", find_mount, &q);
+	if (q.best)
+		*dev = q.dev;
+	return q.best;
+}
+
+bool meta_mount_opt(const char *opts, const char *opt, char *val, size_t n)
+{
+	size_t l = strlen(opt);
+	const char *p = opts;
+
+	while (p && *p) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+
+		if (len >= l && !strncmp(p, opt, l) &&
+		    (len == l || p[l] == '=')) {
+			if (val && n) {
+				size_t vl = len > l ? len - l - 1 : 0;
+
+				if (vl >= n)
+					vl = n - 1;
+				memcpy(val, p + l + (len > l), vl);
+				val[vl] = '\0';
+			}
+			return true;
+		}
+		p = c ? c + 1 : NULL;
+	}
+	return false;
+}
+
+bool meta_mount_barrier(const char *opts)
+{
+	char v[16];
+
+	if (meta_mount_opt(opts, "nobarrier", NULL, 0))
+		return false;
+	if (meta_mount_opt(opts, "barrier", v, sizeof(v)))
+		return strcmp(v, "0") != 0;
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* diskstats */
+
+bool meta_diskstats_line(char **f, int n, struct meta_diskstats *d)
+{
+	const char *p;
+	char mm[48], *e;
+	int k;
+
+	if (n < 5 || strcmp(f[0], "diskstats"))
+		return false;
+	memset(d, 0, sizeof(*d));
+	snprintf(mm, sizeof(mm), "%s:%s", f[1], f[2]);
+	d->dev = meta_devt(mm);
+	snprintf(d->name, sizeof(d->name), "%s", f[3]);
+	for (k = 0, p = f[4]; k < META_DS_MAX && *p; k++) {
+		d->v[k] = strtoull(p, &e, 10);
+		if (e == p)
+			break;
+		p = e;
+	}
+	d->n = k;
+	return k >= 7;
+}
+
+struct ds_q {
+	uint32_t dev;
+	struct meta_diskstats *d;
+	bool found;
+};
+
+static int find_ds(char **f, int n, void *arg)
+{
+	struct ds_q *q = arg;
+	struct meta_diskstats d;
+
+	if (!meta_diskstats_line(f, n, &d) || d.dev != q->dev)
+		return 0;
+	*q->d = d;
+	q->found = true;
+	return 1;
+}
+
+bool meta_diskstats(const char *snap, uint32_t dev, struct meta_diskstats *d)
+{
+	struct ds_q q = { dev, d, false };
+
+	meta_lines(snap, "diskstats", find_ds, &q);
+	return q.found;
+}
+
+/* ------------------------------------------------------------------ */
+/* STATS */
+
+static int kstat_line(char **f, int n, void *arg)
+{
+	struct meta_kstats *k = arg;
+	struct meta_kcpu *c;
+	uint64_t v;
+	int cpu;
+
+	if (n < 4 || strcmp(f[0], "cpu"))
+		return 0;
+	cpu = atoi(f[1]);
+	if (cpu < 0 || cpu > 65535)
+		return 0;
+	if (cpu >= k->n) {
+		c = an_reallocarray(k->cpu, (size_t)cpu + 1, sizeof(*c));
+		if (!c)
+			return -AN_E_NOMEM;
+		memset(c + k->n, 0, sizeof(*c) * (size_t)(cpu + 1 - k->n));
+		k->cpu = c;
+		k->n = cpu + 1;
+	}
+	c = &k->cpu[cpu];
+	c->seen = true;
+	v = strtoull(f[3], NULL, 10);
+	if (!strcmp(f[2], "overrun")) {
+		c->overrun = v;
+		k->overrun += v;
+	} else if (!strcmp(f[2], "dropped events")) {
+		c->dropped = v;
+		k->dropped += v;
+	} else if (!strcmp(f[2], "missed_pages")) {
+		c->missed_pages = v;
+	}
+	return 0;
+}
+
+int meta_kstats(const char *stats, struct meta_kstats *k)
+{
+	int rc;
+
+	memset(k, 0, sizeof(*k));
+	k->present = stats != NULL;
+	rc = meta_lines(stats, NULL, kstat_line, k);
+	if (rc < 0)
+		meta_kstats_release(k);
+	return rc < 0 ? rc : 0;
+}
+
+void meta_kstats_release(struct meta_kstats *k)
+{
+	free(k->cpu);
+	memset(k, 0, sizeof(*k));
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * meta.h - the one reader of what a recording says about itself beside
+ * its events (struct source_info of source.h): the "key=value" lines of
+ * the header and end chunks, the tab-separated lines of the snapshots
+ * (fields escaped), the kernel's per-CPU ring-buffer counters of the
+ * STATS chunk, the diskstats lines as numbers, the block devices and
+ * mounts of a snapshot, and the word of an integrity.
+ *
+ * Plain text in, plain values out: every stage may use it; reading the
+ * events is source.h's and decode.h's.  Nothing here prints or exits.
+ */
+#ifndef IOREPORT_INPUT_META_H
+#define IOREPORT_INPUT_META_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input/source.h"
+
+/* "complete", "truncated" or "corrupt". */
+const char *meta_integrity(enum source_integrity i);
+
+/*
+ * meta_kv - the value of "key=value" in a text of such lines (the first
+ * one), copied into buf (truncated, NUL-terminated)
+ *
+ * Returns buf, or NULL (buf "") when the key is absent, its value empty,
+ * or text NULL.
+ */
+const char *meta_kv(const char *text, const char *key, char *buf, size_t n);
+
+/* ------------------------------------------------------------------ */
+/* Snapshot lines */
+
+#define META_FIELDS	16
+
+/*
+ * Called with the fields of a line, unescaped (f[0] its kind), and their
+ * number; a nonzero return stops the walk.
+ */
+typedef int (*meta_line_fn)(char **f, int n, void *arg);
+
+/*
+ * meta_lines - call fn for the lines of text whose first field is kind
+ * (every line when kind is NULL)
+ * @text: tab-separated lines with escaped fields; NULL: none
+ *
+ * Each line is split in a copy of its own (at most META_FIELDS fields,
+ * the last one keeping the rest).  Returns 0, fn's nonzero return, or
+ * -AN_E_NOMEM.
+ */
+int meta_lines(const char *text, const char *kind, meta_line_fn fn,
+	       void *arg);
+
+/* Kernel dev_t (major << 20 | minor) of "maj:min"; 0 when malformed. */
+uint32_t meta_devt(const char *majmin);
+
+/*
+ * The block device name of dev in a snapshot's blockdev lines ("name
+ * maj:min attr value"), copied into buf; NULL when it has none.
+ */
+const char *meta_dev_name(const char *snap, uint32_t dev, char *buf,
+			  size_t n);
+
+/*
+ * meta_disk_of - the whole disk of a partition, from the snapshot's
+ * "blockdev NAME MAJ:MIN parent DISK" lines: block requests carry the
+ * disk, file systems the partition.  dev itself when it is no partition.
+ */
+uint32_t meta_disk_of(const char *snap, uint32_t dev);
+
+/*
+ * meta_mount_of - the mount whose mount point is the longest prefix of
+ * path: its device into *dev and the mount point's length.  Returns 0
+ * when none matches (path not absolute, no mounts).
+ */
+size_t meta_mount_of(const char *snap, const char *path, uint32_t *dev);
+
+/*
+ * meta_mount_opt - whether the comma-separated option list has opt,
+ * exactly or as "opt=value"; the value (or "") into val when val is not
+ * NULL.
+ */
+bool meta_mount_opt(const char *opts, const char *opt, char *val, size_t n);
+/* Whether the options leave write barriers on (no nobarrier, barrier=0). */
+bool meta_mount_barrier(const char *opts);
+
+/* ------------------------------------------------------------------ */
+/* diskstats */
+
+/* The numbers after "maj min name" of /proc/diskstats. */
+#define META_DS_MAX	17
+
+struct meta_diskstats {
+	uint32_t dev;
+	char name[64];
+	int n;				/* numbers read (7 or more) */
+	uint64_t v[META_DS_MAX];	/* the rest 0 */
+};
+
+/*
+ * meta_diskstats_line - a snapshot's "diskstats MAJ MIN NAME NUMBERS"
+ * line (as meta_lines() gives it) into *d; false when it is not one or
+ * has fewer than 7 numbers.
+ */
+bool meta_diskstats_line(char **f, int n, struct meta_diskstats *d);
+/* The first diskstats line of dev in snap into *d; false when none. */
+bool meta_diskstats(const char *snap, uint32_t dev, struct meta_diskstats *d);
+
+/* ------------------------------------------------------------------ */
+/* STATS: "cpu\tN\tkey\tvalue" lines */
+
+struct meta_kcpu {
+	bool seen;
+	uint64_t overrun, dropped, missed_pages;
+};
+
+struct meta_kstats {
+	bool present;			/* the recording has a STATS chunk */
+	int n;				/* CPUs 0..n-1 */
+	struct meta_kcpu *cpu;
+	uint64_t overrun, dropped;	/* over every CPU */
+};
+
+/* Parse the STATS text (NULL: none) into *k; 0 or -AN_E_NOMEM. */
+int meta_kstats(const char *stats, struct meta_kstats *k);
+void meta_kstats_release(struct meta_kstats *k);
+
+#endif /* IOREPORT_INPUT_META_H */

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-meta.c - unit tests of the metadata reader (input/meta.h): the
+ * snapshot lines with escaped fields, key=value lines, the STATS chunk's
+ * counters, diskstats, devices, partitions and mounts of a snapshot.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "input/meta.h"
+
+#define DEV(ma, mi) ((uint32_t)(ma) << 20 | (mi))
+
+static const char snap[] =
+	"mount\t254:0\t/dev/vda\t/\text4\trw,relatime\trw\n"
+	"mount\t7:1\t/dev/loop1\t/tmp/a/mnt\text4\trw,relatime\trw\n"
+	"blockdev\tloop1\t7:1\tscheduler\tnone\n"
+	"blockdev\tsda\t8:0\tscheduler\tmq-deadline\n"
+	"blockdev\tsda1\t8:1\tparent\tsda\n"
+	"proc\t12\t1\ta\\tb\\\\c\t/bin/x\n"
+	"diskstats\t7\t1\tloop1\t1 0 8 0 10 0 800 5 0 0 0 0 0 0 3 1\n"
+	"diskstats\t7\t2\tloop2\t1 0 8\n";
+
+struct seen {
+	int lines;
+	char comm[32];
+};
+
+static int count(char **f, int n, void *arg)
+{
+	struct seen *s = arg;
+
+	s->lines++;
+	if (!strcmp(f[0], "proc") && n >= 4)
+		snprintf(s->comm, sizeof(s->comm), "%s", f[3]);
+	return 0;
+}
+
+static int stop(char **f, int n, void *arg)
+{
+	(void)f;
+	(void)n;
+	++*(int *)arg;
+	return 7;
+}
+
+static void test_lines(void **state)
+{
+	struct seen s = { 0 };
+	int calls = 0;
+
+	(void)state;
+	assert_int_equal(meta_lines(snap, NULL, count, &s), 0);
+	assert_int_equal(s.lines, 8);
+	/* fields are unescaped: \t a tab, \\ a backslash */
+	assert_string_equal(s.comm, "a\tb\\c");
+	memset(&s, 0, sizeof(s));
+	assert_int_equal(meta_lines(snap, "mount", count, &s), 0);
+	assert_int_equal(s.lines, 2);
+	/* a nonzero return stops the walk and is returned */
+	assert_int_equal(meta_lines(snap, "blockdev", stop, &calls), 7);
+	assert_int_equal(calls, 1);
+	assert_int_equal(meta_lines(NULL, NULL, count, &s), 0);
+}
+
+static void test_kv(void **state)
+{
+	static const char hdr[] = "kernel=6.1\nempty=\nkernel=7\nmachine=x86_64";
+	char buf[16];
+
+	(void)state;
+	assert_string_equal(meta_kv(hdr, "kernel", buf, sizeof(buf)), "6.1");
+	assert_string_equal(meta_kv(hdr, "machine", buf, sizeof(buf)), "x86_64");
+	assert_null(meta_kv(hdr, "empty", buf, sizeof(buf)));
+	assert_string_equal(buf, "");
+	assert_null(meta_kv(hdr, "kern", buf, sizeof(buf)));
+	assert_null(meta_kv(NULL, "kernel", buf, sizeof(buf)));
+	assert_string_equal(meta_integrity(SOURCE_COMPLETE), "complete");
+	assert_string_equal(meta_integrity(SOURCE_TRUNCATED), "truncated");
+	assert_string_equal(meta_integrity(SOURCE_CORRUPT), "corrupt");
+}
+
+static void test_kstats(void **state)
+{
+	static const char stats[] =
+		"cpu\t0\toverrun\t5\n"
+		"cpu\t0\tdropped events\t2\n"
+		"cpu\t2\toverrun\t7\n"
+		"cpu\t2\tmissed_pages\t3\n"
+		"cpu\t-1\toverrun\t1\n"
+		"cpu\t2\n";
+	struct meta_kstats k;
+
+	(void)state;
+	assert_int_equal(meta_kstats(stats, &k), 0);
+	assert_true(k.present);
+	assert_int_equal(k.n, 3);
+	assert_true(k.cpu[0].seen && !k.cpu[1].seen && k.cpu[2].seen);
+	assert_int_equal(k.cpu[0].overrun, 5);
+	assert_int_equal(k.cpu[0].dropped, 2);
+	assert_int_equal(k.cpu[2].missed_pages, 3);
+	/* no CPU -1; a line of too few fields is left out */
+	assert_int_equal(k.overrun, 12);
+	assert_int_equal(k.dropped, 2);
+	meta_kstats_release(&k);
+	assert_int_equal(meta_kstats(NULL, &k), 0);
+	assert_false(k.present);
+	assert_int_equal(k.n, 0);
+}
+
+static void test_readers(void **state)
+{
+	struct meta_diskstats d;
+	char buf[64];
+	uint32_t dev = 0;
+
+	(void)state;
+	assert_int_equal(meta_devt("7:1"), DEV(7, 1));
+	assert_int_equal(meta_devt("bad"), 0);
+	assert_string_equal(meta_dev_name(snap, DEV(7, 1), buf, sizeof(buf)),
+			    "loop1");
+	assert_null(meta_dev_name(snap, DEV(9, 9), buf, sizeof(buf)));
+	assert_int_equal(meta_disk_of(snap, DEV(8, 1)), DEV(8, 0));
+	assert_int_equal(meta_disk_of(snap, DEV(7, 1)), DEV(7, 1));
+	assert_true(meta_diskstats(snap, DEV(7, 1), &d));
+	assert_string_equal(d.name, "loop1");
+	assert_int_equal(d.n, 16);
+	assert_int_equal(d.v[6], 800);
+	assert_int_equal(d.v[16], 0);
+	/* fewer than 7 numbers: no diskstats */
+	assert_false(meta_diskstats(snap, DEV(7, 2), &d));
+	assert_false(meta_diskstats(snap, DEV(7, 9), &d));
+	assert_int_equal(meta_mount_of(snap, "/tmp/a/mnt/x", &dev),
+			 strlen("/tmp/a/mnt"));
+	assert_int_equal(dev, DEV(7, 1));
+	assert_int_equal(meta_mount_of(snap, "/etc/passwd", &dev), 1);
+	assert_int_equal(dev, DEV(254, 0));
+	assert_int_equal(meta_mount_of(snap, "/tmp/a/mntx", &dev), 1);
+	assert_int_equal(meta_mount_of(snap, "pipe:[1]", &dev), 0);
+	assert_true(meta_mount_barrier("rw,relatime"));
+	assert_false(meta_mount_barrier("rw,nobarrier"));
+	assert_false(meta_mount_barrier("rw,barrier=0"));
+	assert_true(meta_mount_barrier("rw,barrier=1"));
+	assert_true(meta_mount_opt("rw,data=journal", "data", buf, sizeof(buf)));
+	assert_string_equal(buf, "journal");
+	assert_false(meta_mount_opt("rw,database=1", "data", buf, sizeof(buf)));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_lines),
+		cmocka_unit_test(test_kv),
+		cmocka_unit_test(test_kstats),
+		cmocka_unit_test(test_readers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -2,12 +2,13 @@
 /*
  * cmd-db.c - `ioreport db DB.sqlite REC...`: replay recordings and store
  * the results, every block request and every file syscall in an SQLite
- * database (sink-sqlite.h), all recordings in one transaction.
+ * database (out/sqlite.h), all recordings in one transaction.
  *
- * Each recording goes through the driver (driver.h) like every view,
- * so the database holds the same numbers as `ioreport processes`,
- * `files` and `devices`.  The syscall rows come from the syscall replay's per-call
- * hook (analysis.on_call): the call, its process and the file of its fd.
+ * Each recording goes through the driver (driver.h) like every view, and
+ * the rows come from the same stats/rows.h, so the database holds the
+ * same numbers as `ioreport processes`, `files` and `devices`.  The
+ * request and syscall rows come from the driver's hooks (on_request,
+ * on_call) as the pass completes them.
  */
 #include "config.h"
 
@@ -21,17 +22,11 @@
 
 #include "util.h"
 #include "cmd.h"
-#include "input/source.h"
-#include "stats/hist.h"
-#include "replay/block.h"
-#include "replay/syscall.h"
-#include "stats/account.h"
-#include "replay/proctable.h"
-#include "replay/fdtable.h"
-#include "stats/attrib.h"
-#include "stats/fileid.h"
 #include "base/err.h"
+#include "base/imap.h"
 #include "driver.h"
+#include "stats/attrib.h"
+#include "stats/rows.h"
 #include "out/sqlite.h"
 
 static const char db_usage[] =
@@ -71,7 +66,7 @@ struct ino_req {
 struct load {
 	struct db *db;
 	struct driver a;	/* the same single pass as the views */
-	int failed;
+	int failed;		/* 1: a database error, or AN_E_NOMEM */
 
 	struct imap thr_of;		/* tid -> index + 1 in thr */
 	struct thr *thr;
@@ -88,36 +83,33 @@ struct load {
 static void on_request(const struct blk_done *d, void *arg)
 {
 	struct load *l = arg;
-	const struct attrib_owner *own = &d->own;
-	int proc_id = -1, file_id = -1;
-	const char *how = NULL;
+	int proc_id, file_id;
+	const char *how;
 	int64_t req_id;
 	struct ino_req *r;
+	uint32_t dev;
+	uint64_t ino;
+	bool by_inode;
 
 	if (l->failed)
 		return;
-	if (d->attributed) {
-		how = attrib_kind_name(own->kind);
-		if (own->proc)
-			proc_id = own->proc->id;
-		if (own->file)
-			file_id = own->file->id;
-	}
+	by_inode = stats_request_ids(d, &proc_id, &file_id, &how, &dev, &ino);
 	if (db_add_request(l->db, &d->rq, proc_id, file_id, how, &req_id)) {
 		l->failed = 1;
 		return;
 	}
-	if (!d->attributed || own->file || !own->ino)
+	if (!by_inode)
 		return;
 	/* a file known by inode only: tied to its name at the end */
-	if (l->nireq == l->ireq_alloc) {
-		l->ireq_alloc = l->ireq_alloc ? l->ireq_alloc * 2 : 256;
-		l->ireq = xrealloc(l->ireq, sizeof(*l->ireq) * l->ireq_alloc);
+	if (an_grow(&l->ireq, &l->ireq_alloc, l->nireq + 1, sizeof(*l->ireq),
+		    256)) {
+		l->failed = AN_E_NOMEM;
+		return;
 	}
 	r = &l->ireq[l->nireq++];
 	r->req_id = req_id;
-	r->dev = own->dev;
-	r->ino = own->ino;
+	r->dev = dev;
+	r->ino = ino;
 }
 
 /* ------------------------------------------------------------------ */
@@ -130,9 +122,10 @@ static void note_thread(struct load *l, int tid, int proc_id, uint64_t ts)
 
 	if (!t || t->proc_id != proc_id) {
 		/* new thread, or the tid now belongs to another process */
-		if (l->nthr == l->thr_alloc) {
-			l->thr_alloc = l->thr_alloc ? l->thr_alloc * 2 : 64;
-			l->thr = xrealloc(l->thr, sizeof(*l->thr) * l->thr_alloc);
+		if (an_grow(&l->thr, &l->thr_alloc, l->nthr + 1,
+			    sizeof(*l->thr), 64)) {
+			l->failed = AN_E_NOMEM;
+			return;
 		}
 		t = &l->thr[l->nthr++];
 		memset(t, 0, sizeof(*t));
@@ -145,82 +138,77 @@ static void note_thread(struct load *l, int tid, int proc_id, uint64_t ts)
 	t->last_ts = ts;
 }
 
-/* Every call the syscall replay completes (analysis.on_call). */
-static void on_call(void *arg, struct proc *p, struct file *f,
-		    const struct sys_call *c)
+/* Every call the syscall replay completes (driver.on_call). */
+static void on_call(void *arg, const struct sys_call *c, int proc_id,
+		    int file_id)
 {
 	struct load *l = arg;
 
-	note_thread(l, c->tid, p->id, c->paired ? c->start : c->end);
-	if (!l->failed && db_add_syscall(l->db, c, p->id, sys_call_fd(c),
-					 f ? f->id : -1))
+	note_thread(l, c->tid, proc_id, c->paired ? c->start : c->end);
+	if (!l->failed && db_add_syscall(l->db, c, proc_id, sys_call_fd(c),
+					 file_id))
 		l->failed = 1;
 }
 
 /* ------------------------------------------------------------------ */
 /* One recording */
 
-static void store_anomalies(struct load *l)
+static int store_anomalies(struct load *l)
 {
-	struct anomaly v[ANOMALIES_MAX];
-	size_t n = driver_anomalies(&l->a, v);
+	const struct stats *st = &l->a.st;
 	int rc = 0;
 
-	for (size_t i = 0; i < n && !rc; i++)
-		rc = db_add_anomaly(l->db, v[i].stage, v[i].key, v[i].n);
-	if (l->a.at && !rc) {
+	for (size_t i = 0; i < st->nanom && !rc; i++)
+		rc = db_add_anomaly(l->db, st->anom[i].stage, st->anom[i].key,
+				    st->anom[i].n);
+	if (st->at && !rc) {
 		/* attribution totals of bytes, beside its anomalies */
-		const struct attrib_totals *t = attrib_totals(l->a.at);
+		const struct attrib_totals *t = attrib_totals(st->at);
 
 		rc = db_add_anomaly(l->db, "attrib", "writeback_without_dirtier_bytes",
 				    t->wb_noproc_bytes) ||
 		     db_add_anomaly(l->db, "attrib", "unattributed_bytes",
 				    t->kind_bytes[AK_UNATTRIBUTED]);
 	}
-	if (rc)
-		l->failed = 1;
-}
-
-static int cmp_file(const void *a, const void *b)
-{
-	return fileid_cmp(*(const struct file *const *)a,
-			  *(const struct file *const *)b);
-}
-
-/* Every file, with the ident of its identity as the files view merges them. */
-static int store_files(struct load *l)
-{
-	size_t n = filetab_count(l->a.sys.ft);
-	const struct file **v = xcalloc(n ? n : 1, sizeof(*v));
-	int rc = 0, ident = 0;
-
-	for (size_t i = 0; i < n; i++)
-		v[i] = filetab_at(l->a.sys.ft, i);
-	qsort(v, n, sizeof(*v), cmp_file);
-	for (size_t i = 0; i < n && !rc; i++) {
-		if (!i || !fileid_same(v[i - 1], v[i]))
-			ident = v[i]->id;
-		rc = db_add_file(l->db, v[i], ident);
-	}
-	free(v);
 	return rc;
+}
+
+/* Every process, and every file with the ident of its identity. */
+static int store_rows(struct load *l)
+{
+	struct proc_row *p;
+	struct file_ident *f;
+	long n;
+	int rc = 0;
+
+	n = rows_processes(&l->a.st, true, &p);
+	for (long i = 0; i < n && !rc; i++)
+		rc = db_add_process(l->db, &p[i]);
+	free(p);
+	if (n < 0 || rc)
+		return n < 0 ? (int)n : -1;
+	n = rows_file_idents(&l->a.st, &f);
+	for (long i = 0; i < n && !rc; i++)
+		rc = db_add_file(l->db, &f[i]);
+	free(f);
+	return n < 0 ? (int)n : rc;
 }
 
 static int store_results(struct load *l)
 {
+	const struct stats *st = &l->a.st;
 	struct db *db = l->db;
+	int rc;
 
-	for (size_t i = 0; i < l->a.ndev; i++)
-		if (db_add_devstat(db, l->a.dev[i].dev, l->a.dev[i].op,
-				   l->a.dev[i].reqs, &l->a.dev[i].queue,
-				   &l->a.dev[i].device, &l->a.dev[i].total))
+	for (size_t i = 0; i < st->ndev; i++)
+		if (db_add_devstat(db, st->dev[i].dev, st->dev[i].op,
+				   st->dev[i].reqs, &st->dev[i].queue,
+				   &st->dev[i].device, &st->dev[i].total))
 			return -1;
-	if (l->a.have_sys) {
-		for (size_t i = 0; i < proctable_count(l->a.sys.pt); i++)
-			if (db_add_process(db, proctable_at(l->a.sys.pt, i)))
-				return -1;
-		if (store_files(l))
-			return -1;
+	if (st->have_sys) {
+		rc = store_rows(l);
+		if (rc)
+			return rc;
 	}
 	for (size_t i = 0; i < l->nthr; i++)
 		if (db_add_thread(db, l->thr[i].proc_id, l->thr[i].tid,
@@ -228,21 +216,20 @@ static int store_results(struct load *l)
 				  l->thr[i].last_ts))
 			return -1;
 	for (size_t i = 0; i < l->nireq; i++) {
-		struct file *f = attrib_inode_file(l->a.at, l->ireq[i].dev,
-						   l->ireq[i].ino);
+		int id = stats_inode_file_id(st, l->ireq[i].dev,
+					     l->ireq[i].ino);
 
-		if (f && db_set_request_file(db, l->ireq[i].req_id, f->id))
+		if (id >= 0 && db_set_request_file(db, l->ireq[i].req_id, id))
 			return -1;
 	}
-	for (int i = 0; i < l->a.nr_cpus; i++)
-		if (db_add_cpu(db, i, l->a.lost[i].gaps))
+	for (int i = 0; i < st->nr_cpus; i++)
+		if (db_add_cpu(db, i, st->lost[i].gaps))
 			return -1;
-	store_anomalies(l);
-	if (l->failed)
+	if (store_anomalies(l))
 		return -1;
-	return db_recording_end(db, l->a.events, l->a.first_ts, l->a.last_ts,
-				!l->a.have_sys ? NULL :
-				l->a.caps->raw_syscalls ? "raw_syscalls" :
+	return db_recording_end(db, st->events, st->first_ts, st->last_ts,
+				!st->have_sys ? NULL :
+				st->raw_syscalls ? "raw_syscalls" :
 				"syscalls");
 }
 
@@ -260,6 +247,7 @@ static int load_one(struct db *db, const char *path, bool quiet)
 	struct load l;
 	struct an_err err;
 	uint64_t rows0 = db_rows(db);
+	int rc;
 
 	memset(&l, 0, sizeof(l));
 	l.db = db;
@@ -269,7 +257,7 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		load_release(&l);
 		return -1;
 	}
-	if (db_recording_begin(db, l.a.src, path)) {
+	if (db_recording_begin(db, l.a.info, path)) {
 		error("%s", db_errmsg(db));
 		load_release(&l);
 		return -1;
@@ -284,17 +272,21 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		load_release(&l);
 		return -1;
 	}
-	if (!l.a.rb && !l.a.have_sys) {
+	if (!l.a.st.have_block && !l.a.st.have_sys) {
 		error("%s: neither block nor syscall events: nothing to store (%s)",
-		      path, l.a.block_why);
+		      path, l.a.st.block_why);
 		load_release(&l);
 		return -1;
 	}
 	/* a recording of block events only: store what there is */
-	if (!l.a.have_sys && !quiet && l.a.sys_why)
-		note("%s", l.a.sys_why);
-	if (l.failed || store_results(&l)) {
-		error("%s", db_errmsg(db));
+	if (!l.a.st.have_sys && !quiet && l.a.st.sys_why)
+		note("%s", l.a.st.sys_why);
+	rc = l.failed ? l.failed : store_results(&l);
+	if (rc) {
+		if (rc == AN_E_NOMEM || rc == -AN_E_NOMEM)
+			error("%s: %s", path, an_strerror(rc));
+		else
+			error("%s", db_errmsg(db));
 		load_release(&l);
 		return -1;
 	}
@@ -302,7 +294,7 @@ static int load_one(struct db *db, const char *path, bool quiet)
 	if (!quiet)
 		printf("%s: recording %" PRId64 "%s, %" PRIu64 " events, %"
 		       PRIu64 " rows\n", path, db_rec_id(db),
-		       db_replaced(db) ? " (replaced)" : "", l.a.events,
+		       db_replaced(db) ? " (replaced)" : "", l.a.st.events,
 		       db_rows(db) - rows0);
 	/* a line per recording as it is stored, not at the end */
 	fflush(stdout);

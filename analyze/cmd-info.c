@@ -354,7 +354,7 @@ static int info_one(const char *path)
 	}
 	src = d.src;
 	in = d.info;
-	events = d.events;
+	events = d.st.events;
 	if (as_json) {
 		info_json(src, path, events);
 		flush_warnings(src);

@@ -15,18 +15,18 @@
 
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
-int cmd_devices(int argc, char **argv);	/* cmd-report.c */
 int cmd_report(int argc, char **argv);		/* cmd-report.c */
 int cmd_summary(int argc, char **argv);		/* cmd-report.c */
-int cmd_slow(int argc, char **argv);		/* cmd-report.c */
-int cmd_snoop(int argc, char **argv);		/* cmd-report.c */
+int cmd_devices(int argc, char **argv);		/* cmd-requests.c */
+int cmd_slow(int argc, char **argv);		/* cmd-requests.c */
+int cmd_snoop(int argc, char **argv);		/* cmd-requests.c */
 int cmd_processes(int argc, char **argv);	/* cmd-procfiles.c */
 int cmd_files(int argc, char **argv);		/* cmd-procfiles.c */
-int cmd_db(int argc, char **argv);		/* cmd-db.c */
+int cmd_wa(int argc, char **argv);		/* cmd-wa.c */
+int cmd_fsync(int argc, char **argv);		/* cmd-wa.c */
+int cmd_dirty(int argc, char **argv);		/* cmd-dirty.c */
 int cmd_diff(int argc, char **argv);		/* cmd-diff.c */
-int cmd_wa(int argc, char **argv);		/* cmd-diff.c */
-int cmd_fsync(int argc, char **argv);		/* cmd-diff.c */
-int cmd_dirty(int argc, char **argv);		/* cmd-diff.c */
+int cmd_db(int argc, char **argv);		/* cmd-db.c */
 
 /*
  * parse_count - read the number of option --OPT from arg into *out
@@ -65,6 +65,44 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		    int nfiles, struct view_opts *o);
 
 struct source;
+struct driver;
+struct sink;
+struct stats;
+
+/*
+ * A view command: what run_view() (cmd-view.c) needs to run it.  Every
+ * view command is one of these and its usage text; the runner parses
+ * the options, runs the driver over each FILE with the stages the view
+ * wants, calls print and reports the failures.
+ */
+struct view_cmd {
+	const char *usage;
+	const char *shortopts;		/* of "jn:r:Hh" */
+	long top, top_min, top_max;	/* --top: default and range */
+	long rows;			/* --rows: default */
+	unsigned int want;		/* AN_* of driver.h */
+	bool slow;			/* keep the --top slowest */
+	bool need_sys;			/* no syscall events: fail, print nothing */
+	bool two;			/* BEFORE and AFTER */
+	/* before the pass, for a view printed during it (hooks), or NULL */
+	void (*begin)(struct sink *s, struct driver *d);
+	/*
+	 * after the pass: the view (text, or the members of the one JSON
+	 * object); after is AFTER's pass of a two-recording view.  Returns
+	 * 0, or 1 when the recording lacks what the view needs (said).
+	 */
+	int (*print)(struct sink *s, const struct view_opts *o,
+		     struct stats *after);
+};
+
+/* Run a view command; returns the exit code. */
+int run_view(const struct view_cmd *c, int argc, char **argv);
+
+/*
+ * view_require_block - in print: 0 when the pass had block requests,
+ * else 1 after saying why (JSON "error", or an error naming path)
+ */
+int view_require_block(struct sink *s, const char *path);
 
 /**
  * flush_warnings - print the queued warnings of a source

@@ -32,10 +32,14 @@ ioreport_SOURCES = \
 	analyze/ioreport.c \
 	analyze/cmd.h \
 	analyze/cmd-opts.c \
+	analyze/cmd-view.c \
 	analyze/cmd-info.c \
 	analyze/cmd-dump.c \
 	analyze/cmd-report.c \
+	analyze/cmd-requests.c \
 	analyze/cmd-procfiles.c \
+	analyze/cmd-wa.c \
+	analyze/cmd-dirty.c \
 	analyze/cmd-diff.c \
 	analyze/cmd-db.c
 ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC)

@@ -47,7 +47,7 @@ void hmap_add(struct hmap *m, struct hnode *e)
 }
 
 /* The first entry with key (further ones: ->next with the same key). */
-struct hnode **hmap_slot(struct hmap *m, uint64_t key)
+struct hnode **hmap_slot(const struct hmap *m, uint64_t key)
 {
 	struct hnode **pp;
 

@@ -28,7 +28,7 @@ void hmap_add(struct hmap *m, struct hnode *e);
  * The link to the first entry with key, or NULL (further ones: follow
  * ->next and compare keys).
  */
-struct hnode **hmap_slot(struct hmap *m, uint64_t key);
+struct hnode **hmap_slot(const struct hmap *m, uint64_t key);
 /* Unlink the entry *pp points at (it stays the caller's). */
 void hmap_unlink(struct hmap *m, struct hnode **pp);
 /* Call fr for every entry, free the buckets and zero m. */

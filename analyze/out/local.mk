@@ -1,6 +1,13 @@
 # analyze/out/: the sinks, text, JSON and SQLite
 analyze_libioreport_a_SOURCES += \
-	analyze/out/report.h analyze/out/report.c \
+	analyze/out/sink.h analyze/out/sink.c \
+	analyze/out/table.h analyze/out/table.c \
+	analyze/out/histtext.h analyze/out/histtext.c \
+	analyze/out/view-summary.c \
+	analyze/out/view-requests.c \
+	analyze/out/view-procfiles.c \
+	analyze/out/view-wa.c \
+	analyze/out/view-diff.c \
 	analyze/out/json.h analyze/out/json.c \
 	analyze/out/sqlite.h analyze/out/sqlite.c
 

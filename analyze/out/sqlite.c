@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * sink-sqlite.c - the SQLite sink (see sink-sqlite.h): schema creation
+ * sqlite.c - the SQLite sink (see sqlite.h): schema creation
  * and version check, one transaction per load, prepared statements
  * reused for every row, secondary indexes built after the bulk insert.
  * Requests and syscalls are stored small (docs/schema.md, "Speed and
@@ -24,8 +24,6 @@
 #include "base/err.h"
 #include "input/source.h"
 #include "input/meta.h"
-#include "replay/proctable.h"
-#include "replay/fdtable.h"
 #include "out/sqlite.h"
 #include "analyze/out/schema-sql.h"	/* generated from schema.sql: schema_sql[] */
 
@@ -132,7 +130,7 @@ struct db {
 	struct batch breq, bsys;
 
 	/* the current recording */
-	struct source *src;
+	const struct source_info *in;
 	int64_t rec_id;
 	bool replaced;
 	int64_t next_hist;
@@ -991,9 +989,9 @@ static int delete_recording(struct db *db, int64_t rec_id)
 	return exec(db, sql);
 }
 
-int db_recording_begin(struct db *db, struct source *src, const char *path)
+int db_recording_begin(struct db *db, const struct source_info *in,
+		       const char *path)
 {
-	const struct source_info *in = source_info(src);
 	struct meta_kstats ks;
 	sqlite3_stmt *st;
 	char cid[17], buf[512], kern[512], now[32];
@@ -1006,7 +1004,7 @@ int db_recording_begin(struct db *db, struct source *src, const char *path)
 		return fail(db, "%s: db_recording_begin outside a load", db->path);
 	if (flush_all(db))
 		return -1;
-	db->src = src;
+	db->in = in;
 	content_id(in, cid);
 
 	/* an earlier load of this recording: replace it, keeping its id */
@@ -1109,7 +1107,7 @@ int db_recording_end(struct db *db, uint64_t events, uint64_t first_ts,
 
 int db_add_cpu(struct db *db, int cpu, uint64_t gaps)
 {
-	const struct source_info *in = source_info(db->src);
+	const struct source_info *in = db->in;
 	const struct source_cpu *c;
 	struct meta_kstats ks;
 	sqlite3_stmt *st = db->st[S_CPU];
@@ -1373,7 +1371,7 @@ static void bind_blkio(sqlite3_stmt *st, int i, const struct blkio *b)
 	bind_u(st, i + 4, b->journal_bytes);
 }
 
-static int add_comms(struct db *db, const struct proc *p)
+static int add_comms(struct db *db, const struct proc_info *p)
 {
 	const char *s = p->comms ? p->comms : p->comm;
 	sqlite3_stmt *st = db->st[S_COMM];
@@ -1394,10 +1392,11 @@ static int add_comms(struct db *db, const struct proc *p)
 	return 0;
 }
 
-int db_add_process(struct db *db, const struct proc *p)
+int db_add_process(struct db *db, const struct proc_row *r)
 {
 	sqlite3_stmt *st = db->st[S_PROCESS];
-	const struct procstat *ps = p->user;
+	const struct proc_info *p = &r->p;
+	const struct procstat *ps = r->ps;
 
 	bind_i(st, 1, db->rec_id);
 	bind_i(st, 2, p->id);
@@ -1414,7 +1413,7 @@ int db_add_process(struct db *db, const struct proc *p)
 	bind_u(st, 13, ps ? ps->errors : 0);
 	bind_u(st, 14, ps ? ps->read_bytes : 0);
 	bind_u(st, 15, ps ? ps->write_bytes : 0);
-	bind_u(st, 16, ps ? ps->k[SK_FSYNC].count + ps->k[SK_FDATASYNC].count : 0);
+	bind_u(st, 16, r->fsyncs);
 	bind_u(st, 17, ps ? ps->fsync.sum : 0);
 	bind_u(st, 18, ps ? ps->fsync.max : 0);
 	bind_blkio(st, 19, ps ? &ps->blk : NULL);
@@ -1467,16 +1466,17 @@ static void bind_q(sqlite3_stmt *st, int i, const struct hist *h,
 		sqlite3_bind_null(st, i);
 }
 
-int db_add_file(struct db *db, const struct file *f, int ident)
+int db_add_file(struct db *db, const struct file_ident *r)
 {
 	sqlite3_stmt *st = db->st[S_FILE];
-	const struct filestat *fs = f->user;
+	const struct file_info *f = &r->f;
+	const struct filestat *fs = r->s;
 
 	bind_i(st, 1, db->rec_id);
 	bind_i(st, 2, f->id);
-	bind_i(st, 28, ident);
+	bind_i(st, 28, r->ident);
 	bind_s(st, 3, f->path);
-	bind_s(st, 4, file_name(f));
+	bind_s(st, 4, file_info_name(f));
 	if (f->has_devino) {
 		bind_i(st, 5, (int64_t)f->major << 20 | f->minor);
 		bind_u(st, 6, f->ino);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sink-sqlite.h - the SQLite sink of ioreport: stores what the views show,
+ * sqlite.h - the SQLite sink of ioreport: stores what the views show,
  * plus every block request and file syscall, in a database that holds
- * several recordings (schema: analyze/schema.sql, docs/schema.md).
+ * several recordings (schema: analyze/out/schema.sql, docs/schema.md).
+ * Like every sink it reads the rows the stages computed (stats/rows.h),
+ * never the state machines.
  *
  * A load is one transaction: db_load_begin() ... db_commit().  Until the
  * commit nothing is visible, and a load that fails, is abandoned
@@ -19,18 +21,16 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/blk.h"
+#include "base/syskind.h"
 #include "stats/hist.h"
-#include "replay/block.h"
-#include "replay/syscall.h"
-#include "stats/account.h"
+#include "stats/rows.h"
 
 /* The schema version this ioreport writes (PRAGMA user_version). */
 #define DB_SCHEMA_VERSION	3
 
 struct db;
-struct source;
-struct proc;
-struct file;
+struct source_info;
 
 /*
  * db_open - open or create the database at path
@@ -53,7 +53,9 @@ const char *db_errmsg(const struct db *db);
 int db_load_begin(struct db *db);
 
 /*
- * db_recording_begin - start storing the recording src
+ * db_recording_begin - start storing the recording in
+ * @in: what the recording says about itself (input/source.h); its
+ *   per-CPU counts are read again by db_add_cpu() after the pass
  * @path: the name to store (as the user gave it)
  *
  * Identifies the recording by a hash of its header, start snapshot and
@@ -62,7 +64,8 @@ int db_load_begin(struct db *db);
  * lookup tables.  The rows added next belong to it, until the next
  * db_recording_begin().
  */
-int db_recording_begin(struct db *db, struct source *src, const char *path);
+int db_recording_begin(struct db *db, const struct source_info *in,
+		       const char *path);
 
 /* The rec_id of the current recording (0 before db_recording_begin). */
 int64_t db_rec_id(const struct db *db);
@@ -97,18 +100,17 @@ int db_add_thread(struct db *db, int proc_id, int tid, uint64_t calls,
 		  uint64_t first_ts, uint64_t last_ts);
 
 /*
- * db_add_process - a process with its comm history and, when p->user is
- * a struct procstat, its aggregates, per-kind latency and histograms
+ * db_add_process - a process with its comm history and, when it made
+ * calls or I/O (r->ps), its aggregates, per-kind latency and histograms
  */
-int db_add_process(struct db *db, const struct proc *p);
+int db_add_process(struct db *db, const struct proc_row *r);
 
 /*
- * db_add_file - a file with, when f->user is a struct filestat, its
- * aggregates and histograms
- * @ident: the file_id of the first file of the same identity (dev:ino,
- *   else path; the files view merges them into one row), or f->id
+ * db_add_file - a file with, when it had I/O (r->s), its aggregates and
+ * histograms, and the ident of its identity (dev:ino, else path; the
+ * files view merges them into one row)
  */
-int db_add_file(struct db *db, const struct file *f, int ident);
+int db_add_file(struct db *db, const struct file_ident *r);
 
 /*
  * db_add_devstat - one device and operation: the queue, device and total

@@ -564,7 +564,7 @@ static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 	ir->d[i].total += bytes;
 }
 
-void attrib_window_closed(struct attrib *at, enum win_id w, int tid,
+void attrib_window_closed(struct attrib *at, int w, int tid,
 			  const struct win *open, const struct dec_ev *ev)
 {
 	struct procstat *ps;
@@ -922,7 +922,8 @@ void attrib_end(struct attrib *at)
 		      cmp_journal);
 }
 
-struct file *attrib_inode_file(struct attrib *at, uint32_t dev, uint64_t ino)
+struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,
+			       uint64_t ino)
 {
 	uint64_t key = ikey(dev, ino);
 	struct hnode **pp = hmap_slot(&at->inodes, key);

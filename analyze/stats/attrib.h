@@ -32,10 +32,11 @@
 #include <stdint.h>
 
 #include "base/blk.h"
-#include "replay/window.h"
 
 struct decoder;
 struct dec_ev;
+struct win;
+struct windows;
 struct sysreplay;
 struct proctable;
 struct filetab;
@@ -140,7 +141,7 @@ void attrib_free(struct attrib *at);
 void attrib_event(struct attrib *at, const struct dec_ev *ev);
 
 /* A window of the window machine closed (the D-state time of a task). */
-void attrib_window_closed(struct attrib *at, enum win_id w, int tid,
+void attrib_window_closed(struct attrib *at, int w, int tid,
 			  const struct win *open, const struct dec_ev *ev);
 
 /*
@@ -161,7 +162,8 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 void attrib_end(struct attrib *at);
 
 /* The file of an owner's inode after attrib_end(), or NULL. */
-struct file *attrib_inode_file(struct attrib *at, uint32_t dev, uint64_t ino);
+struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,
+			       uint64_t ino);
 
 const struct attrib_totals *attrib_totals(const struct attrib *at);
 

@@ -179,24 +179,40 @@ int hist_next_bucket(const struct hist *h, int *pos, uint64_t *lo,
 	return 1;
 }
 
-static int slot_of_us(uint64_t us)
+/* The bin of v: 0 for 0, else b for v in [2^(b-1), 2^b), at most max. */
+static int bin_of(uint64_t v, int max)
 {
-	return us < 2 ? 0 : 63 - __builtin_clzll(us);
+	int b = v ? 64 - __builtin_clzll(v) : 0;
+
+	return b < max ? b : max;
+}
+
+void hist_bins(const struct hist *h, uint64_t unit, uint64_t *bins, int nbins)
+{
+	uint64_t lo, hi, n;
+	int pos = 0;
+
+	memset(bins, 0, sizeof(uint64_t) * (size_t)nbins);
+	if (!h->b) {
+		/* the inline samples are exact: no bucket midpoint */
+		for (uint64_t k = 0; k < h->count && k < HIST_INLINE; k++)
+			bins[bin_of(h->small[k] / unit, nbins - 1)]++;
+		return;
+	}
+	while (hist_next_bucket(h, &pos, &lo, &hi, &n))
+		bins[bin_of((lo + (hi - lo) / 2) / unit, nbins - 1)] += n;
 }
 
 int hist_log2_us(const struct hist *h, uint64_t slot[HIST_SLOTS])
 {
-	uint64_t lo, hi, n;
-	int pos = 0, used = 0;
+	uint64_t bins[HIST_SLOTS + 1];
+	int used = 0;
 
-	memset(slot, 0, sizeof(uint64_t) * HIST_SLOTS);
-	if (!h->b) {
-		for (uint64_t k = 0; k < h->count; k++)
-			slot[slot_of_us(h->small[k] / 1000)]++;
-	} else {
-		while (hist_next_bucket(h, &pos, &lo, &hi, &n))
-			slot[slot_of_us((lo + (hi - lo) / 2) / 1000)] += n;
-	}
+	/* slot 0 holds 0 and 1 usecs, slot i the bin of [2^i, 2^(i+1)) */
+	hist_bins(h, 1000, bins, HIST_SLOTS + 1);
+	slot[0] = bins[0] + bins[1];
+	for (int i = 1; i < HIST_SLOTS; i++)
+		slot[i] = bins[i + 1];
 	for (int i = 0; i < HIST_SLOTS; i++)
 		if (slot[i])
 			used = i + 1;

@@ -13,7 +13,7 @@
  * only beyond them, so the many small histograms (a file read twice)
  * cost no array and give exact answers.
  *
- * Data only: printing is the sinks' job (report.c).
+ * Data only: printing is the sinks' job (out/histtext.c).
  */
 #ifndef IOREPORT_HIST_H
 #define IOREPORT_HIST_H
@@ -78,6 +78,14 @@ int hist_next_bucket(const struct hist *h, int *pos, uint64_t *lo,
  * midpoint.  Returns the number of slots used (highest non-empty + 1).
  */
 int hist_log2_us(const struct hist *h, uint64_t slot[HIST_SLOTS]);
+
+/*
+ * hist_bins - the log2 bins of the samples in a unit (ns per unit): bin 0
+ * holds 0, bin b the values in [2^(b-1), 2^b) units, the last bin also
+ * everything above; a bucket counts in the bin of its midpoint, an inline
+ * sample in its own.  The one binning behind every log2 picture.
+ */
+void hist_bins(const struct hist *h, uint64_t unit, uint64_t *bins, int nbins);
 
 /* Free the bucket array and zero h. */
 void hist_release(struct hist *h);

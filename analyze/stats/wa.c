@@ -331,6 +331,27 @@ void wa_end(struct wa *w, int hz)
 		qsort(w->dev, w->ndev, sizeof(*w->dev), cmp_dev);
 }
 
+void wa_overall(const struct wa *w, uint64_t *app, uint64_t *dev,
+		uint64_t *ds)
+{
+	*app = *dev = *ds = 0;
+	for (size_t i = 0; i < w->ndev; i++) {
+		const struct wa_dev *d = &w->dev[i];
+
+		if (!d->app_bytes || !d->write_bytes)
+			continue;
+		*app += d->app_bytes;
+		*dev += d->write_bytes;
+		*ds += d->ds_write_bytes;
+	}
+}
+
+bool wa_dev_shown(const struct wa_dev *d)
+{
+	return d->writes || d->reads || d->flushes || d->commits ||
+	       (d->app_bytes && d->dev >> 20);
+}
+
 void wa_total(const struct wa *w, struct wa_dev *t)
 {
 	memset(t, 0, sizeof(*t));

@@ -139,4 +139,15 @@ struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev);
 /* Totals over every device into *t (dev 0). */
 void wa_total(const struct wa *w, struct wa_dev *t);
 
+/*
+ * wa_overall - the overall write amplification's inputs: over the
+ * devices with both application bytes and device writes, the
+ * application bytes, the device write bytes and diskstats' write bytes
+ */
+void wa_overall(const struct wa *w, uint64_t *app, uint64_t *dev,
+		uint64_t *ds);
+
+/* Whether a device is one the views show (it did or was meant to do I/O). */
+bool wa_dev_shown(const struct wa_dev *d);
+
 #endif /* IOREPORT_WA_H */

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-dirty.c - `ioreport dirty`: dirty page throttling, the dirty
+ * thresholds and writeback over time.
+ */
+#include "config.h"
+
+#include "cmd.h"
+#include "driver.h"
+#include "out/sink.h"
+
+#define DEFAULT_TOP	10
+#define DEFAULT_ROWS	20
+
+static const char dirty_usage[] =
+"usage: ioreport dirty [--json] [--top N] [--rows N] FILE\n"
+"\n"
+"  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
+"  -n, --top N          rows of the process list (default 10)\n"
+"  -r, --rows N         time rows (default 20; JSON: every 100 ms slot)\n"
+"  -h, --help           this help\n"
+"\n"
+"Dirty page throttling and writeback: the time each process was paused\n"
+"in balance_dirty_pages, the global dirty state and its thresholds\n"
+"(global_dirty_state: background and dirty limits, dirty and writeback\n"
+"pages), the flusher's writeback by reason (writeback_written) and the\n"
+"bytes that reached the devices, over time.\n";
+
+static int print_dirty(struct sink *s, const struct view_opts *o,
+		       struct stats *after)
+{
+	(void)after;
+	view_dirty(s, o->top, o->rows);
+	return 0;
+}
+
+int cmd_dirty(int argc, char **argv)
+{
+	static const struct view_cmd c = {
+		.usage = dirty_usage, .shortopts = "jn:r:h",
+		.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+		.rows = DEFAULT_ROWS,
+		.want = AN_WA | AN_DIRTY, .print = print_dirty,
+	};
+
+	return run_view(&c, argc, argv);
+}

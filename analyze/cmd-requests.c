@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-requests.c - `ioreport devices`, `slow` and `snoop`: the block
+ * requests per device and operation, the slowest requests and syscalls,
+ * and every completed request as it completes.
+ */
+#include "config.h"
+
+#include "cmd.h"
+#include "driver.h"
+#include "out/json.h"
+#include "out/sink.h"
+
+#define DEFAULT_TOP	10
+
+static const char devices_usage[] =
+"usage: ioreport devices [--json] [--no-hist] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -H, --no-hist        no histograms, only the tables\n"
+"  -h, --help           this help\n"
+"\n"
+"Queue time is block_rq_insert -> block_rq_issue (Q2D), device time is\n"
+"block_rq_issue -> block_rq_complete (D2C), total is Q2C (or D2C for\n"
+"requests issued without passing through the queue).\n";
+
+static const char slow_usage[] =
+"usage: ioreport slow [--json] [--top N] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -n, --top N          how many (default 10)\n"
+"  -h, --help           this help\n"
+"\n"
+"The N block requests with the longest total time (insert -> complete),\n"
+"slowest first, with device, type, sector, bytes, queue, device and total\n"
+"time, the task that queued it and its file when attributed; then the N\n"
+"file syscalls with the longest latency (enter -> exit), with the\n"
+"syscall, pid, tid, comm, fd, bytes moved and file.\n";
+
+static const char snoop_usage[] =
+"usage: ioreport snoop [--json] FILE\n"
+"\n"
+"  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
+"  -h, --help           this help\n"
+"\n"
+"One line per completed block request, in completion order, like\n"
+"iosnoop -Q: start (insert, else issue) and end times in seconds of the\n"
+"trace clock, comm and pid of the task that queued it, type (rwbs),\n"
+"device, sector, bytes, queue time and device time in ms, file.\n";
+
+static int print_devices(struct sink *s, const struct view_opts *o,
+			 struct stats *after)
+{
+	int rc;
+
+	(void)after;
+	view_head(s);
+	rc = view_require_block(s, o->path[0]);
+	view_devices(s);
+	view_anomalies(s);
+	return rc;
+}
+
+static int print_slow(struct sink *s, const struct view_opts *o,
+		      struct stats *after)
+{
+	int rc;
+
+	(void)after;
+	view_head(s);
+	rc = view_require_block(s, o->path[0]);
+	view_slow(s);
+	view_anomalies(s);
+	return rc;
+}
+
+/* snoop prints each request as the pass completes it */
+static void begin_snoop(struct sink *s, struct driver *d)
+{
+	d->on_request = snoop_request;
+	d->on_request_arg = s;
+	view_snoop_begin(s);
+}
+
+static int print_snoop(struct sink *s, const struct view_opts *o,
+		       struct stats *after)
+{
+	(void)o;
+	(void)after;
+	view_snoop_end(s);
+	if (s->j) {
+		view_head(s);
+		json_u64(s->j, "requests_shown", s->snooped);
+	}
+	view_anomalies(s);
+	return 0;
+}
+
+int cmd_devices(int argc, char **argv)
+{
+	static const struct view_cmd c = {
+		.usage = devices_usage, .shortopts = "jHh",
+		.top = DEFAULT_TOP, .top_max = 1000000,
+		.want = AN_BLOCK, .print = print_devices,
+	};
+
+	return run_view(&c, argc, argv);
+}
+
+int cmd_slow(int argc, char **argv)
+{
+	/* the slowest name their process and file: the attribution */
+	static const struct view_cmd c = {
+		.usage = slow_usage, .shortopts = "jn:h",
+		.top = DEFAULT_TOP, .top_max = 1000000,
+		.want = AN_ATTRIB, .slow = true, .print = print_slow,
+	};
+
+	return run_view(&c, argc, argv);
+}
+
+int cmd_snoop(int argc, char **argv)
+{
+	static const struct view_cmd c = {
+		.usage = snoop_usage, .shortopts = "jh",
+		.top = DEFAULT_TOP, .top_max = 1000000,
+		.want = AN_ATTRIB, .begin = begin_snoop, .print = print_snoop,
+	};
+
+	return run_view(&c, argc, argv);
+}

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-view.c - the one runner of the view commands (see cmd.h): parse
+ * the options, open and read each recording once through the driver
+ * with the stages the view asks for, print through the sinks, report
+ * what went wrong, one line each.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "util.h"
+#include "cmd.h"
+#include "base/err.h"
+#include "driver.h"
+#include "out/json.h"
+#include "out/sink.h"
+
+int view_require_block(struct sink *s, const char *path)
+{
+	if (s->st->have_block)
+		return 0;
+	if (s->j)
+		json_str(s->j, "error", s->st->block_why);
+	else
+		error("%s: %s", path, s->st->block_why);
+	return 1;
+}
+
+int run_view(const struct view_cmd *c, int argc, char **argv)
+{
+	struct driver d[2] = { { 0 } };
+	struct view_opts o = { .top = c->top, .rows = c->rows };
+	int nfiles = c->two ? 2 : 1, rc;
+	struct an_err err;
+	struct json j, *jp = NULL;
+	struct sink s;
+
+	rc = parse_view_opts(argc, argv, c->usage, c->shortopts, c->top_min,
+			     c->top_max, nfiles, &o);
+	if (rc >= 0)
+		return rc;
+	if (c->two && !strcmp(o.path[0], "-") && !strcmp(o.path[1], "-"))
+		return usage_error(c->usage, "standard input ('-') can be only one of the two recordings");
+	for (int i = 0; i < nfiles; i++) {
+		d[i].want = c->want;
+		d[i].slow_n = c->slow ? (size_t)o.top : 0;
+		if (driver_open(&d[i], o.path[i], &err) < 0)
+			goto fail;
+	}
+	if (o.json) {
+		json_init(&j, stdout);
+		jp = &j;
+	}
+	sink_init(&s, &d[0].st, stdout, jp);
+	s.no_hist = o.no_hist;
+	if (c->begin) {
+		/* a view that prints during the pass */
+		if (jp)
+			json_object_begin(jp, NULL);
+		c->begin(&s, &d[0]);
+	}
+	for (int i = 0; i < nfiles; i++)
+		if (driver_run(&d[i], &err) < 0) {
+			sink_release(&s);
+			goto fail;
+		}
+	if (c->need_sys && !d[0].st.have_sys) {
+		error("%s", d[0].st.sys_why);
+		sink_release(&s);
+		rc = 1;
+		goto out;
+	}
+	if (jp && !c->begin)
+		json_object_begin(jp, NULL);
+	rc = c->print(&s, &o, c->two ? &d[1].st : NULL);
+	if (jp) {
+		json_object_end(jp);
+		if (!s.err && json_finish(jp) < 0)
+			rc = error("cannot write the JSON output");
+	}
+	if (s.err)
+		rc = error("%s: %s", d[0].info->path, an_strerror(s.err));
+	sink_release(&s);
+	if (fflush(stdout) == EOF || ferror(stdout))
+		rc = error("cannot write the output");
+	goto out;
+fail:
+	error("%s", err.msg);
+	rc = 1;
+out:
+	for (int i = 0; i < nfiles; i++) {
+		if (d[i].src)
+			flush_warnings(d[i].src);
+		driver_close(&d[i]);
+	}
+	return rc ? 1 : 0;
+}

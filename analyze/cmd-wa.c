@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-wa.c - `ioreport wa` and `ioreport fsync`: write amplification,
+ * and what fsync costs with the device flushes it caused, from the pass
+ * with write amplification and dirty throttling (AN_WA | AN_DIRTY).
+ */
+#include "config.h"
+
+#include "cmd.h"
+#include "driver.h"
+#include "out/sink.h"
+
+#define DEFAULT_TOP	10
+
+static const char wa_usage[] =
+"usage: ioreport wa [--json] [--top N] FILE\n"
+"\n"
+"  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
+"  -n, --top N          rows of the process and file lists (default 10)\n"
+"  -h, --help           this help\n"
+"\n"
+"Write amplification: the bytes applications wrote with file syscalls\n"
+"against the bytes written to each device, split into file data, journal\n"
+"(jbd2), metadata and other, with flush and FUA requests, jbd2 commit\n"
+"statistics and the device's own count (diskstats at the start and end\n"
+"snapshots).  The overall ratio covers the devices that received\n"
+"application writes.  Per process and file: bytes attributed to them at\n"
+"the device (attribution rules: docs/attribution.md), journal commits\n"
+"their fsyncs waited for included.  Method: docs/write-amplification.md.\n";
+
+static const char fsync_usage[] =
+"usage: ioreport fsync [--json] [--top N] FILE\n"
+"\n"
+"  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
+"  -n, --top N          rows of the process and file lists (default 10)\n"
+"  -h, --help           this help\n"
+"\n"
+"What fsync costs, per process and per file: fsync/fdatasync/\n"
+"sync_file_range calls and their latency (syscall enter -> exit), the\n"
+"ext4 fsyncs (ext4_sync_file), the device flushes that completed while\n"
+"an fsync waited on the same device, and their device time (shared among\n"
+"concurrent fsyncs).  Per device: flush requests, PREFLUSH and FUA\n"
+"writes and their device time.  A file system mounted without barriers\n"
+"(barrier=0 / nobarrier) issues no flushes.\n";
+
+static int print_wa(struct sink *s, const struct view_opts *o,
+		    struct stats *after)
+{
+	(void)after;
+	view_wa(s, o->top);
+	return 0;
+}
+
+static int print_fsync(struct sink *s, const struct view_opts *o,
+		       struct stats *after)
+{
+	(void)after;
+	view_fsync(s, o->top);
+	return 0;
+}
+
+int cmd_wa(int argc, char **argv)
+{
+	static const struct view_cmd c = {
+		.usage = wa_usage, .shortopts = "jn:h",
+		.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+		.want = AN_WA | AN_DIRTY, .print = print_wa,
+	};
+
+	return run_view(&c, argc, argv);
+}
+
+int cmd_fsync(int argc, char **argv)
+{
+	static const struct view_cmd c = {
+		.usage = fsync_usage, .shortopts = "jn:h",
+		.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+		.want = AN_WA | AN_DIRTY, .print = print_fsync,
+	};
+
+	return run_view(&c, argc, argv);
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * histtext.h - latency histograms as text, from the one log2 binning of
+ * stats/hist.h (hist_bins()): the iolatency/biolatency layout of one
+ * distribution in usecs (`usecs : count distribution`, a 40-character
+ * bar, then n/p50/p99/max), and two distributions side by side (BEFORE
+ * and AFTER of a diff, in us or ms) or one of them alone.
+ */
+#ifndef IOREPORT_OUT_HISTTEXT_H
+#define IOREPORT_OUT_HISTTEXT_H
+
+#include <stdio.h>
+
+struct hist;
+
+/* One distribution in log2 usecs slots; nothing when it is empty. */
+void hist_text_log2(FILE *out, const struct hist *h);
+
+/*
+ * hist_text_pair - "TITLE:" then the bins of a and, when two, of b
+ * beside it, in ms when either has a sample of 2 ms or more, else
+ * in us; "(no samples)" when both are empty.  a, b may be NULL (empty).
+ */
+void hist_text_pair(FILE *out, const char *title, const struct hist *a,
+		    const struct hist *b, int two);
+
+#endif /* IOREPORT_OUT_HISTTEXT_H */

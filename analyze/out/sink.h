@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sink.h - the sinks of ioreport: every view prints what the stages
+ * computed (struct stats, stats/) as text for people on a FILE * or as
+ * members of one JSON object (json.h).  They are the only code that
+ * prints; the analysis does not change with the output.  A sink reads
+ * the stats and the recording's metadata (input/meta.h), never the state
+ * machines (replay/) or the events.
+ *
+ * Text is deterministic: sorted rows, fixed formats, no wall clock, and
+ * an anomalies line in every view.  JSON carries raw numbers (ns,
+ * bytes), histograms as bucket bounds and counts, never bars.
+ *
+ * A new sink (CSV, HTML) is one more set of functions over the same
+ * struct stats, in a file of this folder.
+ */
+#ifndef IOREPORT_OUT_SINK_H
+#define IOREPORT_OUT_SINK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "input/source.h"	/* struct source_info: what a recording says */
+#include "stats/stats.h"
+
+struct json;
+
+struct sink {
+	FILE *out;		/* text */
+	struct json *j;		/* NULL: text */
+	struct stats *st;	/* what is printed */
+	bool no_hist;		/* text: tables only */
+	int err;		/* 0, or the first -AN_E_* of a view (no
+				   memory: the view is cut short) */
+	/* device names from the snapshot, cached */
+	struct devname {
+		uint32_t dev;
+		char name[64];
+	} *names;
+	size_t nnames, names_alloc;
+	char name_buf[64];
+	/* snoop */
+	bool snooping;
+	uint64_t snooped;
+};
+
+/* A sink of st's views to out (text) or to j (JSON, when not NULL). */
+void sink_init(struct sink *s, struct stats *st, FILE *out, struct json *j);
+void sink_release(struct sink *s);
+
+/* "name" from the snapshot's blockdev lines, else "maj:min". */
+const char *sink_dev_name(struct sink *s, uint32_t dev);
+/* "maj:min" of a kernel dev_t into buf. */
+void sink_dev_mm(uint32_t dev, char *buf, size_t n);
+/* A trace clock time as seconds with microseconds into buf. */
+void sink_secs(char *buf, size_t n, uint64_t ts);
+
+/* view-summary.c: the file line, the summary, the anomaly counters */
+void view_head(struct sink *s);
+void view_summary(struct sink *s);
+void view_anomalies(struct sink *s);
+
+/* view-requests.c: devices, the slowest requests and syscalls, snoop */
+void view_devices(struct sink *s);
+void view_slow(struct sink *s);
+/*
+ * Snoop: view_snoop_begin() before the pass, snoop_request() as the
+ * driver's on_request hook for every completed request, then
+ * view_snoop_end() after it.
+ */
+void view_snoop_begin(struct sink *s);
+void snoop_request(const struct blk_done *d, void *sink);
+void view_snoop_end(struct sink *s);
+
+/*
+ * view-procfiles.c, from stats with the attribution: the processes and
+ * files views (top < 0: every row) as a text section (its head line,
+ * the attribution, the table(s) and its anomalies line) or as JSON
+ * members ("processes_with_calls", "processes" / "named_bytes",
+ * "unnamed_bytes", "files_with_io", "files"); view_attribution() writes
+ * the "attribution" member (text: its lines).  The standalone views add
+ * their head and anomalies (view_procfiles_head(), _anomalies()).
+ */
+void view_processes(struct sink *s, long top);
+void view_files(struct sink *s, long top);
+void view_attribution(struct sink *s);
+void view_procfiles_head(struct sink *s);
+void view_procfiles_anomalies(struct sink *s);
+
+/* view-wa.c: write amplification, fsync cost, dirty throttling */
+void view_wa(struct sink *s, long top);
+void view_fsync(struct sink *s, long top);
+void view_dirty(struct sink *s, long top, long rows);
+
+/* view-diff.c: two recordings compared (s->st is BEFORE's) */
+struct diff;
+void view_diff(struct sink *s, const struct diff *d, long top);
+
+#endif /* IOREPORT_OUT_SINK_H */

@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+/*
+ * table.c - text tables from a column spec (see table.h).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "out/table.h"
+
+int table_print(FILE *out, const struct column *cols, int ncols,
+		const void *rows, size_t nrows, size_t rowsize)
+{
+	char **cells = an_calloc(nrows * (size_t)ncols + 1, sizeof(*cells));
+	int *w = an_calloc((size_t)ncols, sizeof(*w));
+	char buf[4096];
+	int rc = 0;
+
+	if (!cells || !w) {
+		rc = -AN_E_NOMEM;
+		goto out;
+	}
+	for (int c = 0; c < ncols; c++)
+		w[c] = (int)strlen(cols[c].head);
+	for (size_t r = 0; r < nrows; r++) {
+		for (int c = 0; c < ncols; c++) {
+			char **cell = &cells[r * (size_t)ncols + (size_t)c];
+
+			cols[c].fmt((const char *)rows + r * rowsize, buf,
+				    sizeof(buf));
+			*cell = an_strdup(buf);
+			if (!*cell) {
+				rc = -AN_E_NOMEM;
+				goto out;
+			}
+			if ((int)strlen(buf) > w[c])
+				w[c] = (int)strlen(buf);
+		}
+	}
+	for (int c = 0; c < ncols; c++) {
+		bool last = c == ncols - 1;
+
+		fprintf(out, "%s%*s", c ? "  " : "",
+			cols[c].left ? -(last ? 0 : w[c]) : w[c], cols[c].head);
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < nrows; r++) {
+		for (int c = 0; c < ncols; c++) {
+			bool last = c == ncols - 1;
+
+			fprintf(out, "%s%*s", c ? "  " : "",
+				cols[c].left ? -(last ? 0 : w[c]) : w[c],
+				cells[r * (size_t)ncols + (size_t)c]);
+		}
+		fputc('\n', out);
+	}
+out:
+	for (size_t i = 0; cells && i < nrows * (size_t)ncols; i++)
+		free(cells[i]);
+	free(cells);
+	free(w);
+	return rc;
+}
+
+void table_ms(char *buf, size_t n, uint64_t ns)
+{
+	snprintf(buf, n, "%.3f", (double)ns / 1e6);
+}
+
+void table_us(char *buf, size_t n, uint64_t ns)
+{
+	snprintf(buf, n, "%.1f", (double)ns / 1e3);
+}
+
+void table_u64(char *buf, size_t n, uint64_t v)
+{
+	snprintf(buf, n, "%" PRIu64, v);
+}

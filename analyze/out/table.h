@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * table.h - a text table from one column spec that gives both the header
+ * and the cells: each column has its head (units in it: "LAT(ms)"), its
+ * side and a function that formats a row's cell; widths fit the widest
+ * cell, the last column is not padded.
+ */
+#ifndef IOREPORT_OUT_TABLE_H
+#define IOREPORT_OUT_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+struct column {
+	const char *head;
+	bool left;
+	void (*fmt)(const void *row, char *buf, size_t n);
+};
+
+/*
+ * table_print - nrows rows of rowsize bytes at rows, one line each
+ *
+ * Returns 0, or -AN_E_NOMEM (nothing printed).
+ */
+int table_print(FILE *out, const struct column *cols, int ncols,
+		const void *rows, size_t nrows, size_t rowsize);
+
+/* The cell formats of the tables. */
+void table_ms(char *buf, size_t n, uint64_t ns);	/* "%.3f" ms */
+void table_us(char *buf, size_t n, uint64_t ns);	/* "%.1f" us */
+void table_u64(char *buf, size_t n, uint64_t v);
+
+#endif /* IOREPORT_OUT_TABLE_H */

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+/*
+ * view-diff.c - two recordings side by side (see sink.h): what changed
+ * in the machine, every section of the diff model (stats/diffmodel.h)
+ * with BEFORE, AFTER, the delta and the relative change, and the latency
+ * histograms of both in one picture.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/diffmodel.h"
+#include "out/histtext.h"
+#include "out/json.h"
+#include "out/sink.h"
+
+#define MB		1e6
+#define MS		1e6	/* ns per ms */
+
+static double scale(enum dm_unit u, double v)
+{
+	switch (u) {
+	case DM_BYTES:
+	case DM_BPS:
+		return v / MB;
+	case DM_NS:
+		return v / MS;
+	default:
+		return v;
+	}
+}
+
+static void print_val(FILE *out, enum dm_unit u, const char *label, double v)
+{
+	if (isnan(v)) {
+		fprintf(out, " %13s", "-");
+		return;
+	}
+	v = scale(u, v);
+	if (!strcmp(label, "duration(s)"))
+		v /= 1000;
+	if (u == DM_COUNT)
+		fprintf(out, " %13.0f", v);
+	else if (u == DM_RATIO)
+		fprintf(out, " %13.2f", v);
+	else
+		fprintf(out, " %13.3f", v);
+}
+
+static double pct_change(double b, double a)
+{
+	if (isnan(a) || isnan(b))
+		return NAN;
+	if (b == 0)
+		return a == 0 ? 0 : INFINITY;
+	return (a - b) / fabs(b) * 100;
+}
+
+static void print_pct(FILE *out, double b, double a)
+{
+	double p = pct_change(b, a);
+
+	if (isnan(p))
+		fprintf(out, " %9s", "-");
+	else if (isinf(p))
+		fprintf(out, " %9s", "new");
+	else
+		fprintf(out, " %+8.1f%%", p);
+}
+
+static void json_num(struct json *j, const char *key, double v)
+{
+	if (isnan(v) || isinf(v))
+		json_null(j, key);
+	else if (v == floor(v) && fabs(v) < 9e15)
+		json_i64(j, key, (int64_t)v);
+	else
+		json_double(j, key, v);
+}
+
+static void section_text(struct sink *s, const struct diff *d, int sect,
+			 long top)
+{
+	const struct dm_section *sb = &d->mb.s[sect];
+	FILE *out = s->out;
+	struct dm_pair *v;
+	long n = dm_pairs(d, sect, top, &v);
+
+	if (n < 0) {
+		s->err = (int)n;
+		return;
+	}
+	fprintf(out, "\n%s:\n", sb->name);
+	if (!n)
+		fprintf(out, "  (nothing in either recording)\n");
+	for (long i = 0; i < n; i++) {
+		fprintf(out, "  %s%s\n", v[i].key, !v[i].b ? "  (only AFTER)" :
+			!v[i].a ? "  (only BEFORE)" : "");
+		fprintf(out, "    %-22s %13s %13s %13s %9s\n", "", "BEFORE",
+			"AFTER", "DELTA", "CHANGE");
+		for (int m = 0; m < sb->nm; m++) {
+			const struct dm_metric *me = &sb->m[m];
+			double b = v[i].b ? dm_value(me, v[i].b) : 0;
+			double a = v[i].a ? dm_value(me, v[i].a) : 0;
+
+			if (!v[i].b && me->u == DM_RATIO)
+				b = NAN;
+			if (!v[i].a && me->u == DM_RATIO)
+				a = NAN;
+			if ((b == 0 || isnan(b)) && (a == 0 || isnan(a)))
+				continue;	/* nothing on either side */
+			fprintf(out, "    %-22s", me->label);
+			print_val(out, me->u, me->label, b);
+			print_val(out, me->u, me->label, a);
+			print_val(out, me->u, me->label,
+				  isnan(a) || isnan(b) ? NAN : a - b);
+			print_pct(out, b, a);
+			fputc('\n', out);
+		}
+	}
+	free(v);
+}
+
+static void section_json(struct sink *s, const struct diff *d, int sect,
+			 long top)
+{
+	const struct dm_section *sb = &d->mb.s[sect];
+	struct json *j = s->j;
+	struct dm_pair *v;
+	long n = dm_pairs(d, sect, top, &v);
+
+	if (n < 0) {
+		s->err = (int)n;
+		return;
+	}
+	json_array_begin(j, sb->name);
+	for (long i = 0; i < n; i++) {
+		json_object_begin(j, NULL);
+		json_str(j, "key", v[i].key);
+		json_bool(j, "in_before", v[i].b != NULL);
+		json_bool(j, "in_after", v[i].a != NULL);
+		json_object_begin(j, "metrics");
+		for (int m = 0; m < sb->nm; m++) {
+			const struct dm_metric *me = &sb->m[m];
+			double b = v[i].b ? dm_value(me, v[i].b) : 0;
+			double a = v[i].a ? dm_value(me, v[i].a) : 0;
+
+			json_object_begin(j, me->json);
+			json_num(j, "before", b);
+			json_num(j, "after", a);
+			json_num(j, "delta", isnan(a) || isnan(b) ? NAN : a - b);
+			json_num(j, "pct", pct_change(b, a));
+			json_object_end(j);
+		}
+		json_object_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	free(v);
+}
+
+/* A latency picture of a row key: BEFORE's and AFTER's (either may be NULL). */
+typedef void (*picture_fn)(struct sink *s, const char *key,
+			   enum dm_picture pic, const struct hist *hb,
+			   const struct hist *ha);
+
+/* Each row pictured: device Q2C per device+op, ext4 fsync per comm. */
+static void each_picture(struct sink *s, const struct diff *d, long top,
+			 picture_fn fn)
+{
+	static const int pictured[] = { DM_DEVICES, DM_FSYNC };
+
+	for (size_t k = 0; k < sizeof(pictured) / sizeof(*pictured); k++) {
+		const struct dm_section *sb = &d->mb.s[pictured[k]];
+		const struct dm_section *sa = &d->ma.s[pictured[k]];
+		struct dm_pair *v;
+		long n = dm_pairs(d, pictured[k], top, &v);
+
+		if (n < 0) {
+			s->err = (int)n;
+			return;
+		}
+		for (long i = 0; i < n; i++)
+			fn(s, v[i].key, sb->pic,
+			   v[i].b ? dm_picture(sb, v[i].b) : NULL,
+			   v[i].a ? dm_picture(sa, v[i].a) : NULL);
+		free(v);
+	}
+}
+
+static void picture_text(struct sink *s, const char *key, enum dm_picture pic,
+			 const struct hist *hb, const struct hist *ha)
+{
+	char title[600];
+
+	if ((!hb || !hb->count) && (!ha || !ha->count))
+		return;
+	snprintf(title, sizeof(title), "%s %s", key, pic == DM_PIC_Q2C ?
+		 "latency (Q2C), BEFORE and AFTER" :
+		 "fsync latency (ext4_sync_file), BEFORE and AFTER");
+	hist_text_pair(s->out, title, hb, ha, 1);
+}
+
+static void picture_json(struct sink *s, const char *key, enum dm_picture pic,
+			 const struct hist *hb, const struct hist *ha)
+{
+	struct json *j = s->j;
+
+	json_object_begin(j, NULL);
+	json_str(j, "key", key);
+	json_str(j, "what", pic == DM_PIC_Q2C ? "q2c" : "fsync");
+	if (hb)
+		json_hist(j, "before", hb);
+	else
+		json_null(j, "before");
+	if (ha)
+		json_hist(j, "after", ha);
+	else
+		json_null(j, "after");
+	json_object_end(j);
+}
+
+static void config_text(FILE *out, const struct snapdiff *sd)
+{
+	fprintf(out, "\nconfig changes (start snapshots):\n");
+	if (!sd->n)
+		fprintf(out, "  none (kernel, sysctls, mounts of the devices used, queue settings)\n");
+	for (size_t i = 0; i < sd->n; i++) {
+		const struct snapdiff_item *it = &sd->v[i];
+
+		fprintf(out, "  %-9s %-28s %s -> %s%s%s%s\n", it->what,
+			it->key, it->before ? it->before : "(absent)",
+			it->after ? it->after : "(absent)",
+			it->note ? "   [" : "", it->note ? it->note : "",
+			it->note ? "]" : "");
+	}
+}
+
+static void config_json(struct json *j, const struct snapdiff *sd)
+{
+	json_array_begin(j, "config");
+	for (size_t i = 0; i < sd->n; i++) {
+		const struct snapdiff_item *it = &sd->v[i];
+
+		json_object_begin(j, NULL);
+		json_str(j, "what", it->what);
+		json_str(j, "key", it->key);
+		json_str(j, "before", it->before);
+		json_str(j, "after", it->after);
+		json_str(j, "note", it->note);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void head_json(struct json *j, const char *key, const struct stats *st)
+{
+	json_object_begin(j, key);
+	json_str(j, "file", st->info->path);
+	json_str(j, "view", "diff");
+	json_u64(j, "duration_ns", stats_duration(st));
+	json_object_end(j);
+}
+
+void view_diff(struct sink *s, const struct diff *d, long top)
+{
+	if (s->j) {
+		head_json(s->j, "before", d->b);
+		head_json(s->j, "after", d->a);
+		config_json(s->j, &d->sd);
+		json_object_begin(s->j, "sections");
+		for (int k = 0; k < DM_NSECT; k++)
+			section_json(s, d, k, top);
+		json_object_end(s->j);
+		json_array_begin(s->j, "histograms");
+		each_picture(s, d, top, picture_json);
+		json_array_end(s->j);
+		return;
+	}
+	fprintf(s->out, "BEFORE: %s, %.6f s\nAFTER:  %s, %.6f s\n",
+		d->b->info->path, (double)stats_duration(d->b) / 1e9,
+		d->a->info->path, (double)stats_duration(d->a) / 1e9);
+	config_text(s->out, &d->sd);
+	for (int k = 0; k < DM_NSECT; k++)
+		section_text(s, d, k, top);
+	each_picture(s, d, top, picture_text);
+}

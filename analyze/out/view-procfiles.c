@@ -1,0 +1,589 @@
+// SPDX-License-Identifier: MIT
+/*
+ * view-procfiles.c - the processes and files views and the attribution
+ * totals, as aligned tables or JSON members (see sink.h), from the rows
+ * of stats/rows.h.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "base/err.h"
+#include "input/meta.h"
+#include "stats/attrib.h"
+#include "stats/rows.h"
+#include "out/json.h"
+#include "out/sink.h"
+#include "out/table.h"
+
+/* ------------------------------------------------------------------ */
+/* Head and anomalies */
+
+/*
+ * The anomaly counters these views show: those of the syscall replay and
+ * the attribution, then the request completions without issue.
+ */
+static size_t anomalies(const struct stats *a, struct anomaly *v)
+{
+	const struct anomaly *all = a->anom;
+	size_t n = a->nanom, k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(all[i].stage, "block"))
+			v[k++] = all[i];
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(all[i].key, "complete_without_issue"))
+			v[k++] = all[i];
+	return k;
+}
+
+static void print_anomalies_text(const struct stats *a, FILE *out)
+{
+	struct anomaly v[ANOMALIES_MAX];
+	size_t n = anomalies(a, v);
+
+	fprintf(out, "\nanomalies:");
+	for (size_t i = 0; i < n; i++)
+		fprintf(out, "%s %s %" PRIu64, i ? "," : "", v[i].text, v[i].n);
+	fputc('\n', out);
+}
+
+static void print_anomalies_json(const struct stats *a, struct json *j)
+{
+	struct anomaly v[ANOMALIES_MAX];
+	size_t n = anomalies(a, v);
+
+	json_object_begin(j, "anomalies");
+	for (size_t i = 0; i < n; i++)
+		json_u64(j, v[i].key, v[i].n);
+	json_object_end(j);
+}
+
+static void print_head_text(const struct stats *a, FILE *out)
+{
+	const struct source_info *in = a->info;
+
+	fprintf(out, "%s: %.6f s, syscalls from %s%s\n", in->path,
+	       (double)stats_duration(a) / 1e9,
+	       a->raw_syscalls ? "raw_syscalls (fallback)" :
+	       "syscalls:* events",
+	       a->proc_events ? "" :
+	       "; no process events: fork/exec/exit not followed");
+	if (in->integrity != SOURCE_COMPLETE)
+		fprintf(out, "%s at offset %" PRIu64 ": %s\n",
+		       meta_integrity(in->integrity), in->stop_offset,
+		       in->stop_reason ? in->stop_reason : "?");
+}
+
+static void print_head_json(const struct stats *a, struct json *j)
+{
+	const struct source_info *in = a->info;
+
+	json_str(j, "file", in->path);
+	json_u64(j, "duration_ns", stats_duration(a));
+	json_bool(j, "raw_syscalls", a->raw_syscalls);
+	json_u64(j, "path_hints", a->path_hints);
+	json_bool(j, "process_events", a->proc_events);
+	json_bool(j, "complete", in->integrity == SOURCE_COMPLETE);
+}
+
+/* ------------------------------------------------------------------ */
+/* Block I/O attribution totals */
+
+static double pct(uint64_t part, uint64_t all)
+{
+	return all ? 100.0 * (double)part / (double)all : 0.0;
+}
+
+static void print_attrib_text(const struct stats *a, FILE *out)
+{
+	const struct attrib_totals *t = attrib_totals(a->at);
+
+	if (!a->have_block) {
+		fprintf(out, "I/O attributed: no block requests: %s\n",
+		       a->block_why ? a->block_why : "?");
+		return;
+	}
+	if (!t->bio_events) {
+		fprintf(out, "I/O attributed: none: the recording lacks block:block_bio_queue (record with iorec's 'io' profile)\n");
+		return;
+	}
+	fprintf(out, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
+	       pct(t->proc_bytes, t->bytes), pct(t->file_bytes, t->bytes),
+	       pct(t->kind_bytes[AK_JOURNAL], t->bytes),
+	       pct(t->kind_bytes[AK_UNATTRIBUTED], t->bytes), t->bytes,
+	       t->requests);
+	fprintf(out, "  by rule (bytes): fsync %" PRIu64 ", writeback %" PRIu64
+	       " (of which no dirtier known %" PRIu64 "), syscall %" PRIu64
+	       ", process context %" PRIu64 ", journal %" PRIu64
+	       ", unattributed %" PRIu64 "; on files known only by inode %"
+	       PRIu64 "\n", t->kind_bytes[AK_FSYNC],
+	       t->kind_bytes[AK_WRITEBACK], t->wb_noproc_bytes,
+	       t->kind_bytes[AK_SYSCALL], t->kind_bytes[AK_CONTEXT],
+	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_UNATTRIBUTED],
+	       t->inode_bytes);
+	for (size_t i = 0; i < t->njournal; i++)
+		fprintf(out, "  journal of %u:%u: %" PRIu64 " bytes, %" PRIu64
+		       " of them in commits an fsync waited for\n",
+		       t->journal[i].dev >> 20, t->journal[i].dev & 0xfffff,
+		       t->journal[i].bytes, t->journal[i].fsync_bytes);
+}
+
+void view_attribution(struct sink *s)
+{
+	const struct stats *a = s->st;
+	const struct attrib_totals *t;
+	struct json *j = s->j;
+	char mm[32];
+
+	if (!j) {
+		if (a->at)
+			print_attrib_text(a, s->out);
+		return;
+	}
+	if (!a->at) {
+		json_null(j, "attribution");
+		return;
+	}
+	t = attrib_totals(a->at);
+	json_object_begin(j, "attribution");
+	json_bool(j, "block_requests", a->have_block);
+	json_bool(j, "bio_events", t->bio_events);
+	json_u64(j, "requests", t->requests);
+	json_u64(j, "bytes", t->bytes);
+	json_u64(j, "process_bytes", t->proc_bytes);
+	json_u64(j, "named_file_bytes", t->file_bytes);
+	json_u64(j, "inode_file_bytes", t->inode_bytes);
+	json_u64(j, "journal_bytes", t->kind_bytes[AK_JOURNAL]);
+	json_u64(j, "unattributed_bytes", t->kind_bytes[AK_UNATTRIBUTED]);
+	json_u64(j, "writeback_no_dirtier_bytes", t->wb_noproc_bytes);
+	json_object_begin(j, "by_rule");
+	for (int k = 0; k < AK_NR; k++)
+		json_u64(j, attrib_kind_name(k), t->kind_bytes[k]);
+	json_object_end(j);
+	json_array_begin(j, "journal");
+	for (size_t i = 0; i < t->njournal; i++) {
+		json_object_begin(j, NULL);
+		snprintf(mm, sizeof(mm), "%u:%u", t->journal[i].dev >> 20,
+			 t->journal[i].dev & 0xfffff);
+		json_str(j, "dev", mm);
+		json_u64(j, "bytes", t->journal[i].bytes);
+		json_u64(j, "fsync_bytes", t->journal[i].fsync_bytes);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_i64(j, "hz", t->hz);
+	json_bool(j, "hz_guessed", t->hz_guessed);
+	json_bool(j, "sched_events", t->sched_events);
+	json_object_end(j);
+}
+
+static void print_dstate_note(const struct stats *a, FILE *out)
+{
+	const struct attrib_totals *t = attrib_totals(a->at);
+
+	fprintf(out, "THROTTLED: time paused by balance_dirty_pages (its pause field, ms)%s; D-STATE: %s\n",
+	       t->bdp_events ? "" : " (not recorded)",
+	       t->sched_events ? "time blocked in D state (sched_switch -> wakeup)" :
+	       "not recorded (record with iorec -p io,iowait)");
+}
+
+static void json_lat(struct json *j, const char *key, const struct hist *h)
+{
+	json_object_begin(j, key);
+	json_u64(j, "count", h->count);
+	json_u64(j, "total_ns", h->sum);
+	json_u64(j, "avg_ns", hist_avg(h));
+	json_u64(j, "p50_ns", hist_pct(h, 50));
+	json_u64(j, "p99_ns", hist_pct(h, 99));
+	json_u64(j, "max_ns", h->max);
+	json_object_end(j);
+}
+
+static void json_blk(struct json *j, const struct blkio *b)
+{
+	json_object_begin(j, "block");
+	json_u64(j, "requests", b->requests);
+	json_u64(j, "read_bytes", b->read_bytes);
+	json_u64(j, "write_bytes", b->write_bytes);
+	json_u64(j, "device_ns", b->dev_ns);
+	json_u64(j, "journal_bytes", b->journal_bytes);
+	json_object_end(j);
+}
+
+/* ------------------------------------------------------------------ */
+/* processes */
+
+struct krow {
+	const struct proc_info *p;
+	enum sys_kind k;
+	const struct kstat *ks;
+};
+
+#define PROW(r) ((const struct proc_row *)(r))
+static void c_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", PROW(r)->p.pid); }
+static void c_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", PROW(r)->p.comm); }
+static void c_calls(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->calls); }
+static void c_errs(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->errors); }
+static void c_rbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->read_bytes); }
+static void c_wbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->write_bytes); }
+static void c_fsyncs(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->fsyncs); }
+static void c_fsync_tot(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->fsync.sum); }
+static void c_fsync_max(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->fsync.max); }
+static void c_breqs(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.requests); }
+static void c_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.read_bytes); }
+static void c_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.write_bytes); }
+static void c_bdev(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->blk.dev_ns); }
+static void c_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.journal_bytes); }
+static void c_throttle(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->throttle_ns); }
+static void c_dstate(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->dstate_ns); }
+static void c_comms(const void *r, char *b, size_t n)
+{
+	const struct proc_info *p = &PROW(r)->p;
+
+	snprintf(b, n, "%s%s", p->comms ? p->comms : p->comm,
+		 p->exited ? " (exited)" : "");
+}
+
+static const struct column proc_cols[] = {
+	{ "PID", false, c_pid },
+	{ "COMM", true, c_comm },
+	{ "CALLS", false, c_calls },
+	{ "ERRS", false, c_errs },
+	{ "READ(B)", false, c_rbytes },
+	{ "WRITE(B)", false, c_wbytes },
+	{ "FSYNCS", false, c_fsyncs },
+	{ "FSYNC(ms)", false, c_fsync_tot },
+	{ "FSYNC-MAX(ms)", false, c_fsync_max },
+	{ "BLK-REQS", false, c_breqs },
+	{ "BLK-READ(B)", false, c_brbytes },
+	{ "BLK-WRITE(B)", false, c_bwbytes },
+	{ "BLK-DEV(ms)", false, c_bdev },
+	{ "JRNL-FSYNC(B)", false, c_bjrnl },
+	{ "THROTTLED(ms)", false, c_throttle },
+	{ "D-STATE(ms)", false, c_dstate },
+	{ "COMMS", true, c_comms },
+};
+
+#define KROW(r) ((const struct krow *)(r))
+static void k_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", KROW(r)->p->pid); }
+static void k_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", KROW(r)->p->comm); }
+static void k_kind(const void *r, char *b, size_t n) { snprintf(b, n, "%s", sys_kind_info(KROW(r)->k)->name); }
+static void k_count(const void *r, char *b, size_t n) { table_u64(b, n, KROW(r)->ks->count); }
+static void k_errs(const void *r, char *b, size_t n) { table_u64(b, n, KROW(r)->ks->errors); }
+static void k_bytes(const void *r, char *b, size_t n) { table_u64(b, n, KROW(r)->ks->bytes); }
+static void k_total(const void *r, char *b, size_t n) { table_ms(b, n, KROW(r)->ks->lat.sum); }
+static void k_avg(const void *r, char *b, size_t n)
+{
+	const struct hist *h = &KROW(r)->ks->lat;
+
+	table_us(b, n, h->count ? h->sum / h->count : 0);
+}
+static void k_p50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&KROW(r)->ks->lat, 50)); }
+static void k_p99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&KROW(r)->ks->lat, 99)); }
+static void k_max(const void *r, char *b, size_t n) { table_us(b, n, KROW(r)->ks->lat.max); }
+
+static const struct column kind_cols[] = {
+	{ "PID", false, k_pid },
+	{ "COMM", true, k_comm },
+	{ "SYSCALL", true, k_kind },
+	{ "COUNT", false, k_count },
+	{ "ERRS", false, k_errs },
+	{ "BYTES", false, k_bytes },
+	{ "TOTAL(ms)", false, k_total },
+	{ "AVG(us)", false, k_avg },
+	{ "P50(us)", false, k_p50 },
+	{ "P99(us)", false, k_p99 },
+	{ "MAX(us)", false, k_max },
+};
+
+static void processes_json(struct json *j, const struct proc_row *rows,
+			   size_t n, size_t total)
+{
+	json_u64(j, "processes_with_calls", total);
+	json_array_begin(j, "processes");
+	for (size_t i = 0; i < n; i++) {
+		const struct proc_info *p = &rows[i].p;
+		const struct procstat *ps = rows[i].ps;
+
+		json_object_begin(j, NULL);
+		json_i64(j, "pid", p->pid);
+		json_i64(j, "ppid", p->ppid);
+		json_str(j, "comm", p->comm);
+		json_str(j, "comms", p->comms ? p->comms : p->comm);
+		json_str(j, "exe", p->exe);
+		json_bool(j, "exited", p->exited);
+		json_u64(j, "calls", ps->calls);
+		json_u64(j, "errors", ps->errors);
+		json_u64(j, "read_bytes", ps->read_bytes);
+		json_u64(j, "write_bytes", ps->write_bytes);
+		json_u64(j, "fsyncs", rows[i].fsyncs);
+		json_lat(j, "fsync", &ps->fsync);
+		json_blk(j, &ps->blk);
+		json_u64(j, "throttled_ns", ps->throttle_ns);
+		json_u64(j, "throttles", ps->throttles);
+		json_u64(j, "dstate_ns", ps->dstate_ns);
+		json_u64(j, "dstates", ps->dstates);
+		json_object_begin(j, "syscalls");
+		for (int k = 1; k < SK_NR; k++) {
+			const struct kstat *ks = &ps->k[k];
+
+			if (!ks->count)
+				continue;
+			json_object_begin(j, sys_kind_info(k)->name);
+			json_u64(j, "count", ks->count);
+			json_u64(j, "errors", ks->errors);
+			json_u64(j, "bytes", ks->bytes);
+			json_u64(j, "unpaired", ks->unpaired);
+			json_lat(j, "latency", &ks->lat);
+			json_object_end(j);
+		}
+		json_object_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static int processes_text(const struct stats *a, FILE *out,
+			  const struct proc_row *rows, size_t shown, size_t n)
+{
+	struct krow *krows;
+	size_t nk = 0;
+	int rc;
+
+	print_head_text(a, out);
+	print_attrib_text(a, out);
+	print_dstate_note(a, out);
+	fprintf(out, "processes with file syscalls or block I/O: %zu", n);
+	if (shown < n)
+		fprintf(out, " (top %zu shown)", shown);
+	fprintf(out, "\n\n");
+	rc = table_print(out, proc_cols, (int)ARRAY_SIZE(proc_cols), rows,
+			 shown, sizeof(*rows));
+	for (size_t i = 0; i < shown; i++)
+		for (int k = 1; k < SK_NR; k++)
+			if (rows[i].ps->k[k].count)
+				nk++;
+	krows = an_calloc(nk + 1, sizeof(*krows));
+	if (!krows)
+		return -AN_E_NOMEM;
+	nk = 0;
+	for (size_t i = 0; i < shown; i++) {
+		for (int k = 1; k < SK_NR; k++) {
+			if (!rows[i].ps->k[k].count)
+				continue;
+			krows[nk].p = &rows[i].p;
+			krows[nk].k = k;
+			krows[nk++].ks = &rows[i].ps->k[k];
+		}
+	}
+	fprintf(out, "\nper syscall (latency enter -> exit):\n");
+	if (!rc)
+		rc = table_print(out, kind_cols, (int)ARRAY_SIZE(kind_cols),
+				 krows, nk, sizeof(*krows));
+	print_anomalies_text(a, out);
+	free(krows);
+	return rc;
+}
+
+/* Without the syscall replay a view has nothing: say so (null in JSON). */
+static bool no_syscalls(struct sink *s, const char *view)
+{
+	const struct stats *a = s->st;
+
+	if (a->have_sys)
+		return false;
+	if (s->j)
+		json_null(s->j, view);
+	else
+		fprintf(s->out, "%s: none: %s\n", view, a->sys_why ?
+			a->sys_why : "the syscall replay was not run");
+	return true;
+}
+
+void view_processes(struct sink *s, long top)
+{
+	struct stats *a = s->st;
+	struct proc_row *rows;
+	long n;
+	size_t shown;
+	int rc = 0;
+
+	if (no_syscalls(s, "processes"))
+		return;
+	n = rows_processes(a, false, &rows);
+	if (n < 0) {
+		s->err = (int)n;
+		return;
+	}
+	shown = top >= 0 && top < n ? (size_t)top : (size_t)n;
+	if (s->j)
+		processes_json(s->j, rows, shown, (size_t)n);
+	else
+		rc = processes_text(a, s->out, rows, shown, (size_t)n);
+	if (rc && !s->err)
+		s->err = rc;
+	free(rows);
+}
+
+
+/* ------------------------------------------------------------------ */
+/* files */
+
+#define FROW(r) ((const struct file_row *)(r))
+static void f_name(const void *r, char *b, size_t n) { snprintf(b, n, "%s", file_info_name(&FROW(r)->f)); }
+static void f_devino(const void *r, char *b, size_t n)
+{
+	const struct file_info *f = &FROW(r)->f;
+
+	if (f->has_devino)
+		snprintf(b, n, "%u:%u:%" PRIu64, f->major, f->minor, f->ino);
+	else
+		snprintf(b, n, "-");
+}
+static void f_opens(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.opens); }
+static void f_reads(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.reads); }
+static void f_rbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.read_bytes); }
+static void f_rp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s.rlat, 50)); }
+static void f_rp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s.rlat, 99)); }
+static void f_writes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.writes); }
+static void f_wbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.write_bytes); }
+static void f_wp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s.wlat, 50)); }
+static void f_wp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s.wlat, 99)); }
+static void f_fsyncs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.fsync.count); }
+static void f_fsync_tot(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s.fsync.sum); }
+static void f_fsync_max(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s.fsync.max); }
+static void f_breqs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.blk.requests); }
+static void f_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.blk.read_bytes); }
+static void f_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.blk.write_bytes); }
+static void f_bdev(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s.blk.dev_ns); }
+static void f_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.blk.journal_bytes); }
+
+static const struct column file_cols[] = {
+	{ "DEV:INO", true, f_devino },
+	{ "OPENS", false, f_opens },
+	{ "READS", false, f_reads },
+	{ "READ(B)", false, f_rbytes },
+	{ "R-P50(us)", false, f_rp50 },
+	{ "R-P99(us)", false, f_rp99 },
+	{ "WRITES", false, f_writes },
+	{ "WRITE(B)", false, f_wbytes },
+	{ "W-P50(us)", false, f_wp50 },
+	{ "W-P99(us)", false, f_wp99 },
+	{ "FSYNCS", false, f_fsyncs },
+	{ "FSYNC(ms)", false, f_fsync_tot },
+	{ "FSYNC-MAX(ms)", false, f_fsync_max },
+	{ "BLK-REQS", false, f_breqs },
+	{ "BLK-READ(B)", false, f_brbytes },
+	{ "BLK-WRITE(B)", false, f_bwbytes },
+	{ "BLK-DEV(ms)", false, f_bdev },
+	{ "JRNL-FSYNC(B)", false, f_bjrnl },
+	{ "FILE", true, f_name },
+};
+
+static void files_json(const struct stats *a, struct json *j,
+		       const struct file_row *rows, size_t n, size_t total)
+{
+	char mm[32];
+
+	json_u64(j, "named_bytes", a->named.named_bytes);
+	json_u64(j, "unnamed_bytes", a->named.unnamed_bytes);
+	json_u64(j, "files_with_io", total);
+	json_array_begin(j, "files");
+	for (size_t i = 0; i < n; i++) {
+		const struct file_info *f = &rows[i].f;
+		const struct filestat *s = &rows[i].s;
+
+		json_object_begin(j, NULL);
+		json_str(j, "path", f->path);
+		json_str(j, "name", file_info_name(f));
+		if (f->has_devino) {
+			snprintf(mm, sizeof(mm), "%u:%u", f->major, f->minor);
+			json_str(j, "dev", mm);
+			json_u64(j, "ino", f->ino);
+		} else {
+			json_null(j, "dev");
+			json_null(j, "ino");
+		}
+		json_u64(j, "opens", s->opens);
+		json_u64(j, "reads", s->reads);
+		json_u64(j, "read_bytes", s->read_bytes);
+		json_u64(j, "writes", s->writes);
+		json_u64(j, "write_bytes", s->write_bytes);
+		json_u64(j, "errors", s->errors);
+		json_lat(j, "read_latency", &s->rlat);
+		json_lat(j, "write_latency", &s->wlat);
+		json_lat(j, "fsync", &s->fsync);
+		json_blk(j, &s->blk);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static int files_text(const struct stats *a, FILE *out,
+		      const struct file_row *rows, size_t shown, size_t m)
+{
+	uint64_t all = a->named.named_bytes + a->named.unnamed_bytes;
+	int rc;
+
+	print_head_text(a, out);
+	print_attrib_text(a, out);
+	fprintf(out, "files with I/O: %zu", m);
+	if (shown < m)
+		fprintf(out, " (top %zu shown)", shown);
+	fprintf(out, "; bytes on named files: %" PRIu64 " of %" PRIu64
+		" (%.1f%%)%s\n\n", a->named.named_bytes, all,
+		all ? 100.0 * (double)a->named.named_bytes / (double)all :
+		100.0,
+		a->path_strings ? "" : a->path_hints ?
+		"; names of files opened during the recording come from libc uprobes" :
+		"; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
+	rc = table_print(out, file_cols, (int)ARRAY_SIZE(file_cols), rows,
+			 shown, sizeof(*rows));
+	print_anomalies_text(a, out);
+	return rc;
+}
+
+void view_files(struct sink *s, long top)
+{
+	struct stats *a = s->st;
+	struct file_row *rows;
+	long m;
+	size_t shown;
+	int rc = 0;
+
+	if (no_syscalls(s, "files"))
+		return;
+	m = rows_files(a, &rows);
+	if (m < 0) {
+		s->err = (int)m;
+		return;
+	}
+	shown = top >= 0 && top < m ? (size_t)top : (size_t)m;
+	if (s->j)
+		files_json(a, s->j, rows, shown, (size_t)m);
+	else
+		rc = files_text(a, s->out, rows, shown, (size_t)m);
+	if (rc && !s->err)
+		s->err = rc;
+	rows_files_release(rows, m);
+}
+
+/* ------------------------------------------------------------------ */
+/* The standalone views' JSON head and anomalies */
+
+void view_procfiles_head(struct sink *s)
+{
+	if (s->j)
+		print_head_json(s->st, s->j);
+}
+
+void view_procfiles_anomalies(struct sink *s)
+{
+	if (s->j)
+		print_anomalies_json(s->st, s->j);
+}

@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: MIT
+/*
+ * view-requests.c - the devices, slow and snoop views: per device and
+ * operation the requests and their latency, the slowest requests and
+ * syscalls, one line per request (see sink.h).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "iorec-format.h"
+#include "util.h"
+#include "input/meta.h"
+#include "stats/summary.h"
+#include "out/json.h"
+#include "out/histtext.h"
+#include "out/sink.h"
+
+/* ------------------------------------------------------------------ */
+/* Devices */
+
+static void print_ms(FILE *out, uint64_t ns)
+{
+	fprintf(out, " %10.3f", (double)ns / 1e6);
+}
+
+static void lat_table(struct sink *s, const char *title, size_t off)
+{
+	struct stats *a = s->st;
+
+	fprintf(s->out, "\n%s:\n", title);
+	fprintf(s->out, "  %-20s %-8s %9s %10s %10s %10s %10s %10s %10s\n", "DEVICE",
+	       "OP", "N", "AVG(ms)", "P50(ms)", "P90(ms)", "P99(ms)",
+	       "P99.9(ms)", "MAX(ms)");
+	for (size_t i = 0; i < a->ndev; i++) {
+		const struct hist *h =
+			(const struct hist *)((const char *)&a->dev[i] + off);
+
+		fprintf(s->out, "  %-20s %-8s %9" PRIu64, sink_dev_name(s, a->dev[i].dev),
+		       blk_op_name(a->dev[i].op), h->count);
+		if (!h->count) {
+			fprintf(s->out, " %10s %10s %10s %10s %10s %10s\n", "-", "-",
+			       "-", "-", "-", "-");
+			continue;
+		}
+		print_ms(s->out, hist_avg(h));
+		print_ms(s->out, hist_pct(h, 50));
+		print_ms(s->out, hist_pct(h, 90));
+		print_ms(s->out, hist_pct(h, 99));
+		print_ms(s->out, hist_pct(h, 99.9));
+		print_ms(s->out, h->max);
+		fprintf(s->out, "\n");
+	}
+}
+
+void view_devices(struct sink *s)
+{
+	struct stats *a = s->st;
+	double secs = (double)stats_duration(a) / 1e9;
+
+	if (s->j) {
+		json_array_begin(s->j, "devices");
+		for (size_t i = 0; i < a->ndev; i++) {
+			const struct devstat *d = &a->dev[i];
+			char mm[32];
+
+			sink_dev_mm(d->dev, mm, sizeof(mm));
+			json_object_begin(s->j, NULL);
+			json_str(s->j, "dev", mm);
+			json_str(s->j, "name", sink_dev_name(s, d->dev));
+			json_str(s->j, "op", blk_op_name(d->op));
+			json_u64(s->j, "requests", d->reqs);
+			json_u64(s->j, "bytes", d->bytes);
+			json_double(s->j, "iops",
+				    secs > 0 ? (double)d->reqs / secs : 0);
+			json_double(s->j, "bytes_per_s",
+				    secs > 0 ? (double)d->bytes / secs : 0);
+			json_u64(s->j, "fua", d->fua);
+			json_u64(s->j, "preflush", d->preflush);
+			json_u64(s->j, "errors", d->errors);
+			json_hist(s->j, "queue", &d->queue);
+			json_hist(s->j, "device", &d->device);
+			json_hist(s->j, "total", &d->total);
+			json_object_end(s->j);
+		}
+		json_array_end(s->j);
+		return;
+	}
+	fprintf(s->out, "\ndevices:%s\n", a->have_block ? "" : " no block events in the recording");
+	if (!a->have_block)
+		return;
+	fprintf(s->out, "  %-20s %-8s %9s %14s %10s %10s %7s %7s %5s\n", "DEVICE", "OP",
+	       "REQS", "BYTES", "IOPS", "MB/s", "FUA", "PREFL", "ERR");
+	for (size_t i = 0; i < a->ndev; i++) {
+		const struct devstat *d = &a->dev[i];
+
+		fprintf(s->out, "  %-20s %-8s %9" PRIu64 " %14" PRIu64 " %10.1f %10.3f %7"
+		       PRIu64 " %7" PRIu64 " %5" PRIu64 "\n",
+		       sink_dev_name(s, d->dev), blk_op_name(d->op), d->reqs,
+		       d->bytes, secs > 0 ? (double)d->reqs / secs : 0.0,
+		       secs > 0 ? (double)d->bytes / secs / 1e6 : 0.0,
+		       d->fua, d->preflush, d->errors);
+	}
+	if (!a->ndev)
+		fprintf(s->out, "  (no completed block requests)\n");
+	lat_table(s, "queue time (insert -> issue, Q2D)",
+		  offsetof(struct devstat, queue));
+	lat_table(s, "device time (issue -> complete, D2C)",
+		  offsetof(struct devstat, device));
+	lat_table(s, "total time (insert -> complete, Q2C)",
+		  offsetof(struct devstat, total));
+	for (size_t i = 0; !s->no_hist && i < a->ndev; i++) {
+		fprintf(s->out, "\n%s %s: device time (issue -> complete)\n",
+		       sink_dev_name(s, a->dev[i].dev),
+		       blk_op_name(a->dev[i].op));
+		hist_text_log2(s->out, &a->dev[i].device);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Requests: slow and snoop */
+
+/* "W", "FWS", "RA"...: the op letter with its flags, like rwbs. */
+/* The queue time in ms with 3 decimals, "-" when never inserted. */
+static void rq_queue_ms(const struct blk_request *rq, char *buf, size_t n)
+{
+	if (rq->insert_ts)
+		snprintf(buf, n, "%.3f",
+			 (double)(rq->issue_ts - rq->insert_ts) / 1e6);
+	else
+		snprintf(buf, n, "-");
+}
+
+static void rq_type(const struct blk_request *rq, char *buf)
+{
+	static const char letter[BLK_OP_MAX] = { 'R', 'W', 'F', 'D', 'N' };
+	char *p = buf;
+
+	if (rq->preflush && rq->op != BLK_OP_FLUSH)
+		*p++ = 'F';
+	*p++ = letter[rq->op];
+	if (rq->fua)
+		*p++ = 'F';
+	if (rq->ahead)
+		*p++ = 'A';
+	if (rq->sync)
+		*p++ = 'S';
+	if (rq->meta)
+		*p++ = 'M';
+	*p = '\0';
+}
+
+static int rq_pid(const struct blk_request *rq)
+{
+	return rq->insert_pid >= 0 ? rq->insert_pid : rq->issue_pid;
+}
+
+static const char *rq_comm(struct sink *s, const struct blk_request *rq)
+{
+	int pid = rq_pid(rq);
+
+	if (rq->comm[0])
+		return rq->comm;
+	return pid >= 0 ? stats_comm(s->st, pid) : "-";
+}
+
+/* The FILE column: the attributed file, else the owner kind, else "-". */
+static const char *rq_file(struct sink *s, const struct blk_done *d,
+			   char *buf, size_t n)
+{
+	const char *f = stats_request_file(s->st, d);
+
+	if (f)
+		return f;
+	if (!d->attributed || d->own.kind == AK_UNATTRIBUTED)
+		return "-";
+	snprintf(buf, n, "(%s)", attrib_kind_name(d->own.kind));
+	return buf;
+}
+
+static void rq_json(struct sink *s, const struct blk_done *d)
+{
+	const struct blk_request *rq = &d->rq;
+	struct json *j = s->j;
+	const char *ocomm;
+	char type[8], mm[32], comm[17];
+	int opid;
+
+	rq_type(rq, type);
+	sink_dev_mm(rq->dev, mm, sizeof(mm));
+	snprintf(comm, sizeof(comm), "%s", rq_comm(s, rq));
+	json_object_begin(j, NULL);
+	json_u64(j, "start_ns", rq->insert_ts ? rq->insert_ts : rq->issue_ts);
+	json_u64(j, "issue_ns", rq->issue_ts);
+	json_u64(j, "complete_ns", rq->complete_ts);
+	json_str(j, "dev", mm);
+	json_str(j, "name", sink_dev_name(s, rq->dev));
+	json_str(j, "op", blk_op_name(rq->op));
+	json_str(j, "type", type);
+	json_u64(j, "sector", rq->sector);
+	json_u64(j, "bytes", rq->bytes);
+	if (rq->insert_ts)
+		json_u64(j, "queue_ns", rq->issue_ts - rq->insert_ts);
+	else
+		json_null(j, "queue_ns");
+	json_u64(j, "device_ns", rq->complete_ts - rq->issue_ts);
+	json_u64(j, "total_ns", blk_total_ns(rq));
+	json_i64(j, "pid", rq_pid(rq));
+	json_str(j, "comm", comm);
+	json_i64(j, "error", rq->error);
+	if (!d->attributed) {
+		json_null(j, "owner");
+	} else {
+		json_object_begin(j, "owner");
+		json_str(j, "kind", attrib_kind_name(d->own.kind));
+		stats_request_owner(d, &opid, &ocomm);
+		if (opid >= 0) {
+			json_i64(j, "pid", opid);
+			json_str(j, "comm", ocomm);
+		} else {
+			json_null(j, "pid");
+			json_null(j, "comm");
+		}
+		if (d->own.ino)
+			json_u64(j, "ino", d->own.ino);
+		else
+			json_null(j, "ino");
+		json_object_end(j);
+	}
+	json_str(j, "file", stats_request_file(s->st, d));
+	json_object_end(j);
+}
+
+/* The slowest syscalls (enter -> exit), when the syscalls were replayed. */
+static void slow_calls(struct sink *s)
+{
+	struct stats *a = s->st;
+	const struct slow_call *v;
+	size_t n;
+
+	v = stats_slowest_calls(a, &n);
+	if (s->j) {
+		if (!a->have_sys) {
+			json_null(s->j, "slow_syscalls");
+			return;
+		}
+		json_array_begin(s->j, "slow_syscalls");
+		for (size_t i = 0; i < n; i++) {
+			json_object_begin(s->j, NULL);
+			json_str(s->j, "syscall", sys_kind_info(v[i].kind)->name);
+			json_u64(s->j, "start_ns", v[i].start);
+			json_u64(s->j, "end_ns", v[i].end);
+			json_u64(s->j, "latency_ns", v[i].end - v[i].start);
+			json_i64(s->j, "pid", v[i].pid);
+			json_i64(s->j, "tid", v[i].tid);
+			json_str(s->j, "comm", v[i].comm);
+			if (v[i].fd >= 0)
+				json_i64(s->j, "fd", v[i].fd);
+			else
+				json_null(s->j, "fd");
+			json_str(s->j, "file", stats_call_file(&v[i]));
+			json_u64(s->j, "bytes", v[i].bytes);
+			json_i64(s->j, "ret", v[i].ret);
+			json_object_end(s->j);
+		}
+		json_array_end(s->j);
+		return;
+	}
+	if (!a->have_sys)
+		return;
+	fprintf(s->out, "\nslowest syscalls (top %zu by latency, enter -> exit):\n", n);
+	if (!n)
+		return;
+	fprintf(s->out, "  %-16s %-16s %7s %7s %-16s %5s %10s %10s  %s\n", "START(s)",
+	       "SYSCALL", "PID", "TID", "COMM", "FD", "BYTES", "LAT(ms)",
+	       "FILE");
+	for (size_t i = 0; i < n; i++) {
+		char ts[32], fd[16];
+
+		sink_secs(ts, sizeof(ts), v[i].start);
+		if (v[i].fd >= 0)
+			snprintf(fd, sizeof(fd), "%d", v[i].fd);
+		else
+			snprintf(fd, sizeof(fd), "-");
+		fprintf(s->out, "  %-16s %-16s %7d %7d %-16s %5s %10" PRIu64
+		       " %10.3f  %s\n", ts, sys_kind_info(v[i].kind)->name,
+		       v[i].pid, v[i].tid, v[i].comm, fd, v[i].bytes,
+		       (double)(v[i].end - v[i].start) / 1e6,
+		       v[i].file ? stats_call_file(&v[i]) : "-");
+	}
+}
+
+void view_slow(struct sink *s)
+{
+	struct stats *a = s->st;
+	const struct blk_done *v;
+	size_t n;
+
+	v = stats_slowest(a, &n);
+	if (s->j) {
+		json_array_begin(s->j, "slow_requests");
+		for (size_t i = 0; i < n; i++)
+			rq_json(s, &v[i]);
+		json_array_end(s->j);
+		slow_calls(s);
+		return;
+	}
+	fprintf(s->out, "\nslowest block requests (top %zu by total time):%s\n", n,
+	       a->have_block ? "" : " no block events in the recording");
+	if (!n) {
+		slow_calls(s);
+		return;
+	}
+	fprintf(s->out, "  %-16s %-12s %-5s %12s %9s %10s %10s %10s %7s %-16s %s\n",
+	       "COMPLETE(s)", "DEVICE", "TYPE", "SECTOR", "BYTES", "QUEUE(ms)",
+	       "DEVICE(ms)", "TOTAL(ms)", "PID", "COMM", "FILE");
+	for (size_t i = 0; i < n; i++) {
+		const struct blk_request *rq = &v[i].rq;
+		char type[8], ts[32], q[32], fb[64];
+		const char *file = rq_file(s, &v[i], fb, sizeof(fb));
+
+		rq_type(rq, type);
+		sink_secs(ts, sizeof(ts), rq->complete_ts);
+		rq_queue_ms(rq, q, sizeof(q));
+		fprintf(s->out, "  %-16s %-12s %-5s %12" PRIu64 " %9" PRIu64
+		       " %10s %10.3f %10.3f %7d %-16s %s\n", ts,
+		       sink_dev_name(s, rq->dev), type, rq->sector, rq->bytes,
+		       q, (double)(rq->complete_ts - rq->issue_ts) / 1e6,
+		       (double)blk_total_ns(rq) / 1e6, rq_pid(rq),
+		       rq_comm(s, rq), file);
+	}
+	slow_calls(s);
+}
+
+void view_snoop_begin(struct sink *s)
+{
+	s->snooping = true;
+	if (s->j) {
+		json_array_begin(s->j, "requests");
+		return;
+	}
+	fprintf(s->out, "%-14s %-14s %-16s %-7s %-4s %-12s %-12s %8s %9s %9s %s\n",
+	       "STARTs", "ENDs", "COMM", "PID", "TYPE", "DEV", "BLOCK",
+	       "BYTES", "QUEUEms", "LATms", "FILE");
+}
+
+void snoop_request(const struct blk_done *d, void *arg)
+{
+	const struct blk_request *rq = &d->rq;
+	struct sink *s = arg;
+	uint64_t start = rq->insert_ts ? rq->insert_ts : rq->issue_ts;
+	const char *file;
+	char type[8], st[32], et[32], q[32], fb[64];
+
+	s->snooped++;
+	if (s->j) {
+		rq_json(s, d);
+		return;
+	}
+	rq_type(rq, type);
+	file = rq_file(s, d, fb, sizeof(fb));
+	sink_secs(st, sizeof(st), start);
+	sink_secs(et, sizeof(et), rq->complete_ts);
+	rq_queue_ms(rq, q, sizeof(q));
+	fprintf(s->out, "%-14s %-14s %-16s %-7d %-4s %-12s %-12" PRIu64 " %8" PRIu64
+	       " %9s %9.3f %s\n", st, et, rq_comm(s, rq), rq_pid(rq), type,
+	       sink_dev_name(s, rq->dev), rq->sector, rq->bytes, q,
+	       (double)(rq->complete_ts - rq->issue_ts) / 1e6, file);
+}
+
+void view_snoop_end(struct sink *s)
+{
+	if (s->j) {
+		json_array_end(s->j);
+		return;
+	}
+}

@@ -1,0 +1,672 @@
+// SPDX-License-Identifier: MIT
+/*
+ * view-wa.c - the write amplification, fsync and dirty throttling views,
+ * as text or JSON (see sink.h), from the aggregates of stats/wa.h and
+ * stats/dirty.h and the rows of stats/rows.h.
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "stats/dirty.h"
+#include "stats/rows.h"
+#include "stats/wa.h"
+#include "out/histtext.h"
+#include "out/json.h"
+#include "out/sink.h"
+
+#define MB		1e6
+#define MS		1e6	/* ns per ms */
+
+/* The COMM column of the process tables (a kworker's name with its
+ * workqueue: "kworker/u8:3-writeback"). */
+#define COMM_W	22
+
+static double ratio(double num, double den)
+{
+	return den > 0 ? num / den : NAN;
+}
+
+static void print_mb(FILE *out, uint64_t b)
+{
+	fprintf(out, " %10.3f", (double)b / MB);
+}
+
+static void print_ratio(FILE *out, double v)
+{
+	if (isnan(v))
+		fprintf(out, " %7s", "-");
+	else
+		fprintf(out, " %6.2fx", v);
+}
+
+static void json_ratio(struct json *j, const char *key, double v)
+{
+	if (isnan(v))
+		json_null(j, key);
+	else
+		json_double(j, key, v);
+}
+
+/* The head of these views: file, view and duration. */
+static void view_title(struct sink *s, const char *key, const char *text)
+{
+	const struct stats *st = s->st;
+
+	if (s->j) {
+		json_str(s->j, "file", st->info->path);
+		json_str(s->j, "view", key);
+		json_u64(s->j, "duration_ns", stats_duration(st));
+		return;
+	}
+	fprintf(s->out, "%s: %s, %.6f s\n", st->info->path, text,
+		(double)stats_duration(st) / 1e9);
+}
+
+/* ------------------------------------------------------------------ */
+/* Write amplification */
+
+static void wa_rows(struct sink *s, bool byproc, long top)
+{
+	const char *title = byproc ? "processes" : "files";
+	struct json *j = s->j;
+	FILE *out = s->out;
+	struct wa_row *v;
+	long n = rows_wa(s->st, byproc, &v);
+	size_t k;
+
+	if (n < 0) {
+		s->err = (int)n;
+		return;
+	}
+	k = (size_t)n < (size_t)top ? (size_t)n : (size_t)top;
+	if (j) {
+		json_array_begin(j, title);
+		for (size_t i = 0; i < k; i++) {
+			json_object_begin(j, NULL);
+			if (v[i].pid)
+				json_i64(j, "pid", v[i].pid);
+			json_str(j, v[i].pid ? "comm" : "path", v[i].name);
+			json_u64(j, "app_write_bytes", v[i].app);
+			json_u64(j, "device_write_bytes", v[i].blk);
+			json_u64(j, "journal_bytes", v[i].journal);
+			json_ratio(j, "ratio",
+				   ratio((double)(v[i].blk + v[i].journal),
+					 (double)v[i].app));
+			json_object_end(j);
+		}
+		json_array_end(j);
+		rows_wa_release(v, n);
+		return;
+	}
+	fprintf(out, "\n%s (top %zu of %ld, by device bytes):\n", title, k, n);
+	if (!k) {
+		fprintf(out, "  (none)\n");
+		rows_wa_release(v, n);
+		return;
+	}
+	/* a file's name is the last column, as in `ioreport files` */
+	if (byproc)
+		fprintf(out, "  %7s %-*s", "PID", COMM_W, "COMM");
+	else
+		fputc(' ', out);
+	fprintf(out, " %10s %10s %10s %7s%s\n", "APP-W(MB)", "BLK-W(MB)",
+		"JOURNAL(MB)", "RATIO", byproc ? "" : "  FILE");
+	for (size_t i = 0; i < k; i++) {
+		if (byproc)
+			fprintf(out, "  %7d %-*s", v[i].pid, COMM_W, v[i].name);
+		else
+			fputc(' ', out);
+		print_mb(out, v[i].app);
+		print_mb(out, v[i].blk);
+		print_mb(out, v[i].journal);
+		print_ratio(out, ratio((double)(v[i].blk + v[i].journal),
+				       (double)v[i].app));
+		if (!byproc)
+			fprintf(out, "  %s", v[i].name);
+		fputc('\n', out);
+	}
+	rows_wa_release(v, n);
+}
+
+static void wa_text(struct sink *s, long top)
+{
+	const struct wa *wa = s->st->wa;
+	FILE *out = s->out;
+	uint64_t app, dev, ds;
+
+	view_title(s, "wa", "write amplification");
+	wa_overall(wa, &app, &dev, &ds);
+	fprintf(out, "\noverall:\n");
+	fprintf(out, "  application writes  %12.3f MB (file syscalls on the devices below)\n",
+		(double)app / MB);
+	fprintf(out, "  device writes       %12.3f MB (traced write requests)\n",
+		(double)dev / MB);
+	if (ds)
+		fprintf(out, "  diskstats writes    %12.3f MB (start -> end snapshot)\n",
+			(double)ds / MB);
+	fprintf(out, "  write amplification");
+	if (isnan(ratio((double)dev, (double)app)))
+		fprintf(out, "       -   (no application writes on a traced device)\n");
+	else
+		fprintf(out, "  %10.2fx\n", ratio((double)dev, (double)app));
+	if (ds && app)
+		fprintf(out, "  by diskstats        %10.2fx\n",
+			ratio((double)ds, (double)app));
+	if (wa->app_unplaced)
+		fprintf(out, "  not placed          %12.3f MB written to files of no known device (pipes, sockets, unnamed files)\n",
+			(double)wa->app_unplaced / MB);
+
+	fprintf(out, "\ndevices:\n");
+	fprintf(out, "  %-10s %10s %10s %10s %10s %10s %10s %7s %6s %6s %6s %10s\n",
+		"DEVICE", "APP-W(MB)", "DEV-W(MB)", "DATA(MB)", "JOURNAL(MB)",
+		"META(MB)", "OTHER(MB)", "RATIO", "FLUSH", "PREFL", "FUA",
+		"DSTAT(MB)");
+	for (size_t i = 0; i < wa->ndev; i++) {
+		const struct wa_dev *d = &wa->dev[i];
+
+		if (!wa_dev_shown(d))
+			continue;
+		fprintf(out, "  %-10s", sink_dev_name(s, d->dev));
+		print_mb(out, d->app_bytes);
+		print_mb(out, d->write_bytes);
+		for (int c = 0; c < WA_NCLASS; c++)
+			print_mb(out, d->cls[c]);
+		print_ratio(out, ratio((double)d->write_bytes,
+				       (double)d->app_bytes));
+		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %6" PRIu64,
+			d->flushes, d->preflush, d->fua);
+		if (d->ds)
+			print_mb(out, d->ds_write_bytes);
+		else
+			fprintf(out, " %10s", "-");
+		fputc('\n', out);
+	}
+
+	fprintf(out, "\njournal (jbd2_run_stats):\n");
+	if (!wa->st.jbd2) {
+		fprintf(out, "  not recorded (no jbd2:jbd2_run_stats events; a file system without a journal has none)\n");
+	} else {
+		fprintf(out, "  %-10s %8s %10s %10s %12s %12s %10s %12s\n",
+			"DEVICE", "COMMITS", "HANDLES", "BLOCKS", "LOGGED",
+			"JOURNAL(MB)", "B/LOGGED", "LOGGING(ms)");
+		for (size_t i = 0; i < wa->ndev; i++) {
+			const struct wa_dev *d = &wa->dev[i];
+
+			if (!d->commits)
+				continue;
+			fprintf(out, "  %-10s %8" PRIu64 " %10" PRIu64 " %10"
+				PRIu64 " %12" PRIu64 " %12.3f",
+				sink_dev_name(s, d->dev), d->commits,
+				d->handles, d->blocks, d->blocks_logged,
+				(double)d->cls[WA_JOURNAL] / MB);
+			if (d->blocks_logged)
+				fprintf(out, " %10.0f",
+					(double)d->cls[WA_JOURNAL] /
+					(double)d->blocks_logged);
+			else
+				fprintf(out, " %10s", "-");
+			fprintf(out, " %12" PRIu64 "\n", d->commit_logging_ms);
+		}
+		fprintf(out, "  B/LOGGED: measured journal bytes per block logged (the block size plus\n"
+			"  the descriptor and commit blocks)\n");
+	}
+	wa_rows(s, true, top);
+	wa_rows(s, false, top);
+	fprintf(out, "\nnotes: DATA is file data (writeback, fsync, direct I/O), JOURNAL the jbd2\n"
+		"  thread's requests, META requests flagged metadata or of no file, OTHER\n"
+		"  requests without a known owner.  Method: docs/write-amplification.md\n");
+}
+
+static void wa_json(struct sink *s, long top)
+{
+	const struct wa *wa = s->st->wa;
+	struct json *j = s->j;
+	uint64_t app, dev, ds;
+
+	view_title(s, "wa", NULL);
+	wa_overall(wa, &app, &dev, &ds);
+	json_object_begin(j, "overall");
+	json_u64(j, "app_write_bytes", app);
+	json_u64(j, "device_write_bytes", dev);
+	json_u64(j, "diskstats_write_bytes", ds);
+	json_ratio(j, "ratio", ratio((double)dev, (double)app));
+	json_ratio(j, "diskstats_ratio",
+		   ds ? ratio((double)ds, (double)app) : NAN);
+	json_u64(j, "app_write_bytes_all", wa->app_all);
+	json_u64(j, "app_write_bytes_unplaced", wa->app_unplaced);
+	json_object_end(j);
+	json_array_begin(j, "devices");
+	for (size_t i = 0; i < wa->ndev; i++) {
+		const struct wa_dev *d = &wa->dev[i];
+		char mm[32];
+
+		if (!wa_dev_shown(d))
+			continue;
+		sink_dev_mm(d->dev, mm, sizeof(mm));
+		json_object_begin(j, NULL);
+		json_str(j, "device", sink_dev_name(s, d->dev));
+		json_str(j, "dev", mm);
+		json_u64(j, "app_write_bytes", d->app_bytes);
+		json_u64(j, "write_bytes", d->write_bytes);
+		json_u64(j, "writes", d->writes);
+		for (int c = 0; c < WA_NCLASS; c++) {
+			char k[32];
+
+			snprintf(k, sizeof(k), "%s_bytes", wa_class_name(c));
+			json_u64(j, k, d->cls[c]);
+		}
+		json_u64(j, "read_bytes", d->read_bytes);
+		json_u64(j, "flushes", d->flushes);
+		json_u64(j, "preflush", d->preflush);
+		json_u64(j, "fua", d->fua);
+		json_u64(j, "flush_ns", d->flush_ns);
+		json_ratio(j, "ratio", ratio((double)d->write_bytes,
+					     (double)d->app_bytes));
+		if (d->ds) {
+			json_u64(j, "diskstats_write_bytes", d->ds_write_bytes);
+			json_u64(j, "diskstats_writes", d->ds_writes);
+			json_u64(j, "diskstats_flushes", d->ds_flushes);
+		}
+		json_object_begin(j, "jbd2");
+		json_u64(j, "commits", d->commits);
+		json_u64(j, "handles", d->handles);
+		json_u64(j, "blocks", d->blocks);
+		json_u64(j, "blocks_logged", d->blocks_logged);
+		json_u64(j, "logging_ms", d->commit_logging_ms);
+		json_object_end(j);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_bool(j, "jbd2_recorded", wa->st.jbd2);
+	wa_rows(s, true, top);
+	wa_rows(s, false, top);
+}
+
+void view_wa(struct sink *s, long top)
+{
+	if (s->j)
+		wa_json(s, top);
+	else
+		wa_text(s, top);
+}
+
+/* ------------------------------------------------------------------ */
+/* fsync, flushes and barriers */
+
+static void fsync_rows_text(struct sink *s, const struct fsync_row *v,
+			    long n, bool byproc, long top)
+{
+	FILE *out = s->out;
+	size_t k = (size_t)n < (size_t)top ? (size_t)n : (size_t)top;
+
+	fprintf(out, "\n%s (top %zu of %ld, by fsync time):\n",
+		byproc ? "processes" : "files", k, n);
+	if (!k) {
+		fprintf(out, "  (none)\n");
+		return;
+	}
+	/* a file's name is the last column, as in `ioreport files` */
+	if (byproc)
+		fprintf(out, "  %7s %-*s", "PID", COMM_W, "COMM");
+	else
+		fputc(' ', out);
+	fprintf(out, " %7s %7s %6s %9s %9s %9s %7s %7s %10s %7s%s\n",
+		"FSYNC", "FDSYNC", "SFR", "P50(ms)", "P99(ms)", "MAX(ms)",
+		"EXT4", "FLUSH", "FLUSH(ms)", "FL/FS", byproc ? "" : "  FILE");
+	for (size_t i = 0; i < k; i++) {
+		const struct fsync_row *w = &v[i];
+		const struct hist *h = w->lat;
+
+		if (byproc)
+			fprintf(out, "  %7d %-*s", w->pid, COMM_W,
+				w->name ? w->name : "?");
+		else
+			fputc(' ', out);
+		fprintf(out, " %7" PRIu64 " %7" PRIu64 " %6" PRIu64,
+			w->fsyncs, w->fdatasyncs, w->sfr);
+		if (h && h->count)
+			fprintf(out, " %9.3f %9.3f %9.3f",
+				(double)hist_pct(h, 50) / MS,
+				(double)hist_pct(h, 99) / MS,
+				(double)h->max / MS);
+		else
+			fprintf(out, " %9s %9s %9s", "-", "-", "-");
+		fprintf(out, " %7" PRIu64 " %7" PRIu64 " %10.3f", w->k_count,
+			w->flushes, (double)w->flush_ns / MS);
+		if (w->k_count)
+			fprintf(out, " %7.2f",
+				(double)w->flushes / (double)w->k_count);
+		else
+			fprintf(out, " %7s", "-");
+		if (!byproc)
+			fprintf(out, "  %s", w->name ? w->name : "?");
+		fputc('\n', out);
+	}
+}
+
+static void fsync_rows_json(struct json *j, const struct fsync_row *v,
+			    long n, bool byproc, long top)
+{
+	size_t k = (size_t)n < (size_t)top ? (size_t)n : (size_t)top;
+
+	json_array_begin(j, byproc ? "processes" : "files");
+	for (size_t i = 0; i < k; i++) {
+		const struct fsync_row *w = &v[i];
+
+		json_object_begin(j, NULL);
+		if (byproc) {
+			json_i64(j, "pid", w->pid);
+			json_str(j, "comm", w->name);
+		} else {
+			json_str(j, "path", w->name);
+		}
+		json_u64(j, "fsync", w->fsyncs);
+		json_u64(j, "fdatasync", w->fdatasyncs);
+		json_u64(j, "sync_file_range", w->sfr);
+		if (w->lat)
+			json_hist(j, "latency", w->lat);
+		json_u64(j, "ext4_fsyncs", w->k_count);
+		json_u64(j, "flushes", w->flushes);
+		json_u64(j, "flush_ns", w->flush_ns);
+		json_u64(j, "write_bytes_during", w->write_bytes);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void fsync_rows(struct sink *s, bool byproc, long top)
+{
+	struct fsync_row *v;
+	long n = rows_fsync(s->st, byproc, &v);
+
+	if (n < 0) {
+		s->err = (int)n;
+		return;
+	}
+	if (s->j)
+		fsync_rows_json(s->j, v, n, byproc, top);
+	else
+		fsync_rows_text(s, v, n, byproc, top);
+	rows_fsync_release(v, n);
+}
+
+static void fsync_devices(struct sink *s)
+{
+	const struct wa *wa = s->st->wa;
+	struct json *j = s->j;
+
+	if (j)
+		json_array_begin(j, "devices");
+	else
+		fprintf(s->out, "\ndevices:\n  %-10s %8s %8s %8s %12s %12s\n",
+			"DEVICE", "FLUSHES", "PREFLUSH", "FUA", "FLUSH(ms)",
+			"AVG(ms)");
+	for (size_t i = 0; i < wa->ndev; i++) {
+		const struct wa_dev *d = &wa->dev[i];
+		uint64_t n = d->flushes + d->preflush + d->fua;
+
+		if (!d->writes && !d->flushes)
+			continue;
+		if (j) {
+			json_object_begin(j, NULL);
+			json_str(j, "device", sink_dev_name(s, d->dev));
+			json_u64(j, "flushes", d->flushes);
+			json_u64(j, "preflush", d->preflush);
+			json_u64(j, "fua", d->fua);
+			json_u64(j, "flush_ns", d->flush_ns);
+			if (d->ds)
+				json_u64(j, "diskstats_flushes", d->ds_flushes);
+			json_object_end(j);
+			continue;
+		}
+		fprintf(s->out, "  %-10s %8" PRIu64 " %8" PRIu64 " %8" PRIu64
+			" %12.3f %12.3f\n", sink_dev_name(s, d->dev),
+			d->flushes, d->preflush, d->fua,
+			(double)d->flush_ns / MS,
+			n ? (double)d->flush_ns / (double)n / MS : 0.0);
+	}
+	if (j)
+		json_array_end(j);
+}
+
+void view_fsync(struct sink *s, long top)
+{
+	FILE *out = s->out;
+	struct hist all;
+
+	rows_fsync_all(s->st, &all);
+	if (s->j) {
+		view_title(s, "fsync", NULL);
+		json_bool(s->j, "ext4_sync_recorded", s->st->wa->st.ext4_sync);
+		json_hist(s->j, "fsync_latency", &all);
+		fsync_devices(s);
+		fsync_rows(s, true, top);
+		fsync_rows(s, false, top);
+		hist_release(&all);
+		return;
+	}
+	view_title(s, "fsync", "fsync, flushes and barriers");
+	fprintf(out, "\nfsync/fdatasync: %" PRIu64 " calls", all.count);
+	if (all.count)
+		fprintf(out, ", p50 %.3f ms, p99 %.3f ms, max %.3f ms",
+			(double)hist_pct(&all, 50) / MS,
+			(double)hist_pct(&all, 99) / MS,
+			(double)all.max / MS);
+	fputc('\n', out);
+	if (!s->st->wa->st.ext4_sync)
+		fprintf(out, "  (no ext4_sync_file events: flushes are not joined to fsyncs)\n");
+	fsync_devices(s);
+	fsync_rows(s, true, top);
+	fsync_rows(s, false, top);
+	if (all.count)
+		hist_text_pair(out, "fsync latency", &all, NULL, 0);
+	fprintf(out, "\nnotes: FSYNC/FDSYNC/SFR and the latency are syscalls; EXT4 counts\n"
+		"  ext4_sync_file calls; FLUSH the flush requests (and PREFLUSH/FUA\n"
+		"  writes) that completed on the file's device while one waited.\n");
+	hist_release(&all);
+}
+
+/* ------------------------------------------------------------------ */
+/* Dirty throttling and writeback */
+
+static void dirty_json(struct sink *s, const struct dirty_row *v, size_t k)
+{
+	const struct dirty *d = s->st->dirty;
+	struct json *j = s->j;
+	uint64_t ps = d->page_size;
+
+	view_title(s, "dirty", NULL);
+	json_bool(j, "balance_dirty_pages_recorded", d->have_bdp);
+	json_bool(j, "global_dirty_state_recorded", d->have_gds);
+	json_bool(j, "writeback_written_recorded", d->have_wb);
+	json_i64(j, "hz", s->st->hz);
+	json_u64(j, "throttle_events", d->bdp);
+	json_u64(j, "paused_events", d->bdp_paused);
+	json_u64(j, "paused_ns", dirty_ms2ns(d->pause_ms));
+	json_u64(j, "max_pause_ns", dirty_ms2ns(d->max_pause_ms));
+	json_u64(j, "max_dirty_bytes", d->max_dirty * ps);
+	json_u64(j, "background_thresh_bytes_min", d->min_bg_thresh * ps);
+	json_u64(j, "background_thresh_bytes_max", d->max_bg_thresh * ps);
+	json_u64(j, "dirty_thresh_bytes_min", d->min_thresh * ps);
+	json_u64(j, "dirty_thresh_bytes_max", d->max_thresh * ps);
+	json_u64(j, "device_write_bytes", d->write_bytes);
+	json_u64(j, "written_bytes", d->written * ps);
+	json_u64(j, "writeback_works", d->wb_works);
+	json_object_begin(j, "flusher_bytes");
+	for (int i = 0; i < DIRTY_REASONS; i++)
+		json_u64(j, dirty_reason_name(i), d->wb_pages[i] * ps);
+	json_object_end(j);
+	json_array_begin(j, "processes");
+	for (size_t i = 0; i < k; i++) {
+		json_object_begin(j, NULL);
+		json_i64(j, "pid", v[i].pid);
+		json_str(j, "comm", v[i].comm);
+		json_u64(j, "throttle_events", v[i].bdp);
+		json_u64(j, "paused_events", v[i].paused);
+		json_u64(j, "paused_ns", dirty_ms2ns(v[i].pause_ms));
+		json_u64(j, "max_pause_ns", dirty_ms2ns(v[i].max_ms));
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_u64(j, "slot_ns", DIRTY_SLOT_NS);
+	json_array_begin(j, "slots");
+	for (size_t i = 0; i < d->nslot; i++) {
+		const struct dirty_slot *sl = &d->slot[i];
+		uint64_t wb = 0;
+
+		for (int q = 0; q < DIRTY_REASONS; q++)
+			wb += sl->wb_pages[q];
+		json_object_begin(j, NULL);
+		json_u64(j, "t_ns", (uint64_t)i * DIRTY_SLOT_NS);
+		if (sl->gds) {
+			json_u64(j, "dirty_bytes", sl->nr_dirty * ps);
+			json_u64(j, "writeback_bytes", sl->nr_writeback * ps);
+			json_u64(j, "background_thresh_bytes",
+				 sl->bg_thresh * ps);
+			json_u64(j, "dirty_thresh_bytes", sl->thresh * ps);
+			json_u64(j, "dirty_limit_bytes", sl->limit * ps);
+		}
+		json_u64(j, "throttle_events", sl->bdp);
+		json_u64(j, "paused_ns", dirty_ms2ns(sl->pause_ms));
+		json_u64(j, "written_bytes", sl->written * ps);
+		json_u64(j, "flusher_bytes", wb * ps);
+		json_u64(j, "device_write_bytes", sl->write_bytes);
+		json_u64(j, "flushes", sl->flushes);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void dirty_over_time(struct sink *s, long rows)
+{
+	const struct dirty *d = s->st->dirty;
+	uint64_t ps = d->page_size, w;
+	FILE *out = s->out;
+	struct dirty_slot *rb;
+	size_t used;
+
+	rb = an_calloc((size_t)rows, sizeof(*rb));
+	if (!rb) {
+		s->err = -AN_E_NOMEM;
+		return;
+	}
+	w = dirty_rebin(d, rb, (size_t)rows);
+	used = (d->nslot + w / DIRTY_SLOT_NS - 1) / (w / DIRTY_SLOT_NS);
+	fprintf(out, "\nover time (rows of %.1f s from the first event; dirty and thresholds: last sample):\n",
+		(double)w / 1e9);
+	fprintf(out, "  %8s %10s %10s %10s %10s %8s %12s %12s %12s %12s %7s\n",
+		"T(s)", "DIRTY(MB)", "WB(MB)", "BG(MB)", "THRESH(MB)",
+		"THROTTL", "PAUSED(ms)", "WRITTEN(MB)", "FLUSHER(MB)",
+		"DEV-W(MB)", "FLUSH");
+	for (size_t i = 0; i < used; i++) {
+		const struct dirty_slot *sl = &rb[i];
+		uint64_t wb = 0;
+
+		for (int q = 0; q < DIRTY_REASONS; q++)
+			wb += sl->wb_pages[q];
+		fprintf(out, "  %8.1f", (double)(i * w) / 1e9);
+		if (sl->gds)
+			fprintf(out, " %10.1f %10.1f %10.1f %10.1f",
+				(double)(sl->nr_dirty * ps) / MB,
+				(double)(sl->nr_writeback * ps) / MB,
+				(double)(sl->bg_thresh * ps) / MB,
+				(double)(sl->thresh * ps) / MB);
+		else
+			fprintf(out, " %10s %10s %10s %10s", "-", "-", "-",
+				"-");
+		fprintf(out, " %8" PRIu64 " %12.3f %12.1f %12.1f %12.1f %7"
+			PRIu64 "\n", sl->bdp,
+			(double)dirty_ms2ns(sl->pause_ms) / MS,
+			(double)(sl->written * ps) / MB, (double)(wb * ps) / MB,
+			(double)sl->write_bytes / MB, sl->flushes);
+	}
+	free(rb);
+}
+
+static void dirty_text(struct sink *s, const struct dirty_row *v, size_t k,
+		       long n, long rows)
+{
+	const struct dirty *d = s->st->dirty;
+	uint64_t ps = d->page_size;
+	FILE *out = s->out;
+
+	view_title(s, "dirty", "dirty throttling and writeback");
+	fprintf(out, "\nthresholds (global_dirty_state):\n");
+	if (!d->have_gds || !d->gds_samples) {
+		fprintf(out, "  none recorded (global_dirty_state fires only when a writer is throttled\n"
+			"  or the dirty limits are checked; no samples here)\n");
+	} else {
+		fprintf(out, "  background  %10.1f MB",
+			(double)(d->min_bg_thresh * ps) / MB);
+		if (d->max_bg_thresh != d->min_bg_thresh)
+			fprintf(out, " .. %.1f MB",
+				(double)(d->max_bg_thresh * ps) / MB);
+		fprintf(out, "\n  dirty       %10.1f MB",
+			(double)(d->min_thresh * ps) / MB);
+		if (d->max_thresh != d->min_thresh)
+			fprintf(out, " .. %.1f MB",
+				(double)(d->max_thresh * ps) / MB);
+		fprintf(out, "\n  max dirty   %10.1f MB\n",
+			(double)(d->max_dirty * ps) / MB);
+	}
+	fprintf(out, "\nthrottling (balance_dirty_pages):\n");
+	if (!d->have_bdp)
+		fprintf(out, "  not recorded\n");
+	else
+		fprintf(out, "  %" PRIu64 " events, %" PRIu64 " paused, %.3f ms paused in all, longest %.3f ms\n",
+			d->bdp, d->bdp_paused,
+			(double)dirty_ms2ns(d->pause_ms) / MS,
+			(double)dirty_ms2ns(d->max_pause_ms) / MS);
+	fprintf(out, "\nwriteback: %.1f MB written (global_dirty_state nr_written), by the flusher (writeback_start -> writeback_written):",
+		(double)(d->written * ps) / MB);
+	if (!d->have_wb) {
+		fprintf(out, " not recorded\n");
+	} else {
+		bool any = false;
+
+		for (int i = 0; i < DIRTY_REASONS; i++)
+			if (d->wb_pages[i]) {
+				fprintf(out, " %s %.1f MB", dirty_reason_name(i),
+					(double)(d->wb_pages[i] * ps) / MB);
+				any = true;
+			}
+		fprintf(out, "%s\n", any ? "" : " none");
+	}
+	fprintf(out, "\nprocesses (top %zu of %ld, by time paused):\n", k, n);
+	if (!k)
+		fprintf(out, "  (none throttled)\n");
+	else
+		fprintf(out, "      PID COMM             %8s %8s %12s %12s\n",
+			"EVENTS", "PAUSED", "PAUSED(ms)", "MAX(ms)");
+	for (size_t i = 0; i < k; i++)
+		fprintf(out, "  %7d %-16s %8" PRIu64 " %8" PRIu64
+			" %12.3f %12.3f\n", v[i].pid, v[i].comm, v[i].bdp,
+			v[i].paused, (double)dirty_ms2ns(v[i].pause_ms) / MS,
+			(double)dirty_ms2ns(v[i].max_ms) / MS);
+	if (d->nslot)
+		dirty_over_time(s, rows);
+}
+
+void view_dirty(struct sink *s, long top, long rows)
+{
+	struct dirty_row *v;
+	long n = rows_dirty(s->st, &v);
+	size_t k;
+
+	if (n < 0) {
+		s->err = (int)n;
+		return;
+	}
+	k = (size_t)n < (size_t)top ? (size_t)n : (size_t)top;
+	if (s->j)
+		dirty_json(s, v, k);
+	else
+		dirty_text(s, v, k, n, rows);
+	free(v);
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * diffmodel.h - two recordings as rows of metrics, side by side: every
+ * view (summary, devices, processes by comm, files by path, write
+ * amplification, fsync, dirty) is a section of keyed rows, each section
+ * has one table of metrics whose entries carry their getter, and the
+ * rows of BEFORE and AFTER are paired by key (what `ioreport diff`
+ * prints, out/view-diff.c).  Nothing here prints.
+ *
+ * A new metric is one line in its section's table (and, when it is not
+ * a plain sum, a getter); a new section is a table and a fill function.
+ */
+#ifndef IOREPORT_STATS_DIFFMODEL_H
+#define IOREPORT_STATS_DIFFMODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/hist.h"
+#include "stats/snapcmp.h"
+#include "stats/wa.h"
+
+struct stats;
+struct devstat;
+struct dirty;
+
+enum dm_unit { DM_COUNT, DM_BYTES, DM_NS, DM_RATIO, DM_RATE, DM_BPS };
+
+/* One row of a section: one device, comm, path ... of one recording. */
+struct dm_row {
+	char *key;
+	/* the sums the getters read (each section uses some) */
+	uint64_t duration, events, lost, calls, app_bytes, fsyncs;
+	uint64_t throttled_ns, overall_app, overall_dev;
+	uint64_t procs, reads, writes, read_bytes, write_bytes;
+	uint64_t blk_write_bytes, journal_bytes;
+	uint64_t ext4_fsyncs, flushes, flush_ns;
+	struct wa_dev wa;		/* summary: the total; wa: one device */
+	struct hist h;			/* merged fsync latencies (owned) */
+	const struct devstat *dev;	/* devices */
+	const struct dirty *dirty;	/* dirty */
+	double secs;			/* the recording's duration */
+};
+
+/* A metric: a plain sum of the row (off) or what get computes. */
+struct dm_metric {
+	const char *json;	/* raw unit in the name: "p99_ns" */
+	const char *label;	/* text: "Q2C p99(ms)" */
+	enum dm_unit u;
+	size_t off;		/* offsetof(struct dm_row, a uint64_t) */
+	double (*get)(const struct dm_row *r);	/* or NULL: the sum */
+};
+
+/* The latency pictured beside the metrics (diff's histograms). */
+enum dm_picture { DM_PIC_NONE, DM_PIC_Q2C, DM_PIC_FSYNC };
+
+struct dm_section {
+	const char *name;
+	const struct dm_metric *m;
+	int nm;
+	enum dm_picture pic;
+	struct dm_row *rows;
+	size_t n, alloc;
+};
+
+enum { DM_SUMMARY, DM_DEVICES, DM_PROCESSES, DM_FILES, DM_WA, DM_FSYNC,
+       DM_DIRTY, DM_NSECT };
+
+/* One recording's sections. */
+struct diffmodel {
+	struct dm_section s[DM_NSECT];
+};
+
+/* The value of metric m in row r (NAN: not known). */
+double dm_value(const struct dm_metric *m, const struct dm_row *r);
+
+/* The latency distribution of the row pictured by its section, or NULL. */
+const struct hist *dm_picture(const struct dm_section *s,
+			      const struct dm_row *r);
+
+/* Two recordings compared. */
+struct diff {
+	const struct stats *b, *a;	/* BEFORE, AFTER (passes with AN_WA
+					   and AN_DIRTY) */
+	struct snapdiff sd;		/* what changed in the machine */
+	struct diffmodel mb, ma;	/* AFTER named as BEFORE names it */
+};
+
+/*
+ * diff_compute - compare the passes b and a into *d (zeroed first)
+ *
+ * Returns 0, or -AN_E_NOMEM (d released).
+ */
+int diff_compute(struct diff *d, const struct stats *b, const struct stats *a);
+void diff_release(struct diff *d);
+
+/* A row key of one section in BEFORE, AFTER or both. */
+struct dm_pair {
+	const char *key;
+	const struct dm_row *b, *a;	/* NULL: not in that recording */
+	double w;
+};
+
+/*
+ * dm_pairs - the rows of section sect of both recordings paired by key:
+ * the top (<= 0: all) by weight (their counts plus their bytes in 4 KiB
+ * units, both sides), shown in key order
+ *
+ * Returns how many (*out allocated, caller frees), or -AN_E_NOMEM.
+ */
+long dm_pairs(const struct diff *d, int sect, long top, struct dm_pair **out);
+
+#endif /* IOREPORT_STATS_DIFFMODEL_H */

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rows.c - the rows of processes and files of the views and the
+ * database (see rows.h).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "replay/fdtable.h"
+#include "replay/proctable.h"
+#include "stats/attrib.h"
+#include "stats/dirty.h"
+#include "stats/fileid.h"
+#include "stats/rows.h"
+#include "stats/stats.h"
+#include "stats/wa.h"
+
+static void proc_info(const struct proc *p, struct proc_info *i)
+{
+	i->id = p->id;
+	i->pid = p->pid;
+	i->ppid = p->ppid;
+	i->comm = p->comm;
+	i->comms = p->comms;
+	i->exe = p->exe;
+	i->at_start = p->at_start;
+	i->guessed = p->guessed;
+	i->exited = p->exited;
+	i->start_ts = p->start_ts;
+	i->exit_ts = p->exit_ts;
+}
+
+static void file_info(const struct file *f, struct file_info *i)
+{
+	i->id = f->id;
+	i->path = f->path;
+	i->has_devino = f->has_devino;
+	i->major = f->major;
+	i->minor = f->minor;
+	i->ino = f->ino;
+	i->pid = f->pid;
+	i->fd = f->fd;
+	i->open_ts = f->open_ts;
+	/* file_name() of an unnamed file is a static buffer: keep a copy */
+	snprintf(i->unnamed, sizeof(i->unnamed), "%s",
+		 f->path ? "" : file_name(f));
+}
+
+const char *rows_comm_at(const struct stats *st, int tid, uint64_t ts)
+{
+	struct proc *p = st->pt ? proctable_of_tid_at(st->pt, tid, ts) : NULL;
+
+	return p ? (p->comm ? p->comm : "?") : stats_comm(st, tid);
+}
+
+/* ------------------------------------------------------------------ */
+/* Processes */
+
+static uint64_t prow_bytes(const struct proc_row *r)
+{
+	return r->ps->read_bytes + r->ps->write_bytes +
+	       r->ps->blk.read_bytes + r->ps->blk.write_bytes;
+}
+
+static int cmp_prow(const void *a, const void *b)
+{
+	const struct proc_row *x = a, *y = b;
+	uint64_t bx = prow_bytes(x), by = prow_bytes(y);
+	int c;
+
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	if (x->ps->calls != y->ps->calls)
+		return x->ps->calls > y->ps->calls ? -1 : 1;
+	c = strcmp(x->p.comm, y->p.comm);
+	if (c)
+		return c;
+	if (x->p.pid != y->p.pid)
+		return x->p.pid < y->p.pid ? -1 : 1;
+	return x->p.id < y->p.id ? -1 : x->p.id > y->p.id;
+}
+
+long rows_processes(const struct stats *st, bool all, struct proc_row **out)
+{
+	size_t np = st->pt ? proctable_count(st->pt) : 0, n = 0;
+	struct proc_row *rows = an_calloc(np + 1, sizeof(*rows));
+
+	*out = rows;
+	if (!rows)
+		return -AN_E_NOMEM;
+	for (size_t i = 0; i < np; i++) {
+		const struct proc *p = proctable_at(st->pt, i);
+		const struct procstat *ps = p->user;
+
+		if (!all && (!ps || !(ps->calls || ps->blk.read_bytes ||
+				      ps->blk.write_bytes ||
+				      ps->blk.journal_bytes ||
+				      ps->throttles || ps->dstates)))
+			continue;
+		proc_info(p, &rows[n].p);
+		rows[n].ps = ps;
+		if (ps)
+			rows[n].fsyncs = ps->k[SK_FSYNC].count +
+					 ps->k[SK_FDATASYNC].count;
+		n++;
+	}
+	if (!all)
+		qsort(rows, n, sizeof(*rows), cmp_prow);
+	return (long)n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Files */
+
+struct frow {
+	const struct file *f;
+	struct filestat s;
+};
+
+static int cmp_ident(const void *a, const void *b)
+{
+	return fileid_cmp(((const struct frow *)a)->f,
+			  ((const struct frow *)b)->f);
+}
+
+static uint64_t frow_bytes(const struct file_row *r)
+{
+	return r->s.read_bytes + r->s.write_bytes + r->s.blk.read_bytes +
+	       r->s.blk.write_bytes;
+}
+
+static int cmp_frow(const void *a, const void *b)
+{
+	const struct file_row *x = a, *y = b;
+	uint64_t bx = frow_bytes(x), by = frow_bytes(y);
+	int c;
+
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	c = strcmp(file_info_name(&x->f), file_info_name(&y->f));
+	if (c)
+		return c;
+	return (x->f.id > y->f.id) - (x->f.id < y->f.id);
+}
+
+static void filestat_release(struct filestat *s)
+{
+	hist_release(&s->rlat);
+	hist_release(&s->wlat);
+	hist_release(&s->fsync);
+}
+
+static void merge_filestat(struct filestat *d, const struct filestat *s)
+{
+	d->opens += s->opens;
+	d->reads += s->reads;
+	d->writes += s->writes;
+	d->read_bytes += s->read_bytes;
+	d->write_bytes += s->write_bytes;
+	d->errors += s->errors;
+	hist_merge(&d->rlat, &s->rlat);
+	hist_merge(&d->wlat, &s->wlat);
+	hist_merge(&d->fsync, &s->fsync);
+	d->blk.requests += s->blk.requests;
+	d->blk.read_bytes += s->blk.read_bytes;
+	d->blk.write_bytes += s->blk.write_bytes;
+	d->blk.dev_ns += s->blk.dev_ns;
+	d->blk.journal_bytes += s->blk.journal_bytes;
+}
+
+long rows_files(const struct stats *st, struct file_row **out)
+{
+	size_t nf = st->ft ? filetab_count(st->ft) : 0, n = 0, m = 0;
+	struct frow *v = an_calloc(nf + 1, sizeof(*v));
+	struct file_row *rows = an_calloc(nf + 1, sizeof(*rows));
+	const struct file *first = NULL;
+
+	*out = rows;
+	if (!v || !rows) {
+		free(v);
+		return -AN_E_NOMEM;
+	}
+	for (size_t i = 0; i < nf; i++) {
+		const struct file *f = filetab_at(st->ft, i);
+		const struct filestat *s = f->user;
+
+		if (!s || !(s->opens || s->reads || s->writes ||
+			    s->fsync.count || s->blk.read_bytes ||
+			    s->blk.write_bytes || s->blk.journal_bytes))
+			continue;
+		v[n].f = f;
+		merge_filestat(&v[n].s, s);
+		n++;
+	}
+	/* merge the files of one identity (dev:ino, or path) */
+	qsort(v, n, sizeof(*v), cmp_ident);
+	for (size_t i = 0; i < n; i++) {
+		if (m && fileid_same(first, v[i].f)) {
+			merge_filestat(&rows[m - 1].s, &v[i].s);
+			filestat_release(&v[i].s);
+			continue;
+		}
+		first = v[i].f;
+		file_info(v[i].f, &rows[m].f);
+		rows[m].s = v[i].s;
+		m++;
+	}
+	free(v);
+	qsort(rows, m, sizeof(*rows), cmp_frow);
+	return (long)m;
+}
+
+void rows_files_release(struct file_row *v, long n)
+{
+	for (long i = 0; i < n; i++)
+		filestat_release(&v[i].s);
+	free(v);
+}
+
+static int cmp_file(const void *a, const void *b)
+{
+	return fileid_cmp(*(const struct file *const *)a,
+			  *(const struct file *const *)b);
+}
+
+long rows_file_idents(const struct stats *st, struct file_ident **out)
+{
+	size_t n = st->ft ? filetab_count(st->ft) : 0;
+	const struct file **v = an_calloc(n + 1, sizeof(*v));
+	struct file_ident *rows = an_calloc(n + 1, sizeof(*rows));
+	int ident = 0;
+
+	*out = rows;
+	if (!v || !rows) {
+		free(v);
+		return -AN_E_NOMEM;
+	}
+	for (size_t i = 0; i < n; i++)
+		v[i] = filetab_at(st->ft, i);
+	qsort(v, n, sizeof(*v), cmp_file);
+	for (size_t i = 0; i < n; i++) {
+		if (!i || !fileid_same(v[i - 1], v[i]))
+			ident = v[i]->id;
+		file_info(v[i], &rows[i].f);
+		rows[i].ident = ident;
+		rows[i].s = v[i]->user;
+	}
+	free(v);
+	return (long)n;
+}
+
+/* ------------------------------------------------------------------ */
+/* Write amplification per process and file */
+
+static int cmp_warow(const void *x, const void *y)
+{
+	const struct wa_row *a = x, *b = y;
+	uint64_t ta = a->blk + a->journal, tb = b->blk + b->journal;
+
+	if (ta != tb)
+		return ta > tb ? -1 : 1;
+	if (a->app != b->app)
+		return a->app > b->app ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid - b->pid;
+	return strcmp(a->name, b->name);
+}
+
+long rows_wa(const struct stats *st, bool byproc, struct wa_row **out)
+{
+	size_t cnt = !st->have_sys ? 0 : byproc ? proctable_count(st->pt) :
+		     filetab_count(st->ft), n = 0;
+	struct wa_row *v = an_calloc(cnt + 1, sizeof(*v));
+
+	*out = v;
+	if (!v)
+		return -AN_E_NOMEM;
+	for (size_t i = 0; i < cnt; i++) {
+		const struct procstat *ps = NULL;
+		const struct filestat *fs = NULL;
+		const struct proc *p = NULL;
+		const struct file *f = NULL;
+		uint64_t w, bw, bj;
+
+		if (byproc) {
+			p = proctable_at(st->pt, i);
+			ps = p->user;
+			if (!ps)
+				continue;
+			w = ps->write_bytes;
+			bw = ps->blk.write_bytes;
+			bj = ps->blk.journal_bytes;
+		} else {
+			f = filetab_at(st->ft, i);
+			fs = f->user;
+			if (!fs)
+				continue;
+			w = fs->write_bytes;
+			bw = fs->blk.write_bytes;
+			bj = fs->blk.journal_bytes;
+		}
+		if (!w && !bw && !bj)
+			continue;
+		v[n].name = an_strdup(p ? (p->comm ? p->comm : "?") :
+				      file_name(f));
+		if (!v[n].name) {
+			rows_wa_release(v, (long)n);
+			*out = NULL;
+			return -AN_E_NOMEM;
+		}
+		v[n].pid = p ? p->pid : 0;
+		v[n].app = w;
+		v[n].blk = bw;
+		v[n].journal = bj;
+		n++;
+	}
+	if (n)
+		qsort(v, n, sizeof(*v), cmp_warow);
+	return (long)n;
+}
+
+void rows_wa_release(struct wa_row *v, long n)
+{
+	for (long i = 0; v && i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+/* ------------------------------------------------------------------ */
+/* fsync per process and file */
+
+static int cmp_fsrow(const void *x, const void *y)
+{
+	const struct fsync_row *a = x, *b = y;
+	uint64_t sa = a->lat ? a->lat->sum : 0, sb = b->lat ? b->lat->sum : 0;
+
+	if (sa != sb)
+		return sa > sb ? -1 : 1;
+	if (a->k_count != b->k_count)
+		return a->k_count > b->k_count ? -1 : 1;
+	if (a->pid != b->pid)
+		return a->pid - b->pid;
+	return strcmp(a->name, b->name);
+}
+
+static struct fsync_row *fsrow_find(struct fsync_row *v, size_t n,
+				    const struct proc *p, const struct file *f,
+				    uint32_t fsdev, uint64_t ino)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (p && v[i].p == p)
+			return &v[i];
+		if (f && v[i].f == f)
+			return &v[i];
+		if (!p && !f && !v[i].p && !v[i].f && v[i].ino == ino &&
+		    v[i].fsdev == fsdev)
+			return &v[i];
+	}
+	return NULL;
+}
+
+long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
+{
+	size_t nfs = st->wa ? st->wa->nfs : 0, n = 0, cap = nfs + 1;
+	struct fsync_row *v;
+
+	if (st->have_sys)
+		cap += byproc ? proctable_count(st->pt) :
+				filetab_count(st->ft);
+	v = an_calloc(cap, sizeof(*v));
+	*out = v;
+	if (!v)
+		return -AN_E_NOMEM;
+	for (size_t i = 0; st->have_sys && byproc &&
+	     i < proctable_count(st->pt); i++) {
+		const struct proc *p = proctable_at(st->pt, i);
+		const struct procstat *ps = p->user;
+
+		if (!ps || !(ps->fsync.count ||
+			     ps->k[SK_SYNC_FILE_RANGE].count))
+			continue;
+		v[n].p = p;
+		v[n].pid = p->pid;
+		v[n].lat = &ps->fsync;
+		v[n].fsyncs = ps->k[SK_FSYNC].count;
+		v[n].fdatasyncs = ps->k[SK_FDATASYNC].count;
+		v[n].sfr = ps->k[SK_SYNC_FILE_RANGE].count;
+		n++;
+	}
+	for (size_t i = 0; st->have_sys && !byproc &&
+	     i < filetab_count(st->ft); i++) {
+		const struct file *f = filetab_at(st->ft, i);
+		const struct filestat *fs = f->user;
+
+		if (!fs || !fs->fsync.count)
+			continue;
+		v[n].f = f;
+		v[n].lat = &fs->fsync;
+		v[n].fsyncs = fs->n_fsync;
+		v[n].fdatasyncs = fs->n_fdatasync;
+		v[n].sfr = fs->n_sfr;
+		n++;
+	}
+	/* the ext4-level intervals and the flushes during them */
+	for (size_t i = 0; i < nfs; i++) {
+		const struct wa_fsync *w = &st->wa->fs[i];
+		const struct proc *p = NULL;
+		const struct file *f = NULL;
+		struct fsync_row *row;
+
+		if (byproc && st->have_sys)
+			p = proctable_of_tid_at(st->pt, w->tid, w->last_ts);
+		if (st->have_sys && !byproc) {
+			f = filetab_find_devino(st->ft, w->fsdev >> 20,
+						w->fsdev & 0xfffff, w->ino);
+			if (!f && st->at)
+				f = attrib_inode_file(st->at, w->fsdev, w->ino);
+		}
+		if (byproc && !p) {
+			/* a thread the replay does not know: by tid */
+			row = NULL;
+			for (size_t k = 0; k < n && !row; k++)
+				if (!v[k].p && v[k].pid == w->tid)
+					row = &v[k];
+		} else {
+			row = fsrow_find(v, n, p, f, w->fsdev, w->ino);
+		}
+		if (!row) {
+			row = &v[n++];
+			row->p = p;
+			row->f = f;
+			row->pid = p ? p->pid : w->tid;
+			row->fsdev = w->fsdev;
+			row->ino = w->ino;
+		}
+		row->k_count += w->count;
+		row->flushes += w->flushes;
+		row->flush_ns += w->flush_ns;
+		row->write_bytes += w->write_bytes;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct proc *p = v[i].p;
+
+		if (byproc)
+			v[i].name = an_strdup(p ? (p->comm ? p->comm : "?") :
+					      stats_comm(st, v[i].pid));
+		else if (v[i].f)
+			v[i].name = an_strdup(file_name(v[i].f));
+		else
+			v[i].name = an_asprintf("<inode %u:%u:%llu>",
+						v[i].fsdev >> 20,
+						v[i].fsdev & 0xfffff,
+						(unsigned long long)v[i].ino);
+		if (!v[i].name) {
+			rows_fsync_release(v, (long)n);
+			*out = NULL;
+			return -AN_E_NOMEM;
+		}
+	}
+	qsort(v, n, sizeof(*v), cmp_fsrow);
+	return (long)n;
+}
+
+void rows_fsync_release(struct fsync_row *v, long n)
+{
+	for (long i = 0; v && i < n; i++)
+		free(v[i].name);
+	free(v);
+}
+
+void rows_fsync_all(const struct stats *st, struct hist *all)
+{
+	memset(all, 0, sizeof(*all));
+	for (size_t i = 0; st->have_sys && i < proctable_count(st->pt); i++) {
+		const struct procstat *ps = proctable_at(st->pt, i)->user;
+
+		if (ps)
+			hist_merge(all, &ps->fsync);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Dirty throttling per process */
+
+static int cmp_dtask(const void *x, const void *y)
+{
+	const struct dirty_row *a = x, *b = y;
+
+	if (a->pause_ms != b->pause_ms)
+		return a->pause_ms > b->pause_ms ? -1 : 1;
+	if (a->bdp != b->bdp)
+		return a->bdp > b->bdp ? -1 : 1;
+	return a->pid - b->pid;
+}
+
+long rows_dirty(const struct stats *st, struct dirty_row **out)
+{
+	const struct dirty *d = st->dirty;
+	size_t nt = d ? d->ntask : 0, n = 0;
+	struct dirty_row *v = an_calloc(nt + 1, sizeof(*v));
+
+	*out = v;
+	if (!v)
+		return -AN_E_NOMEM;
+	for (size_t i = 0; i < nt; i++) {
+		const struct dirty_task *t = &d->task[i];
+		const struct proc *p = st->have_sys ?
+			proctable_of_tid_at(st->pt, t->tid, t->last_ts) : NULL;
+		int pid = p ? p->pid : t->tid;
+		size_t k;
+
+		for (k = 0; k < n; k++)
+			if (v[k].pid == pid)
+				break;
+		if (k == n) {
+			v[n].pid = pid;
+			v[n].comm = p ? (p->comm ? p->comm : "?") :
+				    stats_comm(st, t->tid);
+			n++;
+		}
+		v[k].bdp += t->bdp;
+		v[k].paused += t->paused;
+		v[k].pause_ms += t->pause_ms;
+		if (t->max_pause_ms > v[k].max_ms)
+			v[k].max_ms = t->max_pause_ms;
+	}
+	qsort(v, n, sizeof(*v), cmp_dtask);
+	return (long)n;
+}

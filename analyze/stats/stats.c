@@ -1,0 +1,381 @@
+// SPDX-License-Identifier: MIT
+/*
+ * stats.c - what one pass computed (see stats.h): the per-device
+ * aggregates, the slowest requests and syscalls, the names behind them,
+ * and the one list of the anomaly counters of every stage.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "base/heap.h"
+#include "decode/decode.h"
+#include "replay/block.h"
+#include "replay/syscall.h"
+#include "replay/fdtable.h"
+#include "replay/proctable.h"
+#include "stats/stats.h"
+
+int stats_init(struct stats *st, int nr_cpus, size_t slow_n, bool calls)
+{
+	memset(st, 0, sizeof(*st));
+	st->nr_cpus = nr_cpus;
+	st->lost = an_calloc(nr_cpus > 0 ? (size_t)nr_cpus : 1,
+			     sizeof(*st->lost));
+	st->pidmap = an_calloc(STATS_PIDMAP_BITS / 8, 1);
+	if (!st->lost || !st->pidmap)
+		return -AN_E_NOMEM;
+	if (slow_n) {
+		st->slow.cap = slow_n;
+		st->slow.v = an_calloc(slow_n, sizeof(*st->slow.v));
+		if (!st->slow.v)
+			return -AN_E_NOMEM;
+	}
+	if (slow_n && calls) {
+		st->slow_calls.cap = slow_n;
+		st->slow_calls.v = an_calloc(slow_n, sizeof(*st->slow_calls.v));
+		if (!st->slow_calls.v)
+			return -AN_E_NOMEM;
+	}
+	st->hz = 250;
+	return 0;
+}
+
+void stats_release(struct stats *st)
+{
+	for (size_t i = 0; i < st->ndev; i++) {
+		hist_release(&st->dev[i].queue);
+		hist_release(&st->dev[i].device);
+		hist_release(&st->dev[i].total);
+	}
+	free(st->dev);
+	free(st->slow.v);
+	free(st->slow_calls.v);
+	free(st->lost);
+	free(st->pidmap);
+	memset(st, 0, sizeof(*st));
+}
+
+/* ------------------------------------------------------------------ */
+/* Per device and operation */
+
+static struct devstat *devstat_get(struct stats *st, uint32_t dev,
+				   enum blk_op op)
+{
+	struct devstat *d;
+
+	for (size_t i = 0; i < st->ndev; i++)
+		if (st->dev[i].dev == dev && st->dev[i].op == op)
+			return &st->dev[i];
+	if (an_grow(&st->dev, &st->dev_alloc, st->ndev + 1, sizeof(*st->dev),
+		    8))
+		return NULL;
+	d = &st->dev[st->ndev++];
+	memset(d, 0, sizeof(*d));
+	d->dev = dev;
+	d->op = op;
+	return d;
+}
+
+int stats_request(struct stats *st, const struct blk_request *rq)
+{
+	struct devstat *d = devstat_get(st, rq->dev, rq->op);
+
+	if (!d)
+		return -AN_E_NOMEM;
+	d->reqs++;
+	d->bytes += rq->bytes;
+	d->fua += rq->fua;
+	d->preflush += rq->preflush;
+	d->errors += rq->error != 0;
+	if (rq->insert_ts && rq->issue_ts)
+		hist_add(&d->queue, rq->issue_ts - rq->insert_ts);
+	hist_add(&d->device, rq->complete_ts - rq->issue_ts);
+	hist_add(&d->total, blk_total_ns(rq));
+	return 0;
+}
+
+static int cmp_devstat(const void *x, const void *y)
+{
+	const struct devstat *a = x, *b = y;
+
+	if (a->dev != b->dev)
+		return a->dev < b->dev ? -1 : 1;
+	return (int)a->op - (int)b->op;
+}
+
+/* ------------------------------------------------------------------ */
+/* The slowest */
+
+/* Slowest requests: on total time, ties broken by completion, dev, sector */
+static bool req_slower(const void *a, const void *b)
+{
+	const struct blk_request *x = &((const struct blk_done *)a)->rq;
+	const struct blk_request *y = &((const struct blk_done *)b)->rq;
+	uint64_t tx = blk_total_ns(x), ty = blk_total_ns(y);
+
+	if (tx != ty)
+		return tx > ty;
+	if (x->complete_ts != y->complete_ts)
+		return x->complete_ts < y->complete_ts;
+	if (x->dev != y->dev)
+		return x->dev < y->dev;
+	return x->sector < y->sector;
+}
+
+static int cmp_slow(const void *a, const void *b)
+{
+	return req_slower(a, b) ? -1 : req_slower(b, a) ? 1 : 0;
+}
+
+void stats_keep_request(struct stats *st, const struct blk_done *d)
+{
+	heap_offer(st->slow.v, &st->slow.n, st->slow.cap, sizeof(*d),
+		   req_slower, d);
+}
+
+const struct blk_done *stats_slowest(struct stats *st, size_t *n)
+{
+	/* sorting breaks the heap: the pass is over by now */
+	if (st->slow.n > 1)
+		qsort(st->slow.v, st->slow.n, sizeof(*st->slow.v), cmp_slow);
+	*n = st->slow.n;
+	return st->slow.v;
+}
+
+/* Slowest syscalls: on latency, ties broken by start and thread */
+static bool call_slower(const void *a, const void *b)
+{
+	const struct slow_call *x = a, *y = b;
+	uint64_t lx = x->end - x->start, ly = y->end - y->start;
+
+	if (lx != ly)
+		return lx > ly;
+	if (x->start != y->start)
+		return x->start < y->start;
+	return x->tid < y->tid;
+}
+
+/* Whether c would enter the heap: checked before building the record. */
+static bool call_wanted(const struct stats *st, const struct sys_call *c)
+{
+	struct slow_call x;
+
+	if (!st->slow_calls.cap || !c->paired)
+		return false;
+	if (st->slow_calls.n < st->slow_calls.cap)
+		return true;
+	x.start = c->start;
+	x.end = c->end;
+	x.tid = c->tid;
+	return call_slower(&x, &st->slow_calls.v[0]);
+}
+
+static int cmp_call(const void *a, const void *b)
+{
+	return call_slower(a, b) ? -1 : call_slower(b, a) ? 1 : 0;
+}
+
+void stats_call(struct stats *st, const struct proc *p, const struct file *f,
+		const struct sys_call *c)
+{
+	const struct sys_kind_info *ki = sys_kind_info(c->kind);
+	struct slow_call s;
+
+	if (!call_wanted(st, c))
+		return;
+	memset(&s, 0, sizeof(s));
+	s.kind = c->kind;
+	s.pid = p->pid;
+	s.tid = c->tid;
+	snprintf(s.comm, sizeof(s.comm), "%s", p->comm ? p->comm : "");
+	s.fd = sys_call_fd(c);
+	s.file = f;
+	s.start = c->start;
+	s.end = c->end;
+	s.ret = c->ret;
+	if ((ki->flags & (SKF_READ | SKF_WRITE)) && c->ret > 0)
+		s.bytes = (uint64_t)c->ret;
+	heap_offer(st->slow_calls.v, &st->slow_calls.n, st->slow_calls.cap,
+		   sizeof(s), call_slower, &s);
+}
+
+const struct slow_call *stats_slowest_calls(struct stats *st, size_t *n)
+{
+	if (st->slow_calls.n > 1)
+		qsort(st->slow_calls.v, st->slow_calls.n,
+		      sizeof(*st->slow_calls.v), cmp_call);
+	*n = st->slow_calls.n;
+	return st->slow_calls.v;
+}
+
+/* ------------------------------------------------------------------ */
+/* Names */
+
+const char *stats_request_file(const struct stats *st,
+			       const struct blk_done *d)
+{
+	struct file *f = d->own.file;
+
+	if (!d->attributed)
+		return NULL;
+	if (!f && d->own.ino && st->at && st->ended)
+		f = attrib_inode_file(st->at, d->own.dev, d->own.ino);
+	return f ? file_name(f) : NULL;
+}
+
+void stats_request_owner(const struct blk_done *d, int *pid,
+			 const char **comm)
+{
+	const struct proc *p = d->attributed ? d->own.proc : NULL;
+
+	*pid = p ? p->pid : -1;
+	*comm = p ? p->comm : NULL;
+}
+
+bool stats_request_ids(const struct blk_done *d, int *proc_id, int *file_id,
+		       const char **how, uint32_t *dev, uint64_t *ino)
+{
+	const struct attrib_owner *own = &d->own;
+
+	*proc_id = *file_id = -1;
+	*how = NULL;
+	*dev = 0;
+	*ino = 0;
+	if (!d->attributed)
+		return false;
+	*how = attrib_kind_name(own->kind);
+	if (own->proc)
+		*proc_id = own->proc->id;
+	if (own->file)
+		*file_id = own->file->id;
+	if (own->file || !own->ino)
+		return false;
+	*dev = own->dev;
+	*ino = own->ino;
+	return true;
+}
+
+int stats_inode_file_id(const struct stats *st, uint32_t dev, uint64_t ino)
+{
+	const struct file *f = st->at ? attrib_inode_file(st->at, dev, ino) :
+				NULL;
+
+	return f ? f->id : -1;
+}
+
+const char *stats_call_file(const struct slow_call *c)
+{
+	return c->file ? file_name(c->file) : NULL;
+}
+
+const char *stats_comm(const struct stats *st, int pid)
+{
+	return st->dec ? decode_comm(st->dec, pid) : "<...>";
+}
+
+uint64_t stats_lost(const struct stats *st, uint64_t *gaps)
+{
+	uint64_t t = 0;
+
+	*gaps = 0;
+	for (int i = 0; i < st->nr_cpus; i++) {
+		t += st->lost[i].events;
+		*gaps += st->lost[i].gaps;
+	}
+	return t;
+}
+
+uint64_t stats_duration(const struct stats *st)
+{
+	return st->last_ts > st->first_ts ? st->last_ts - st->first_ts : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The end */
+
+void stats_end(struct stats *st, const struct replay_block *rb,
+	       const struct sysreplay *sr, const struct dec_stats *ds)
+{
+	struct anomaly *v = st->anom;
+	size_t n = 0;
+
+	st->ended = true;
+	if (st->ndev > 1)
+		qsort(st->dev, st->ndev, sizeof(*st->dev), cmp_devstat);
+	if (st->pt)
+		st->processes = proctable_count(st->pt);
+	free(st->pidmap);
+	st->pidmap = NULL;
+
+#define A(st, k, t, x) (v[n].stage = (st), v[n].key = (k), v[n].text = (t), \
+			 v[n++].n = (x))
+	if (rb) {
+		const struct blk_anomalies *b = replay_block_anomalies(rb);
+
+		A("block", "complete_without_issue",
+		  "request completions without issue",
+		  b->complete_without_issue);
+		A("block", "issue_without_insert", "issued without insert",
+		  b->issue_without_insert);
+		A("block", "duplicate", "duplicate", b->duplicate);
+		A("block", "negative_time", "negative time", b->negative_time);
+		A("block", "requeued", "requeued", b->requeued);
+		A("block", "empty_preflush_completions",
+		  "empty preflush completions", b->empty_complete);
+		A("block", "dropped_at_lost_events", "dropped at lost events",
+		  b->dropped_at_gap);
+		A("block", "open_at_end", "still open at end", b->still_open);
+		A("block", "evicted", "evicted (too many pending)", b->evicted);
+		A("block", "unreadable", "unreadable", b->unreadable);
+	}
+	if (st->have_sys) {
+		const struct sysreplay_stats *s = sysreplay_stats(sr);
+		const struct proctable_stats *p = proctable_stats(st->pt);
+		const struct fdtable_stats *f = proctable_fdstats(st->pt);
+		uint64_t gaps;
+
+		stats_lost(st, &gaps);
+
+		A("syscall", "exit_without_enter", "exit without enter",
+		  s->exit_without_enter);
+		A("syscall", "enter_without_exit", "enter without exit",
+		  s->enter_without_exit);
+		A("syscall", "mismatched", "exit of another syscall",
+		  s->mismatched);
+		A("syscall", "negative_time", "negative time", s->negative_time);
+		A("syscall", "dropped_at_lost_events", "dropped at lost events",
+		  s->lost_gap);
+		A("syscall", "open_at_end", "still open at end", s->open_at_end);
+		A("syscall", "lost_event_gaps", "lost-event gaps", gaps);
+		A("process", "unknown_tids", "threads without fork or snapshot",
+		  p->unknown_tids);
+		A("process", "pid_reuse", "pid reused without exit",
+		  p->pid_reuse);
+		A("process", "exit_unknown", "exit of unknown thread",
+		  p->exit_unknown);
+		A("fd", "io_unknown_fd", "I/O on unknown fd", f->io_unknown);
+		A("fd", "close_unknown_fd", "close of unknown fd",
+		  f->close_unknown);
+		A("fd", "dup_unknown_fd", "dup of unknown fd", f->dup_unknown);
+		A("syscall", "unknown_syscalls", "unnamed raw syscall ids",
+		  ds->unknown_syscalls);
+		A("decode", "decode_errors", "unreadable fields",
+		  ds->errors);
+	}
+	if (st->at) {
+		const struct attrib_totals *t = attrib_totals(st->at);
+
+		A("attrib", "bio_replaced", "bio queued over a pending one",
+		  t->bio_replaced);
+		A("attrib", "request_sectors_without_bio",
+		  "request sectors without a bio", t->bio_unmatched);
+		A("attrib", "bios_pending_at_end",
+		  "bios without a completed request", t->bio_pending_end);
+	}
+#undef A
+	st->nanom = n;
+}

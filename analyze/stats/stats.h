@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * stats.h - what one pass over a recording computed, as the sinks see
+ * it: the events counted, the events lost per CPU, the tasks seen, per
+ * device and operation the requests and their latency histograms, the
+ * slowest requests and syscalls, what the recording had, the anomaly
+ * counters of every stage, and the aggregates of the other stats
+ * headers (attribution, write amplification, dirty throttling; the rows
+ * of processes and files of rows.h).
+ *
+ * The driver fills it during and after the pass; a sink reads it and
+ * the functions below, never the state machines behind it.  Memory is
+ * bounded whatever the length of the recording: fixed-size histograms,
+ * fixed-size heaps of the N slowest, a fixed bitmap of task ids.
+ */
+#ifndef IOREPORT_STATS_H
+#define IOREPORT_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/blk.h"
+#include "base/syskind.h"
+#include "stats/hist.h"
+#include "stats/account.h"
+#include "stats/attrib.h"
+
+struct source_info;
+struct decoder;
+struct proctable;
+struct filetab;
+struct wa;
+struct dirty;
+struct replay_block;
+struct sysreplay;
+struct dec_stats;
+
+/* The kernel's PID_MAX_LIMIT on 64-bit: larger ids are not counted. */
+#define STATS_PIDMAP_BITS	(4u * 1024 * 1024)
+
+/* One device and operation. */
+struct devstat {
+	uint32_t dev;
+	enum blk_op op;
+	uint64_t reqs, bytes, fua, preflush, errors;
+	struct hist queue;	/* insert -> issue (Q2D), when both seen */
+	struct hist device;	/* issue -> complete (D2C) */
+	struct hist total;	/* insert (or issue) -> complete (Q2C) */
+};
+
+/* Lost events seen in the data of one CPU. */
+struct lostcpu {
+	uint64_t gaps;		/* records preceded by a gap */
+	uint64_t events;	/* known lost counts summed */
+	uint64_t unknown;	/* gaps of unknown size */
+	uint64_t first_gap_ts;	/* 0: none */
+};
+
+/* A completed syscall kept among the slowest (enter -> exit). */
+struct slow_call {
+	enum sys_kind kind;
+	int pid, tid;
+	char comm[16];			/* the process's comm at the call */
+	int fd;				/* -1: none */
+	const struct file *file;	/* of fd, or NULL (stats_call_file()) */
+	uint64_t start, end;		/* enter and exit ts */
+	int64_t ret;
+	uint64_t bytes;			/* moved by a read/write kind */
+};
+
+/* A counter of what a stage could not pair or decode. */
+struct anomaly {
+	const char *stage;	/* block, syscall, process, fd, decode, attrib */
+	const char *key;	/* JSON key and name in the database */
+	const char *text;	/* for a text line */
+	uint64_t n;
+};
+
+#define ANOMALIES_MAX	40
+
+struct stats {
+	/* the recording (meta.h reads its texts) */
+	const struct source_info *info;
+	int event_types;		/* in its formats */
+
+	/* every event */
+	uint64_t events;
+	uint64_t first_ts, last_ts;	/* of the events read */
+	int nr_cpus;
+	struct lostcpu *lost;		/* nr_cpus of them */
+	uint64_t tasks;			/* distinct common_pid seen (not 0) */
+
+	/* block requests */
+	bool have_block;		/* the block replay ran */
+	const char *block_why;		/* why not */
+	struct devstat *dev;		/* sorted by device then op */
+	size_t ndev, dev_alloc;
+	struct {
+		size_t cap, n;
+		struct blk_done *v;
+	} slow;				/* the N slowest, a heap */
+
+	/* syscalls, processes, files */
+	bool have_sys;			/* the syscall replay ran */
+	const char *sys_why;		/* why not */
+	struct {
+		size_t cap, n;
+		struct slow_call *v;
+	} slow_calls;
+	size_t processes;
+	bool raw_syscalls;		/* from raw_syscalls:* (no syscalls:*) */
+	bool proc_events;		/* fork/exec/exit recorded */
+	bool path_strings;		/* open events carried path strings */
+	uint64_t path_hints;		/* paths from libc uprobes */
+	struct account_stats named;	/* I/O on named files */
+
+	/* the other aggregates, or NULL */
+	const struct attrib *at;
+	const struct wa *wa;
+	const struct dirty *dirty;
+	int hz;				/* 250 when unknown */
+
+	struct anomaly anom[ANOMALIES_MAX];
+	size_t nanom;
+
+	/* what the rows and names are read from (rows.h) */
+	struct decoder *dec;
+	struct proctable *pt;
+	struct filetab *ft;
+	bool ended;			/* the pass is over */
+	uint8_t *pidmap;
+};
+
+/* Zero st and allocate what the pass counts into; 0 or -AN_E_NOMEM. */
+int stats_init(struct stats *st, int nr_cpus, size_t slow_n, bool calls);
+void stats_release(struct stats *st);
+
+/* Count one event (every event, whatever the stages). */
+static inline void stats_event(struct stats *st, uint64_t ts, int cpu,
+			       int pid, long long missed)
+{
+	unsigned int p = (unsigned int)pid;
+
+	st->events++;
+	if (!st->first_ts)
+		st->first_ts = ts;
+	st->last_ts = ts;
+	if (missed && cpu >= 0 && cpu < st->nr_cpus) {
+		struct lostcpu *l = &st->lost[cpu];
+
+		l->gaps++;
+		if (missed > 0)
+			l->events += (uint64_t)missed;
+		else
+			l->unknown++;
+		if (!l->first_gap_ts)
+			l->first_gap_ts = ts;
+	}
+	if (p && p < STATS_PIDMAP_BITS &&
+	    !(st->pidmap[p >> 3] & (1u << (p & 7)))) {
+		st->pidmap[p >> 3] |= (uint8_t)(1u << (p & 7));
+		st->tasks++;
+	}
+}
+
+/* A completed request: its device and operation's counts and times. */
+int stats_request(struct stats *st, const struct blk_request *rq);
+/* Whether stats_keep_request() would keep a request (a slow heap). */
+static inline bool stats_keeps_requests(const struct stats *st)
+{
+	return st->slow.cap != 0;
+}
+/* Offer a completed request with its owner to the slowest. */
+void stats_keep_request(struct stats *st, const struct blk_done *d);
+/* Offer a completed call of process p on file f to the slowest. */
+void stats_call(struct stats *st, const struct proc *p, const struct file *f,
+		const struct sys_call *c);
+
+/*
+ * stats_end - the end of the pass: sort the devices, count the
+ * processes, list every anomaly counter of the stages, in a fixed order
+ * (the block ones with block events, the syscall, process, fd and
+ * decode ones with syscalls, the attribution ones with it)
+ */
+void stats_end(struct stats *st, const struct replay_block *rb,
+	       const struct sysreplay *sr, const struct dec_stats *ds);
+
+/* The slowest requests, slowest first (sorts the heap: after the pass). */
+const struct blk_done *stats_slowest(struct stats *st, size_t *n);
+/* The slowest syscalls, slowest first (after the pass). */
+const struct slow_call *stats_slowest_calls(struct stats *st, size_t *n);
+
+/*
+ * The file a request was attributed to, or NULL: during the pass the
+ * files known so far, after it also the inodes tied at the end.
+ */
+const char *stats_request_file(const struct stats *st,
+			       const struct blk_done *d);
+/* The owner process of an attributed request: *pid (-1) and *comm. */
+void stats_request_owner(const struct blk_done *d, int *pid,
+			 const char **comm);
+/*
+ * The ids of a completed request's owner: its process and file
+ * (struct proc_info.id, struct file_info.id of rows.h, -1 when unknown)
+ * and the attribution rule (attrib_kind_name(), NULL when not
+ * attributed).  Returns whether its file is known only by inode
+ * (*dev, *ino): stats_inode_file_id() names it after the pass.
+ */
+bool stats_request_ids(const struct blk_done *d, int *proc_id, int *file_id,
+		       const char **how, uint32_t *dev, uint64_t *ino);
+/* The id of the file of inode dev:ino tied at the end, or -1. */
+int stats_inode_file_id(const struct stats *st, uint32_t dev, uint64_t ino);
+/* The file name of a slow call, or NULL. */
+const char *stats_call_file(const struct slow_call *c);
+/* The command name known for pid ("<...>" when unknown). */
+const char *stats_comm(const struct stats *st, int pid);
+
+/* Total known lost events and gaps over the CPUs. */
+uint64_t stats_lost(const struct stats *st, uint64_t *gaps);
+/* last_ts - first_ts, 0 when empty. */
+uint64_t stats_duration(const struct stats *st);
+
+#endif /* IOREPORT_STATS_H */

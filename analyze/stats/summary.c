@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+/*
+ * summary.c - the diskstats deltas next to the trace and the config
+ * highlights of the summary view (see summary.h).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "input/meta.h"
+#include "stats/stats.h"
+#include "stats/summary.h"
+
+const char *const ds_key[DS_N] = {
+	"reads", "read_sectors", "writes", "write_sectors", "discards",
+	"discard_sectors", "flushes", "io_ms",
+};
+
+static const int ds_index[DS_N] = { 0, 2, 4, 6, 11, 13, 15, 9 };
+
+/* ------------------------------------------------------------------ */
+/* diskstats */
+
+/*
+ * They count the same requests as the block events, with one known
+ * difference: an empty PREFLUSH write that becomes a flush request also
+ * ends as a write of 0 sectors for diskstats, so diskstats' writes may
+ * exceed the trace's by up to its flushes (tests/accuracy/diskstats.sh).
+ */
+struct dsdev {
+	uint32_t dev;
+	char name[64];
+	bool have_end;
+	uint64_t start[DS_N], end[DS_N];
+};
+
+struct dslist {
+	struct dsdev *v;
+	size_t n, alloc;
+	bool end;		/* filling the end values */
+};
+
+static int acc_diskstats(char **f, int n, void *arg)
+{
+	struct dslist *l = arg;
+	struct meta_diskstats ds;
+	struct dsdev *d = NULL;
+
+	if (!meta_diskstats_line(f, n, &ds))
+		return 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].dev == ds.dev)
+			d = &l->v[i];
+	if (l->end) {
+		if (!d)
+			return 0;
+		d->have_end = true;
+		for (int i = 0; i < DS_N; i++)
+			d->end[i] = ds.v[ds_index[i]];
+		return 0;
+	}
+	if (d)
+		return 0;
+	if (an_grow(&l->v, &l->alloc, l->n + 1, sizeof(*l->v), 8))
+		return -AN_E_NOMEM;
+	d = &l->v[l->n++];
+	memset(d, 0, sizeof(*d));
+	d->dev = ds.dev;
+	snprintf(d->name, sizeof(d->name), "%s", ds.name);
+	for (int i = 0; i < DS_N; i++)
+		d->start[i] = ds.v[ds_index[i]];
+	return 0;
+}
+
+/* What the trace saw complete on dev, in diskstats' units. */
+static void trace_counts(const struct stats *st, uint32_t dev,
+			 uint64_t t[DS_N])
+{
+	memset(t, 0, sizeof(uint64_t) * DS_N);
+	for (size_t i = 0; i < st->ndev; i++) {
+		const struct devstat *d = &st->dev[i];
+
+		if (d->dev != dev)
+			continue;
+		switch (d->op) {
+		case BLK_OP_READ:
+			t[DS_R] += d->reqs;
+			t[DS_RS] += d->bytes / 512;
+			break;
+		case BLK_OP_WRITE:
+			t[DS_W] += d->reqs;
+			t[DS_WS] += d->bytes / 512;
+			break;
+		case BLK_OP_DISCARD:
+			t[DS_D] += d->reqs;
+			t[DS_DS] += d->bytes / 512;
+			break;
+		case BLK_OP_FLUSH:
+			t[DS_F] += d->reqs;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+long summary_diskstats_rows(const struct stats *st, struct ds_row **rows)
+{
+	const struct source_info *in = st->info;
+	struct dslist l = { 0 };
+	struct ds_row *v;
+	long m = 0;
+
+	*rows = NULL;
+	if (!in->snapshot_start || !in->snapshot_end)
+		return 0;
+	if (meta_lines(in->snapshot_start, "diskstats", acc_diskstats, &l) < 0)
+		goto nomem;
+	l.end = true;
+	if (l.n && meta_lines(in->snapshot_end, "diskstats", acc_diskstats,
+			      &l) < 0)
+		goto nomem;
+	v = an_calloc(l.n ? l.n : 1, sizeof(*v));
+	if (!v)
+		goto nomem;
+	for (size_t i = 0; i < l.n; i++) {
+		struct dsdev *d = &l.v[i];
+		struct ds_row *r = &v[m];
+		uint64_t sum = 0, tsum = 0;
+
+		if (!d->have_end)
+			continue;
+		memset(r, 0, sizeof(*r));
+		for (int k = 0; k < DS_N; k++) {
+			r->reset |= d->end[k] < d->start[k];
+			r->delta[k] = d->end[k] >= d->start[k] ?
+				      d->end[k] - d->start[k] : 0;
+			if (k != DS_IOMS)
+				sum += r->delta[k];
+		}
+		trace_counts(st, d->dev, r->trace);
+		for (int k = 0; k < DS_N; k++)
+			tsum += r->trace[k];
+		if (!sum && !tsum)
+			continue;
+		r->dev = d->dev;
+		snprintf(r->name, sizeof(r->name), "%s", d->name);
+		r->disk = meta_disk_of(in->snapshot_start, d->dev);
+		m++;
+	}
+	free(l.v);
+	*rows = v;
+	return m;
+nomem:
+	free(l.v);
+	return -AN_E_NOMEM;
+}
+
+/* ------------------------------------------------------------------ */
+/* Config highlights: the devices that did I/O, their mounts, sysctls */
+
+static struct cfg_bdev *bdev_find(struct config *c, const char *name)
+{
+	for (size_t i = 0; i < c->nbdev; i++)
+		if (!strcmp(c->bdev[i].name, name))
+			return &c->bdev[i];
+	return NULL;
+}
+
+static int acc_bdev(char **f, int n, void *arg)
+{
+	struct config *c = arg;
+	struct cfg_bdev *b, *v;
+
+	if (n < 5)
+		return 0;
+	b = bdev_find(c, f[1]);
+	if (!b) {
+		v = an_reallocarray(c->bdev, c->nbdev + 1, sizeof(*v));
+		if (!v)
+			return -AN_E_NOMEM;
+		c->bdev = v;
+		b = &c->bdev[c->nbdev++];
+		memset(b, 0, sizeof(*b));
+		snprintf(b->name, sizeof(b->name), "%s", f[1]);
+		snprintf(b->mm, sizeof(b->mm), "%s", f[2]);
+	}
+	if (!strcmp(f[3], "parent"))
+		snprintf(b->parent, sizeof(b->parent), "%s", f[4]);
+	else if (!strcmp(f[3], "scheduler"))
+		snprintf(b->scheduler, sizeof(b->scheduler), "%s", f[4]);
+	else if (!strcmp(f[3], "rotational"))
+		snprintf(b->rotational, sizeof(b->rotational), "%s", f[4]);
+	else if (!strcmp(f[3], "write_cache"))
+		snprintf(b->write_cache, sizeof(b->write_cache), "%s", f[4]);
+	return 0;
+}
+
+static int acc_sysctl(char **f, int n, void *arg)
+{
+	struct config *c = arg;
+	struct cfg_sysctl *v;
+
+	if (n < 3 || (strncmp(f[1], "vm.dirty_", 9) &&
+		      strcmp(f[1], "vm.swappiness") &&
+		      strcmp(f[1], "vm.vfs_cache_pressure")))
+		return 0;
+	v = an_reallocarray(c->sysctl, c->nsysctl + 1, sizeof(*v));
+	if (!v)
+		return -AN_E_NOMEM;
+	c->sysctl = v;
+	v = &c->sysctl[c->nsysctl++];
+	v->key = an_strdup(f[1]);
+	v->value = an_strdup(f[2]);
+	return v->key && v->value ? 0 : -AN_E_NOMEM;
+}
+
+static bool fs_of_interest(const char *t)
+{
+	return !strcmp(t, "ext4") || !strcmp(t, "ext3") || !strcmp(t, "ext2") ||
+	       !strcmp(t, "xfs") || !strcmp(t, "btrfs") || !strcmp(t, "f2fs") ||
+	       !strcmp(t, "vfat") || !strcmp(t, "exfat");
+}
+
+/* mount MAJ:MIN SOURCE MOUNTPOINT FSTYPE OPTS SUPEROPTS */
+static int acc_mount(char **f, int n, void *arg)
+{
+	struct config *c = arg;
+	struct cfg_mount *m;
+	char opts[2048];
+	bool io = false;
+
+	if (n < 7 || !fs_of_interest(f[4]))
+		return 0;
+	for (size_t i = 0; i < c->nbdev; i++) {
+		struct cfg_bdev *b = &c->bdev[i], *p;
+
+		if (strcmp(b->mm, f[1]))
+			continue;
+		p = b->parent[0] ? bdev_find(c, b->parent) : NULL;
+		io = b->io || (p && p->io);
+	}
+	if (!io)
+		return 0;
+	m = an_reallocarray(c->mount, c->nmount + 1, sizeof(*m));
+	if (!m)
+		return -AN_E_NOMEM;
+	c->mount = m;
+	m = &c->mount[c->nmount++];
+	memset(m, 0, sizeof(*m));
+	m->dev = an_strdup(f[1]);
+	m->source = an_strdup(f[2]);
+	m->dir = an_strdup(f[3]);
+	m->fstype = an_strdup(f[4]);
+	m->options = an_strdup(f[5]);
+	m->super = an_strdup(f[6]);
+	if (!m->dev || !m->source || !m->dir || !m->fstype || !m->options ||
+	    !m->super)
+		return -AN_E_NOMEM;
+	snprintf(opts, sizeof(opts), "%s,%s", f[5], f[6]);
+	m->ext = !strncmp(f[4], "ext", 3);
+	m->barrier = meta_mount_barrier(opts);
+	meta_mount_opt(opts, "data", m->data, sizeof(m->data));
+	meta_mount_opt(opts, "commit", m->commit, sizeof(m->commit));
+	return 0;
+}
+
+int summary_config(const struct stats *st, struct config *c)
+{
+	const char *snap = st->info->snapshot_start;
+	int rc;
+
+	memset(c, 0, sizeof(*c));
+	c->snapshot = snap != NULL;
+	if (!snap)
+		return 0;
+	rc = meta_lines(snap, "blockdev", acc_bdev, c);
+	for (size_t i = 0; !rc && i < st->ndev; i++) {
+		char mm[32];
+
+		snprintf(mm, sizeof(mm), "%u:%u", st->dev[i].dev >> 20,
+			 st->dev[i].dev & 0xfffff);
+		for (size_t k = 0; k < c->nbdev; k++)
+			if (!strcmp(c->bdev[k].mm, mm))
+				c->bdev[k].io = true;
+	}
+	if (!rc)
+		rc = meta_lines(snap, "sysctl", acc_sysctl, c);
+	if (!rc)
+		rc = meta_lines(snap, "mount", acc_mount, c);
+	if (rc) {
+		summary_config_release(c);
+		return -AN_E_NOMEM;
+	}
+	return 0;
+}
+
+void summary_config_release(struct config *c)
+{
+	for (size_t i = 0; i < c->nsysctl; i++) {
+		free(c->sysctl[i].key);
+		free(c->sysctl[i].value);
+	}
+	free(c->sysctl);
+	for (size_t i = 0; i < c->nmount; i++) {
+		struct cfg_mount *m = &c->mount[i];
+
+		free(m->dev);
+		free(m->source);
+		free(m->dir);
+		free(m->fstype);
+		free(m->options);
+		free(m->super);
+	}
+	free(c->mount);
+	free(c->bdev);
+	memset(c, 0, sizeof(*c));
+}

@@ -132,7 +132,9 @@ static void note_thread(struct load *l, int tid, int proc_id, uint64_t ts)
 		t->tid = tid;
 		t->proc_id = proc_id;
 		t->first_ts = ts;
-		imap_put(&l->thr_of, tid, (void *)(intptr_t)l->nthr);
+		if (imap_put(&l->thr_of, tid, (void *)(intptr_t)l->nthr,
+			     NULL))
+			l->failed = AN_E_NOMEM;
 	}
 	t->calls++;
 	t->last_ts = ts;
@@ -283,7 +285,7 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		note("%s", l.a.st.sys_why);
 	rc = l.failed ? l.failed : store_results(&l);
 	if (rc) {
-		if (rc == AN_E_NOMEM || rc == -AN_E_NOMEM)
+		if (rc == AN_E_NOMEM || (rc == -AN_E_NOMEM && !*db_errmsg(db)))
 			error("%s: %s", path, an_strerror(rc));
 		else
 			error("%s", db_errmsg(db));
@@ -313,7 +315,7 @@ int cmd_db(int argc, char **argv)
 	};
 	bool quiet = false;
 	struct db *db;
-	char *msg = NULL;
+	struct an_err err;
 	uint64_t t0, t1;
 	struct stat st;
 	int c, rc = 0;
@@ -336,10 +338,9 @@ int cmd_db(int argc, char **argv)
 				   "db wants a database file and at least one recording");
 
 	t0 = now_mono_ns();
-	db = db_open(argv[optind], &msg);
+	db = db_open(argv[optind], &err);
 	if (!db) {
-		error("%s", msg);
-		free(msg);
+		error("%s", err.msg);
 		return 1;
 	}
 	if (db_load_begin(db)) {

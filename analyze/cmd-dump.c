@@ -14,6 +14,7 @@
 #include "util.h"
 #include "cmd.h"
 #include "base/err.h"
+#include "base/sbuf.h"
 #include "driver.h"
 #include "input/source.h"
 #include "out/json.h"
@@ -34,7 +35,7 @@ static const char dump_usage[] =
 static struct {
 	int cpu;
 	bool raw, json;
-	struct strbuf events;	/* comma-separated list, as given */
+	struct sbuf events;	/* comma-separated list, as given */
 } env;
 
 /*
@@ -79,8 +80,14 @@ static int build_filter(struct source *src, const char *path, bool **wantp,
 	for (int i = 0; i < n; i++)
 		if (t[i].id > maxid)
 			maxid = t[i].id;
-	want = xcalloc((size_t)maxid + 1, sizeof(*want));
-	list = xstrdup(env.events.buf);
+	want = an_calloc((size_t)maxid + 1, sizeof(*want));
+	list = env.events.err ? NULL : an_strdup(env.events.buf);
+	if (!want || !list) {
+		error("%s: %s", path, an_strerror(AN_E_NOMEM));
+		free(want);
+		free(list);
+		return -1;
+	}
 	for (item = strtok_r(list, ",", &save); item;
 	     item = strtok_r(NULL, ",", &save)) {
 		if (!*item)
@@ -103,7 +110,7 @@ static int build_filter(struct source *src, const char *path, bool **wantp,
 static int dump_json(struct source *src, const char *path, const bool *want,
 		     int maxid)
 {
-	struct strbuf fields = STRBUF_INIT;
+	struct sbuf fields = SBUF_INIT;
 	const struct source_info *in;
 	struct source_event ev;
 	struct json j;
@@ -113,7 +120,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 	json_object_begin(&j, NULL);
 	json_str(&j, "file", path);
 	json_array_begin(&j, "events");
-	while (source_next(src, &ev) > 0) {
+	while ((ret = source_next(src, &ev)) > 0) {
 		const struct source_event_type *t;
 
 		if (want && !ev.missed &&
@@ -136,7 +143,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 		json_str(&j, "comm", source_comm(src, ev.pid));
 		json_str(&j, "system", t ? t->system : NULL);
 		json_str(&j, "event", t ? t->name : NULL);
-		strbuf_reset(&fields);
+		sbuf_reset(&fields);
 		source_format_fields(src, &ev, env.raw, &fields);
 		json_strn(&j, "fields", fields.buf ? fields.buf : "",
 			  fields.len);
@@ -144,6 +151,12 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 		j.compact = false;
 	}
 	json_array_end(&j);
+	if (ret < 0 || fields.err) {
+		error("%s: %s", path, an_strerror(ret < 0 ? ret : fields.err));
+		sbuf_release(&fields);
+		return 1;
+	}
+	ret = 0;
 	in = source_info(src);
 	json_str(&j, "integrity", in->integrity == SOURCE_COMPLETE ?
 		 "complete" : in->integrity == SOURCE_TRUNCATED ?
@@ -154,7 +167,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 		ret = 1;
 	}
 	flush_warnings(src);
-	strbuf_release(&fields);
+	sbuf_release(&fields);
 	return ret;
 }
 
@@ -168,7 +181,7 @@ int cmd_dump(int argc, char **argv)
 		{ "help",   no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct strbuf line = STRBUF_INIT;
+	struct sbuf line = SBUF_INIT;
 	struct source_event ev;
 	struct driver d = { 0 };
 	struct source *src;
@@ -188,8 +201,8 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case 'e':
 			if (env.events.len)
-				strbuf_addch(&env.events, ',');
-			strbuf_addstr(&env.events, optarg);
+				sbuf_addch(&env.events, ',');
+			sbuf_addstr(&env.events, optarg);
 			break;
 		case 'r':
 			env.raw = true;
@@ -205,7 +218,7 @@ int cmd_dump(int argc, char **argv)
 		}
 	}
 	if (argc - optind != 1) {
-		strbuf_release(&env.events);
+		sbuf_release(&env.events);
 		return usage_error(dump_usage, "dump wants exactly one FILE");
 	}
 
@@ -213,7 +226,7 @@ int cmd_dump(int argc, char **argv)
 	if (driver_open(&d, argv[optind], &err) < 0) {
 		error("%s", err.msg);
 		driver_close(&d);
-		strbuf_release(&env.events);
+		sbuf_release(&env.events);
 		return 1;
 	}
 	src = d.src;
@@ -231,7 +244,7 @@ int cmd_dump(int argc, char **argv)
 		ret = dump_json(src, argv[optind], want, maxid);
 		goto out;
 	}
-	while (source_next(src, &ev) > 0) {
+	while ((ret = source_next(src, &ev)) > 0) {
 		if (ev.missed > 0)
 			printf("CPU %d: [LOST %lld EVENTS]\n", ev.cpu,
 			       ev.missed);
@@ -239,10 +252,18 @@ int cmd_dump(int argc, char **argv)
 			printf("CPU %d: [LOST EVENTS]\n", ev.cpu);
 		if (want && (ev.id < 0 || ev.id > maxid || !want[ev.id]))
 			continue;
-		strbuf_reset(&line);
+		sbuf_reset(&line);
 		source_format_event(src, &ev, env.raw, &line);
-		strbuf_addch(&line, '\n');
+		sbuf_addch(&line, '\n');
+		if (line.err)
+			break;
 		fwrite(line.buf, 1, line.len, stdout);
+	}
+	if (ret < 0 || line.err) {
+		error("%s: %s", argv[optind],
+		      an_strerror(ret < 0 ? ret : line.err));
+		ret = 1;
+		goto out;
 	}
 	if (fflush(stdout) || ferror(stdout)) {
 		error("cannot write the dump: %s", strerror(errno));
@@ -262,8 +283,8 @@ int cmd_dump(int argc, char **argv)
 	}
 out:
 	free(want);
-	strbuf_release(&line);
-	strbuf_release(&env.events);
+	sbuf_release(&line);
+	sbuf_release(&env.events);
 	driver_close(&d);
 	return ret;
 }

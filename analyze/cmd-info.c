@@ -17,6 +17,7 @@
 #include "util.h"
 #include "cmd.h"
 #include "base/err.h"
+#include "base/sbuf.h"
 #include "driver.h"
 #include "input/source.h"
 #include "input/meta.h"
@@ -110,7 +111,7 @@ static int print_highlight(char **f, int n, void *arg)
  */
 struct bdev_acc {
 	char name[64], mm[32];
-	struct strbuf line;
+	struct sbuf line;
 	bool partition, loop_backed;
 };
 
@@ -120,7 +121,7 @@ static void flush_bdev(struct bdev_acc *b)
 	    (strncmp(b->name, "loop", 4) || b->loop_backed))
 		printf("  %-16s %s (%s)%s\n", "blockdev", b->name, b->mm,
 		       b->line.buf ? b->line.buf : "");
-	strbuf_reset(&b->line);
+	sbuf_reset(&b->line);
 	b->name[0] = '\0';
 	b->partition = b->loop_backed = false;
 }
@@ -144,7 +145,7 @@ static int print_bdev(char **f, int n, void *arg)
 		       !strcmp(f[3], "rotational") ||
 		       !strcmp(f[3], "write_cache") ||
 		       !strcmp(f[3], "backing_file")))
-		strbuf_addf(&b->line, " %s=%s", f[3], f[4]);
+		sbuf_addf(&b->line, " %s=%s", f[3], f[4]);
 	return 0;
 }
 
@@ -494,12 +495,12 @@ static int info_one(const char *path)
 		meta_lines(in->snapshot_start, NULL, print_highlight,
 			       NULL);
 		{
-			struct bdev_acc b = { .line = STRBUF_INIT };
+			struct bdev_acc b = { .line = SBUF_INIT };
 
 			meta_lines(in->snapshot_start, NULL, print_bdev,
 				       &b);
 			flush_bdev(&b);
-			strbuf_release(&b.line);
+			sbuf_release(&b.line);
 		}
 		printf("end:\n");
 		if (in->end_text) {

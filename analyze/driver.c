@@ -50,7 +50,8 @@ static void on_request(const struct blk_request *rq, void *arg)
 	struct driver *a = arg;
 	struct blk_done done;
 
-	stats_request(&a->st, rq);
+	if (stats_request(&a->st, rq) < 0)
+		a->err = -AN_E_NOMEM;
 	if (!stats_keeps_requests(&a->st) && !a->on_request && !a->at &&
 	    !a->dirty)
 		return;
@@ -203,89 +204,86 @@ static uint32_t disk_of(uint32_t fsdev, void *arg)
 
 int driver_open(struct driver *a, const char *path, struct an_err *err)
 {
-	char *msg = NULL;
-
-	a->src = source_open(path, &msg);
-	if (!a->src) {
-		an_fail(err, AN_E_OPEN, "%s", msg ? msg : path);
-		free(msg);
-		return -AN_E_OPEN;
-	}
+	a->src = source_open(path, err);
+	if (!a->src)
+		return -err->code;
 	a->info = source_info(a->src);
 	return 0;
 }
 
-int driver_run(struct driver *a, struct an_err *err)
+/* Make the stages a->want asks for; 0, or -AN_E_NOMEM. */
+static int setup(struct driver *a, struct an_err *err)
 {
-	struct source *src = a->src;
 	struct stats *st = &a->st;
-	struct source_event ev;
-	struct dec_ev d;
-	bool decode;
 	int n;
 
-	if (a->want & AN_WA)
-		a->want |= AN_ATTRIB;
-	if (a->want & AN_ATTRIB)
-		a->want |= AN_SYS | AN_BLOCK;
 	if (stats_init(st, a->info->nr_cpus, a->slow_n, a->want & AN_SYS) < 0)
-		return an_nomem(err, a->info->path);
+		return -AN_E_NOMEM;
 	st->info = a->info;
-	source_event_types(src, &n);
+	source_event_types(a->src, &n);
 	st->event_types = n;
-	a->dec = decode_new(src, err);
+	a->dec = decode_new(a->src, err);
 	if (!a->dec)
 		return -AN_E_NOMEM;
 	st->dec = a->dec;
 	a->caps = decode_caps(a->dec);
 	st->raw_syscalls = a->caps->raw_syscalls;
 	st->proc_events = a->caps->proc_events;
-	if (a->want & AN_SYS) {
-		if (a->caps->syscall_events || a->caps->raw_syscalls) {
-			st->have_sys = true;
-			a->sys.sr = sysreplay_new();
-			a->sys.ft = filetab_new();
-			a->sys.pt = proctable_new(a->sys.ft);
-			a->sys.acct.pt = a->sys.pt;
-			a->sys.acct.ft = a->sys.ft;
-			st->pt = a->sys.pt;
-			st->ft = a->sys.ft;
-			if (a->info->snapshot_start)
-				proctable_load_start(a->sys.pt,
-						     a->info->snapshot_start);
-			if (a->info->snapshot_end)
-				proctable_load_end(a->sys.pt,
-						   a->info->snapshot_end);
-			if (a->slow_n || a->on_call) {
-				a->sys.acct.on_call = on_call;
-				a->sys.acct.on_call_arg = a;
-			}
-		} else {
-			snprintf(a->sys_why, sizeof(a->sys_why), "%s: no syscall events in the recording; record with iorec's default 'io' profile (or trace-cmd record -e syscalls -e sched)",
-				 a->info->path);
-			st->sys_why = a->sys_why;
+	if ((a->want & AN_SYS) &&
+	    !(a->caps->syscall_events || a->caps->raw_syscalls)) {
+		snprintf(a->sys_why, sizeof(a->sys_why), "%s: no syscall events in the recording; record with iorec's default 'io' profile (or trace-cmd record -e syscalls -e sched)",
+			 a->info->path);
+		st->sys_why = a->sys_why;
+	} else if (a->want & AN_SYS) {
+		st->have_sys = true;
+		a->sys.sr = sysreplay_new();
+		a->sys.ft = filetab_new();
+		a->sys.pt = a->sys.ft ? proctable_new(a->sys.ft) : NULL;
+		if (!a->sys.sr || !a->sys.pt)
+			return -AN_E_NOMEM;
+		a->sys.acct.pt = a->sys.pt;
+		a->sys.acct.ft = a->sys.ft;
+		st->pt = a->sys.pt;
+		st->ft = a->sys.ft;
+		if (a->info->snapshot_start)
+			proctable_load_start(a->sys.pt,
+					     a->info->snapshot_start);
+		if (a->info->snapshot_end)
+			proctable_load_end(a->sys.pt, a->info->snapshot_end);
+		if (a->slow_n || a->on_call) {
+			a->sys.acct.on_call = on_call;
+			a->sys.acct.on_call_arg = a;
 		}
 	}
-	if ((a->want & (AN_ATTRIB | AN_DIRTY))) {
+	if (a->want & (AN_ATTRIB | AN_DIRTY)) {
 		a->win = windows_new();
+		if (!a->win)
+			return -AN_E_NOMEM;
 		windows_on_close(a->win, window_closed, a);
 	}
 	if (st->have_sys && (a->want & AN_ATTRIB)) {
 		a->at = attrib_new(a->sys.sr, a->sys.pt, a->sys.ft, a->win,
 				   a->dec);
+		if (!a->at)
+			return -AN_E_NOMEM;
 		st->at = a->at;
 	}
 	if ((a->want & AN_BLOCK) && a->caps->block) {
 		a->rb = replay_block_new(on_request, a);
+		if (!a->rb)
+			return -AN_E_NOMEM;
 		st->have_block = true;
 	} else if (a->want & AN_BLOCK) {
 		st->block_why = "the recording lacks block:block_rq_issue or block:block_rq_complete (record the 'io' profile or -e block)";
 	} else {
 		st->block_why = "not asked for";
 	}
-	if (a->want & AN_WA)
+	if (a->want & AN_WA) {
 		a->wa = wa_new(a->caps->jbd2_run, a->caps->ext4_sync,
 			       disk_of, a);
+		if (!a->wa)
+			return -AN_E_NOMEM;
+	}
 	if (a->want & AN_DIRTY) {
 		struct dirty_caps dc = {
 			.bdp = a->caps->bdp_pause,
@@ -294,13 +292,66 @@ int driver_run(struct driver *a, struct an_err *err)
 		};
 
 		a->dirty = dirty_new(&dc, a->info->page_size);
+		if (!a->dirty)
+			return -AN_E_NOMEM;
 	}
 	st->wa = a->wa;
 	st->dirty = a->dirty;
+	return 0;
+}
+
+/*
+ * The first failure of a stage or a hook: each keeps going without what
+ * it could not allocate (spare objects, nothing dereferences NULL) and
+ * keeps the error, so the pass is checked here now and then and at its
+ * end, and a failed pass prints nothing.
+ */
+static int stage_error(const struct driver *a)
+{
+	int rc = a->err ? a->err : decode_error(a->dec);
+
+	if (!rc && a->rb)
+		rc = replay_block_error(a->rb);
+	if (!rc && a->st.have_sys)
+		rc = sysreplay_error(a->sys.sr) ? sysreplay_error(a->sys.sr) :
+		     proctable_error(a->sys.pt) ? proctable_error(a->sys.pt) :
+		     filetab_error(a->sys.ft) ? filetab_error(a->sys.ft) :
+		     a->sys.acct.err;
+	if (!rc && a->win)
+		rc = windows_error(a->win);
+	if (!rc && a->at)
+		rc = attrib_error(a->at);
+	if (!rc && a->wa)
+		rc = wa_error(a->wa);
+	if (!rc && a->dirty)
+		rc = dirty_error(a->dirty);
+	return rc;
+}
+
+/* How often the loop asks the stages for an error (events). */
+#define CHECK_EVERY	65536
+
+int driver_run(struct driver *a, struct an_err *err)
+{
+	struct source *src = a->src;
+	struct stats *st = &a->st;
+	struct source_event ev;
+	struct dec_ev d;
+	bool decode;
+	int rc;
+
+	if (a->want & AN_WA)
+		a->want |= AN_ATTRIB;
+	if (a->want & AN_ATTRIB)
+		a->want |= AN_SYS | AN_BLOCK;
+	rc = setup(a, err);
+	if (rc < 0)
+		return rc == -AN_E_NOMEM && err->code != AN_E_NOMEM ?
+		       an_nomem(err, a->info->path) : rc;
 
 	/* no stage asked (info): the events are only counted */
 	decode = a->want != 0;
-	while (source_next(src, &ev) > 0) {
+	while ((rc = source_next(src, &ev)) > 0) {
 		stats_event(st, ev.ts, ev.cpu, ev.pid, ev.missed);
 		if (!decode)
 			continue;
@@ -310,7 +361,15 @@ int driver_run(struct driver *a, struct an_err *err)
 			gap(a, ev.cpu);
 		if (decode_event(a->dec, &ev, &d))
 			dispatch(a, &d);
+		if (!(st->events % CHECK_EVERY) && (rc = stage_error(a)))
+			break;
 	}
+	if (!rc)
+		rc = stage_error(a);
+	if (rc < 0)
+		return an_fail(err, -rc, "%s: %s after %llu events (free memory, or read a shorter recording)",
+			       a->info->path, an_strerror(rc),
+			       (unsigned long long)st->events);
 
 	if (st->have_sys) {
 		sysreplay_finish(a->sys.sr);
@@ -331,6 +390,10 @@ int driver_run(struct driver *a, struct an_err *err)
 	st->path_strings = decode_stats(a->dec)->path_strings;
 	st->path_hints = decode_stats(a->dec)->path_hints;
 	stats_end(st, a->rb, a->sys.sr, decode_stats(a->dec));
+	rc = stage_error(a);
+	if (rc < 0)
+		return an_fail(err, -rc, "%s: %s at the end of the recording (free memory, or read a shorter recording)",
+			       a->info->path, an_strerror(rc));
 	return 0;
 }
 

@@ -85,6 +85,7 @@ struct driver {
 	struct wa *wa;			/* AN_WA */
 	struct dirty *dirty;		/* AN_DIRTY */
 	char sys_why[512];
+	int err;			/* a hook's -AN_E_NOMEM */
 };
 
 /*
@@ -105,7 +106,8 @@ int driver_open(struct driver *d, const char *path, struct an_err *err);
  *
  * A recording that lacks the events of one part (no block events, no
  * syscalls) is not an error: that part is empty and block_why/sys_why
- * say why.  Returns 0, or a negative AN_E_* with err set.
+ * say why.  Returns 0, or a negative AN_E_* with err set (out of
+ * memory: no stage exits; the pass fails and nothing of it is printed).
  */
 int driver_run(struct driver *d, struct an_err *err);
 

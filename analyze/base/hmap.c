@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/err.h"
 #include "base/hmap.h"
 
 size_t hslot(uint64_t key, size_t cap)
@@ -18,32 +18,43 @@ size_t hslot(uint64_t key, size_t cap)
 	return (size_t)key & (cap - 1);
 }
 
-void hmap_add(struct hmap *m, struct hnode *e)
+/* Double the buckets; 0, or -AN_E_NOMEM with m unchanged. */
+static int hmap_grow(struct hmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 1024, i;
+	struct hnode **b = an_calloc(cap, sizeof(*b));
+
+	if (!b)
+		return -AN_E_NOMEM;
+	for (size_t j = 0; j < m->cap; j++) {
+		struct hnode *x;
+
+		while ((x = m->b[j])) {
+			m->b[j] = x->next;
+			i = hslot(x->key, cap);
+			x->next = b[i];
+			b[i] = x;
+		}
+	}
+	free(m->b);
+	m->b = b;
+	m->cap = cap;
+	return 0;
+}
+
+int hmap_add(struct hmap *m, struct hnode *e)
 {
 	size_t i;
 
-	if (m->n >= m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 1024;
-		struct hnode **b = xcalloc(cap, sizeof(*b));
-
-		for (size_t j = 0; j < m->cap; j++) {
-			struct hnode *x;
-
-			while ((x = m->b[j])) {
-				m->b[j] = x->next;
-				i = hslot(x->key, cap);
-				x->next = b[i];
-				b[i] = x;
-			}
-		}
-		free(m->b);
-		m->b = b;
-		m->cap = cap;
-	}
+	/* past one entry per bucket the buckets double; when they cannot,
+	 * the chains grow longer */
+	if (m->n >= m->cap && hmap_grow(m) < 0 && !m->cap)
+		return -AN_E_NOMEM;
 	i = hslot(e->key, m->cap);
 	e->next = m->b[i];
 	m->b[i] = e;
 	m->n++;
+	return 0;
 }
 
 /* The first entry with key (further ones: ->next with the same key). */

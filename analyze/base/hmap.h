@@ -22,8 +22,11 @@ struct hmap {
 
 /* The bucket of key in a table of cap buckets (a power of two). */
 size_t hslot(uint64_t key, size_t cap);
-/* Add e (e->key set); the table doubles past one entry per bucket. */
-void hmap_add(struct hmap *m, struct hnode *e);
+/*
+ * Add e (e->key set); the table doubles past one entry per bucket.
+ * Returns 0, or -AN_E_NOMEM (e not added).
+ */
+int hmap_add(struct hmap *m, struct hnode *e);
 /*
  * The link to the first entry with key, or NULL (further ones: follow
  * ->next and compare keys).

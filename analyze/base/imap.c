@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/err.h"
 #include "base/imap.h"
 
 
@@ -48,36 +48,51 @@ void *imap_get(const struct imap *m, int key)
 	return m->vals[imap_find(m, key)];
 }
 
-static void imap_grow(struct imap *m)
+/* Double the table; 0, or -AN_E_NOMEM with m unchanged. */
+static int imap_grow(struct imap *m)
 {
 	struct imap old = *m;
+	size_t cap = old.cap ? old.cap * 2 : 16;
+	int *keys = an_calloc(cap, sizeof(*keys));
+	void **vals = an_calloc(cap, sizeof(*vals));
 
-	m->cap = old.cap ? old.cap * 2 : 16;
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -AN_E_NOMEM;
+	}
+	m->cap = cap;
 	m->n = 0;
-	m->keys = xcalloc(m->cap, sizeof(*m->keys));
-	m->vals = xcalloc(m->cap, sizeof(*m->vals));
+	m->keys = keys;
+	m->vals = vals;
 	for (size_t i = 0; i < old.cap; i++)
 		if (old.vals[i])
-			imap_put(m, old.keys[i], old.vals[i]);
+			imap_put(m, old.keys[i], old.vals[i], NULL);
 	free(old.keys);
 	free(old.vals);
+	return 0;
 }
 
-void *imap_put(struct imap *m, int key, void *val)
+int imap_put(struct imap *m, int key, void *val, void **prev)
 {
 	size_t i;
-	void *prev;
+	void *was;
 
 	assert(val);
-	if ((m->n + 1) * 4 > m->cap * 3)
-		imap_grow(m);
+	/* past 3/4 full the table doubles; when it cannot, it fills up
+	 * while a free slot is left (the probes end at one) */
+	if ((m->n + 1) * 4 > m->cap * 3 && imap_grow(m) < 0 &&
+	    m->n + 2 > m->cap)
+		return -AN_E_NOMEM;
 	i = imap_find(m, key);
-	prev = m->vals[i];
+	was = m->vals[i];
 	m->keys[i] = key;
 	m->vals[i] = val;
-	if (!prev)
+	if (!was)
 		m->n++;
-	return prev;
+	if (prev)
+		*prev = was;
+	return 0;
 }
 
 void *imap_del(struct imap *m, int key)
@@ -124,7 +139,7 @@ bool imap_next(const struct imap *m, size_t *pos, int *key, void **val)
 	return false;
 }
 
-void idtab_build(struct idtab *t, const struct imap *m)
+int idtab_build(struct idtab *t, const struct imap *m)
 {
 	size_t pos = 0;
 	int key, max = -1;
@@ -133,12 +148,17 @@ void idtab_build(struct idtab *t, const struct imap *m)
 	while (imap_next(m, &pos, &key, &val))
 		if (key >= 0 && key < IDTAB_MAX && key > max)
 			max = key;
+	t->v = an_calloc(max >= 0 ? (size_t)max + 1 : 1, sizeof(*t->v));
+	if (!t->v) {
+		t->n = 0;
+		return -AN_E_NOMEM;
+	}
 	t->n = max + 1;
-	t->v = xcalloc(t->n ? (size_t)t->n : 1, sizeof(*t->v));
 	pos = 0;
 	while (imap_next(m, &pos, &key, &val))
 		if (key >= 0 && key < IDTAB_MAX)
 			t->v[key] = val;
+	return 0;
 }
 
 void idtab_release(struct idtab *t)

@@ -21,8 +21,13 @@ struct imap {
 void imap_init(struct imap *m);
 void imap_release(struct imap *m);
 void *imap_get(const struct imap *m, int key);
-/* Insert or replace; returns the previous value or NULL.  val != NULL. */
-void *imap_put(struct imap *m, int key, void *val);
+/*
+ * imap_put - insert or replace; val != NULL
+ * @prev: set to the previous value or NULL (may be NULL itself)
+ *
+ * Returns 0, or -AN_E_NOMEM with m unchanged.
+ */
+int imap_put(struct imap *m, int key, void *val, void **prev);
 /* Remove key; returns its value or NULL. */
 void *imap_del(struct imap *m, int key);
 /*
@@ -42,8 +47,11 @@ struct idtab {
 
 #define IDTAB_MAX	65536
 
-/* Build t from m (ids beyond IDTAB_MAX are left out: see idtab_get). */
-void idtab_build(struct idtab *t, const struct imap *m);
+/*
+ * Build t from m (ids beyond IDTAB_MAX are left out: see idtab_get);
+ * 0, or -AN_E_NOMEM with t empty (idtab_get() then asks m).
+ */
+int idtab_build(struct idtab *t, const struct imap *m);
 void idtab_release(struct idtab *t);
 /* The value of id, from t, or from m for an id t does not cover. */
 static inline void *idtab_get(const struct idtab *t, const struct imap *m,

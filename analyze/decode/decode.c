@@ -170,6 +170,7 @@ struct decoder {
 	struct dec_caps caps;
 	struct dec_stats st;
 	char str[PATH_MAX_LEN];		/* the string fields of one event */
+	int err;			/* sticky: -AN_E_NOMEM */
 };
 
 /* ------------------------------------------------------------------ */
@@ -372,12 +373,14 @@ struct decoder *decode_new(struct source *src, struct an_err *err)
 			continue;
 		if (!def || !resolve_row(d, def, sk, t[i].id, r))
 			continue;
-		imap_put(&d->by_id_map, t[i].id, r);
+		if (imap_put(&d->by_id_map, t[i].id, r, NULL))
+			goto nomem;
 		note_caps(d, r);
 		d->nrows++;
 	}
 	pair_caps(d);
-	idtab_build(&d->by_id, &d->by_id_map);
+	if (idtab_build(&d->by_id, &d->by_id_map))
+		goto nomem;
 	return d;
 nomem:
 	an_nomem(err, "decoding");
@@ -394,6 +397,11 @@ void decode_free(struct decoder *d)
 	imap_release(&d->raw_kinds);
 	free(d->rows);
 	free(d);
+}
+
+int decode_error(const struct decoder *d)
+{
+	return d->err;
 }
 
 const struct dec_caps *decode_caps(const struct decoder *d)
@@ -555,7 +563,9 @@ static enum sys_kind raw_kind(struct decoder *d, int64_t id)
 	k = sys_kind_lookup(source_syscall_name(d->src, (long)id));
 	if (k == SK_NONE)
 		d->st.unknown_syscalls++;
-	imap_put(&d->raw_kinds, (int)id, (void *)(intptr_t)(k + 1));
+	/* a cache; without memory the next call counts it again: an error */
+	if (imap_put(&d->raw_kinds, (int)id, (void *)(intptr_t)(k + 1), NULL))
+		d->err = -AN_E_NOMEM;
 	return k;
 }
 

@@ -205,6 +205,8 @@ struct decoder *decode_new(struct source *src, struct an_err *err);
 /* Free; accepts NULL. */
 void decode_free(struct decoder *d);
 
+/* 0, or -AN_E_NOMEM once something could not be kept for memory. */
+int decode_error(const struct decoder *d);
 const struct dec_caps *decode_caps(const struct decoder *d);
 const struct dec_stats *decode_stats(const struct decoder *d);
 

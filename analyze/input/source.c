@@ -31,6 +31,8 @@
 
 #include "iorec-format.h"
 #include "util.h"
+#include "base/err.h"
+#include "base/sbuf.h"
 #include "input/source.h"
 #include "input/meta.h"
 
@@ -124,6 +126,9 @@ struct source {
 	unsigned long warn_dropped;
 
 	struct trace_seq seq;
+
+	bool nomem;		/* pass 1 lacked memory: the open fails */
+	int read_err;		/* pass 2: -AN_E_NOMEM stops the walk */
 };
 
 static __attribute__((format(printf, 2, 3)))
@@ -154,9 +159,10 @@ char *source_warning(struct source *src)
 	if (!src->nwarn) {
 		if (!src->warn_dropped)
 			return NULL;
-		msg = xasprintf("%s: %lu more warnings not shown", src->path,
-				src->warn_dropped);
-		src->warn_dropped = 0;
+		msg = an_asprintf("%s: %lu more warnings not shown", src->path,
+				  src->warn_dropped);
+		if (msg)
+			src->warn_dropped = 0;
 		return msg;
 	}
 	msg = src->warnings[src->warn_head];
@@ -181,27 +187,42 @@ static bool host_big_endian(void)
 	return *(const uint8_t *)&one == 0;
 }
 
-/* Make sure cursors (and info.cpus) exist for cpu. */
-static void ensure_cpu(struct source *src, int cpu)
+/* Make sure cursors (and info.cpus) exist for cpu; false: no memory. */
+static bool ensure_cpu(struct source *src, int cpu)
 {
 	int n = src->info.nr_cpus;
+	struct cursor *c;
+	struct source_cpu *sc;
 
 	if (cpu < n)
-		return;
-	src->cursors = xrealloc(src->cursors, sizeof(*src->cursors) * (cpu + 1));
-	src->info.cpus = xrealloc(src->info.cpus,
-				  sizeof(*src->info.cpus) * (cpu + 1));
+		return true;
+	c = an_reallocarray(src->cursors, (size_t)cpu + 1, sizeof(*c));
+	if (c)
+		src->cursors = c;
+	sc = c ? an_reallocarray(src->info.cpus, (size_t)cpu + 1,
+				 sizeof(*sc)) : NULL;
+	if (!sc) {
+		src->nomem = true;
+		return false;
+	}
+	src->info.cpus = sc;
 	memset(src->cursors + n, 0, sizeof(*src->cursors) * (cpu + 1 - n));
 	memset(src->info.cpus + n, 0, sizeof(*src->info.cpus) * (cpu + 1 - n));
 	for (; n <= cpu; n++)
 		src->cursors[n].cpu = n;
 	src->info.nr_cpus = cpu + 1;
+	return true;
 }
 
-static char *dup_text(const uint8_t *p, size_t len)
+/* The len bytes at p as a string; NULL (src->nomem set): no memory. */
+static char *dup_text(struct source *src, const uint8_t *p, size_t len)
 {
-	char *s = xmalloc(len + 1);
+	char *s = malloc(len + 1);
 
+	if (!s) {
+		src->nomem = true;
+		return NULL;
+	}
 	memcpy(s, p, len);
 	s[len] = '\0';
 	return s;
@@ -215,6 +236,24 @@ static int cmp_syscall(const void *a, const void *b)
 	const struct syscall_name *x = a, *y = b;
 
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static void add_syscall(struct source *src, long nr, const char *name)
+{
+	struct syscall_name *v = an_reallocarray(src->syscalls,
+						 src->nsyscalls + 1,
+						 sizeof(*v));
+	char *n = v ? an_strdup(name) : NULL;
+
+	if (v)
+		src->syscalls = v;
+	if (!n) {
+		src->nomem = true;
+		return;
+	}
+	v[src->nsyscalls].nr = nr;
+	v[src->nsyscalls].name = n;
+	src->nsyscalls++;
 }
 
 static void load_syscalls(struct source *src, const char *text)
@@ -235,15 +274,8 @@ static void load_syscalls(struct source *src, const char *text)
 			if (tab) {
 				*tab = '\0';
 				nr = strtol(line, &end, 10);
-				if (end != line && !*end && tab[1]) {
-					src->syscalls = xrealloc(src->syscalls,
-						sizeof(*src->syscalls) *
-						(src->nsyscalls + 1));
-					src->syscalls[src->nsyscalls].nr = nr;
-					src->syscalls[src->nsyscalls].name =
-						xstrdup(tab + 1);
-					src->nsyscalls++;
-				}
+				if (end != line && !*end && tab[1])
+					add_syscall(src, nr, tab + 1);
 			}
 		}
 		if (!nl)
@@ -295,12 +327,13 @@ static void index_data(struct source *src, const struct iorec_chunk *c)
 			      d->npages, d->subbuf_size);
 		return;
 	}
-	ensure_cpu(src, (int)d->cpu);
+	if (!ensure_cpu(src, (int)d->cpu))
+		return;
 	cur = &src->cursors[d->cpu];
-	if (cur->nrefs == cur->refs_alloc) {
-		cur->refs_alloc = cur->refs_alloc ? cur->refs_alloc * 2 : 16;
-		cur->refs = xrealloc(cur->refs,
-				     sizeof(*cur->refs) * cur->refs_alloc);
+	if (an_grow(&cur->refs, &cur->refs_alloc, cur->nrefs + 1,
+		    sizeof(*cur->refs), 16)) {
+		src->nomem = true;
+		return;
 	}
 	cur->refs[cur->nrefs].offset = c->offset;
 	cur->refs[cur->nrefs].npages = d->npages;
@@ -329,10 +362,10 @@ static int setup_tep(struct source *src, const struct iorec_header *h)
 	in->ncpus = h->ncpus;
 	in->flags = h->flags;
 	free((char *)in->header_text);
-	in->header_text = dup_text((const uint8_t *)h->text, h->text_len);
+	in->header_text = dup_text(src, (const uint8_t *)h->text, h->text_len);
 
 	src->tep = tep_alloc();
-	if (!src->tep)
+	if (!src->tep || !in->header_text)
 		return -1;
 	tep_set_file_bigendian(src->tep, in->big_endian ? TEP_BIG_ENDIAN :
 			       TEP_LITTLE_ENDIAN);
@@ -341,8 +374,7 @@ static int setup_tep(struct source *src, const struct iorec_header *h)
 	tep_set_long_size(src->tep, h->long_size);
 	tep_set_page_size(src->tep, (int)h->subbuf_size);
 	tep_set_cpus(src->tep, (int)h->ncpus);
-	ensure_cpu(src, (int)h->ncpus - 1);
-	return 0;
+	return ensure_cpu(src, (int)h->ncpus - 1) ? 0 : -1;
 }
 
 /* Handle one metadata chunk whose payload is loaded. */
@@ -354,8 +386,10 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 
 	switch (c->type) {
 	case IOREC_CHUNK_HEADER_PAGE: {
-		char *text = dup_text(p, len);
+		char *text = dup_text(src, p, len);
 
+		if (!text)
+			break;
 		free((char *)in->header_page);
 		in->header_page = text;
 		if (tep_parse_header_page(src->tep, text, len, in->long_size))
@@ -403,7 +437,9 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 			break;
 		}
 		phase = iorec_get32(p);
-		text = dup_text(p + 8, len - 8);
+		text = dup_text(src, p + 8, len - 8);
+		if (!text)
+			break;
 		if (phase == IOREC_SNAP_START) {
 			free((char *)in->snapshot_start);
 			in->snapshot_start = text;
@@ -415,25 +451,28 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 	}
 	case IOREC_CHUNK_SYSCALLS:
 		free((char *)in->syscalls);
-		in->syscalls = dup_text(p, len);
-		load_syscalls(src, in->syscalls);
+		in->syscalls = dup_text(src, p, len);
+		if (in->syscalls)
+			load_syscalls(src, in->syscalls);
 		break;
 	case IOREC_CHUNK_CMDLINES:
 		free((char *)in->cmdlines);
-		in->cmdlines = dup_text(p, len);
+		in->cmdlines = dup_text(src, p, len);
 		break;
 	case IOREC_CHUNK_STATS:
 		free((char *)in->stats);
-		in->stats = dup_text(p, len);
+		in->stats = dup_text(src, p, len);
 		break;
 	case IOREC_CHUNK_END:
 		free((char *)in->end_text);
-		in->end_text = dup_text(p, len);
+		in->end_text = dup_text(src, p, len);
 		in->seen_end = true;
 		break;
 	case IOREC_CHUNK_PRINTK: {
-		char *text = dup_text(p, len);
+		char *text = dup_text(src, p, len);
 
+		if (!text)
+			break;
 		tep_parse_printk_formats(src->tep, text);
 		free(text);
 		break;
@@ -443,7 +482,7 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 	}
 }
 
-static int iorec_load(struct source *src, char **errmsg)
+static int iorec_load(struct source *src, struct an_err *e)
 {
 	struct source_info *in = &src->info;
 	struct iorec_chunk c;
@@ -454,12 +493,11 @@ static int iorec_load(struct source *src, char **errmsg)
 	src->reader = iorec_reader_open_fd(src->fd, &err);
 	if (!src->reader) {
 		if (err == -IOREC_E_BAD_VERSION)
-			*errmsg = xasprintf("%s: .iorec format version not supported by this ioreport (it reads %d.x); upgrade ioreport",
-					    src->path, IOREC_VERSION_MAJOR);
-		else
-			*errmsg = xasprintf("%s: %s at offset 0", src->path,
-					    iorec_strerror(err));
-		return -1;
+			return an_fail(e, AN_E_FORMAT, "%s: .iorec format version not supported by this ioreport (it reads %d.x); upgrade ioreport",
+				       src->path, IOREC_VERSION_MAJOR);
+		return an_fail(e, err == -IOREC_E_NOMEM ? AN_E_NOMEM :
+			       AN_E_DAMAGED, "%s: %s at offset 0", src->path,
+			       iorec_strerror(err));
 	}
 	iorec_reader_version(src->reader, &major, &minor);
 	in->version_major = major;
@@ -470,6 +508,9 @@ static int iorec_load(struct source *src, char **errmsg)
 		ret = iorec_reader_next(src->reader, &c, false);
 		if (ret == 0)
 			break;
+		/* no memory is no damage: the open fails */
+		if (ret == -IOREC_E_NOMEM)
+			return an_nomem(e, src->path);
 		if (ret < 0) {
 			in->integrity = ret == -IOREC_E_TRUNCATED ?
 				SOURCE_TRUNCATED : SOURCE_CORRUPT;
@@ -487,6 +528,8 @@ static int iorec_load(struct source *src, char **errmsg)
 			continue;
 		}
 		ret = iorec_reader_read_at(src->reader, c.offset, &c);
+		if (ret == -IOREC_E_NOMEM)
+			return an_nomem(e, src->path);
 		if (ret < 0) {
 			queue_warning(src, "%s: chunk at offset %llu (type %u): %s; skipped",
 				      src->path, (unsigned long long)c.offset,
@@ -499,41 +542,32 @@ static int iorec_load(struct source *src, char **errmsg)
 			if (have_header)
 				continue;
 			ret = iorec_header_parse(c.payload, c.payload_len, &h);
-			if (ret < 0) {
-				*errmsg = xasprintf("%s: corrupt at offset %llu: header chunk: %s",
-						    src->path,
-						    (unsigned long long)c.offset,
-						    iorec_strerror(ret));
-				return -1;
-			}
-			if (setup_tep(src, &h) < 0) {
-				*errmsg = xasprintf("%s: out of memory",
-						    src->path);
-				return -1;
-			}
+			if (ret < 0)
+				return an_fail(e, AN_E_DAMAGED, "%s: corrupt at offset %llu: header chunk: %s",
+					       src->path,
+					       (unsigned long long)c.offset,
+					       iorec_strerror(ret));
+			if (setup_tep(src, &h) < 0)
+				return an_nomem(e, src->path);
 			have_header = true;
 			continue;
 		}
 		if (have_header)
 			load_meta(src, &c);
+		if (src->nomem)
+			return an_nomem(e, src->path);
 	}
 
-	if (!have_header && in->integrity == SOURCE_COMPLETE) {
-		*errmsg = xasprintf("%s: truncated at offset %llu: the file ends after its file header; it holds no recording",
-				    src->path,
-				    (unsigned long long)in->file_bytes);
-		return -1;
-	}
-	if (!have_header) {
-		*errmsg = xasprintf("%s: %s at offset %llu: %s; the file holds no recording header",
-				    src->path,
-				    in->integrity == SOURCE_TRUNCATED ?
-				    "truncated" : "corrupt",
-				    (unsigned long long)in->stop_offset,
-				    in->stop_reason ? in->stop_reason :
-				    "no chunks");
-		return -1;
-	}
+	if (!have_header && in->integrity == SOURCE_COMPLETE)
+		return an_fail(e, AN_E_DAMAGED, "%s: truncated at offset %llu: the file ends after its file header; it holds no recording",
+			       src->path, (unsigned long long)in->file_bytes);
+	if (!have_header)
+		return an_fail(e, AN_E_DAMAGED, "%s: %s at offset %llu: %s; the file holds no recording header",
+			       src->path,
+			       in->integrity == SOURCE_TRUNCATED ?
+			       "truncated" : "corrupt",
+			       (unsigned long long)in->stop_offset,
+			       in->stop_reason ? in->stop_reason : "no chunks");
 	if (in->integrity == SOURCE_COMPLETE && !in->seen_end) {
 		in->integrity = SOURCE_TRUNCATED;
 		in->stop_offset = in->file_bytes;
@@ -587,6 +621,11 @@ static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 		int ret;
 
 		ret = iorec_reader_read_at(src->reader, ref->offset, &c);
+		if (ret == -IOREC_E_NOMEM) {
+			/* the walk stops: source_next() says why */
+			src->read_err = -AN_E_NOMEM;
+			return false;
+		}
 		if (ret < 0) {
 			queue_warning(src, "%s: data chunk at offset %llu (cpu %d): %s; its events are skipped",
 				      src->path,
@@ -598,7 +637,13 @@ static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 		if (cur->buf_alloc < body + PAGE_SLACK) {
 			free(cur->buf);
 			cur->buf_alloc = body + PAGE_SLACK;
-			cur->buf = xmalloc(cur->buf_alloc);
+			cur->buf = malloc(cur->buf_alloc);
+			if (!cur->buf) {
+				/* the walk stops: source_next() says why */
+				cur->buf_alloc = 0;
+				src->read_err = -AN_E_NOMEM;
+				return false;
+			}
 		}
 		memcpy(cur->buf, c.payload + IOREC_DATA_DESC_LEN, body);
 		memset(cur->buf + body, 0, PAGE_SLACK);
@@ -745,7 +790,7 @@ static bool tracedat_has_data(struct tracecmd_input *h)
 }
 
 static int tracedat_load(struct source *src, const uint8_t *magic, size_t n,
-			 char **errmsg)
+			 struct an_err *e)
 {
 	struct source_info *in = &src->info;
 	int fd, ncpus;
@@ -756,17 +801,15 @@ static int tracedat_load(struct source *src, const uint8_t *magic, size_t n,
 			(const char *)magic + TRACEDAT_MAGIC_LEN);
 	fd = dup(src->fd);
 	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0) {
-		*errmsg = xasprintf("%s: %s", src->path, strerror(errno));
+		an_fail(e, AN_E_IO, "%s: %s", src->path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		return -1;
+		return -AN_E_IO;
 	}
 	src->handle = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!src->handle) {
-		*errmsg = xasprintf("%s: cannot read this trace.dat (version %u) with libtracecmd: corrupt, truncated or of an unsupported version",
-				    src->path, in->version_major);
-		return -1;
-	}
+	if (!src->handle)
+		return an_fail(e, AN_E_FORMAT, "%s: cannot read this trace.dat (version %u) with libtracecmd: corrupt, truncated or of an unsupported version",
+			       src->path, in->version_major);
 	in->trace_buffers = tracecmd_buffer_instances(src->handle);
 	if (in->trace_buffers > 0 && !tracedat_has_data(src->handle)) {
 		/* trace-cmd record -B: the events are in an instance */
@@ -795,9 +838,9 @@ static int tracedat_load(struct source *src, const uint8_t *magic, size_t n,
 		in->page_size = in->subbuf_size;
 	ncpus = tep_get_cpus(src->tep);
 	in->ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
-	in->header_text = xstrdup("");
-	if (ncpus > 0)
-		ensure_cpu(src, ncpus - 1);
+	in->header_text = an_strdup("");
+	if (!in->header_text || (ncpus > 0 && !ensure_cpu(src, ncpus - 1)))
+		return an_nomem(e, src->path);
 	for (int cpu = 0; cpu < ncpus; cpu++) {
 		struct tep_record *r = tracecmd_read_cpu_first(src->handle,
 							       cpu);
@@ -861,13 +904,16 @@ static int cmp_type_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static void build_types(struct source *src)
+/* The event types of the recording's formats; false: no memory. */
+static bool build_types(struct source *src)
 {
 	int n = tep_get_events_count(src->tep);
 	struct tep_event **list = tep_list_events(src->tep, TEP_EVENT_SORT_ID);
 
 	src->ntypes = 0;
-	src->types = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*src->types));
+	src->types = an_calloc(n > 0 ? (size_t)n : 1, sizeof(*src->types));
+	if (!src->types)
+		return false;
 	for (int i = 0; list && list[i] && i < n; i++) {
 		struct source_event_type *t = &src->types[src->ntypes++];
 
@@ -876,7 +922,10 @@ static void build_types(struct source *src)
 		t->name = list[i]->name ? list[i]->name : "";
 	}
 	qsort(src->types, src->ntypes, sizeof(*src->types), cmp_type_name);
-	src->type_index = xcalloc(src->ntypes ? src->ntypes : 1, sizeof(int));
+	src->type_index = an_calloc(src->ntypes ? (size_t)src->ntypes : 1,
+				    sizeof(int));
+	if (!src->type_index)
+		return false;
 	for (int i = 0; i < src->ntypes; i++)
 		src->type_index[i] = i;
 	cmp_src = src;
@@ -889,8 +938,10 @@ static void build_types(struct source *src)
 		if (src->types[i].id > src->max_id &&
 		    src->types[i].id < TYPE_ID_LIMIT)
 			src->max_id = src->types[i].id;
-	src->type_by_id = xcalloc((size_t)src->max_id + 1,
-				  sizeof(*src->type_by_id));
+	src->type_by_id = an_calloc((size_t)src->max_id + 1,
+				    sizeof(*src->type_by_id));
+	if (!src->type_by_id)
+		return false;
 	for (int i = 0; i < src->ntypes; i++)
 		if (src->types[i].id >= 0 && src->types[i].id <= src->max_id)
 			src->type_by_id[src->types[i].id] = &src->types[i];
@@ -911,6 +962,7 @@ static void build_types(struct source *src)
 		src->pid_size = fp->size;
 		break;
 	}
+	return true;
 }
 
 static struct source_event_type *find_type(struct source *src, int id)
@@ -957,18 +1009,22 @@ int source_event_id(struct source *src, const char *system, const char *name)
 /* Open, iterate, close */
 
 /* Copy standard input to an unlinked temporary file; returns its fd. */
-static int spool_stdin(char **errmsg)
+static int spool_stdin(struct an_err *e)
 {
 	const char *dir = getenv("TMPDIR");
-	char *tmpl = xasprintf("%s/ioreport-XXXXXX", dir && *dir ? dir : "/tmp");
+	char *tmpl = an_asprintf("%s/ioreport-XXXXXX",
+				 dir && *dir ? dir : "/tmp");
 	char buf[65536];
-	int fd = mkstemp(tmpl);
+	int fd;
 
+	if (!tmpl)
+		return an_nomem(e, "standard input");
+	fd = mkstemp(tmpl);
 	if (fd < 0) {
-		*errmsg = xasprintf("cannot create a temporary file in %s to hold standard input: %s (set TMPDIR)",
-				    dir && *dir ? dir : "/tmp", strerror(errno));
+		an_fail(e, AN_E_IO, "cannot create a temporary file in %s to hold standard input: %s (set TMPDIR)",
+			dir && *dir ? dir : "/tmp", strerror(errno));
 		free(tmpl);
-		return -1;
+		return -AN_E_IO;
 	}
 	unlink(tmpl);
 	free(tmpl);
@@ -978,32 +1034,36 @@ static int spool_stdin(char **errmsg)
 		if (k < 0 && errno == EINTR)
 			continue;
 		if (k < 0) {
-			*errmsg = xasprintf("cannot read standard input: %s",
-					    strerror(errno));
+			an_fail(e, AN_E_IO, "cannot read standard input: %s",
+				strerror(errno));
 			close(fd);
-			return -1;
+			return -AN_E_IO;
 		}
 		if (k == 0)
 			break;
 		if (write_full(fd, buf, (size_t)k) < 0) {
-			*errmsg = xasprintf("cannot spool standard input to a temporary file: %s (set TMPDIR to a larger filesystem)",
-					    strerror(errno));
+			an_fail(e, AN_E_IO, "cannot spool standard input to a temporary file: %s (set TMPDIR to a larger filesystem)",
+				strerror(errno));
 			close(fd);
-			return -1;
+			return -AN_E_IO;
 		}
 	}
 	return fd;
 }
 
-struct source *source_open(const char *path, char **errmsg)
+struct source *source_open(const char *path, struct an_err *e)
 {
-	struct source *src = xcalloc(1, sizeof(*src));
+	struct source *src = an_calloc(1, sizeof(*src));
 	uint8_t magic[64];
 	ssize_t n;
-	int ret;
+	int ret = 0;
 
-	*errmsg = NULL;
-	src->path = xstrdup(strcmp(path, "-") ? path : "<stdin>");
+	if (!src || !(src->path = an_strdup(strcmp(path, "-") ? path :
+					    "<stdin>"))) {
+		free(src);
+		an_nomem(e, path);
+		return NULL;
+	}
 	src->info.path = src->path;
 	src->only_cpu = -1;
 	src->last = -1;
@@ -1013,52 +1073,56 @@ struct source *source_open(const char *path, char **errmsg)
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 
 	if (!strcmp(path, "-")) {
-		src->fd = spool_stdin(errmsg);
+		src->fd = spool_stdin(e);
+		if (src->fd < 0)
+			goto fail;
 	} else {
 		struct stat st;
 
 		src->fd = open(path, O_RDONLY | O_CLOEXEC);
 		if (src->fd < 0) {
-			*errmsg = xasprintf("cannot open '%s': %s", path,
-					    strerror(errno));
+			an_fail(e, AN_E_OPEN, "cannot open '%s': %s", path,
+				strerror(errno));
+			goto fail;
 		} else if (fstat(src->fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-			*errmsg = xasprintf("'%s' is a directory, not a recording",
-					    path);
+			an_fail(e, AN_E_OPEN, "'%s' is a directory, not a recording",
+				path);
+			goto fail;
 		}
 	}
-	if (*errmsg)
-		goto fail;
 
 	do {
 		n = pread(src->fd, magic, sizeof(magic) - 1, 0);
 	} while (n < 0 && errno == EINTR);
 	if (n < 0) {
-		*errmsg = xasprintf("cannot read '%s': %s", src->path,
-				    strerror(errno));
+		an_fail(e, AN_E_IO, "cannot read '%s': %s", src->path,
+			strerror(errno));
 		goto fail;
 	}
 	magic[n] = '\0';
 	if (n == 0) {
-		*errmsg = xasprintf("%s: empty file, not an iorec or trace.dat recording",
-				    src->path);
+		an_fail(e, AN_E_FORMAT, "%s: empty file, not an iorec or trace.dat recording",
+			src->path);
 		goto fail;
 	}
 	if (n >= IOREC_MAGIC_LEN && !memcmp(magic, IOREC_MAGIC,
 					     IOREC_MAGIC_LEN)) {
 		src->info.kind = SOURCE_IOREC;
-		ret = iorec_load(src, errmsg);
+		ret = iorec_load(src, e);
 	} else if (n >= TRACEDAT_MAGIC_LEN &&
 		   !memcmp(magic, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN)) {
 		src->info.kind = SOURCE_TRACEDAT;
-		ret = tracedat_load(src, magic, (size_t)n, errmsg);
+		ret = tracedat_load(src, magic, (size_t)n, e);
 	} else {
-		*errmsg = xasprintf("%s: not an iorec or trace.dat file (bad magic at offset 0)",
-				    src->path);
-		ret = -1;
+		ret = an_fail(e, AN_E_FORMAT, "%s: not an iorec or trace.dat file (bad magic at offset 0)",
+			      src->path);
 	}
 	if (ret < 0)
 		goto fail;
-	build_types(src);
+	if (!build_types(src)) {
+		an_nomem(e, src->path);
+		goto fail;
+	}
 	return src;
 fail:
 	source_close(src);
@@ -1197,7 +1261,7 @@ int source_next(struct source *src, struct source_event *ev)
 			best = cur;
 	}
 	if (!best)
-		return 0;
+		return src->read_err;
 	src->last = best->cpu;
 	rec = cursor_rec(best);
 
@@ -1359,7 +1423,7 @@ int source_field_str(const struct source_field *f,
 }
 
 void source_format_event(struct source *src, const struct source_event *ev,
-			 bool raw, struct strbuf *out)
+			 bool raw, struct sbuf *out)
 {
 	struct tep_record *rec = ev->priv;
 	const struct source_event_type *t = find_type(src, ev->id);
@@ -1377,11 +1441,11 @@ void source_format_event(struct source *src, const struct source_event *ev,
 	trace_seq_terminate(&src->seq);
 	if (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n')
 		src->seq.len--;
-	strbuf_add(out, src->seq.buffer, src->seq.len);
+	sbuf_add(out, src->seq.buffer, src->seq.len);
 }
 
 void source_format_fields(struct source *src, const struct source_event *ev,
-			  bool raw, struct strbuf *out)
+			  bool raw, struct sbuf *out)
 {
 	struct tep_record *rec = ev->priv;
 
@@ -1391,7 +1455,7 @@ void source_format_fields(struct source *src, const struct source_event *ev,
 	trace_seq_terminate(&src->seq);
 	while (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n')
 		src->seq.len--;
-	strbuf_add(out, src->seq.buffer, src->seq.len);
+	sbuf_add(out, src->seq.buffer, src->seq.len);
 }
 
 const char *source_comm(struct source *src, int pid)

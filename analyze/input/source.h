@@ -9,9 +9,10 @@
  * are read through struct source_field handles, looked up once per event
  * type and then used for every record of that type.
  *
- * Nothing here prints or exits: failures return -1 or NULL with a message
- * for the caller, and problems met while reading (a chunk that does not
- * decompress, a bad page) are queued as warnings (source_warning()).
+ * Nothing here prints or exits: failures return NULL or a negative
+ * AN_E_* with the caller's struct an_err filled (base/err.h), and
+ * problems met while reading (a chunk that does not decompress, a bad
+ * page) are queued as warnings (source_warning()).
  */
 #ifndef IOREPORT_SOURCE_H
 #define IOREPORT_SOURCE_H
@@ -20,7 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct strbuf;
+struct an_err;
+struct sbuf;
 
 enum source_kind {
 	SOURCE_IOREC = 1,
@@ -126,15 +128,15 @@ struct source;
  * source_open - open a recording for reading
  * @path: a .iorec or trace.dat file, or "-" for standard input (spooled
  *   to an unlinked temporary file first)
- * @errmsg: on failure set to a one-line message naming the problem and,
- *   where there is one, the fix (caller frees)
+ * @err: on failure filled with a one-line message naming the problem
+ *   and, where there is one, the fix
  *
  * Detects the format by its magic, reads every metadata chunk and indexes
  * the data.  A truncated or corrupt .iorec file still opens: what precedes
  * the damage is used and info->integrity says where reading stopped.
  * Returns NULL when the file is unreadable or neither format.
  */
-struct source *source_open(const char *path, char **errmsg);
+struct source *source_open(const char *path, struct an_err *err);
 
 /* Free everything; accepts NULL. */
 void source_close(struct source *src);
@@ -146,7 +148,8 @@ const struct source_info *source_info(struct source *src);
  * to the lower CPU)
  *
  * Returns 1 with *ev filled, 0 at the end.  Damaged data is skipped with a
- * warning queued, so the walk itself does not fail.
+ * warning queued, so the walk itself does not fail, except for memory:
+ * -AN_E_NOMEM when a chunk cannot be held (the walk stops).
  */
 int source_next(struct source *src, struct source_event *ev);
 
@@ -198,10 +201,10 @@ int source_field_str(const struct source_field *f,
  * @raw: print the fields as name=value instead of the event's print format
  */
 void source_format_event(struct source *src, const struct source_event *ev,
-			 bool raw, struct strbuf *out);
+			 bool raw, struct sbuf *out);
 /* Append only the fields part of that line (no newline). */
 void source_format_fields(struct source *src, const struct source_event *ev,
-			  bool raw, struct strbuf *out);
+			  bool raw, struct sbuf *out);
 
 /* The command name known for pid ("<...>" when unknown).  Never NULL. */
 const char *source_comm(struct source *src, int pid);

@@ -22,6 +22,7 @@
 
 #include "util.h"
 #include "base/err.h"
+#include "base/sbuf.h"
 #include "input/source.h"
 #include "input/meta.h"
 #include "out/sqlite.h"
@@ -123,7 +124,7 @@ static void intern_release(struct intern *in);
 struct db {
 	sqlite3 *h;
 	char *path;
-	struct strbuf err;
+	struct an_err err;	/* the last failure */
 	bool in_load;
 	bool fresh;		/* no recording before this load: index after */
 	sqlite3_stmt *st[S_NR];
@@ -146,17 +147,28 @@ struct db {
 static int fail(struct db *db, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* A failure of the database: the message kept, -AN_E_DB returned. */
 static int fail(struct db *db, const char *fmt, ...)
 {
 	va_list ap;
-	char buf[1024];
+	int rc;
 
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	rc = an_vfail(&db->err, AN_E_DB, fmt, ap);
 	va_end(ap);
-	strbuf_reset(&db->err);
-	strbuf_addstr(&db->err, buf);
-	return -1;
+	return rc;
+}
+
+/* A failure for memory. */
+static int nomem(struct db *db)
+{
+	return an_nomem(&db->err, db->path);
+}
+
+/* What the failure a callee reported returns further up. */
+static int failed(const struct db *db)
+{
+	return db->err.code ? -db->err.code : -AN_E_DB;
 }
 
 /* An SQLite failure, with a hint for the common causes. */
@@ -180,7 +192,7 @@ static int fail_sql(struct db *db, const char *what)
 
 const char *db_errmsg(const struct db *db)
 {
-	return db->err.buf ? db->err.buf : "";
+	return db->err.code ? db->err.msg : "";
 }
 
 static int exec(struct db *db, const char *sql)
@@ -216,7 +228,7 @@ static int batch_prepare(struct db *db, struct batch *b, enum stmt_id one,
 {
 	const char *sql = stmt_sql[one];
 	const char *values = strstr(sql, "VALUES");
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT;
 	int rc;
 
 	assert(values && ncols <= BATCH_COLS);
@@ -225,17 +237,21 @@ static int batch_prepare(struct db *db, struct batch *b, enum stmt_id one,
 	b->n = 0;
 	if (b->multi)
 		return 0;
-	strbuf_add(&sb, sql, (size_t)(values - sql));
-	strbuf_addstr(&sb, "VALUES ");
+	sbuf_add(&sb, sql, (size_t)(values - sql));
+	sbuf_addstr(&sb, "VALUES ");
 	for (int r = 0; r < BATCH; r++) {
-		strbuf_addstr(&sb, r ? ",(" : "(");
+		sbuf_addstr(&sb, r ? ",(" : "(");
 		for (int c = 0; c < ncols; c++)
-			strbuf_addstr(&sb, c ? ",?" : "?");
-		strbuf_addch(&sb, ')');
+			sbuf_addstr(&sb, c ? ",?" : "?");
+		sbuf_addch(&sb, ')');
+	}
+	if (sb.err) {
+		sbuf_release(&sb);
+		return nomem(db);
 	}
 	rc = sqlite3_prepare_v3(db->h, sb.buf, -1, SQLITE_PREPARE_PERSISTENT,
 				&b->multi, NULL);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 	return rc == SQLITE_OK ? 0 : fail_sql(db, "prepare batch");
 }
 
@@ -335,10 +351,10 @@ static int batch_flush(struct db *db, struct batch *b)
 		b->v[i][REF_COL].i -= b->ref;
 	for (; r + BATCH <= b->n; r += BATCH)
 		if (insert_rows(db, b, b->multi, r, BATCH))
-			return -1;
+			return failed(db);
 	for (; r < b->n; r++)
 		if (insert_rows(db, b, db->st[b->one], r, 1))
-			return -1;
+			return failed(db);
 	b->n = 0;
 	return 0;
 }
@@ -369,18 +385,15 @@ static inline void vnull(struct val *v)
 /* ------------------------------------------------------------------ */
 /* Opening: schema and version */
 
-/* The schema text up to the "-- @indexes" line, or after it. */
+/* The schema text up to the "-- @indexes" line, or after it; NULL: no memory. */
 static char *schema_part(bool indexes)
 {
 	const char *mark = strstr(schema_sql, "\n-- @indexes");
 	size_t len = mark ? (size_t)(mark - schema_sql) : strlen(schema_sql);
-	struct strbuf sb = STRBUF_INIT;
 
 	if (indexes)
-		strbuf_addstr(&sb, mark ? mark + 1 : "");
-	else
-		strbuf_add(&sb, schema_sql, len);
-	return strbuf_detach(&sb, NULL);
+		return an_strdup(mark ? mark + 1 : "");
+	return an_asprintf("%.*s", (int)len, schema_sql);
 }
 
 static int create_schema(struct db *db)
@@ -388,6 +401,9 @@ static int create_schema(struct db *db)
 	char *sql = schema_part(false);
 	char ver[64];
 	int rc;
+
+	if (!sql)
+		return nomem(db);
 
 	/* larger pages: fewer splits and less per-page overhead in bulk loads */
 	rc = exec(db, "PRAGMA page_size = 4096");
@@ -417,10 +433,10 @@ static int check_schema(struct db *db)
 
 	ver = query_int(db, "PRAGMA user_version");
 	if (ver < 0)
-		return -1;
+		return failed(db);
 	tables = query_int(db, "SELECT count(*) FROM sqlite_schema");
 	if (tables < 0)
-		return -1;
+		return failed(db);
 	if (ver == 0 && tables == 0)
 		return create_schema(db);
 	if (ver == DB_SCHEMA_VERSION &&
@@ -437,12 +453,16 @@ static int check_schema(struct db *db)
 		    db->path, ver, DB_SCHEMA_VERSION);
 }
 
-struct db *db_open(const char *path, char **errmsg)
+struct db *db_open(const char *path, struct an_err *err)
 {
-	struct db *db = xcalloc(1, sizeof(*db));
+	struct db *db = an_calloc(1, sizeof(*db));
 	int rc;
 
-	db->path = xstrdup(path);
+	if (!db || !(db->path = an_strdup(path))) {
+		free(db);
+		an_nomem(err, path);
+		return NULL;
+	}
 	rc = sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE |
 			     SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
 	if (rc != SQLITE_OK) {
@@ -459,7 +479,7 @@ struct db *db_open(const char *path, char **errmsg)
 		goto err;
 	return db;
 err:
-	*errmsg = xstrdup(db_errmsg(db));
+	*err = db->err;
 	db_close(db);
 	return NULL;
 }
@@ -477,7 +497,6 @@ void db_close(struct db *db)
 	sqlite3_close(db->h);
 	intern_release(&db->shapes);
 	intern_release(&db->origins);
-	strbuf_release(&db->err);
 	free(db->path);
 	free(db);
 }
@@ -499,18 +518,18 @@ int db_load_begin(struct db *db)
 	    exec(db, "PRAGMA synchronous = NORMAL") ||
 	    exec(db, "PRAGMA cache_size = -65536") ||
 	    exec(db, "PRAGMA temp_store = MEMORY"))
-		return -1;
+		return failed(db);
 	if (exec(db, "BEGIN IMMEDIATE"))
-		return -1;
+		return failed(db);
 	db->in_load = true;
 	n = query_int(db, "SELECT count(*) FROM recordings");
 	if (n < 0)
-		return -1;
+		return failed(db);
 	db->fresh = n == 0;
 	if (db->fresh) {
 		/* empty: build the indexes once, after the bulk insert */
 		if (exec(db, "DROP INDEX IF EXISTS request_rows_origin"))
-			return -1;
+			return failed(db);
 	}
 	for (int i = 0; i < S_NR; i++)
 		if (!db->st[i] &&
@@ -520,7 +539,7 @@ int db_load_begin(struct db *db)
 			return fail_sql(db, stmt_sql[i]);
 	if (batch_prepare(db, &db->breq, S_REQUEST, 9) ||
 	    batch_prepare(db, &db->bsys, S_SYSCALL, 4))
-		return -1;
+		return failed(db);
 	db->bsys.use_ref = true;
 	db->rows = 0;
 	return 0;
@@ -534,14 +553,14 @@ int db_commit(struct db *db)
 	if (!db->in_load)
 		return fail(db, "%s: no load to commit", db->path);
 	sql = schema_part(true);
-	rc = flush_all(db) ? -1 : exec(db, sql);
+	rc = !sql ? nomem(db) : flush_all(db) ? failed(db) : exec(db, sql);
 	free(sql);
 	if (!rc)
 		rc = exec(db, "COMMIT");
 	if (rc) {
 		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
 		db->in_load = false;
-		return -1;
+		return failed(db);
 	}
 	db->in_load = false;
 	return 0;
@@ -643,11 +662,16 @@ static void intern_release(struct intern *in)
 	memset(in, 0, sizeof(*in));
 }
 
-static void intern_rehash(struct intern *in, size_t nslot)
+/* 0, or -AN_E_NOMEM with in unchanged. */
+static int intern_rehash(struct intern *in, size_t nslot)
 {
+	uint32_t *slot = an_calloc(nslot, sizeof(*slot));
+
+	if (!slot)
+		return -AN_E_NOMEM;
 	free(in->slot);
 	in->nslot = nslot;
-	in->slot = xcalloc(nslot, sizeof(*in->slot));
+	in->slot = slot;
 	for (size_t i = 0; i < in->n; i++) {
 		size_t j = tuple_hash(in->v + i * in->w, in->w) & (nslot - 1);
 
@@ -655,15 +679,17 @@ static void intern_rehash(struct intern *in, size_t nslot)
 			j = (j + 1) & (nslot - 1);
 		in->slot[j] = (uint32_t)(i + 1);
 	}
+	return 0;
 }
 
-/* The id of tuple t (w values), added when new. */
+/* The id of tuple t (w values), added when new; -1: no memory. */
 static int64_t intern(struct intern *in, const int64_t *t)
 {
 	size_t w = (size_t)in->w, j;
 
-	if ((in->n + 1) * 2 > in->nslot)
-		intern_rehash(in, in->nslot ? in->nslot * 2 : 1024);
+	if ((in->n + 1) * 2 > in->nslot &&
+	    intern_rehash(in, in->nslot ? in->nslot * 2 : 1024))
+		return -1;
 	j = tuple_hash(t, in->w) & (in->nslot - 1);
 	while (in->slot[j]) {
 		size_t i = in->slot[j] - 1;
@@ -672,10 +698,8 @@ static int64_t intern(struct intern *in, const int64_t *t)
 			return in->base + (int64_t)i;
 		j = (j + 1) & (in->nslot - 1);
 	}
-	if (in->n == in->alloc) {
-		in->alloc = in->alloc ? in->alloc * 2 : 1024;
-		in->v = xrealloc(in->v, in->alloc * w * sizeof(*in->v));
-	}
+	if (an_grow(&in->v, &in->alloc, in->n + 1, w * sizeof(*in->v), 1024))
+		return -1;
 	memcpy(in->v + in->n * w, t, w * sizeof(*t));
 	in->slot[j] = (uint32_t)(in->n + 1);
 	return in->base + (int64_t)in->n++;
@@ -693,7 +717,7 @@ static int ids_begin(struct db *db)
 	int64_t o = query_int(db, "SELECT ifnull(max(origin), -1) + 1 FROM request_origins");
 
 	if (b < 0 || s < 0 || o < 0)
-		return -1;
+		return failed(db);
 	db->next_block = b;
 	db->breq.block = db->bsys.block = 0;
 	db->breq.n = db->bsys.n = 0;
@@ -752,7 +776,7 @@ static int store_tuples(struct db *db, const struct intern *in,
 				bind_i(st, c + 3, t[c]);
 		}
 		if (step(db, id))
-			return -1;
+			return failed(db);
 	}
 	return 0;
 }
@@ -839,7 +863,7 @@ static int add_meta(struct db *db, const char *section, const char *text)
 					  (int)(len - (size_t)(eq - p) - 1),
 					  SQLITE_TRANSIENT);
 			if (step(db, S_META))
-				return -1;
+				return failed(db);
 		}
 		p = nl ? nl + 1 : NULL;
 	}
@@ -879,7 +903,7 @@ static int snap_line(char **f, int n, void *arg)
 	struct snap_walk *w = arg;
 	struct db *db = w->db;
 	const char *phase = w->phase;
-	struct strbuf rest = STRBUF_INIT;
+	struct sbuf rest = SBUF_INIT;
 	unsigned int ma, mi;
 	int rc = 0;
 
@@ -908,13 +932,14 @@ static int snap_line(char **f, int n, void *arg)
 	} else {
 		for (int i = 1; i < n; i++) {
 			if (i > 1)
-				strbuf_addch(&rest, '\t');
-			strbuf_addstr(&rest, f[i]);
+				sbuf_addch(&rest, '\t');
+			sbuf_addstr(&rest, f[i]);
 		}
-		rc = config_row(db, phase, f[0], f[0], "",
+		rc = rest.err ? nomem(db) :
+		     config_row(db, phase, f[0], f[0], "",
 				rest.buf ? rest.buf : "");
 	}
-	strbuf_release(&rest);
+	sbuf_release(&rest);
 	return rc;
 }
 
@@ -943,7 +968,7 @@ static int lookup_tables(struct db *db)
 		bind_i(st, 2, op);
 		bind_s(st, 3, blk_op_name(op));
 		if (step(db, S_OP))
-			return -1;
+			return failed(db);
 	}
 	for (int k = SK_NONE + 1; k < SK_NR; k++) {
 		const struct sys_kind_info *ki = sys_kind_info(k);
@@ -957,7 +982,7 @@ static int lookup_tables(struct db *db)
 		bind_i(st, 6, !!(ki->flags & SKF_SYNC));
 		bind_i(st, 7, !!(ki->flags & SKF_FSYNC));
 		if (step(db, S_KIND))
-			return -1;
+			return failed(db);
 	}
 	return 0;
 }
@@ -976,13 +1001,13 @@ static int delete_recording(struct db *db, int64_t rec_id)
 			 i ? "syscall_rows" : "request_rows", rec_id, IDBLK_BITS, rec_id,
 			 IDBLK_BITS);
 		if (exec(db, sql))
-			return -1;
+			return failed(db);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(rec_tables); i++) {
 		snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE rec_id = %" PRId64,
 			 rec_tables[i], rec_id);
 		if (exec(db, sql))
-			return -1;
+			return failed(db);
 	}
 	snprintf(sql, sizeof(sql), "DELETE FROM recordings WHERE rec_id = %" PRId64,
 		 rec_id);
@@ -1003,7 +1028,7 @@ int db_recording_begin(struct db *db, const struct source_info *in,
 	if (!db->in_load)
 		return fail(db, "%s: db_recording_begin outside a load", db->path);
 	if (flush_all(db))
-		return -1;
+		return failed(db);
 	db->in = in;
 	content_id(in, cid);
 
@@ -1016,7 +1041,7 @@ int db_recording_begin(struct db *db, const struct source_info *in,
 	sqlite3_finalize(st);
 	db->replaced = old > 0;
 	if (old > 0 && delete_recording(db, old))
-		return -1;
+		return failed(db);
 
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -1036,8 +1061,12 @@ int db_recording_begin(struct db *db, const struct source_info *in,
 	bind_s(st, 6, meta_kv(in->header_text, "hostname", buf, sizeof(buf)));
 	if (meta_kv(in->header_text, "kernel", kern, sizeof(kern)) &&
 	    meta_kv(in->header_text, "kversion", buf, sizeof(buf))) {
-		char *k = xasprintf("%s %s", kern, buf);
+		char *k = an_asprintf("%s %s", kern, buf);
 
+		if (!k) {
+			sqlite3_finalize(st);
+			return nomem(db);
+		}
 		sqlite3_bind_text(st, 7, k, -1, free);
 	} else {
 		bind_s(st, 7, kern[0] ? kern : NULL);
@@ -1069,7 +1098,7 @@ int db_recording_begin(struct db *db, const struct source_info *in,
 	db->rec_id = sqlite3_last_insert_rowid(db->h);
 	db->next_hist = 1;
 	if (ids_begin(db))
-		return -1;
+		return failed(db);
 
 	if (add_meta(db, "header", in->header_text) ||
 	    add_meta(db, "end", in->end_text) ||
@@ -1077,7 +1106,7 @@ int db_recording_begin(struct db *db, const struct source_info *in,
 	    for_lines(db, in->snapshot_start, "start") ||
 	    for_lines(db, in->snapshot_end, "end") ||
 	    device_attrs(db))
-		return -1;
+		return failed(db);
 	return 0;
 }
 
@@ -1088,7 +1117,7 @@ int db_recording_end(struct db *db, uint64_t events, uint64_t first_ts,
 	int rc;
 
 	if (flush_all(db) || store_interned(db))
-		return -1;
+		return failed(db);
 	if (sqlite3_prepare_v2(db->h,
 			       "UPDATE recordings SET events = ?2, first_ts = ?3, last_ts = ?4, syscall_source = ?5 WHERE rec_id = ?1",
 			       -1, &st, NULL) != SQLITE_OK)
@@ -1142,7 +1171,7 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 		   int file_id, const char *attrib, int64_t *req_id)
 {
 	struct val *v;
-	int64_t t[OR_W], id, off;
+	int64_t t[OR_W], id, off, origin;
 
 	t[OR_DEV] = rq->dev;
 	t[OR_OP] = rq->op;
@@ -1154,12 +1183,15 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 	t[OR_PROC] = proc_id;
 	t[OR_FILE] = file_id;
 	t[OR_ATTRIB] = (int64_t)(intptr_t)attrib;
+	origin = intern(&db->origins, t);
+	if (origin < 0)
+		return nomem(db);
 	v = next_row(db, &db->breq, rq->complete_ts, &id, &off);
 	if (!v)
-		return -1;
+		return failed(db);
 	*req_id = id;
 	vi(&v[0], id);
-	vi(&v[1], intern(&db->origins, t));
+	vi(&v[1], origin);
 	vu(&v[2], rq->sector);
 	vi(&v[3], rq->nr_sector);
 	vi(&v[4], off);
@@ -1183,7 +1215,7 @@ int db_set_request_file(struct db *db, int64_t id, int file_id)
 	int rc;
 
 	if (batch_flush(db, &db->breq))
-		return -1;
+		return failed(db);
 	bind_i(st, 1, id);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
@@ -1195,9 +1227,12 @@ int db_set_request_file(struct db *db, int64_t id, int file_id)
 			    db->path, id);
 	memcpy(t, db->origins.v + (origin - db->origins.base) * OR_W, sizeof(t));
 	t[OR_FILE] = file_id;
+	origin = intern(&db->origins, t);
+	if (origin < 0)
+		return nomem(db);
 	st = db->st[S_REQFILE];
 	bind_i(st, 1, id);
-	bind_i(st, 2, intern(&db->origins, t));
+	bind_i(st, 2, origin);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : fail_sql(db, "update request");
@@ -1207,7 +1242,7 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 		   int fd, int file_id)
 {
 	struct val *v;
-	int64_t t[ST_W], id, off;
+	int64_t t[ST_W], id, off, shape;
 
 	t[ST_TID] = c->tid;
 	t[ST_PROC] = proc_id;
@@ -1215,11 +1250,14 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 	t[ST_FD] = fd;
 	t[ST_FILE] = file_id;
 	t[ST_RET] = c->ret;
+	shape = intern(&db->shapes, t);
+	if (shape < 0)
+		return nomem(db);
 	v = next_row(db, &db->bsys, c->end, &id, &off);
 	if (!v)
-		return -1;
+		return failed(db);
 	vi(&v[0], id);
-	vi(&v[1], intern(&db->shapes, t));
+	vi(&v[1], shape);
 	vi(&v[2], off);
 	if (c->paired)
 		vu(&v[3], c->end - c->start);
@@ -1309,10 +1347,10 @@ static int add_hist_of(struct db *db, const char *subject, const char *metric,
 	id = hist_row(db, subject, metric, dev, op, proc_id, kind, file_id,
 		      h->count, h->sum, h->min, h->max, pct);
 	if (id < 0)
-		return -1;
+		return failed(db);
 	while (hist_next_bucket(h, &pos, &lo, &hi, &n))
 		if (bucket_row(db, id, lo, hi, n))
-			return -1;
+			return failed(db);
 	return 0;
 }
 
@@ -1339,7 +1377,7 @@ int db_add_devstat(struct db *db, uint32_t dev, enum blk_op op,
 
 	/* a device absent from the snapshot gets a row too */
 	if (device_row(db, dev >> 20, dev & ((1u << 20) - 1), NULL))
-		return -1;
+		return failed(db);
 	if (sqlite3_prepare_v2(db->h, "UPDATE devices SET requests = requests + ?3 WHERE rec_id = ?1 AND dev = ?2",
 			       -1, &st, NULL) != SQLITE_OK)
 		return fail_sql(db, "update device");
@@ -1353,7 +1391,7 @@ int db_add_devstat(struct db *db, uint32_t dev, enum blk_op op,
 	if (add_hist(db, "device", "queue", dev, op, queue) ||
 	    add_hist(db, "device", "device", dev, op, device) ||
 	    add_hist(db, "device", "total", dev, op, total))
-		return -1;
+		return failed(db);
 	return 0;
 }
 
@@ -1386,7 +1424,7 @@ static int add_comms(struct db *db, const struct proc_info *p)
 		bind_i(st, 3, seq++);
 		sqlite3_bind_text(st, 4, s, (int)len, SQLITE_TRANSIENT);
 		if (step(db, S_COMM))
-			return -1;
+			return failed(db);
 		s = comma ? comma + 1 : NULL;
 	}
 	return 0;
@@ -1422,7 +1460,7 @@ int db_add_process(struct db *db, const struct proc_row *r)
 	bind_u(st, 26, ps ? ps->dstates : 0);
 	bind_u(st, 27, ps ? ps->dstate_ns : 0);
 	if (step(db, S_PROCESS) || add_comms(db, p))
-		return -1;
+		return failed(db);
 	if (!ps)
 		return 0;
 	for (int k = SK_NONE + 1; k < SK_NR; k++) {
@@ -1452,7 +1490,7 @@ int db_add_process(struct db *db, const struct proc_row *r)
 		if (step(db, S_PKIND) ||
 		    add_owner_hist(db, "syscall", "latency", p->id, k, -1,
 				&ks->lat))
-			return -1;
+			return failed(db);
 	}
 	return add_owner_hist(db, "process", "fsync", p->id, -1, -1, &ps->fsync);
 }
@@ -1515,13 +1553,13 @@ int db_add_file(struct db *db, const struct file_ident *r)
 				bind_i(st, i, 0);
 	}
 	if (step(db, S_FILE))
-		return -1;
+		return failed(db);
 	if (!fs)
 		return 0;
 	if (add_owner_hist(db, "file", "read", -1, -1, f->id, &fs->rlat) ||
 	    add_owner_hist(db, "file", "write", -1, -1, f->id, &fs->wlat) ||
 	    add_owner_hist(db, "file", "fsync", -1, -1, f->id, &fs->fsync))
-		return -1;
+		return failed(db);
 	return 0;
 }
 

@@ -12,8 +12,9 @@
  * was.  Loading a recording that is already in the database (same
  * content id) replaces its rows.
  *
- * Nothing here prints or exits: functions return 0 or -1, and after -1
- * db_errmsg() says what failed and, where there is one, the fix.
+ * Nothing here prints or exits: functions return 0 or a negative AN_E_*
+ * (AN_E_DB, AN_E_NOMEM; base/err.h), after which db_errmsg() says what
+ * failed and, where there is one, the fix.
  */
 #ifndef IOREPORT_SINK_SQLITE_H
 #define IOREPORT_SINK_SQLITE_H
@@ -34,14 +35,15 @@ struct source_info;
 
 /*
  * db_open - open or create the database at path
- * @errmsg: on failure, a one-line message naming the problem and the fix
- *   (caller frees)
+ * @err: on failure, filled with a one-line message naming the problem and
+ *   the fix
  *
  * Creates the schema in a new (or empty) file.  An existing database of
  * another schema version, or a file that is not an ioreport database, is
  * refused (NULL) rather than changed.
  */
-struct db *db_open(const char *path, char **errmsg);
+struct an_err;
+struct db *db_open(const char *path, struct an_err *err);
 
 /* Roll back an uncommitted load and close; accepts NULL. */
 void db_close(struct db *db);

@@ -440,7 +440,11 @@ void view_fsync(struct sink *s, long top)
 	FILE *out = s->out;
 	struct hist all;
 
-	rows_fsync_all(s->st, &all);
+	if (rows_fsync_all(s->st, &all) < 0) {
+		hist_release(&all);
+		s->err = -AN_E_NOMEM;
+		return;
+	}
 	if (s->j) {
 		view_title(s, "fsync", NULL);
 		json_bool(s->j, "ext4_sync_recorded", s->st->wa->st.ext4_sync);

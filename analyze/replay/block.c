@@ -27,6 +27,7 @@
 
 #include "util.h"
 #include "decode/decode.h"
+#include "base/err.h"
 #include "replay/block.h"
 
 #define NBUCKETS	4096
@@ -52,12 +53,15 @@ struct replay_block {
 	struct blk_anomalies an;
 	blk_emit_fn emit;
 	void *arg;
+	int err;		/* sticky: -AN_E_NOMEM */
 };
 
 struct replay_block *replay_block_new(blk_emit_fn emit, void *arg)
 {
-	struct replay_block *rb = xcalloc(1, sizeof(*rb));
+	struct replay_block *rb = an_calloc(1, sizeof(*rb));
 
+	if (!rb)
+		return NULL;
 	rb->emit = emit;
 	rb->arg = arg;
 	return rb;
@@ -104,7 +108,13 @@ static struct pending *new_pending(struct replay_block *rb,
 	if (p)
 		rb->free_list = p->next;
 	else
-		p = xmalloc(sizeof(*p));
+		p = malloc(sizeof(*p));
+	if (!p) {
+		/* the request is not followed: its completion will be an
+		 * unmatched one, and the pass fails (replay_block_error) */
+		rb->err = -AN_E_NOMEM;
+		return NULL;
+	}
 	memset(p, 0, sizeof(*p));
 	p->next = NULL;
 	*slot = p;
@@ -200,6 +210,8 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 			pp = find(rb, rq.dev, rq.sector, flush);
 		}
 		p = new_pending(rb, pp);
+		if (!p)
+			break;
 		p->rq = rq;
 		p->rq.insert_ts = ev->ts;
 		p->rq.insert_pid = ev->pid;
@@ -221,6 +233,8 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 		} else {
 			rb->an.issue_without_insert++;
 			p = new_pending(rb, pp);
+			if (!p)
+				break;
 			p->rq = rq;
 			memcpy(p->rq.comm, ev->rq.comm, sizeof(p->rq.comm));
 		}
@@ -268,6 +282,11 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 void replay_block_finish(struct replay_block *rb)
 {
 	drop_all(rb, &rb->an.still_open);
+}
+
+int replay_block_error(const struct replay_block *rb)
+{
+	return rb->err;
 }
 
 const struct blk_anomalies *replay_block_anomalies(const struct replay_block *rb)

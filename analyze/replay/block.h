@@ -34,7 +34,7 @@ typedef void (*blk_emit_fn)(const struct blk_request *rq, void *arg);
 
 struct replay_block;
 
-/* A machine that hands every finished request to emit. */
+/* A machine that hands every finished request to emit; NULL: no memory. */
 struct replay_block *replay_block_new(blk_emit_fn emit, void *arg);
 /* Feed one decoded block_rq_* record (DK_RQ_*). */
 void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev);
@@ -46,6 +46,8 @@ void replay_block_gap(struct replay_block *rb);
 /* End of recording: count what is still pending. */
 void replay_block_finish(struct replay_block *rb);
 const struct blk_anomalies *replay_block_anomalies(const struct replay_block *rb);
+/* 0, or -AN_E_NOMEM once a request could not be followed for memory. */
+int replay_block_error(const struct replay_block *rb);
 void replay_block_free(struct replay_block *rb);
 
 #endif /* IOREPORT_REPLAY_BLOCK_H */

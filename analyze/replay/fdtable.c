@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/err.h"
 #include "replay/fdtable.h"
 
 /* ------------------------------------------------------------------ */
@@ -30,6 +31,8 @@ struct filetab {
 	size_t idx_cap, idx_n;
 	struct imap overflow;	/* pid -> its catch-all unnamed file */
 	struct filetab_stats st;
+	struct file spare;	/* handed out when a file cannot be made */
+	int err;		/* sticky: -AN_E_NOMEM */
 };
 
 /*
@@ -59,16 +62,27 @@ static struct file *idx_get(const struct filetab *ft, const char *key)
 	return NULL;
 }
 
+/* Index f by key (taken: freed here when it cannot be kept). */
 static void idx_put(struct filetab *ft, char *key, struct file *f)
 {
 	struct fkey *k;
 	size_t h;
 
+	if (!key) {
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
 	if (ft->idx_n >= ft->idx_cap) {
 		size_t cap = ft->idx_cap ? ft->idx_cap * 2 : 256;
-		struct fkey **idx = xcalloc(cap, sizeof(*idx));
+		struct fkey **idx = an_calloc(cap, sizeof(*idx));
 
-		for (size_t i = 0; i < ft->idx_cap; i++) {
+		/* without a bigger index the chains grow longer */
+		if (!idx && !ft->idx_cap) {
+			ft->err = -AN_E_NOMEM;
+			free(key);
+			return;
+		}
+		for (size_t i = 0; idx && i < ft->idx_cap; i++) {
 			while ((k = ft->idx[i])) {
 				ft->idx[i] = k->next;
 				h = hash_str(k->key) & (cap - 1);
@@ -76,11 +90,18 @@ static void idx_put(struct filetab *ft, char *key, struct file *f)
 				idx[h] = k;
 			}
 		}
-		free(ft->idx);
-		ft->idx = idx;
-		ft->idx_cap = cap;
+		if (idx) {
+			free(ft->idx);
+			ft->idx = idx;
+			ft->idx_cap = cap;
+		}
 	}
-	k = xmalloc(sizeof(*k));
+	k = malloc(sizeof(*k));
+	if (!k) {
+		ft->err = -AN_E_NOMEM;
+		free(key);
+		return;
+	}
 	k->key = key;
 	k->f = f;
 	h = hash_str(key) & (ft->idx_cap - 1);
@@ -89,12 +110,31 @@ static void idx_put(struct filetab *ft, char *key, struct file *f)
 	ft->idx_n++;
 }
 
+/* A copy of s, or NULL with the table's error set. */
+static char *dup_str(struct filetab *ft, const char *s)
+{
+	char *c = an_strdup(s);
+
+	if (!c)
+		ft->err = -AN_E_NOMEM;
+	return c;
+}
+
 struct filetab *filetab_new(void)
 {
-	struct filetab *ft = xcalloc(1, sizeof(*ft));
+	struct filetab *ft = an_calloc(1, sizeof(*ft));
 
+	if (!ft)
+		return NULL;
 	imap_init(&ft->overflow);
+	ft->spare.id = -1;
+	ft->spare.fd = -1;
 	return ft;
+}
+
+int filetab_error(const struct filetab *ft)
+{
+	return ft->err;
 }
 
 void filetab_free(struct filetab *ft, void (*free_user)(void *))
@@ -119,16 +159,21 @@ void filetab_free(struct filetab *ft, void (*free_user)(void *))
 	free(ft->idx);
 	imap_release(&ft->overflow);
 	free(ft->v);
+	if (free_user)
+		free_user(ft->spare.user);
+	free(ft->spare.path);
 	free(ft);
 }
 
+/* A new file, or the spare one with the error set (never NULL). */
 static struct file *file_add(struct filetab *ft)
 {
-	struct file *f = xcalloc(1, sizeof(*f));
+	struct file *f;
 
-	if (ft->n == ft->alloc) {
-		ft->alloc = ft->alloc ? ft->alloc * 2 : 64;
-		ft->v = xrealloc(ft->v, sizeof(*ft->v) * ft->alloc);
+	if (an_grow(&ft->v, &ft->alloc, ft->n + 1, sizeof(*ft->v), 64) ||
+	    !(f = an_calloc(1, sizeof(*f)))) {
+		ft->err = -AN_E_NOMEM;
+		return &ft->spare;
 	}
 	f->id = (int)ft->n;
 	f->fd = -1;
@@ -140,24 +185,27 @@ static struct file *file_add(struct filetab *ft)
 struct file *filetab_devino(struct filetab *ft, unsigned int major,
 			    unsigned int minor, uint64_t ino, const char *path)
 {
-	char *key = xasprintf("d %u %u %llu", major, minor,
-			      (unsigned long long)ino);
-	struct file *f = idx_get(ft, key);
+	char key[80];
+	struct file *f;
 
+	snprintf(key, sizeof(key), "d %u %u %llu", major, minor,
+		 (unsigned long long)ino);
+	f = idx_get(ft, key);
 	if (f) {
-		free(key);
 		if (!f->path && path && *path)
-			f->path = xstrdup(path);
+			f->path = dup_str(ft, path);
 		return f;
 	}
 	f = file_add(ft);
-	idx_put(ft, key, f);
+	if (f == &ft->spare)
+		return f;
+	idx_put(ft, dup_str(ft, key), f);
 	f->has_devino = true;
 	f->major = major;
 	f->minor = minor;
 	f->ino = ino;
 	if (path && *path)
-		f->path = xstrdup(path);
+		f->path = dup_str(ft, path);
 	return f;
 }
 
@@ -174,29 +222,35 @@ struct file *filetab_find_devino(struct filetab *ft, unsigned int major,
 void filetab_set_devino(struct filetab *ft, struct file *f,
 			unsigned int major, unsigned int minor, uint64_t ino)
 {
-	if (f->has_devino)
+	if (f->has_devino || f == &ft->spare)
 		return;
 	f->has_devino = true;
 	f->major = major;
 	f->minor = minor;
 	f->ino = ino;
 	if (!filetab_find_devino(ft, major, minor, ino))
-		idx_put(ft, xasprintf("d %u %u %llu", major, minor,
-				      (unsigned long long)ino), f);
+		idx_put(ft, an_asprintf("d %u %u %llu", major, minor,
+					(unsigned long long)ino), f);
 }
 
 struct file *filetab_path(struct filetab *ft, const char *path)
 {
-	char *key = xasprintf("p %s", path);
-	struct file *f = idx_get(ft, key);
+	char *key = an_asprintf("p %s", path);
+	struct file *f = key ? idx_get(ft, key) : NULL;
 
-	if (f) {
+	if (f || !key) {
+		if (!key)
+			ft->err = -AN_E_NOMEM;
+		free(key);
+		return f ? f : &ft->spare;
+	}
+	f = file_add(ft);
+	if (f == &ft->spare) {
 		free(key);
 		return f;
 	}
-	f = file_add(ft);
 	idx_put(ft, key, f);
-	f->path = xstrdup(path);
+	f->path = dup_str(ft, path);
 	return f;
 }
 
@@ -209,12 +263,17 @@ struct file *filetab_anon(struct filetab *ft, int pid, int fd, uint64_t ts)
 		if (f)
 			return f;
 		f = file_add(ft);
+		if (f == &ft->spare)
+			return f;
 		f->pid = pid;
 		f->fd = -1;
-		imap_put(&ft->overflow, pid, f);
+		if (imap_put(&ft->overflow, pid, f, NULL))
+			ft->err = -AN_E_NOMEM;
 		return f;
 	}
 	f = file_add(ft);
+	if (f == &ft->spare)
+		return f;
 
 	f->pid = pid;
 	f->fd = fd;
@@ -228,9 +287,12 @@ void file_set_name(struct filetab *ft, struct file *f, const char *path,
 		   uint64_t ino)
 {
 	/* Named already, or the catch-all of many files: keep. */
-	if (f->path || !path || !*path || (f->fd < 0 && !f->has_devino))
+	if (f->path || !path || !*path || (f->fd < 0 && !f->has_devino) ||
+	    f == &ft->spare)
 		return;
-	f->path = xstrdup(path);
+	f->path = dup_str(ft, path);
+	if (!f->path)
+		return;
 	if (has_devino && !f->has_devino) {
 		f->has_devino = true;
 		f->major = major;
@@ -287,9 +349,10 @@ struct fdtable {
 
 struct fdtable *fdtable_new(void)
 {
-	struct fdtable *t = xcalloc(1, sizeof(*t));
+	struct fdtable *t = an_calloc(1, sizeof(*t));
 
-	imap_init(&t->map);
+	if (t)
+		imap_init(&t->map);
 	return t;
 }
 
@@ -314,34 +377,47 @@ struct fdtable *fdtable_copy(const struct fdtable *t)
 	int fd;
 	void *val;
 
-	while (imap_next(&t->map, &pos, &fd, &val)) {
-		struct fdslot *s = xmalloc(sizeof(*s));
+	while (c && imap_next(&t->map, &pos, &fd, &val)) {
+		struct fdslot *s = malloc(sizeof(*s));
 
+		if (!s || imap_put(&c->map, fd, s, NULL)) {
+			free(s);
+			fdtable_free(c);
+			return NULL;
+		}
 		*s = *(struct fdslot *)val;
-		imap_put(&c->map, fd, s);
 	}
 	return c;
 }
 
-void fdtable_set(struct fdtable *t, int fd, struct file *f, bool cloexec)
+int fdtable_set(struct fdtable *t, int fd, struct file *f, bool cloexec)
 {
-	struct fdslot *s = xmalloc(sizeof(*s));
+	struct fdslot *s;
+	void *old;
 
+	if (!t)
+		return -AN_E_NOMEM;
+	s = malloc(sizeof(*s));
+	if (!s || imap_put(&t->map, fd, s, &old)) {
+		free(s);
+		return -AN_E_NOMEM;
+	}
 	s->f = f;
 	s->cloexec = cloexec;
-	free(imap_put(&t->map, fd, s));
+	free(old);
+	return 0;
 }
 
 struct file *fdtable_get(const struct fdtable *t, int fd)
 {
-	struct fdslot *s = imap_get(&t->map, fd);
+	struct fdslot *s = t ? imap_get(&t->map, fd) : NULL;
 
 	return s ? s->f : NULL;
 }
 
 int fdtable_close(struct fdtable *t, int fd)
 {
-	struct fdslot *s = imap_del(&t->map, fd);
+	struct fdslot *s = t ? imap_del(&t->map, fd) : NULL;
 
 	if (!s)
 		return -1;
@@ -349,36 +425,60 @@ int fdtable_close(struct fdtable *t, int fd)
 	return 0;
 }
 
-/* Collect the open fds in [lo, hi] (the map cannot change while walked). */
-static int *fds_in_range(const struct fdtable *t, unsigned int lo,
-			 unsigned int hi, int *n)
+/*
+ * Close the fds of t that match: collected a batch at a time (the map
+ * cannot change while walked), so no memory is needed.  Returns how many.
+ */
+static int close_matching(struct fdtable *t, bool (*match)(int fd,
+		const struct fdslot *s, const void *arg), const void *arg)
 {
-	size_t pos = 0;
-	int fd, *v = NULL;
+	int batch[64], n, k = 0;
+	size_t pos;
+	int fd;
 	void *val;
 
-	*n = 0;
-	while (imap_next(&t->map, &pos, &fd, &val)) {
-		if (fd >= 0 && (unsigned int)fd >= lo && (unsigned int)fd <= hi) {
-			v = xrealloc(v, sizeof(*v) * (*n + 1));
-			v[(*n)++] = fd;
-		}
-	}
-	return v;
+	do {
+		n = 0;
+		pos = 0;
+		while (n < (int)ARRAY_SIZE(batch) &&
+		       imap_next(&t->map, &pos, &fd, &val))
+			if (match(fd, val, arg))
+				batch[n++] = fd;
+		for (int i = 0; i < n; i++)
+			k += !fdtable_close(t, batch[i]);
+	} while (n == (int)ARRAY_SIZE(batch));
+	return k;
+}
+
+struct fd_range {
+	unsigned int lo, hi;
+};
+
+static bool in_range(int fd, const struct fdslot *s, const void *arg)
+{
+	const struct fd_range *r = arg;
+
+	(void)s;
+	return fd >= 0 && (unsigned int)fd >= r->lo && (unsigned int)fd <= r->hi;
 }
 
 void fdtable_close_range(struct fdtable *t, unsigned int lo, unsigned int hi,
 			 bool cloexec_only)
 {
-	int n, *v = fds_in_range(t, lo, hi, &n);
+	struct fd_range r = { lo, hi };
+	size_t pos = 0;
+	int fd;
+	void *val;
 
-	for (int i = 0; i < n; i++) {
-		if (cloexec_only)
-			fdtable_set_cloexec(t, v[i], true);
-		else
-			fdtable_close(t, v[i]);
+	if (!t)
+		return;
+	if (!cloexec_only) {
+		close_matching(t, in_range, &r);
+		return;
 	}
-	free(v);
+	while (imap_next(&t->map, &pos, &fd, &val))
+		if (in_range(fd, val, &r))
+			((struct fdslot *)val)->cloexec = true;
 }
 
 int fdtable_dup(struct fdtable *t, int oldfd, int newfd, bool cloexec)
@@ -387,35 +487,29 @@ int fdtable_dup(struct fdtable *t, int oldfd, int newfd, bool cloexec)
 
 	if (!f)
 		return -1;
-	if (oldfd != newfd)
-		fdtable_set(t, newfd, f, cloexec);
+	if (oldfd != newfd && fdtable_set(t, newfd, f, cloexec))
+		return -AN_E_NOMEM;
 	return 0;
 }
 
 void fdtable_set_cloexec(struct fdtable *t, int fd, bool cloexec)
 {
-	struct fdslot *s = imap_get(&t->map, fd);
+	struct fdslot *s = t ? imap_get(&t->map, fd) : NULL;
 
 	if (s)
 		s->cloexec = cloexec;
 }
 
+static bool is_cloexec(int fd, const struct fdslot *s, const void *arg)
+{
+	(void)fd;
+	(void)arg;
+	return s->cloexec;
+}
+
 int fdtable_exec(struct fdtable *t)
 {
-	size_t pos = 0;
-	int fd, n = 0, k = 0, *v = NULL;
-	void *val;
-
-	while (imap_next(&t->map, &pos, &fd, &val)) {
-		if (((struct fdslot *)val)->cloexec) {
-			v = xrealloc(v, sizeof(*v) * (n + 1));
-			v[n++] = fd;
-		}
-	}
-	for (int i = 0; i < n; i++)
-		k += !fdtable_close(t, v[i]);
-	free(v);
-	return k;
+	return t ? close_matching(t, is_cloexec, NULL) : 0;
 }
 
 bool fdtable_next(const struct fdtable *t, size_t *pos, int *fd,
@@ -423,7 +517,7 @@ bool fdtable_next(const struct fdtable *t, size_t *pos, int *fd,
 {
 	void *val;
 
-	if (!imap_next(&t->map, pos, fd, &val))
+	if (!t || !imap_next(&t->map, pos, fd, &val))
 		return false;
 	*f = ((struct fdslot *)val)->f;
 	return true;
@@ -431,5 +525,5 @@ bool fdtable_next(const struct fdtable *t, size_t *pos, int *fd,
 
 size_t fdtable_size(const struct fdtable *t)
 {
-	return t->map.n;
+	return t ? t->map.n : 0;
 }

@@ -9,6 +9,11 @@
  * fd opened during the recording on a kernel whose syscall events carry
  * only user pointers is a file without a name until someone names it
  * (file_set_name()).  Nothing here prints.
+ *
+ * Memory: a file that cannot be made is the table's one spare file
+ * (never NULL: the replay goes on) and filetab_error() says so; an fd
+ * table that cannot be made is NULL, which every fdtable_* function
+ * takes as an empty table.
  */
 #ifndef IOREPORT_FDTABLE_H
 #define IOREPORT_FDTABLE_H
@@ -38,7 +43,10 @@ struct filetab_stats {
 
 struct filetab;
 
+/* A new table, or NULL: no memory. */
 struct filetab *filetab_new(void);
+/* 0, or -AN_E_NOMEM once something could not be kept for memory. */
+int filetab_error(const struct filetab *ft);
 /* Free every file; free_user (may be NULL) frees file.user.  Accepts NULL. */
 void filetab_free(struct filetab *ft, void (*free_user)(void *));
 
@@ -86,13 +94,14 @@ struct fdtable_stats {
 
 struct fdtable;
 
+/* A new table, or NULL: no memory. */
 struct fdtable *fdtable_new(void);
-/* A copy for a forked child: same files, same flags. */
+/* A copy for a forked child: same files, same flags; NULL: no memory. */
 struct fdtable *fdtable_copy(const struct fdtable *t);
 void fdtable_free(struct fdtable *t);
 
-/* Install f as fd (replacing what was there). */
-void fdtable_set(struct fdtable *t, int fd, struct file *f, bool cloexec);
+/* Install f as fd (replacing what was there); 0, or -AN_E_NOMEM. */
+int fdtable_set(struct fdtable *t, int fd, struct file *f, bool cloexec);
 /* The file of fd, or NULL. */
 struct file *fdtable_get(const struct fdtable *t, int fd);
 /* Close fd: returns 0, or -1 if it was not open. */
@@ -100,7 +109,7 @@ int fdtable_close(struct fdtable *t, int fd);
 /* close_range(lo, hi): close them, or with cloexec_only mark them. */
 void fdtable_close_range(struct fdtable *t, unsigned int lo, unsigned int hi,
 			 bool cloexec_only);
-/* newfd = dup(oldfd): returns 0, or -1 if oldfd was not open. */
+/* newfd = dup(oldfd): 0, -1 if oldfd was not open, or -AN_E_NOMEM. */
 int fdtable_dup(struct fdtable *t, int oldfd, int newfd, bool cloexec);
 void fdtable_set_cloexec(struct fdtable *t, int fd, bool cloexec);
 /* exec: close the close-on-exec fds; returns how many. */

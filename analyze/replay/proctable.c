@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/err.h"
 #include "base/syskind.h"
 #include "input/meta.h"
 #include "replay/proctable.h"
@@ -35,17 +36,42 @@ struct proctable {
 	char *end_text;
 	struct proctable_stats st;
 	struct fdtable_stats fdst;
+	struct proc spare;	/* handed out when a process cannot be made */
+	int err;		/* sticky: -AN_E_NOMEM */
 };
 
 struct proctable *proctable_new(struct filetab *ft)
 {
-	struct proctable *pt = xcalloc(1, sizeof(*pt));
+	struct proctable *pt = an_calloc(1, sizeof(*pt));
 
+	if (!pt)
+		return NULL;
 	pt->ft = ft;
+	pt->spare.id = -1;
+	pt->spare.comm = an_strdup("<...>");
+	if (!pt->spare.comm) {
+		free(pt);
+		return NULL;
+	}
 	imap_init(&pt->tids);
 	imap_init(&pt->newtask);
 	imap_init(&pt->end_tgid);
 	return pt;
+}
+
+int proctable_error(const struct proctable *pt)
+{
+	return pt->err;
+}
+
+static void proc_release(struct proc *p, void (*free_user)(void *))
+{
+	if (free_user)
+		free_user(p->user);
+	fdtable_free(p->fds);
+	free(p->comm);
+	free(p->comms);
+	free(p->exe);
 }
 
 void proctable_free(struct proctable *pt, void (*free_user)(void *))
@@ -53,16 +79,10 @@ void proctable_free(struct proctable *pt, void (*free_user)(void *))
 	if (!pt)
 		return;
 	for (size_t i = 0; i < pt->n; i++) {
-		struct proc *p = pt->v[i];
-
-		if (free_user)
-			free_user(p->user);
-		fdtable_free(p->fds);
-		free(p->comm);
-		free(p->comms);
-		free(p->exe);
-		free(p);
+		proc_release(pt->v[i], free_user);
+		free(pt->v[i]);
 	}
+	proc_release(&pt->spare, free_user);
 	free(pt->v);
 	imap_release(&pt->tids);
 	imap_release(&pt->newtask);
@@ -71,7 +91,17 @@ void proctable_free(struct proctable *pt, void (*free_user)(void *))
 	free(pt);
 }
 
-static void add_comm(struct proc *p, const char *comm)
+/* A copy of s, or NULL with the table's error set. */
+static char *dup_str(struct proctable *pt, const char *s)
+{
+	char *c = an_strdup(s);
+
+	if (!c)
+		pt->err = -AN_E_NOMEM;
+	return c;
+}
+
+static void add_comm(struct proctable *pt, struct proc *p, const char *comm)
 {
 	size_t len = strlen(comm);
 	char *s, *hit;
@@ -79,7 +109,7 @@ static void add_comm(struct proc *p, const char *comm)
 	if (!*comm || !strcmp(comm, "<...>"))
 		return;
 	if (!p->comms) {
-		p->comms = xstrdup(comm);
+		p->comms = dup_str(pt, comm);
 		return;
 	}
 	/* Already listed?  Entries are separated by ','. */
@@ -87,37 +117,53 @@ static void add_comm(struct proc *p, const char *comm)
 		if ((hit == p->comms || hit[-1] == ',') &&
 		    (hit[len] == ',' || !hit[len]))
 			return;
-	s = xasprintf("%s,%s", p->comms, comm);
+	s = an_asprintf("%s,%s", p->comms, comm);
+	if (!s) {
+		pt->err = -AN_E_NOMEM;
+		return;
+	}
 	free(p->comms);
 	p->comms = s;
 }
 
-static void set_comm(struct proc *p, const char *comm)
+static void set_comm(struct proctable *pt, struct proc *p, const char *comm)
 {
+	char *c;
+
 	if (!comm || !*comm)
 		return;
+	c = dup_str(pt, comm);
+	if (!c)
+		return;
 	free(p->comm);
-	p->comm = xstrdup(comm);
-	add_comm(p, comm);
+	p->comm = c;
+	add_comm(pt, p, comm);
 }
 
+/* A new process, or the spare one with the error set (never NULL). */
 static struct proc *proc_new(struct proctable *pt, int pid, int ppid,
 			     const char *comm, uint64_t ts)
 {
-	struct proc *p = xcalloc(1, sizeof(*p));
+	struct proc *p = NULL;
 
-	if (pt->n == pt->alloc) {
-		pt->alloc = pt->alloc ? pt->alloc * 2 : 64;
-		pt->v = xrealloc(pt->v, sizeof(*pt->v) * pt->alloc);
+	if (an_grow(&pt->v, &pt->alloc, pt->n + 1, sizeof(*pt->v), 64) ||
+	    !(p = an_calloc(1, sizeof(*p))) ||
+	    !(p->comm = an_strdup(comm && *comm ? comm : "<...>")) ||
+	    !(p->fds = fdtable_new())) {
+		if (p)
+			free(p->comm);
+		free(p);
+		pt->err = -AN_E_NOMEM;
+		p = &pt->spare;
+		p->pid = pid;
+		return p;
 	}
 	p->id = (int)pt->n;
 	p->pid = pid;
 	p->ppid = ppid;
 	p->start_ts = ts;
-	p->comm = xstrdup(comm && *comm ? comm : "<...>");
 	if (comm && *comm)
-		add_comm(p, comm);
-	p->fds = fdtable_new();
+		add_comm(pt, p, comm);
 	pt->v[pt->n++] = p;
 	return p;
 }
@@ -135,8 +181,14 @@ static void proc_dead(struct proctable *pt, struct proc *p, uint64_t ts)
 /* Map tid to p; a process that held tid before lost it (pid reuse). */
 static void attach(struct proctable *pt, int tid, struct proc *p)
 {
-	struct proc *old = imap_put(&pt->tids, tid, p);
+	void *prev;
+	struct proc *old;
 
+	if (imap_put(&pt->tids, tid, p, &prev)) {
+		pt->err = -AN_E_NOMEM;
+		return;
+	}
+	old = prev;
 	if (old == p)
 		return;
 	p->nthreads++;
@@ -180,8 +232,8 @@ static int start_line(char **f, int n, void *arg)
 			return 0;
 		p = proc_new(pt, pid, atoi(f[2]), f[3], 0);
 		p->at_start = true;
-		if (n >= 5 && *f[4])
-			p->exe = xstrdup(f[4]);
+		if (n >= 5 && *f[4] && !p->exe)
+			p->exe = dup_str(pt, f[4]);
 		attach(pt, pid, p);
 	} else if (n >= 3 && !strcmp(f[0], "thread")) {
 		int tid = atoi(f[1]);
@@ -205,7 +257,8 @@ static int start_line(char **f, int n, void *arg)
 			file = filetab_devino(pt->ft, ma, mi, ino, f[7]);
 		else
 			file = filetab_path(pt->ft, f[7]);
-		fdtable_set(p->fds, fd, file, flags & OPEN_CLOEXEC);
+		if (fdtable_set(p->fds, fd, file, flags & OPEN_CLOEXEC))
+			pt->err = -AN_E_NOMEM;
 		pt->st.fds_seeded++;
 	}
 	return 0;
@@ -224,16 +277,17 @@ static int end_line(char **f, int n, void *arg)
 {
 	struct proctable *pt = arg;
 
-	if (n >= 3 && atoi(f[1]) > 0 && atoi(f[2]) > 0)
-		imap_put(&pt->end_tgid, atoi(f[1]),
-			 (void *)(intptr_t)atoi(f[2]));
+	if (n >= 3 && atoi(f[1]) > 0 && atoi(f[2]) > 0 &&
+	    imap_put(&pt->end_tgid, atoi(f[1]), (void *)(intptr_t)atoi(f[2]),
+		     NULL))
+		pt->err = -AN_E_NOMEM;
 	return 0;
 }
 
 void proctable_load_end(struct proctable *pt, const char *text)
 {
 	free(pt->end_text);
-	pt->end_text = text ? xstrdup(text) : NULL;
+	pt->end_text = text ? dup_str(pt, text) : NULL;
 	if (text)
 		meta_lines(text, "thread", end_line, pt);
 }
@@ -286,19 +340,23 @@ static void create_child(struct proctable *pt, uint64_t ts,
 	if (thread) {
 		pt->st.threads++;
 		attach(pt, child, parent);
-		imap_put(&pt->newtask, child, parent);
+		if (imap_put(&pt->newtask, child, parent, NULL))
+			pt->err = -AN_E_NOMEM;
 		return;
 	}
 	pt->st.forks++;
 	c = proc_new(pt, child, parent->pid, comm ? comm : parent->comm, ts);
-	if (parent->fds) {
+	if (parent->fds && c != &pt->spare) {
 		fdtable_free(c->fds);
 		c->fds = fdtable_copy(parent->fds);
+		if (!c->fds)
+			pt->err = -AN_E_NOMEM;
 	}
-	if (parent->exe)
-		c->exe = xstrdup(parent->exe);
+	if (parent->exe && !c->exe)
+		c->exe = dup_str(pt, parent->exe);
 	attach(pt, child, c);
-	imap_put(&pt->newtask, child, c);
+	if (imap_put(&pt->newtask, child, c, NULL))
+		pt->err = -AN_E_NOMEM;
 }
 
 void proctable_newtask(struct proctable *pt, uint64_t ts, int parent_tid,
@@ -352,11 +410,11 @@ void proctable_exec(struct proctable *pt, uint64_t ts, int pid, int old_pid,
 	}
 	if (filename && *filename) {
 		free(p->exe);
-		p->exe = xstrdup(filename);
+		p->exe = dup_str(pt, filename);
 		base = strrchr(filename, '/');
 		base = base ? base + 1 : filename;
 		snprintf(comm, sizeof(comm), "%s", base);
-		set_comm(p, comm);
+		set_comm(pt, p, comm);
 	}
 }
 
@@ -367,9 +425,9 @@ void proctable_rename(struct proctable *pt, uint64_t ts, int tid,
 
 	pt->st.renames++;
 	if (tid == p->pid)
-		set_comm(p, newcomm);
+		set_comm(pt, p, newcomm);
 	else
-		add_comm(p, newcomm);
+		add_comm(pt, p, newcomm);
 }
 
 void proctable_exit(struct proctable *pt, uint64_t ts, int tid,
@@ -462,6 +520,14 @@ struct fdtable_stats *proctable_fdstats(struct proctable *pt)
 /* ------------------------------------------------------------------ */
 /* The fd table effects of a completed call */
 
+/* Install f as p's fd; without memory the table's error is set. */
+static void set_fd(struct proctable *pt, struct proc *p, int fd,
+		   struct file *f, bool cloexec)
+{
+	if (fdtable_set(p->fds, fd, f, cloexec))
+		pt->err = -AN_E_NOMEM;
+}
+
 /* The file behind fd, made up (and counted) when the fd is unknown. */
 struct file *fd_file(struct proctable *pt, struct proc *p, int fd)
 {
@@ -473,7 +539,7 @@ struct file *fd_file(struct proctable *pt, struct proc *p, int fd)
 	if (!f) {
 		pt->fdst.io_unknown++;
 		f = filetab_anon(pt->ft, p->pid, fd, 0);
-		fdtable_set(p->fds, fd, f, false);
+		set_fd(pt, p, fd, f, false);
 	}
 	return f;
 }
@@ -492,7 +558,7 @@ static struct file *do_open(struct proctable *pt, struct proc *p,
 		f = filetab_anon(pt->ft, p->pid, fd, c->start);
 	if (c->paired && ki->flags_arg >= 0)
 		cloexec = c->args[ki->flags_arg] & OPEN_CLOEXEC;
-	fdtable_set(p->fds, fd, f, cloexec);
+	set_fd(pt, p, fd, f, cloexec);
 	pt->fdst.opens++;
 	return f;
 }
@@ -500,14 +566,18 @@ static struct file *do_open(struct proctable *pt, struct proc *p,
 static void do_dup(struct proctable *pt, struct proc *p, int oldfd, int newfd,
 		   bool cloexec)
 {
-	if (fdtable_dup(p->fds, oldfd, newfd, cloexec)) {
+	int rc = fdtable_dup(p->fds, oldfd, newfd, cloexec);
+
+	if (rc == -1) {
 		struct file *f;
 
 		pt->fdst.dup_unknown++;
 		f = filetab_anon(pt->ft, p->pid, oldfd, 0);
-		fdtable_set(p->fds, oldfd, f, false);
+		set_fd(pt, p, oldfd, f, false);
 		if (newfd != oldfd)
-			fdtable_set(p->fds, newfd, f, cloexec);
+			set_fd(pt, p, newfd, f, cloexec);
+	} else if (rc) {
+		pt->err = -AN_E_NOMEM;
 	}
 }
 

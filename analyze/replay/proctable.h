@@ -9,6 +9,9 @@
  * (a process exits and a new one gets its number) the new one is a new
  * struct proc, so the two are never merged.  Nothing here prints; odd
  * sequences are counted in proctable_stats.
+ *
+ * Memory: a process that cannot be made is the table's one spare process
+ * (never NULL: the replay goes on) and proctable_error() says so.
  */
 #ifndef IOREPORT_PROCTABLE_H
 #define IOREPORT_PROCTABLE_H
@@ -52,8 +55,13 @@ struct proctable_stats {
 
 struct proctable;
 
-/* ft: the file table that fd lines and opens create files in (not owned). */
+/*
+ * ft: the file table that fd lines and opens create files in (not
+ * owned).  NULL: no memory.
+ */
 struct proctable *proctable_new(struct filetab *ft);
+/* 0, or -AN_E_NOMEM once something could not be kept for memory. */
+int proctable_error(const struct proctable *pt);
 /* Free; free_user (may be NULL) frees proc.user.  Accepts NULL. */
 void proctable_free(struct proctable *pt, void (*free_user)(void *));
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * sysreplay.c - the syscall kinds ioreport replays, the enter -> exit
- * pairing per thread and the aggregates' release functions.
+ * syscall.c - the syscall enter -> exit pairing per thread (see
+ * syscall.h).
  */
 #include "config.h"
 
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/err.h"
 #include "base/imap.h"
 #include "replay/syscall.h"
 
@@ -38,12 +38,15 @@ struct sysreplay {
 	struct imap hints;	/* tid -> char * path for the next enter */
 	struct sysreplay_stats st;
 	char *last_path;	/* path of the last call returned */
+	int err;		/* sticky: -AN_E_NOMEM */
 };
 
 struct sysreplay *sysreplay_new(void)
 {
-	struct sysreplay *sr = xcalloc(1, sizeof(*sr));
+	struct sysreplay *sr = an_calloc(1, sizeof(*sr));
 
+	if (!sr)
+		return NULL;
 	imap_init(&sr->slots);
 	imap_init(&sr->hints);
 	sr->sweep_at = SWEEP_MIN;
@@ -90,7 +93,12 @@ void sysreplay_free(struct sysreplay *sr)
 	free(sr);
 }
 
-/* Keep only the waiting slots. */
+int sysreplay_error(const struct sysreplay *sr)
+{
+	return sr->err;
+}
+
+/* Keep only the waiting slots (when the new map cannot be had, all). */
 static void sweep(struct sysreplay *sr)
 {
 	struct imap keep;
@@ -100,13 +108,17 @@ static void sweep(struct sysreplay *sr)
 
 	imap_init(&keep);
 	while (imap_next(&sr->slots, &pos, &key, &val)) {
-		struct pending *p = val;
-
-		if (p->waiting)
-			imap_put(&keep, key, p);
-		else
-			free(p);
+		if (((struct pending *)val)->waiting &&
+		    imap_put(&keep, key, val, NULL)) {
+			imap_release(&keep);
+			sr->sweep_at *= 2;
+			return;
+		}
 	}
+	pos = 0;
+	while (imap_next(&sr->slots, &pos, &key, &val))
+		if (!((struct pending *)val)->waiting)
+			free(val);
 	imap_release(&sr->slots);
 	sr->slots = keep;
 	sr->sweep_at = keep.n * 2 > SWEEP_MIN ? keep.n * 2 : SWEEP_MIN;
@@ -121,8 +133,13 @@ void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e)
 	if (!p) {
 		if (sr->slots.n >= sr->sweep_at)
 			sweep(sr);
-		p = xcalloc(1, sizeof(*p));
-		imap_put(&sr->slots, e->tid, p);
+		p = an_calloc(1, sizeof(*p));
+		if (!p || imap_put(&sr->slots, e->tid, p, NULL)) {
+			/* not followed: its exit will be an unpaired one */
+			free(p);
+			sr->err = -AN_E_NOMEM;
+			return;
+		}
 	} else if (p->waiting) {
 		sr->st.enter_without_exit++;
 		unwait(sr, p);
@@ -139,7 +156,9 @@ void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e)
 		hint = NULL;
 	}
 	if (e->path && *e->path) {
-		p->path = xstrdup(e->path);
+		p->path = an_strdup(e->path);
+		if (!p->path)
+			sr->err = -AN_E_NOMEM;
 		free(hint);
 	} else {
 		p->path = hint;
@@ -237,14 +256,26 @@ void sysreplay_gap(struct sysreplay *sr, int cpu)
 void sysreplay_set_path(struct sysreplay *sr, int tid, const char *path)
 {
 	struct pending *p = waiting(sr, tid);
+	void *old;
+	char *c;
 
 	if (!path || !*path)
 		return;
-	if (p && sys_kind_info(p->e.kind)->path_arg >= 0 && !p->path) {
-		p->path = xstrdup(path);
+	c = an_strdup(path);
+	if (!c) {
+		sr->err = -AN_E_NOMEM;
 		return;
 	}
-	free(imap_put(&sr->hints, tid, xstrdup(path)));
+	if (p && sys_kind_info(p->e.kind)->path_arg >= 0 && !p->path) {
+		p->path = c;
+		return;
+	}
+	if (imap_put(&sr->hints, tid, c, &old)) {
+		free(c);
+		sr->err = -AN_E_NOMEM;
+		return;
+	}
+	free(old);
 }
 
 void sysreplay_finish(struct sysreplay *sr)

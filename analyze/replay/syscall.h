@@ -33,7 +33,13 @@ struct sysreplay_stats {
 
 struct sysreplay;
 
+/* A new pairing, or NULL: no memory. */
 struct sysreplay *sysreplay_new(void);
+/*
+ * 0, or -AN_E_NOMEM once an enter or a path could not be kept for
+ * memory (its call is then unpaired or unnamed).
+ */
+int sysreplay_error(const struct sysreplay *sr);
 /* Free; accepts NULL. */
 void sysreplay_free(struct sysreplay *sr);
 

@@ -14,6 +14,7 @@
 #include "util.h"
 #include "base/imap.h"
 #include "decode/decode.h"
+#include "base/err.h"
 #include "replay/window.h"
 
 #define TASK_UNINTERRUPTIBLE	0x2
@@ -98,12 +99,15 @@ struct windows {
 	bool used[DK_NR];		/* kinds that open or close one */
 	win_close_fn on_close;
 	void *arg;
+	int err;			/* sticky: -AN_E_NOMEM */
 };
 
 struct windows *windows_new(void)
 {
-	struct windows *ws = xcalloc(1, sizeof(*ws));
+	struct windows *ws = an_calloc(1, sizeof(*ws));
 
+	if (!ws)
+		return NULL;
 	imap_init(&ws->threads);
 	for (int w = 0; w < WIN_NR; w++) {
 		ws->used[defs[w].open] = true;
@@ -128,6 +132,11 @@ void windows_free(struct windows *ws)
 	for (int w = 0; w < WIN_NR; w++)
 		free(ws->list[w].tid);
 	free(ws);
+}
+
+int windows_error(const struct windows *ws)
+{
+	return ws->err;
 }
 
 void windows_on_close(struct windows *ws, win_close_fn fn, void *arg)
@@ -155,27 +164,32 @@ static int key_of(enum key k, const struct dec_ev *ev)
 	}
 }
 
+/* The state of tid, made when new; NULL with the error set: no memory. */
 static struct tstate *thread(struct windows *ws, int tid)
 {
 	struct tstate *t = imap_get(&ws->threads, tid);
 
 	if (!t) {
-		t = xcalloc(1, sizeof(*t));
-		imap_put(&ws->threads, tid, t);
+		t = an_calloc(1, sizeof(*t));
+		if (!t || imap_put(&ws->threads, tid, t, NULL)) {
+			free(t);
+			ws->err = -AN_E_NOMEM;
+			return NULL;
+		}
 	}
 	return t;
 }
 
-static void list_add(struct wlist *l, int tid)
+/* 0, or -AN_E_NOMEM with the list unchanged. */
+static int list_add(struct wlist *l, int tid)
 {
 	for (size_t i = 0; i < l->n; i++)
 		if (l->tid[i] == tid)
-			return;
-	if (l->n == l->alloc) {
-		l->alloc = l->alloc ? l->alloc * 2 : 8;
-		l->tid = xrealloc(l->tid, l->alloc * sizeof(*l->tid));
-	}
+			return 0;
+	if (an_grow(&l->tid, &l->alloc, l->n + 1, sizeof(*l->tid), 8))
+		return -AN_E_NOMEM;
 	l->tid[l->n++] = tid;
+	return 0;
 }
 
 static void list_del(struct wlist *l, int tid)
@@ -209,8 +223,15 @@ static void open_win(struct windows *ws, enum win_id w, int tid,
 		     const struct dec_ev *ev)
 {
 	const struct win_def *def = &defs[w];
-	struct win *x = &thread(ws, tid)->w[w];
+	struct tstate *t = thread(ws, tid);
+	struct win *x;
 
+	/* a window that cannot be kept is not opened */
+	if (!t || (def->listed && list_add(&ws->list[w], tid))) {
+		ws->err = -AN_E_NOMEM;
+		return;
+	}
+	x = &t->w[w];
 	if (!x->open && def->gap == GAP_DROP)
 		ws->nopen[w]++;
 	x->open = true;
@@ -222,8 +243,6 @@ static void open_win(struct windows *ws, enum win_id w, int tid,
 	}
 	if (def->pages)
 		x->val = ev->wb.pages;
-	if (def->listed)
-		list_add(&ws->list[w], tid);
 }
 
 void windows_feed(struct windows *ws, const struct dec_ev *ev)

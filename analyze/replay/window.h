@@ -48,7 +48,10 @@ typedef void (*win_close_fn)(void *arg, enum win_id w, int tid,
 
 struct windows;
 
+/* New windows, or NULL: no memory. */
 struct windows *windows_new(void);
+/* 0, or -AN_E_NOMEM once a window could not be kept for memory. */
+int windows_error(const struct windows *ws);
 /* Free; accepts NULL. */
 void windows_free(struct windows *ws);
 

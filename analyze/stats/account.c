@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/err.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
 #include "stats/account.h"
@@ -16,15 +16,32 @@
 struct procstat *procstat_of(struct proc *p)
 {
 	if (!p->user)
-		p->user = xcalloc(1, sizeof(struct procstat));
+		p->user = an_calloc(1, sizeof(struct procstat));
 	return p->user;
 }
 
 struct filestat *filestat_of(struct file *f)
 {
 	if (!f->user)
-		f->user = xcalloc(1, sizeof(struct filestat));
+		f->user = an_calloc(1, sizeof(struct filestat));
 	return f->user;
+}
+
+/* A sample into h; without memory the accounting's error is set. */
+static void lat_add(struct account *a, struct hist *h, uint64_t ns)
+{
+	if (hist_add(h, ns) < 0)
+		a->err = -AN_E_NOMEM;
+}
+
+/* The filestat of f (NULL for no file), or NULL with the error set. */
+static struct filestat *fstat(struct account *a, struct file *f)
+{
+	struct filestat *fs = f ? filestat_of(f) : NULL;
+
+	if (f && !fs)
+		a->err = -AN_E_NOMEM;
+	return fs;
 }
 
 void procstat_free(void *p)
@@ -55,11 +72,17 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 {
 	const struct sys_kind_info *ki = sys_kind_info(c->kind);
 	struct procstat *ps = procstat_of(p);
-	struct kstat *ks = &ps->k[c->kind];
+	struct kstat *ks;
 	uint64_t lat = c->end - c->start, bytes = 0;
+	struct filestat *fs;
 	struct file *f, *before, *opened;
 	int fd;
 
+	if (!ps) {
+		a->err = -AN_E_NOMEM;
+		return;
+	}
+	ks = &ps->k[c->kind];
 	ks->count++;
 	ps->calls++;
 	if (c->ret < 0) {
@@ -67,7 +90,7 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 		ps->errors++;
 	}
 	if (c->paired)
-		hist_add(&ks->lat, lat);
+		lat_add(a, &ks->lat, lat);
 	else
 		ks->unpaired++;
 	if ((ki->flags & (SKF_READ | SKF_WRITE)) && c->ret > 0)
@@ -78,57 +101,48 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 	if (ki->flags & SKF_WRITE)
 		ps->write_bytes += bytes;
 	if ((ki->flags & SKF_FSYNC) && c->paired)
-		hist_add(&ps->fsync, lat);
+		lat_add(a, &ps->fsync, lat);
 
 	if (!p->fds) {		/* a call after its process's exit event */
 		if (a->on_call)
 			a->on_call(a->on_call_arg, p, NULL, c);
 		return;
 	}
-	if (c->paired && (ki->flags & SKF_READ)) {
-		struct filestat *fs;
-
-		f = fd_file(a->pt, p, (int)c->args[ki->fd_in]);
-		fs = filestat_of(f);
+	if (c->paired && (ki->flags & SKF_READ) &&
+	    (fs = fstat(a, fd_file(a->pt, p, (int)c->args[ki->fd_in])))) {
 		fs->reads++;
 		fs->read_bytes += bytes;
 		fs->errors += c->ret < 0;
-		hist_add(&fs->rlat, lat);
+		lat_add(a, &fs->rlat, lat);
 	}
-	if (c->paired && (ki->flags & SKF_WRITE)) {
-		struct filestat *fs;
-
-		f = fd_file(a->pt, p, (int)c->args[ki->fd_out]);
-		fs = filestat_of(f);
+	if (c->paired && (ki->flags & SKF_WRITE) &&
+	    (fs = fstat(a, fd_file(a->pt, p, (int)c->args[ki->fd_out])))) {
 		fs->writes++;
 		fs->write_bytes += bytes;
 		fs->errors += c->ret < 0 && !(ki->flags & SKF_READ);
-		hist_add(&fs->wlat, lat);
+		lat_add(a, &fs->wlat, lat);
 	}
 	if (c->paired && (ki->flags & SKF_SYNC) && ki->fd_out >= 0 &&
-	    c->kind != SK_SYNCFS) {
-		struct filestat *fs;
-
-		f = fd_file(a->pt, p, (int)c->args[ki->fd_out]);
-		fs = filestat_of(f);
+	    c->kind != SK_SYNCFS &&
+	    (fs = fstat(a, fd_file(a->pt, p, (int)c->args[ki->fd_out])))) {
 		fs->errors += c->ret < 0;
-		hist_add(&fs->fsync, lat);
+		lat_add(a, &fs->fsync, lat);
 		fs->n_fsync += c->kind == SK_FSYNC;
 		fs->n_fdatasync += c->kind == SK_FDATASYNC;
 		fs->n_sfr += c->kind == SK_SYNC_FILE_RANGE;
 	}
 	if (!a->on_call) {
 		opened = fd_apply(a->pt, p, c);
-		if (opened)
-			filestat_of(opened)->opens++;
+		if (opened && (fs = fstat(a, opened)))
+			fs->opens++;
 		return;
 	}
 	/* the file before the call's effects (a close), else after (an open) */
 	fd = sys_call_fd(c);
 	before = fd >= 0 ? fdtable_get(p->fds, fd) : NULL;
 	opened = fd_apply(a->pt, p, c);
-	if (opened)
-		filestat_of(opened)->opens++;
+	if (opened && (fs = fstat(a, opened)))
+		fs->opens++;
 	f = fd >= 0 && p->fds ? fdtable_get(p->fds, fd) : NULL;
 	a->on_call(a->on_call_arg, p, f ? f : before, c);
 }

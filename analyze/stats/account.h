@@ -60,7 +60,7 @@ struct filestat {
 	struct blkio blk;
 };
 
-/* The aggregate of a process or a file, created when absent. */
+/* The aggregate of a process or a file, created when absent; NULL: no memory. */
 struct procstat *procstat_of(struct proc *p);
 struct filestat *filestat_of(struct file *f);
 
@@ -90,6 +90,8 @@ struct account {
 	sys_call_fn on_call;		/* or NULL */
 	void *on_call_arg;
 	struct account_stats st;	/* after account_end() */
+	int err;			/* sticky: -AN_E_NOMEM (a call not
+					   or not fully counted) */
 };
 
 /*

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/err.h"
 #include "base/hmap.h"
 #include "base/imap.h"
 #include "decode/decode.h"
@@ -105,15 +106,22 @@ struct attrib {
 		uint32_t bdi, fs;
 	} *bdi;				/* writeback bdi -> filesystem dev */
 	size_t nbdi;
+	/* what the aggregates of a process or file that cannot be had
+	 * are added to (the pass fails: attrib_error()) */
+	struct procstat spare_ps;
+	struct filestat spare_fs;
+	int err;			/* sticky: -AN_E_NOMEM */
 };
 
 struct attrib *attrib_new(struct sysreplay *sr, struct proctable *pt,
 			  struct filetab *ft, const struct windows *ws,
 			  struct decoder *dec)
 {
-	struct attrib *at = xcalloc(1, sizeof(*at));
+	struct attrib *at = an_calloc(1, sizeof(*at));
 	const struct dec_caps *c = dec ? decode_caps(dec) : NULL;
 
+	if (!at)
+		return NULL;
 	at->dec = dec;
 	at->sr = sr;
 	at->pt = pt;
@@ -168,6 +176,11 @@ const struct attrib_totals *attrib_totals(const struct attrib *at)
 	return &at->t;
 }
 
+int attrib_error(const struct attrib *at)
+{
+	return at->err;
+}
+
 /* ------------------------------------------------------------------ */
 /* Helpers */
 
@@ -179,7 +192,28 @@ static struct proc *proc_of(struct attrib *at, int tid, uint64_t ts)
 			     at->dec ? decode_comm(at->dec, tid) : "<...>", ts);
 }
 
-/* The inode (major, ino), created on first sight. */
+/* The aggregates of p and f (the spare ones when they cannot be had). */
+static struct procstat *pstat(struct attrib *at, struct proc *p)
+{
+	struct procstat *ps = procstat_of(p);
+
+	if (ps)
+		return ps;
+	at->err = -AN_E_NOMEM;
+	return &at->spare_ps;
+}
+
+static struct filestat *fstat(struct attrib *at, struct file *f)
+{
+	struct filestat *fs = filestat_of(f);
+
+	if (fs)
+		return fs;
+	at->err = -AN_E_NOMEM;
+	return &at->spare_fs;
+}
+
+/* The inode (major, ino), created on first sight; NULL: no memory. */
 static struct inode_rec *inode_get(struct attrib *at, uint32_t dev,
 				   bool fs_dev, uint64_t ino)
 {
@@ -194,12 +228,20 @@ static struct inode_rec *inode_get(struct attrib *at, uint32_t dev,
 		ir->fs_dev |= fs_dev;
 		return ir;
 	}
-	ir = xcalloc(1, sizeof(*ir));
+	ir = an_calloc(1, sizeof(*ir));
+	if (!ir) {
+		at->err = -AN_E_NOMEM;
+		return NULL;
+	}
 	ir->h.key = key;
 	ir->dev = dev;
 	ir->fs_dev = fs_dev;
 	ir->ino = ino;
-	hmap_add(&at->inodes, &ir->h);
+	if (hmap_add(&at->inodes, &ir->h)) {
+		free(ir);
+		at->err = -AN_E_NOMEM;
+		return NULL;
+	}
 	return ir;
 }
 
@@ -228,14 +270,32 @@ static uint32_t fs_dev_of(struct attrib *at, uint32_t bdi, uint64_t ino)
 
 static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to);
 
+/*
+ * Put back an entry taken out of m: m has buckets, so this cannot fail
+ * (hmap_add() fails only for a table without any).
+ */
+static void readd(struct attrib *at, struct hmap *m, struct hnode *e)
+{
+	if (hmap_add(m, e))
+		at->err = -AN_E_NOMEM;
+}
+
 static void learn_bdi(struct attrib *at, uint32_t bdi, uint32_t fs)
 {
+	struct bdimap *v;
+
 	if (!bdi || !fs || bdi == fs)
 		return;
+
 	for (size_t i = 0; i < at->nbdi; i++)
 		if (at->bdi[i].bdi == bdi && at->bdi[i].fs == fs)
 			return;
-	at->bdi = xrealloc(at->bdi, (at->nbdi + 1) * sizeof(*at->bdi));
+	v = an_reallocarray(at->bdi, at->nbdi + 1, sizeof(*at->bdi));
+	if (!v) {
+		at->err = -AN_E_NOMEM;
+		return;
+	}
+	at->bdi = v;
 	at->bdi[at->nbdi].bdi = bdi;
 	at->bdi[at->nbdi++].fs = fs;
 	inode_rekey(at, bdi, fs);
@@ -244,9 +304,22 @@ static void learn_bdi(struct attrib *at, uint32_t bdi, uint32_t fs)
 /* Move the inodes known only by bdi to the filesystem device. */
 static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to)
 {
-	struct inode_rec **v = NULL;
+	struct inode_rec **v;
 	size_t n = 0;
 
+	/* how many move, so that the list of them is had before any does */
+	for (size_t i = 0; i < at->inodes.cap; i++)
+		for (struct hnode *x = at->inodes.b[i]; x; x = x->next)
+			n += ((struct inode_rec *)x)->dev == from &&
+			     !((struct inode_rec *)x)->fs_dev;
+	if (!n)
+		return;
+	v = an_calloc(n, sizeof(*v));
+	if (!v) {
+		at->err = -AN_E_NOMEM;
+		return;
+	}
+	n = 0;
 	for (size_t i = 0; i < at->inodes.cap; i++) {
 		struct hnode **pp = &at->inodes.b[i];
 
@@ -255,7 +328,6 @@ static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to)
 
 			if (ir->dev == from && !ir->fs_dev) {
 				hmap_unlink(&at->inodes, pp);
-				v = xrealloc(v, (n + 1) * sizeof(*v));
 				v[n++] = ir;
 			} else {
 				pp = &(*pp)->next;
@@ -271,9 +343,10 @@ static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to)
 			struct inode_rec *d = (struct inode_rec *)*pp;
 
 			for (size_t j = 0; j < ir->nd; j++) {
-				if (d->nd == d->dcap) {
-					d->dcap = d->dcap ? d->dcap * 2 : 2;
-					d->d = xrealloc(d->d, d->dcap * sizeof(*d->d));
+				if (an_grow(&d->d, &d->dcap, d->nd + 1,
+					    sizeof(*d->d), 2)) {
+					at->err = -AN_E_NOMEM;
+					break;
 				}
 				d->d[d->nd++] = ir->d[j];
 			}
@@ -284,13 +357,13 @@ static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to)
 			ir->fs_dev = true;
 			ir->nd = 0;
 			ir->h.key = ikey(to, ir->ino) ^ (1ULL << 63);
-			hmap_add(&at->inodes, &ir->h);
+			readd(at, &at->inodes, &ir->h);
 			continue;
 		}
 		ir->dev = to;
 		ir->fs_dev = true;
 		ir->h.key = ikey(to, ir->ino);
-		hmap_add(&at->inodes, &ir->h);
+		readd(at, &at->inodes, &ir->h);
 	}
 	free(v);
 }
@@ -308,7 +381,7 @@ static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to)
 static void inode_tie(struct attrib *at, struct inode_rec *ir, struct file *f,
 		      bool strong)
 {
-	if (!f || ir->f == f)
+	if (!f || !ir || ir->f == f)
 		return;
 	if (ir->f) {
 		if (!strong)
@@ -478,14 +551,22 @@ static void bio_put(struct attrib *at, uint32_t dev, uint64_t sector,
 		b->remapped = remapped;
 		return;
 	}
-	b = xcalloc(1, sizeof(*b));
+	b = an_calloc(1, sizeof(*b));
+	if (!b) {
+		/* its request will be one without a bio of ours */
+		at->err = -AN_E_NOMEM;
+		return;
+	}
 	b->h.key = bkey(dev, sector);
 	b->dev = dev;
 	b->sector = sector;
 	b->nr = nr;
 	b->o = *o;
 	b->remapped = remapped;
-	hmap_add(&at->bios, &b->h);
+	if (hmap_add(&at->bios, &b->h)) {
+		free(b);
+		at->err = -AN_E_NOMEM;
+	}
 }
 
 /* ------------------------------------------------------------------ */
@@ -541,6 +622,8 @@ static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 		learn_bdi(at, dev, sync->dev);
 	dev = fs_dev_of(at, dev, ino);
 	ir = inode_get(at, dev, false, ino);
+	if (!ir)
+		return;
 	f = pending_file(at, ev->pid, &pe);
 	if (f && pe && (sys_kind_info(pe->kind)->flags & SKF_WRITE))
 		inode_tie(at, ir, f, bytes > 0);
@@ -553,9 +636,9 @@ static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 		if (ir->d[i].p == p)
 			break;
 	if (i == ir->nd) {
-		if (ir->nd == ir->dcap) {
-			ir->dcap = ir->dcap ? ir->dcap * 2 : 2;
-			ir->d = xrealloc(ir->d, ir->dcap * sizeof(*ir->d));
+		if (an_grow(&ir->d, &ir->dcap, ir->nd + 1, sizeof(*ir->d), 2)) {
+			at->err = -AN_E_NOMEM;
+			return;
 		}
 		memset(&ir->d[ir->nd++], 0, sizeof(*ir->d));
 		ir->d[i].p = p;
@@ -573,7 +656,7 @@ void attrib_window_closed(struct attrib *at, int w, int tid,
 	if (w != WIN_DSTATE)
 		return;
 	if (ev->ts > open->ts && (p = proc_of(at, tid, ev->ts))) {
-		ps = procstat_of(p);
+		ps = pstat(at, p);
 		ps->dstate_ns += ev->ts - open->ts;
 		ps->dstates++;
 	}
@@ -622,7 +705,7 @@ void attrib_event(struct attrib *at, const struct dec_ev *ev)
 			struct proc *p = proc_of(at, ev->pid, ev->ts);
 
 			if (p) {
-				struct procstat *ps = procstat_of(p);
+				struct procstat *ps = pstat(at, p);
 
 				/* the event converts pause to ms itself */
 				ps->throttle_ns += (uint64_t)ev->pause *
@@ -661,8 +744,13 @@ static void add_journal(struct attrib *at, uint32_t dev, uint64_t bytes,
 		if (at->t.journal[i].dev == dev)
 			j = &at->t.journal[i];
 	if (!j) {
-		at->t.journal = xrealloc(at->t.journal, (at->t.njournal + 1) *
-					 sizeof(*at->t.journal));
+		j = an_reallocarray(at->t.journal, at->t.njournal + 1,
+				    sizeof(*at->t.journal));
+		if (!j) {
+			at->err = -AN_E_NOMEM;
+			return;
+		}
+		at->t.journal = j;
 		j = &at->t.journal[at->t.njournal++];
 		memset(j, 0, sizeof(*j));
 		j->dev = dev;
@@ -726,12 +814,12 @@ static struct proc *share(struct attrib *at, struct inode_rec *ir,
 		if (i == top)
 			continue;
 		if (b || n)
-			blk_add(&procstat_of(ir->d[i].p)->blk, write, b, n,
+			blk_add(&pstat(at, ir->d[i].p)->blk, write, b, n,
 				false);
 		given += b;
 		given_ns += n;
 	}
-	blk_add(&procstat_of(ir->d[top].p)->blk, write, bytes - given,
+	blk_add(&pstat(at, ir->d[top].p)->blk, write, bytes - given,
 		ns - given_ns, first);
 	at->t.proc_bytes += bytes;
 	if (pending)
@@ -755,10 +843,10 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 	case AK_JOURNAL:
 		add_journal(at, dev, bytes, o->forcer != NULL);
 		if (o->forcer) {
-			procstat_of(o->forcer)->blk.journal_bytes += bytes;
+			pstat(at, o->forcer)->blk.journal_bytes += bytes;
 			if (o->forcer_ir) {
 				fb = o->forcer_ir->f ?
-				     &filestat_of(o->forcer_ir->f)->blk :
+				     &fstat(at, o->forcer_ir->f)->blk :
 				     &o->forcer_ir->io;
 				fb->journal_bytes += bytes;
 			}
@@ -773,7 +861,7 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 	case AK_SYSCALL:
 	case AK_CONTEXT:
 		if (o->p) {
-			blk_add(&procstat_of(o->p)->blk, write, bytes, ns,
+			blk_add(&pstat(at, o->p)->blk, write, bytes, ns,
 				first);
 			at->t.proc_bytes += bytes;
 		}
@@ -784,9 +872,9 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 		return NULL;
 	}
 	if (o->f)
-		fb = &filestat_of(o->f)->blk;
+		fb = &fstat(at, o->f)->blk;
 	else if (o->ir)
-		fb = o->ir->f ? &filestat_of(o->ir->f)->blk : &o->ir->io;
+		fb = o->ir->f ? &fstat(at, o->ir->f)->blk : &o->ir->io;
 	if (fb)
 		blk_add(fb, write, bytes, ns, first);
 	return top;
@@ -830,7 +918,7 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 				b->sector += n;
 				b->nr -= (uint32_t)n;
 				b->h.key = bkey(b->dev, b->sector);
-				hmap_add(&at->bios, &b->h);
+				readd(at, &at->bios, &b->h);
 			} else {
 				free(b);
 			}
@@ -899,7 +987,7 @@ void attrib_end(struct attrib *at)
 				ir->f = filetab_devino(ft, ma, mi, ir->ino,
 						       NULL);
 			if (ir->f && any) {
-				merge_blk(&filestat_of(ir->f)->blk, &ir->io);
+				merge_blk(&fstat(at, ir->f)->blk, &ir->io);
 				memset(&ir->io, 0, sizeof(ir->io));
 			}
 		}

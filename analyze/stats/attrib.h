@@ -123,13 +123,15 @@ struct attrib;
  * @dec: names tasks and says what the recording has; NULL for no
  *   recording (unit tests): every event "present", HZ 250
  *
- * Never fails: a recording without bio events attributes nothing and
- * says so (attrib_totals()->bio_events).
+ * NULL only without memory: a recording without bio events attributes
+ * nothing and says so (attrib_totals()->bio_events).
  */
 struct attrib *attrib_new(struct sysreplay *sr, struct proctable *pt,
 			  struct filetab *ft, const struct windows *ws,
 			  struct decoder *dec);
 void attrib_free(struct attrib *at);
+/* 0, or -AN_E_NOMEM once something could not be kept for memory. */
+int attrib_error(const struct attrib *at);
 
 /*
  * attrib_event - one decoded event: bios queued, merged and remapped,

@@ -367,11 +367,10 @@ static int fill_processes(struct dm_section *s, struct fill *c)
 			     ps->throttle_ns))
 			continue;
 		r = row_get(s, v[i].p.comm ? v[i].p.comm : "?");
-		if (!r) {
+		if (!r || hist_merge(&r->h, &ps->fsync) < 0) {
 			free(v);
 			return -AN_E_NOMEM;
 		}
-		hist_merge(&r->h, &ps->fsync);
 		r->procs++;
 		r->calls += ps->calls;
 		r->read_bytes += ps->read_bytes;
@@ -419,11 +418,10 @@ static int fill_files(struct dm_section *s, struct fill *c)
 		if (c->sd)
 			path = snapdiff_path(c->sd, path, pbuf, sizeof(pbuf));
 		r = row_get(s, path);
-		if (!r) {
+		if (!r || hist_merge(&r->h, &fs->fsync) < 0) {
 			free(v);
 			return -AN_E_NOMEM;
 		}
-		hist_merge(&r->h, &fs->fsync);
 		r->writes += fs->writes;
 		r->write_bytes += fs->write_bytes;
 		r->reads += fs->reads;
@@ -476,9 +474,8 @@ static int fill_fsync(struct dm_section *s, struct fill *c)
 		struct dm_row *r = row_get(s, rows_comm_at(st, w->tid,
 							   w->last_ts));
 
-		if (!r)
+		if (!r || hist_merge(&r->h, &w->lat) < 0)
 			return -AN_E_NOMEM;
-		hist_merge(&r->h, &w->lat);
 		r->ext4_fsyncs += w->count;
 		r->flushes += w->flushes;
 		r->flush_ns += w->flush_ns;
@@ -585,11 +582,12 @@ int diff_compute(struct diff *d, const struct stats *b, const struct stats *a)
 	memset(d, 0, sizeof(*d));
 	d->b = b;
 	d->a = a;
-	snapdiff_compute(&d->sd, b->info->header_text, b->info->snapshot_start,
-			 a->info->header_text, a->info->snapshot_start,
-			 dev_used, d);
+	rc = snapdiff_compute(&d->sd, b->info->header_text,
+			      b->info->snapshot_start, a->info->header_text,
+			      a->info->snapshot_start, dev_used, d);
 	fa.sd = &d->sd;
-	rc = model_fill(&d->mb, &fb);
+	if (!rc)
+		rc = model_fill(&d->mb, &fb);
 	if (!rc)
 		rc = model_fill(&d->ma, &fa);
 	if (rc < 0)

@@ -10,11 +10,17 @@
 #include "util.h"
 #include "decode/decode.h"
 #include "replay/window.h"
+#include "base/err.h"
 #include "stats/dirty.h"
 
 struct dirty_priv {
 	uint64_t last_written;
 	size_t last_task;
+	/* what a slot or task that cannot be had counts into (the pass
+	 * fails: dirty_error()) */
+	struct dirty_slot spare_slot;
+	struct dirty_task spare_task;
+	int err;		/* sticky: -AN_E_NOMEM */
 };
 
 const char *dirty_reason_name(int r)
@@ -29,15 +35,25 @@ const char *dirty_reason_name(int r)
 
 struct dirty *dirty_new(const struct dirty_caps *c, uint64_t page_size)
 {
-	struct dirty *d = xcalloc(1, sizeof(*d));
-	struct dirty_priv *p = xcalloc(1, sizeof(*p));
+	struct dirty *d = an_calloc(1, sizeof(*d));
+	struct dirty_priv *p = an_calloc(1, sizeof(*p));
 
+	if (!d || !p) {
+		free(d);
+		free(p);
+		return NULL;
+	}
 	d->p = p;
 	d->page_size = page_size ? page_size : 4096;
 	d->have_bdp = c->bdp;
 	d->have_gds = c->gds;
 	d->have_wb = c->wb;
 	return d;
+}
+
+int dirty_error(const struct dirty *d)
+{
+	return d->p->err;
 }
 
 void dirty_free(struct dirty *d)
@@ -61,10 +77,17 @@ static struct dirty_slot *slot_at(struct dirty *d, uint64_t ts)
 	i = (size_t)((ts - d->t0) / DIRTY_SLOT_NS);
 	if (i >= d->aslot) {
 		size_t n = d->aslot ? d->aslot : 64;
+		struct dirty_slot *v;
 
-		while (n <= i)
+		while (n && n <= i)
 			n *= 2;
-		d->slot = xrealloc(d->slot, n * sizeof(*d->slot));
+		v = n ? an_reallocarray(d->slot, n, sizeof(*d->slot)) : NULL;
+		if (!v) {
+			d->p->err = -AN_E_NOMEM;
+			memset(&d->p->spare_slot, 0, sizeof(d->p->spare_slot));
+			return &d->p->spare_slot;
+		}
+		d->slot = v;
 		memset(d->slot + d->aslot, 0,
 		       (n - d->aslot) * sizeof(*d->slot));
 		d->aslot = n;
@@ -86,9 +109,9 @@ static struct dirty_task *task_get(struct dirty *d, int tid)
 			p->last_task = i;
 			return &d->task[i];
 		}
-	if (d->ntask == d->atask) {
-		d->atask = d->atask ? 2 * d->atask : 16;
-		d->task = xrealloc(d->task, d->atask * sizeof(*d->task));
+	if (an_grow(&d->task, &d->atask, d->ntask + 1, sizeof(*d->task), 16)) {
+		p->err = -AN_E_NOMEM;
+		return &p->spare_task;
 	}
 	memset(&d->task[d->ntask], 0, sizeof(*d->task));
 	d->task[d->ntask].tid = tid;

@@ -76,9 +76,11 @@ struct dirty {
 	struct dirty_priv *p;
 };
 
-/* Dirty throttling of one recording; page_size 0: 4096. */
+/* Dirty throttling of one recording; page_size 0: 4096.  NULL: no memory. */
 struct dirty *dirty_new(const struct dirty_caps *c, uint64_t page_size);
 void dirty_free(struct dirty *d);
+/* 0, or -AN_E_NOMEM once a slot or task could not be kept for memory. */
+int dirty_error(const struct dirty *d);
 /* The first event of the recording: slot 0 starts at its 100 ms. */
 void dirty_begin(struct dirty *d, uint64_t ts);
 /* Every decoded balance_dirty_pages and global_dirty_state, in order. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/err.h"
 #include "stats/hist.h"
 
 int hist_bucket(uint64_t ns)
@@ -37,15 +37,21 @@ void hist_bounds(int i, uint64_t *lo, uint64_t *hi)
 	*hi = *lo + ((1ULL << shift) - 1);
 }
 
-static void spill(struct hist *h)
+/* The inline samples into buckets; 0, or -AN_E_NOMEM with h unchanged. */
+static int spill(struct hist *h)
 {
-	h->b = xcalloc(HIST_BUCKETS, sizeof(*h->b));
+	h->b = an_calloc(HIST_BUCKETS, sizeof(*h->b));
+	if (!h->b)
+		return -AN_E_NOMEM;
 	for (uint64_t i = 0; i < h->count && i < HIST_INLINE; i++)
 		h->b[hist_bucket(h->small[i])]++;
+	return 0;
 }
 
-void hist_add(struct hist *h, uint64_t ns)
+int hist_add(struct hist *h, uint64_t ns)
 {
+	if (h->count >= HIST_INLINE && !h->b && spill(h) < 0)
+		return -AN_E_NOMEM;
 	if (!h->count || ns < h->min)
 		h->min = ns;
 	if (ns > h->max)
@@ -53,25 +59,25 @@ void hist_add(struct hist *h, uint64_t ns)
 	h->sum = h->sum + ns < h->sum ? UINT64_MAX : h->sum + ns;
 	if (h->count < HIST_INLINE) {
 		h->small[h->count++] = ns;
-		return;
+		return 0;
 	}
-	if (!h->b)
-		spill(h);
 	h->b[hist_bucket(ns)]++;
 	h->count++;
+	return 0;
 }
 
-void hist_merge(struct hist *dst, const struct hist *src)
+int hist_merge(struct hist *dst, const struct hist *src)
 {
 	if (!src->count)
-		return;
+		return 0;
 	if (!src->b) {
 		for (uint64_t i = 0; i < src->count; i++)
-			hist_add(dst, src->small[i]);
-		return;
+			if (hist_add(dst, src->small[i]) < 0)
+				return -AN_E_NOMEM;
+		return 0;
 	}
-	if (!dst->b)
-		spill(dst);
+	if (!dst->b && spill(dst) < 0)
+		return -AN_E_NOMEM;
 	for (int i = 0; i < HIST_BUCKETS; i++)
 		dst->b[i] += src->b[i];
 	if (!dst->count || src->min < dst->min)
@@ -81,6 +87,7 @@ void hist_merge(struct hist *dst, const struct hist *src)
 	dst->sum = dst->sum + src->sum < dst->sum ? UINT64_MAX :
 		   dst->sum + src->sum;
 	dst->count += src->count;
+	return 0;
 }
 
 static int cmp_u64(const void *a, const void *b)

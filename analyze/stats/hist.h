@@ -39,9 +39,13 @@ struct hist {
 
 #define HIST_INIT { 0, 0, 0, 0, { 0 }, NULL }
 
-void hist_add(struct hist *h, uint64_t ns);
-/* Add every sample of src to dst. */
-void hist_merge(struct hist *dst, const struct hist *src);
+/*
+ * Add a sample; 0, or -AN_E_NOMEM when the buckets a fifth sample needs
+ * cannot be had (the sample is not counted).
+ */
+int hist_add(struct hist *h, uint64_t ns);
+/* Add every sample of src to dst; 0, or -AN_E_NOMEM (dst partly merged). */
+int hist_merge(struct hist *dst, const struct hist *src);
 /*
  * hist_pct - the p-th percentile (0 < p <= 100) in ns, nearest rank
  *

@@ -155,7 +155,8 @@ static void filestat_release(struct filestat *s)
 	hist_release(&s->fsync);
 }
 
-static void merge_filestat(struct filestat *d, const struct filestat *s)
+/* 0, or -AN_E_NOMEM (d partly merged). */
+static int merge_filestat(struct filestat *d, const struct filestat *s)
 {
 	d->opens += s->opens;
 	d->reads += s->reads;
@@ -163,14 +164,16 @@ static void merge_filestat(struct filestat *d, const struct filestat *s)
 	d->read_bytes += s->read_bytes;
 	d->write_bytes += s->write_bytes;
 	d->errors += s->errors;
-	hist_merge(&d->rlat, &s->rlat);
-	hist_merge(&d->wlat, &s->wlat);
-	hist_merge(&d->fsync, &s->fsync);
+	if (hist_merge(&d->rlat, &s->rlat) < 0 ||
+	    hist_merge(&d->wlat, &s->wlat) < 0 ||
+	    hist_merge(&d->fsync, &s->fsync) < 0)
+		return -AN_E_NOMEM;
 	d->blk.requests += s->blk.requests;
 	d->blk.read_bytes += s->blk.read_bytes;
 	d->blk.write_bytes += s->blk.write_bytes;
 	d->blk.dev_ns += s->blk.dev_ns;
 	d->blk.journal_bytes += s->blk.journal_bytes;
+	return 0;
 }
 
 long rows_files(const struct stats *st, struct file_row **out)
@@ -179,13 +182,14 @@ long rows_files(const struct stats *st, struct file_row **out)
 	struct frow *v = an_calloc(nf + 1, sizeof(*v));
 	struct file_row *rows = an_calloc(nf + 1, sizeof(*rows));
 	const struct file *first = NULL;
+	int rc = 0;
 
 	*out = rows;
 	if (!v || !rows) {
 		free(v);
 		return -AN_E_NOMEM;
 	}
-	for (size_t i = 0; i < nf; i++) {
+	for (size_t i = 0; i < nf && !rc; i++) {
 		const struct file *f = filetab_at(st->ft, i);
 		const struct filestat *s = f->user;
 
@@ -194,14 +198,15 @@ long rows_files(const struct stats *st, struct file_row **out)
 			    s->blk.write_bytes || s->blk.journal_bytes))
 			continue;
 		v[n].f = f;
-		merge_filestat(&v[n].s, s);
+		rc = merge_filestat(&v[n].s, s);
 		n++;
 	}
 	/* merge the files of one identity (dev:ino, or path) */
 	qsort(v, n, sizeof(*v), cmp_ident);
 	for (size_t i = 0; i < n; i++) {
 		if (m && fileid_same(first, v[i].f)) {
-			merge_filestat(&rows[m - 1].s, &v[i].s);
+			if (!rc)
+				rc = merge_filestat(&rows[m - 1].s, &v[i].s);
 			filestat_release(&v[i].s);
 			continue;
 		}
@@ -211,6 +216,11 @@ long rows_files(const struct stats *st, struct file_row **out)
 		m++;
 	}
 	free(v);
+	if (rc) {
+		rows_files_release(rows, (long)m);
+		*out = NULL;
+		return rc;
+	}
 	qsort(rows, m, sizeof(*rows), cmp_frow);
 	return (long)m;
 }
@@ -473,15 +483,16 @@ void rows_fsync_release(struct fsync_row *v, long n)
 	free(v);
 }
 
-void rows_fsync_all(const struct stats *st, struct hist *all)
+int rows_fsync_all(const struct stats *st, struct hist *all)
 {
 	memset(all, 0, sizeof(*all));
 	for (size_t i = 0; st->have_sys && i < proctable_count(st->pt); i++) {
 		const struct procstat *ps = proctable_at(st->pt, i)->user;
 
-		if (ps)
-			hist_merge(all, &ps->fsync);
+		if (ps && hist_merge(all, &ps->fsync) < 0)
+			return -AN_E_NOMEM;
 	}
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */

@@ -110,8 +110,11 @@ struct fsync_row {
 /* By process or by file, by fsync time (fsync view; wa.h's intervals). */
 long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out);
 void rows_fsync_release(struct fsync_row *v, long n);
-/* Every process's fsync syscall latencies merged into *all (zeroed). */
-void rows_fsync_all(const struct stats *st, struct hist *all);
+/*
+ * Every process's fsync syscall latencies merged into *all (zeroed; to
+ * release); 0, or -AN_E_NOMEM.
+ */
+int rows_fsync_all(const struct stats *st, struct hist *all);
 
 /* A process throttled by dirty limits (its threads summed). */
 struct dirty_row {

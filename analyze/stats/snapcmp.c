@@ -9,11 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/err.h"
+#include "base/sbuf.h"
 #include "input/meta.h"
 #include "stats/snapcmp.h"
 
-static bool tok_in(const char *list, const char *tok);
+static bool tok_in(const char *list, const char *tok, size_t l);
 
 /* ------------------------------------------------------------------ */
 /* The parsed facts of one snapshot */
@@ -36,13 +37,37 @@ struct facts {
 	size_t nbdev;
 	struct mnt *mnt;
 	size_t nmnt;
+	int err;			/* sticky: -AN_E_NOMEM */
 };
 
-static void kv_add(struct kv **v, size_t *n, const char *k, const char *val)
+/* s, or with the error set when it is NULL (a failed allocation). */
+static char *kept(int *err, char *s)
 {
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[*n].key = xstrdup(k);
-	(*v)[*n].val = xstrdup(val);
+	if (!s)
+		*err = -AN_E_NOMEM;
+	return s;
+}
+
+/* Add k = val; without memory nothing is added and *err is set. */
+static void kv_add(struct kv **v, size_t *n, const char *k, const char *val,
+		   int *err)
+{
+	struct kv *nv = an_reallocarray(*v, *n + 1, sizeof(**v));
+	char *ck = NULL, *cv = NULL;
+
+	if (nv) {
+		*v = nv;
+		ck = an_strdup(k);
+		cv = an_strdup(val);
+	}
+	if (!ck || !cv) {
+		free(ck);
+		free(cv);
+		*err = -AN_E_NOMEM;
+		return;
+	}
+	nv[*n].key = ck;
+	nv[*n].val = cv;
 	(*n)++;
 }
 
@@ -59,8 +84,8 @@ static int on_uname(char **f, int n, void *arg)
 	struct facts *fa = arg;
 
 	if (n >= 5 && !fa->kernel) {
-		fa->kernel = xasprintf("%s %s", f[2], f[3]);
-		fa->machine = xstrdup(f[4]);
+		fa->kernel = kept(&fa->err, an_asprintf("%s %s", f[2], f[3]));
+		fa->machine = kept(&fa->err, an_strdup(f[4]));
 	}
 	return 0;
 }
@@ -70,7 +95,7 @@ static int on_sysctl(char **f, int n, void *arg)
 	struct facts *fa = arg;
 
 	if (n >= 3)
-		kv_add(&fa->sysctl, &fa->nsysctl, f[1], f[2]);
+		kv_add(&fa->sysctl, &fa->nsysctl, f[1], f[2], &fa->err);
 	return 0;
 }
 
@@ -79,7 +104,7 @@ static int on_meminfo(char **f, int n, void *arg)
 	struct facts *fa = arg;
 
 	if (n >= 3 && !strcmp(f[1], "MemTotal") && !fa->memtotal)
-		fa->memtotal = xasprintf("%s kB", f[2]);
+		fa->memtotal = kept(&fa->err, an_asprintf("%s kB", f[2]));
 	return 0;
 }
 
@@ -90,52 +115,68 @@ static int on_blockdev(char **f, int n, void *arg)
 
 	if (n < 5 || !strcmp(f[3], "parent") || !strcmp(f[3], "size_sectors"))
 		return 0;
-	k = xasprintf("%s\t%s\t%s", f[1], f[2], f[3]);
-	kv_add(&fa->bdev, &fa->nbdev, k, f[4]);
+	k = kept(&fa->err, an_asprintf("%s\t%s\t%s", f[1], f[2], f[3]));
+	if (k)
+		kv_add(&fa->bdev, &fa->nbdev, k, f[4], &fa->err);
 	free(k);
 	return 0;
 }
 
-static void add_opts(struct strbuf *sb, const char *opts)
+static void add_opts(struct sbuf *sb, const char *opts)
 {
 	const char *p = opts;
 
 	while (p && *p) {
 		const char *c = strchr(p, ',');
 		size_t len = c ? (size_t)(c - p) : strlen(p);
-		char *o = xmalloc(len + 1);
 
-		memcpy(o, p, len);
-		o[len] = '\0';
-		if (len && (!sb->len || !tok_in(sb->buf, o))) {
+		if (len && (!sb->len || !tok_in(sb->buf, p, len))) {
 			if (sb->len)
-				strbuf_addch(sb, ',');
-			strbuf_addstr(sb, o);
+				sbuf_addch(sb, ',');
+			sbuf_add(sb, p, len);
 		}
-		free(o);
 		p = c ? c + 1 : NULL;
 	}
+}
+
+static void mnt_free(struct mnt *m)
+{
+	free(m->src);
+	free(m->dir);
+	free(m->type);
+	free(m->opts);
 }
 
 static int on_mount(char **f, int n, void *arg)
 {
 	struct facts *fa = arg;
-	struct strbuf sb = STRBUF_INIT;
-	struct mnt *m;
+	struct sbuf sb = SBUF_INIT;
+	struct mnt m, *v;
 
 	if (n < 6)
 		return 0;
-	fa->mnt = xrealloc(fa->mnt, (fa->nmnt + 1) * sizeof(*fa->mnt));
-	m = &fa->mnt[fa->nmnt++];
-	m->dev = meta_devt(f[1]);
-	m->src = xstrdup(f[2]);
-	m->dir = xstrdup(f[3]);
-	m->type = xstrdup(f[4]);
+	memset(&m, 0, sizeof(m));
+	m.dev = meta_devt(f[1]);
+	m.src = an_strdup(f[2]);
+	m.dir = an_strdup(f[3]);
+	m.type = an_strdup(f[4]);
 	add_opts(&sb, f[5]);
 	if (n >= 7)
 		add_opts(&sb, f[6]);
-	m->opts = sb.buf ? strbuf_detach(&sb, NULL) : xstrdup("");
-	m->match = -1;
+	m.opts = sb.err ? NULL : sb.buf ? sbuf_detach(&sb) : an_strdup("");
+	sbuf_release(&sb);
+	m.match = -1;
+	v = an_reallocarray(fa->mnt, fa->nmnt + 1, sizeof(*fa->mnt));
+	if (!v || !m.src || !m.dir || !m.type || !m.opts) {
+		/* a mount that cannot be kept whole is not kept */
+		if (v)
+			fa->mnt = v;
+		mnt_free(&m);
+		fa->err = -AN_E_NOMEM;
+		return 0;
+	}
+	fa->mnt = v;
+	fa->mnt[fa->nmnt++] = m;
 	return 0;
 }
 
@@ -152,11 +193,11 @@ static void facts_load(struct facts *fa, const char *hdr, const char *snap)
 		meta_lines(snap, "mount", on_mount, fa);
 	}
 	if (!fa->kernel && meta_kv(hdr, "kernel", buf, sizeof(buf)))
-		fa->kernel = xstrdup(buf);
+		fa->kernel = kept(&fa->err, an_strdup(buf));
 	if (!fa->machine && meta_kv(hdr, "machine", buf, sizeof(buf)))
-		fa->machine = xstrdup(buf);
+		fa->machine = kept(&fa->err, an_strdup(buf));
 	if (meta_kv(hdr, "cpus", buf, sizeof(buf)))
-		fa->cpus = xstrdup(buf);
+		fa->cpus = kept(&fa->err, an_strdup(buf));
 }
 
 static void kvs_free(struct kv *v, size_t n)
@@ -176,33 +217,39 @@ static void facts_free(struct facts *fa)
 	free(fa->memtotal);
 	kvs_free(fa->sysctl, fa->nsysctl);
 	kvs_free(fa->bdev, fa->nbdev);
-	for (size_t i = 0; i < fa->nmnt; i++) {
-		free(fa->mnt[i].src);
-		free(fa->mnt[i].dir);
-		free(fa->mnt[i].type);
-		free(fa->mnt[i].opts);
-	}
+	for (size_t i = 0; i < fa->nmnt; i++)
+		mnt_free(&fa->mnt[i]);
 	free(fa->mnt);
 }
 
 /* ------------------------------------------------------------------ */
 /* Comparison */
 
+/*
+ * One difference (note is taken, and may be NULL); key NULL (a failed
+ * allocation) or without memory nothing is added and the error is set.
+ */
 static void item(struct snapdiff *sd, const char *what, const char *key,
 		 const char *b, const char *a, char *note)
 {
-	struct snapdiff_item *it;
+	struct snapdiff_item it = { .what = what, .note = note };
 
-	if (sd->n == sd->alloc) {
-		sd->alloc = sd->alloc ? 2 * sd->alloc : 16;
-		sd->v = xrealloc(sd->v, sd->alloc * sizeof(*sd->v));
+	if (key)
+		it.key = an_strdup(key);
+	if (b)
+		it.before = an_strdup(b);
+	if (a)
+		it.after = an_strdup(a);
+	if (!it.key || (b && !it.before) || (a && !it.after) ||
+	    an_grow(&sd->v, &sd->alloc, sd->n + 1, sizeof(*sd->v), 16)) {
+		free(it.key);
+		free(it.before);
+		free(it.after);
+		free(it.note);
+		sd->err = -AN_E_NOMEM;
+		return;
 	}
-	it = &sd->v[sd->n++];
-	it->what = what;
-	it->key = xstrdup(key);
-	it->before = b ? xstrdup(b) : NULL;
-	it->after = a ? xstrdup(a) : NULL;
-	it->note = note;
+	sd->v[sd->n++] = it;
 }
 
 static bool same(const char *a, const char *b)
@@ -238,10 +285,9 @@ static bool mnt_interesting(const struct mnt *m,
 	return false;
 }
 
-/* Is tok exactly one of the comma-separated items of list? */
-static bool tok_in(const char *list, const char *tok)
+/* Are the l bytes of tok exactly one of the comma-separated items of list? */
+static bool tok_in(const char *list, const char *tok, size_t l)
 {
-	size_t l = strlen(tok);
 	const char *p = list;
 
 	while (p && *p) {
@@ -255,10 +301,11 @@ static bool tok_in(const char *list, const char *tok)
 	return false;
 }
 
-/* "+opt -opt" of the two option lists, and the ext4 readings. */
-static char *mount_note(const char *b, const char *a)
+/* "+opt -opt" of the two option lists, and the ext4 readings; NULL: none
+ * (or no memory: *err set). */
+static char *mount_note(const char *b, const char *a, int *err)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT;
 	char vb[64], va[64];
 	const char *p;
 	int pass;
@@ -269,20 +316,16 @@ static char *mount_note(const char *b, const char *a)
 		for (p = from; p && *p;) {
 			const char *c = strchr(p, ',');
 			size_t len = c ? (size_t)(c - p) : strlen(p);
-			char *o = xmalloc(len + 1);
 
-			memcpy(o, p, len);
-			o[len] = '\0';
 			/* an exact option not in the other list */
-			if (len && !tok_in(other, o))
-				strbuf_addf(&sb, "%s%c%s", sb.len ? " " : "",
-					    pass ? '-' : '+', o);
-			free(o);
+			if (len && !tok_in(other, p, len))
+				sbuf_addf(&sb, "%s%c%.*s", sb.len ? " " : "",
+					  pass ? '-' : '+', (int)len, p);
 			p = c ? c + 1 : NULL;
 		}
 	}
 	if (meta_mount_barrier(b) != meta_mount_barrier(a))
-		strbuf_addf(&sb, "; barrier %s -> %s",
+		sbuf_addf(&sb, "; barrier %s -> %s",
 			    meta_mount_barrier(b) ? "on" : "off",
 			    meta_mount_barrier(a) ? "on" : "off");
 	if (!meta_mount_opt(b, "data", vb, sizeof(vb)))
@@ -290,24 +333,32 @@ static char *mount_note(const char *b, const char *a)
 	if (!meta_mount_opt(a, "data", va, sizeof(va)))
 		strcpy(va, "ordered");
 	if (strcmp(vb, va))
-		strbuf_addf(&sb, "; data=%s -> data=%s", vb, va);
+		sbuf_addf(&sb, "; data=%s -> data=%s", vb, va);
 	if (!meta_mount_opt(b, "commit", vb, sizeof(vb)))
 		strcpy(vb, "5");
 	if (!meta_mount_opt(a, "commit", va, sizeof(va)))
 		strcpy(va, "5");
 	if (strcmp(vb, va))
-		strbuf_addf(&sb, "; commit=%s -> commit=%s", vb, va);
-	return sb.buf ? strbuf_detach(&sb, NULL) : NULL;
+		sbuf_addf(&sb, "; commit=%s -> commit=%s", vb, va);
+	if (sb.err)
+		*err = sb.err;
+	return sbuf_detach(&sb);
 }
 
 static void devmap_add(struct snapdiff *sd, uint32_t after, uint32_t before)
 {
+	struct snap_devmap *v;
+
 	if (after == before || !after || !before)
 		return;
 	for (size_t i = 0; i < sd->ndm; i++)
 		if (sd->dm[i].after == after)
 			return;
-	sd->dm = xrealloc(sd->dm, (sd->ndm + 1) * sizeof(*sd->dm));
+	if (!(v = an_reallocarray(sd->dm, sd->ndm + 1, sizeof(*sd->dm)))) {
+		sd->err = -AN_E_NOMEM;
+		return;
+	}
+	sd->dm = v;
 	sd->dm[sd->ndm].after = after;
 	sd->dm[sd->ndm].before = before;
 	sd->ndm++;
@@ -361,16 +412,39 @@ static void match_mounts(struct facts *b, struct facts *a,
 	}
 }
 
-void snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
-		      const char *snap_b, const char *hdr_a,
-		      const char *snap_a, bool (*used)(uint32_t, void *),
-		      void *arg)
+/* An AFTER mount point named as BEFORE's. */
+static void mpmap_add(struct snapdiff *sd, const char *after,
+		      const char *before)
+{
+	struct snap_mpmap m = { an_strdup(after), an_strdup(before) }, *v;
+
+	v = an_reallocarray(sd->mp, sd->nmp + 1, sizeof(*sd->mp));
+	if (!v || !m.after || !m.before) {
+		if (v)
+			sd->mp = v;
+		free(m.after);
+		free(m.before);
+		sd->err = -AN_E_NOMEM;
+		return;
+	}
+	sd->mp = v;
+	sd->mp[sd->nmp++] = m;
+}
+
+int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
+		     const char *snap_b, const char *hdr_a,
+		     const char *snap_a, bool (*used)(uint32_t, void *),
+		     void *arg)
 {
 	struct facts b, a;
 	size_t i;
 
 	facts_load(&b, hdr_b, snap_b);
 	facts_load(&a, hdr_a, snap_a);
+	if (b.err || a.err) {
+		sd->err = -AN_E_NOMEM;
+		goto out;
+	}
 	cmp_str(sd, "kernel", "kernel", b.kernel, a.kernel);
 	cmp_str(sd, "machine", "machine", b.machine, a.machine);
 	cmp_str(sd, "machine", "cpus", b.cpus, a.cpus);
@@ -385,45 +459,48 @@ void snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 		if (mb->match < 0) {
 			if (mnt_interesting(mb, used, arg))
 				item(sd, "mount", mb->dir, mb->opts, NULL,
-				     xasprintf("%s %s not mounted after",
-					       mb->type, mb->src));
+				     kept(&sd->err,
+					  an_asprintf("%s %s not mounted after",
+						      mb->type, mb->src)));
 			continue;
 		}
 		ma = &a.mnt[mb->match];
-		if (strcmp(mb->dir, ma->dir)) {
-			sd->mp = xrealloc(sd->mp, (sd->nmp + 1) * sizeof(*sd->mp));
-			sd->mp[sd->nmp].after = xstrdup(ma->dir);
-			sd->mp[sd->nmp].before = xstrdup(mb->dir);
-			sd->nmp++;
-		}
+		if (strcmp(mb->dir, ma->dir))
+			mpmap_add(sd, ma->dir, mb->dir);
 		devmap_add(sd, ma->dev, mb->dev);
 		if (!mnt_interesting(mb, used, arg) &&
 		    !mnt_interesting(ma, used, arg))
 			continue;
 		if (!strcmp(mb->opts, ma->opts) && !strcmp(mb->type, ma->type))
 			continue;
-		key = strcmp(mb->dir, ma->dir) ?
-		      xasprintf("%s (after: %s)", mb->dir, ma->dir) :
-		      xstrdup(mb->dir);
+		key = kept(&sd->err, strcmp(mb->dir, ma->dir) ?
+			   an_asprintf("%s (after: %s)", mb->dir, ma->dir) :
+			   an_strdup(mb->dir));
 		if (strcmp(mb->type, ma->type)) {
-			char *bb = xasprintf("%s %s", mb->type, mb->opts);
-			char *aa = xasprintf("%s %s", ma->type, ma->opts);
+			char *bb = an_asprintf("%s %s", mb->type, mb->opts);
+			char *aa = an_asprintf("%s %s", ma->type, ma->opts);
 
-			item(sd, "mount", key, bb, aa,
-			     xasprintf("type %s -> %s", mb->type, ma->type));
+			if (bb && aa)
+				item(sd, "mount", key, bb, aa,
+				     kept(&sd->err,
+					  an_asprintf("type %s -> %s",
+						      mb->type, ma->type)));
+			else
+				sd->err = -AN_E_NOMEM;
 			free(bb);
 			free(aa);
 		} else {
 			item(sd, "mount", key, mb->opts, ma->opts,
-			     mount_note(mb->opts, ma->opts));
+			     mount_note(mb->opts, ma->opts, &sd->err));
 		}
 		free(key);
 	}
 	for (i = 0; i < a.nmnt; i++)
 		if (a.mnt[i].match < 0 && mnt_interesting(&a.mnt[i], used, arg))
 			item(sd, "mount", a.mnt[i].dir, NULL, a.mnt[i].opts,
-			     xasprintf("%s %s mounted only after",
-				       a.mnt[i].type, a.mnt[i].src));
+			     kept(&sd->err,
+				  an_asprintf("%s %s mounted only after",
+					      a.mnt[i].type, a.mnt[i].src)));
 
 	/* block queue settings of the used devices, AFTER ones mapped */
 	for (i = 0; i < b.nbdev; i++) {
@@ -447,14 +524,17 @@ void snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 				av = a.bdev[j].val;
 		}
 		if (av && strcmp(av, b.bdev[i].val)) {
-			char *key = xasprintf("%s %s", name, attr);
+			char *key = kept(&sd->err,
+					 an_asprintf("%s %s", name, attr));
 
 			item(sd, "blockdev", key, b.bdev[i].val, av, NULL);
 			free(key);
 		}
 	}
+out:
 	facts_free(&b);
 	facts_free(&a);
+	return sd->err;
 }
 
 void snapdiff_release(struct snapdiff *sd)

@@ -37,6 +37,7 @@ struct snapdiff {
 	size_t nmp;
 	struct snap_devmap { uint32_t after, before; } *dm;
 	size_t ndm;
+	int err;		/* -AN_E_NOMEM: the comparison is not whole */
 };
 
 /*
@@ -47,8 +48,9 @@ struct snapdiff {
  *   mounts and block devices of unused devices are not compared
  *
  * Fills *sd (zeroed by the caller); release with snapdiff_release().
+ * Returns 0, or -AN_E_NOMEM (what was had is in sd: release it).
  */
-void snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
+int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 		      const char *snap_b, const char *hdr_a,
 		      const char *snap_a, bool (*used)(uint32_t dev, void *),
 		      void *arg);

@@ -91,10 +91,11 @@ int stats_request(struct stats *st, const struct blk_request *rq)
 	d->fua += rq->fua;
 	d->preflush += rq->preflush;
 	d->errors += rq->error != 0;
-	if (rq->insert_ts && rq->issue_ts)
-		hist_add(&d->queue, rq->issue_ts - rq->insert_ts);
-	hist_add(&d->device, rq->complete_ts - rq->issue_ts);
-	hist_add(&d->total, blk_total_ns(rq));
+	if ((rq->insert_ts && rq->issue_ts &&
+	     hist_add(&d->queue, rq->issue_ts - rq->insert_ts) < 0) ||
+	    hist_add(&d->device, rq->complete_ts - rq->issue_ts) < 0 ||
+	    hist_add(&d->total, blk_total_ns(rq)) < 0)
+		return -AN_E_NOMEM;
 	return 0;
 }
 

@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "util.h"
 #include "decode/decode.h"
@@ -14,6 +15,7 @@
 #include "replay/fdtable.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
+#include "base/err.h"
 #include "stats/wa.h"
 
 /* An fsync a thread is inside (ext4_sync_file_enter seen, exit not yet). */
@@ -31,6 +33,8 @@ struct wa_priv {
 	struct pending *pend;
 	size_t npend, apend;
 	size_t last_fs;		/* lookup cache */
+	struct wa_dev spare;	/* counts a device that cannot be had */
+	int err;		/* sticky: -AN_E_NOMEM */
 };
 
 const char *wa_class_name(enum wa_class c)
@@ -50,15 +54,25 @@ static uint32_t disk_of(struct wa *w, uint32_t fsdev)
 struct wa *wa_new(bool jbd2, bool ext4_sync,
 		  uint32_t (*dof)(uint32_t, void *), void *arg)
 {
-	struct wa *w = xcalloc(1, sizeof(*w));
-	struct wa_priv *p = xcalloc(1, sizeof(*p));
+	struct wa *w = an_calloc(1, sizeof(*w));
+	struct wa_priv *p = an_calloc(1, sizeof(*p));
 
+	if (!w || !p) {
+		free(w);
+		free(p);
+		return NULL;
+	}
 	w->p = p;
 	p->disk_of = dof;
 	p->arg = arg;
 	w->st.jbd2 = jbd2;
 	w->st.ext4_sync = ext4_sync;
 	return w;
+}
+
+int wa_error(const struct wa *w)
+{
+	return w->p->err;
 }
 
 void wa_free(struct wa *w)
@@ -81,9 +95,9 @@ struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev)
 	for (size_t i = 0; i < w->ndev; i++)
 		if (w->dev[i].dev == dev)
 			return &w->dev[i];
-	if (w->ndev == w->adev) {
-		w->adev = w->adev ? 2 * w->adev : 8;
-		w->dev = xrealloc(w->dev, w->adev * sizeof(*w->dev));
+	if (an_grow(&w->dev, &w->adev, w->ndev + 1, sizeof(*w->dev), 8)) {
+		w->p->err = -AN_E_NOMEM;
+		return &w->p->spare;
 	}
 	d = &w->dev[w->ndev++];
 	memset(d, 0, sizeof(*d));
@@ -91,28 +105,27 @@ struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev)
 	return d;
 }
 
-static size_t fsync_get(struct wa *w, int tid, uint32_t fsdev, uint64_t ino)
+/* The index of tid's fsyncs of fsdev:ino, made when new; -1: no memory. */
+static ssize_t fsync_get(struct wa *w, int tid, uint32_t fsdev, uint64_t ino)
 {
 	struct wa_fsync *f;
 	size_t i = w->p->last_fs;
 
 	if (i < w->nfs && w->fs[i].tid == tid && w->fs[i].ino == ino &&
 	    w->fs[i].fsdev == fsdev)
-		return i;
+		return (ssize_t)i;
 	for (i = 0; i < w->nfs; i++)
 		if (w->fs[i].tid == tid && w->fs[i].ino == ino &&
 		    w->fs[i].fsdev == fsdev)
-			return w->p->last_fs = i;
-	if (w->nfs == w->afs) {
-		w->afs = w->afs ? 2 * w->afs : 16;
-		w->fs = xrealloc(w->fs, w->afs * sizeof(*w->fs));
-	}
+			return (ssize_t)(w->p->last_fs = i);
+	if (an_grow(&w->fs, &w->afs, w->nfs + 1, sizeof(*w->fs), 16))
+		return -1;
 	f = &w->fs[w->nfs];
 	memset(f, 0, sizeof(*f));
 	f->tid = tid;
 	f->fsdev = fsdev;
 	f->ino = ino;
-	return w->p->last_fs = w->nfs++;
+	return (ssize_t)(w->p->last_fs = w->nfs++);
 }
 
 static void pend_drop(struct wa_priv *p, size_t i)
@@ -124,6 +137,7 @@ static void on_enter(struct wa *w, const struct dec_ev *ev)
 {
 	struct wa_priv *p = w->p;
 	struct pending *pd;
+	ssize_t fs;
 	size_t i;
 
 	if (ev->bad)
@@ -134,15 +148,18 @@ static void on_enter(struct wa *w, const struct dec_ev *ev)
 			pend_drop(p, i);
 			break;
 		}
-	if (p->npend == p->apend) {
-		p->apend = p->apend ? 2 * p->apend : 16;
-		p->pend = xrealloc(p->pend, p->apend * sizeof(*p->pend));
+	/* without memory the fsync is not followed: its exit is unmatched */
+	fs = fsync_get(w, ev->pid, ev->inode.dev, ev->inode.ino);
+	if (fs < 0 ||
+	    an_grow(&p->pend, &p->apend, p->npend + 1, sizeof(*p->pend), 16)) {
+		p->err = -AN_E_NOMEM;
+		return;
 	}
 	pd = &p->pend[p->npend++];
 	pd->tid = ev->pid;
 	pd->cpu = ev->cpu;
 	pd->disk = disk_of(w, ev->inode.dev);
-	pd->fs = fsync_get(w, ev->pid, ev->inode.dev, ev->inode.ino);
+	pd->fs = (size_t)fs;
 	pd->ts = ev->ts;
 	w->fs[pd->fs].datasync += ev->inode.datasync;
 }
@@ -161,8 +178,8 @@ static void on_exit_ev(struct wa *w, const struct dec_ev *ev)
 		f->count++;
 		f->errors += ev->ret < 0;
 		f->last_ts = ev->ts;
-		if (ev->ts >= pd->ts)
-			hist_add(&f->lat, ev->ts - pd->ts);
+		if (ev->ts >= pd->ts && hist_add(&f->lat, ev->ts - pd->ts) < 0)
+			p->err = -AN_E_NOMEM;
 		pend_drop(p, i);
 		return;
 	}

@@ -103,10 +103,14 @@ struct wa {
  *   (decode.h's dec_caps): absent events leave their part empty
  * @disk_of: maps a file system dev_t to the dev_t of the disk its
  *   requests carry (partition -> whole disk); NULL: identity
+ *
+ * NULL: no memory.
  */
 struct wa *wa_new(bool jbd2, bool ext4_sync,
 		  uint32_t (*disk_of)(uint32_t, void *), void *arg);
 void wa_free(struct wa *w);
+/* 0, or -AN_E_NOMEM once a device or fsync could not be kept for memory. */
+int wa_error(const struct wa *w);
 
 /* Every decoded jbd2_run_stats and ext4_sync_file_enter/exit, in order. */
 void wa_event(struct wa *w, const struct dec_ev *ev);

@@ -7,7 +7,8 @@ UNIT_TESTS = \
 	tests/unit/test-json \
 	tests/unit/test-sysreplay \
 	tests/unit/test-attrib \
-	tests/unit/test-diff
+	tests/unit/test-diff \
+	tests/unit/test-nomem
 if HAVE_CMOCKA
 check_PROGRAMS += $(UNIT_TESTS)
 TESTS += $(UNIT_TESTS)
@@ -28,3 +29,9 @@ tests_unit_test_attrib_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_attrib_LDADD = $(UNIT_LDADD)
 tests_unit_test_diff_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_diff_LDADD = $(UNIT_LDADD)
+# the analyzer's allocations wrapped, to fail each in turn
+tests_unit_test_nomem_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_nomem_LDADD = $(UNIT_LDADD)
+tests_unit_test_nomem_LDFLAGS = $(AM_LDFLAGS) -Wl,--wrap=malloc \
+	-Wl,--wrap=calloc -Wl,--wrap=realloc -Wl,--wrap=strdup \
+	-Wl,--wrap=vasprintf

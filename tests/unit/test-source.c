@@ -23,6 +23,8 @@
 
 #include "iorec-format.h"
 #include "util.h"
+#include "base/err.h"
+#include "base/sbuf.h"
 #include "input/source.h"
 #include "decode/decode.h"
 #include "replay/block.h"
@@ -251,11 +253,11 @@ static void check_standard(const char *path)
 	struct source_field *fa, *fb, *fc;
 	struct source_event ev;
 	struct source *src;
-	char *msg = NULL;
+	struct an_err err = { 0 };
 	size_t i = 0;
 
-	src = source_open(path, &msg);
-	assert_null(msg);
+	src = source_open(path, &err);
+	assert_int_equal(err.code, 0);
 	assert_non_null(src);
 	assert_int_equal(source_event_id(src, "test", "test_ev"), TEST_ID);
 	fa = source_field(src, TEST_ID, "a");
@@ -303,13 +305,13 @@ static void test_merge(bool be, int lsize)
 	const struct source_info *in;
 	struct source *src;
 	struct file f;
-	char *msg;
+	struct an_err err = { 0 };
 
 	write_standard(&f, be, lsize);
 	file_end(&f, true);
 	check_standard(f.path);
 
-	src = source_open(f.path, &msg);
+	src = source_open(f.path, &err);
 	assert_non_null(src);
 	in = source_info(src);
 	assert_int_equal(in->integrity, SOURCE_COMPLETE);
@@ -344,15 +346,15 @@ static void test_le32(void **state)
 /* The printed line goes through libtraceevent with the file's byte order. */
 static void test_format_line(void **state)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT;
 	struct source_event ev;
 	struct source *src;
 	struct file f;
-	char *msg;
+	struct an_err err = { 0 };
 
 	write_standard(&f, true, 4);
 	file_end(&f, true);
-	src = source_open(f.path, &msg);
+	src = source_open(f.path, &err);
 	assert_non_null(src);
 	assert_int_equal(source_next(src, &ev), 1);
 	source_format_event(src, &ev, false, &sb);
@@ -360,7 +362,7 @@ static void test_format_line(void **state)
 	assert_non_null(strstr(sb.buf, "[000]"));
 	assert_non_null(strstr(sb.buf, "0.000001: test_ev:"));
 	assert_non_null(strstr(sb.buf, "a=1 b=-1 c=1234605616436508552"));
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 	source_close(src);
 	unlink(f.path);
 }
@@ -373,7 +375,7 @@ static void test_truncated(void **state)
 	struct source *src;
 	struct file f;
 	off_t size;
-	char *msg;
+	struct an_err err = { 0 };
 	int n = 0, fd;
 
 	write_standard(&f, false, 8);
@@ -383,7 +385,7 @@ static void test_truncated(void **state)
 	assert_int_equal(ftruncate(fd, size - 10), 0);
 	close(fd);
 
-	src = source_open(f.path, &msg);
+	src = source_open(f.path, &err);
 	assert_non_null(src);
 	in = source_info(src);
 	assert_int_equal(in->integrity, SOURCE_TRUNCATED);
@@ -400,11 +402,11 @@ static void test_no_end(void **state)
 {
 	struct source *src;
 	struct file f;
-	char *msg;
+	struct an_err err = { 0 };
 
 	write_standard(&f, false, 8);
 	file_end(&f, false);
-	src = source_open(f.path, &msg);
+	src = source_open(f.path, &err);
 	assert_non_null(src);
 	assert_int_equal(source_info(src)->integrity, SOURCE_TRUNCATED);
 	assert_non_null(strstr(source_info(src)->stop_reason, "end chunk"));
@@ -420,6 +422,7 @@ static void test_bad_commit(void **state)
 	struct page p;
 	struct file f;
 	char *msg;
+	struct an_err err = { 0 };
 	int n = 0;
 
 	file_begin(&f, false, 8);
@@ -430,7 +433,7 @@ static void test_bad_commit(void **state)
 	file_data(&f, 0, &p, 1, 10, 10);
 	file_end(&f, true);
 
-	src = source_open(f.path, &msg);
+	src = source_open(f.path, &err);
 	assert_non_null(src);
 	while (source_next(src, &ev) > 0)
 		n++;
@@ -447,22 +450,20 @@ static void test_not_a_recording(void **state)
 {
 	char path[] = "/tmp/test-source-XXXXXX";
 	struct source *src;
-	char *msg;
+	struct an_err err = { 0 };
 	int fd = mkstemp(path);
 
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "hello world, not a trace", 24), 24);
 	close(fd);
-	src = source_open(path, &msg);
+	src = source_open(path, &err);
 	assert_null(src);
-	assert_non_null(strstr(msg, "bad magic at offset 0"));
-	free(msg);
+	assert_non_null(strstr(err.msg, "bad magic at offset 0"));
 	unlink(path);
 
-	src = source_open("/nonexistent/x.iorec", &msg);
+	src = source_open("/nonexistent/x.iorec", &err);
 	assert_null(src);
-	assert_non_null(strstr(msg, "cannot open"));
-	free(msg);
+	assert_non_null(strstr(err.msg, "cannot open"));
 }
 
 /* ------------------------------------------------------------------ */
@@ -562,9 +563,9 @@ static struct replay_block *replay_whole(const char *path,
 	struct decoder *dec;
 	struct source *src;
 	struct dec_ev d;
-	char *msg;
+	struct an_err err = { 0 };
 
-	src = source_open(path, &msg);
+	src = source_open(path, &err);
 	assert_non_null(src);
 	dec = decode_new(src, NULL);
 	assert_non_null(dec);

@@ -275,8 +275,12 @@ static void test_imap(void **state)
 	void *val;
 
 	imap_init(&m);
-	for (int i = 0; i < 5000; i++)
-		assert_null(imap_put(&m, i * 7, &vals[i]));
+	for (int i = 0; i < 5000; i++) {
+		void *prev = &m;
+
+		assert_int_equal(imap_put(&m, i * 7, &vals[i], &prev), 0);
+		assert_null(prev);
+	}
 	for (int i = 0; i < 5000; i += 2)
 		assert_ptr_equal(imap_del(&m, i * 7), &vals[i]);
 	for (int i = 0; i < 5000; i++)

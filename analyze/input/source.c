@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * source.c - the one file of ioreport that decodes recordings: .iorec
+ * source.c - opening and reading recordings (with events.c, the only
+ * files of ioreport that include libtraceevent and libtracecmd): .iorec
  * files through the formats/ reader plus libtraceevent's kbuffer and tep
  * handle, trace.dat files through libtracecmd; both yield events from all
  * CPUs merged in timestamp order.
@@ -32,8 +33,8 @@
 #include "iorec-format.h"
 #include "util.h"
 #include "base/err.h"
-#include "base/sbuf.h"
 #include "input/source.h"
+#include "input/source-priv.h"
 #include "input/meta.h"
 
 #define TRACEDAT_MAGIC		"\027\010\104tracing"
@@ -46,90 +47,6 @@
 
 /* Zeroes after a chunk's pages so kbuffer never reads past our buffer. */
 #define PAGE_SLACK		64
-
-#define MAX_WARNINGS		32
-
-/* Entries of the pid -> comm cache of source_comm(). */
-#define COMM_CACHE		1024
-
-/* Event ids above this are looked up by bisection, not by array. */
-#define TYPE_ID_LIMIT		(1 << 16)
-
-/* One DATA chunk of one CPU, from pass 1. */
-struct chunk_ref {
-	uint64_t offset;
-	uint32_t npages;
-};
-
-/* Per-CPU read position. */
-struct cursor {
-	int cpu;
-	/* .iorec */
-	struct chunk_ref *refs;
-	size_t nrefs, refs_alloc, next_ref;
-	uint8_t *buf;		/* pages of the current chunk + PAGE_SLACK */
-	size_t buf_alloc;
-	uint64_t chunk_offset;
-	uint32_t npages, page, subbuf;
-	uint8_t *cur_page;
-	struct kbuffer *kbuf;
-	bool page_loaded;
-	long long pending_missed;
-	struct tep_record rec;
-	/* trace.dat */
-	struct tep_record *trec;
-	/* both */
-	bool valid;		/* rec/trec holds the next record */
-	bool done;
-};
-
-struct syscall_name {
-	long nr;
-	char *name;
-};
-
-struct source {
-	struct source_info info;
-	char *path;
-	int fd;
-	struct tep_handle *tep;		/* ours (.iorec) or libtracecmd's */
-	struct iorec_reader *reader;
-	struct tracecmd_input *handle;
-	struct tracecmd_input *parent;	/* when handle is a buffer instance */
-
-	struct cursor *cursors;		/* info.nr_cpus of them */
-	int only_cpu;
-	bool started;
-	int last;			/* cursor yielded last, -1 none */
-
-	struct source_event_type *types;	/* sorted by system, name */
-	int ntypes;
-	int *type_index;		/* indexes of types sorted by id */
-	struct source_event_type **type_by_id;	/* [id], NULL: none */
-	int max_id;			/* size of type_by_id - 1 */
-
-	/* common_type and common_pid, read without libtraceevent per event */
-	int type_off, type_size, pid_off, pid_size;
-	bool swap;			/* recording's byte order != host's */
-
-	/* source_comm() answers, direct-mapped by pid */
-	struct comm_cache {
-		int pid;
-		const char *comm;
-	} comms[COMM_CACHE];
-
-	struct syscall_name *syscalls;
-	size_t nsyscalls;
-
-	char *warnings[MAX_WARNINGS];
-	int nwarn, warn_head;
-	unsigned long warn_dropped;
-
-	struct trace_seq seq;
-
-	bool nomem;		/* pass 1 lacked memory: the open fails */
-	int read_err;		/* pass 2: -AN_E_NOMEM stops the walk */
-};
 
 static __attribute__((format(printf, 2, 3)))
 void queue_warning(struct source *src, const char *fmt, ...)
@@ -169,22 +86,6 @@ char *source_warning(struct source *src)
 	src->warn_head = (src->warn_head + 1) % MAX_WARNINGS;
 	src->nwarn--;
 	return msg;
-}
-
-/*
- * Whether the fields of swap_tep's recording need a byte swap (swap_val):
- * remembered for the last handle asked, since asking libtraceevent costs
- * a call per field read (field_swap); source_close() forgets its handle
- * before freeing it.
- */
-static const struct tep_handle *swap_tep;
-static bool swap_val;
-
-static bool host_big_endian(void)
-{
-	const uint16_t one = 1;
-
-	return *(const uint8_t *)&one == 0;
 }
 
 /* Make sure cursors (and info.cpus) exist for cpu; false: no memory. */
@@ -230,70 +131,6 @@ static char *dup_text(struct source *src, const uint8_t *p, size_t len)
 
 /* ------------------------------------------------------------------ */
 /* Pass 1: .iorec metadata and index */
-
-static int cmp_syscall(const void *a, const void *b)
-{
-	const struct syscall_name *x = a, *y = b;
-
-	return x->nr < y->nr ? -1 : x->nr > y->nr;
-}
-
-static void add_syscall(struct source *src, long nr, const char *name)
-{
-	struct syscall_name *v = an_reallocarray(src->syscalls,
-						 src->nsyscalls + 1,
-						 sizeof(*v));
-	char *n = v ? an_strdup(name) : NULL;
-
-	if (v)
-		src->syscalls = v;
-	if (!n) {
-		src->nomem = true;
-		return;
-	}
-	v[src->nsyscalls].nr = nr;
-	v[src->nsyscalls].name = n;
-	src->nsyscalls++;
-}
-
-static void load_syscalls(struct source *src, const char *text)
-{
-	const char *p = text;
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[256];
-		char *tab, *end;
-		long nr;
-
-		if (len < sizeof(line)) {
-			memcpy(line, p, len);
-			line[len] = '\0';
-			tab = strchr(line, '\t');
-			if (tab) {
-				*tab = '\0';
-				nr = strtol(line, &end, 10);
-				if (end != line && !*end && tab[1])
-					add_syscall(src, nr, tab + 1);
-			}
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
-	qsort(src->syscalls, src->nsyscalls, sizeof(*src->syscalls),
-	      cmp_syscall);
-}
-
-const char *source_syscall_name(struct source *src, long nr)
-{
-	struct syscall_name key = { .nr = nr }, *s;
-
-	s = bsearch(&key, src->syscalls, src->nsyscalls, sizeof(key),
-		    cmp_syscall);
-	return s ? s->name : NULL;
-}
 
 /*
  * Register the comms of a snapshot's proc and thread lines, so events of
@@ -369,7 +206,7 @@ static int setup_tep(struct source *src, const struct iorec_header *h)
 		return -1;
 	tep_set_file_bigendian(src->tep, in->big_endian ? TEP_BIG_ENDIAN :
 			       TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(src->tep, host_big_endian() ? TEP_BIG_ENDIAN :
+	tep_set_local_bigendian(src->tep, source_host_big_endian() ? TEP_BIG_ENDIAN :
 				TEP_LITTLE_ENDIAN);
 	tep_set_long_size(src->tep, h->long_size);
 	tep_set_page_size(src->tep, (int)h->subbuf_size);
@@ -453,7 +290,7 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		free((char *)in->syscalls);
 		in->syscalls = dup_text(src, p, len);
 		if (in->syscalls)
-			load_syscalls(src, in->syscalls);
+			source_load_syscalls(src, in->syscalls);
 		break;
 	case IOREC_CHUNK_CMDLINES:
 		free((char *)in->cmdlines);
@@ -884,128 +721,6 @@ static void tracedat_cursor_next(struct source *src, struct cursor *cur)
 }
 
 /* ------------------------------------------------------------------ */
-/* Event types */
-
-static int cmp_type_name(const void *a, const void *b)
-{
-	const struct source_event_type *x = a, *y = b;
-	int c = strcmp(x->system, y->system);
-
-	return c ? c : strcmp(x->name, y->name);
-}
-
-static struct source *cmp_src;	/* qsort has no context argument */
-
-static int cmp_type_id(const void *a, const void *b)
-{
-	int x = cmp_src->types[*(const int *)a].id;
-	int y = cmp_src->types[*(const int *)b].id;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The event types of the recording's formats; false: no memory. */
-static bool build_types(struct source *src)
-{
-	int n = tep_get_events_count(src->tep);
-	struct tep_event **list = tep_list_events(src->tep, TEP_EVENT_SORT_ID);
-
-	src->ntypes = 0;
-	src->types = an_calloc(n > 0 ? (size_t)n : 1, sizeof(*src->types));
-	if (!src->types)
-		return false;
-	for (int i = 0; list && list[i] && i < n; i++) {
-		struct source_event_type *t = &src->types[src->ntypes++];
-
-		t->id = list[i]->id;
-		t->system = list[i]->system ? list[i]->system : "";
-		t->name = list[i]->name ? list[i]->name : "";
-	}
-	qsort(src->types, src->ntypes, sizeof(*src->types), cmp_type_name);
-	src->type_index = an_calloc(src->ntypes ? (size_t)src->ntypes : 1,
-				    sizeof(int));
-	if (!src->type_index)
-		return false;
-	for (int i = 0; i < src->ntypes; i++)
-		src->type_index[i] = i;
-	cmp_src = src;
-	qsort(src->type_index, src->ntypes, sizeof(int), cmp_type_id);
-	cmp_src = NULL;
-
-	/* direct lookup by id for the per-event path (ids are small) */
-	src->max_id = -1;
-	for (int i = 0; i < src->ntypes; i++)
-		if (src->types[i].id > src->max_id &&
-		    src->types[i].id < TYPE_ID_LIMIT)
-			src->max_id = src->types[i].id;
-	src->type_by_id = an_calloc((size_t)src->max_id + 1,
-				    sizeof(*src->type_by_id));
-	if (!src->type_by_id)
-		return false;
-	for (int i = 0; i < src->ntypes; i++)
-		if (src->types[i].id >= 0 && src->types[i].id <= src->max_id)
-			src->type_by_id[src->types[i].id] = &src->types[i];
-
-	/* the common fields are the same in every event */
-	src->type_size = src->pid_size = 0;
-	src->swap = tep_is_file_bigendian(src->tep) != host_big_endian();
-	for (int i = 0; list && list[i] && i < n; i++) {
-		struct tep_format_field *ft, *fp;
-
-		ft = tep_find_common_field(list[i], "common_type");
-		fp = tep_find_common_field(list[i], "common_pid");
-		if (!ft || !fp)
-			continue;
-		src->type_off = ft->offset;
-		src->type_size = ft->size;
-		src->pid_off = fp->offset;
-		src->pid_size = fp->size;
-		break;
-	}
-	return true;
-}
-
-static struct source_event_type *find_type(struct source *src, int id)
-{
-	int lo = 0, hi = src->ntypes - 1;
-
-	if (id >= 0 && id <= src->max_id)
-		return src->type_by_id[id];
-
-	while (lo <= hi) {
-		int mid = (lo + hi) / 2;
-		struct source_event_type *t =
-			&src->types[src->type_index[mid]];
-
-		if (t->id == id)
-			return t;
-		if (t->id < id)
-			lo = mid + 1;
-		else
-			hi = mid - 1;
-	}
-	return NULL;
-}
-
-struct source_event_type *source_event_types(struct source *src, int *n)
-{
-	*n = src->ntypes;
-	return src->types;
-}
-
-const struct source_event_type *source_event_type(struct source *src, int id)
-{
-	return find_type(src, id);
-}
-
-int source_event_id(struct source *src, const char *system, const char *name)
-{
-	struct tep_event *e = tep_find_event_by_name(src->tep, system, name);
-
-	return e ? e->id : -1;
-}
-
-/* ------------------------------------------------------------------ */
 /* Open, iterate, close */
 
 /* Copy standard input to an unlinked temporary file; returns its fd. */
@@ -1119,7 +834,7 @@ struct source *source_open(const char *path, struct an_err *e)
 	}
 	if (ret < 0)
 		goto fail;
-	if (!build_types(src)) {
+	if (!source_build_types(src)) {
 		an_nomem(e, src->path);
 		goto fail;
 	}
@@ -1135,8 +850,7 @@ void source_close(struct source *src)
 
 	if (!src)
 		return;
-	if (swap_tep == src->tep)
-		swap_tep = NULL;
+	source_fields_forget(src);
 	in = &src->info;
 	for (int i = 0; i < in->nr_cpus; i++) {
 		struct cursor *cur = &src->cursors[i];
@@ -1282,7 +996,7 @@ int source_next(struct source *src, struct source_event *ev)
 		ev->pid = tep_data_pid(src->tep, rec);
 	}
 
-	t = find_type(src, ev->id);
+	t = source_find_type(src, ev->id);
 	if (t)
 		t->count++;
 	sc = &in->cpus[best->cpu];
@@ -1302,261 +1016,4 @@ int source_next(struct source *src, struct source_event *ev)
 			sc->last_ts = ev->ts;
 	}
 	return 1;
-}
-
-/* ------------------------------------------------------------------ */
-/* Fields and printing */
-
-struct source_field *source_field(struct source *src, int id,
-				  const char *name)
-{
-	struct tep_event *e = tep_find_event(src->tep, id);
-
-	if (!e)
-		return NULL;
-	return (struct source_field *)tep_find_any_field(e, name);
-}
-
-static inline bool field_swap(const struct tep_format_field *field)
-{
-	const struct tep_handle *tep = field->event->tep;
-
-	if (tep != swap_tep) {
-		swap_val = tep_is_file_bigendian((struct tep_handle *)tep) !=
-			   host_big_endian();
-		swap_tep = tep;
-	}
-	return swap_val;
-}
-
-int source_field_u64(const struct source_field *f,
-		     const struct source_event *ev, uint64_t *val)
-{
-	struct tep_format_field *field = (struct tep_format_field *)f;
-	const char *p;
-	unsigned long long v;
-	bool swap;
-
-	if (!field || field->offset + field->size > ev->size)
-		return -1;
-	/* the common case without libtraceevent's general path */
-	p = (const char *)ev->data + field->offset;
-	swap = field_swap(field);
-	switch (field->size) {
-	case 1:
-		*val = *(const uint8_t *)p;
-		return 0;
-	case 2: {
-		uint16_t x;
-
-		memcpy(&x, p, 2);
-		*val = swap ? __builtin_bswap16(x) : x;
-		return 0;
-	}
-	case 4: {
-		uint32_t x;
-
-		memcpy(&x, p, 4);
-		*val = swap ? __builtin_bswap32(x) : x;
-		return 0;
-	}
-	case 8: {
-		uint64_t x;
-
-		memcpy(&x, p, 8);
-		*val = swap ? __builtin_bswap64(x) : x;
-		return 0;
-	}
-	default:
-		break;
-	}
-	if (tep_read_number_field(field, ev->data, &v))
-		return -1;
-	*val = v;
-	return 0;
-}
-
-int source_field_s64(const struct source_field *f,
-		     const struct source_event *ev, int64_t *val)
-{
-	struct tep_format_field *field = (struct tep_format_field *)f;
-	uint64_t v;
-
-	if (source_field_u64(f, ev, &v))
-		return -1;
-	if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size < 8 &&
-	    (v & (1ULL << (field->size * 8 - 1))))
-		v |= ~0ULL << (field->size * 8);
-	*val = (int64_t)v;
-	return 0;
-}
-
-int source_field_str(const struct source_field *f,
-		     const struct source_event *ev, char *buf, size_t bufsz)
-{
-	struct tep_format_field *field = (struct tep_format_field *)f;
-	unsigned int off, len;
-	size_t n;
-
-	if (!field || !bufsz || field->offset + field->size > ev->size)
-		return -1;
-	off = (unsigned int)field->offset;
-	len = (unsigned int)field->size;
-	if (field->flags & TEP_FIELD_IS_DYNAMIC) {
-		unsigned long long loc;
-
-		if (tep_read_number_field(field, ev->data, &loc))
-			return -1;
-		off = (unsigned int)(loc & 0xffff);
-		len = (unsigned int)(loc >> 16) & 0xffff;
-		if (field->flags & TEP_FIELD_IS_RELATIVE)
-			off += (unsigned int)(field->offset + field->size);
-	}
-	if ((uint64_t)off + len > (uint64_t)ev->size)
-		return -1;
-	n = strnlen((const char *)ev->data + off, len);
-	if (n >= bufsz)
-		n = bufsz - 1;
-	memcpy(buf, (const char *)ev->data + off, n);
-	buf[n] = '\0';
-	return 0;
-}
-
-void source_format_event(struct source *src, const struct source_event *ev,
-			 bool raw, struct sbuf *out)
-{
-	struct tep_record *rec = ev->priv;
-	const struct source_event_type *t = find_type(src, ev->id);
-	const char *name = t ? t->name : "(NULL)";
-	int len = (int)strlen(name);
-
-	trace_seq_reset(&src->seq);
-	tep_print_event(src->tep, &src->seq, rec, "%16s-%-5d [%03d]",
-			TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
-	tep_print_event(src->tep, &src->seq, rec, " %6.1000d:", TEP_PRINT_TIME);
-	trace_seq_printf(&src->seq, " %s: %*s", name, len < 20 ? 20 - len : 0,
-			 "");
-	tep_print_event(src->tep, &src->seq, rec, "%s",
-			raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
-	trace_seq_terminate(&src->seq);
-	if (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n')
-		src->seq.len--;
-	sbuf_add(out, src->seq.buffer, src->seq.len);
-}
-
-void source_format_fields(struct source *src, const struct source_event *ev,
-			  bool raw, struct sbuf *out)
-{
-	struct tep_record *rec = ev->priv;
-
-	trace_seq_reset(&src->seq);
-	tep_print_event(src->tep, &src->seq, rec, "%s",
-			raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
-	trace_seq_terminate(&src->seq);
-	while (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n')
-		src->seq.len--;
-	sbuf_add(out, src->seq.buffer, src->seq.len);
-}
-
-const char *source_comm(struct source *src, int pid)
-{
-	struct comm_cache *cc = &src->comms[(unsigned int)pid % COMM_CACHE];
-	const char *c;
-
-	if (cc->comm && cc->pid == pid)
-		return cc->comm;
-	c = tep_data_comm_from_pid(src->tep, pid);
-	if (!c)
-		c = "<...>";
-	/* libtraceevent keeps its comm strings until the handle is freed */
-	cc->pid = pid;
-	cc->comm = c;
-	return c;
-}
-
-/* ------------------------------------------------------------------ */
-/* Array elements and string-ness of fields (used by decode/decode.c) */
-
-int source_field_array_u64(const struct source_field *f,
-			   const struct source_event *ev, int idx,
-			   uint64_t *val)
-{
-	struct tep_format_field *field = (struct tep_format_field *)f;
-	unsigned int esize;
-	long long off;
-
-	if (!field || idx < 0 || !(field->flags & TEP_FIELD_IS_ARRAY) ||
-	    (field->flags & TEP_FIELD_IS_DYNAMIC))
-		return -1;
-	esize = field->elementsize;
-	if (!field->arraylen || (unsigned int)idx >= field->arraylen ||
-	    (esize != 1 && esize != 2 && esize != 4 && esize != 8))
-		return -1;
-	off = (long long)field->offset + (long long)idx * esize;
-	if (off + esize > ev->size)
-		return -1;
-	*val = tep_read_number(field->event->tep,
-			       (const char *)ev->data + off, (int)esize);
-	return 0;
-}
-
-bool source_field_is_string(const struct source_field *f)
-{
-	const struct tep_format_field *field = (const struct tep_format_field *)f;
-
-	if (!field || (field->flags & TEP_FIELD_IS_POINTER) || !field->type)
-		return false;
-	if (!(field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
-		return false;
-	return strstr(field->type, "char") != NULL;
-}
-
-/* Does the print argument tree a read field `name`? */
-static bool arg_uses_field(const struct tep_print_arg *a, const char *name)
-{
-	if (!a)
-		return false;
-	switch (a->type) {
-	case TEP_PRINT_FIELD:
-		return a->field.name && !strcmp(a->field.name, name);
-	case TEP_PRINT_OP:
-		return arg_uses_field(a->op.left, name) ||
-		       arg_uses_field(a->op.right, name);
-	case TEP_PRINT_TYPE:
-		return arg_uses_field(a->typecast.item, name);
-	default:
-		return false;
-	}
-}
-
-static long find_divisor(const struct tep_print_arg *a, const char *name)
-{
-	long v;
-
-	for (; a; a = a->next) {
-		if (a->type == TEP_PRINT_TYPE) {
-			v = find_divisor(a->typecast.item, name);
-			if (v)
-				return v;
-		}
-		if (a->type != TEP_PRINT_OP || !a->op.op)
-			continue;
-		if (!strcmp(a->op.op, "/") && a->op.right &&
-		    a->op.right->type == TEP_PRINT_ATOM &&
-		    arg_uses_field(a->op.left, name))
-			return strtol(a->op.right->atom.atom, NULL, 0);
-		v = find_divisor(a->op.left, name);
-		if (!v)
-			v = find_divisor(a->op.right, name);
-		if (v)
-			return v;
-	}
-	return 0;
-}
-
-long source_event_print_divisor(struct source *src, int id, const char *field)
-{
-	struct tep_event *e = tep_find_event(src->tep, id);
-
-	return e ? find_divisor(e->print_fmt.args, field) : 0;
 }

@@ -9,7 +9,8 @@ analyze_libioreport_a_SOURCES += \
 	analyze/out/view-wa.c \
 	analyze/out/view-diff.c \
 	analyze/out/json.h analyze/out/json.c \
-	analyze/out/sqlite.h analyze/out/sqlite.c
+	analyze/out/sqlite.h analyze/out/sqlite-priv.h \
+	analyze/out/sqlite.c analyze/out/sqlite-rows.c
 
 # schema.sql is embedded as the C string schema_sql[] of the generated
 # header analyze/out/schema-sql.h.

@@ -1,0 +1,482 @@
+// SPDX-License-Identifier: MIT
+/*
+ * events.c - what the events of a recording hold (see source.h): their
+ * types, their fields read in the recording's byte order, their text as
+ * trace-cmd report prints it, the names of tasks and raw syscalls, and
+ * what a print format divides a field by.  The other half of the input
+ * layer is source.c (opening and reading the recording).
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include "base/err.h"
+#include "base/sbuf.h"
+#include "input/source.h"
+#include "input/source-priv.h"
+
+/* ------------------------------------------------------------------ */
+/* Raw syscall names, from the SYSCALLS chunk */
+
+static int cmp_syscall(const void *a, const void *b)
+{
+	const struct syscall_name *x = a, *y = b;
+
+	return x->nr < y->nr ? -1 : x->nr > y->nr;
+}
+
+static void add_syscall(struct source *src, long nr, const char *name)
+{
+	struct syscall_name *v = an_reallocarray(src->syscalls,
+						 src->nsyscalls + 1,
+						 sizeof(*v));
+	char *n = v ? an_strdup(name) : NULL;
+
+	if (v)
+		src->syscalls = v;
+	if (!n) {
+		src->nomem = true;
+		return;
+	}
+	v[src->nsyscalls].nr = nr;
+	v[src->nsyscalls].name = n;
+	src->nsyscalls++;
+}
+
+void source_load_syscalls(struct source *src, const char *text)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[256];
+		char *tab, *end;
+		long nr;
+
+		if (len < sizeof(line)) {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			tab = strchr(line, '\t');
+			if (tab) {
+				*tab = '\0';
+				nr = strtol(line, &end, 10);
+				if (end != line && !*end && tab[1])
+					add_syscall(src, nr, tab + 1);
+			}
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	qsort(src->syscalls, src->nsyscalls, sizeof(*src->syscalls),
+	      cmp_syscall);
+}
+
+const char *source_syscall_name(struct source *src, long nr)
+{
+	struct syscall_name key = { .nr = nr }, *s;
+
+	s = bsearch(&key, src->syscalls, src->nsyscalls, sizeof(key),
+		    cmp_syscall);
+	return s ? s->name : NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Event types */
+
+static int cmp_type_name(const void *a, const void *b)
+{
+	const struct source_event_type *x = a, *y = b;
+	int c = strcmp(x->system, y->system);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+static struct source *cmp_src;	/* qsort has no context argument */
+
+static int cmp_type_id(const void *a, const void *b)
+{
+	int x = cmp_src->types[*(const int *)a].id;
+	int y = cmp_src->types[*(const int *)b].id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The event types of the recording's formats; false: no memory. */
+bool source_build_types(struct source *src)
+{
+	int n = tep_get_events_count(src->tep);
+	struct tep_event **list = tep_list_events(src->tep, TEP_EVENT_SORT_ID);
+
+	src->ntypes = 0;
+	src->types = an_calloc(n > 0 ? (size_t)n : 1, sizeof(*src->types));
+	if (!src->types)
+		return false;
+	for (int i = 0; list && list[i] && i < n; i++) {
+		struct source_event_type *t = &src->types[src->ntypes++];
+
+		t->id = list[i]->id;
+		t->system = list[i]->system ? list[i]->system : "";
+		t->name = list[i]->name ? list[i]->name : "";
+	}
+	qsort(src->types, src->ntypes, sizeof(*src->types), cmp_type_name);
+	src->type_index = an_calloc(src->ntypes ? (size_t)src->ntypes : 1,
+				    sizeof(int));
+	if (!src->type_index)
+		return false;
+	for (int i = 0; i < src->ntypes; i++)
+		src->type_index[i] = i;
+	cmp_src = src;
+	qsort(src->type_index, src->ntypes, sizeof(int), cmp_type_id);
+	cmp_src = NULL;
+
+	/* direct lookup by id for the per-event path (ids are small) */
+	src->max_id = -1;
+	for (int i = 0; i < src->ntypes; i++)
+		if (src->types[i].id > src->max_id &&
+		    src->types[i].id < TYPE_ID_LIMIT)
+			src->max_id = src->types[i].id;
+	src->type_by_id = an_calloc((size_t)src->max_id + 1,
+				    sizeof(*src->type_by_id));
+	if (!src->type_by_id)
+		return false;
+	for (int i = 0; i < src->ntypes; i++)
+		if (src->types[i].id >= 0 && src->types[i].id <= src->max_id)
+			src->type_by_id[src->types[i].id] = &src->types[i];
+
+	/* the common fields are the same in every event */
+	src->type_size = src->pid_size = 0;
+	src->swap = tep_is_file_bigendian(src->tep) != source_host_big_endian();
+	for (int i = 0; list && list[i] && i < n; i++) {
+		struct tep_format_field *ft, *fp;
+
+		ft = tep_find_common_field(list[i], "common_type");
+		fp = tep_find_common_field(list[i], "common_pid");
+		if (!ft || !fp)
+			continue;
+		src->type_off = ft->offset;
+		src->type_size = ft->size;
+		src->pid_off = fp->offset;
+		src->pid_size = fp->size;
+		break;
+	}
+	return true;
+}
+
+struct source_event_type *source_find_type(struct source *src, int id)
+{
+	int lo = 0, hi = src->ntypes - 1;
+
+	if (id >= 0 && id <= src->max_id)
+		return src->type_by_id[id];
+
+	while (lo <= hi) {
+		int mid = (lo + hi) / 2;
+		struct source_event_type *t =
+			&src->types[src->type_index[mid]];
+
+		if (t->id == id)
+			return t;
+		if (t->id < id)
+			lo = mid + 1;
+		else
+			hi = mid - 1;
+	}
+	return NULL;
+}
+
+struct source_event_type *source_event_types(struct source *src, int *n)
+{
+	*n = src->ntypes;
+	return src->types;
+}
+
+const struct source_event_type *source_event_type(struct source *src, int id)
+{
+	return source_find_type(src, id);
+}
+
+int source_event_id(struct source *src, const char *system, const char *name)
+{
+	struct tep_event *e = tep_find_event_by_name(src->tep, system, name);
+
+	return e ? e->id : -1;
+}
+
+/*
+ * Whether the fields of swap_tep's recording need a byte swap (swap_val):
+ * remembered for the last handle asked, since asking libtraceevent costs
+ * a call per field read (field_swap); source_close() forgets its handle
+ * before freeing it.
+ */
+static const struct tep_handle *swap_tep;
+static bool swap_val;
+
+void source_fields_forget(const struct source *src)
+{
+	if (swap_tep == src->tep)
+		swap_tep = NULL;
+}
+
+/* ------------------------------------------------------------------ */
+/* Fields and printing */
+
+struct source_field *source_field(struct source *src, int id,
+				  const char *name)
+{
+	struct tep_event *e = tep_find_event(src->tep, id);
+
+	if (!e)
+		return NULL;
+	return (struct source_field *)tep_find_any_field(e, name);
+}
+
+static inline bool field_swap(const struct tep_format_field *field)
+{
+	const struct tep_handle *tep = field->event->tep;
+
+	if (tep != swap_tep) {
+		swap_val = tep_is_file_bigendian((struct tep_handle *)tep) !=
+			   source_host_big_endian();
+		swap_tep = tep;
+	}
+	return swap_val;
+}
+
+int source_field_u64(const struct source_field *f,
+		     const struct source_event *ev, uint64_t *val)
+{
+	struct tep_format_field *field = (struct tep_format_field *)f;
+	const char *p;
+	unsigned long long v;
+	bool swap;
+
+	if (!field || field->offset + field->size > ev->size)
+		return -1;
+	/* the common case without libtraceevent's general path */
+	p = (const char *)ev->data + field->offset;
+	swap = field_swap(field);
+	switch (field->size) {
+	case 1:
+		*val = *(const uint8_t *)p;
+		return 0;
+	case 2: {
+		uint16_t x;
+
+		memcpy(&x, p, 2);
+		*val = swap ? __builtin_bswap16(x) : x;
+		return 0;
+	}
+	case 4: {
+		uint32_t x;
+
+		memcpy(&x, p, 4);
+		*val = swap ? __builtin_bswap32(x) : x;
+		return 0;
+	}
+	case 8: {
+		uint64_t x;
+
+		memcpy(&x, p, 8);
+		*val = swap ? __builtin_bswap64(x) : x;
+		return 0;
+	}
+	default:
+		break;
+	}
+	if (tep_read_number_field(field, ev->data, &v))
+		return -1;
+	*val = v;
+	return 0;
+}
+
+int source_field_s64(const struct source_field *f,
+		     const struct source_event *ev, int64_t *val)
+{
+	struct tep_format_field *field = (struct tep_format_field *)f;
+	uint64_t v;
+
+	if (source_field_u64(f, ev, &v))
+		return -1;
+	if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size < 8 &&
+	    (v & (1ULL << (field->size * 8 - 1))))
+		v |= ~0ULL << (field->size * 8);
+	*val = (int64_t)v;
+	return 0;
+}
+
+int source_field_str(const struct source_field *f,
+		     const struct source_event *ev, char *buf, size_t bufsz)
+{
+	struct tep_format_field *field = (struct tep_format_field *)f;
+	unsigned int off, len;
+	size_t n;
+
+	if (!field || !bufsz || field->offset + field->size > ev->size)
+		return -1;
+	off = (unsigned int)field->offset;
+	len = (unsigned int)field->size;
+	if (field->flags & TEP_FIELD_IS_DYNAMIC) {
+		unsigned long long loc;
+
+		if (tep_read_number_field(field, ev->data, &loc))
+			return -1;
+		off = (unsigned int)(loc & 0xffff);
+		len = (unsigned int)(loc >> 16) & 0xffff;
+		if (field->flags & TEP_FIELD_IS_RELATIVE)
+			off += (unsigned int)(field->offset + field->size);
+	}
+	if ((uint64_t)off + len > (uint64_t)ev->size)
+		return -1;
+	n = strnlen((const char *)ev->data + off, len);
+	if (n >= bufsz)
+		n = bufsz - 1;
+	memcpy(buf, (const char *)ev->data + off, n);
+	buf[n] = '\0';
+	return 0;
+}
+
+void source_format_event(struct source *src, const struct source_event *ev,
+			 bool raw, struct sbuf *out)
+{
+	struct tep_record *rec = ev->priv;
+	const struct source_event_type *t = source_find_type(src, ev->id);
+	const char *name = t ? t->name : "(NULL)";
+	int len = (int)strlen(name);
+
+	trace_seq_reset(&src->seq);
+	tep_print_event(src->tep, &src->seq, rec, "%16s-%-5d [%03d]",
+			TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
+	tep_print_event(src->tep, &src->seq, rec, " %6.1000d:", TEP_PRINT_TIME);
+	trace_seq_printf(&src->seq, " %s: %*s", name, len < 20 ? 20 - len : 0,
+			 "");
+	tep_print_event(src->tep, &src->seq, rec, "%s",
+			raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	trace_seq_terminate(&src->seq);
+	if (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n')
+		src->seq.len--;
+	sbuf_add(out, src->seq.buffer, src->seq.len);
+}
+
+void source_format_fields(struct source *src, const struct source_event *ev,
+			  bool raw, struct sbuf *out)
+{
+	struct tep_record *rec = ev->priv;
+
+	trace_seq_reset(&src->seq);
+	tep_print_event(src->tep, &src->seq, rec, "%s",
+			raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	trace_seq_terminate(&src->seq);
+	while (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n')
+		src->seq.len--;
+	sbuf_add(out, src->seq.buffer, src->seq.len);
+}
+
+const char *source_comm(struct source *src, int pid)
+{
+	struct comm_cache *cc = &src->comms[(unsigned int)pid % COMM_CACHE];
+	const char *c;
+
+	if (cc->comm && cc->pid == pid)
+		return cc->comm;
+	c = tep_data_comm_from_pid(src->tep, pid);
+	if (!c)
+		c = "<...>";
+	/* libtraceevent keeps its comm strings until the handle is freed */
+	cc->pid = pid;
+	cc->comm = c;
+	return c;
+}
+
+/* ------------------------------------------------------------------ */
+/* Array elements and string-ness of fields (used by decode/decode.c) */
+
+int source_field_array_u64(const struct source_field *f,
+			   const struct source_event *ev, int idx,
+			   uint64_t *val)
+{
+	struct tep_format_field *field = (struct tep_format_field *)f;
+	unsigned int esize;
+	long long off;
+
+	if (!field || idx < 0 || !(field->flags & TEP_FIELD_IS_ARRAY) ||
+	    (field->flags & TEP_FIELD_IS_DYNAMIC))
+		return -1;
+	esize = field->elementsize;
+	if (!field->arraylen || (unsigned int)idx >= field->arraylen ||
+	    (esize != 1 && esize != 2 && esize != 4 && esize != 8))
+		return -1;
+	off = (long long)field->offset + (long long)idx * esize;
+	if (off + esize > ev->size)
+		return -1;
+	*val = tep_read_number(field->event->tep,
+			       (const char *)ev->data + off, (int)esize);
+	return 0;
+}
+
+bool source_field_is_string(const struct source_field *f)
+{
+	const struct tep_format_field *field = (const struct tep_format_field *)f;
+
+	if (!field || (field->flags & TEP_FIELD_IS_POINTER) || !field->type)
+		return false;
+	if (!(field->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_DYNAMIC)))
+		return false;
+	return strstr(field->type, "char") != NULL;
+}
+
+/* Does the print argument tree a read field `name`? */
+static bool arg_uses_field(const struct tep_print_arg *a, const char *name)
+{
+	if (!a)
+		return false;
+	switch (a->type) {
+	case TEP_PRINT_FIELD:
+		return a->field.name && !strcmp(a->field.name, name);
+	case TEP_PRINT_OP:
+		return arg_uses_field(a->op.left, name) ||
+		       arg_uses_field(a->op.right, name);
+	case TEP_PRINT_TYPE:
+		return arg_uses_field(a->typecast.item, name);
+	default:
+		return false;
+	}
+}
+
+static long find_divisor(const struct tep_print_arg *a, const char *name)
+{
+	long v;
+
+	for (; a; a = a->next) {
+		if (a->type == TEP_PRINT_TYPE) {
+			v = find_divisor(a->typecast.item, name);
+			if (v)
+				return v;
+		}
+		if (a->type != TEP_PRINT_OP || !a->op.op)
+			continue;
+		if (!strcmp(a->op.op, "/") && a->op.right &&
+		    a->op.right->type == TEP_PRINT_ATOM &&
+		    arg_uses_field(a->op.left, name))
+			return strtol(a->op.right->atom.atom, NULL, 0);
+		v = find_divisor(a->op.left, name);
+		if (!v)
+			v = find_divisor(a->op.right, name);
+		if (v)
+			return v;
+	}
+	return 0;
+}
+
+long source_event_print_divisor(struct source *src, int id, const char *field)
+{
+	struct tep_event *e = tep_find_event(src->tep, id);
+
+	return e ? find_divisor(e->print_fmt.args, field) : 0;
+}

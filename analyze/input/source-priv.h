@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * source-priv.h - the state of an open recording, shared by the two
+ * halves of the input layer, source.c (opening and reading) and events.c
+ * (types, fields, text).  Private to input/: the rest of the analyzer
+ * sees struct source as an opaque handle (source.h).
+ */
+#ifndef IOREPORT_INPUT_SOURCE_PRIV_H
+#define IOREPORT_INPUT_SOURCE_PRIV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+#include <traceevent/trace-seq.h>
+#include <trace-cmd/trace-cmd.h>
+
+#include "input/source.h"
+
+#define MAX_WARNINGS		32
+
+/* Entries of the pid -> comm cache of source_comm(). */
+#define COMM_CACHE		1024
+
+/* Event ids above this are looked up by bisection, not by array. */
+#define TYPE_ID_LIMIT		(1 << 16)
+
+/* One DATA chunk of one CPU, from pass 1. */
+struct chunk_ref {
+	uint64_t offset;
+	uint32_t npages;
+};
+
+/* Per-CPU read position. */
+struct cursor {
+	int cpu;
+	/* .iorec */
+	struct chunk_ref *refs;
+	size_t nrefs, refs_alloc, next_ref;
+	uint8_t *buf;		/* pages of the current chunk + PAGE_SLACK */
+	size_t buf_alloc;
+	uint64_t chunk_offset;
+	uint32_t npages, page, subbuf;
+	uint8_t *cur_page;
+	struct kbuffer *kbuf;
+	bool page_loaded;
+	long long pending_missed;
+	struct tep_record rec;
+	/* trace.dat */
+	struct tep_record *trec;
+	/* both */
+	bool valid;		/* rec/trec holds the next record */
+	bool done;
+};
+
+struct syscall_name {
+	long nr;
+	char *name;
+};
+
+struct source {
+	struct source_info info;
+	char *path;
+	int fd;
+	struct tep_handle *tep;		/* ours (.iorec) or libtracecmd's */
+	struct iorec_reader *reader;
+	struct tracecmd_input *handle;
+	struct tracecmd_input *parent;	/* when handle is a buffer instance */
+
+	struct cursor *cursors;		/* info.nr_cpus of them */
+	int only_cpu;
+	bool started;
+	int last;			/* cursor yielded last, -1 none */
+
+	struct source_event_type *types;	/* sorted by system, name */
+	int ntypes;
+	int *type_index;		/* indexes of types sorted by id */
+	struct source_event_type **type_by_id;	/* [id], NULL: none */
+	int max_id;			/* size of type_by_id - 1 */
+
+	/* common_type and common_pid, read without libtraceevent per event */
+	int type_off, type_size, pid_off, pid_size;
+	bool swap;			/* recording's byte order != host's */
+
+	/* source_comm() answers, direct-mapped by pid */
+	struct comm_cache {
+		int pid;
+		const char *comm;
+	} comms[COMM_CACHE];
+
+	struct syscall_name *syscalls;
+	size_t nsyscalls;
+
+	char *warnings[MAX_WARNINGS];
+	int nwarn, warn_head;
+	unsigned long warn_dropped;
+
+	struct trace_seq seq;
+
+	bool nomem;		/* pass 1 lacked memory: the open fails */
+	int read_err;		/* pass 2: -AN_E_NOMEM stops the walk */
+};
+
+static inline bool source_host_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 0;
+}
+
+/* events.c: the raw syscall names of a SYSCALLS text (src->nomem on failure). */
+void source_load_syscalls(struct source *src, const char *text);
+/* events.c: the event types of the recording's formats; false: no memory. */
+bool source_build_types(struct source *src);
+/* events.c: the type of event id, or NULL. */
+struct source_event_type *source_find_type(struct source *src, int id);
+/* events.c: forget what was cached about src's tep before it is freed. */
+void source_fields_forget(const struct source *src);
+
+#endif /* IOREPORT_INPUT_SOURCE_PRIV_H */

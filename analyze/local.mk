@@ -5,7 +5,12 @@
 # stage shares), input/ (the recording), decode/ (events into plain
 # structs), replay/ (the state machines), stats/ (attribution and
 # aggregates), out/ (the sinks).  ioreport and every analyzer test link
-# the library; analyze/README says which folder may include which.
+# the library.
+#
+# The dependency rule (analyze/README.md): a folder includes only the
+# folders before it in that order; only input/ includes libtraceevent and
+# libtracecmd; sinks (out/) never include replay/ or decode/; nothing
+# below the commands prints or exits.  tests/test-layout.sh checks it.
 IOREPORT_INC = -I$(top_srcdir)/analyze
 IOREPORT_LIBS = analyze/libioreport.a formats/libiorecfmt.a \
 	lib/libiorecutil.a $(TRACECMD_LIBS) $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) \
@@ -44,3 +49,7 @@ ioreport_SOURCES = \
 	analyze/cmd-db.c
 ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC)
 ioreport_LDADD = $(IOREPORT_LIBS)
+
+# the dependency rule, checked
+TESTS += tests/test-layout.sh
+EXTRA_DIST += tests/test-layout.sh analyze/README.md

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# test-layout.sh - the analyzer keeps the dependency rule of analyze/README.md:
+# each folder includes only the folders before it in the pipeline, only
+# input/ includes the libtraceevent and libtracecmd headers, only the
+# decode stage (and dump, which prints raw events) reads events, no sink
+# includes the state machines, nothing in the analyzer can exit for
+# want of memory, and no source file grows past the size one can read.
+set -u
+cd "$top_srcdir/analyze" || exit 1
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# FOLDER: the "..." includes it may use (folder/ prefixes, or files)
+rules=(
+	"base:		base/ util.h"
+	"input:		base/ input/ util.h iorec-format.h"
+	"decode:	base/ input/ decode/ util.h"
+	"replay:	base/ decode/ replay/ input/meta.h util.h"
+	"stats:		base/ decode/ replay/ stats/ input/meta.h util.h"
+	"out:		base/ stats/ out/ input/meta.h input/source.h util.h iorec-format.h analyze/out/schema-sql.h"
+	"driver:	base/ input/ decode/ replay/ stats/ driver.h util.h"
+	"cmd:		base/ stats/ out/ input/meta.h input/source.h driver.h cmd.h util.h iorec-format.h"
+)
+allowed() {	# INCLUDE PATTERNS...: whether INCLUDE is one of them
+	local inc=$1 p
+	shift
+	[ "$inc" = config.h ] && return 0
+	for p in "$@"; do
+		case $p in
+		*/) [[ $inc == "$p"* ]] && return 0 ;;
+		*) [[ $inc == "$p" ]] && return 0 ;;
+		esac
+	done
+	return 1
+}
+files_of() {	# RULE: the files it governs
+	case $1 in
+	driver) echo driver.c driver.h ;;
+	cmd) echo cmd*.c cmd.h ioreport.c ;;
+	*) echo "$1"/*.[ch] ;;
+	esac
+}
+n=0
+for r in "${rules[@]}"; do
+	name=${r%%:*}
+	read -r -a ok <<<"${r#*:}"
+	for f in $(files_of "$name"); do
+		[ -f "$f" ] || { bad "$f: no such file (rule $name)"; continue; }
+		n=$((n + 1))
+		while read -r inc; do
+			allowed "$inc" "${ok[@]}" ||
+				bad "$f includes \"$inc\": the $name files may include only ${ok[*]}"
+		done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+	done
+done
+# every source file of the analyzer is under a rule
+for f in $(find . -name '*.[ch]' | sed 's|^\./||'); do
+	case $f in
+	base/*|input/*|decode/*|replay/*|stats/*|out/*|driver.[ch]|cmd*.[ch]|ioreport.c) ;;
+	*) bad "$f is in no stage folder of analyze/README.md" ;;
+	esac
+done
+
+# only input/ sees libtraceevent and libtracecmd
+grep -rlE '#include <(traceevent|trace-cmd|tracefs)/' --include='*.[ch]' . | sed 's|^\./||' |
+	grep -v '^input/' | while read -r f; do
+		echo "FAIL: $f includes a libtraceevent/libtracecmd header: only input/ may"
+	done | grep . && fail=1
+
+# events are read by the decode stage; dump prints them raw
+grep -rlE '\bsource_(next|field|field_[a-z0-9_]+|format_[a-z]+)\(' \
+	--include='*.c' . | sed 's|^\./||' |
+	grep -vE '^(input/|decode/|driver\.c$|cmd-dump\.c$)' | while read -r f; do
+		echo "FAIL: $f reads events: only decode/ (and cmd-dump.c) may"
+	done | grep . && fail=1
+
+# nothing exits for memory: no exiting allocators, no exiting strbuf
+grep -rnE '\bx(malloc|calloc|realloc|strdup|strndup|asprintf)\(|\bstrbuf_[a-z]+\(|\bstruct strbuf\b|\bdie\(|\bexit\(' \
+	--include='*.[ch]' . | grep -v '^\./ioreport\.c:' | while read -r l; do
+		echo "FAIL: ${l#./}: the analyzer returns -AN_E_NOMEM (base/err.h, base/sbuf.h), it never exits"
+	done | grep . && fail=1
+
+# a file one can read
+for f in $(find . -name '*.[ch]'); do
+	l=$(wc -l < "$f")
+	[ "$l" -le 1200 ] || bad "${f#./} has $l lines (split it: at most 1200)"
+done
+
+echo "checked the includes of $n files against ${#rules[@]} rules"
+exit $fail

@@ -113,7 +113,7 @@ static void on_request(const struct blk_done *d, void *arg)
 }
 
 /* ------------------------------------------------------------------ */
-/* Syscalls: the analysis' per-call hook */
+/* Syscalls: the driver's per-call hook */
 
 static void note_thread(struct load *l, int tid, int proc_id, uint64_t ts)
 {

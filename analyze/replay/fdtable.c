@@ -12,6 +12,7 @@
 
 #include "util.h"
 #include "base/err.h"
+#include "base/imap.h"
 #include "replay/fdtable.h"
 
 /* ------------------------------------------------------------------ */

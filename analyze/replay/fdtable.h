@@ -21,8 +21,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "base/imap.h"
-
 struct file {
 	int id;			/* creation order, unique */
 	char *path;		/* NULL while unknown */

@@ -14,6 +14,7 @@
 
 #include "util.h"
 #include "base/err.h"
+#include "base/imap.h"
 #include "base/syskind.h"
 #include "input/meta.h"
 #include "replay/proctable.h"

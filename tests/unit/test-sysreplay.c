@@ -15,6 +15,7 @@
 
 #include "util.h"
 #include "replay/syscall.h"
+#include "base/imap.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
 #include "stats/account.h"

@@ -49,13 +49,8 @@ static int print_diff(struct sink *s, const struct view_opts *o,
 	return 0;
 }
 
-int cmd_diff(int argc, char **argv)
-{
-	static const struct view_cmd c = {
-		.usage = diff_usage, .shortopts = "jn:h",
-		.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
-		.want = AN_WA | AN_DIRTY, .two = true, .print = print_diff,
-	};
-
-	return run_view(&c, argc, argv);
-}
+const struct view_cmd cmd_diff = {
+	.usage = diff_usage, .shortopts = "jn:h",
+	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	.want = AN_WA | AN_DIRTY, .two = true, .print = print_diff,
+};

@@ -34,14 +34,9 @@ static int print_dirty(struct sink *s, const struct view_opts *o,
 	return 0;
 }
 
-int cmd_dirty(int argc, char **argv)
-{
-	static const struct view_cmd c = {
-		.usage = dirty_usage, .shortopts = "jn:r:h",
-		.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
-		.rows = DEFAULT_ROWS,
-		.want = AN_WA | AN_DIRTY, .print = print_dirty,
-	};
-
-	return run_view(&c, argc, argv);
-}
+const struct view_cmd cmd_dirty = {
+	.usage = dirty_usage, .shortopts = "jn:r:h",
+	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	.rows = DEFAULT_ROWS,
+	.want = AN_WA | AN_DIRTY, .print = print_dirty,
+};

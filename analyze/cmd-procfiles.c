@@ -69,24 +69,14 @@ static int print_files(struct sink *s, const struct view_opts *o,
 	return print_procfiles(s, o->top, view_files);
 }
 
-int cmd_processes(int argc, char **argv)
-{
-	static const struct view_cmd c = {
-		.usage = processes_usage, .shortopts = "jn:h",
-		.top = -1, .top_max = LONG_MAX,
-		.want = AN_ATTRIB, .need_sys = true, .print = print_processes,
-	};
+const struct view_cmd cmd_processes = {
+	.usage = processes_usage, .shortopts = "jn:h",
+	.top = -1, .top_max = LONG_MAX,
+	.want = AN_ATTRIB, .need_sys = true, .print = print_processes,
+};
 
-	return run_view(&c, argc, argv);
-}
-
-int cmd_files(int argc, char **argv)
-{
-	static const struct view_cmd c = {
-		.usage = files_usage, .shortopts = "jn:h",
-		.top = -1, .top_max = LONG_MAX,
-		.want = AN_ATTRIB, .need_sys = true, .print = print_files,
-	};
-
-	return run_view(&c, argc, argv);
-}
+const struct view_cmd cmd_files = {
+	.usage = files_usage, .shortopts = "jn:h",
+	.top = -1, .top_max = LONG_MAX,
+	.want = AN_ATTRIB, .need_sys = true, .print = print_files,
+};

@@ -73,25 +73,15 @@ static int print_summary(struct sink *s, const struct view_opts *o,
 	return 0;
 }
 
-int cmd_report(int argc, char **argv)
-{
-	/* the processes and files take the syscall replay and attribution */
-	static const struct view_cmd c = {
-		.usage = report_usage, .shortopts = "jn:Hh",
-		.top = DEFAULT_TOP, .top_max = 1000000,
-		.want = AN_ATTRIB, .slow = true, .print = print_report,
-	};
+/* the processes and files take the syscall replay and attribution */
+const struct view_cmd cmd_report = {
+	.usage = report_usage, .shortopts = "jn:Hh",
+	.top = DEFAULT_TOP, .top_max = 1000000,
+	.want = AN_ATTRIB, .slow = true, .print = print_report,
+};
 
-	return run_view(&c, argc, argv);
-}
-
-int cmd_summary(int argc, char **argv)
-{
-	static const struct view_cmd c = {
-		.usage = summary_usage, .shortopts = "jh",
-		.top = DEFAULT_TOP, .top_max = 1000000,
-		.want = AN_BLOCK | AN_SYS, .print = print_summary,
-	};
-
-	return run_view(&c, argc, argv);
-}
+const struct view_cmd cmd_summary = {
+	.usage = summary_usage, .shortopts = "jh",
+	.top = DEFAULT_TOP, .top_max = 1000000,
+	.want = AN_BLOCK | AN_SYS, .print = print_summary,
+};

@@ -48,30 +48,31 @@ static const char snoop_usage[] =
 "trace clock, comm and pid of the task that queued it, type (rwbs),\n"
 "device, sector, bytes, queue time and device time in ms, file.\n";
 
-static int print_devices(struct sink *s, const struct view_opts *o,
-			 struct stats *after)
+/* A view of the block requests: head, the view, anomalies (1: none). */
+static int print_requests(struct sink *s, const struct view_opts *o,
+			  void (*view)(struct sink *))
 {
 	int rc;
 
-	(void)after;
 	view_head(s);
 	rc = view_require_block(s, o->path[0]);
-	view_devices(s);
+	view(s);
 	view_anomalies(s);
 	return rc;
+}
+
+static int print_devices(struct sink *s, const struct view_opts *o,
+			 struct stats *after)
+{
+	(void)after;
+	return print_requests(s, o, view_devices);
 }
 
 static int print_slow(struct sink *s, const struct view_opts *o,
 		      struct stats *after)
 {
-	int rc;
-
 	(void)after;
-	view_head(s);
-	rc = view_require_block(s, o->path[0]);
-	view_slow(s);
-	view_anomalies(s);
-	return rc;
+	return print_requests(s, o, view_slow);
 }
 
 /* snoop prints each request as the pass completes it */
@@ -96,36 +97,21 @@ static int print_snoop(struct sink *s, const struct view_opts *o,
 	return 0;
 }
 
-int cmd_devices(int argc, char **argv)
-{
-	static const struct view_cmd c = {
-		.usage = devices_usage, .shortopts = "jHh",
-		.top = DEFAULT_TOP, .top_max = 1000000,
-		.want = AN_BLOCK, .print = print_devices,
-	};
+const struct view_cmd cmd_devices = {
+	.usage = devices_usage, .shortopts = "jHh",
+	.top = DEFAULT_TOP, .top_max = 1000000,
+	.want = AN_BLOCK, .print = print_devices,
+};
 
-	return run_view(&c, argc, argv);
-}
+/* the slowest name their process and file: the attribution */
+const struct view_cmd cmd_slow = {
+	.usage = slow_usage, .shortopts = "jn:h",
+	.top = DEFAULT_TOP, .top_max = 1000000,
+	.want = AN_ATTRIB, .slow = true, .print = print_slow,
+};
 
-int cmd_slow(int argc, char **argv)
-{
-	/* the slowest name their process and file: the attribution */
-	static const struct view_cmd c = {
-		.usage = slow_usage, .shortopts = "jn:h",
-		.top = DEFAULT_TOP, .top_max = 1000000,
-		.want = AN_ATTRIB, .slow = true, .print = print_slow,
-	};
-
-	return run_view(&c, argc, argv);
-}
-
-int cmd_snoop(int argc, char **argv)
-{
-	static const struct view_cmd c = {
-		.usage = snoop_usage, .shortopts = "jh",
-		.top = DEFAULT_TOP, .top_max = 1000000,
-		.want = AN_ATTRIB, .begin = begin_snoop, .print = print_snoop,
-	};
-
-	return run_view(&c, argc, argv);
-}
+const struct view_cmd cmd_snoop = {
+	.usage = snoop_usage, .shortopts = "jh",
+	.top = DEFAULT_TOP, .top_max = 1000000,
+	.want = AN_ATTRIB, .begin = begin_snoop, .print = print_snoop,
+};

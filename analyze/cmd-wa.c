@@ -59,24 +59,14 @@ static int print_fsync(struct sink *s, const struct view_opts *o,
 	return 0;
 }
 
-int cmd_wa(int argc, char **argv)
-{
-	static const struct view_cmd c = {
-		.usage = wa_usage, .shortopts = "jn:h",
-		.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
-		.want = AN_WA | AN_DIRTY, .print = print_wa,
-	};
+const struct view_cmd cmd_wa = {
+	.usage = wa_usage, .shortopts = "jn:h",
+	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	.want = AN_WA | AN_DIRTY, .print = print_wa,
+};
 
-	return run_view(&c, argc, argv);
-}
-
-int cmd_fsync(int argc, char **argv)
-{
-	static const struct view_cmd c = {
-		.usage = fsync_usage, .shortopts = "jn:h",
-		.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
-		.want = AN_WA | AN_DIRTY, .print = print_fsync,
-	};
-
-	return run_view(&c, argc, argv);
-}
+const struct view_cmd cmd_fsync = {
+	.usage = fsync_usage, .shortopts = "jn:h",
+	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	.want = AN_WA | AN_DIRTY, .print = print_fsync,
+};

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * cmd.h - the commands of ioreport, one file each (or one per closely
- * related pair), dispatched by name from the table of ioreport.c, and
- * what they share (cmd-opts.c).
+ * related pair), dispatched by name from the table of ioreport.c: a
+ * function cmd_<name>, or for a view the struct view_cmd cmd_<name> that
+ * run_view() runs; and what they share (cmd-opts.c, cmd-view.c).
  *
  * A command gets argv with argv[0] set to its own name, prints its
  * output and its errors, and returns the exit code: 0 ok, 1 failure,
@@ -15,18 +16,7 @@
 
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
-int cmd_report(int argc, char **argv);		/* cmd-report.c */
-int cmd_summary(int argc, char **argv);		/* cmd-report.c */
-int cmd_devices(int argc, char **argv);		/* cmd-requests.c */
-int cmd_slow(int argc, char **argv);		/* cmd-requests.c */
-int cmd_snoop(int argc, char **argv);		/* cmd-requests.c */
-int cmd_processes(int argc, char **argv);	/* cmd-procfiles.c */
-int cmd_files(int argc, char **argv);		/* cmd-procfiles.c */
-int cmd_wa(int argc, char **argv);		/* cmd-wa.c */
-int cmd_fsync(int argc, char **argv);		/* cmd-wa.c */
-int cmd_dirty(int argc, char **argv);		/* cmd-dirty.c */
-int cmd_diff(int argc, char **argv);		/* cmd-diff.c */
-int cmd_db(int argc, char **argv);		/* cmd-db.c */
+int cmd_db(int argc, char **argv);
 
 /*
  * parse_count - read the number of option --OPT from arg into *out
@@ -97,6 +87,15 @@ struct view_cmd {
 
 /* Run a view command; returns the exit code. */
 int run_view(const struct view_cmd *c, int argc, char **argv);
+
+/* The view commands, one file each or per closely related pair. */
+extern const struct view_cmd cmd_report, cmd_summary;	/* cmd-report.c */
+extern const struct view_cmd cmd_devices, cmd_slow, cmd_snoop;
+							/* cmd-requests.c */
+extern const struct view_cmd cmd_processes, cmd_files;	/* cmd-procfiles.c */
+extern const struct view_cmd cmd_wa, cmd_fsync;		/* cmd-wa.c */
+extern const struct view_cmd cmd_dirty;			/* cmd-dirty.c */
+extern const struct view_cmd cmd_diff;			/* cmd-diff.c */
 
 /*
  * view_require_block - in print: 0 when the pass had block requests,

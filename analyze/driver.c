@@ -170,13 +170,12 @@ static void dispatch(struct driver *a, const struct dec_ev *ev)
 			replay_block_feed(a->rb, ev);
 		return;
 	case DK_JBD2_RUN:
-		if (a->wa)
-			wa_event(a->wa, ev);
-		return;
 	case DK_FSYNC_ENTER:
 	case DK_FSYNC_EXIT:
 		if (a->wa)
 			wa_event(a->wa, ev);
+		if (ev->kind == DK_JBD2_RUN)
+			return;		/* only the write amplification's */
 		break;
 	case DK_BDP:
 	case DK_DIRTY_STATE:

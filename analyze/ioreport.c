@@ -14,27 +14,29 @@
 #include "util.h"
 #include "cmd.h"
 
+/* A command: a function, or a view run by run_view() (cmd-view.c). */
 struct command {
 	const char *name;
 	int (*fn)(int argc, char **argv);
+	const struct view_cmd *view;
 	const char *help;
 };
 
 static const struct command commands[] = {
-	{ "report",  cmd_report,  "everything in one reading: summary, devices, processes, files, slowest (the default)" },
-	{ "summary", cmd_summary, "what was recorded: host, span, events, lost events, devices, config, anomalies" },
-	{ "info",    cmd_info,    "what a recording holds: header, events, chunks, lost events, snapshot, integrity" },
-	{ "dump",    cmd_dump,    "every event as one text line, all CPUs merged in time order" },
-	{ "devices", cmd_devices, "per device and operation: requests, bytes, IOPS, queue and device latency" },
-	{ "processes", cmd_processes, "per process: file syscalls, bytes, latency, fsync cost" },
-	{ "files",   cmd_files,   "per file: opens, reads, writes, latency, fsync cost" },
-	{ "slow",    cmd_slow,    "the slowest block requests and syscalls with who, where and how long" },
-	{ "snoop",   cmd_snoop,   "one line per completed block request, like iosnoop -Q" },
-	{ "diff",    cmd_diff,    "two recordings side by side: config changes, views, histograms, deltas" },
-	{ "wa",      cmd_wa,      "write amplification: application vs device bytes, data/journal/metadata, flushes" },
-	{ "fsync",   cmd_fsync,   "fsync/fdatasync cost per process and file, and the device flushes they caused" },
-	{ "dirty",   cmd_dirty,   "dirty throttling (balance_dirty_pages), dirty thresholds and writeback over time" },
-	{ "db",      cmd_db,      "store recordings in an SQLite database: the views' numbers, every request and syscall" },
+	{ "report",    NULL,     &cmd_report,    "everything in one reading: summary, devices, processes, files, slowest (the default)" },
+	{ "summary",   NULL,     &cmd_summary,   "what was recorded: host, span, events, lost events, devices, config, anomalies" },
+	{ "info",      cmd_info, NULL,           "what a recording holds: header, events, chunks, lost events, snapshot, integrity" },
+	{ "dump",      cmd_dump, NULL,           "every event as one text line, all CPUs merged in time order" },
+	{ "devices",   NULL,     &cmd_devices,   "per device and operation: requests, bytes, IOPS, queue and device latency" },
+	{ "processes", NULL,     &cmd_processes, "per process: file syscalls, bytes, latency, fsync cost" },
+	{ "files",     NULL,     &cmd_files,     "per file: opens, reads, writes, latency, fsync cost" },
+	{ "slow",      NULL,     &cmd_slow,      "the slowest block requests and syscalls with who, where and how long" },
+	{ "snoop",     NULL,     &cmd_snoop,     "one line per completed block request, like iosnoop -Q" },
+	{ "diff",      NULL,     &cmd_diff,      "two recordings side by side: config changes, views, histograms, deltas" },
+	{ "wa",        NULL,     &cmd_wa,        "write amplification: application vs device bytes, data/journal/metadata, flushes" },
+	{ "fsync",     NULL,     &cmd_fsync,     "fsync/fdatasync cost per process and file, and the device flushes they caused" },
+	{ "dirty",     NULL,     &cmd_dirty,     "dirty throttling (balance_dirty_pages), dirty thresholds and writeback over time" },
+	{ "db",        cmd_db,   NULL,           "store recordings in an SQLite database: the views' numbers, every request and syscall" },
 };
 
 static const char usage_text[] =
@@ -104,7 +106,9 @@ int main(int argc, char **argv)
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].fn(argc - 1, argv + 1);
+			return commands[i].view ?
+			       run_view(commands[i].view, argc - 1, argv + 1) :
+			       commands[i].fn(argc - 1, argv + 1);
 	/* "ioreport [OPTIONS] FILE": the report; any non-command is a file */
 	if (argv[1][0] != '-' || !strcmp(argv[1], "-") ||
 	    is_report_option(argv[1])) {
@@ -115,7 +119,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 		argv[0] = "report";
-		return cmd_report(argc, argv);
+		return run_view(&cmd_report, argc, argv);
 	}
 	error("unknown command or option '%s'; run 'ioreport --help' for the list",
 	      argv[1]);

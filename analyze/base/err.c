@@ -73,13 +73,13 @@ char *an_strdup(const char *s)
 char *an_asprintf(const char *fmt, ...)
 {
 	va_list ap;
-	char *p;
-	int n;
+	char *p = NULL;
 
 	va_start(ap, fmt);
-	n = vasprintf(&p, fmt, ap);
+	if (vasprintf(&p, fmt, ap) < 0)
+		p = NULL;	/* its content is undefined then */
 	va_end(ap);
-	return n < 0 ? NULL : p;
+	return p;
 }
 
 int an_grow(void *v, size_t *alloc, size_t need, size_t size, size_t min)

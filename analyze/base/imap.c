@@ -32,6 +32,14 @@ void imap_release(struct imap *m)
 	imap_init(m);
 }
 
+void imap_release_all(struct imap *m, void (*fr)(void *))
+{
+	for (size_t i = 0; i < m->cap; i++)
+		if (m->vals[i])
+			(fr ? fr : free)(m->vals[i]);
+	imap_release(m);
+}
+
 static size_t imap_find(const struct imap *m, int key)
 {
 	size_t i = imap_hash(key, m->cap);

@@ -20,6 +20,8 @@ struct imap {
 
 void imap_init(struct imap *m);
 void imap_release(struct imap *m);
+/* Call fr (free when NULL) on every value, then release m. */
+void imap_release_all(struct imap *m, void (*fr)(void *));
 void *imap_get(const struct imap *m, int key);
 /*
  * imap_put - insert or replace; val != NULL

@@ -342,6 +342,24 @@ int source_field_str(const struct source_field *f,
 	return 0;
 }
 
+/*
+ * The fields of rec after what src->seq holds, into out without the
+ * trailing newline (every one when all, else one).
+ */
+static void seq_fields(struct source *src, struct tep_record *rec, bool raw,
+		       struct sbuf *out, bool all)
+{
+	tep_print_event(src->tep, &src->seq, rec, "%s",
+			raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	trace_seq_terminate(&src->seq);
+	while (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n') {
+		src->seq.len--;
+		if (!all)
+			break;
+	}
+	sbuf_add(out, src->seq.buffer, src->seq.len);
+}
+
 void source_format_event(struct source *src, const struct source_event *ev,
 			 bool raw, struct sbuf *out)
 {
@@ -356,12 +374,7 @@ void source_format_event(struct source *src, const struct source_event *ev,
 	tep_print_event(src->tep, &src->seq, rec, " %6.1000d:", TEP_PRINT_TIME);
 	trace_seq_printf(&src->seq, " %s: %*s", name, len < 20 ? 20 - len : 0,
 			 "");
-	tep_print_event(src->tep, &src->seq, rec, "%s",
-			raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
-	trace_seq_terminate(&src->seq);
-	if (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n')
-		src->seq.len--;
-	sbuf_add(out, src->seq.buffer, src->seq.len);
+	seq_fields(src, rec, raw, out, false);
 }
 
 void source_format_fields(struct source *src, const struct source_event *ev,
@@ -370,12 +383,7 @@ void source_format_fields(struct source *src, const struct source_event *ev,
 	struct tep_record *rec = ev->priv;
 
 	trace_seq_reset(&src->seq);
-	tep_print_event(src->tep, &src->seq, rec, "%s",
-			raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
-	trace_seq_terminate(&src->seq);
-	while (src->seq.len && src->seq.buffer[src->seq.len - 1] == '\n')
-		src->seq.len--;
-	sbuf_add(out, src->seq.buffer, src->seq.len);
+	seq_fields(src, rec, raw, out, true);
 }
 
 const char *source_comm(struct source *src, int pid)

@@ -198,6 +198,14 @@ void json_null(struct json *j, const char *key)
 	fputs("null", j->f);
 }
 
+void json_u64s(struct json *j, const void *base,
+	       const struct json_u64_field *f, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		json_u64(j, f[i].key,
+			 *(const uint64_t *)((const char *)base + f[i].off));
+}
+
 int json_finish(struct json *j)
 {
 	if (j->depth)

@@ -14,6 +14,7 @@
 #define IOREPORT_JSON_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -48,6 +49,16 @@ void json_i64(struct json *j, const char *key, int64_t v);
 void json_double(struct json *j, const char *key, double v);	/* NaN/inf: null */
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
+
+/* A uint64_t member of a struct as a JSON member: its key and offset. */
+struct json_u64_field {
+	const char *key;
+	size_t off;
+};
+#define JSON_U64(key, type, member)	{ key, offsetof(type, member) }
+/* The n members f of the struct at base, in order. */
+void json_u64s(struct json *j, const void *base,
+	       const struct json_u64_field *f, size_t n);
 
 /*
  * json_finish - end the document with a newline and flush

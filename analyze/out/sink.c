@@ -29,6 +29,17 @@ void sink_release(struct sink *s)
 	s->nnames = s->names_alloc = 0;
 }
 
+void sink_fail(struct sink *s, long rc)
+{
+	if (rc < 0 && !s->err)
+		s->err = (int)rc;
+}
+
+size_t sink_top(long top, long n)
+{
+	return top >= 0 && top < n ? (size_t)top : (size_t)(n > 0 ? n : 0);
+}
+
 void sink_dev_mm(uint32_t dev, char *buf, size_t n)
 {
 	snprintf(buf, n, "%u:%u", dev >> 20, dev & ((1u << 20) - 1));

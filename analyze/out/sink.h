@@ -49,6 +49,11 @@ struct sink {
 void sink_init(struct sink *s, struct stats *st, FILE *out, struct json *j);
 void sink_release(struct sink *s);
 
+/* A view's failure rc (< 0) kept in s->err, the first one only. */
+void sink_fail(struct sink *s, long rc);
+/* How many of n rows a view shows for --top top (< 0: all). */
+size_t sink_top(long top, long n);
+
 /* "name" from the snapshot's blockdev lines, else "maj:min". */
 const char *sink_dev_name(struct sink *s, uint32_t dev);
 /* "maj:min" of a kernel dev_t into buf. */

@@ -410,11 +410,34 @@ int db_add_cpu(struct db *db, int cpu, uint64_t gaps)
 /* ------------------------------------------------------------------ */
 /* Rows */
 
+/*
+ * The next row of bulk table b at ts with its id and the id of its
+ * interned tuple t in columns 0 and 1; NULL after a failure (said).
+ */
+static struct val *bulk_row(struct db *db, struct batch *b, struct intern *in,
+			    const int64_t *t, uint64_t ts, int64_t *id,
+			    int64_t *off)
+{
+	int64_t ref = sq_intern(in, t);
+	struct val *v;
+
+	if (ref < 0) {
+		sq_nomem(db);
+		return NULL;
+	}
+	v = sq_next_row(db, b, ts, id, off);
+	if (v) {
+		vi(&v[0], *id);
+		vi(&v[1], ref);
+	}
+	return v;
+}
+
 int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 		   int file_id, const char *attrib, int64_t *req_id)
 {
 	struct val *v;
-	int64_t t[OR_W], id, off, origin;
+	int64_t t[OR_W], id, off;
 
 	t[OR_DEV] = rq->dev;
 	t[OR_OP] = rq->op;
@@ -426,15 +449,11 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 	t[OR_PROC] = proc_id;
 	t[OR_FILE] = file_id;
 	t[OR_ATTRIB] = (int64_t)(intptr_t)attrib;
-	origin = sq_intern(&db->origins, t);
-	if (origin < 0)
-		return sq_nomem(db);
-	v = sq_next_row(db, &db->breq, rq->complete_ts, &id, &off);
+	v = bulk_row(db, &db->breq, &db->origins, t, rq->complete_ts, &id,
+		     &off);
 	if (!v)
 		return sq_failed(db);
 	*req_id = id;
-	vi(&v[0], id);
-	vi(&v[1], origin);
 	vu(&v[2], rq->sector);
 	vi(&v[3], rq->nr_sector);
 	vi(&v[4], off);
@@ -485,7 +504,7 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 		   int fd, int file_id)
 {
 	struct val *v;
-	int64_t t[ST_W], id, off, shape;
+	int64_t t[ST_W], id, off;
 
 	t[ST_TID] = c->tid;
 	t[ST_PROC] = proc_id;
@@ -493,14 +512,9 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 	t[ST_FD] = fd;
 	t[ST_FILE] = file_id;
 	t[ST_RET] = c->ret;
-	shape = sq_intern(&db->shapes, t);
-	if (shape < 0)
-		return sq_nomem(db);
-	v = sq_next_row(db, &db->bsys, c->end, &id, &off);
+	v = bulk_row(db, &db->bsys, &db->shapes, t, c->end, &id, &off);
 	if (!v)
 		return sq_failed(db);
-	vi(&v[0], id);
-	vi(&v[1], shape);
 	vi(&v[2], off);
 	if (c->paired)
 		vu(&v[3], c->end - c->start);

@@ -204,14 +204,18 @@ static void json_lat(struct json *j, const char *key, const struct hist *h)
 	json_object_end(j);
 }
 
+static const struct json_u64_field blk_fields[] = {
+	JSON_U64("requests", struct blkio, requests),
+	JSON_U64("read_bytes", struct blkio, read_bytes),
+	JSON_U64("write_bytes", struct blkio, write_bytes),
+	JSON_U64("device_ns", struct blkio, dev_ns),
+	JSON_U64("journal_bytes", struct blkio, journal_bytes),
+};
+
 static void json_blk(struct json *j, const struct blkio *b)
 {
 	json_object_begin(j, "block");
-	json_u64(j, "requests", b->requests);
-	json_u64(j, "read_bytes", b->read_bytes);
-	json_u64(j, "write_bytes", b->write_bytes);
-	json_u64(j, "device_ns", b->dev_ns);
-	json_u64(j, "journal_bytes", b->journal_bytes);
+	json_u64s(j, b, blk_fields, ARRAY_SIZE(blk_fields));
 	json_object_end(j);
 }
 
@@ -301,6 +305,20 @@ static const struct column kind_cols[] = {
 	{ "MAX(us)", false, k_max },
 };
 
+static const struct json_u64_field proc_fields[] = {
+	JSON_U64("calls", struct procstat, calls),
+	JSON_U64("errors", struct procstat, errors),
+	JSON_U64("read_bytes", struct procstat, read_bytes),
+	JSON_U64("write_bytes", struct procstat, write_bytes),
+};
+
+static const struct json_u64_field kstat_fields[] = {
+	JSON_U64("count", struct kstat, count),
+	JSON_U64("errors", struct kstat, errors),
+	JSON_U64("bytes", struct kstat, bytes),
+	JSON_U64("unpaired", struct kstat, unpaired),
+};
+
 static void processes_json(struct json *j, const struct proc_row *rows,
 			   size_t n, size_t total)
 {
@@ -317,10 +335,7 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 		json_str(j, "comms", p->comms ? p->comms : p->comm);
 		json_str(j, "exe", p->exe);
 		json_bool(j, "exited", p->exited);
-		json_u64(j, "calls", ps->calls);
-		json_u64(j, "errors", ps->errors);
-		json_u64(j, "read_bytes", ps->read_bytes);
-		json_u64(j, "write_bytes", ps->write_bytes);
+		json_u64s(j, ps, proc_fields, ARRAY_SIZE(proc_fields));
 		json_u64(j, "fsyncs", rows[i].fsyncs);
 		json_lat(j, "fsync", &ps->fsync);
 		json_blk(j, &ps->blk);
@@ -335,10 +350,7 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 			if (!ks->count)
 				continue;
 			json_object_begin(j, sys_kind_info(k)->name);
-			json_u64(j, "count", ks->count);
-			json_u64(j, "errors", ks->errors);
-			json_u64(j, "bytes", ks->bytes);
-			json_u64(j, "unpaired", ks->unpaired);
+			json_u64s(j, ks, kstat_fields, ARRAY_SIZE(kstat_fields));
 			json_lat(j, "latency", &ks->lat);
 			json_object_end(j);
 		}
@@ -407,26 +419,18 @@ static bool no_syscalls(struct sink *s, const char *view)
 
 void view_processes(struct sink *s, long top)
 {
-	struct stats *a = s->st;
 	struct proc_row *rows;
 	long n;
-	size_t shown;
-	int rc = 0;
 
 	if (no_syscalls(s, "processes"))
 		return;
-	n = rows_processes(a, false, &rows);
-	if (n < 0) {
-		s->err = (int)n;
-		return;
-	}
-	shown = top >= 0 && top < n ? (size_t)top : (size_t)n;
-	if (s->j)
-		processes_json(s->j, rows, shown, (size_t)n);
-	else
-		rc = processes_text(a, s->out, rows, shown, (size_t)n);
-	if (rc && !s->err)
-		s->err = rc;
+	n = rows_processes(s->st, false, &rows);
+	if (n >= 0 && s->j)
+		processes_json(s->j, rows, sink_top(top, n), (size_t)n);
+	else if (n >= 0)
+		n = processes_text(s->st, s->out, rows, sink_top(top, n),
+				   (size_t)n);
+	sink_fail(s, n);
 	free(rows);
 }
 
@@ -485,6 +489,15 @@ static const struct column file_cols[] = {
 	{ "FILE", true, f_name },
 };
 
+static const struct json_u64_field file_fields[] = {
+	JSON_U64("opens", struct filestat, opens),
+	JSON_U64("reads", struct filestat, reads),
+	JSON_U64("read_bytes", struct filestat, read_bytes),
+	JSON_U64("writes", struct filestat, writes),
+	JSON_U64("write_bytes", struct filestat, write_bytes),
+	JSON_U64("errors", struct filestat, errors),
+};
+
 static void files_json(const struct stats *a, struct json *j,
 		       const struct file_row *rows, size_t n, size_t total)
 {
@@ -509,12 +522,7 @@ static void files_json(const struct stats *a, struct json *j,
 			json_null(j, "dev");
 			json_null(j, "ino");
 		}
-		json_u64(j, "opens", s->opens);
-		json_u64(j, "reads", s->reads);
-		json_u64(j, "read_bytes", s->read_bytes);
-		json_u64(j, "writes", s->writes);
-		json_u64(j, "write_bytes", s->write_bytes);
-		json_u64(j, "errors", s->errors);
+		json_u64s(j, s, file_fields, ARRAY_SIZE(file_fields));
 		json_lat(j, "read_latency", &s->rlat);
 		json_lat(j, "write_latency", &s->wlat);
 		json_lat(j, "fsync", &s->fsync);
@@ -550,26 +558,21 @@ static int files_text(const struct stats *a, FILE *out,
 
 void view_files(struct sink *s, long top)
 {
-	struct stats *a = s->st;
 	struct file_row *rows;
 	long m;
-	size_t shown;
-	int rc = 0;
 
 	if (no_syscalls(s, "files"))
 		return;
-	m = rows_files(a, &rows);
+	m = rows_files(s->st, &rows);
 	if (m < 0) {
-		s->err = (int)m;
+		sink_fail(s, m);
 		return;
 	}
-	shown = top >= 0 && top < m ? (size_t)top : (size_t)m;
 	if (s->j)
-		files_json(a, s->j, rows, shown, (size_t)m);
+		files_json(s->st, s->j, rows, sink_top(top, m), (size_t)m);
 	else
-		rc = files_text(a, s->out, rows, shown, (size_t)m);
-	if (rc && !s->err)
-		s->err = rc;
+		sink_fail(s, files_text(s->st, s->out, rows, sink_top(top, m),
+					(size_t)m));
 	rows_files_release(rows, m);
 }
 

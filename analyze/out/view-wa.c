@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "base/err.h"
 #include "stats/dirty.h"
 #include "stats/rows.h"
@@ -223,6 +224,29 @@ static void wa_text(struct sink *s, long top)
 		"  requests without a known owner.  Method: docs/write-amplification.md\n");
 }
 
+/* The members of a device of the wa view, in their order. */
+static const struct json_u64_field dev_flush[] = {
+	JSON_U64("read_bytes", struct wa_dev, read_bytes),
+	JSON_U64("flushes", struct wa_dev, flushes),
+	JSON_U64("preflush", struct wa_dev, preflush),
+	JSON_U64("fua", struct wa_dev, fua),
+	JSON_U64("flush_ns", struct wa_dev, flush_ns),
+};
+
+static const struct json_u64_field dev_ds[] = {
+	JSON_U64("diskstats_write_bytes", struct wa_dev, ds_write_bytes),
+	JSON_U64("diskstats_writes", struct wa_dev, ds_writes),
+	JSON_U64("diskstats_flushes", struct wa_dev, ds_flushes),
+};
+
+static const struct json_u64_field dev_jbd2[] = {
+	JSON_U64("commits", struct wa_dev, commits),
+	JSON_U64("handles", struct wa_dev, handles),
+	JSON_U64("blocks", struct wa_dev, blocks),
+	JSON_U64("blocks_logged", struct wa_dev, blocks_logged),
+	JSON_U64("logging_ms", struct wa_dev, commit_logging_ms),
+};
+
 static void wa_json(struct sink *s, long top)
 {
 	const struct wa *wa = s->st->wa;
@@ -261,24 +285,13 @@ static void wa_json(struct sink *s, long top)
 			snprintf(k, sizeof(k), "%s_bytes", wa_class_name(c));
 			json_u64(j, k, d->cls[c]);
 		}
-		json_u64(j, "read_bytes", d->read_bytes);
-		json_u64(j, "flushes", d->flushes);
-		json_u64(j, "preflush", d->preflush);
-		json_u64(j, "fua", d->fua);
-		json_u64(j, "flush_ns", d->flush_ns);
+		json_u64s(j, d, dev_flush, ARRAY_SIZE(dev_flush));
 		json_ratio(j, "ratio", ratio((double)d->write_bytes,
 					     (double)d->app_bytes));
-		if (d->ds) {
-			json_u64(j, "diskstats_write_bytes", d->ds_write_bytes);
-			json_u64(j, "diskstats_writes", d->ds_writes);
-			json_u64(j, "diskstats_flushes", d->ds_flushes);
-		}
+		if (d->ds)
+			json_u64s(j, d, dev_ds, ARRAY_SIZE(dev_ds));
 		json_object_begin(j, "jbd2");
-		json_u64(j, "commits", d->commits);
-		json_u64(j, "handles", d->handles);
-		json_u64(j, "blocks", d->blocks);
-		json_u64(j, "blocks_logged", d->blocks_logged);
-		json_u64(j, "logging_ms", d->commit_logging_ms);
+		json_u64s(j, d, dev_jbd2, ARRAY_SIZE(dev_jbd2));
 		json_object_end(j);
 		json_object_end(j);
 	}
@@ -350,6 +363,19 @@ static void fsync_rows_text(struct sink *s, const struct fsync_row *v,
 	}
 }
 
+static const struct json_u64_field fsync_calls[] = {
+	JSON_U64("fsync", struct fsync_row, fsyncs),
+	JSON_U64("fdatasync", struct fsync_row, fdatasyncs),
+	JSON_U64("sync_file_range", struct fsync_row, sfr),
+};
+
+static const struct json_u64_field fsync_ext4[] = {
+	JSON_U64("ext4_fsyncs", struct fsync_row, k_count),
+	JSON_U64("flushes", struct fsync_row, flushes),
+	JSON_U64("flush_ns", struct fsync_row, flush_ns),
+	JSON_U64("write_bytes_during", struct fsync_row, write_bytes),
+};
+
 static void fsync_rows_json(struct json *j, const struct fsync_row *v,
 			    long n, bool byproc, long top)
 {
@@ -366,15 +392,10 @@ static void fsync_rows_json(struct json *j, const struct fsync_row *v,
 		} else {
 			json_str(j, "path", w->name);
 		}
-		json_u64(j, "fsync", w->fsyncs);
-		json_u64(j, "fdatasync", w->fdatasyncs);
-		json_u64(j, "sync_file_range", w->sfr);
+		json_u64s(j, w, fsync_calls, ARRAY_SIZE(fsync_calls));
 		if (w->lat)
 			json_hist(j, "latency", w->lat);
-		json_u64(j, "ext4_fsyncs", w->k_count);
-		json_u64(j, "flushes", w->flushes);
-		json_u64(j, "flush_ns", w->flush_ns);
-		json_u64(j, "write_bytes_during", w->write_bytes);
+		json_u64s(j, w, fsync_ext4, ARRAY_SIZE(fsync_ext4));
 		json_object_end(j);
 	}
 	json_array_end(j);

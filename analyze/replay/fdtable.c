@@ -359,15 +359,9 @@ struct fdtable *fdtable_new(void)
 
 void fdtable_free(struct fdtable *t)
 {
-	size_t pos = 0;
-	int fd;
-	void *val;
-
 	if (!t)
 		return;
-	while (imap_next(&t->map, &pos, &fd, &val))
-		free(val);
-	imap_release(&t->map);
+	imap_release_all(&t->map, NULL);
 	free(t);
 }
 

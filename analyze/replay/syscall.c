@@ -62,33 +62,20 @@ static void unwait(struct sysreplay *sr, struct pending *p)
 	sr->nwaiting--;
 }
 
-static void free_slots(struct imap *m)
+static void free_slot(void *v)
 {
-	size_t pos = 0;
-	int key;
-	void *val;
+	struct pending *p = v;
 
-	while (imap_next(m, &pos, &key, &val)) {
-		struct pending *p = val;
-
-		free(p->path);
-		free(p);
-	}
-	imap_release(m);
+	free(p->path);
+	free(p);
 }
 
 void sysreplay_free(struct sysreplay *sr)
 {
-	size_t pos = 0;
-	int key;
-	void *val;
-
 	if (!sr)
 		return;
-	free_slots(&sr->slots);
-	while (imap_next(&sr->hints, &pos, &key, &val))
-		free(val);
-	imap_release(&sr->hints);
+	imap_release_all(&sr->slots, free_slot);
+	imap_release_all(&sr->hints, NULL);
 	free(sr->last_path);
 	free(sr);
 }
@@ -287,7 +274,7 @@ void sysreplay_finish(struct sysreplay *sr)
 	while (imap_next(&sr->slots, &pos, &key, &val))
 		if (((struct pending *)val)->waiting)
 			sr->st.open_at_end++;
-	free_slots(&sr->slots);
+	imap_release_all(&sr->slots, free_slot);
 	sr->nwaiting = 0;
 }
 

@@ -120,15 +120,9 @@ struct windows *windows_new(void)
 
 void windows_free(struct windows *ws)
 {
-	size_t pos = 0;
-	int key;
-	void *val;
-
 	if (!ws)
 		return;
-	while (imap_next(&ws->threads, &pos, &key, &val))
-		free(val);
-	imap_release(&ws->threads);
+	imap_release_all(&ws->threads, NULL);
 	for (int w = 0; w < WIN_NR; w++)
 		free(ws->list[w].tid);
 	free(ws);

@@ -44,6 +44,15 @@ static struct filestat *fstat(struct account *a, struct file *f)
 	return fs;
 }
 
+void blkio_add(struct blkio *d, const struct blkio *s)
+{
+	d->requests += s->requests;
+	d->read_bytes += s->read_bytes;
+	d->write_bytes += s->write_bytes;
+	d->dev_ns += s->dev_ns;
+	d->journal_bytes += s->journal_bytes;
+}
+
 void procstat_free(void *p)
 {
 	struct procstat *ps = p;

@@ -38,6 +38,9 @@ struct blkio {
 	uint64_t journal_bytes;	/* journal commits its fsyncs waited for */
 };
 
+/* Add s's counts to d. */
+void blkio_add(struct blkio *d, const struct blkio *s);
+
 /* Per process (proc.user). */
 struct procstat {
 	struct kstat k[SK_NR];

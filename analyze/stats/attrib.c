@@ -192,26 +192,19 @@ static struct proc *proc_of(struct attrib *at, int tid, uint64_t ts)
 			     at->dec ? decode_comm(at->dec, tid) : "<...>", ts);
 }
 
+/* p, or spare with the error set when p is NULL (no memory). */
+static void *or_spare(struct attrib *at, void *p, void *spare)
+{
+	if (!p)
+		at->err = -AN_E_NOMEM;
+	return p ? p : spare;
+}
+
 /* The aggregates of p and f (the spare ones when they cannot be had). */
-static struct procstat *pstat(struct attrib *at, struct proc *p)
-{
-	struct procstat *ps = procstat_of(p);
-
-	if (ps)
-		return ps;
-	at->err = -AN_E_NOMEM;
-	return &at->spare_ps;
-}
-
-static struct filestat *fstat(struct attrib *at, struct file *f)
-{
-	struct filestat *fs = filestat_of(f);
-
-	if (fs)
-		return fs;
-	at->err = -AN_E_NOMEM;
-	return &at->spare_fs;
-}
+#define pstat(at, p) \
+	((struct procstat *)or_spare(at, procstat_of(p), &(at)->spare_ps))
+#define fstat(at, f) \
+	((struct filestat *)or_spare(at, filestat_of(f), &(at)->spare_fs))
 
 /* The inode (major, ino), created on first sight; NULL: no memory. */
 static struct inode_rec *inode_get(struct attrib *at, uint32_t dev,
@@ -952,15 +945,6 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 /* ------------------------------------------------------------------ */
 /* End */
 
-static void merge_blk(struct blkio *d, const struct blkio *s)
-{
-	d->requests += s->requests;
-	d->read_bytes += s->read_bytes;
-	d->write_bytes += s->write_bytes;
-	d->dev_ns += s->dev_ns;
-	d->journal_bytes += s->journal_bytes;
-}
-
 static int cmp_journal(const void *a, const void *b)
 {
 	const struct attrib_journal *x = a, *y = b;
@@ -987,7 +971,7 @@ void attrib_end(struct attrib *at)
 				ir->f = filetab_devino(ft, ma, mi, ir->ino,
 						       NULL);
 			if (ir->f && any) {
-				merge_blk(&fstat(at, ir->f)->blk, &ir->io);
+				blkio_add(&fstat(at, ir->f)->blk, &ir->io);
 				memset(&ir->io, 0, sizeof(ir->io));
 			}
 		}

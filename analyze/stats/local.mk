@@ -1,13 +1,19 @@
 # analyze/stats/: attribution and aggregates
+# what one pass computed, as the sinks see it; latency histograms
+analyze_libioreport_a_SOURCES += analyze/stats/stats.h analyze/stats/stats.c \
+	analyze/stats/hist.h analyze/stats/hist.c
+# processes and files: syscall aggregates, block I/O attribution, identity
 analyze_libioreport_a_SOURCES += \
-	analyze/stats/stats.h analyze/stats/stats.c \
-	analyze/stats/hist.h analyze/stats/hist.c \
 	analyze/stats/account.h analyze/stats/account.c \
 	analyze/stats/attrib.h analyze/stats/attrib.c \
-	analyze/stats/fileid.h analyze/stats/fileid.c \
-	analyze/stats/wa.h analyze/stats/wa.c \
-	analyze/stats/dirty.h analyze/stats/dirty.c \
+	analyze/stats/fileid.h analyze/stats/fileid.c
+# write amplification and fsync cost; dirty throttling
+analyze_libioreport_a_SOURCES += analyze/stats/wa.h analyze/stats/wa.c \
+	analyze/stats/dirty.h analyze/stats/dirty.c
+# the rows the views print, the summary's diskstats and config
+analyze_libioreport_a_SOURCES += analyze/stats/rows.h analyze/stats/rows.c \
+	analyze/stats/summary.h analyze/stats/summary.c
+# two recordings: what changed in the machine, the diff model
+analyze_libioreport_a_SOURCES += \
 	analyze/stats/snapcmp.h analyze/stats/snapcmp.c \
-	analyze/stats/summary.h analyze/stats/summary.c \
-	analyze/stats/rows.h analyze/stats/rows.c \
 	analyze/stats/diffmodel.h analyze/stats/diffmodel.c

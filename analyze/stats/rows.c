@@ -61,6 +61,17 @@ const char *rows_comm_at(const struct stats *st, int tid, uint64_t ts)
 /* ------------------------------------------------------------------ */
 /* Processes */
 
+/* More bytes first, then by name, then by id: the order of the views. */
+static int by_bytes(uint64_t bx, uint64_t by, const char *nx,
+		    const char *ny, int ix, int iy)
+{
+	int c = strcmp(nx, ny);
+
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	return c ? c : (ix > iy) - (ix < iy);
+}
+
 static uint64_t prow_bytes(const struct proc_row *r)
 {
 	return r->ps->read_bytes + r->ps->write_bytes +
@@ -71,18 +82,13 @@ static int cmp_prow(const void *a, const void *b)
 {
 	const struct proc_row *x = a, *y = b;
 	uint64_t bx = prow_bytes(x), by = prow_bytes(y);
-	int c;
 
-	if (bx != by)
-		return bx > by ? -1 : 1;
-	if (x->ps->calls != y->ps->calls)
+	/* bytes, then calls, comm, pid and id */
+	if (bx == by && x->ps->calls != y->ps->calls)
 		return x->ps->calls > y->ps->calls ? -1 : 1;
-	c = strcmp(x->p.comm, y->p.comm);
-	if (c)
-		return c;
-	if (x->p.pid != y->p.pid)
+	if (bx == by && !strcmp(x->p.comm, y->p.comm) && x->p.pid != y->p.pid)
 		return x->p.pid < y->p.pid ? -1 : 1;
-	return x->p.id < y->p.id ? -1 : x->p.id > y->p.id;
+	return by_bytes(bx, by, x->p.comm, y->p.comm, x->p.id, y->p.id);
 }
 
 long rows_processes(const struct stats *st, bool all, struct proc_row **out)
@@ -137,15 +143,9 @@ static uint64_t frow_bytes(const struct file_row *r)
 static int cmp_frow(const void *a, const void *b)
 {
 	const struct file_row *x = a, *y = b;
-	uint64_t bx = frow_bytes(x), by = frow_bytes(y);
-	int c;
 
-	if (bx != by)
-		return bx > by ? -1 : 1;
-	c = strcmp(file_info_name(&x->f), file_info_name(&y->f));
-	if (c)
-		return c;
-	return (x->f.id > y->f.id) - (x->f.id < y->f.id);
+	return by_bytes(frow_bytes(x), frow_bytes(y), file_info_name(&x->f),
+			file_info_name(&y->f), x->f.id, y->f.id);
 }
 
 static void filestat_release(struct filestat *s)
@@ -168,11 +168,7 @@ static int merge_filestat(struct filestat *d, const struct filestat *s)
 	    hist_merge(&d->wlat, &s->wlat) < 0 ||
 	    hist_merge(&d->fsync, &s->fsync) < 0)
 		return -AN_E_NOMEM;
-	d->blk.requests += s->blk.requests;
-	d->blk.read_bytes += s->blk.read_bytes;
-	d->blk.write_bytes += s->blk.write_bytes;
-	d->blk.dev_ns += s->blk.dev_ns;
-	d->blk.journal_bytes += s->blk.journal_bytes;
+	blkio_add(&d->blk, &s->blk);
 	return 0;
 }
 
@@ -334,11 +330,19 @@ long rows_wa(const struct stats *st, bool byproc, struct wa_row **out)
 	return (long)n;
 }
 
-void rows_wa_release(struct wa_row *v, long n)
+/* Free n rows of size bytes at v whose name (owned) comes first. */
+_Static_assert(offsetof(struct wa_row, name) == 0 &&
+	       offsetof(struct fsync_row, name) == 0, "name first");
+static void release_named(void *v, long n, size_t size)
 {
 	for (long i = 0; v && i < n; i++)
-		free(v[i].name);
+		free(*(char **)((char *)v + (size_t)i * size));
 	free(v);
+}
+
+void rows_wa_release(struct wa_row *v, long n)
+{
+	release_named(v, n, sizeof(*v));
 }
 
 /* ------------------------------------------------------------------ */
@@ -478,9 +482,7 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 
 void rows_fsync_release(struct fsync_row *v, long n)
 {
-	for (long i = 0; v && i < n; i++)
-		free(v[i].name);
-	free(v);
+	release_named(v, n, sizeof(*v));
 }
 
 int rows_fsync_all(const struct stats *st, struct hist *all)

@@ -301,12 +301,25 @@ static bool tok_in(const char *list, const char *tok, size_t l)
 	return false;
 }
 
+/* "; KEY=B -> KEY=A" when option key (def when absent) differs. */
+static void opt_change(struct sbuf *sb, const char *b, const char *a,
+		       const char *key, const char *def)
+{
+	char vb[64], va[64];
+
+	if (!meta_mount_opt(b, key, vb, sizeof(vb)))
+		snprintf(vb, sizeof(vb), "%s", def);
+	if (!meta_mount_opt(a, key, va, sizeof(va)))
+		snprintf(va, sizeof(va), "%s", def);
+	if (strcmp(vb, va))
+		sbuf_addf(sb, "; %s=%s -> %s=%s", key, vb, key, va);
+}
+
 /* "+opt -opt" of the two option lists, and the ext4 readings; NULL: none
  * (or no memory: *err set). */
 static char *mount_note(const char *b, const char *a, int *err)
 {
 	struct sbuf sb = SBUF_INIT;
-	char vb[64], va[64];
 	const char *p;
 	int pass;
 
@@ -328,18 +341,8 @@ static char *mount_note(const char *b, const char *a, int *err)
 		sbuf_addf(&sb, "; barrier %s -> %s",
 			    meta_mount_barrier(b) ? "on" : "off",
 			    meta_mount_barrier(a) ? "on" : "off");
-	if (!meta_mount_opt(b, "data", vb, sizeof(vb)))
-		strcpy(vb, "ordered");
-	if (!meta_mount_opt(a, "data", va, sizeof(va)))
-		strcpy(va, "ordered");
-	if (strcmp(vb, va))
-		sbuf_addf(&sb, "; data=%s -> data=%s", vb, va);
-	if (!meta_mount_opt(b, "commit", vb, sizeof(vb)))
-		strcpy(vb, "5");
-	if (!meta_mount_opt(a, "commit", va, sizeof(va)))
-		strcpy(va, "5");
-	if (strcmp(vb, va))
-		sbuf_addf(&sb, "; commit=%s -> commit=%s", vb, va);
+	opt_change(&sb, b, a, "data", "ordered");
+	opt_change(&sb, b, a, "commit", "5");
 	if (sb.err)
 		*err = sb.err;
 	return sbuf_detach(&sb);

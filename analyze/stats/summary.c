@@ -75,6 +75,17 @@ static int acc_diskstats(char **f, int n, void *arg)
 	return 0;
 }
 
+/* The diskstats fields of an operation: its requests, its sectors (-1: none). */
+static const struct {
+	int reqs, sectors;
+} ds_of[BLK_OP_MAX] = {
+	[BLK_OP_READ] = { DS_R, DS_RS },
+	[BLK_OP_WRITE] = { DS_W, DS_WS },
+	[BLK_OP_DISCARD] = { DS_D, DS_DS },
+	[BLK_OP_FLUSH] = { DS_F, -1 },
+	[BLK_OP_OTHER] = { -1, -1 },
+};
+
 /* What the trace saw complete on dev, in diskstats' units. */
 static void trace_counts(const struct stats *st, uint32_t dev,
 			 uint64_t t[DS_N])
@@ -83,27 +94,12 @@ static void trace_counts(const struct stats *st, uint32_t dev,
 	for (size_t i = 0; i < st->ndev; i++) {
 		const struct devstat *d = &st->dev[i];
 
-		if (d->dev != dev)
+		if (d->dev != dev || d->op >= BLK_OP_MAX ||
+		    ds_of[d->op].reqs < 0)
 			continue;
-		switch (d->op) {
-		case BLK_OP_READ:
-			t[DS_R] += d->reqs;
-			t[DS_RS] += d->bytes / 512;
-			break;
-		case BLK_OP_WRITE:
-			t[DS_W] += d->reqs;
-			t[DS_WS] += d->bytes / 512;
-			break;
-		case BLK_OP_DISCARD:
-			t[DS_D] += d->reqs;
-			t[DS_DS] += d->bytes / 512;
-			break;
-		case BLK_OP_FLUSH:
-			t[DS_F] += d->reqs;
-			break;
-		default:
-			break;
-		}
+		t[ds_of[d->op].reqs] += d->reqs;
+		if (ds_of[d->op].sectors >= 0)
+			t[ds_of[d->op].sectors] += d->bytes / 512;
 	}
 }
 

@@ -10,6 +10,8 @@
 #   restore_toplevel_tracing_on
 #   find_blk_capture         the blk tracer capture script (shared/tools)
 #   devices_json, dev_stats  per-op numbers of one device (ioreport devices)
+#   device_report            both for one device into $T, logged
+#   ioreport_to OUT ARGS     ioreport ARGS into OUT, or fail with its errors
 #   dev_anomalies            the block anomaly counters, for the log
 #   unpaired_requests        requests of a device never completed in a recording
 #   note_missing, fail_acc   log those, and name them in accuracy failures
@@ -34,6 +36,15 @@ toplevel_lock() {
 	exec 9>"$TOPLEVEL_LOCK"
 	flock -w 300 9 || fail "could not take $TOPLEVEL_LOCK within 300 s"
 	_TOPLEVEL_HELD=1
+}
+
+# ioreport_to OUT ARGS...: run ioreport ARGS with its output in OUT; on a
+# failure show its errors and fail.
+ioreport_to() {
+	local out=$1
+	shift
+	"$IOREPORT" "$@" >"$out" 2>"$T/ioreport.err" ||
+		{ cat "$T/ioreport.err" >&2; fail "ioreport $* failed"; }
 }
 
 # restore_toplevel_tracing_on: put tracing_on back as it was at the start
@@ -90,6 +101,20 @@ devices_json() {
 # had an issue and a completion).
 dev_stats() {
 	python3 "$ACC_DIR/acc-devstats.py" "$@" || fail "cannot read device $2 from $1"
+}
+
+# device_report REC NAME DEVT MAJMIN: ioreport devices of device NAME
+# (DEVT "maj:min" as devices prints it, MAJMIN as blk_capture names it)
+# into $T/devices.json and $T/stats, the recording kept with
+# ACC_KEEP=FILE, and logged: the block anomalies, the device's requests
+# the recording missed, its per-op numbers.
+device_report() {
+	devices_json "$1" "$T/devices.json"
+	dev_stats "$T/devices.json" "$2" "$3" >"$T/stats"
+	[ -n "${ACC_KEEP:-}" ] && cp "$1" "$ACC_KEEP"
+	log "block anomalies (all devices): $(dev_anomalies "$T/devices.json")"
+	note_missing "$1" "$4"
+	log "ioreport devices for $2: $(tr '\n' ';' <"$T/stats")"
 }
 
 # dev_anomalies JSON: the block anomaly counters of 'ioreport devices --json'

@@ -21,7 +21,7 @@
 #
 # Needs root and tracefs (skips otherwise, exit 77).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/live/lib.sh"
+. "$top_srcdir/tests/accuracy/acc-lib.sh"
 need_root_tracefs
 need_cmd python3
 need_event sched:sched_process_exec syscalls:sys_enter_write \
@@ -102,14 +102,10 @@ rc=0
 
 # KEEP=FILE keeps the recording (to look at a failure)
 [ -z "${KEEP:-}" ] || cp "$T/x.iorec" "$KEEP"
-"$IOREPORT" processes --json "$T/x.iorec" >"$T/p.json" 2>"$T/err" ||
-	{ cat "$T/err" >&2; fail "ioreport processes --json failed"; }
-"$IOREPORT" files --json "$T/x.iorec" >"$T/f.json" 2>"$T/err" ||
-	{ cat "$T/err" >&2; fail "ioreport files --json failed"; }
-"$IOREPORT" processes "$T/x.iorec" >"$T/p.txt" 2>"$T/err" ||
-	{ cat "$T/err" >&2; fail "ioreport processes failed"; }
-"$IOREPORT" files "$T/x.iorec" >"$T/f.txt" 2>"$T/err" ||
-	{ cat "$T/err" >&2; fail "ioreport files failed"; }
+ioreport_to "$T/p.json" processes --json "$T/x.iorec"
+ioreport_to "$T/f.json" files --json "$T/x.iorec"
+ioreport_to "$T/p.txt" processes "$T/x.iorec"
+ioreport_to "$T/f.txt" files "$T/x.iorec"
 assert_grep '^I/O attributed: [0-9.]+% of bytes to a process, [0-9.]+% to a named file; journal [0-9.]+%; unattributed [0-9.]+%' "$T/p.txt" processes
 assert_grep '^I/O attributed: ' "$T/f.txt" files
 assert_grep 'BLK-WRITE\(B\)' "$T/p.txt" processes

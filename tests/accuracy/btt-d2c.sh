@@ -105,12 +105,7 @@ ns() { python3 -c "print('%.0f' % ($1 * 1e9))"; }
 btt_ns=$(ns "$btt_avg") btt_min_ns=$(ns "$btt_min") btt_max_ns=$(ns "$btt_max")
 
 # ioreport's device time over all operations of UPPER.
-devices_json "$T/rec.iorec" "$T/devices.json"
-dev_stats "$T/devices.json" "$UPPER_NAME" "$UPPER_DEVT" >"$T/stats"
-[ -n "${ACC_KEEP:-}" ] && cp "$T/rec.iorec" "$ACC_KEEP"
-log "block anomalies (all devices): $(dev_anomalies "$T/devices.json")"
-note_missing "$T/rec.iorec" "${UPPER_DEVT/:/,}"
-log "ioreport devices for $UPPER_NAME: $(tr '\n' ';' <"$T/stats")"
+device_report "$T/rec.iorec" "$UPPER_NAME" "$UPPER_DEVT" "${UPPER_DEVT/:/,}"
 read -r io_n io_ns < <(awk '$4 != "-" { n += $4; s += $4 * $5 } END { printf "%d %.0f\n", n, n ? s / n : 0 }' "$T/stats")
 fio_n=$(python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(j['jobs'][0]['write']['total_ios'])" "$T/fio.json")
 

@@ -54,12 +54,7 @@ fr=$(fio_bytes "$T/r.json" read)
 assert_eq "fio write io_bytes" "$SIZE" "$fw"
 assert_eq "fio read io_bytes" "$SIZE" "$fr"
 
-devices_json "$T/rec.iorec" "$T/devices.json"
-dev_stats "$T/devices.json" "$LOOPNAME" "$LOOP_DEVT" >"$T/stats"
-[ -n "${ACC_KEEP:-}" ] && cp "$T/rec.iorec" "$ACC_KEEP"
-log "block anomalies (all devices): $(dev_anomalies "$T/devices.json")"
-note_missing "$T/rec.iorec" "$LOOP_MAJMIN"
-log "ioreport devices for $LOOPNAME: $(tr '\n' ';' <"$T/stats")"
+device_report "$T/rec.iorec" "$LOOPNAME" "$LOOP_DEVT" "$LOOP_MAJMIN"
 get() { awk -v op="$1" -v col="$2" '$1 == op { print $col; f = 1 } END { if (!f) print 0 }' "$T/stats"; }
 w_reqs=$(get write 2) w_bytes=$(get write 3)
 r_reqs=$(get read 2) r_bytes=$(get read 3)

@@ -58,12 +58,7 @@ after=$(diskstats_fields "$LOOPNAME")
 
 "$IOREPORT" info "$T/rec.iorec" >"$T/info" 2>&1 || { cat "$T/info" >&2; fail "ioreport info failed"; }
 assert_complete "$T/info"
-devices_json "$T/rec.iorec" "$T/devices.json"
-dev_stats "$T/devices.json" "$LOOPNAME" "$LOOP_DEVT" >"$T/stats"
-[ -n "${ACC_KEEP:-}" ] && cp "$T/rec.iorec" "$ACC_KEEP"
-log "block anomalies (all devices): $(dev_anomalies "$T/devices.json")"
-note_missing "$T/rec.iorec" "$LOOP_MAJMIN"
-log "ioreport devices for $LOOPNAME: $(tr '\n' ';' <"$T/stats")"
+device_report "$T/rec.iorec" "$LOOPNAME" "$LOOP_DEVT" "$LOOP_MAJMIN"
 
 read -ra b <<<"$before"
 read -ra a <<<"$after"

@@ -8,7 +8,7 @@
 #
 # Needs root and tracefs (skips otherwise, exit 77).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/live/lib.sh"
+. "$top_srcdir/tests/accuracy/acc-lib.sh"
 need_root_tracefs
 need_cmd python3
 need_event sched:sched_process_exec syscalls:sys_enter_write raw_syscalls:sys_enter
@@ -97,14 +97,10 @@ EOF
 # report FILE TAG: processes/files as JSON and text; the text views must
 # name our process and carry the anomalies line.
 report() {
-	"$IOREPORT" processes --json "$1" >"$T/$2.procs.json" 2>"$T/$2.err" ||
-		{ cat "$T/$2.err" >&2; fail "$2: ioreport processes --json failed"; }
-	"$IOREPORT" files --json "$1" >"$T/$2.files.json" 2>"$T/$2.err" ||
-		{ cat "$T/$2.err" >&2; fail "$2: ioreport files --json failed"; }
-	"$IOREPORT" processes "$1" >"$T/$2.procs.txt" 2>"$T/$2.err" ||
-		{ cat "$T/$2.err" >&2; fail "$2: ioreport processes failed"; }
-	"$IOREPORT" files --top 5 "$1" >"$T/$2.files.txt" 2>"$T/$2.err" ||
-		{ cat "$T/$2.err" >&2; fail "$2: ioreport files failed"; }
+	ioreport_to "$T/$2.procs.json" processes --json "$1"
+	ioreport_to "$T/$2.files.json" files --json "$1"
+	ioreport_to "$T/$2.procs.txt" processes "$1"
+	ioreport_to "$T/$2.files.txt" files --top 5 "$1"
 	assert_grep "^ *[0-9]+  $NAME " "$T/$2.procs.txt" "$2 processes"
 	assert_grep '^anomalies: ' "$T/$2.procs.txt" "$2 processes"
 	assert_grep '^anomalies: ' "$T/$2.files.txt" "$2 files"

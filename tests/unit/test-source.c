@@ -343,19 +343,28 @@ static void test_le32(void **state)
 	test_merge(false, 4);
 }
 
+/* The standard recording, with its END chunk or not, written and opened. */
+static struct source *open_standard(struct file *f, bool be, int lsize,
+				    bool end)
+{
+	struct an_err err = { 0 };
+	struct source *src;
+
+	write_standard(f, be, lsize);
+	file_end(f, end);
+	src = source_open(f->path, &err);
+	assert_non_null(src);
+	return src;
+}
+
 /* The printed line goes through libtraceevent with the file's byte order. */
 static void test_format_line(void **state)
 {
 	struct sbuf sb = SBUF_INIT;
 	struct source_event ev;
-	struct source *src;
 	struct file f;
-	struct an_err err = { 0 };
+	struct source *src = open_standard(&f, true, 4, true);
 
-	write_standard(&f, true, 4);
-	file_end(&f, true);
-	src = source_open(f.path, &err);
-	assert_non_null(src);
 	assert_int_equal(source_next(src, &ev), 1);
 	source_format_event(src, &ev, false, &sb);
 	assert_non_null(strstr(sb.buf, "snapcomm-77"));
@@ -400,14 +409,9 @@ static void test_truncated(void **state)
 /* No END chunk: complete chunks, but the recording was cut short. */
 static void test_no_end(void **state)
 {
-	struct source *src;
 	struct file f;
-	struct an_err err = { 0 };
+	struct source *src = open_standard(&f, false, 8, false);
 
-	write_standard(&f, false, 8);
-	file_end(&f, false);
-	src = source_open(f.path, &err);
-	assert_non_null(src);
 	assert_int_equal(source_info(src)->integrity, SOURCE_TRUNCATED);
 	assert_non_null(strstr(source_info(src)->stop_reason, "end chunk"));
 	source_close(src);

@@ -2,7 +2,7 @@
 /*
  * cmd-db.c - `ioreport db DB.sqlite REC...`: replay recordings and store
  * the results, every block request and every file syscall in an SQLite
- * database (out/sqlite.h), all recordings in one transaction.
+ * database (sink/sqlite.h), all recordings in one transaction.
  *
  * Each recording goes through the driver (driver.h) like every view, and
  * the rows come from the same stats/rows.h, so the database holds the
@@ -27,7 +27,7 @@
 #include "driver.h"
 #include "stats/attrib.h"
 #include "stats/rows.h"
-#include "out/sqlite.h"
+#include "sink/sqlite.h"
 
 static const char db_usage[] =
 "usage: ioreport db [-q] DB.sqlite RECORDING...\n"

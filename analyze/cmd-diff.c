@@ -3,14 +3,14 @@
  * cmd-diff.c - `ioreport diff BEFORE AFTER`: two recordings side by
  * side, each read once with write amplification and dirty throttling
  * (so standard input works too, '-', once), compared by the diff model
- * (stats/diffmodel.h) and printed by out/view-diff.c.
+ * (stats/diffmodel.h) and printed by sink/view-diff.c.
  */
 #include "config.h"
 
 #include "cmd.h"
 #include "driver.h"
 #include "stats/diffmodel.h"
-#include "out/sink.h"
+#include "sink/sink.h"
 
 #define DEFAULT_TOP	10
 

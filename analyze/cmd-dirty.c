@@ -7,7 +7,7 @@
 
 #include "cmd.h"
 #include "driver.h"
-#include "out/sink.h"
+#include "sink/sink.h"
 
 #define DEFAULT_TOP	10
 #define DEFAULT_ROWS	20

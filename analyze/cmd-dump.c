@@ -17,7 +17,7 @@
 #include "base/sbuf.h"
 #include "driver.h"
 #include "input/source.h"
-#include "out/json.h"
+#include "sink/json.h"
 
 static const char dump_usage[] =
 "usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [--raw] [--json] FILE\n"

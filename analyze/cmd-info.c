@@ -21,7 +21,7 @@
 #include "driver.h"
 #include "input/source.h"
 #include "input/meta.h"
-#include "out/json.h"
+#include "sink/json.h"
 
 static const char info_usage[] =
 "usage: ioreport info [--no-count] [--json] FILE...\n"

@@ -11,7 +11,7 @@
 
 #include "cmd.h"
 #include "driver.h"
-#include "out/sink.h"
+#include "sink/sink.h"
 
 static const char processes_usage[] =
 "usage: ioreport processes [--json] [--top N] FILE\n"

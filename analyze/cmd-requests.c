@@ -8,8 +8,8 @@
 
 #include "cmd.h"
 #include "driver.h"
-#include "out/json.h"
-#include "out/sink.h"
+#include "sink/json.h"
+#include "sink/sink.h"
 
 #define DEFAULT_TOP	10
 

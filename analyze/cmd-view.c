@@ -14,8 +14,8 @@
 #include "cmd.h"
 #include "base/err.h"
 #include "driver.h"
-#include "out/json.h"
-#include "out/sink.h"
+#include "sink/json.h"
+#include "sink/sink.h"
 
 int view_require_block(struct sink *s, const char *path)
 {

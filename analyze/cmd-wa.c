@@ -8,7 +8,7 @@
 
 #include "cmd.h"
 #include "driver.h"
-#include "out/sink.h"
+#include "sink/sink.h"
 
 #define DEFAULT_TOP	10
 

@@ -4,12 +4,12 @@
 # adds its files to the library analyze/libioreport.a: base/ (what every
 # stage shares), input/ (the recording), decode/ (events into plain
 # structs), replay/ (the state machines), stats/ (attribution and
-# aggregates), out/ (the sinks).  ioreport and every analyzer test link
+# aggregates), sink/ (the sinks).  ioreport and every analyzer test link
 # the library.
 #
 # The dependency rule (analyze/README.md): a folder includes only the
 # folders before it in that order; only input/ includes libtraceevent and
-# libtracecmd; sinks (out/) never include replay/ or decode/; nothing
+# libtracecmd; sinks (sink/) never include replay/ or decode/; nothing
 # below the commands prints or exits.  tests/test-layout.sh checks it.
 IOREPORT_INC = -I$(top_srcdir)/analyze
 IOREPORT_LIBS = analyze/libioreport.a formats/libiorecfmt.a \
@@ -29,7 +29,7 @@ include $(srcdir)/analyze/input/local.mk
 include $(srcdir)/analyze/decode/local.mk
 include $(srcdir)/analyze/replay/local.mk
 include $(srcdir)/analyze/stats/local.mk
-include $(srcdir)/analyze/out/local.mk
+include $(srcdir)/analyze/sink/local.mk
 
 # the program: main with the command table, one file per command
 bin_PROGRAMS += ioreport

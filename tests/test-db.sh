@@ -33,8 +33,8 @@ for r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print("|".join(map(s
 # 1. One recording: the numbers equal the views.
 "$IOREPORT" db "$DB" "$A" >"$T/out" || fail "ioreport db failed"
 grep -q 'rows/s' "$T/out" || fail "no rate line: $(cat "$T/out")"
-VER=$(sed -n 's/^#define DB_SCHEMA_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$top_srcdir/analyze/out/sqlite.h")
-[ -n "$VER" ] || fail "no DB_SCHEMA_VERSION in analyze/out/sqlite.h"
+VER=$(sed -n 's/^#define DB_SCHEMA_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$top_srcdir/analyze/sink/sqlite.h")
+[ -n "$VER" ] || fail "no DB_SCHEMA_VERSION in analyze/sink/sqlite.h"
 [ "$(q 'PRAGMA user_version')" = "$VER" ] || fail "schema version not stored"
 [ "$(q "SELECT value FROM db_info WHERE key = 'schema_version'")" = "$VER" ] ||
 	fail "db_info schema_version is not $VER"

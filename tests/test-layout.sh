@@ -17,9 +17,9 @@ rules=(
 	"decode:	base/ input/ decode/ util.h"
 	"replay:	base/ decode/ replay/ input/meta.h util.h"
 	"stats:		base/ decode/ replay/ stats/ input/meta.h util.h"
-	"out:		base/ stats/ out/ input/meta.h input/source.h util.h iorec-format.h analyze/out/schema-sql.h"
+	"sink:		base/ stats/ sink/ input/meta.h input/source.h util.h iorec-format.h analyze/sink/schema-sql.h"
 	"driver:	base/ input/ decode/ replay/ stats/ driver.h util.h"
-	"cmd:		base/ stats/ out/ input/meta.h input/source.h driver.h cmd.h util.h iorec-format.h"
+	"cmd:		base/ stats/ sink/ input/meta.h input/source.h driver.h cmd.h util.h iorec-format.h"
 )
 allowed() {	# INCLUDE PATTERNS...: whether INCLUDE is one of them
 	local inc=$1 p
@@ -56,7 +56,7 @@ done
 # every source file of the analyzer is under a rule
 for f in $(find . -name '*.[ch]' | sed 's|^\./||'); do
 	case $f in
-	base/*|input/*|decode/*|replay/*|stats/*|out/*|driver.[ch]|cmd*.[ch]|ioreport.c) ;;
+	base/*|input/*|decode/*|replay/*|stats/*|sink/*|driver.[ch]|cmd*.[ch]|ioreport.c) ;;
 	*) bad "$f is in no stage folder of analyze/README.md" ;;
 	esac
 done

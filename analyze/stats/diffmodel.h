@@ -5,7 +5,7 @@
  * amplification, fsync, dirty) is a section of keyed rows, each section
  * has one table of metrics whose entries carry their getter, and the
  * rows of BEFORE and AFTER are paired by key (what `ioreport diff`
- * prints, out/view-diff.c).  Nothing here prints.
+ * prints, sink/view-diff.c).  Nothing here prints.
  *
  * A new metric is one line in its section's table (and, when it is not
  * a plain sum, a getter); a new section is a table and a fill function.

@@ -13,7 +13,7 @@
  * only beyond them, so the many small histograms (a file read twice)
  * cost no array and give exact answers.
  *
- * Data only: printing is the sinks' job (out/histtext.c).
+ * Data only: printing is the sinks' job (sink/histtext.c).
  */
 #ifndef IOREPORT_HIST_H
 #define IOREPORT_HIST_H

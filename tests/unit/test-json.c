@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "out/json.h"
+#include "sink/json.h"
 #include "stats/hist.h"
 
 struct mem {

@@ -16,9 +16,9 @@
 #include "input/meta.h"
 #include "stats/attrib.h"
 #include "stats/rows.h"
-#include "out/json.h"
-#include "out/sink.h"
-#include "out/table.h"
+#include "sink/json.h"
+#include "sink/sink.h"
+#include "sink/table.h"
 
 /* ------------------------------------------------------------------ */
 /* Head and anomalies */

@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "stats/diffmodel.h"
-#include "out/histtext.h"
-#include "out/json.h"
-#include "out/sink.h"
+#include "sink/histtext.h"
+#include "sink/json.h"
+#include "sink/sink.h"
 
 #define MB		1e6
 #define MS		1e6	/* ns per ms */

@@ -26,9 +26,9 @@
 #include "base/sbuf.h"
 #include "input/source.h"
 #include "input/meta.h"
-#include "out/sqlite.h"
-#include "out/sqlite-priv.h"
-#include "analyze/out/schema-sql.h"	/* generated from schema.sql: schema_sql[] */
+#include "sink/sqlite.h"
+#include "sink/sqlite-priv.h"
+#include "analyze/sink/schema-sql.h"	/* generated from schema.sql: schema_sql[] */
 
 static const char *const stmt_sql[S_NR] = {
 	[S_REQUEST] = "INSERT INTO request_rows (rowid, origin, sector, nr_sector, end_ns, device_ns, queue_ns, error, bytes_extra) VALUES (?,?,?,?,?,?,?,?,?)",

@@ -1,6 +1,6 @@
 -- schema.sql - the SQLite schema of `ioreport db` (schema version 3).
 --
--- Embedded into ioreport at build time (analyze/out/local.mk); docs/schema.md
+-- Embedded into ioreport at build time (analyze/sink/local.mk); docs/schema.md
 -- documents every table and view.  Every row belongs to a recording
 -- (rec_id, or for the two bulk tables their id block), so one database
 -- holds several recordings; loading a recording again replaces its rows
@@ -16,7 +16,7 @@
 -- space.
 --
 -- Changing a table or view means a new schema version: bump
--- DB_SCHEMA_VERSION (analyze/out/sqlite.h) and the db_info row written with it.
+-- DB_SCHEMA_VERSION (analyze/sink/sqlite.h) and the db_info row written with it.
 -- The part before the "-- @indexes" line creates tables and views; the
 -- part after it the secondary indexes, which the loader creates after its
 -- bulk insert.

@@ -14,8 +14,8 @@
  * A new sink (CSV, HTML) is one more set of functions over the same
  * struct stats, in a file of this folder.
  */
-#ifndef IOREPORT_OUT_SINK_H
-#define IOREPORT_OUT_SINK_H
+#ifndef IOREPORT_SINK_SINK_H
+#define IOREPORT_SINK_SINK_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -102,4 +102,4 @@ void view_dirty(struct sink *s, long top, long rows);
 struct diff;
 void view_diff(struct sink *s, const struct diff *d, long top);
 
-#endif /* IOREPORT_OUT_SINK_H */
+#endif /* IOREPORT_SINK_SINK_H */

@@ -3,10 +3,10 @@
  * sqlite-priv.h - the state of an open database, shared by the two
  * halves of the SQLite sink, sqlite.c (the database: schema, load
  * transaction, batched inserts, interned tuples) and sqlite-rows.c (what
- * is stored).  Private to out/.
+ * is stored).  Private to sink/.
  */
-#ifndef IOREPORT_OUT_SQLITE_PRIV_H
-#define IOREPORT_OUT_SQLITE_PRIV_H
+#ifndef IOREPORT_SINK_SQLITE_PRIV_H
+#define IOREPORT_SINK_SQLITE_PRIV_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -174,4 +174,4 @@ static inline void vnull(struct val *v)
 	v->type = 0;
 }
 
-#endif /* IOREPORT_OUT_SQLITE_PRIV_H */
+#endif /* IOREPORT_SINK_SQLITE_PRIV_H */

@@ -21,8 +21,8 @@
 #include "base/sbuf.h"
 #include "input/source.h"
 #include "input/meta.h"
-#include "out/sqlite.h"
-#include "out/sqlite-priv.h"
+#include "sink/sqlite.h"
+#include "sink/sqlite-priv.h"
 
 /* The tables whose rows belong to one recording (all but recordings). */
 static const char *const rec_tables[] = {

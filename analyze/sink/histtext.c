@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "stats/hist.h"
-#include "out/histtext.h"
+#include "sink/histtext.h"
 
 #define NBINS	48
 

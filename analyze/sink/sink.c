@@ -12,7 +12,7 @@
 
 #include "base/err.h"
 #include "input/meta.h"
-#include "out/sink.h"
+#include "sink/sink.h"
 
 void sink_init(struct sink *s, struct stats *st, FILE *out, struct json *j)
 {

@@ -2,7 +2,7 @@
 /*
  * sqlite.h - the SQLite sink of ioreport: stores what the views show,
  * plus every block request and file syscall, in a database that holds
- * several recordings (schema: analyze/out/schema.sql, docs/schema.md).
+ * several recordings (schema: analyze/sink/schema.sql, docs/schema.md).
  * Like every sink it reads the rows the stages computed (stats/rows.h),
  * never the state machines.
  *

@@ -6,8 +6,8 @@
  * bar, then n/p50/p99/max), and two distributions side by side (BEFORE
  * and AFTER of a diff, in us or ms) or one of them alone.
  */
-#ifndef IOREPORT_OUT_HISTTEXT_H
-#define IOREPORT_OUT_HISTTEXT_H
+#ifndef IOREPORT_SINK_HISTTEXT_H
+#define IOREPORT_SINK_HISTTEXT_H
 
 #include <stdio.h>
 
@@ -24,4 +24,4 @@ void hist_text_log2(FILE *out, const struct hist *h);
 void hist_text_pair(FILE *out, const char *title, const struct hist *a,
 		    const struct hist *b, int two);
 
-#endif /* IOREPORT_OUT_HISTTEXT_H */
+#endif /* IOREPORT_SINK_HISTTEXT_H */

@@ -14,9 +14,9 @@
 #include "util.h"
 #include "input/meta.h"
 #include "stats/summary.h"
-#include "out/json.h"
-#include "out/histtext.h"
-#include "out/sink.h"
+#include "sink/json.h"
+#include "sink/histtext.h"
+#include "sink/sink.h"
 
 static void print_secs(FILE *out, uint64_t ts)
 {

@@ -5,8 +5,8 @@
  * side and a function that formats a row's cell; widths fit the widest
  * cell, the last column is not padded.
  */
-#ifndef IOREPORT_OUT_TABLE_H
-#define IOREPORT_OUT_TABLE_H
+#ifndef IOREPORT_SINK_TABLE_H
+#define IOREPORT_SINK_TABLE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -32,4 +32,4 @@ void table_ms(char *buf, size_t n, uint64_t ns);	/* "%.3f" ms */
 void table_us(char *buf, size_t n, uint64_t ns);	/* "%.1f" us */
 void table_u64(char *buf, size_t n, uint64_t v);
 
-#endif /* IOREPORT_OUT_TABLE_H */
+#endif /* IOREPORT_SINK_TABLE_H */

@@ -15,9 +15,9 @@
 #include "util.h"
 #include "input/meta.h"
 #include "stats/summary.h"
-#include "out/json.h"
-#include "out/histtext.h"
-#include "out/sink.h"
+#include "sink/json.h"
+#include "sink/histtext.h"
+#include "sink/sink.h"
 
 /* ------------------------------------------------------------------ */
 /* Devices */

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "out/table.h"
+#include "sink/table.h"
 
 int table_print(FILE *out, const struct column *cols, int ncols,
 		const void *rows, size_t nrows, size_t rowsize)

@@ -8,7 +8,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "out/json.h"
+#include "sink/json.h"
 #include "stats/hist.h"
 
 void json_init(struct json *j, FILE *f)

@@ -187,7 +187,7 @@ static void dispatch(struct driver *a, const struct dec_ev *ev)
 	}
 	if (a->st.have_sys)
 		sys_event(a, ev);
-	if (a->win && windows_use(a->win, ev->kind))
+	if (a->win_kind[ev->kind])
 		windows_feed(a->win, ev);
 	if (a->at)
 		attrib_event(a->at, ev);
@@ -259,6 +259,8 @@ static int setup(struct driver *a, struct an_err *err)
 		if (!a->win)
 			return -AN_E_NOMEM;
 		windows_on_close(a->win, window_closed, a);
+		for (int k = 0; k < DK_NR; k++)
+			a->win_kind[k] = windows_use(a->win, k);
 	}
 	if (st->have_sys && (a->want & AN_ATTRIB)) {
 		a->at = attrib_new(a->sys.sr, a->sys.pt, a->sys.ft, a->win,

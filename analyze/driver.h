@@ -74,6 +74,7 @@ struct driver {
 	struct decoder *dec;
 	const struct dec_caps *caps;	/* what the recording has */
 	struct windows *win;		/* the per-thread windows */
+	bool win_kind[DK_NR];		/* kinds the windows take */
 	struct replay_block *rb;	/* NULL: no block events */
 	struct sys_replay {
 		struct sysreplay *sr;	/* the enter -> exit pairing */

@@ -14,7 +14,7 @@
 #define RD	SKF_READ
 #define WR	SKF_WRITE
 
-static const struct sys_kind_info kinds[SK_NR] = {
+const struct sys_kind_info sys_kinds[SK_NR] = {
 	[SK_NONE]	= { "none", 0, -1, -1, -1, -1, { NULL } },
 	[SK_READ]	= { "read", RD, 0, -1, -1, -1, { "fd", "buf", "count" } },
 	[SK_WRITE]	= { "write", WR, -1, 0, -1, -1, { "fd", "buf", "count" } },
@@ -69,19 +69,12 @@ static const struct {
 	{ "sync_file_range2", SK_SYNC_FILE_RANGE },
 };
 
-const struct sys_kind_info *sys_kind_info(enum sys_kind k)
-{
-	if ((int)k < 0 || k >= SK_NR)
-		k = SK_NONE;
-	return &kinds[k];
-}
-
 enum sys_kind sys_kind_lookup(const char *name)
 {
 	if (!name)
 		return SK_NONE;
 	for (int k = 1; k < SK_NR; k++)
-		if (!strcmp(kinds[k].name, name))
+		if (!strcmp(sys_kinds[k].name, name))
 			return k;
 	for (size_t i = 0; i < ARRAY_SIZE(aliases); i++)
 		if (!strcmp(aliases[i].name, name))

@@ -47,7 +47,11 @@ struct sys_kind_info {
 	const char *fields[SYS_MAX_ARGS + 1];
 };
 
-const struct sys_kind_info *sys_kind_info(enum sys_kind k);
+extern const struct sys_kind_info sys_kinds[SK_NR];
+static inline const struct sys_kind_info *sys_kind_info(enum sys_kind k)
+{
+	return &sys_kinds[(unsigned int)k < SK_NR ? k : SK_NONE];
+}
 /*
  * The kind of a syscall name as the recording names it ("pread64",
  * "sendfile", "fcntl64", ...), or SK_NONE if it is not one we replay.

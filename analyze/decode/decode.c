@@ -427,9 +427,9 @@ const char *decode_comm(struct decoder *d, int pid)
  * or unreadable, which the row says whether to count as decode errors;
  * *bad (when given) is set when it could not be read.
  */
-static uint64_t num_at(struct decoder *d, const struct row *r, int i,
-		       const struct source_event *ev, bool *bad,
-		       bool is_signed)
+static inline uint64_t num_at(struct decoder *d, const struct row *r,
+			      int i, const struct source_event *ev, bool *bad,
+			      bool is_signed)
 {
 	uint64_t v = 0;
 	int rc;

@@ -169,12 +169,9 @@ bool source_build_types(struct source *src)
 	return true;
 }
 
-struct source_event_type *source_find_type(struct source *src, int id)
+struct source_event_type *source_find_type_slow(struct source *src, int id)
 {
 	int lo = 0, hi = src->ntypes - 1;
-
-	if (id >= 0 && id <= src->max_id)
-		return src->type_by_id[id];
 
 	while (lo <= hi) {
 		int mid = (lo + hi) / 2;

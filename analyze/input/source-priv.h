@@ -114,8 +114,16 @@ static inline bool source_host_big_endian(void)
 void source_load_syscalls(struct source *src, const char *text);
 /* events.c: the event types of the recording's formats; false: no memory. */
 bool source_build_types(struct source *src);
-/* events.c: the type of event id, or NULL. */
-struct source_event_type *source_find_type(struct source *src, int id);
+/* events.c: the type of event id, or NULL (ids beyond type_by_id). */
+struct source_event_type *source_find_type_slow(struct source *src, int id);
+/* The type of event id, or NULL: an array lookup on the per-event path. */
+static inline struct source_event_type *source_find_type(struct source *src,
+							  int id)
+{
+	if (id >= 0 && id <= src->max_id)
+		return src->type_by_id[id];
+	return source_find_type_slow(src, id);
+}
 /* events.c: forget what was cached about src's tep before it is freed. */
 void source_fields_forget(const struct source *src);
 

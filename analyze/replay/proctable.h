@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/syskind.h"
 #include "replay/fdtable.h"
 
 #define CLONE_THREAD_FLAG	0x00010000ULL	/* linux/sched.h CLONE_THREAD */
@@ -122,13 +123,18 @@ struct fdtable_stats *proctable_fdstats(struct proctable *pt);
  * NULL for fd < 0.
  */
 struct file *fd_file(struct proctable *pt, struct proc *p, int fd);
+/* Whether fd_apply() may change an fd table for c (opens, closes, dups). */
+static inline bool fd_changes(const struct sys_call *c)
+{
+	return sys_kind_info(c->kind)->flags & (SKF_OPEN | SKF_CLOSE | SKF_DUP);
+}
+
 /*
  * fd_apply - the effects of completed call c on p's fd table: an open
  * installs its file, close and close_range remove, dup/dup2/dup3/fcntl
  * copy, FD_CLOEXEC is kept for exec.  p->fds must be there.  Returns
  * the file a successful open installed, else NULL.
  */
-struct sys_call;
 struct file *fd_apply(struct proctable *pt, struct proc *p,
 		      const struct sys_call *c);
 

@@ -152,7 +152,9 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 	opened = fd_apply(a->pt, p, c);
 	if (opened && (fs = fstat(a, opened)))
 		fs->opens++;
-	f = fd >= 0 && p->fds ? fdtable_get(p->fds, fd) : NULL;
+	/* the table changed only for an open, close or dup */
+	f = fd >= 0 && p->fds && fd_changes(c) ? fdtable_get(p->fds, fd) :
+	    before;
 	a->on_call(a->on_call_arg, p, f ? f : before, c);
 }
 

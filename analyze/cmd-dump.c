@@ -16,6 +16,7 @@
 #include "base/err.h"
 #include "base/sbuf.h"
 #include "driver.h"
+#include "input/meta.h"
 #include "input/source.h"
 #include "sink/json.h"
 
@@ -158,9 +159,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 	}
 	ret = 0;
 	in = source_info(src);
-	json_str(&j, "integrity", in->integrity == SOURCE_COMPLETE ?
-		 "complete" : in->integrity == SOURCE_TRUNCATED ?
-		 "truncated" : "corrupt");
+	json_str(&j, "integrity", meta_integrity(in->integrity));
 	json_object_end(&j);
 	if (json_finish(&j) < 0) {
 		error("cannot write the dump: %s", strerror(errno));
@@ -276,8 +275,7 @@ int cmd_dump(int argc, char **argv)
 		if (in->integrity != SOURCE_COMPLETE)
 			warning("%s: %s at offset %llu: %s; events up to there were shown",
 				argv[optind],
-				in->integrity == SOURCE_TRUNCATED ?
-				"truncated" : "corrupt",
+				meta_integrity(in->integrity),
 				(unsigned long long)in->stop_offset,
 				in->stop_reason);
 	}

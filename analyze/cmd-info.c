@@ -187,31 +187,25 @@ static void print_lost(struct source *src, bool counted)
 	}
 }
 
+static int json_kv(const char *key, size_t klen, const char *val,
+		   size_t vlen, void *arg)
+{
+	char k[128];
+
+	snprintf(k, sizeof(k), "%.*s", (int)klen, key);
+	json_strn(arg, k, val, vlen);
+	return 0;
+}
+
 /* "key=value" lines as members of an object. */
 static void json_kv_lines(struct json *j, const char *key, const char *text)
 {
-	const char *p = text;
-
 	if (!text) {
 		json_null(j, key);
 		return;
 	}
 	json_object_begin(j, key);
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		const char *eq = memchr(p, '=', len);
-
-		if (eq && eq > p) {
-			char k[128];
-
-			snprintf(k, sizeof(k), "%.*s", (int)(eq - p), p);
-			json_strn(j, k, eq + 1, len - (size_t)(eq + 1 - p));
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
+	meta_kv_each(text, json_kv, j);
 	json_object_end(j);
 }
 

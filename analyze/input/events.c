@@ -17,6 +17,7 @@
 
 #include "base/err.h"
 #include "base/sbuf.h"
+#include "input/meta.h"
 #include "input/source.h"
 #include "input/source-priv.h"
 
@@ -48,32 +49,24 @@ static void add_syscall(struct source *src, long nr, const char *name)
 	src->nsyscalls++;
 }
 
+/* A "NR\tNAME" line of the SYSCALLS chunk. */
+static int syscall_line(char **f, int n, void *arg)
+{
+	char *end;
+	long nr;
+
+	if (n < 2 || !*f[1])
+		return 0;
+	nr = strtol(f[0], &end, 10);
+	if (end != f[0] && !*end)
+		add_syscall(arg, nr, f[1]);
+	return 0;
+}
+
 void source_load_syscalls(struct source *src, const char *text)
 {
-	const char *p = text;
-
-	while (*p) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char line[256];
-		char *tab, *end;
-		long nr;
-
-		if (len < sizeof(line)) {
-			memcpy(line, p, len);
-			line[len] = '\0';
-			tab = strchr(line, '\t');
-			if (tab) {
-				*tab = '\0';
-				nr = strtol(line, &end, 10);
-				if (end != line && !*end && tab[1])
-					add_syscall(src, nr, tab + 1);
-			}
-		}
-		if (!nl)
-			break;
-		p = nl + 1;
-	}
+	if (meta_lines(text, NULL, syscall_line, src) < 0)
+		src->nomem = true;
 	qsort(src->syscalls, src->nsyscalls, sizeof(*src->syscalls),
 	      cmp_syscall);
 }

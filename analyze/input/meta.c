@@ -33,6 +33,23 @@ const char *meta_kv(const char *text, const char *key, char *buf, size_t n)
 	return buf;
 }
 
+int meta_kv_each(const char *text, meta_kv_fn fn, void *arg)
+{
+	int rc = 0;
+
+	for (const char *p = text; !rc && p && *p;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		const char *eq = memchr(p, '=', len);
+
+		if (eq && eq > p)
+			rc = fn(p, (size_t)(eq - p), eq + 1,
+				len - (size_t)(eq + 1 - p), arg);
+		p = nl ? nl + 1 : NULL;
+	}
+	return rc;
+}
+
 /* ------------------------------------------------------------------ */
 /* Snapshot lines */
 

@@ -31,6 +31,16 @@ const char *meta_integrity(enum source_integrity i);
  */
 const char *meta_kv(const char *text, const char *key, char *buf, size_t n);
 
+/*
+ * meta_kv_each - call fn for every "key=value" line of text (NULL: none),
+ * in order, with the key and the value as lengths into text (not
+ * NUL-terminated); lines without '=' or with an empty key are skipped.
+ * Stops at the first nonzero fn() and returns it, else 0.
+ */
+typedef int (*meta_kv_fn)(const char *key, size_t klen, const char *val,
+			  size_t vlen, void *arg);
+int meta_kv_each(const char *text, meta_kv_fn fn, void *arg);
+
 /* ------------------------------------------------------------------ */
 /* Snapshot lines */
 

@@ -401,8 +401,7 @@ static int iorec_load(struct source *src, struct an_err *e)
 	if (!have_header)
 		return an_fail(e, AN_E_DAMAGED, "%s: %s at offset %llu: %s; the file holds no recording header",
 			       src->path,
-			       in->integrity == SOURCE_TRUNCATED ?
-			       "truncated" : "corrupt",
+			       meta_integrity(in->integrity),
 			       (unsigned long long)in->stop_offset,
 			       in->stop_reason ? in->stop_reason : "no chunks");
 	if (in->integrity == SOURCE_COMPLETE && !in->seen_end) {

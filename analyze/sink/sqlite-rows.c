@@ -88,29 +88,30 @@ static int for_lines(struct db *db, const char *text, const char *phase)
 	       rc;
 }
 
+struct meta_walk {
+	struct db *db;
+	const char *section;
+};
+
+static int meta_row(const char *key, size_t klen, const char *val,
+		    size_t vlen, void *arg)
+{
+	struct meta_walk *w = arg;
+	sqlite3_stmt *st = w->db->st[S_META];
+
+	bind_i(st, 1, w->db->rec_id);
+	sqlite3_bind_text(st, 2, w->section, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, key, (int)klen, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, val, (int)vlen, SQLITE_TRANSIENT);
+	return sq_step(w->db, S_META) ? sq_failed(w->db) : 0;
+}
+
+/* The "key=value" lines of text as rows of section. */
 static int add_meta(struct db *db, const char *section, const char *text)
 {
-	sqlite3_stmt *st = db->st[S_META];
+	struct meta_walk w = { db, section };
 
-	for (const char *p = text; p && *p;) {
-		const char *nl = strchr(p, '\n');
-		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		const char *eq = memchr(p, '=', len);
-
-		if (eq) {
-			bind_i(st, 1, db->rec_id);
-			sqlite3_bind_text(st, 2, section, -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, 3, p, (int)(eq - p),
-					  SQLITE_TRANSIENT);
-			sqlite3_bind_text(st, 4, eq + 1,
-					  (int)(len - (size_t)(eq - p) - 1),
-					  SQLITE_TRANSIENT);
-			if (sq_step(db, S_META))
-				return sq_failed(db);
-		}
-		p = nl ? nl + 1 : NULL;
-	}
-	return 0;
+	return meta_kv_each(text, meta_row, &w);
 }
 
 static int config_row(struct db *db, const char *phase, const char *kind,

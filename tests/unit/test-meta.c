@@ -87,6 +87,33 @@ static void test_kv(void **state)
 	assert_string_equal(meta_integrity(SOURCE_CORRUPT), "corrupt");
 }
 
+/* Every key=value line in order; lines without '=' or key skipped. */
+static int collect_kv(const char *key, size_t klen, const char *val,
+		      size_t vlen, void *arg)
+{
+	char *out = arg;
+	size_t l = strlen(out);
+
+	snprintf(out + l, 256 - l, "[%.*s|%.*s]", (int)klen, key, (int)vlen,
+		 val);
+	return !strncmp(key, "stop", klen) ? 7 : 0;
+}
+
+static void test_kv_each(void **state)
+{
+	char out[256] = "";
+
+	(void)state;
+	assert_int_equal(meta_kv_each("a=1\nno equals\n=x\nb=\nc=3=4",
+				      collect_kv, out), 0);
+	assert_string_equal(out, "[a|1][b|][c|3=4]");
+	out[0] = '\0';
+	assert_int_equal(meta_kv_each("x=1\nstop=2\ny=3\n", collect_kv, out),
+			 7);
+	assert_string_equal(out, "[x|1][stop|2]");
+	assert_int_equal(meta_kv_each(NULL, collect_kv, out), 0);
+}
+
 static void test_kstats(void **state)
 {
 	static const char stats[] =
@@ -158,6 +185,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_lines),
 		cmocka_unit_test(test_kv),
+		cmocka_unit_test(test_kv_each),
 		cmocka_unit_test(test_kstats),
 		cmocka_unit_test(test_readers),
 	};

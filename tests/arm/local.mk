@@ -1,2 +1,12 @@
-# tests/arm/: iorec on ARM kernels under qemu, and 32-bit programs on this
-# machine's 64-bit kernel.
+# tests/arm/: iorec on Debian's ARM kernels under qemu (qemu-arm.sh: armhf
+# and arm64 kernels, 32-bit programs on the arm64 one), and 32-bit (i386)
+# programs on this machine's 64-bit kernel (compat-i386.sh).  Both check
+# the recordings with check-arm.py; iorec-chunks prints what iorec stored.
+check_PROGRAMS += tests/arm/iorec-chunks
+tests_arm_iorec_chunks_SOURCES = tests/arm/iorec-chunks.c
+tests_arm_iorec_chunks_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
+
+ARM_TESTS = tests/arm/qemu-arm.sh
+TESTS += $(ARM_TESTS)
+EXTRA_DIST += $(ARM_TESTS) tests/arm/guest-init.sh tests/arm/writer.c \
+	tests/arm/check-arm.py scripts/cross-sysroot.sh

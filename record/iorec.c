@@ -453,9 +453,9 @@ static void check_print_compat(const struct plan *p)
 	case COMPAT_SHADOW:
 		printf("  32-bit       %s programs on this %s kernel: the syscalls:* events skip them;\n"
 		       "               raw_syscalls filtered on the %s ids, with %d native marker events\n"
-		       "               (a raw event without a syscalls:* twin is a %s program's)%s%s\n",
+		       "               (a raw event without a syscalls:* twin comes from a 32-bit program)%s%s\n",
 		       abi_name(p->compat), abi_name(p->abi),
-		       abi_name(p->compat), p->nmarkers, abi_name(p->compat),
+		       abi_name(p->compat), p->nmarkers,
 		       p->unshadowed && *p->unshadowed ? "; ids without marker: " : "",
 		       p->unshadowed ? p->unshadowed : "");
 		break;

@@ -6,7 +6,7 @@ check_PROGRAMS += tests/arm/iorec-chunks
 tests_arm_iorec_chunks_SOURCES = tests/arm/iorec-chunks.c
 tests_arm_iorec_chunks_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
 
-ARM_TESTS = tests/arm/qemu-arm.sh
+ARM_TESTS = tests/arm/qemu-arm.sh tests/arm/compat-i386.sh
 TESTS += $(ARM_TESTS)
 EXTRA_DIST += $(ARM_TESTS) tests/arm/guest-init.sh tests/arm/writer.c \
 	tests/arm/check-arm.py scripts/cross-sysroot.sh

@@ -2,7 +2,8 @@
 /*
  * writer.c - a workload with known bytes for the ARM and 32-bit tests:
  * O_DIRECT pwrite()s, buffered write()s + fsync(), small writev()s +
- * fdatasync() to three named files, then read()s one of them back.
+ * fdatasync() to three named files, then read()s one of them back, and
+ * sync()s.
  *
  * Usage: writer DIR [TAG]
  * Files DIR/TAG-direct.dat, DIR/TAG-buffered.dat, DIR/TAG-small.dat (TAG
@@ -119,6 +120,8 @@ int main(int argc, char **argv)
 		die("close", path[1]);
 	printf("writer: %d %s read %d bytes %ld\n", (int)getpid(), path[1],
 	       BUF_N, done);
+	/* metadata too, so that the device is quiet when the writer ends */
+	sync();
 	free(buf);
 	free(block);
 	return 0;

@@ -250,10 +250,22 @@ def check_case(c, name, d, args, strict):
         nat = [r for r in raws if r[0] != pid and r[2]]
         lone = [r for r in raws if r[0] != pid and r[2] is False]
         summary['raw_first_of_thread'] = sum(1 for r in raws if r[0] != pid and r[2] is None)
-        comm_of = {p: cm for cm, p, *_ in dump}
-        # the 32-bit programs of a case: its shell and the writer
-        compat_comms = () if native else ('sh', 'busybox', 'writer', 'writer32')
-        lone_native = [r for r in lone if comm_of.get(r[0], '') not in compat_comms]
+        # native threads: those with syscalls:* events since their last
+        # exec (a compat task has none)
+        last_exec = {}
+        for i, e in enumerate(dump):
+            if e[4] == 'sched_process_exec':
+                last_exec[e[1]] = i
+        native_pids = set(e[1] for i, e in enumerate(dump)
+                          if e[4].startswith('sys_enter_') and i > last_exec.get(e[1], -1))
+        lone = [r for r in raw_enters(dump, None) if r[0] != pid and r[2] is False]
+        segs = {}
+        for i, e in enumerate(dump):
+            if e[1] in native_pids and i > last_exec.get(e[1], -1):
+                segs.setdefault(e[1], []).append(e)
+        lone_native = []
+        for q, seg in segs.items():
+            lone_native += [r for r in raw_enters(seg, {q}) if r[2] is False]
         c.want(name, 'every raw event of a native task has its syscalls:* twin (markers)', 0,
                len(lone_native))
         summary['raw_native_twinned'] = len(nat)

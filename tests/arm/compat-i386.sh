@@ -28,7 +28,8 @@ for p in libc6-dev-i386 lib32gcc-12-dev; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
 	log "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends \
+	DEBIAN_FRONTEND=noninteractive flock -w 600 /run/iorec-test-apt.lock \
+		apt-get install -y -q --no-install-recommends \
 		"${missing[@]}" >"$T/apt.log" 2>&1 ||
 		skip "cannot install ${missing[*]} (no package mirror?)"
 fi

@@ -32,8 +32,11 @@ elapsed() { echo "$(( $(date +%s) - start ))s"; }
 
 # ---------------------------------------------------------------- host tools
 
+# apt and dpkg one at a time (compat-i386.sh may install at the same time)
+apt_locked() { flock -w 600 /run/iorec-test-apt.lock "$@"; }
+
 host_pkgs=(qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-arm-linux-gnueabihf
-	e2fsprogs cpio kmod python3 pkg-config make)
+	e2fsprogs cpio kmod python3 pkg-config make autoconf automake file util-linux)
 missing=()
 for p in "${host_pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
@@ -42,9 +45,9 @@ done
 if [ ${#missing[@]} -gt 0 ]; then
 	log "installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1 ||
-		{ apt-get update -q >/dev/null 2>&1 &&
-		  apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1; } ||
+	apt_locked apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1 ||
+		{ apt_locked apt-get update -q >/dev/null 2>&1 &&
+		  apt_locked apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1; } ||
 		{ tail -5 "$T/apt.log" >&2; skip "cannot install ${missing[*]} (no package mirror?)"; }
 fi
 command -v qemu-system-aarch64 >/dev/null || skip "qemu-system-aarch64 missing after install"
@@ -52,13 +55,13 @@ command -v qemu-system-aarch64 >/dev/null || skip "qemu-system-aarch64 missing a
 # Foreign architectures: added for apt-get download, removed at the end.
 for arch in armhf arm64; do
 	if ! dpkg --print-foreign-architectures | grep -qx "$arch"; then
-		dpkg --add-architecture "$arch"
-		on_exit "dpkg --remove-architecture $arch; rm -f /var/lib/apt/lists/*_binary-${arch}_Packages*"
+		apt_locked dpkg --add-architecture "$arch"
+		on_exit "flock -w 600 /run/iorec-test-apt.lock dpkg --remove-architecture $arch; rm -f /var/lib/apt/lists/*_binary-${arch}_Packages*"
 	fi
 done
 if ! apt-cache show libc6:armhf >/dev/null 2>&1 || ! apt-cache show libc6:arm64 >/dev/null 2>&1; then
 	log "apt-get update (armhf and arm64 lists)"
-	apt-get update -q >/dev/null 2>&1 || skip "apt-get update failed (no package mirror?)"
+	apt_locked apt-get update -q >/dev/null 2>&1 || skip "apt-get update failed (no package mirror?)"
 fi
 
 # ---------------------------------------------------------------- downloads
@@ -73,7 +76,7 @@ mkdir -p "$T/deb"
 	busybox-static:arm64 busybox-static:armhf >/dev/null 2>"$T/download.err") ||
 	{ cat "$T/download.err" >&2; fail "apt-get download of the kernels and busybox failed"; }
 for arch in armhf arm64; do
-	"$top/scripts/cross-sysroot.sh" "$arch" "$T/sr-$arch" 2>"$T/sysroot-$arch.err" ||
+	apt_locked "$top/scripts/cross-sysroot.sh" "$arch" "$T/sr-$arch" 2>"$T/sysroot-$arch.err" ||
 		{ cat "$T/sysroot-$arch.err" >&2; fail "scripts/cross-sysroot.sh $arch failed"; }
 done
 log "downloads done ($(elapsed))"

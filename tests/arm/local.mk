@@ -10,3 +10,10 @@ ARM_TESTS = tests/arm/qemu-arm.sh tests/arm/compat-i386.sh
 TESTS += $(ARM_TESTS)
 EXTRA_DIST += $(ARM_TESTS) tests/arm/guest-init.sh tests/arm/writer.c \
 	tests/arm/check-arm.py scripts/cross-sysroot.sh
+
+check_PROGRAMS += tests/arm/systab-dump
+tests_arm_systab_dump_SOURCES = tests/arm/systab-dump.c record/abi.c
+tests_arm_systab_dump_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/record
+tests_arm_systab_dump_LDADD = lib/libiorecutil.a
+TESTS += tests/arm/test-systab.sh
+EXTRA_DIST += tests/arm/test-systab.sh

@@ -124,6 +124,14 @@ wait "$pid_armhf" || fail "cross-build for armhf failed"
 file "$T/bin-arm64/iorec-static" | grep -q 'statically linked' || fail "bin-arm64/iorec-static is not static"
 log "cross builds done ($(elapsed)); static arm64 iorec $(stat -c %s "$T/bin-arm64/iorec-static") bytes, armhf $(stat -c %s "$T/bin-armhf/iorec-static") bytes"
 
+# iorec's arm and aarch64 syscall numbers against these kernel headers
+for a in arm:armhf aarch64:arm64; do
+	top_builddir=${top_builddir:-$top} bash "$top/tests/arm/test-systab.sh" "${a%%:*}" \
+		"$(triplet "${a#*:}")-gcc-12" --sysroot="$T/sr-${a#*:}" >"$T/systab-${a%%:*}" 2>&1 ||
+		{ cat "$T/systab-${a%%:*}" >&2; fail "iorec's ${a%%:*} syscall table differs from the kernel headers"; }
+	log "$(tail -1 "$T/systab-${a%%:*}") (${a%%:*})"
+done
+
 # ---------------------------------------------------------------- guests
 
 # kernel ARCH: unpack the kernel image and the modules the guest needs.

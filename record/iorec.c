@@ -45,6 +45,7 @@ static struct env {
 	bool raw_syscalls;
 	const char *names;	/* --names LIST, or NULL for auto */
 	bool no_uprobes;
+	bool no_compat;
 	unsigned int buffer_kb;
 	unsigned int watermark;
 	int level;
@@ -112,6 +113,8 @@ static const char usage_text[] =
 "                          all, in that order) or 'none' (fd snapshots only)\n"
 "      --no-uprobes        no uprobes in the C library (programs run under\n"
 "                          valgrind die of SIGTRAP at open() while they are set)\n"
+"      --no-compat         do not record 32-bit programs' syscalls on a 64-bit\n"
+"                          kernel (saves the raw_syscalls events it costs)\n"
 "  -b, --buffer-size KB    per-CPU kernel ring buffer size (default 2048)\n"
 "  -w, --watermark PCT     wake up when a CPU buffer is PCT% full (default 50)\n"
 "  -z, --level N           zstd level (default 3)\n"
@@ -210,6 +213,9 @@ static int parse_opt(int c, const char *arg)
 	case 'U':
 		env.no_uprobes = true;
 		break;
+	case 'C':
+		env.no_compat = true;
+		break;
 	case 'b':
 		if (parse_uint(arg, 4, 16u << 20, &u) < 0)
 			return usage_error("invalid buffer size '%s' (KB per CPU, 4 or more)", arg);
@@ -254,6 +260,7 @@ static int parse_args(int argc, char **argv)
 		{ "raw-syscalls", no_argument, NULL, 'R' },
 		{ "names", required_argument, NULL, 'N' },
 		{ "no-uprobes", no_argument, NULL, 'U' },
+		{ "no-compat", no_argument, NULL, 'C' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "watermark", required_argument, NULL, 'w' },
 		{ "level", required_argument, NULL, 'z' },
@@ -1253,7 +1260,7 @@ static void summary(struct rec *r)
 
 		collect_limits(r, lim);
 		for (cpu = 0; cpu < 3 && lim[cpu]; cpu++)
-			warning("NOT RECORDED: %s", lim[cpu]);
+			warning("limit of this recording: %s", lim[cpu]);
 	}
 }
 
@@ -1322,6 +1329,7 @@ int main(int argc, char **argv)
 	/* the kernel's long size tells a 64-bit kernel to a 32-bit iorec */
 	if (read_header_page(&r, NULL) < 0)
 		goto cleanup;
+	r.plan.no_compat = env.no_compat;
 	if (plan_build(&r.plan, env.profiles, env.events, env.nevents,
 		       env.raw_syscalls, r.long_size) < 0)
 		goto cleanup;

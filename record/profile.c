@@ -269,6 +269,11 @@ static void plan_compat(struct plan *p)
 		p->compat_mode = COMPAT_NONE;
 		return;
 	}
+	if (p->no_compat) {
+		p->compat_mode = COMPAT_OFF;
+		p->compat_why = "--no-compat was given";
+		return;
+	}
 	if (!abi_has_table(p->compat)) {
 		p->compat_mode = COMPAT_OFF;
 		p->compat_why = "iorec has no syscall table for this compat ABI";

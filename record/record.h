@@ -145,6 +145,7 @@ struct plan {
 	enum rec_abi abi;	/* the kernel's native syscall ABI */
 	enum rec_abi compat;	/* its compat ABI, or ABI_UNKNOWN */
 	enum compat_mode compat_mode;
+	bool no_compat;		/* --no-compat: set before plan_build() */
 	const char *compat_why;	/* why none/off, or a caveat; may be NULL */
 	char *unshadowed;	/* compat ids without a native marker: "180,181" */
 	int nmarkers;		/* marker events in the plan */

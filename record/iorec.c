@@ -432,13 +432,25 @@ static const char *output_problem(void)
 	return ok ? NULL : why;
 }
 
+/* The number of ids in a raw_syscalls filter "id == 1 || id == 2". */
+static int count_ids(const char *filter)
+{
+	int n = 0;
+
+	while (filter && (filter = strstr(filter, "id == "))) {
+		n++;
+		filter += 6;
+	}
+	return n;
+}
+
 static void check_print_syscalls(const struct plan *p)
 {
 	if (!(p->profiles & PROFILE_IO))
 		printf("  syscalls     not recorded (profile io not selected)\n");
 	else if (p->raw_syscalls)
 		printf("  syscalls     raw_syscalls:sys_enter/sys_exit filtered on %d syscall ids (%s); the report has no per-syscall argument names, fd and count only via args[]\n",
-		       p->nsyscalls,
+		       count_ids(p->raw_filter),
 		       p->raw_forced ? "--raw-syscalls" :
 		       "fallback: no syscalls:* events, kernel lacks CONFIG_FTRACE_SYSCALLS");
 	else

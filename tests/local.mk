@@ -24,3 +24,5 @@ golden-update: ioreport$(EXEEXT)
 	GOLDEN_UPDATE=1 top_srcdir='$(abs_top_srcdir)' \
 	IOREPORT='$(abs_top_builddir)/ioreport' $(SHELL) $(srcdir)/tests/test-golden.sh
 .PHONY: golden-update
+
+include $(srcdir)/tests/tracedat/local.mk

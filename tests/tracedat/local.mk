@@ -1,0 +1,20 @@
+# tests/tracedat/: the trace.dat writer and reader of formats/ against
+# trace-cmd and libtracecmd.  The programs are built for the tests and
+# bench/tracedat-bench.sh, never installed; libtracecmd is linked only
+# into tdat-libtracecmd, the reference the reader is compared with.
+check_PROGRAMS += tests/tracedat/iorec2dat tests/tracedat/tdat-walk \
+	tests/tracedat/tdat-libtracecmd
+tests_tracedat_iorec2dat_SOURCES = tests/tracedat/iorec2dat.c tests/tracedat/tdtool.h
+tests_tracedat_iorec2dat_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
+tests_tracedat_tdat_walk_SOURCES = tests/tracedat/tdat-walk.c tests/tracedat/tdtool.h
+tests_tracedat_tdat_walk_CFLAGS = $(AM_CFLAGS) $(TRACEEVENT_CFLAGS)
+tests_tracedat_tdat_walk_LDADD = formats/libiorecfmt.a $(TRACEEVENT_LIBS) $(ZSTD_LIBS)
+tests_tracedat_tdat_libtracecmd_SOURCES = tests/tracedat/tdat-libtracecmd.c \
+	tests/tracedat/tdtool.h
+tests_tracedat_tdat_libtracecmd_CFLAGS = $(AM_CFLAGS) $(TRACECMD_CFLAGS) \
+	$(TRACEEVENT_CFLAGS)
+tests_tracedat_tdat_libtracecmd_LDADD = $(TRACECMD_LIBS) $(TRACEEVENT_LIBS)
+
+TRACEDAT_TESTS = tests/tracedat/convert-samples.sh
+TESTS += $(TRACEDAT_TESTS)
+EXTRA_DIST += $(TRACEDAT_TESTS)

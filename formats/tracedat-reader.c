@@ -32,6 +32,7 @@
 #define MAX_OPT_TEXT	(64u << 10)	/* one UNAME, VERSION, TRACECLOCK, CPUSTAT */
 #define MAX_CPUSTATS	(4u << 20)	/* all CPUSTAT options */
 #define MAX_OPTION	(16u << 20)	/* an interpreted option's data */
+#define SLACK		64u		/* zeroes after a stream's last page */
 
 #define _TRACEDAT_E(name, str) str,
 static const char *const tracedat_error_str[] = { TRACEDAT_ERRORS };
@@ -474,9 +475,16 @@ static int read_sec_hdr(struct tracedat_reader *r, uint64_t off,
 	return 0;
 }
 
-/* Every section, from the file header to the end of the file, in turn. */
+/*
+ * Every section, from the file header to the end of the file, in turn, as
+ * trace-cmd reads them for their strings: a cut inside one fails here.
+ * trace-cmd closes every v7 file with a strings section, so a file
+ * without one was cut at a section boundary.
+ */
 static int walk_sections(struct tracedat_reader *r, uint64_t off)
 {
+	bool strings = false;
+
 	while (off < r->fsize) {
 		struct sec_hdr s;
 		int ret;
@@ -486,9 +494,10 @@ static int walk_sections(struct tracedat_reader *r, uint64_t off)
 		ret = read_sec_hdr(r, off, &s);
 		if (ret)
 			return ret;
+		strings |= s.id == TRACEDAT_SEC_STRINGS;
 		off = s.data + s.size;
 	}
-	return 0;
+	return strings ? 0 : fail(r, -TRACEDAT_E_TRUNCATED, off);
 }
 
 /* ------------------------------------------------------------------ */
@@ -764,7 +773,7 @@ static bool option_wanted(uint16_t id)
  * v7: ends at the DONE option, whose u64 is stored in *next.
  */
 static int parse_options(struct tracedat_reader *r, struct cur *c,
-			 uint64_t *next)
+			 uint64_t *next, uint64_t *next_at)
 {
 	uint8_t *data = NULL;
 	size_t cap = 0;
@@ -793,6 +802,7 @@ static int parse_options(struct tracedat_reader *r, struct cur *c,
 				ret = fail(r, -TRACEDAT_E_BAD_OPTION, at);
 				break;
 			}
+			*next_at = cur_off(c);
 			ret = cur_read(r, c, b, 8);
 			if (!ret)
 				*next = td_get64(b, r->be);
@@ -822,8 +832,11 @@ static int parse_options(struct tracedat_reader *r, struct cur *c,
 	return ret;
 }
 
-/* The chain of v7 options sections. */
-static int read_options_v7(struct tracedat_reader *r, uint64_t off)
+/*
+ * The chain of v7 options sections, from the one at off (whose offset is
+ * stored at ref: the file header, then each DONE option).
+ */
+static int read_options_v7(struct tracedat_reader *r, uint64_t off, uint64_t ref)
 {
 	uint64_t prev = 0;
 	int ret = 0;
@@ -837,8 +850,10 @@ static int read_options_v7(struct tracedat_reader *r, uint64_t off)
 
 		/* each section further on: the chain cannot loop */
 		if (off <= prev)
-			return fail(r, -TRACEDAT_E_BAD_OPTION, prev);
+			return fail(r, -TRACEDAT_E_BAD_OPTION, ref);
 		ret = read_sec_hdr(r, off, &s);
+		if (ret == -TRACEDAT_E_BAD_OFFSET)
+			return fail(r, ret, ref);
 		if (ret)
 			return ret;
 		if (s.id != TRACEDAT_OPT_DONE)
@@ -851,10 +866,12 @@ static int read_options_v7(struct tracedat_reader *r, uint64_t off)
 		} else {
 			cur_file(&c, s.data, s.data + s.size, -TRACEDAT_E_BAD_OPTION);
 		}
-		ret = parse_options(r, &c, &next);
+		ret = parse_options(r, &c, &next, &ref);
 		mem_free(r, &mem, &cap);
 		if (ret)
 			return ret;
+		if (s.flags & TRACEDAT_SEC_FL_COMPRESS)
+			ref = off;	/* the DONE option is inside the block */
 		prev = off;
 		off = next;
 	}
@@ -963,9 +980,9 @@ static int read_v6(struct tracedat_reader *r, uint64_t off)
 		if ((ret = cur_read(r, &c, tag, 10)))
 			return ret;
 		if (!memcmp(tag, "options  ", 10)) {
-			uint64_t unused;
+			uint64_t unused, unused_at;
 
-			ret = parse_options(r, &c, &unused);
+			ret = parse_options(r, &c, &unused, &unused_at);
 			if (ret)
 				return ret;
 			continue;
@@ -1468,7 +1485,7 @@ static int open_file(struct tracedat_reader *r)
 		return ret;
 	if (r->info.version == 7) {
 		if ((ret = walk_sections(r, end)) ||
-		    (ret = read_options_v7(r, r->sec_off[0])))
+		    (ret = read_options_v7(r, r->sec_off[0], end - 8)))
 			return ret;
 		if (!r->sec_off[TRACEDAT_SEC_HEADER_INFO])
 			return fail(r, -TRACEDAT_E_NO_SECTION, r->sec_off[0]);
@@ -1715,11 +1732,14 @@ static int refill_raw(struct tracedat_stream *s)
 		cap -= cap % s->page_size;
 		if (cap < s->page_size)
 			cap = s->page_size;
-		ret = mem_grow(r, &s->buf, &s->cap, cap);
+		ret = mem_grow(r, &s->buf, &s->cap, cap + SLACK);
 		if (ret)
 			return stream_fail(s, ret, s->pos);
+		memset(s->buf + cap, 0, SLACK);
 	}
-	want = s->end - s->pos < s->cap ? (size_t)(s->end - s->pos) : s->cap;
+	want = s->cap - SLACK;
+	if (s->end - s->pos < want)
+		want = (size_t)(s->end - s->pos);
 	ret = pread_all(r, s->buf, want, s->pos);
 	if (ret)
 		return stream_fail(s, ret, r->err_off);
@@ -1751,10 +1771,13 @@ static int refill_chunk(struct tracedat_stream *s)
 		return stream_fail(s, -TRACEDAT_E_BAD_CHUNK, at);
 	need = (size_t)rsize + s->page_size - 1;
 	need -= need % s->page_size;
+	if (!need)
+		need = s->page_size;
 	if ((ret = get_dctx(r)) ||
-	    (ret = mem_grow(r, &s->buf, &s->cap, need ? need : s->page_size)) ||
+	    (ret = mem_grow(r, &s->buf, &s->cap, need + SLACK)) ||
 	    (ret = mem_grow(r, &r->zin, &r->zin_cap, zsize ? zsize : 1)))
 		return stream_fail(s, ret, at);
+	memset(s->buf + need, 0, s->cap - need);
 	if ((ret = pread_all(r, r->zin, zsize, at + 8)))
 		return stream_fail(s, ret, at);
 	got = ZSTD_decompressDCtx(r->dctx, s->buf, rsize, r->zin, zsize);

@@ -370,8 +370,11 @@ void tracedat_reader_close(struct tracedat_reader *r);
 /* Page streams */
 
 struct tracedat_page {
-	const uint8_t *data;	/* page_size bytes (zero-padded past len);
-				 * valid until the next call on the stream */
+	const uint8_t *data;	/* page_size bytes (zero-padded past len), then
+				 * at least 64 readable bytes, so that a walker
+				 * reading an event header just past a damaged
+				 * commit stays in memory; valid until the next
+				 * call on the stream */
 	uint32_t len;		/* bytes of the page in the file: page_size,
 				 * less for a short last page */
 	uint32_t commit;	/* bytes of events after the page header */

@@ -15,6 +15,6 @@ tests_tracedat_tdat_libtracecmd_CFLAGS = $(AM_CFLAGS) $(TRACECMD_CFLAGS) \
 	$(TRACEEVENT_CFLAGS)
 tests_tracedat_tdat_libtracecmd_LDADD = $(TRACECMD_LIBS) $(TRACEEVENT_LIBS)
 
-TRACEDAT_TESTS = tests/tracedat/convert-samples.sh
+TRACEDAT_TESTS = tests/tracedat/convert-samples.sh tests/tracedat/corrupt.sh
 TESTS += $(TRACEDAT_TESTS)
 EXTRA_DIST += $(TRACEDAT_TESTS)

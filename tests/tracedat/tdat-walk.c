@@ -42,6 +42,7 @@ struct cpu {
 	struct kbuffer *kb;
 	bool live;		/* an event is current */
 	bool first;		/* the current event is its page's first */
+	struct tracedat_page pg;	/* the current page */
 	void *data;
 	unsigned long long ts;
 	uint64_t pages, events, kb_lost, kb_lost_events;
@@ -68,7 +69,7 @@ static unsigned long long conv_ts(unsigned long long ts)
 /* Make the CPU's next event current, loading pages as needed; <0 error. */
 static int advance(struct cpu *c, bool next)
 {
-	struct tracedat_page pg;
+	struct tracedat_page *pg = &c->pg;
 	int ret;
 
 	if (next && c->live) {
@@ -78,16 +79,16 @@ static int advance(struct cpu *c, bool next)
 			return 0;
 	}
 	for (;;) {
-		ret = tracedat_stream_next(c->s, &pg);
+		ret = tracedat_stream_next(c->s, pg);
 		if (ret <= 0) {
 			c->live = false;
 			return ret;
 		}
 		c->pages++;
-		c->page_hash = td_fnv(c->page_hash, pg.data, info->page_size);
+		c->page_hash = td_fnv(c->page_hash, pg->data, info->page_size);
 		if (env.pages_only)
 			continue;
-		kbuffer_load_subbuffer(c->kb, (void *)pg.data);
+		kbuffer_load_subbuffer(c->kb, (void *)pg->data);
 		c->data = kbuffer_read_event(c->kb, &c->ts);
 		if (c->data) {
 			c->live = c->first = true;
@@ -96,11 +97,20 @@ static int advance(struct cpu *c, bool next)
 	}
 }
 
-static void take(struct cpu *c)
+/*
+ * Count the current event; 1 when it does not lie inside its page's
+ * events (kbuffer trusts the lengths in the page: a damaged one would
+ * have us read far past the page).
+ */
+static int take(struct cpu *c)
 {
 	int missed = c->first ? kbuffer_missed_events(c->kb) : 0;
 	int size = kbuffer_event_size(c->kb);
+	size_t at = (size_t)((const uint8_t *)c->data - c->pg.data);
 
+	if (size < 0 || at < info->page_header_size ||
+	    at + (size_t)size > info->page_header_size + c->pg.commit)
+		return 1;
 	c->events++;
 	if (missed) {
 		c->kb_lost++;
@@ -109,6 +119,7 @@ static void take(struct cpu *c)
 	}
 	c->rec_hash = td_fnv_record(c->rec_hash, conv_ts(c->ts), (uint32_t)size,
 				    c->data);
+	return 0;
 }
 
 static int print_meta(struct tracedat_reader *r)
@@ -182,10 +193,15 @@ static int walk(struct tracedat_reader *r, uint32_t bi)
 				min = &cpus[i];
 		if (!min)
 			break;
-		take(min);
+		if (take(min)) {
+			fprintf(stderr, "tdat-walk: %s: an event runs past its page at offset %" PRIu64 "\n",
+				env.file, min->pg.offset);
+			ret = 1;
+			break;
+		}
 		ret = advance(min, true);
 	}
-	if (ret)
+	if (ret < 0)
 		errorf(r, ret, 0);
 	for (uint32_t i = 0; i < b->ncpus; i++) {
 		struct cpu *c = &cpus[i];

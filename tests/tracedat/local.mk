@@ -15,6 +15,14 @@ tests_tracedat_tdat_libtracecmd_CFLAGS = $(AM_CFLAGS) $(TRACECMD_CFLAGS) \
 	$(TRACEEVENT_CFLAGS)
 tests_tracedat_tdat_libtracecmd_LDADD = $(TRACECMD_LIBS) $(TRACEEVENT_LIBS)
 
-TRACEDAT_TESTS = tests/tracedat/convert-samples.sh tests/tracedat/corrupt.sh
+# convert-samples.sh and corrupt.sh need trace-cmd only; the others record
+# with trace-cmd on the top-level buffer (root, tracefs; they hold
+# /run/iorec-test-toplevel.lock) and skip without them.
+TRACEDAT_TESTS = \
+	tests/tracedat/convert-samples.sh \
+	tests/tracedat/corrupt.sh \
+	tests/tracedat/reader-vs-libtracecmd.sh \
+	tests/tracedat/lost-events.sh \
+	tests/tracedat/reader-memory.sh
 TESTS += $(TRACEDAT_TESTS)
-EXTRA_DIST += $(TRACEDAT_TESTS)
+EXTRA_DIST += $(TRACEDAT_TESTS) tests/tracedat/td-lib.sh

@@ -7,7 +7,8 @@
  *
  * Default: each CPU with tracecmd_read_cpu_first() / tracecmd_read_data().
  * -i: all CPUs merged, with tracecmd_iterate_events() (the benchmark's
- * "libtracecmd iteration").
+ * "libtracecmd iteration").  -b NAME: the buffer instance NAME instead of
+ * the top one.
  */
 #include "config.h"
 
@@ -53,22 +54,24 @@ static int each(struct tracecmd_input *h, struct tep_record *rec, int cpu,
 
 int main(int argc, char **argv)
 {
-	struct tracecmd_input *h;
+	struct tracecmd_input *h, *top = NULL;
+	const char *buffer = NULL;
 	bool iterate = false;
 	uint64_t total = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "ih")) != -1) {
+	while ((opt = getopt(argc, argv, "ib:h")) != -1) {
 		switch (opt) {
 		case 'i': iterate = true; break;
+		case 'b': buffer = optarg; break;
 		default:
-			fputs("usage: tdat-libtracecmd [-i] FILE\n",
+			fputs("usage: tdat-libtracecmd [-i] [-b BUFFER] FILE\n",
 			      opt == 'h' ? stdout : stderr);
 			return opt == 'h' ? 0 : 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fputs("usage: tdat-libtracecmd [-i] FILE\n", stderr);
+		fputs("usage: tdat-libtracecmd [-i] [-b BUFFER] FILE\n", stderr);
 		return 2;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
@@ -77,6 +80,21 @@ int main(int argc, char **argv)
 		fprintf(stderr, "tdat-libtracecmd: %s: libtracecmd cannot open it\n",
 			argv[optind]);
 		return 1;
+	}
+	if (buffer) {
+		int n = tracecmd_buffer_instances(h), i;
+
+		for (i = 0; i < n; i++)
+			if (!strcmp(tracecmd_buffer_instance_name(h, i), buffer))
+				break;
+		top = h;
+		h = i < n ? tracecmd_buffer_instance_handle(top, i) : NULL;
+		if (!h) {
+			fprintf(stderr, "tdat-libtracecmd: %s: no buffer \"%s\"\n",
+				argv[optind], buffer);
+			tracecmd_close(top);
+			return 1;
+		}
 	}
 	ncpus = tep_get_cpus(tracecmd_get_tep(h));
 	cpus = calloc(ncpus > 0 ? (size_t)ncpus : 1, sizeof(*cpus));
@@ -107,5 +125,6 @@ int main(int argc, char **argv)
 	printf("events %" PRIu64 "\n", total);
 	free(cpus);
 	tracecmd_close(h);
+	tracecmd_close(top);
 	return 0;
 }

@@ -24,15 +24,16 @@
 #include "tdtool.h"
 
 static const char usage[] =
-"usage: tdat-walk [-m] [-p] [-s] [-M] [-b BUFFER] FILE\n"
+"usage: tdat-walk [-m] [-S] [-p] [-s] [-M] [-b BUFFER] FILE\n"
 "  -m  print the file's description and its metadata items\n"
+"  -S  print the CPUSTAT options (the kernel's per-CPU buffer stats)\n"
 "  -p  pages only: no kbuffer event walk\n"
 "  -s  skip kallsyms\n"
 "  -M  print the reader's peak memory\n"
 "  -b  the buffer (instance) name; default the top one\n";
 
 static struct {
-	bool meta, pages_only, mem;
+	bool meta, stats, pages_only, mem;
 	const char *buffer;
 	const char *file;
 } env;
@@ -238,9 +239,10 @@ int main(int argc, char **argv)
 	uint64_t off;
 	int opt, err, bi = -1, ret;
 
-	while ((opt = getopt(argc, argv, "mpsMb:h")) != -1) {
+	while ((opt = getopt(argc, argv, "mSpsMb:h")) != -1) {
 		switch (opt) {
 		case 'm': env.meta = true; break;
+		case 'S': env.stats = true; break;
 		case 'p': env.pages_only = true; break;
 		case 's': o.flags |= TRACEDAT_R_SKIP_KALLSYMS; break;
 		case 'M': env.mem = true; break;
@@ -264,6 +266,8 @@ int main(int argc, char **argv)
 		tracedat_reader_close(r);
 		return 1;
 	}
+	if (env.stats)
+		fputs(info->cpustats, stdout);
 	for (uint32_t i = 0; i < info->nbuffers; i++) {
 		const struct tracedat_buffer *b = tracedat_reader_buffer(r, i);
 

@@ -25,4 +25,4 @@ TRACEDAT_TESTS = \
 	tests/tracedat/lost-events.sh \
 	tests/tracedat/reader-memory.sh
 TESTS += $(TRACEDAT_TESTS)
-EXTRA_DIST += $(TRACEDAT_TESTS) tests/tracedat/td-lib.sh
+EXTRA_DIST += $(TRACEDAT_TESTS) tests/tracedat/td-lib.sh bench/tracedat-bench.sh

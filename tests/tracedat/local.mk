@@ -23,6 +23,6 @@ TRACEDAT_TESTS = \
 	tests/tracedat/corrupt.sh \
 	tests/tracedat/reader-vs-libtracecmd.sh \
 	tests/tracedat/lost-events.sh \
-	tests/tracedat/reader-memory.sh
+	tests/tracedat/memory.sh
 TESTS += $(TRACEDAT_TESTS)
 EXTRA_DIST += $(TRACEDAT_TESTS) tests/tracedat/td-lib.sh bench/tracedat-bench.sh

@@ -16,8 +16,11 @@
 #    to trace.dat (versions 6 and 7 with zstd), keeps every loss where it
 #    was: trace-cmd report -N prints its DROPPED lines where 'ioreport
 #    dump' of the .iorec prints "CPU N: [LOST M EVENTS]", line for line
-#    among the events (COMMs aside, as in convert-samples.sh), and the
-#    reader's accounting equals libtracecmd's.
+#    among the events (COMMs aside, as in convert-samples.sh); the
+#    reader's accounting equals libtracecmd's, and its count of flagged
+#    pages and of their lost events per CPU equals 'ioreport info's of
+#    the .iorec; 'trace-cmd report --stat' shows each CPU's overrun and
+#    dropped events as the recording's STATS chunk has them.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/tracedat/td-lib.sh"
 need_root_tracefs
@@ -73,6 +76,19 @@ for count in 100000 400000; do
 	log "iorec lost nothing with a burst of $count: again with a larger one"
 done
 grep -qE '^CPU [0-9]+: \[LOST ' "$r.dump" || fail "the iorec recording lost no events"
+"$IOREPORT" info --json "$r" >"$r.json" 2>"$r.err" || fail "ioreport info --json: $(cat "$r.err")"
+# "cpu lost_pages lost_events" and "cpu overrun dropped" of the recording
+python3 - "$r.json" "$r.pages" "$r.stats" <<'EOF2' || fail "cannot read $r.json"
+import json, sys
+d = json.load(open(sys.argv[1]))
+with open(sys.argv[2], "w") as f:
+	for c in d["cpu"]:
+		if c["pages"]:
+			print(c["cpu"], c["lost_pages"], c["lost_events"], file=f)
+with open(sys.argv[3], "w") as f:
+	for c in d["kernel_lost"]:
+		print(c["cpu"], c["overrun"], c["dropped"], file=f)
+EOF2
 strip_comm() { sed -E 's/^ *(.*)-([0-9]+) +\[/\2 [/'; }
 strip_comm <"$r.dump" >"$r.nocomm"
 for v in 6 7z; do
@@ -90,6 +106,13 @@ for v in 6 7z; do
 	[ -s "$d.err" ] && fail "trace-cmd report -N $d: $(head -n 3 "$d.err")"
 	diff "$d.tc" "$r.nocomm" >"$d.d" ||
 		fail "converted v$v: trace-cmd report and ioreport dump differ ($(grep -c '^<' "$d.d") lines; report <, dump >): $(head -n 6 "$d.d")"
-	log "ok: iorec -b 4, converted to v$v: $(grep -c LOST "$d.tc") losses where ioreport dump has them; $(awk '$1 == "cpu" { printf "cpu %s: %s records after %s lost events; ", $2, $14, $16 }' "$d.walk")reader = libtracecmd"
+	diff <(awk '$1 == "cpu" { print $2, $8, $10 }' "$d.walk") "$r.pages" >"$d.d" ||
+		fail "converted v$v: pages flagged and their lost events differ from ioreport info's (reader <, ioreport >): $(cat "$d.d")"
+	trace-cmd report --stat "$d" 2>/dev/null |
+		awk '/^CPU: [0-9]+$/ { c = $2 } /^overrun: / { o[c] = $2 }
+		     /^dropped events: / { print c, o[c], $3 }' >"$d.stat"
+	diff "$d.stat" "$r.stats" >"$d.d" ||
+		fail "converted v$v: trace-cmd report --stat's overrun and dropped events differ from the recording's (report <, STATS >): $(cat "$d.d")"
+	log "ok: iorec -b 4, converted to v$v: $(grep -c LOST "$d.tc") losses where ioreport dump has them; $(awk '$1 == "cpu" { printf "cpu %s: %s records after %s lost events; ", $2, $14, $16 }' "$d.walk")reader = libtracecmd = ioreport info; overrun and dropped per CPU in --stat: $(tr '\n' ';' <"$d.stat")"
 done
 log "PASS"

@@ -140,7 +140,7 @@ events_of() {
 # measure NAME EVENTS CMD...: best wall, largest RSS of ROUNDS runs
 declare -A WALL RSS
 measure() {
-	local name=$1 ev=$2 i w r best= rss=0
+	local name=$1 ev=$2 i w r best='' rss=0
 	shift 2
 	for ((i = 0; i < ROUNDS; i++)); do
 		/usr/bin/time -f "%e %M" -o "$T/time" "$@" >/dev/null 2>"$T/err" ||

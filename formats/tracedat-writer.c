@@ -291,6 +291,8 @@ struct tracedat_writer *tracedat_writer_new(int fd,
 		o.zstd_level = 3;
 	if (!o.chunk_pages)
 		o.chunk_pages = TRACEDAT_CHUNK_PAGES;
+	if ((uint64_t)o.chunk_pages * o.page_size > (64u << 20))
+		return NULL;	/* a chunk's raw size is a u32; keep it sane */
 	if (!o.mem_limit)
 		o.mem_limit = 16u << 20;
 

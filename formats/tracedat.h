@@ -136,7 +136,7 @@ struct tracedat_write_opts {
 	uint8_t long_size;	/* the recording machine's long: 4 or 8 */
 	uint32_t page_size;	/* bytes per raw page: a power of 2 */
 	uint32_t ncpus;		/* CPUs of the recording; pages have cpu < ncpus */
-	uint32_t chunk_pages;	/* pages per zstd chunk; 0 selects 10 */
+	uint32_t chunk_pages;	/* pages per zstd chunk (at most 64 MiB); 0 selects 10 */
 	size_t mem_limit;	/* page buffers of all CPUs; 0 selects 16 MiB */
 	const char *tmpdir;	/* spool directory; NULL selects $TMPDIR or /tmp */
 };

@@ -78,6 +78,13 @@ for s in "$top_srcdir"/samples/*.iorec "$top_srcdir"/samples/arm/*.iorec; do
 		trace-cmd dump --summary -i "$f" >"$f.dump" 2>"$f.err" ||
 			fail "trace-cmd dump $f failed: $(head -n 3 "$f.err")"
 		[ -s "$f.err" ] && fail "trace-cmd dump $f: $(head -n 3 "$f.err")"
+		# the event lines: versions 6 and 7 with zstd (7 uncompressed
+		# differs from 7 with zstd by its container only, checked above)
+		if [ "$v" = 7 ]; then
+			log "ok: $b v$v: $(stat -c %s "$f") bytes, $nev events, $(awk '$1 == "cpu" { n += $4 } END { print n + 0 }' "$f.pages") pages; reader = written pages = libtracecmd; trace-cmd dump reads it"
+			n=$((n + 1))
+			continue
+		fi
 		trace-cmd report -N "$f" >"$f.tc" 2>"$f.err" ||
 			fail "trace-cmd report $f failed: $(head -n 3 "$f.err")"
 		[ -s "$f.err" ] && fail "trace-cmd report $f said: $(head -n 3 "$f.err")"
@@ -99,11 +106,13 @@ for s in "$top_srcdir"/samples/*.iorec "$top_srcdir"/samples/arm/*.iorec; do
 		[ -z "$bad" ] || fail "$b v$v: COMMs differ other than by a worker's workqueue: $bad"
 		ncomm=$(awk '{ s += $1 } END { print s + 0 }' "$f.comms")
 
-		# 5. ioreport's own trace.dat input
-		"$IOREPORT" dump "$f" 2>"$f.err" | strip_comm >"$f.iodat" ||
-			fail "ioreport dump $f failed: $(head -n 3 "$f.err")"
-		diff "$f.iodat" "$T/$b.io.nocomm" >"$f.d" ||
-			fail "$b v$v: ioreport dump of the trace.dat differs from that of the .iorec: $(head -n 4 "$f.d")"
+		# 5. ioreport's own trace.dat input (libtracecmd), on one version
+		if [ "$v" = 7z ]; then
+			"$IOREPORT" dump "$f" 2>"$f.err" | strip_comm >"$f.iodat" ||
+				fail "ioreport dump $f failed: $(head -n 3 "$f.err")"
+			diff "$f.iodat" "$T/$b.io.nocomm" >"$f.d" ||
+				fail "$b v$v: ioreport dump of the trace.dat differs from that of the .iorec: $(head -n 4 "$f.d")"
+		fi
 
 		log "ok: $b v$v: $(stat -c %s "$f") bytes, $nev events, $(awk '$1 == "cpu" { n += $4 } END { print n + 0 }' "$f.pages") pages; reader = written pages = libtracecmd; trace-cmd report = ioreport dump ($ncomm lines with a worker's COMM without its workqueue)"
 		n=$((n + 1))

@@ -87,6 +87,7 @@ for f in "${files[@]}"; do
 		at=$((len * i / 120 + i % 7))
 		[ "$at" -lt "$len" ] || continue
 		cp "$f" "$T/flip.$b"
+		# shellcheck disable=SC2059 # the format is the byte to write
 		printf "\\x$(printf %02x $(((i * 53 + 1) % 256)))" |
 			dd of="$T/flip.$b" bs=1 seek="$at" conv=notrunc status=none
 		check_run "$T/flip.$b" "$len"

@@ -23,6 +23,7 @@ EV=(-e syscalls:sys_enter_read -e syscalls:sys_exit_read
     -e syscalls:sys_enter_write -e syscalls:sys_exit_write
     -e sched:sched_switch -e sched:sched_wakeup
     -e sched:sched_process_exec -e sched:sched_process_exit)
+# shellcheck disable=SC2016 # $c is the inner shell's
 WORK=(sh -c 'for c in 0 1; do taskset -c $c dd if=/dev/zero of=/dev/null bs=1 count=20000 2>/dev/null & done; wait')
 INST=tdrvl$$
 

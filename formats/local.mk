@@ -14,4 +14,6 @@ formats_libiorecfmt_a_SOURCES += \
 	formats/tracedat.h \
 	formats/tracedat-int.h \
 	formats/tracedat-writer.c \
-	formats/tracedat-reader.c
+	formats/tracedat-reader.c \
+	formats/iorec-tracedat.h \
+	formats/iorec-tracedat.c

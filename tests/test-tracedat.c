@@ -2,7 +2,8 @@
 /*
  * test-tracedat.c - unit tests of the trace.dat writer and reader: round
  * trips in every version, byte order and long size, a cut at every
- * offset, damaged bytes, crafted counts and loops, and the limits.
+ * offset, damaged bytes, crafted counts and loops, the limits, and the
+ * conversion of a .iorec recording.
  */
 #include "config.h"
 
@@ -19,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "iorec-tracedat.h"
 #include "tracedat.h"
 #include "tracedat-int.h"
 
@@ -761,6 +763,182 @@ static void test_writer_args(void **state)
 	tracedat_stream_close(NULL);
 }
 
+/* A .iorec of 2 CPUs with 256-byte pages; *cut_at: an offset inside its
+ * last DATA chunk.  Without hp, no HEADER_PAGE chunk. */
+static void make_iorec(struct file *f, bool hp, uint64_t *cut_at)
+{
+	int fd = memfd_create("iorec-src", 0);
+	struct iorec_writer *w = iorec_writer_new(fd, 3, 4096);
+	struct iorec_header h = {
+		.endian = IOREC_ENDIAN_LITTLE, .long_size = 8, .page_size = 4096,
+		.subbuf_size = 256, .ncpus = 2, .text = "clock=mono\n", .text_len = 11,
+	};
+	static const char snap[] = "\0\0\0\0\0\0\0\0uname\tLinux\t6.1.0\t#1 SMP\tx86_64\thost\n";
+	static const char stats[] = "cpu\t0\toverrun\t5\ncpu\t0\tpages\t5\ncpu\t1\toverrun\t0\n";
+	const char *hpt = header_page(8);
+	static const struct { uint32_t cpu, npages; } data[] = {
+		{ 0, 3 }, { 1, 2 }, { 0, 2 },
+	};
+	uint32_t next[2] = { 0, 0 };
+	uint8_t *payload;
+	size_t len;
+
+	assert_non_null(w);
+	assert_int_equal(iorec_header_encode(&h, &payload, &len), 0);
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_HEADER, NULL, 0, payload, len, false), 0);
+	free(payload);
+	if (hp)
+		assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_HEADER_PAGE, NULL, 0,
+						  hpt, strlen(hpt), true), 0);
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_HEADER_EVENT, NULL, 0, "e", 1, true), 0);
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_EVENT_FORMAT, NULL, 0,
+					  "block\0name: a\n", 14, true), 0);
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_EVENT_FORMAT, NULL, 0,
+					  "sched\0name: b\n", 14, true), 0);
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_PRINTK, NULL, 0, printk,
+					  strlen(printk), true), 0);
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_SNAPSHOT, NULL, 0, snap,
+					  sizeof(snap) - 1, true), 0);
+	for (size_t i = 0; i < 3; i++) {
+		struct iorec_data_desc d = { .cpu = data[i].cpu, .npages = data[i].npages,
+					     .subbuf_size = 256 };
+		uint8_t desc[IOREC_DATA_DESC_LEN], pages[5 * 256];
+		const struct variant v = { 7, false, false, 8, 256 };
+		int64_t lost;
+
+		for (uint32_t k = 0; k < d.npages; k++)
+			make_page(&v, d.cpu, next[d.cpu]++, pages + k * 256, &lost);
+		iorec_data_desc_encode(&d, desc);
+		if (i == 2) {
+			assert_int_equal(iorec_writer_flush(w), 0);
+			*cut_at = (uint64_t)lseek(fd, 0, SEEK_END) + 40;
+		}
+		assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_DATA, desc, sizeof(desc),
+						  pages, d.npages * 256, true), 0);
+	}
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_STATS, NULL, 0, stats,
+					  sizeof(stats) - 1, true), 0);
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_CMDLINES, NULL, 0, cmdlines,
+					  strlen(cmdlines), true), 0);
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_END, NULL, 0, "reason=t\n", 9, true), 0);
+	assert_int_equal(iorec_writer_flush(w), 0);
+	iorec_writer_free(w);
+	slurp(fd, f);
+	close(fd);
+}
+
+static int convert(const struct file *in, size_t len, struct file *out,
+		   const char *extra, struct iorec_tracedat_result *res)
+{
+	struct iorec_tracedat_opts o = { .version = 7, .compress = true,
+					 .writer_version = "test 1" };
+	int ifd = mem_fd(in->buf, len), ofd = memfd_create("dat", 0), err, ret;
+	struct iorec_reader *r;
+
+	lseek(ifd, 0, SEEK_SET);
+	r = iorec_reader_open_fd(ifd, &err);
+	assert_non_null(r);
+	o.extra_cmdlines = extra;
+	o.extra_cmdlines_len = extra ? strlen(extra) : 0;
+	ret = iorec_to_tracedat(r, ofd, &o, res);
+	iorec_reader_close(r);
+	close(ifd);
+	slurp(ofd, out);
+	close(ofd);
+	return ret;
+}
+
+/* The cmdlines item and the pages of CPU cpu of a trace.dat; the caller
+ * closes *rp, then *fdp. */
+static void read_back(const struct file *f, char *cmd, size_t cmdsz,
+		      uint32_t cpu, uint32_t *npages, const struct tracedat_info **infop,
+		      struct tracedat_reader **rp, int *fdp)
+{
+	int fd = mem_fd(f->buf, f->len), err;
+	uint64_t off;
+	struct tracedat_reader *r = tracedat_reader_open_fd(fd, NULL, &err, &off);
+	struct tracedat_meta m;
+	const struct variant v = { 7, false, false, 8, 256 };
+	uint8_t want[256];
+
+	assert_non_null(r);
+	*cmd = 0;
+	while (tracedat_reader_meta_next(r, &m) > 0)
+		if (m.kind == TRACEDAT_META_CMDLINES)
+			snprintf(cmd, cmdsz, "%s", m.data);
+	*npages = 0;
+	for (uint32_t k = 0; k < tracedat_reader_buffer(r, 0)->ncpus; k++) {
+		struct tracedat_stream *s;
+		struct tracedat_page pg;
+		int64_t lost;
+
+		if (tracedat_reader_buffer(r, 0)->cpus[k].cpu != cpu)
+			continue;
+		s = tracedat_stream_open(r, 0, k, &err);
+		while (tracedat_stream_next(s, &pg) > 0) {
+			make_page(&v, cpu, (*npages)++, want, &lost);
+			assert_memory_equal(pg.data, want, 256);
+		}
+	}
+	*infop = tracedat_reader_info(r);
+	*rp = r;
+	*fdp = fd;
+}
+
+static void test_from_iorec(void **state)
+{
+	struct file rec, dat;
+	struct iorec_tracedat_result res;
+	const struct tracedat_info *in;
+	struct tracedat_reader *r;
+	uint64_t cut;
+	uint32_t n;
+	char cmd[256];
+	int fd;
+
+	make_iorec(&rec, true, &cut);
+	assert_int_equal(convert(&rec, rec.len, &dat, "77 extra\n", &res), 0);
+	assert_int_equal(res.read_err, 0);
+	assert_int_equal(res.pages, 7);
+	assert_int_equal(res.written, dat.len);
+	read_back(&dat, cmd, sizeof(cmd), 0, &n, &in, &r, &fd);
+	assert_string_equal(cmd, "1 init\n42 dd\n77 extra\n");
+	assert_int_equal(n, 5);
+	assert_string_equal(in->clock, "mono");
+	assert_string_equal(in->uname, "Linux host 6.1.0 x86_64");
+	assert_string_equal(in->writer_version, "test 1");
+	assert_string_equal(in->cpustats, "CPU: 0\noverrun: 5\nCPU: 1\noverrun: 0\n");
+	assert_int_equal(in->page_size, 256);
+	assert_int_equal(in->ncpus, 2);
+	tracedat_reader_close(r);
+	close(fd);
+	read_back(&dat, cmd, sizeof(cmd), 1, &n, &in, &r, &fd);
+	assert_int_equal(n, 2);
+	tracedat_reader_close(r);
+	close(fd);
+	free(dat.buf);
+
+	/* a recording cut in its last DATA chunk: what came before */
+	assert_int_equal(convert(&rec, cut, &dat, "77 extra\n", &res), 0);
+	assert_int_equal(res.read_err, -IOREC_E_TRUNCATED);
+	assert_int_equal(res.pages, 5);
+	read_back(&dat, cmd, sizeof(cmd), 0, &n, &in, &r, &fd);
+	assert_string_equal(cmd, "77 extra\n");	/* the CMDLINES chunk was cut off */
+	assert_int_equal(n, 3);
+	assert_string_equal(in->cpustats, "");
+	tracedat_reader_close(r);
+	close(fd);
+	free(dat.buf);
+	free(rec.buf);
+
+	/* no header_page: no trace.dat */
+	make_iorec(&rec, false, &cut);
+	assert_int_equal(convert(&rec, rec.len, &dat, NULL, &res), -TRACEDAT_E_BAD_HEADER);
+	assert_int_equal(dat.len, 0);
+	free(dat.buf);
+	free(rec.buf);
+}
+
 static void test_strerror(void **state)
 {
 	for (int e = 0; e < TRACEDAT_E_MAX; e++) {
@@ -781,6 +959,7 @@ int main(void)
 		cmocka_unit_test(test_bad_page),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_writer_args),
+		cmocka_unit_test(test_from_iorec),
 		cmocka_unit_test(test_strerror),
 	};
 

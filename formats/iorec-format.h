@@ -20,7 +20,7 @@
 #define IOREC_MAGIC		"IOREC\r\n\032"	/* 8 bytes, like PNG's */
 #define IOREC_MAGIC_LEN		8
 #define IOREC_VERSION_MAJOR	1
-#define IOREC_VERSION_MINOR	0
+#define IOREC_VERSION_MINOR	1
 #define IOREC_FILE_HEADER_LEN	16	/* magic, u16 major, u16 minor, u32 zero */
 
 #define IOREC_CHUNK_MAGIC	0x4b43524fu	/* "ORCK" read little-endian */
@@ -45,6 +45,8 @@ enum iorec_chunk_type {
 	IOREC_CHUNK_END		 = 10,	/* "key=value\n" lines, last chunk */
 	IOREC_CHUNK_PRINTK	 = 11,	/* printk_formats text */
 	IOREC_CHUNK_NOTE	 = 12,	/* "key=value\n" lines, free-form */
+	IOREC_CHUNK_COMPAT_SYSCALLS = 13, /* "nr\tname\n" lines of the compat ABI (1.1) */
+	IOREC_CHUNK_EXEC_ABI	 = 14,	/* "ts\tpid\tabi\tsource\n" lines (1.1) */
 };
 
 /* Snapshot phases */

@@ -7,3 +7,13 @@ formats_libiorecfmt_a_SOURCES = \
 	formats/writer.c \
 	formats/reader.c
 formats_libiorecfmt_a_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+
+# trace-cmd's trace.dat container (versions 6 and 7), writer and reader:
+# bytes only as well, for `ioreport convert` and ioreport's trace.dat input
+formats_libiorecfmt_a_SOURCES += \
+	formats/tracedat.h \
+	formats/tracedat-int.h \
+	formats/tracedat-writer.c \
+	formats/tracedat-reader.c \
+	formats/iorec-tracedat.h \
+	formats/iorec-tracedat.c

@@ -33,7 +33,6 @@
 #define BATCH_MAX	(1u << 20)		/* raw bytes per DATA batch */
 #define BATCH_BUDGET	(4u << 20)		/* all CPUs' batches together */
 #define BATCH_MIN	(64u << 10)
-#define UPROBE_COST	"files opened during the recording are named only through inodes"
 
 static struct env {
 	const char *output;
@@ -44,6 +43,9 @@ static struct env {
 	char **events;
 	int nevents;
 	bool raw_syscalls;
+	const char *names;	/* --names LIST, or NULL for auto */
+	bool no_uprobes;
+	bool no_compat;
 	unsigned int buffer_kb;
 	unsigned int watermark;
 	int level;
@@ -67,7 +69,7 @@ static volatile sig_atomic_t child_changed;
 /* Everything one recording owns; released by rec_release(). */
 struct rec {
 	struct plan plan;
-	struct uprobes up;
+	struct names names;
 	struct rec_instance ri;
 	struct iorec_writer *w;
 	struct ringbuf *rb;
@@ -81,6 +83,7 @@ struct rec {
 	int header_page_len;
 	uint64_t start_mono, start_real;
 	pid_t child;		/* 0 when none or reaped */
+	int exec_pipe;		/* closed by the child's exec, or -1 */
 	int child_status;	/* wait status, valid when child_done */
 	bool child_done;
 	int write_err;		/* iorec_error of the failed writer, or 0 */
@@ -105,6 +108,13 @@ static const char usage_text[] =
 "      --raw-syscalls      record raw_syscalls:sys_enter/sys_exit instead of\n"
 "                          syscalls:* (what a kernel without CONFIG_FTRACE_SYSCALLS\n"
 "                          gets automatically)\n"
+"      --names LIST        where file names may come from, in order: a comma list\n"
+"                          of strings, kprobe, eprobe, uprobe; 'auto' (default:\n"
+"                          all, in that order) or 'none' (fd snapshots only)\n"
+"      --no-uprobes        no uprobes in the C library (programs run under\n"
+"                          valgrind die of SIGTRAP at open() while they are set)\n"
+"      --no-compat         do not record 32-bit programs' syscalls on a 64-bit\n"
+"                          kernel (saves the raw_syscalls events it costs)\n"
 "  -b, --buffer-size KB    per-CPU kernel ring buffer size (default 2048)\n"
 "  -w, --watermark PCT     wake up when a CPU buffer is PCT% full (default 50)\n"
 "  -z, --level N           zstd level (default 3)\n"
@@ -197,6 +207,15 @@ static int parse_opt(int c, const char *arg)
 	case 'R':
 		env.raw_syscalls = true;
 		break;
+	case 'N':
+		env.names = arg;
+		break;
+	case 'U':
+		env.no_uprobes = true;
+		break;
+	case 'C':
+		env.no_compat = true;
+		break;
 	case 'b':
 		if (parse_uint(arg, 4, 16u << 20, &u) < 0)
 			return usage_error("invalid buffer size '%s' (KB per CPU, 4 or more)", arg);
@@ -239,6 +258,9 @@ static int parse_args(int argc, char **argv)
 		{ "profile", required_argument, NULL, 'p' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "raw-syscalls", no_argument, NULL, 'R' },
+		{ "names", required_argument, NULL, 'N' },
+		{ "no-uprobes", no_argument, NULL, 'U' },
+		{ "no-compat", no_argument, NULL, 'C' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "watermark", required_argument, NULL, 'w' },
 		{ "level", required_argument, NULL, 'z' },
@@ -337,6 +359,7 @@ static int read_header_page(struct rec *r, struct tracefs_instance *ti)
 	struct tep_handle *tep;
 	long long kb;
 
+	free(r->header_page);
 	r->header_page = tracefs_instance_file_read(ti, "events/header_page",
 						    &r->header_page_len);
 	if (!r->header_page)
@@ -409,13 +432,25 @@ static const char *output_problem(void)
 	return ok ? NULL : why;
 }
 
+/* The number of ids in a raw_syscalls filter "id == 1 || id == 2". */
+static int count_ids(const char *filter)
+{
+	int n = 0;
+
+	while (filter && (filter = strstr(filter, "id == "))) {
+		n++;
+		filter += 6;
+	}
+	return n;
+}
+
 static void check_print_syscalls(const struct plan *p)
 {
 	if (!(p->profiles & PROFILE_IO))
 		printf("  syscalls     not recorded (profile io not selected)\n");
 	else if (p->raw_syscalls)
 		printf("  syscalls     raw_syscalls:sys_enter/sys_exit filtered on %d syscall ids (%s); the report has no per-syscall argument names, fd and count only via args[]\n",
-		       p->nsyscalls,
+		       count_ids(p->raw_filter),
 		       p->raw_forced ? "--raw-syscalls" :
 		       "fallback: no syscalls:* events, kernel lacks CONFIG_FTRACE_SYSCALLS");
 	else
@@ -423,24 +458,91 @@ static void check_print_syscalls(const struct plan *p)
 		       p->nsyscalls_found, p->nsyscalls);
 }
 
-static void check_print_uprobes(const struct plan *p)
+/* What is done for 32-bit (compat) programs on this kernel. */
+static void check_print_compat(const struct plan *p)
 {
-	int n;
-
 	if (!(p->profiles & PROFILE_IO))
 		return;
-	if (!uprobes_supported()) {
-		printf("  file names   no uprobe events (kernel without CONFIG_UPROBE_EVENTS): %s\n",
-		       UPROBE_COST);
+	switch (p->compat_mode) {
+	case COMPAT_NONE:
+		printf("  32-bit       none: %s (%s kernel)\n",
+		       p->compat_why ? p->compat_why : "no compat ABI",
+		       abi_name(p->abi));
+		break;
+	case COMPAT_SHADOW:
+		printf("  32-bit       %s programs on this %s kernel: the syscalls:* events skip them;\n"
+		       "               raw_syscalls filtered on the %s ids, with %d native marker events\n"
+		       "               (a raw event without a syscalls:* twin comes from a 32-bit program)%s%s\n",
+		       abi_name(p->compat), abi_name(p->abi),
+		       abi_name(p->compat), p->nmarkers,
+		       p->unshadowed && *p->unshadowed ? "; ids without marker: " : "",
+		       p->unshadowed ? p->unshadowed : "");
+		break;
+	case COMPAT_RAW:
+		printf("  32-bit       %s programs on this %s kernel: raw_syscalls filtered on %s and %s ids;\n"
+		       "               ABI per process from the snapshots, the command and exec probes\n",
+		       abi_name(p->compat), abi_name(p->abi), abi_name(p->abi),
+		       abi_name(p->compat));
+		break;
+	case COMPAT_OFF:
+		printf("  32-bit       NOT RECORDED: %s programs can run on this %s kernel, but %s\n",
+		       abi_name(p->compat), abi_name(p->abi),
+		       p->compat_why ? p->compat_why : "their syscalls cannot be recorded");
+		break;
+	}
+	if (p->compat_mode != COMPAT_NONE && p->compat_why &&
+	    p->compat_mode != COMPAT_OFF)
+		printf("               (%s)\n", p->compat_why);
+}
+
+/*
+ * The file-name chain, for real: every probe promised is created and
+ * enabled in a scratch instance, which is removed again with the probes.
+ */
+static void check_print_names(struct rec *r)
+{
+	struct rec_instance scratch;
+
+	if (!(r->plan.profiles & PROFILE_IO))
+		return;
+	memset(&scratch, 0, sizeof(scratch));
+	names_remove_stale(env.verbose);
+	if (instance_create(&scratch, 64, 50) < 0) {
+		printf("  file names   cannot try the probes: no scratch instance\n");
 		return;
 	}
-	n = uprobes_available();
-	if (n)
-		printf("  file names   uprobes on %d libc open functions (path strings, group iorec_PID)\n",
-		       n);
-	else
-		printf("  file names   libc open functions not found: %s\n",
-		       UPROBE_COST);
+	names_setup(&r->names, &r->plan, scratch.ti, env.verbose);
+	instance_destroy(&scratch);
+	names_destroy(&r->names);
+	printf("  file names   tried in order (each probe created and enabled, then removed):\n");
+	names_print(&r->names, stdout);
+}
+
+/* The limitations of this recording, as stored in the header. */
+static void collect_limits(const struct rec *r, const char *out[3])
+{
+	const struct plan *p = &r->plan;
+	static char compat[320], syscalls[200];
+	int n = 0;
+
+	out[0] = out[1] = out[2] = NULL;
+	if (!(p->profiles & PROFILE_IO))
+		return;
+	if (p->raw_unnumbered) {
+		snprintf(syscalls, sizeof(syscalls),
+			 "no syscalls are recorded: raw_syscalls would need the syscall numbers of the %s ABI, which iorec does not have",
+			 abi_name(p->abi));
+		out[n++] = syscalls;
+	}
+	if (p->compat_mode == COMPAT_OFF) {
+		snprintf(compat, sizeof(compat),
+			 "syscalls of 32-bit (%s) programs are not recorded: %s",
+			 abi_name(p->compat),
+			 p->compat_why ? p->compat_why : "no raw_syscalls");
+		out[n++] = compat;
+	}
+	if (names_limit(&r->names, p))
+		out[n++] = names_limit(&r->names, p);
 }
 
 static void check_print_limits(void)
@@ -486,7 +588,8 @@ static int do_check(struct rec *r)
 	       env.watermark);
 	printf("  profiles     %s\n", plan_profile_names(p->profiles));
 	check_print_syscalls(p);
-	check_print_uprobes(p);
+	check_print_compat(p);
+	check_print_names(r);
 	printf("  output       %s (zstd level %d)%s%s\n",
 	       strcmp(env.output, "-") ? env.output : "stdout", env.level,
 	       outp ? ": " : "", outp ? outp : "");
@@ -496,6 +599,14 @@ static int do_check(struct rec *r)
 	if (p->nusers_missing)
 		printf("  -e events that do not exist: see %s/available_events\n",
 		       tracefs_tracing_dir());
+	{
+		const char *lim[3];
+		int i;
+
+		collect_limits(r, lim);
+		for (i = 0; i < 3 && lim[i]; i++)
+			printf("  LIMIT        %s\n", lim[i]);
+	}
 	return possible ? 0 : 1;
 }
 
@@ -580,6 +691,36 @@ static void join_args(struct strbuf *sb, char **argv, int argc)
 	}
 }
 
+/* The header keys of the syscall ABIs, file-name sources and limits. */
+static void names_header(const struct rec *r, struct strbuf *sb)
+{
+	const struct plan *p = &r->plan;
+	const char *lim[3];
+	char sources[128];
+
+	names_sources(&r->names, sources, sizeof(sources));
+	strbuf_addf(sb, "uprobe_group=%s\n",
+		    r->names.used[NS_UPROBE] ? r->names.group : "");
+	strbuf_addf(sb, "probe_group=%s\n", r->names.npr ? r->names.group : "");
+	strbuf_addf(sb, "name_sources=%s\n", sources);
+	strbuf_addf(sb, "syscall_abi=%s\n", abi_name(p->abi));
+	strbuf_addf(sb, "compat_abi=%s\n",
+		    p->compat != ABI_UNKNOWN ? abi_name(p->compat) : "");
+	strbuf_addf(sb, "compat_syscalls=%s\n", plan_compat_word(p->compat_mode));
+	if (p->compat_mode == COMPAT_SHADOW)
+		strbuf_addf(sb, "compat_unshadowed=%s\n",
+			    p->unshadowed ? p->unshadowed : "");
+	strbuf_addf(sb, "exec_abi_probes=%d\n", r->names.exec_abi);
+	strbuf_addf(sb, "iorec_abi=%s\n", abi_name(abi_self()));
+	collect_limits(r, lim);
+	if (lim[0])
+		strbuf_addf(sb, "limit_1=%s\n", lim[0]);
+	if (lim[1])
+		strbuf_addf(sb, "limit_2=%s\n", lim[1]);
+	if (lim[2])
+		strbuf_addf(sb, "limit_3=%s\n", lim[2]);
+}
+
 static void header_text(struct rec *r, struct strbuf *sb)
 {
 	struct utsname u;
@@ -599,7 +740,7 @@ static void header_text(struct rec *r, struct strbuf *sb)
 	join_args(sb, env.argv, env.argc);
 	strbuf_addf(sb, "\noutput_dev=%s\noutput_ino=%llu\nself_pid=%d\n",
 		    r->out_dev, r->out_ino, (int)getpid());
-	strbuf_addf(sb, "uprobe_group=%s\n", r->up.n ? r->up.group : "");
+	names_header(r, sb);
 	strbuf_addstr(sb, "command=");
 	if (env.command)
 		join_args(sb, env.command, 1 << 30);
@@ -757,17 +898,62 @@ static int write_trailer(struct rec *r)
 /* ------------------------------------------------------------------ */
 /* the command */
 
+/*
+ * Wait until the command's exec happened (its end of the pipe closes on
+ * exec) and store the ABI of the program it runs: a 64-bit iorec may run a
+ * 32-bit command, whose raw syscall ids need the compat table.
+ */
+static int note_command_abi(struct rec *r)
+{
+	char path[64], line[128];
+	enum rec_abi abi;
+	ssize_t n;
+	char c;
+	int len, ret;
+
+	do
+		n = read(r->exec_pipe, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(r->exec_pipe);
+	r->exec_pipe = -1;
+	if (n != 0)
+		return 0;	/* exec failed: the child says so and exits */
+	snprintf(path, sizeof(path), "/proc/%d/exe", (int)r->child);
+	abi = elf_file_abi(path);
+	if (abi == ABI_UNKNOWN)
+		return 0;
+	len = snprintf(line, sizeof(line), "%llu\t%d\t%s\tcommand\n",
+		       (unsigned long long)now_mono_ns(), (int)r->child,
+		       abi_name(abi));
+	ret = iorec_writer_add(r->w, IOREC_CHUNK_EXEC_ABI, NULL, 0, line,
+			       (size_t)len, false);
+	if (ret < 0)
+		note_write_error(r, ret);
+	return 0;
+}
+
 static int start_command(struct rec *r)
 {
+	int fds[2] = { -1, -1 };
 	pid_t pid;
 
 	fflush(NULL);
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		fds[0] = fds[1] = -1;
 	pid = fork();
-	if (pid < 0)
+	if (pid < 0) {
+		if (fds[0] >= 0) {
+			close(fds[0]);
+			close(fds[1]);
+		}
 		return error("cannot start '%s': fork: %m", env.command[0]);
+	}
 	if (pid == 0) {
 		sigset_t none;
+		char c = 1;
 
+		if (fds[0] >= 0)
+			close(fds[0]);
 		signal(SIGPIPE, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
@@ -777,10 +963,16 @@ static int start_command(struct rec *r)
 		execvp(env.command[0], env.command);
 		fprintf(stderr, "iorec: error: cannot run '%s': %s\n",
 			env.command[0], strerror(errno));
+		if (fds[1] >= 0 && write(fds[1], &c, 1) < 0)
+			_exit(127);
 		_exit(127);
 	}
 	r->child = pid;
-	return 0;
+	if (fds[0] < 0)
+		return 0;
+	close(fds[1]);
+	r->exec_pipe = fds[0];
+	return note_command_abi(r);
 }
 
 static void reap_child(struct rec *r)
@@ -966,6 +1158,19 @@ static int setup(struct rec *r)
 		return -1;
 	if (read_header_page(r, r->ri.ti) < 0)
 		return -1;
+	if (r->plan.profiles & PROFILE_IO) {
+		const char *lim[3];
+		int i;
+
+		names_remove_stale(env.verbose);
+		names_setup(&r->names, &r->plan, r->ri.ti, env.verbose);
+		names_add_to_plan(&r->names, &r->plan);
+		collect_limits(r, lim);
+		for (i = 0; i < 3 && lim[i] && !env.quiet; i++)
+			warning("%s", lim[i]);
+		if (env.verbose)
+			names_print(&r->names, stderr);
+	}
 	if (plan_enable(&r->plan, r->ri.ti) < 0)
 		return -1;
 	r->cpu_lost = xcalloc((size_t)r->ri.ncpus, sizeof(*r->cpu_lost));
@@ -1062,6 +1267,13 @@ static void summary(struct rec *r)
 	if (env.flight)
 		note("flight recorder: kept the newest data, discarded %llu older chunks",
 		     (unsigned long long)t.flight_discarded);
+	{
+		const char *lim[3];
+
+		collect_limits(r, lim);
+		for (cpu = 0; cpu < 3 && lim[cpu]; cpu++)
+			warning("limit of this recording: %s", lim[cpu]);
+	}
 }
 
 static void rec_release(struct rec *r)
@@ -1069,7 +1281,10 @@ static void rec_release(struct rec *r)
 	ringbuf_close(r->rb);
 	r->rb = NULL;
 	instance_destroy(&r->ri);
-	uprobes_destroy(&r->up);
+	names_destroy(&r->names);
+	if (r->exec_pipe >= 0)
+		close(r->exec_pipe);
+	r->exec_pipe = -1;
 	if (r->w && !r->write_err && iorec_writer_pending(r->w))
 		iorec_writer_flush(r->w);
 	iorec_writer_free(r->w);
@@ -1093,29 +1308,9 @@ static void report_missing_user_events(const struct plan *p)
 			      tracefs_tracing_dir());
 }
 
-/* Create the libc open uprobes and add them to the plan. */
-static void add_uprobes(struct rec *r)
-{
-	int i;
-
-	uprobes_remove_stale(env.verbose);
-	if (uprobes_create(&r->up, env.verbose) <= 0) {
-		if (!env.quiet)
-			warning("no uprobes on libc's open functions (%s): %s",
-				uprobes_supported() ? "libc symbols not found" :
-				"kernel without CONFIG_UPROBE_EVENTS",
-				UPROBE_COST);
-		return;
-	}
-	for (i = 0; i < r->up.n; i++)
-		plan_add_ok(&r->plan, r->up.group, r->up.names[i], UPROBE_COST);
-}
-
 /* Check time: needs the header page for sub-buffer and long sizes. */
 static int prepare_check(struct rec *r)
 {
-	if (read_header_page(r, NULL) < 0)
-		return 1;
 	return do_check(r);
 }
 
@@ -1126,6 +1321,7 @@ int main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.out_fd = -1;
+	r.exec_pipe = -1;
 	util_progname = "iorec";
 	ret = parse_args(argc, argv);
 	if (ret >= 0)
@@ -1135,8 +1331,19 @@ int main(int argc, char **argv)
 	if (!env.check)
 		instance_remove_stale(env.verbose);
 	ret = 1;
+	if (names_parse(&r.names, env.names) < 0) {
+		ret = usage_error("unknown source in --names '%s' (auto, none, or a list of strings, kprobe, eprobe, uprobe)",
+				  env.names);
+		goto cleanup;
+	}
+	if (env.no_uprobes)
+		names_no_uprobes(&r.names);
+	/* the kernel's long size tells a 64-bit kernel to a 32-bit iorec */
+	if (read_header_page(&r, NULL) < 0)
+		goto cleanup;
+	r.plan.no_compat = env.no_compat;
 	if (plan_build(&r.plan, env.profiles, env.events, env.nevents,
-		       env.raw_syscalls) < 0)
+		       env.raw_syscalls, r.long_size) < 0)
 		goto cleanup;
 	if (env.check) {
 		ret = prepare_check(&r);
@@ -1148,8 +1355,6 @@ int main(int argc, char **argv)
 	}
 	/* from here on, kernel state is ours to undo: signals only set a flag */
 	setup_signals();
-	if (env.profiles & PROFILE_IO)
-		add_uprobes(&r);
 	if (!env.quiet || env.verbose)
 		plan_warn_missing(&r.plan, env.verbose);
 	if (r.plan.raw_syscalls && !r.plan.raw_forced && !env.quiet)

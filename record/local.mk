@@ -7,7 +7,10 @@ iorec_SOURCES = \
 	record/instance.c \
 	record/snapshot.c \
 	record/ringbuf.c \
-	record/uprobe.c
+	record/names.c \
+	record/abi.c \
+	record/elf.c
 iorec_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS)
+iorec_LDFLAGS = $(AM_LDFLAGS) $(IOREC_STATIC_LDFLAGS)
 iorec_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
 	$(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(ZSTD_LIBS)

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/syscall.h>
 
 #include <tracefs.h>
 
@@ -109,149 +108,8 @@ static const struct event_def profile_events[] = {
 	  "no waker of D-state waits" },
 };
 
-/* A syscall of interest, numbered for the machine iorec was built for. */
-struct syscall_def {
-	const char *name;	/* the kernel's name: syscalls:sys_enter_NAME */
-	long nr;
-	bool optional;		/* newer syscalls, absent on older kernels */
-	const char *cost;
-};
-
-#define C_OPEN	"fds opened during the recording are not named or followed"
-#define C_CLOSE	"closed fds stay in the fd table (wrong file attribution)"
-#define C_READ	"no latency or bytes of these reads"
-#define C_WRITE	"no latency or bytes of these writes"
-#define C_SYNC	"no cost of this flush"
-#define C_DUP	"fd copies are not followed (I/O on them is unnamed)"
-#define C_NAME	"renames and unlinks are not shown"
-#define C_SIZE	"truncates and preallocations are not shown"
-#define C_COPY	"in-kernel copies are not counted"
-
-static const struct syscall_def syscall_defs[] = {
-#ifdef SYS_open
-	{ "open", SYS_open, false, C_OPEN },
-#endif
-#ifdef SYS_openat
-	{ "openat", SYS_openat, false, C_OPEN },
-#endif
-#ifdef SYS_openat2
-	{ "openat2", SYS_openat2, true, C_OPEN },
-#endif
-#ifdef SYS_creat
-	{ "creat", SYS_creat, false, C_OPEN },
-#endif
-#ifdef SYS_close
-	{ "close", SYS_close, false, C_CLOSE },
-#endif
-#ifdef SYS_close_range
-	{ "close_range", SYS_close_range, true, C_CLOSE },
-#endif
-#ifdef SYS_read
-	{ "read", SYS_read, false, C_READ },
-#endif
-#ifdef SYS_write
-	{ "write", SYS_write, false, C_WRITE },
-#endif
-#ifdef SYS_pread64
-	{ "pread64", SYS_pread64, false, C_READ },
-#endif
-#ifdef SYS_pwrite64
-	{ "pwrite64", SYS_pwrite64, false, C_WRITE },
-#endif
-#ifdef SYS_readv
-	{ "readv", SYS_readv, false, C_READ },
-#endif
-#ifdef SYS_writev
-	{ "writev", SYS_writev, false, C_WRITE },
-#endif
-#ifdef SYS_preadv
-	{ "preadv", SYS_preadv, false, C_READ },
-#endif
-#ifdef SYS_pwritev
-	{ "pwritev", SYS_pwritev, false, C_WRITE },
-#endif
-#ifdef SYS_preadv2
-	{ "preadv2", SYS_preadv2, true, C_READ },
-#endif
-#ifdef SYS_pwritev2
-	{ "pwritev2", SYS_pwritev2, true, C_WRITE },
-#endif
-#ifdef SYS_fsync
-	{ "fsync", SYS_fsync, false, C_SYNC },
-#endif
-#ifdef SYS_fdatasync
-	{ "fdatasync", SYS_fdatasync, false, C_SYNC },
-#endif
-#ifdef SYS_sync_file_range
-	{ "sync_file_range", SYS_sync_file_range, false, C_SYNC },
-#endif
-#ifdef SYS_sync_file_range2
-	{ "sync_file_range2", SYS_sync_file_range2, false, C_SYNC },
-#endif
-#ifdef SYS_sync
-	{ "sync", SYS_sync, false, C_SYNC },
-#endif
-#ifdef SYS_syncfs
-	{ "syncfs", SYS_syncfs, false, C_SYNC },
-#endif
-#ifdef SYS_msync
-	{ "msync", SYS_msync, false, C_SYNC },
-#endif
-#ifdef SYS_dup
-	{ "dup", SYS_dup, false, C_DUP },
-#endif
-#ifdef SYS_dup2
-	{ "dup2", SYS_dup2, false, C_DUP },
-#endif
-#ifdef SYS_dup3
-	{ "dup3", SYS_dup3, false, C_DUP },
-#endif
-#ifdef SYS_fcntl
-	{ "fcntl", SYS_fcntl, false, C_DUP },
-#endif
-#ifdef SYS_fcntl64
-	{ "fcntl64", SYS_fcntl64, false, C_DUP },
-#endif
-#ifdef SYS_rename
-	{ "rename", SYS_rename, false, C_NAME },
-#endif
-#ifdef SYS_renameat
-	{ "renameat", SYS_renameat, false, C_NAME },
-#endif
-#ifdef SYS_renameat2
-	{ "renameat2", SYS_renameat2, false, C_NAME },
-#endif
-#ifdef SYS_unlink
-	{ "unlink", SYS_unlink, false, C_NAME },
-#endif
-#ifdef SYS_unlinkat
-	{ "unlinkat", SYS_unlinkat, false, C_NAME },
-#endif
-#ifdef SYS_ftruncate
-	{ "ftruncate", SYS_ftruncate, false, C_SIZE },
-#endif
-#ifdef SYS_ftruncate64
-	{ "ftruncate64", SYS_ftruncate64, false, C_SIZE },
-#endif
-#ifdef SYS_fallocate
-	{ "fallocate", SYS_fallocate, false, C_SIZE },
-#endif
-	/* the kernel names its 64-bit-offset sendfile "sendfile64" */
-#if defined(SYS_sendfile64)
-	{ "sendfile64", SYS_sendfile64, false, C_COPY },
-#elif defined(SYS_sendfile)
-	{ "sendfile64", SYS_sendfile, false, C_COPY },
-#endif
-#ifdef SYS_copy_file_range
-	{ "copy_file_range", SYS_copy_file_range, true, C_COPY },
-#endif
-#ifdef SYS_io_uring_enter
-	{ "io_uring_enter", SYS_io_uring_enter, true,
-	  "io_uring submissions are not seen (their block I/O still is)" },
-#endif
-};
-
 #define RAW_COST "no syscall latency, bytes or fd tracking at all"
+#define COMPAT_COST "32-bit (compat) programs' syscalls are not recorded"
 
 /* Add an event to the plan unless it is there already; returns it. */
 static struct plan_event *plan_add(struct plan *p, const char *system,
@@ -317,16 +175,111 @@ static void plan_add_profiles(struct plan *p)
 	}
 }
 
-/* Build the raw_syscalls filter "id == N || id == M ...". */
-static char *raw_filter(void)
+/* Append @nr to the id list @ids (of *n) unless it is there. */
+static void add_id(long *ids, size_t *n, long nr)
 {
-	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(syscall_defs); i++)
-		strbuf_addf(&sb, "%sid == %ld", i ? " || " : "",
-			    syscall_defs[i].nr);
+	if (nr < 0)
+		return;
+	for (i = 0; i < *n; i++)
+		if (ids[i] == nr)
+			return;
+	ids[(*n)++] = nr;
+}
+
+/*
+ * Build the raw_syscalls filter "id == N || id == M ...": the ids of
+ * interest of the compat ABI, and in raw mode those of the native ABI too.
+ */
+static char *raw_filter(const struct plan *p, bool native)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long ids[2 * 64];
+	size_t i, n = 0;
+
+	for (i = 0; i < systab_len && i < 64; i++) {
+		if (native)
+			add_id(ids, &n, systab_nr(&systab[i], p->abi));
+		if (p->compat_mode != COMPAT_NONE && p->compat_mode != COMPAT_OFF)
+			add_id(ids, &n, systab_nr(&systab[i], p->compat));
+	}
+	for (i = 0; i < n; i++)
+		strbuf_addf(&sb, "%sid == %ld", i ? " || " : "", ids[i]);
 	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * Shadow mode: for every compat id of interest that is, natively, a call
+ * iorec does not record, enable that native call's syscalls:sys_enter
+ * event as a marker.  Then every raw_syscalls event of a native task has
+ * a syscalls:* twin from the same tracepoint hit, and a raw event without
+ * one is a compat task's (see iorec(5), COMPAT TASKS).
+ */
+static void plan_add_markers(struct plan *p)
+{
+	const struct marker_def *m;
+	struct strbuf un = STRBUF_INIT;
+	size_t n, i, j, k;
+
+	m = abi_markers(p->abi, &n);
+	for (i = 0; i < n; i++) {
+		bool compat_id = false, found = false;
+
+		for (j = 0; j < systab_len; j++)
+			if (systab_nr(&systab[j], p->compat) == m[i].nr)
+				compat_id = true;
+		if (!compat_id)
+			continue;
+		for (k = 0; k < ARRAY_SIZE(m[i].events) && m[i].events[k] &&
+		     !found; k++) {
+			char name[80];
+			struct plan_event *e;
+
+			snprintf(name, sizeof(name), "sys_enter_%s",
+				 m[i].events[k]);
+			if (!event_exists("syscalls", name))
+				continue;
+			e = plan_add(p, "syscalls", name,
+				     "raw events of native tasks at this number look like a 32-bit program's");
+			e->state = PLAN_OK;
+			e->optional = true;
+			e->marker = true;
+			p->nmarkers++;
+			found = true;
+		}
+		if (!found)
+			strbuf_addf(&un, "%s%d", un.len ? "," : "", m[i].nr);
+	}
+	free(p->unshadowed);
+	p->unshadowed = strbuf_detach(&un, NULL);
+	if (!p->unshadowed) {
+		p->unshadowed = xstrdup("");
+	}
+}
+
+/* Decide how compat (32-bit) tasks' syscalls are recorded. */
+static void plan_compat(struct plan *p)
+{
+	const char *why = NULL;
+
+	p->compat = abi_compat(p->abi, &why);
+	p->compat_why = why;
+	if (p->compat == ABI_UNKNOWN) {
+		p->compat_mode = COMPAT_NONE;
+		return;
+	}
+	if (p->no_compat) {
+		p->compat_mode = COMPAT_OFF;
+		p->compat_why = "--no-compat was given";
+		return;
+	}
+	if (!abi_has_table(p->compat)) {
+		p->compat_mode = COMPAT_OFF;
+		p->compat_why = "iorec has no syscall table for this compat ABI";
+		return;
+	}
+	p->compat_mode = p->raw_syscalls ? COMPAT_RAW : COMPAT_SHADOW;
 }
 
 static void plan_add_syscalls(struct plan *p, bool raw)
@@ -334,14 +287,18 @@ static void plan_add_syscalls(struct plan *p, bool raw)
 	bool have = tracefs_dir_exists(NULL, "events/syscalls");
 	size_t i;
 
-	p->nsyscalls = (int)ARRAY_SIZE(syscall_defs);
 	p->raw_forced = raw;
 	p->raw_syscalls = raw || !have;
-	for (i = 0; i < ARRAY_SIZE(syscall_defs); i++) {
-		const struct syscall_def *s = &syscall_defs[i];
+	p->nsyscalls = 0;
+	for (i = 0; i < systab_len; i++) {
+		const struct systab_row *s = &systab[i];
 		char enter[64], exit_[64];
 		struct plan_event *e;
 
+		/* unknown ABI: name events as the kernel does, no numbers */
+		if (abi_has_table(p->abi) && systab_nr(s, p->abi) < 0)
+			continue;
+		p->nsyscalls++;
 		snprintf(enter, sizeof(enter), "sys_enter_%s", s->name);
 		snprintf(exit_, sizeof(exit_), "sys_exit_%s", s->name);
 		if (p->raw_syscalls) {
@@ -356,11 +313,28 @@ static void plan_add_syscalls(struct plan *p, bool raw)
 		if (event_exists("syscalls", enter))
 			p->nsyscalls_found++;
 	}
-	if (!p->raw_syscalls)
+	plan_compat(p);
+	if (p->raw_syscalls && !abi_has_table(p->abi)) {
+		p->raw_syscalls = false;
+		p->raw_unnumbered = true;
 		return;
-	plan_add_checked(p, "raw_syscalls", "sys_enter", NULL, false, RAW_COST);
-	plan_add_checked(p, "raw_syscalls", "sys_exit", NULL, false, RAW_COST);
-	p->raw_filter = raw_filter();
+	}
+	if (!p->raw_syscalls && p->compat_mode != COMPAT_SHADOW)
+		return;
+	plan_add_checked(p, "raw_syscalls", "sys_enter", NULL, false,
+			 p->raw_syscalls ? RAW_COST : COMPAT_COST);
+	plan_add_checked(p, "raw_syscalls", "sys_exit", NULL, false,
+			 p->raw_syscalls ? RAW_COST : COMPAT_COST);
+	if (!event_exists("raw_syscalls", "sys_enter") ||
+	    !event_exists("raw_syscalls", "sys_exit")) {
+		if (p->compat_mode == COMPAT_SHADOW || p->compat_mode == COMPAT_RAW) {
+			p->compat_mode = COMPAT_OFF;
+			p->compat_why = "kernel without raw_syscalls events";
+		}
+	}
+	if (p->compat_mode == COMPAT_SHADOW)
+		plan_add_markers(p);
+	p->raw_filter = raw_filter(p, p->raw_syscalls);
 }
 
 /* Add one -e argument: "sys:event" or "sys:*".  Returns 0 or -1. */
@@ -417,7 +391,7 @@ void plan_add_ok(struct plan *p, const char *system, const char *name,
 }
 
 int plan_build(struct plan *p, unsigned int profiles, char **user_events,
-	       int nuser, bool raw_syscalls)
+	       int nuser, bool raw_syscalls, int kernel_long_size)
 {
 	int i;
 
@@ -425,6 +399,9 @@ int plan_build(struct plan *p, unsigned int profiles, char **user_events,
 		return error("%s/events not found: this kernel has no trace events (enable CONFIG_TRACING and CONFIG_EVENT_TRACING)",
 			     tracefs_tracing_dir());
 	p->profiles = profiles;
+	p->abi = abi_kernel(kernel_long_size);
+	p->compat = ABI_UNKNOWN;
+	p->compat_mode = COMPAT_NONE;
 	plan_add_profiles(p);
 	if (profiles & PROFILE_IO)
 		plan_add_syscalls(p, raw_syscalls);
@@ -444,6 +421,7 @@ void plan_release(struct plan *p)
 	}
 	free(p->ev);
 	free(p->raw_filter);
+	free(p->unshadowed);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -480,10 +458,10 @@ static void print_ok_compact(const struct plan *p, FILE *f)
 		int col;
 		bool seen = false;
 
-		if (p->ev[i].state != PLAN_OK)
+		if (p->ev[i].state != PLAN_OK || p->ev[i].marker)
 			continue;
 		for (j = 0; j < i && !seen; j++)
-			seen = p->ev[j].state == PLAN_OK &&
+			seen = p->ev[j].state == PLAN_OK && !p->ev[j].marker &&
 			       !strcmp(p->ev[j].system, sys);
 		if (seen)
 			continue;
@@ -493,7 +471,8 @@ static void print_ok_compact(const struct plan *p, FILE *f)
 			const char *name = e->name;
 			int len;
 
-			if (e->state != PLAN_OK || strcmp(e->system, sys))
+			if (e->state != PLAN_OK || e->marker ||
+			    strcmp(e->system, sys))
 				continue;
 			if (!strcmp(sys, "syscalls")) {
 				if (strncmp(name, "sys_enter_", 10))
@@ -507,6 +486,9 @@ static void print_ok_compact(const struct plan *p, FILE *f)
 		}
 		fputc('\n', f);
 	}
+	if (p->nmarkers)
+		fprintf(f, "    markers: sys_enter of %d native syscalls numbered like 32-bit ones\n",
+			p->nmarkers);
 }
 
 void plan_print_events(const struct plan *p, FILE *f, bool verbose)
@@ -523,6 +505,11 @@ void plan_print_events(const struct plan *p, FILE *f, bool verbose)
 		if (!verbose && (e->state == PLAN_OK ||
 				 e->state == PLAN_SKIPPED))
 			continue;
+		if (e->marker && e->state == PLAN_OK && verbose) {
+			fprintf(f, "  %-8s %s:%s (marker)\n", "ok", e->system,
+				e->name);
+			continue;
+		}
 		fprintf(f, "  %-8s %s:%s", state_word(e), e->system, e->name);
 		if (e->state == PLAN_MISSING)
 			fprintf(f, ": %s%s", e->cost,
@@ -568,7 +555,7 @@ int plan_enable(struct plan *p, struct tracefs_instance *inst)
 	 * interrupt context while iorec happens to be current).
 	 */
 	snprintf(self, sizeof(self), "common_pid != %d", (int)getpid());
-	if (p->raw_syscalls && p->raw_filter) {
+	if (p->raw_filter) {
 		static const char *const ev[] = { "sys_enter", "sys_exit" };
 		char *f = xasprintf("(%s) && %s", p->raw_filter, self);
 		size_t k;
@@ -629,18 +616,31 @@ static int write_format(const struct plan_event *e,
 	return ret;
 }
 
-static int write_syscalls(struct iorec_writer *w)
+/* "NR\tNAME\n" of every syscall of interest in @abi. */
+static int write_table(struct iorec_writer *w, uint16_t type,
+		       enum rec_abi abi)
 {
 	struct strbuf sb = STRBUF_INIT;
 	size_t i;
 	int ret;
 
-	for (i = 0; i < ARRAY_SIZE(syscall_defs); i++)
-		strbuf_addf(&sb, "%ld\t%s\n", syscall_defs[i].nr,
-			    syscall_defs[i].name);
-	ret = iorec_writer_add(w, IOREC_CHUNK_SYSCALLS, NULL, 0, sb.buf,
-			       sb.len, true);
+	for (i = 0; i < systab_len; i++)
+		if (systab_nr(&systab[i], abi) >= 0)
+			strbuf_addf(&sb, "%ld\t%s\n", systab_nr(&systab[i], abi),
+				    systab[i].name);
+	if (!sb.len)
+		return 0;
+	ret = iorec_writer_add(w, type, NULL, 0, sb.buf, sb.len, true);
 	strbuf_release(&sb);
+	return ret;
+}
+
+static int write_syscalls(const struct plan *p, struct iorec_writer *w)
+{
+	int ret = write_table(w, IOREC_CHUNK_SYSCALLS, p->abi);
+
+	if (!ret && p->compat != ABI_UNKNOWN && abi_has_table(p->compat))
+		ret = write_table(w, IOREC_CHUNK_COMPAT_SYSCALLS, p->compat);
 	return ret;
 }
 
@@ -657,7 +657,7 @@ int plan_write_formats(const struct plan *p, struct tracefs_instance *inst,
 		if (ret < 0)
 			return ret;
 	}
-	return write_syscalls(w);
+	return write_syscalls(p, w);
 }
 
 const char *plan_profile_names(unsigned int profiles)
@@ -689,4 +689,15 @@ int plan_parse_profiles(const char *list)
 	}
 	free(copy);
 	return bits ? bits : -1;
+}
+
+const char *plan_compat_word(enum compat_mode m)
+{
+	switch (m) {
+	case COMPAT_SHADOW:	return "shadow";
+	case COMPAT_RAW:	return "raw";
+	case COMPAT_OFF:	return "off";
+	case COMPAT_NONE:	break;
+	}
+	return "none";
 }

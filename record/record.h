@@ -22,6 +22,86 @@ struct tracefs_instance;
 struct iorec_writer;
 
 /* ------------------------------------------------------------------ */
+/* abi.c: syscall ABIs and their numbers; elf.c: ELF headers and symbols */
+
+enum rec_abi {
+	ABI_UNKNOWN,
+	ABI_X86_64,
+	ABI_I386,
+	ABI_X32,
+	ABI_AARCH64,
+	ABI_ARM,		/* arm EABI */
+	ABI_RISCV64,
+	ABI_NR,
+};
+
+#define SYSTAB_COLUMNS 5
+
+/* One syscall of interest and its number in each ABI (-1: none). */
+struct systab_row {
+	const char *name;	/* the kernel's name: syscalls:sys_enter_NAME */
+	short nr[SYSTAB_COLUMNS];
+	bool optional;		/* newer syscalls, absent on older kernels */
+	const char *cost;	/* what the analysis loses without it */
+};
+
+extern const struct systab_row systab[];
+extern const size_t systab_len;
+
+/* A native syscall number shared with a compat syscall of interest. */
+struct marker_def {
+	int nr;
+	const char *events[2];	/* syscalls:sys_enter_NAME names to try */
+};
+
+/* "x86_64", "i386", "aarch64", "arm", ... ("unknown"), static storage. */
+const char *abi_name(enum rec_abi abi);
+/* Does iorec carry the syscall numbers of @abi? */
+bool abi_has_table(enum rec_abi abi);
+/* The number of @row in @abi, or -1. */
+long systab_nr(const struct systab_row *row, enum rec_abi abi);
+/* The ABI iorec was built for. */
+enum rec_abi abi_self(void);
+/*
+ * abi_kernel - the running kernel's native syscall ABI, from uname's
+ * machine corrected by the kernel's long size (4 or 8, from header_page;
+ * 0 when unknown), so that a 32-bit iorec on a 64-bit kernel gets it right.
+ */
+enum rec_abi abi_kernel(int kernel_long_size);
+/*
+ * abi_compat - the compat ABI of 32-bit programs on a kernel of ABI
+ * @native (i386 on x86_64, arm on aarch64), or ABI_UNKNOWN with *why
+ * saying why there is none.  *why may also be set (to a caveat) when one
+ * is returned.
+ */
+enum rec_abi abi_compat(enum rec_abi native, const char **why);
+/* Native syscalls sharing numbers with compat ones (NULL, 0: none). */
+const struct marker_def *abi_markers(enum rec_abi native, size_t *n);
+
+/* The ABI of an ELF file's class and machine. */
+enum rec_abi elf_abi_of(bool is64, uint16_t machine);
+/* The ABI of the ELF file @path (its header only), or ABI_UNKNOWN. */
+enum rec_abi elf_file_abi(const char *path);
+
+/* A function looked up by elf_find_symbols(). */
+struct elf_sym {
+	const char *name;	/* in: the symbol */
+	bool found;		/* out: defined, and inside a PT_LOAD segment */
+	bool thumb;		/* out: an ARM Thumb function (odd address) */
+	bool ifunc;		/* out: a GNU indirect function */
+	uint64_t offset;	/* out: file offset of its first instruction */
+};
+
+/*
+ * elf_find_symbols - find each of @want in the .dynsym, then .symtab, of
+ * the ELF file @path, and its file offset (what a uprobe needs).  *abi (may
+ * be NULL) gets the file's ABI.  Returns how many were found, or -1 with
+ * errno set when the file cannot be read or is not ELF.
+ */
+int elf_find_symbols(const char *path, struct elf_sym *want, int nwant,
+		     enum rec_abi *abi);
+
+/* ------------------------------------------------------------------ */
 /* profile.c: which events to record */
 
 #define PROFILE_IO	0x1
@@ -42,6 +122,15 @@ struct plan_event {
 	enum plan_state state;
 	bool optional;		/* absence is normal on many kernels */
 	bool user;		/* asked for with -e */
+	bool marker;		/* a native syscall recorded only as a marker */
+};
+
+/* How the syscalls of 32-bit (compat) programs are recorded. */
+enum compat_mode {
+	COMPAT_NONE,		/* the kernel runs no compat programs */
+	COMPAT_SHADOW,		/* raw_syscalls on compat ids + native markers */
+	COMPAT_RAW,		/* raw mode: raw_syscalls on both ABIs' ids */
+	COMPAT_OFF,		/* compat programs exist but are not recorded */
 };
 
 struct plan {
@@ -52,6 +141,14 @@ struct plan {
 	bool raw_syscalls;	/* record raw_syscalls:* with an id filter */
 	bool raw_forced;	/* --raw-syscalls rather than a fallback */
 	char *raw_filter;	/* "id == 0 || id == 1 ..." or NULL */
+	bool raw_unnumbered;	/* raw mode impossible: no syscall table */
+	enum rec_abi abi;	/* the kernel's native syscall ABI */
+	enum rec_abi compat;	/* its compat ABI, or ABI_UNKNOWN */
+	enum compat_mode compat_mode;
+	bool no_compat;		/* --no-compat: set before plan_build() */
+	const char *compat_why;	/* why none/off, or a caveat; may be NULL */
+	char *unshadowed;	/* compat ids without a native marker: "180,181" */
+	int nmarkers;		/* marker events in the plan */
 	int nsyscalls;		/* syscalls of interest on this machine */
 	int nsyscalls_found;	/* of which syscalls:* events exist */
 	int nusers_missing;	/* -e events that do not exist */
@@ -63,12 +160,15 @@ struct plan {
  * @profiles: PROFILE_* bits
  * @user_events: -e arguments ("sys:event" or "sys:*"), @nuser of them
  * @raw_syscalls: --raw-syscalls was given
+ * @kernel_long_size: from header_page (4 or 8; 0 unknown), for abi_kernel()
  *
  * Looks only at the top-level events directory (read-only).  Returns 0, or
  * -1 when the events directory cannot be read.
  */
 int plan_build(struct plan *p, unsigned int profiles, char **user_events,
-	       int nuser, bool raw_syscalls);
+	       int nuser, bool raw_syscalls, int kernel_long_size);
+/* "none", "shadow", "raw", "off": the header's compat_syscalls value. */
+const char *plan_compat_word(enum compat_mode m);
 void plan_release(struct plan *p);
 /* Number of events in state PLAN_OK. */
 size_t plan_count_ok(const struct plan *p);
@@ -98,33 +198,76 @@ void plan_add_ok(struct plan *p, const char *system, const char *name,
 		 const char *cost);
 
 /* ------------------------------------------------------------------ */
-/* uprobe.c: path strings from uprobes on libc's open functions */
+/* names.c: where file names come from (the fallback chain) */
 
 struct tracefs_dynevent;
+struct tracefs_instance;
 
-#define UPROBES_MAX 10
+/* The sources of file names, in the default order of the chain. */
+enum name_src {
+	NS_STRINGS,		/* path strings in the syscall events */
+	NS_KPROBE,		/* kprobe on the kernel's open path */
+	NS_EPROBE,		/* eprobes on syscalls:sys_enter_open* */
+	NS_UPROBE,		/* uprobes on the C library's open functions */
+	NS_SNAPSHOT,		/* fd snapshots and inode joins: always */
+	NS_NR,
+};
 
-struct uprobes {
-	char group[32];		/* "iorec_PID" */
-	struct tracefs_dynevent *ev[UPROBES_MAX];
-	char names[UPROBES_MAX][48];
-	int n;
+#define NAMES_MAX_PROBES 64
+
+struct name_probe {
+	struct tracefs_dynevent *ev;
+	char event[48];
+	enum name_src src;
+	bool abi_marker;	/* exec_native/exec_compat, not a path */
+};
+
+struct names {
+	char group[32];		/* "iorec_PID": the analyzer's path-hint group */
+	struct name_probe pr[NAMES_MAX_PROBES];
+	int npr;
+	unsigned int allowed;	/* 1 << NS_* the user allows */
+	enum name_src order[NS_NR];
+	int norder;
+	bool used[NS_NR];	/* gives names in this recording */
+	char result[NS_NR][512];	/* what happened, for --check */
+	bool no_uprobes;	/* --no-uprobes */
+	bool native, compat;	/* open calls of both ABIs are named */
+	bool exec_abi;		/* exec_native/exec_compat kprobes recorded */
+	char uprobe_libs[512];	/* libc files probed, comma list */
 	bool verbose;
 };
 
-/* Does this kernel have uprobe events (CONFIG_UPROBE_EVENTS)? */
-bool uprobes_supported(void);
-/* Number of distinct libc probe points that would be created. */
-int uprobes_available(void);
 /*
- * uprobes_create - create the uprobe events of group iorec_PID.  Returns
- * how many were created (0 when unsupported).  Undo with uprobes_destroy().
+ * names_parse - parse a --names list ("auto", "none", or a comma list of
+ * strings, kprobe, eprobe, uprobe in the order to try) into @n.  Returns
+ * 0, or -1 on an unknown word.
  */
-int uprobes_create(struct uprobes *u, bool verbose);
-/* Remove the events created; safe to call twice. */
-void uprobes_destroy(struct uprobes *u);
-/* Remove uprobe groups iorec_PID whose PID is dead.  Returns how many. */
-int uprobes_remove_stale(bool verbose);
+int names_parse(struct names *n, const char *list);
+/* --no-uprobes: take uprobes out of the chain. */
+void names_no_uprobes(struct names *n);
+/*
+ * names_setup - walk the chain for the plan @p: for each source, in order,
+ * that would name what the earlier ones do not, create its probes (group
+ * iorec_PID) and enable them in @inst (the recording's instance, or a
+ * scratch one for --check); a source whose probes cannot be created or
+ * enabled is removed again and the next one is tried.  Fills n->result[]
+ * and n->used[].  Never fails: the fd snapshots are always there.
+ */
+void names_setup(struct names *n, const struct plan *p,
+		 struct tracefs_instance *inst, bool verbose);
+/* Add every probe names_setup() kept to the plan, as PLAN_OK events. */
+void names_add_to_plan(const struct names *n, struct plan *p);
+/* Remove every probe created; safe to call twice. */
+void names_destroy(struct names *n);
+/* The sources used, in order: "kprobe,snapshot". */
+void names_sources(const struct names *n, char *buf, size_t size);
+/* One line per source tried, for --check. */
+void names_print(const struct names *n, FILE *f);
+/* What the recording cannot name, one sentence, or NULL. */
+const char *names_limit(const struct names *n, const struct plan *p);
+/* Remove probe groups iorec_PID whose PID is dead.  Returns how many. */
+int names_remove_stale(bool verbose);
 
 /* ------------------------------------------------------------------ */
 /* instance.c: the tracefs instance iorec-PID */
@@ -175,7 +318,7 @@ struct snap_self {
 
 /*
  * snapshot_build - append the snapshot text (time, uname, sysctl, meminfo,
- * mount, blockdev, diskstats, proc, thread, fd, self lines) to @sb.
+ * mount, blockdev, diskstats, proc, abi, thread, fd, self lines) to @sb.
  * Unreadable sources are skipped silently (processes come and go).
  */
 void snapshot_build(struct strbuf *sb, const struct snap_self *self);

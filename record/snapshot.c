@@ -448,6 +448,13 @@ static void add_process(struct strbuf *sb, const char *pid,
 	proc_cmdline(dir, cmd);
 	add_line(sb, "proc", pid, ppid_s, comm, exe, cmd->buf ? cmd->buf : "",
 		 NULL);
+	/* the syscall ABI of its program: which table names its raw ids */
+	if (n > 0) {
+		enum rec_abi abi = elf_file_abi(path);
+
+		if (abi != ABI_UNKNOWN)
+			add_line(sb, "abi", pid, abi_name(abi), NULL);
+	}
 	add_threads(sb, dir, pid);
 	add_fds(sb, dir, pid);
 }

@@ -29,3 +29,17 @@ golden-update: ioreport$(EXEEXT)
 # kill -9 mid-load, schema versions
 TESTS += tests/test-db.sh
 EXTRA_DIST += tests/test-db.sh
+
+include $(srcdir)/tests/tracedat/local.mk
+
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-tracedat
+TESTS += tests/test-tracedat
+endif
+tests_test_tracedat_SOURCES = tests/test-tracedat.c
+tests_test_tracedat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_tracedat_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
+
+check_PROGRAMS += tests/fuzz-tracedat-reader
+tests_fuzz_tracedat_reader_SOURCES = tests/fuzz/fuzz-tracedat-reader.c
+tests_fuzz_tracedat_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)

@@ -73,15 +73,16 @@ done < <(awk '$1 == "ok" && $2 ~ /^[a-z_0-9]+:[a-z_0-9]+$/ { print $2 }' "$T/che
 log "${#evargs[@]} args for trace-cmd from iorec --check -v"
 
 # 1. trace-cmd, on the top-level buffer: hold the lock, and put tracing_on
-# back as it was (trace-cmd leaves it 0).  It exits 1 after writing a
-# complete file on this kernel, so its status is not trusted: the file is
-# checked by reading it.
+# back as it was (trace-cmd leaves it 0).  It gets a buffer of its own
+# size: a machine's default can be as small as 67 KiB per CPU, which loses
+# events.  It exits 1 after writing a complete file on this kernel, so its
+# status is not trusted: the file is checked by reading it.
 toplevel_lock
 on_exit "restore_toplevel_tracing_on"
 kb=$(cat "$TRACEFS/buffer_size_kb")
 case $kb in *[!0-9]*) ;; *) on_exit "echo $kb >'$TRACEFS/buffer_size_kb'" ;; esac
 rc=0
-(cd "$T" && trace-cmd record -q -d --no-filter "${evargs[@]}" -o "$T/trace.dat" \
+(cd "$T" && trace-cmd record -q -d --no-filter -b 4096 "${evargs[@]}" -o "$T/trace.dat" \
 	"${WRAP[@]}" "$MNT/f1" $CHUNK $K $F $R) >"$T/tc.log" 2>&1 || rc=$?
 restore_toplevel_tracing_on
 [ "$kb" = "$(cat "$TRACEFS/buffer_size_kb")" ] || echo "$kb" >"$TRACEFS/buffer_size_kb"

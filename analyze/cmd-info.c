@@ -19,6 +19,7 @@
 #include "source.h"
 #include "json.h"
 #include "report.h"
+#include "input/damage.h"
 
 static const char info_usage[] =
 "usage: ioreport info [--no-count] [--json] FILE...\n"
@@ -241,6 +242,53 @@ static const char *integrity_word(enum source_integrity i)
 	return i == SOURCE_TRUNCATED ? "truncated" : "corrupt";
 }
 
+/* damage: each damaged region reading skipped, and the totals */
+static void print_damage(const struct source_info *in)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (in->truncated && in->ndamaged)
+		printf("  %-16s at offset %" PRIu64 ": %s\n", "also truncated",
+		       in->truncated_offset, in->truncated_reason);
+	if (!in->ndamaged)
+		return;
+	source_damage_summary(in, &sb);
+	printf("%s\n", sb.buf);
+	for (int i = 0; i < in->ndamaged; i++) {
+		strbuf_reset(&sb);
+		source_damage_text(&in->damaged[i], &sb);
+		printf("  %s\n", sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+static void json_damage(struct json *j, const struct source_info *in)
+{
+	json_array_begin(j, "damaged");
+	for (int i = 0; i < in->ndamaged; i++) {
+		const struct source_damage *r = &in->damaged[i];
+
+		json_object_begin(j, NULL);
+		json_u64(j, "offset", r->offset);
+		json_u64(j, "length", r->length);
+		json_u64(j, "chunks", r->chunks);
+		json_bool(j, "to_end", r->to_end);
+		if (r->cpu >= 0) {
+			json_i64(j, "cpu", r->cpu);
+			json_u64(j, "first_ts_ns", r->first_ts);
+			json_u64(j, "last_ts_ns", r->last_ts);
+		} else {
+			json_null(j, "cpu");
+		}
+		json_str(j, "reason", r->reason);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_u64(j, "damaged_bytes", in->damaged_bytes);
+	json_u64(j, "damaged_chunks", in->damaged_chunks);
+	json_u64(j, "damaged_ns", in->damaged_ns);
+}
+
 /* "key=value" lines as members of an object. */
 static void json_kv_lines(struct json *j, const char *key, const char *text)
 {
@@ -309,6 +357,7 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 		json_u64(&j, "stop_offset", in->stop_offset);
 		json_str(&j, "stop_reason", in->stop_reason);
 	}
+	json_damage(&j, in);
 	json_kv_lines(&j, "header", in->header_text);
 	json_u64(&j, "cpus", in->ncpus);
 	json_u64(&j, "page_size", in->page_size);
@@ -434,6 +483,7 @@ static int info_one(const char *path)
 		printf("integrity:         %s at offset %" PRIu64 ": %s\n",
 		       integrity_word(in->integrity), in->stop_offset,
 		       in->stop_reason);
+	print_damage(in);
 
 	printf("header:\n");
 	header_line(in->header_text, "host:", "hostname");

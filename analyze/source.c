@@ -32,6 +32,7 @@
 #include "iorec-format.h"
 #include "util.h"
 #include "source.h"
+#include "input/damage.h"
 
 #define TRACEDAT_MAGIC		"\027\010\104tracing"
 #define TRACEDAT_MAGIC_LEN	10
@@ -52,10 +53,21 @@
 /* Event ids above this are looked up by bisection, not by array. */
 #define TYPE_ID_LIMIT		(1 << 16)
 
+/*
+ * Memory caps (docs/iorec.5, "Memory"): the pages pass 2 holds at once,
+ * one chunk per CPU, and the metadata of pass 1, whatever the frames
+ * claim to expand to.  A chunk beyond a cap is a damaged region.
+ */
+#define DATA_CAP		(1ull << 30)
+#define META_CAP		(256ull << 20)
+
 /* One DATA chunk of one CPU, from pass 1. */
 struct chunk_ref {
 	uint64_t offset;
 	uint32_t npages;
+	uint32_t stored_len;
+	bool gap;		/* a damaged region precedes it */
+	uint64_t first_ts, last_ts;
 };
 
 /* Per-CPU read position. */
@@ -66,6 +78,7 @@ struct cursor {
 	size_t nrefs, refs_alloc, next_ref;
 	uint8_t *buf;		/* pages of the current chunk + PAGE_SLACK */
 	size_t buf_alloc;
+	uint64_t max_body;	/* the largest chunk's pages (DATA_CAP) */
 	uint64_t chunk_offset;
 	uint32_t npages, page, subbuf;
 	uint8_t *cur_page;
@@ -117,6 +130,10 @@ struct source {
 
 	struct syscall_name *syscalls;
 	size_t nsyscalls;
+
+	struct damage_log damage;	/* damaged regions (.iorec) */
+	uint64_t resident;		/* sum of the cursors' max_body */
+	uint64_t meta_bytes;		/* metadata payloads loaded */
 
 	char *warnings[MAX_WARNINGS];
 	int nwarn, warn_head;
@@ -307,6 +324,19 @@ static void index_data(struct source *src, const struct iorec_chunk *c)
 	}
 	ensure_cpu(src, (int)d->cpu);
 	cur = &src->cursors[d->cpu];
+	/* damage: the pages all CPUs hold at once stay under DATA_CAP */
+	if ((uint64_t)d->npages * d->subbuf_size > cur->max_body) {
+		uint64_t body = (uint64_t)d->npages * d->subbuf_size;
+
+		if (src->resident - cur->max_body + body > DATA_CAP) {
+			damage_add_chunk(&src->damage, c->offset,
+					 IOREC_CHUNK_HEADER_LEN + c->stored_len,
+					 d, "data chunks of all CPUs beyond the 1 GiB memory cap");
+			return;
+		}
+		src->resident += body - cur->max_body;
+		cur->max_body = body;
+	}
 	if (cur->nrefs == cur->refs_alloc) {
 		cur->refs_alloc = cur->refs_alloc ? cur->refs_alloc * 2 : 16;
 		cur->refs = xrealloc(cur->refs,
@@ -314,6 +344,10 @@ static void index_data(struct source *src, const struct iorec_chunk *c)
 	}
 	cur->refs[cur->nrefs].offset = c->offset;
 	cur->refs[cur->nrefs].npages = d->npages;
+	cur->refs[cur->nrefs].stored_len = c->stored_len;
+	cur->refs[cur->nrefs].first_ts = d->first_ts;
+	cur->refs[cur->nrefs].last_ts = d->last_ts;
+	cur->refs[cur->nrefs].gap = damage_chunk(&src->damage, d);
 	cur->nrefs++;
 
 	sc = &src->info.cpus[d->cpu];
@@ -453,6 +487,50 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* Damage: resynchronisation and the regions of source_info */
+
+/* Put the regions into info; any region makes the file corrupt. */
+static void publish_damage(struct source *src)
+{
+	struct source_info *in = &src->info;
+
+	damage_publish(&src->damage, in);
+	if (!in->ndamaged)
+		return;
+	in->integrity = SOURCE_CORRUPT;
+	in->stop_offset = in->damaged[0].offset;
+	in->stop_reason = in->damaged[0].reason;
+}
+
+/*
+ * Pass 1 met damage (err from iorec_reader_next): note the region and
+ * resynchronise after it.  Returns 1 to go on reading, 0 to stop (a cut,
+ * or nothing valid after the damage).
+ */
+static int skip_damage(struct source *src, int err)
+{
+	struct iorec_gap gap;
+	struct stat st;
+	int ret = iorec_reader_resync(src->reader, &gap);
+
+	if (ret > 0 || (ret == 0 && gap.error != -IOREC_E_TRUNCATED)) {
+		damage_add_gap(&src->damage, &gap, iorec_strerror(gap.error));
+		return ret;
+	}
+	if (err == -IOREC_E_AFTER_END && !fstat(src->fd, &st)) {
+		/* what follows the end chunk is not the recording's */
+		memset(&gap, 0, sizeof(gap));
+		gap.offset = iorec_reader_error_offset(src->reader);
+		gap.length = (uint64_t)st.st_size > gap.offset ?
+			     (uint64_t)st.st_size - gap.offset : 0;
+		gap.to_end = true;
+		gap.error = err;
+		damage_add_gap(&src->damage, &gap, iorec_strerror(err));
+	}
+	return 0;
+}
+
 static int iorec_load(struct source *src, char **errmsg)
 {
 	struct source_info *in = &src->info;
@@ -481,11 +559,18 @@ static int iorec_load(struct source *src, char **errmsg)
 		if (ret == 0)
 			break;
 		if (ret < 0) {
-			in->integrity = ret == -IOREC_E_TRUNCATED ?
-				SOURCE_TRUNCATED : SOURCE_CORRUPT;
-			in->stop_offset =
-				iorec_reader_error_offset(src->reader);
-			in->stop_reason = iorec_strerror(ret);
+			int regions = src->damage.n;
+
+			/* damage: resynchronise after it, or stop */
+			if (have_header && skip_damage(src, ret) > 0)
+				continue;
+			if (src->damage.n == regions) {
+				in->integrity = ret == -IOREC_E_TRUNCATED ?
+					SOURCE_TRUNCATED : SOURCE_CORRUPT;
+				in->stop_offset =
+					iorec_reader_error_offset(src->reader);
+				in->stop_reason = iorec_strerror(ret);
+			}
 			break;
 		}
 		in->chunks++;
@@ -496,6 +581,14 @@ static int iorec_load(struct source *src, char **errmsg)
 				index_data(src, &c);
 			continue;
 		}
+		/* damage: metadata stays under META_CAP */
+		if (have_header && src->meta_bytes + c.raw_len > META_CAP) {
+			damage_add_chunk(&src->damage, c.offset,
+					 IOREC_CHUNK_HEADER_LEN + c.stored_len,
+					 NULL, "metadata beyond the 256 MiB cap");
+			continue;
+		}
+		src->meta_bytes += c.raw_len;
 		ret = iorec_reader_read_at(src->reader, c.offset, &c);
 		if (ret < 0) {
 			queue_warning(src, "%s: chunk at offset %llu (type %u): %s; skipped",
@@ -521,6 +614,7 @@ static int iorec_load(struct source *src, char **errmsg)
 						    src->path);
 				return -1;
 			}
+			damage_init(&src->damage, h.ncpus);
 			have_header = true;
 			continue;
 		}
@@ -549,6 +643,13 @@ static int iorec_load(struct source *src, char **errmsg)
 		in->stop_offset = in->file_bytes;
 		in->stop_reason = "no end chunk (the recording was cut short)";
 	}
+	/* damage: the regions, which make the file corrupt */
+	if (in->integrity == SOURCE_TRUNCATED) {
+		in->truncated = true;
+		in->truncated_offset = in->stop_offset;
+		in->truncated_reason = in->stop_reason;
+	}
+	publish_damage(src);
 
 	/* First registration wins: saved_cmdlines, then the snapshots. */
 	if (in->cmdlines)
@@ -598,12 +699,26 @@ static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 
 		ret = iorec_reader_read_at(src->reader, ref->offset, &c);
 		if (ret < 0) {
+			struct iorec_data_desc d = {
+				.cpu = (uint32_t)cur->cpu,
+				.first_ts = ref->first_ts,
+				.last_ts = ref->last_ts,
+			};
+
 			queue_warning(src, "%s: data chunk at offset %llu (cpu %d): %s; its events are skipped",
 				      src->path,
 				      (unsigned long long)ref->offset,
 				      cur->cpu, iorec_strerror(ret));
+			/* damage: a region, and a gap before what follows */
+			damage_add_chunk(&src->damage, ref->offset,
+					 IOREC_CHUNK_HEADER_LEN + ref->stored_len,
+					 &d, iorec_strerror(ret));
+			publish_damage(src);
+			cur->pending_missed = -1;
 			continue;
 		}
+		if (ref->gap)
+			cur->pending_missed = -1;	/* damage before it */
 		body = c.payload_len - IOREC_DATA_DESC_LEN;
 		if (cur->buf_alloc < body + PAGE_SLACK) {
 			free(cur->buf);
@@ -1116,6 +1231,7 @@ void source_close(struct source *src)
 	for (size_t i = 0; i < src->nsyscalls; i++)
 		free(src->syscalls[i].name);
 	free(src->syscalls);
+	damage_release(&src->damage);
 	free(src->types);
 	free(src->type_index);
 	free(src->type_by_id);

@@ -33,6 +33,8 @@
 #include "util.h"
 #include "source.h"
 #include "input/damage.h"
+#include "input/ftrace-guard.h"
+#include "input/tracedat-guard.h"
 
 #define TRACEDAT_MAGIC		"\027\010\104tracing"
 #define TRACEDAT_MAGIC_LEN	10
@@ -140,7 +142,19 @@ struct source {
 	unsigned long warn_dropped;
 
 	struct trace_seq seq;
+
+	/*
+	 * guard: the record printed, copied before zeroes, since
+	 * libtraceevent's printing reads where the format and the record's
+	 * dynamic offsets say (up to 64 KiB past a field)
+	 */
+	uint8_t *print_buf;
+	size_t print_alloc, print_used;
+	struct tep_record print_rec;
 };
+
+/* Zeroes after a record printed (PRINT_SLACK), see struct source. */
+#define PRINT_SLACK		(256u << 10)
 
 static __attribute__((format(printf, 2, 3)))
 void queue_warning(struct source *src, const char *fmt, ...)
@@ -266,8 +280,9 @@ static void load_syscalls(struct source *src, const char *text)
 			break;
 		p = nl + 1;
 	}
-	qsort(src->syscalls, src->nsyscalls, sizeof(*src->syscalls),
-	      cmp_syscall);
+	if (src->nsyscalls)	/* no valid line: no array, no qsort(NULL) */
+		qsort(src->syscalls, src->nsyscalls, sizeof(*src->syscalls),
+		      cmp_syscall);
 }
 
 const char *source_syscall_name(struct source *src, long nr)
@@ -399,10 +414,19 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 	switch (c->type) {
 	case IOREC_CHUNK_HEADER_PAGE: {
 		char *text = dup_text(p, len);
+		struct ftrace_verdict v;
 
 		free((char *)in->header_page);
 		in->header_page = text;
-		if (tep_parse_header_page(src->tep, text, len, in->long_size))
+		/* guard: only the kernel's shape reaches libtraceevent */
+		if (ftrace_check_header_page(text, len, in->subbuf_size,
+					     &v) < 0)
+			queue_warning(src, "%s: header_page at offset %llu: %s at byte %zu; page headers are read with long size %d",
+				      src->path,
+				      (unsigned long long)c->offset, v.error,
+				      v.offset, in->long_size);
+		else if (tep_parse_header_page(src->tep, text, len,
+					       in->long_size))
 			queue_warning(src, "%s: header_page at offset %llu does not parse; page headers are read with long size %d",
 				      src->path,
 				      (unsigned long long)c->offset,
@@ -420,9 +444,44 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 				      src->path, (unsigned long long)c->offset);
 			break;
 		}
-		e = tep_parse_event(src->tep, (const char *)nul + 1,
-				    len - (size_t)(nul + 1 - p),
-				    (const char *)p);
+		/* guard: the ftrace grammar before libtraceevent */
+		{
+			const char *text = (const char *)nul + 1;
+			size_t tlen = len - (size_t)(nul + 1 - p);
+			struct ftrace_verdict v = { 0 };
+			int g = -1;
+
+			if (!ftrace_check_system((const char *)p,
+						 (size_t)(nul - p)))
+				v.error = "system name not of [A-Za-z0-9_]";
+			else
+				g = ftrace_check_format(text, tlen,
+							in->subbuf_size,
+							!strcmp((const char *)p,
+								"ftrace"), &v);
+			if (g >= 0 && tep_find_event(src->tep, (int)v.id)) {
+				v.error = "event ID of an earlier format";
+				g = -1;
+			}
+			if (g < 0) {
+				in->bad_formats++;
+				queue_warning(src, "%s: event format chunk at offset %llu: %s at byte %zu of the format; its events are not decoded",
+					      src->path,
+					      (unsigned long long)c->offset,
+					      v.error, v.offset);
+				ftrace_verdict_release(&v);
+				break;
+			}
+			/*
+			 * A print fmt replaced by a neutral one (g > 0) is
+			 * silent: real kernels have some libtraceevent
+			 * cannot evaluate (jiffies_to_msecs(), ...).
+			 */
+			e = tep_parse_event(src->tep, v.text ? v.text : text,
+					    v.text ? v.text_len : tlen,
+					    (const char *)p);
+			ftrace_verdict_release(&v);
+		}
 		/* A print format libtraceevent cannot evaluate still leaves
 		 * the fields usable, so only a hard failure counts. */
 		if (e && e != TEP_ERRNO__READ_PRINT_FAILED &&
@@ -476,8 +535,16 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		in->seen_end = true;
 		break;
 	case IOREC_CHUNK_PRINTK: {
-		char *text = dup_text(p, len);
+		struct ftrace_verdict v;
+		size_t dropped;
+		/* guard: only well-formed lines reach libtraceevent */
+		char *text = ftrace_filter_lines((const char *)p, len, true,
+						 &dropped, &v);
 
+		if (dropped)
+			queue_warning(src, "%s: printk formats at offset %llu: %zu lines left out, the first at byte %zu: %s",
+				      src->path, (unsigned long long)c->offset,
+				      dropped, v.offset, v.error);
 		tep_parse_printk_formats(src->tep, text);
 		free(text);
 		break;
@@ -652,8 +719,19 @@ static int iorec_load(struct source *src, char **errmsg)
 	publish_damage(src);
 
 	/* First registration wins: saved_cmdlines, then the snapshots. */
-	if (in->cmdlines)
-		tep_parse_saved_cmdlines(src->tep, in->cmdlines);
+	if (in->cmdlines) {
+		struct ftrace_verdict v;
+		size_t dropped;
+		char *text = ftrace_filter_lines(in->cmdlines,
+						 strlen(in->cmdlines), false,
+						 &dropped, &v);
+
+		if (dropped)
+			queue_warning(src, "%s: saved cmdlines: %zu lines left out, the first at byte %zu: %s",
+				      src->path, dropped, v.offset, v.error);
+		tep_parse_saved_cmdlines(src->tep, text);
+		free(text);
+	}
 	register_snapshot_comms(src, in->snapshot_start);
 	register_snapshot_comms(src, in->snapshot_end);
 
@@ -873,13 +951,24 @@ static int tracedat_load(struct source *src, const uint8_t *magic, size_t n,
 			 char **errmsg)
 {
 	struct source_info *in = &src->info;
+	struct tracedat_patches patches;
+	const char *why;
+	uint64_t off;
 	int fd, ncpus;
 
 	/* The version follows the magic as a NUL-terminated decimal. */
 	if (n > TRACEDAT_MAGIC_LEN)
 		in->version_major = (unsigned int)atoi(
 			(const char *)magic + TRACEDAT_MAGIC_LEN);
-	fd = dup(src->fd);
+	/* guard: the structure and texts before libtracecmd trusts them */
+	if (tracedat_guard(src->fd, &patches, &why, &off) < 0) {
+		*errmsg = xasprintf("%s: corrupt trace.dat at offset %llu: %s",
+				    src->path, (unsigned long long)off, why);
+		return -1;
+	}
+	fd = patches.n ? tracedat_patched_copy(src->fd, &patches) :
+	     dup(src->fd);
+	tracedat_patches_release(&patches);
 	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0) {
 		*errmsg = xasprintf("%s: %s", src->path, strerror(errno));
 		if (fd >= 0)
@@ -1241,6 +1330,7 @@ void source_close(struct source *src)
 		src->nwarn--;
 	}
 	trace_seq_destroy(&src->seq);
+	free(src->print_buf);
 	free(src->path);
 	free(src);
 }
@@ -1379,6 +1469,14 @@ struct source_field *source_field(struct source *src, int id,
 	return (struct source_field *)tep_find_any_field(e, name);
 }
 
+/* Does the field lie inside the record (offset and size non-negative)? */
+static inline bool field_inside(const struct tep_format_field *field,
+				const struct source_event *ev)
+{
+	return field->offset >= 0 && field->size >= 0 && ev->size >= 0 &&
+	       (long long)field->offset + field->size <= ev->size;
+}
+
 static inline bool field_swap(const struct tep_format_field *field)
 {
 	const struct tep_handle *tep = field->event->tep;
@@ -1399,7 +1497,8 @@ int source_field_u64(const struct source_field *f,
 	unsigned long long v;
 	bool swap;
 
-	if (!field || field->offset + field->size > ev->size)
+	/* the offset and size are ints from a format text: never trusted */
+	if (!field || !field_inside(field, ev))
 		return -1;
 	/* the common case without libtraceevent's general path */
 	p = (const char *)ev->data + field->offset;
@@ -1460,7 +1559,7 @@ int source_field_str(const struct source_field *f,
 	unsigned int off, len;
 	size_t n;
 
-	if (!field || !bufsz || field->offset + field->size > ev->size)
+	if (!field || !bufsz || !field_inside(field, ev))
 		return -1;
 	off = (unsigned int)field->offset;
 	len = (unsigned int)field->size;
@@ -1484,10 +1583,31 @@ int source_field_str(const struct source_field *f,
 	return 0;
 }
 
+/* guard: ev's record copied in front of PRINT_SLACK zeroes. */
+static struct tep_record *print_record(struct source *src,
+				       const struct source_event *ev)
+{
+	struct tep_record *rec = ev->priv;
+	size_t size = rec->size > 0 ? (size_t)rec->size : 0;
+
+	if (src->print_alloc < size + PRINT_SLACK) {
+		free(src->print_buf);
+		src->print_alloc = size + PRINT_SLACK;
+		src->print_buf = xcalloc(1, src->print_alloc);
+	} else {
+		memset(src->print_buf, 0, src->print_used);
+	}
+	memcpy(src->print_buf, rec->data, size);
+	src->print_used = size;
+	src->print_rec = *rec;
+	src->print_rec.data = src->print_buf;
+	return &src->print_rec;
+}
+
 void source_format_event(struct source *src, const struct source_event *ev,
 			 bool raw, struct strbuf *out)
 {
-	struct tep_record *rec = ev->priv;
+	struct tep_record *rec = print_record(src, ev);
 	const struct source_event_type *t = find_type(src, ev->id);
 	const char *name = t ? t->name : "(NULL)";
 	int len = (int)strlen(name);
@@ -1509,7 +1629,7 @@ void source_format_event(struct source *src, const struct source_event *ev,
 void source_format_fields(struct source *src, const struct source_event *ev,
 			  bool raw, struct strbuf *out)
 {
-	struct tep_record *rec = ev->priv;
+	struct tep_record *rec = print_record(src, ev);
 
 	trace_seq_reset(&src->seq);
 	tep_print_event(src->tep, &src->seq, rec, "%s",
@@ -1555,7 +1675,8 @@ int source_field_array_u64(const struct source_field *f,
 	    (esize != 1 && esize != 2 && esize != 4 && esize != 8))
 		return -1;
 	off = (long long)field->offset + (long long)idx * esize;
-	if (off + esize > ev->size)
+	if (field->offset < 0 || off + esize > ev->size ||
+	    (long long)idx * esize + esize > (long long)field->size)
 		return -1;
 	*val = tep_read_number(field->event->tep,
 			       (const char *)ev->data + off, (int)esize);

@@ -132,7 +132,8 @@ void damage_publish(struct damage_log *d, struct source_info *in)
 		}
 	}
 	/* pass 2 adds chunks out of file order */
-	qsort(d->v, (size_t)d->n, sizeof(*d->v), cmp_offset);
+	if (d->n > 1)
+		qsort(d->v, (size_t)d->n, sizeof(*d->v), cmp_offset);
 	for (int i = 0; i < d->n; i++)
 		d->guess[i].have = false;	/* settled; order changed */
 

@@ -81,6 +81,7 @@ struct cursor {
 	uint8_t *buf;		/* pages of the current chunk + PAGE_SLACK */
 	size_t buf_alloc;
 	uint64_t max_body;	/* the largest chunk's pages (DATA_CAP) */
+	size_t next_mark;	/* the first of src->marks not yet passed */
 	uint64_t chunk_offset;
 	uint32_t npages, page, subbuf;
 	uint8_t *cur_page;
@@ -134,6 +135,8 @@ struct source {
 	size_t nsyscalls;
 
 	struct damage_log damage;	/* damaged regions (.iorec) */
+	uint64_t *marks;		/* the time spans' ends, sorted */
+	size_t nmarks;
 	uint64_t resident;		/* sum of the cursors' max_body */
 	uint64_t meta_bytes;		/* metadata payloads loaded */
 
@@ -362,7 +365,8 @@ static void index_data(struct source *src, const struct iorec_chunk *c)
 	cur->refs[cur->nrefs].stored_len = c->stored_len;
 	cur->refs[cur->nrefs].first_ts = d->first_ts;
 	cur->refs[cur->nrefs].last_ts = d->last_ts;
-	cur->refs[cur->nrefs].gap = damage_chunk(&src->damage, d);
+	damage_chunk(&src->damage, d);
+	cur->refs[cur->nrefs].gap = false;	/* set by publish_damage() */
 	cur->nrefs++;
 
 	sc = &src->info.cpus[d->cpu];
@@ -557,6 +561,58 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 /* ------------------------------------------------------------------ */
 /* Damage: resynchronisation and the regions of source_info */
 
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Where the gap markers go (struct source_event.missed): the first event
+ * of every CPU at or after each end of a region's time span, when the
+ * span is known; else the first event of every CPU's next chunk after
+ * the region in the file.
+ */
+static void place_marks(struct source *src)
+{
+	struct source_info *in = &src->info;
+
+	free(src->marks);
+	src->marks = xcalloc((size_t)in->ndamaged * 2 + 1, sizeof(uint64_t));
+	src->nmarks = 0;
+	for (int i = 0; i < in->ndamaged; i++) {
+		const struct source_damage *r = &in->damaged[i];
+
+		if (r->cpu >= 0) {
+			src->marks[src->nmarks++] = r->first_ts;
+			src->marks[src->nmarks++] = r->last_ts;
+			continue;
+		}
+		for (int c = 0; c < in->nr_cpus; c++) {
+			struct cursor *cur = &src->cursors[c];
+
+			for (size_t k = cur->next_ref; k < cur->nrefs; k++)
+				if (cur->refs[k].offset > r->offset) {
+					cur->refs[k].gap = true;
+					break;
+				}
+		}
+	}
+	if (src->nmarks > 1)
+		qsort(src->marks, src->nmarks, sizeof(uint64_t), cmp_u64);
+	/* what each CPU has yielded is behind its next mark */
+	for (int c = 0; c < in->nr_cpus; c++) {
+		struct cursor *cur = &src->cursors[c];
+		uint64_t last = in->cpus[c].events ? in->cpus[c].last_event_ts : 0;
+
+		cur->next_mark = 0;
+		while (in->cpus[c].events && cur->next_mark < src->nmarks &&
+		       src->marks[cur->next_mark] <= last)
+			cur->next_mark++;
+	}
+}
+
 /* Put the regions into info; any region makes the file corrupt. */
 static void publish_damage(struct source *src)
 {
@@ -565,6 +621,7 @@ static void publish_damage(struct source *src)
 	damage_publish(&src->damage, in);
 	if (!in->ndamaged)
 		return;
+	place_marks(src);
 	in->integrity = SOURCE_CORRUPT;
 	in->stop_offset = in->damaged[0].offset;
 	in->stop_reason = in->damaged[0].reason;
@@ -1321,6 +1378,7 @@ void source_close(struct source *src)
 		free(src->syscalls[i].name);
 	free(src->syscalls);
 	damage_release(&src->damage);
+	free(src->marks);
 	free(src->types);
 	free(src->type_index);
 	free(src->type_by_id);
@@ -1422,6 +1480,15 @@ int source_next(struct source *src, struct source_event *ev)
 	ev->data = rec->data;
 	ev->size = rec->size;
 	ev->missed = rec->missed_events;
+	/* damage: the first event at or after an end of a lost span */
+	if (best->next_mark < src->nmarks &&
+	    src->marks[best->next_mark] <= rec->ts) {
+		while (best->next_mark < src->nmarks &&
+		       src->marks[best->next_mark] <= rec->ts)
+			best->next_mark++;
+		if (!ev->missed)
+			ev->missed = -1;
+	}
 	ev->priv = rec;
 	if (src->type_size && src->type_off + src->type_size <= rec->size &&
 	    src->pid_off + src->pid_size <= rec->size) {

@@ -393,6 +393,7 @@ int iorec_reader_resync(struct iorec_reader *r, struct iorec_gap *gap)
 	uint32_t seq = r->next_seq, n = 0;
 	uint8_t h[IOREC_CHUNK_HEADER_LEN];
 	uint8_t *win = NULL;
+	uint64_t claimed = 0;	/* where the damaged chunk said it ends */
 	bool found = false;
 
 	memset(gap, 0, sizeof(*gap));
@@ -415,6 +416,7 @@ int iorec_reader_resync(struct iorec_reader *r, struct iorec_gap *gap)
 	    iorec_get32(h + 28) == iorec_crc32c(0, h, 28) &&
 	    iorec_get32(h + 12) <= IOREC_CHUNK_MAX_STORED) {
 		at = bad + sizeof(h) + iorec_get32(h + 12);
+		claimed = at;
 		found = candidate(r, at, bad, seq, size, &n);
 	}
 	/* Else every later offset that starts with the chunk magic. */
@@ -451,8 +453,11 @@ int iorec_reader_resync(struct iorec_reader *r, struct iorec_gap *gap)
 	}
 	gap->length = at - bad;
 	gap->chunks = n - seq;
-	/* the "cut" was a length pointing past the end of the file */
-	if (gap->error == -IOREC_E_TRUNCATED)
+	/*
+	 * A valid chunk inside what the damaged one claimed as its payload:
+	 * its length was a lie (also when it pointed past the end: a "cut")
+	 */
+	if (gap->error == -IOREC_E_TRUNCATED || at < claimed)
 		gap->error = -IOREC_E_BAD_LENGTH;
 	r->offset = at;
 	r->next_seq = n;

@@ -420,20 +420,21 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 			run->on_call(run->on_call_arg, p, NULL, c);
 		return;
 	}
-	if (c->paired && (ki->flags & SKF_READ)) {
+	/* a negative fd (read(-1, ...) fails with EBADF) has no file */
+	if (c->paired && (ki->flags & SKF_READ) &&
+	    (f = fd_file(run, p, (int)c->args[ki->fd_in]))) {
 		struct filestat *fs;
 
-		f = fd_file(run, p, (int)c->args[ki->fd_in]);
 		fs = filestat_of(f);
 		fs->reads++;
 		fs->read_bytes += bytes;
 		fs->errors += c->ret < 0;
 		hist_add(&fs->rlat, lat);
 	}
-	if (c->paired && (ki->flags & SKF_WRITE)) {
+	if (c->paired && (ki->flags & SKF_WRITE) &&
+	    (f = fd_file(run, p, (int)c->args[ki->fd_out]))) {
 		struct filestat *fs;
 
-		f = fd_file(run, p, (int)c->args[ki->fd_out]);
 		fs = filestat_of(f);
 		fs->writes++;
 		fs->write_bytes += bytes;
@@ -441,10 +442,10 @@ void sysrun_account(struct sysrun *run, struct proc *p,
 		hist_add(&fs->wlat, lat);
 	}
 	if (c->paired && (ki->flags & SKF_SYNC) && ki->fd_out >= 0 &&
-	    c->kind != SK_SYNCFS) {
+	    c->kind != SK_SYNCFS &&
+	    (f = fd_file(run, p, (int)c->args[ki->fd_out]))) {
 		struct filestat *fs;
 
-		f = fd_file(run, p, (int)c->args[ki->fd_out]);
 		fs = filestat_of(f);
 		fs->errors += c->ret < 0;
 		hist_add(&fs->fsync, lat);

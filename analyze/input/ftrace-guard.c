@@ -227,6 +227,10 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 		return refuse(fm->v, "field without a type", base + 7);
 	if (!good_type(decl, name_start - 1))
 		return refuse(fm->v, "field type not of the ftrace shape", base + 7);
+	/* "TYPE[] NAME" only as "__data_loc char[] name" */
+	if (memchr(decl, '[', name_start) &&
+	    !starts(decl, dn, "__data_loc ") && !starts(decl, dn, "__rel_loc "))
+		return refuse(fm->v, "brackets in a field type that is not dynamic", base + 7);
 	memcpy(f->name, decl + name_start, name_end - name_start);
 	if (find_field(fm, f->name, strlen(f->name)))
 		return refuse(fm->v, "field declared twice", base + 7 + name_start);

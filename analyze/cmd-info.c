@@ -396,6 +396,7 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 	else
 		json_u64(&j, "events", events);
 	json_u64(&j, "bad_formats", in->bad_formats);
+	json_u64(&j, "replaced_print_fmts", in->replaced_prints);
 	types = source_event_types(src, &ntypes);
 	json_array_begin(&j, "event_types");
 	for (int i = 0; i < ntypes; i++) {
@@ -577,6 +578,11 @@ static int info_one(const char *path)
 	if (in->bad_formats)
 		printf(", %u formats unreadable", in->bad_formats);
 	printf("\n");
+	/* guard: print fmts replaced by neutral ones */
+	if (in->replaced_prints)
+		printf("  %-16s %u, the first at offset %" PRIu64 ": %s\n",
+		       "print fmts replaced:", in->replaced_prints,
+		       in->replaced_offset, in->replaced_reason);
 	for (int i = 0; i < ntypes; i++) {
 		char name[256];
 

@@ -478,9 +478,21 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 			}
 			/*
 			 * A print fmt replaced by a neutral one (g > 0) is
-			 * silent: real kernels have some libtraceevent
-			 * cannot evaluate (jiffies_to_msecs(), ...).
+			 * no warning: real kernels have some libtraceevent
+			 * cannot evaluate (jiffies_to_msecs(), ...); info
+			 * tells.
 			 */
+			if (g > 0 && !in->replaced_prints++) {
+				/* a byte of the file, unless compressed */
+				in->replaced_offset = c->offset;
+				if (!(c->flags & IOREC_CF_ZSTD))
+					in->replaced_offset +=
+						IOREC_CHUNK_HEADER_LEN +
+						(uint64_t)(text -
+							   (const char *)p) +
+						v.offset;
+				in->replaced_reason = v.error;
+			}
 			e = tep_parse_event(src->tep, v.text ? v.text : text,
 					    v.text ? v.text_len : tlen,
 					    (const char *)p);
@@ -1023,6 +1035,9 @@ static int tracedat_load(struct source *src, const uint8_t *magic, size_t n,
 				    src->path, (unsigned long long)off, why);
 		return -1;
 	}
+	in->replaced_prints = patches.formats;
+	in->replaced_offset = patches.first_offset;
+	in->replaced_reason = patches.first_reason;
 	fd = patches.n ? tracedat_patched_copy(src->fd, &patches) :
 	     dup(src->fd);
 	tracedat_patches_release(&patches);
@@ -1497,8 +1512,12 @@ int source_next(struct source *src, struct source_event *ev)
 		ev->pid = (int)read_num(src, (const char *)rec->data +
 					src->pid_off, src->pid_size);
 	} else {
-		ev->id = tep_data_type(src->tep, rec);
-		ev->pid = tep_data_pid(src->tep, rec);
+		/*
+		 * guard: no format gave the common fields, or the record is
+		 * too short for them: libtraceevent would read them anyway
+		 */
+		ev->id = -1;
+		ev->pid = 0;
 	}
 
 	t = find_type(src, ev->id);

@@ -128,6 +128,14 @@ struct source_info {
 	uint64_t file_bytes;		/* bytes up to the last good chunk */
 	uint32_t format_chunks;
 	uint32_t bad_formats;		/* event formats libtraceevent refused */
+	/*
+	 * Event formats whose print fmt was not well formed and was
+	 * replaced by a neutral one (their fields, name=value): how many,
+	 * and the first one's file offset and reason.
+	 */
+	uint32_t replaced_prints;
+	uint64_t replaced_offset;
+	const char *replaced_reason;
 
 	int nr_cpus;			/* size of cpus[] */
 	struct source_cpu *cpus;

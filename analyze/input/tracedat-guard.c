@@ -49,6 +49,8 @@ struct tg {
 	int version;
 	bool compressed;
 	uint32_t page_size;
+	int long_size;		/* of the page headers' commit word */
+	uint8_t *chunk, *zchunk;	/* scratch for CPU data checks */
 	uint64_t meta;		/* metadata decompressed so far */
 	uint64_t data;		/* CPU data decompressed, for libtracecmd */
 	uint32_t cpus;		/* v6: the header's CPU count */
@@ -90,6 +92,7 @@ void tracedat_patches_release(struct tracedat_patches *p)
 	free(p->v);
 	p->v = NULL;
 	p->n = 0;
+	p->formats = 0;
 }
 
 static int fail(struct tg *g, const char *why, uint64_t off)
@@ -237,6 +240,10 @@ static int check_text(struct st *s, uint64_t n, uint64_t max, int kind,
 		if (r == FTRACE_REFUSED || (r == FTRACE_REWRITTEN && !pf)) {
 			ret = fail(s->g, v.error, at + v.offset);
 		} else if (r == FTRACE_REWRITTEN) {
+			if (!s->g->patches->formats++) {
+				s->g->patches->first_reason = v.error;
+				s->g->patches->first_offset = at + v.offset;
+			}
 			/* the neutral print fmt, same length */
 			size_t from = (size_t)(pf + 1 - (const char *)b);
 			size_t len = (size_t)n - from;
@@ -292,11 +299,26 @@ static int check_text(struct st *s, uint64_t n, uint64_t max, int kind,
 /* header_page and header_event */
 static int header_files(struct st *s)
 {
-	uint64_t n;
+	uint64_t n, at;
 
-	if (sexpect(s, "header_page", 12) || su(s, 8, &n) ||
-	    check_text(s, n, 4096, 'h', NULL))
+	if (sexpect(s, "header_page", 12) || su(s, 8, &n))
 		return -1;
+	at = s->pos;
+	if (check_text(s, n, 4096, 'h', NULL))
+		return -1;
+	if (n) {
+		/* the commit word's size, as libtracecmd takes it */
+		struct st c = *s;
+		char *b;
+
+		c.pos = at;
+		b = (char *)sblob(&c, n);
+		if (!b)
+			return -1;
+		s->g->long_size = strstr(b, "commit;\toffset:8;\tsize:4;") ?
+				  4 : 8;
+		free(b);
+	}
 	if (sexpect(s, "header_event", 13) || su(s, 8, &n))
 		return -1;
 	if (n > 4096)
@@ -440,6 +462,7 @@ static bool terminated(const uint8_t *b, uint64_t n)
 }
 
 static int cpu_chunks(struct tg *g, uint64_t off, uint64_t size);
+static int cpu_pages(struct tg *g, uint64_t off, uint64_t size);
 
 /* The flags of the section at off (v7); -1 when it cannot be read. */
 static int section_flags(struct tg *g, uint64_t off)
@@ -513,8 +536,8 @@ static int buffer_option(struct tg *g, int id, const uint8_t *b, uint64_t n,
 					return fail(g, "trace.dat buffer names a CPU twice", at);
 			if (o > g->size || sz > g->size - o)
 				return fail(g, "trace.dat CPU data past the end of the file", at);
-			if ((flags & SEC_FL_COMPRESS) && sz &&
-			    cpu_chunks(g, o, sz))
+			if ((flags & SEC_FL_COMPRESS) ? sz && cpu_chunks(g, o, sz) :
+			    cpu_pages(g, o, sz))
 				return -1;
 		}
 	}
@@ -770,12 +793,51 @@ static int section(struct tg *g, int want, uint64_t off)
 	return ret;
 }
 
+/*
+ * Sub-buffers of CPU data whose commit size fits the page: libtracecmd
+ * loads the first of each CPU with kbuffer before checking, and fails
+ * the open (and crashes closing it) on a bad one.
+ */
+static int pages_ok(struct tg *g, const uint8_t *p, uint64_t n, uint64_t at)
+{
+	uint64_t hdr = 8 + (uint64_t)g->long_size;
+
+	for (uint64_t o = 0; o + hdr <= n; o += g->page_size) {
+		uint64_t commit = num(g, p + o + 8, g->long_size) &
+				  ((1ull << 27) - 1);
+
+		if (commit + hdr > g->page_size)
+			return fail(g, "trace.dat page whose data runs past the page", at + o);
+	}
+	return 0;
+}
+
+/* Uncompressed CPU data at off: whole pages inside the file, good headers. */
+static int cpu_pages(struct tg *g, uint64_t off, uint64_t size)
+{
+	uint64_t pages = (size + g->page_size - 1) / g->page_size;
+	uint64_t hdr = 8 + (uint64_t)g->long_size;
+	uint8_t h[16];
+
+	if (!size)
+		return 0;
+	if (off > g->size || pages * g->page_size > g->size - off)
+		return fail(g, "trace.dat CPU data not in whole pages inside the file", off);
+	for (uint64_t i = 0; i < pages; i++)
+		if (pread(g->fd, h, hdr, (off_t)(off + i * g->page_size)) !=
+		    (ssize_t)hdr || pages_ok(g, h, hdr, off + i * g->page_size))
+			return fail(g, "trace.dat page whose data runs past the page",
+				    off + i * g->page_size);
+	return 0;
+}
+
 /* The chunks of one CPU's compressed data, as libtracecmd copies them. */
 static int cpu_chunks(struct tg *g, uint64_t off, uint64_t size)
 {
 	/* libtracecmd reads the chunks past the CPU's size (the count) */
 	struct st s = { .g = g, .pos = off, .end = g->size };
 	uint64_t count, limit = 32 * g->size;
+	size_t z;
 
 	if (limit < (64ull << 20))
 		limit = 64ull << 20;
@@ -790,7 +852,18 @@ static int cpu_chunks(struct tg *g, uint64_t off, uint64_t size)
 			return fail(g, "trace.dat compressed data chunk runs past the end of the file", at);
 		if (rsize > CHUNK_MAX || (g->data += rsize) > limit)
 			return fail(g, "trace.dat data chunks expand beyond 32 times the file", at);
-		s.pos += csize;
+		/* libtracecmd's open fails (and crashes closing) on a bad one */
+		if (!g->chunk) {
+			g->chunk = xmalloc(CHUNK_MAX);
+			g->zchunk = xmalloc(CHUNK_MAX + 1024);
+		}
+		if (csize > CHUNK_MAX + 1024 || sread(&s, g->zchunk, csize))
+			return fail(g, "trace.dat compressed data chunk too large", at);
+		z = ZSTD_decompress(g->chunk, rsize, g->zchunk, csize);
+		if (ZSTD_isError(z))
+			return fail(g, "trace.dat compressed data chunk does not decompress", at);
+		if (pages_ok(g, g->chunk, z, at))
+			return -1;
 	}
 	return 0;
 }
@@ -881,6 +954,8 @@ static int v6_data(struct tg *g, struct st *s, bool top)
 			return -1;
 		if (off > g->size || size > g->size - off)
 			return fail(g, "trace.dat CPU data past the end of the file", at);
+		if (cpu_pages(g, off, size))
+			return -1;
 	}
 	if (top && g->trace_clock && s->end - s->pos >= 8) {
 		/* read_and_parse_trace_clock(): a sized text */
@@ -998,6 +1073,7 @@ int tracedat_guard(int fd, struct tracedat_patches *patches,
 		goto out;
 	}
 	g->page_size = (uint32_t)v;
+	g->long_size = b[1];
 	ret = g->version == 7 ? v7(g, &s) : v6(g, &s);
 out:
 	*why = g->why;
@@ -1006,6 +1082,8 @@ out:
 		*why = "trace.dat not valid";
 	if (ret)
 		tracedat_patches_release(patches);
+	free(g->chunk);
+	free(g->zchunk);
 	free(g);
 	return ret ? -1 : 0;
 }

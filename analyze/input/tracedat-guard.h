@@ -39,6 +39,10 @@ struct tracedat_patch {
 struct tracedat_patches {
 	struct tracedat_patch *v;
 	size_t n;
+	/* formats whose print fmt is replaced; the first: where, and why */
+	unsigned int formats;
+	uint64_t first_offset;
+	const char *first_reason;
 };
 
 /*

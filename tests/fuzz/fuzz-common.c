@@ -5,7 +5,9 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -62,4 +64,24 @@ void fuzz_repair_iorec(uint8_t *buf, size_t size)
 		iorec_put32(buf + off + 28, iorec_crc32c(0, buf + off, 28));
 		off += IOREC_CHUNK_HEADER_LEN + stored;
 	}
+}
+
+void fuzz_keep(const uint8_t *data, size_t size)
+{
+	static const char *path;
+	static bool looked;
+	int fd;
+
+	if (!looked) {
+		path = getenv("FUZZ_WRITE_INPUT");
+		looked = true;
+	}
+	if (!path)
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	if (write(fd, data, size) != (ssize_t)size)
+		perror(path);
+	close(fd);
 }

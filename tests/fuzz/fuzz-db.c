@@ -21,6 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data, size);
 	fuzz_repair_iorec(buf, size);
+	fuzz_keep(buf, size);
 	path = fuzz_file(buf, size);
 	if (path) {
 		char *argv[] = { "db", "-q", ":memory:", (char *)path, NULL };

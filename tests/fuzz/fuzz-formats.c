@@ -124,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		add(&out, &seq, tmpl[i].type, tmpl[i].payload, tmpl[i].len);
 	}
+	fuzz_keep((const uint8_t *)out.buf, out.len);
 	fuzz_analyze(fuzz_file((const uint8_t *)out.buf, out.len), 64);
 	strbuf_release(&out);
 	return 0;

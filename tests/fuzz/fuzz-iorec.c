@@ -19,6 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	memcpy(buf, data, size);
 	fuzz_repair_iorec(buf, size);
+	fuzz_keep(buf, size);
 	fuzz_analyze(fuzz_file(buf, size), 0);
 	free(buf);
 	return 0;

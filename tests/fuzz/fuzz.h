@@ -32,6 +32,13 @@ const char *fuzz_file(const uint8_t *data, size_t size);
 void fuzz_repair_iorec(uint8_t *buf, size_t size);
 
 /*
+ * fuzz_keep - when $FUZZ_WRITE_INPUT names a file, write there the bytes
+ * the target hands to the analyzer (CRCs repaired, the recording built):
+ * a finding becomes a file ioreport reads as it is
+ */
+void fuzz_keep(const uint8_t *data, size_t size);
+
+/*
  * fuzz_analyze - open path as `ioreport report` does and run its whole
  * analysis (block and syscall replay, attribution, the slowest requests
  * and calls, the anomaly counters), printing nothing

@@ -536,6 +536,9 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		free((char *)in->syscalls);
 		in->syscalls = dup_text(p, len);
 		load_syscalls(src, in->syscalls);
+		if (!src->nsyscalls)
+			queue_warning(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
+				      src->path, (unsigned long long)c->offset);
 		break;
 	case IOREC_CHUNK_CMDLINES:
 		free((char *)in->cmdlines);
@@ -928,6 +931,16 @@ static bool cursor_load_page(struct source *src, struct cursor *cur)
 		}
 		if (!size)
 			continue;
+		/* guard: kbuffer trusts the events' lengths */
+		if (!ftrace_page_events_ok(page + hdr, (size_t)size,
+					   src->info.big_endian)) {
+			queue_warning(src, "%s: data chunk at offset %llu (cpu %d): page %u has an event that runs past its data; page skipped",
+				      src->path,
+				      (unsigned long long)cur->chunk_offset,
+				      cur->cpu, cur->page - 1);
+			cur->pending_missed = -1;
+			continue;
+		}
 		if (kbuffer_load_subbuffer(cur->kbuf, page) < 0)
 			continue;
 		cur->cur_page = page;

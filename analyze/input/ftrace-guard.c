@@ -1074,6 +1074,67 @@ char *ftrace_filter_lines(const char *text, size_t len, bool printk,
 	return strbuf_detach(&sb, NULL);
 }
 
+static uint32_t get32(const uint8_t *p, bool be)
+{
+	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+		    (uint32_t)p[2] << 8 | p[3] :
+		    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+		    (uint32_t)p[1] << 8 | p[0];
+}
+
+/*
+ * The events of one sub-buffer's data [d, d + n), walked as kbuffer
+ * walks them: every event inside the data, every step forward (a
+ * negative length makes kbuffer go back, and libtracecmd read forever).
+ */
+bool ftrace_page_events_ok(const uint8_t *d, size_t n, bool big_endian)
+{
+	size_t cur = 0;
+
+	while (cur < n) {
+		uint32_t w, len;
+
+		if (n - cur < 4)
+			return false;
+		w = get32(d + cur, big_endian);
+		/* the 5 type bits are the low ones in either byte order */
+		switch (big_endian ? w >> 27 : w & 31) {
+		case 29:	/* padding: a length */
+			if (n - cur < 8)
+				return false;
+			len = get32(d + cur + 4, big_endian);
+			if (len > 0x7fffffff)
+				return false;
+			cur += 4 + (size_t)len;
+			if (!len)
+				cur += 4;
+			break;
+		case 30:	/* time extend, time stamp */
+		case 31:
+			if (n - cur < 8)
+				return false;
+			cur += 8;
+			break;
+		case 0:		/* a length word, then the data */
+			if (n - cur < 8)
+				return false;
+			len = get32(d + cur + 4, big_endian);
+			if (len < 8 || len > n)
+				return false;
+			cur += 8 + (((size_t)len - 4 + 3) & ~(size_t)3);
+			if (cur > n)
+				return false;
+			break;
+		default:
+			cur += 4 + 4 * (size_t)(big_endian ? w >> 27 : w & 31);
+			if (cur > n)
+				return false;
+			break;
+		}
+	}
+	return true;
+}
+
 /* "HEX TYPE NAME" with an optional "\t[MODULE]" */
 int ftrace_check_kallsyms(const char *text, size_t len,
 			  struct ftrace_verdict *v)

@@ -89,6 +89,14 @@ char *ftrace_filter_lines(const char *text, size_t len, bool printk,
 int ftrace_check_kallsyms(const char *text, size_t len,
 			  struct ftrace_verdict *v);
 
+/*
+ * ftrace_page_events_ok - may kbuffer walk the events of a sub-buffer's
+ * data (n bytes, the commit size, after the page header)?  Every event
+ * must lie inside the data and every step go forward: with a negative
+ * length kbuffer goes back, and a reader loops forever.
+ */
+bool ftrace_page_events_ok(const uint8_t *data, size_t n, bool big_endian);
+
 /* Free v->text; accepts a zeroed verdict. */
 void ftrace_verdict_release(struct ftrace_verdict *v);
 

@@ -806,8 +806,10 @@ static int pages_ok(struct tg *g, const uint8_t *p, uint64_t n, uint64_t at)
 		uint64_t commit = num(g, p + o + 8, g->long_size) &
 				  ((1ull << 27) - 1);
 
-		if (commit + hdr > g->page_size)
+		if (commit + hdr > g->page_size || commit + hdr > n - o)
 			return fail(g, "trace.dat page whose data runs past the page", at + o);
+		if (!ftrace_page_events_ok(p + o + hdr, commit, g->be))
+			return fail(g, "trace.dat page with an event that runs past its data or back", at + o);
 	}
 	return 0;
 }
@@ -816,19 +818,25 @@ static int pages_ok(struct tg *g, const uint8_t *p, uint64_t n, uint64_t at)
 static int cpu_pages(struct tg *g, uint64_t off, uint64_t size)
 {
 	uint64_t pages = (size + g->page_size - 1) / g->page_size;
-	uint64_t hdr = 8 + (uint64_t)g->long_size;
-	uint8_t h[16];
+	uint8_t *page;
+	int ret = 0;
 
 	if (!size)
 		return 0;
 	if (off > g->size || pages * g->page_size > g->size - off)
 		return fail(g, "trace.dat CPU data not in whole pages inside the file", off);
-	for (uint64_t i = 0; i < pages; i++)
-		if (pread(g->fd, h, hdr, (off_t)(off + i * g->page_size)) !=
-		    (ssize_t)hdr || pages_ok(g, h, hdr, off + i * g->page_size))
-			return fail(g, "trace.dat page whose data runs past the page",
-				    off + i * g->page_size);
-	return 0;
+	page = xmalloc(g->page_size);
+	for (uint64_t i = 0; i < pages && !ret; i++) {
+		uint64_t at = off + i * g->page_size;
+
+		if (pread(g->fd, page, g->page_size, (off_t)at) !=
+		    (ssize_t)g->page_size)
+			ret = fail(g, "cannot read the trace.dat", at);
+		else
+			ret = pages_ok(g, page, g->page_size, at);
+	}
+	free(page);
+	return ret;
 }
 
 /* The chunks of one CPU's compressed data, as libtracecmd copies them. */

@@ -30,7 +30,7 @@ run() {		# TARGET ARGS... (paths that do not exist are left out)
 shopt -s nullglob
 run fuzz-reader --cuts "$c/reader" "$c/iorec" "$top_srcdir"/samples/*.iorec $r/reader
 run fuzz-iorec "$c/iorec" $r/iorec
-run fuzz-db "$c/iorec" $r/db
+run fuzz-db "$c/iorec" $r/iorec
 run fuzz-formats "$c/formats" $r/formats
 run fuzz-tracedat "$c/tracedat" $r/tracedat
 exit $fail

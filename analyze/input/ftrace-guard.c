@@ -982,6 +982,7 @@ int ftrace_check_header_page(const char *text, size_t len,
 	if (memchr(text, '\0', len))
 		return refuse(v, "NUL byte inside header_page",
 			      (size_t)((const char *)memchr(text, '\0', len) - text));
+	/* in the kernel's order, which libtraceevent reads them in */
 	while (p < e) {
 		size_t n = line_len(p, e);
 
@@ -989,15 +990,19 @@ int ftrace_check_header_page(const char *text, size_t len,
 			p++;
 			continue;
 		}
-		if (header_field(p, n, "u64 timestamp", &ts_off, &ts_size)) {
+		if (ts_off < 0 && header_field(p, n, "u64 timestamp", &ts_off,
+					       &ts_size)) {
 			if (ts_off != 0 || ts_size != 8)
 				return refuse(v, "header_page timestamp not 8 bytes at offset 0", (size_t)(p - text));
-		} else if (header_field(p, n, "local_t commit", &c_off, &c_size)) {
+		} else if (ts_off >= 0 && c_off < 0 &&
+			   header_field(p, n, "local_t commit", &c_off, &c_size)) {
 			if (c_off != 8 || (c_size != 4 && c_size != 8))
 				return refuse(v, "header_page commit not a long at offset 8", (size_t)(p - text));
-		} else if (header_field(p, n, "int overwrite", &o_off, &o_size)) {
+		} else if (c_off >= 0 && d_off < 0 &&
+			   header_field(p, n, "int overwrite", &o_off, &o_size)) {
 			;
-		} else if (header_field(p, n, "char data", &d_off, &d_size)) {
+		} else if (c_off >= 0 && d_off < 0 &&
+			   header_field(p, n, "char data", &d_off, &d_size)) {
 			if (c_off < 0 || d_off != 8 + c_size ||
 			    (subbuf_size && (uint64_t)d_off + (uint64_t)d_size >
 			     subbuf_size))

@@ -58,6 +58,7 @@ struct tg {
 	int nbuffers;
 	uint64_t buf_off[MAX_BUFFERS];
 	uint64_t sec_off[OPT_BUFFER_TEXT + 1];	/* v7: sections by id */
+	bool top;		/* v7: a top flyrecord buffer */
 	struct tracedat_patches *patches;
 	const char *why;
 	uint64_t off;
@@ -408,8 +409,11 @@ static int block(struct st *s, struct st *out, uint8_t **mem)
 	*mem = xmalloc(rsize ? rsize : 1);
 	got = ZSTD_decompress(*mem, rsize, in, csize);
 	free(in);
-	if (ZSTD_isError(got))
+	if (ZSTD_isError(got)) {
+		free(*mem);
+		*mem = NULL;
 		return fail(g, "trace.dat compressed block does not decompress", at);
+	}
 	out->g = g;
 	out->mem = *mem;
 	out->pos = 0;
@@ -511,6 +515,11 @@ static int buffer_option(struct tg *g, int id, const uint8_t *b, uint64_t n,
 		return fail(g, "trace.dat section compressed in an uncompressed file", off);
 	if (id == OPT_BUFFER_TEXT && (flags & SEC_FL_COMPRESS))
 		return fail(g, "trace.dat compressed latency data is not read", off);
+	/* libtracecmd leaves a latency top buffer without CPU data */
+	if (b[8] == '\0' && id == OPT_BUFFER_TEXT)
+		return fail(g, "trace.dat latency traces are not read (record with trace-cmd record)", at);
+	if (b[8] == '\0')
+		g->top = true;
 	if (id == OPT_BUFFER) {
 		uint64_t page;
 
@@ -924,6 +933,11 @@ static int v7(struct tg *g, struct st *s)
 			return -1;
 		opt = next;
 	}
+	/* without them libtracecmd's open fails, or reads no CPU data */
+	if (!g->sec_off[OPT_HEADER_INFO])
+		return fail(g, "trace.dat without its header info section", 0);
+	if (!g->top)
+		return fail(g, "trace.dat without the top buffer's flyrecord data", 0);
 	for (int id = OPT_HEADER_INFO; id <= OPT_CMDLINES; id++)
 		if (g->sec_off[id] && section(g, id, g->sec_off[id]))
 			return -1;
@@ -948,8 +962,11 @@ static int v6_data(struct tg *g, struct st *s, bool top)
 		if (sread(s, mark, 10))
 			return -1;
 	}
-	if (!memcmp(mark, "latency", 7))
+	if (!memcmp(mark, "latency", 7)) {
+		if (top)	/* libtracecmd then has no CPU data */
+			return fail(g, "trace.dat latency traces are not read (record with trace-cmd record)", at);
 		return 0;
+	}
 	if (memcmp(mark, "flyrecord", 9))
 		return fail(g, "trace.dat without flyrecord or latency data", at);
 	if ((uint64_t)g->cpus * 16 > s->end - s->pos)

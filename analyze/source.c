@@ -292,6 +292,8 @@ const char *source_syscall_name(struct source *src, long nr)
 {
 	struct syscall_name key = { .nr = nr }, *s;
 
+	if (!src->nsyscalls)	/* no bsearch(NULL) either */
+		return NULL;
 	s = bsearch(&key, src->syscalls, src->nsyscalls, sizeof(key),
 		    cmp_syscall);
 	return s ? s->name : NULL;

@@ -58,4 +58,5 @@ tests_fuzz_fuzz_db_LDADD = $(FUZZ_LIBS)
 
 EXTRA_DIST += tests/fuzz/make-seeds.py tests/fuzz/formats-template.iorec \
 	tests/fuzz/corpus tests/fuzz/iorec.dict tests/fuzz/repro \
-	tests/fuzz/make-tracedat-seeds.sh tests/fuzz/shrink-tracedat.py
+	tests/fuzz/make-tracedat-seeds.sh tests/fuzz/shrink-tracedat.py \
+	tests/fuzz/smoke.sh tests/fuzz/README

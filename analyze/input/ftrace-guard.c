@@ -110,8 +110,8 @@ struct field {
 struct format {
 	const char *text, *end;
 	bool ftrace;
-	struct field f[MAX_FIELDS];
-	int nf;
+	struct field *f;
+	int nf, nalloc;
 	struct ftrace_verdict *v;
 };
 
@@ -180,6 +180,10 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 
 	if (fm->nf >= MAX_FIELDS)
 		return refuse(fm->v, "too many fields", base);
+	if (fm->nf == fm->nalloc) {
+		fm->nalloc = fm->nalloc ? 2 * fm->nalloc : 16;
+		fm->f = xrealloc(fm->f, sizeof(*fm->f) * (size_t)fm->nalloc);
+	}
 	f = &fm->f[fm->nf];
 	memset(f, 0, sizeof(*f));
 	f->common = common;
@@ -291,7 +295,7 @@ struct tok {
 struct pf {
 	struct format *fm;
 	struct tok *t;
-	int nt, i, depth;
+	int nt, maxt, i, depth;
 	const char *why;	/* the first problem */
 	size_t why_off;
 };
@@ -330,7 +334,7 @@ static bool tokenize(struct pf *pf, const char *p, const char *e)
 			pf->why_off = (size_t)(p - pf->fm->text);
 			return false;
 		}
-		if (pf->nt >= MAX_TOKENS - 1) {
+		if (pf->nt >= pf->maxt - 1) {
 			pf->why = "print fmt too long";
 			pf->why_off = (size_t)(p - pf->fm->text);
 			return false;
@@ -923,7 +927,9 @@ int ftrace_check_format(const char *text, size_t len, uint32_t max_record,
 
 	memset(&pf, 0, sizeof(pf));
 	pf.fm = fm;
-	pf.t = xmalloc(sizeof(*pf.t) * MAX_TOKENS);
+	/* a token takes a byte at least, and one more for the end */
+	pf.maxt = n - 11 + 2 < MAX_TOKENS ? (int)(n - 11 + 2) : MAX_TOKENS;
+	pf.t = xmalloc(sizeof(*pf.t) * (size_t)pf.maxt);
 	if (!check_print(&pf, print + 11, print + n)) {
 		struct strbuf sb = STRBUF_INIT;
 
@@ -936,6 +942,7 @@ int ftrace_check_format(const char *text, size_t len, uint32_t max_record,
 	}
 	free(pf.t);
 out:
+	free(fm->f);
 	free(fm);
 	return ret;
 }

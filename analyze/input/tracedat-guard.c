@@ -528,9 +528,9 @@ static int buffer_option(struct tg *g, int id, const uint8_t *b, uint64_t n,
 		page = num(g, b + p, 4);
 		cpus = num(g, b + p + 4, 4);
 		p += 8;
-		if (b[8] != '\0' && (page < 512 || page > (1u << 20) ||
+		if (b[8] != '\0' && (page < 4096 || page > (1u << 20) ||
 				     (page & (page - 1))))
-			return fail(g, "trace.dat buffer page size not a power of two", at);
+			return fail(g, "trace.dat buffer page size not a power of two from 4 KiB to 1 MiB", at);
 		if (cpus > MAX_CPUS || cpus * 20 > n - p)
 			return fail(g, "trace.dat buffer CPU count larger than its option", at);
 		for (uint64_t i = 0; i < cpus; i++) {
@@ -832,8 +832,9 @@ static int cpu_pages(struct tg *g, uint64_t off, uint64_t size)
 
 	if (!size)
 		return 0;
-	if (off > g->size || pages * g->page_size > g->size - off)
-		return fail(g, "trace.dat CPU data not in whole pages inside the file", off);
+	if (off > g->size || pages * g->page_size > g->size - off ||
+	    off % g->page_size)
+		return fail(g, "trace.dat CPU data not in whole, aligned pages inside the file", off);
 	page = xmalloc(g->page_size);
 	for (uint64_t i = 0; i < pages && !ret; i++) {
 		uint64_t at = off + i * g->page_size;
@@ -1093,8 +1094,9 @@ int tracedat_guard(int fd, struct tracedat_patches *patches,
 	g->be = b[0];
 	if (su(&s, 4, &v))
 		goto out;
-	if (v < 512 || v > (1u << 20) || (v & (v - 1))) {
-		fail(g, "trace.dat page size not a power of two", s.pos - 4);
+	/* libtracecmd mmap()s pages: at least the smallest system page */
+	if (v < 4096 || v > (1u << 20) || (v & (v - 1))) {
+		fail(g, "trace.dat page size not a power of two from 4 KiB to 1 MiB", s.pos - 4);
 		goto out;
 	}
 	g->page_size = (uint32_t)v;

@@ -745,13 +745,20 @@ static int metadata_strings(struct tg *g, uint64_t pos)
 				return -1;
 			continue;
 		}
+		if (id == OPT_STRINGS) {
+			/* read as (unsigned int)size bytes, then on from there */
+			uint32_t n = (uint32_t)size;
+
+			if (n > s.end - s.pos || n > BLOCK_MAX ||
+			    (g->meta += n) > META_MAX)
+				return fail(g, "trace.dat strings section larger than the file or 64 MiB", at);
+			s.pos += n;
+			continue;
+		}
 		if ((int64_t)size < 0)
 			return fail(g, "trace.dat section size that seeks backwards (libtracecmd would loop)", at);
 		if (size > s.end - s.pos)
 			return 0;	/* libtracecmd's walk ends there too */
-		if (id == OPT_STRINGS && (size > BLOCK_MAX ||
-					  (g->meta += size) > META_MAX))
-			return fail(g, "trace.dat strings section larger than 64 MiB", at);
 		s.pos += size;
 	}
 	return 0;

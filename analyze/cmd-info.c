@@ -197,6 +197,53 @@ static int json_kv(const char *key, size_t klen, const char *val,
 	return 0;
 }
 
+/* damage: each damaged region reading skipped, and the totals */
+static void print_damage(const struct source_info *in)
+{
+	struct sbuf sb = SBUF_INIT;
+
+	if (in->truncated && in->ndamaged)
+		printf("  %-16s at offset %" PRIu64 ": %s\n", "also truncated",
+		       in->truncated_offset, in->truncated_reason);
+	if (!in->ndamaged)
+		return;
+	meta_damage_summary(in, &sb);
+	printf("%s\n", sb.buf ? sb.buf : "");
+	for (int i = 0; i < in->ndamaged; i++) {
+		sbuf_reset(&sb);
+		meta_damage_text(&in->damaged[i], &sb);
+		printf("  %s\n", sb.buf ? sb.buf : "");
+	}
+	sbuf_release(&sb);
+}
+
+static void json_damage(struct json *j, const struct source_info *in)
+{
+	json_array_begin(j, "damaged");
+	for (int i = 0; i < in->ndamaged; i++) {
+		const struct source_damage *r = &in->damaged[i];
+
+		json_object_begin(j, NULL);
+		json_u64(j, "offset", r->offset);
+		json_u64(j, "length", r->length);
+		json_u64(j, "chunks", r->chunks);
+		json_bool(j, "to_end", r->to_end);
+		if (r->cpu >= 0) {
+			json_i64(j, "cpu", r->cpu);
+			json_u64(j, "first_ts_ns", r->first_ts);
+			json_u64(j, "last_ts_ns", r->last_ts);
+		} else {
+			json_null(j, "cpu");
+		}
+		json_str(j, "reason", r->reason);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_u64(j, "damaged_bytes", in->damaged_bytes);
+	json_u64(j, "damaged_chunks", in->damaged_chunks);
+	json_u64(j, "damaged_ns", in->damaged_ns);
+}
+
 /* "key=value" lines as members of an object. */
 static void json_kv_lines(struct json *j, const char *key, const char *text)
 {
@@ -248,6 +295,7 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 		json_u64(&j, "stop_offset", in->stop_offset);
 		json_str(&j, "stop_reason", in->stop_reason);
 	}
+	json_damage(&j, in);
 	json_kv_lines(&j, "header", in->header_text);
 	json_u64(&j, "cpus", in->ncpus);
 	json_u64(&j, "page_size", in->page_size);
@@ -286,6 +334,7 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 	else
 		json_u64(&j, "events", events);
 	json_u64(&j, "bad_formats", in->bad_formats);
+	json_u64(&j, "replaced_print_fmts", in->replaced_prints);
 	types = source_event_types(src, &ntypes);
 	json_array_begin(&j, "event_types");
 	for (int i = 0; i < ntypes; i++) {
@@ -371,6 +420,7 @@ static int info_one(const char *path)
 		printf("integrity:         %s at offset %" PRIu64 ": %s\n",
 		       meta_integrity(in->integrity), in->stop_offset,
 		       in->stop_reason);
+	print_damage(in);
 
 	printf("header:\n");
 	header_line(in->header_text, "host:", "hostname");
@@ -464,6 +514,11 @@ static int info_one(const char *path)
 	if (in->bad_formats)
 		printf(", %u formats unreadable", in->bad_formats);
 	printf("\n");
+	/* guard: print fmts replaced by neutral ones */
+	if (in->replaced_prints)
+		printf("  %-16s %u, the first at offset %" PRIu64 ": %s\n",
+		       "print fmts replaced:", in->replaced_prints,
+		       in->replaced_offset, in->replaced_reason);
 	for (int i = 0; i < ntypes; i++) {
 		char name[256];
 

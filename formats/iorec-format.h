@@ -27,6 +27,8 @@
 #define IOREC_CHUNK_HEADER_LEN	32
 #define IOREC_CHUNK_MAX_STORED	(64u << 20)	/* a longer length is a lie */
 #define IOREC_CHUNK_MAX_RAW	(256u << 20)
+/* A DATA chunk holds at most this many bytes of sub-buffers. */
+#define IOREC_DATA_MAX_PAGES_BYTES	(16u << 20)
 
 /* Chunk flags */
 #define IOREC_CF_ZSTD		0x0001	/* body is one zstd frame */
@@ -75,7 +77,9 @@ enum iorec_chunk_type {
 	_IOREC_E(BAD_PAYLOAD,	"malformed chunk payload")		\
 	_IOREC_E(NO_HEADER,	"first chunk is not a header chunk")	\
 	_IOREC_E(AFTER_END,	"data after the end chunk")		\
-	_IOREC_E(INVAL,		"invalid argument")
+	_IOREC_E(INVAL,		"invalid argument")			\
+	_IOREC_E(BAD_CPU,	"data chunk of a CPU the header does not have") \
+	_IOREC_E(BAD_HEADER,	"malformed recording header")
 
 #define _IOREC_E(name, str) IOREC_E_##name,
 enum iorec_error { IOREC_ERRORS IOREC_E_MAX };
@@ -276,9 +280,49 @@ struct iorec_reader *iorec_reader_open_fd(int fd, int *err);
  *
  * Returns 1 with *c filled, 0 at a clean end (end of file at a chunk
  * boundary), or a negative iorec_error.  After an error, the reader stays
- * stopped; iorec_reader_error_offset() gives the offset of the bad chunk.
+ * stopped (iorec_reader_error_offset() gives the offset of the bad chunk)
+ * until iorec_reader_resync() finds the next valid chunk.
+ *
+ * The HEADER chunk is parsed as it is read: a DATA chunk of a CPU beyond
+ * its count, or with another sub-buffer size, is an error
+ * (IOREC_E_BAD_CPU, IOREC_E_BAD_PAYLOAD).
  */
 int iorec_reader_next(struct iorec_reader *r, struct iorec_chunk *c, bool load);
+
+/* A damaged part of a file, skipped by iorec_reader_resync(). */
+struct iorec_gap {
+	uint64_t offset;	/* where it starts: the chunk that failed */
+	uint64_t length;	/* bytes skipped, to the next valid chunk or
+				   to the end of the file */
+	uint32_t chunks;	/* chunks lost, from the sequence numbers (0
+				   when only stray bytes were skipped; at
+				   least 1 when to_end) */
+	int error;		/* why the chunk at offset failed (negative
+				   iorec_error) */
+	bool to_end;		/* no valid chunk follows */
+	/*
+	 * What looks like the DATA descriptor of the lost chunk (the 32
+	 * bytes after its header, when they parse as one of a CPU and
+	 * sub-buffer size of the header).  Unverified: its checksum is
+	 * the one that failed, or unknown.
+	 */
+	bool have_desc;
+	struct iorec_data_desc desc;
+};
+
+/*
+ * iorec_reader_resync - after iorec_reader_next() failed, find the next
+ * valid chunk (docs/iorec.5, "Reading a damaged file")
+ * @gap: filled with the part skipped
+ *
+ * Returns 1 when a valid chunk follows: the next iorec_reader_next()
+ * returns it.  Returns 0 when none does (gap->to_end; the reader stays
+ * stopped).  Returns a negative iorec_error when there is nothing to
+ * resynchronise to: the header chunk itself is bad (no recording), the
+ * damage follows the END chunk, the input is not seekable, or the reader
+ * has not failed.
+ */
+int iorec_reader_resync(struct iorec_reader *r, struct iorec_gap *gap);
 
 /*
  * Read and decompress the chunk whose header is at offset (from an index

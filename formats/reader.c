@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * reader.c - reads a .iorec stream chunk by chunk, checking every length,
- * checksum and sequence number, and stops at the first damage with the
- * offset of the chunk that could not be read.
+ * checksum and sequence number; stops at damage with the offset of the
+ * chunk that could not be read, and on request resynchronises to the next
+ * valid chunk after it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -25,6 +26,11 @@ struct iorec_reader {
 	uint32_t next_seq;
 	uint64_t offset;	/* offset of the next chunk header */
 	uint64_t err_offset;
+	/* from the HEADER chunk, to check DATA descriptors */
+	uint32_t ncpus, subbuf_size;
+	/* bytes iorec_reader_resync() may still read (see there) */
+	uint64_t resync_budget;
+	bool budget_set;
 	uint8_t *stored;	/* payload as in the file */
 	size_t stored_cap;
 	uint8_t *raw;		/* decompressed payload */
@@ -172,10 +178,14 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 	c->raw_len = iorec_get32(h + 16);
 	if (c->stored_len > IOREC_CHUNK_MAX_STORED ||
 	    c->raw_len > IOREC_CHUNK_MAX_RAW ||
-	    (!(c->flags & IOREC_CF_ZSTD) && c->raw_len != c->stored_len))
+	    (!(c->flags & IOREC_CF_ZSTD) && c->raw_len != c->stored_len) ||
+	    (c->type == IOREC_CHUNK_DATA &&
+	     c->raw_len > IOREC_DATA_DESC_LEN + IOREC_DATA_MAX_PAGES_BYTES))
 		return -IOREC_E_BAD_LENGTH;
 	if (c->flags & ~IOREC_CF_ZSTD)
 		return -IOREC_E_BAD_PAYLOAD;
+	if (c->type == IOREC_CHUNK_HEADER && (c->flags & IOREC_CF_ZSTD))
+		return -IOREC_E_BAD_HEADER;
 	pre = prefix_len(c->type);
 	if (c->stored_len < pre || c->raw_len < pre)
 		return -IOREC_E_BAD_LENGTH;
@@ -199,6 +209,10 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 		if ((uint64_t)c->data.npages * c->data.subbuf_size + pre !=
 		    c->raw_len)
 			return -IOREC_E_BAD_LENGTH;
+		if (r->ncpus && c->data.cpu >= r->ncpus)
+			return -IOREC_E_BAD_CPU;
+		if (r->subbuf_size && c->data.subbuf_size != r->subbuf_size)
+			return -IOREC_E_BAD_PAYLOAD;
 	}
 	if (!load)
 		return 1;
@@ -263,6 +277,15 @@ int iorec_reader_next(struct iorec_reader *r, struct iorec_chunk *c, bool load)
 		return stop(r, -IOREC_E_BAD_SEQ, r->offset);
 	if (!r->seen_header && c->type != IOREC_CHUNK_HEADER)
 		return stop(r, -IOREC_E_NO_HEADER, r->offset);
+	if (!r->seen_header) {
+		/* never compressed: the stored payload is the header */
+		struct iorec_header h;
+
+		if (iorec_header_parse(r->stored, c->stored_len, &h) < 0)
+			return stop(r, -IOREC_E_BAD_HEADER, r->offset);
+		r->ncpus = h.ncpus;
+		r->subbuf_size = h.subbuf_size;
+	}
 	r->seen_header = true;
 	if (c->type == IOREC_CHUNK_END)
 		r->seen_end = true;
@@ -283,6 +306,163 @@ int iorec_reader_read_at(struct iorec_reader *r, uint64_t offset,
 	if (ret == 0)
 		return -IOREC_E_TRUNCATED;
 	return ret < 0 ? ret : 0;
+}
+
+/*
+ * Resynchronisation.  A candidate is a chunk that read_chunk() accepts
+ * (magic, header CRC, limits, complete payload, payload CRC, descriptor)
+ * and whose sequence number n is plausible after the last good chunk:
+ * n >= seq, the number expected at the bad chunk, and n - seq at most the
+ * bytes skipped divided by the header size (every lost chunk took at
+ * least that).  The HEADER type is never a candidate.  The reads of one
+ * file are bounded (resync_budget), so that a file full of forged chunk
+ * headers costs linear time.
+ */
+#define RESYNC_WINDOW	(256u << 10)
+
+static uint64_t file_size(struct iorec_reader *r)
+{
+	struct stat st;
+
+	return fstat(r->fd, &st) ? 0 : (uint64_t)st.st_size;
+}
+
+static bool spend(struct iorec_reader *r, uint64_t n)
+{
+	if (n > r->resync_budget) {
+		r->resync_budget = 0;
+		return false;
+	}
+	r->resync_budget -= n;
+	return true;
+}
+
+/* Is there a valid chunk at off for a resync from bad (seq expected)? */
+static bool candidate(struct iorec_reader *r, uint64_t off, uint64_t bad,
+		      uint32_t seq, uint64_t size, uint32_t *n)
+{
+	uint8_t h[IOREC_CHUNK_HEADER_LEN];
+	struct iorec_chunk c;
+	uint64_t end;
+	uint32_t stored;
+
+	if (off + sizeof(h) > size || rd(r, h, sizeof(h), off) != sizeof(h))
+		return false;
+	if (iorec_get32(h) != IOREC_CHUNK_MAGIC ||
+	    iorec_get32(h + 28) != iorec_crc32c(0, h, 28))
+		return false;
+	*n = iorec_get32(h + 8);
+	stored = iorec_get32(h + 12);
+	if (*n < seq || *n - seq > (off - bad) / IOREC_CHUNK_HEADER_LEN ||
+	    iorec_get16(h + 4) == IOREC_CHUNK_HEADER ||
+	    stored > size - off - sizeof(h) || !spend(r, stored))
+		return false;
+	return read_chunk(r, off, &c, false, &end) == 1;
+}
+
+/* The 32 bytes after a bad chunk's header, if they look like a descriptor. */
+static void guess_desc(struct iorec_reader *r, uint64_t bad, uint64_t size,
+		       struct iorec_gap *gap)
+{
+	uint8_t h[IOREC_CHUNK_HEADER_LEN], p[IOREC_DATA_DESC_LEN];
+	struct iorec_data_desc *d = &gap->desc;
+	bool hdr_ok;
+
+	if (bad + sizeof(h) + sizeof(p) > size ||
+	    rd(r, h, sizeof(h), bad) != sizeof(h) ||
+	    rd(r, p, sizeof(p), bad + sizeof(h)) != sizeof(p))
+		return;
+	hdr_ok = iorec_get32(h) == IOREC_CHUNK_MAGIC &&
+		 iorec_get32(h + 28) == iorec_crc32c(0, h, 28);
+	if (hdr_ok && iorec_get16(h + 4) != IOREC_CHUNK_DATA)
+		return;
+	if (iorec_data_desc_parse(p, sizeof(p), d) < 0 || !d->npages ||
+	    d->cpu >= r->ncpus || d->subbuf_size != r->subbuf_size ||
+	    (uint64_t)d->npages * d->subbuf_size > IOREC_DATA_MAX_PAGES_BYTES)
+		return;
+	if (hdr_ok && iorec_get32(h + 16) != IOREC_DATA_DESC_LEN +
+	    d->npages * d->subbuf_size)
+		return;
+	gap->have_desc = true;
+}
+
+int iorec_reader_resync(struct iorec_reader *r, struct iorec_gap *gap)
+{
+	const size_t want = RESYNC_WINDOW + IOREC_CHUNK_HEADER_LEN - 1;
+	uint64_t bad = r->err_offset, size, pos, at = 0;
+	uint32_t seq = r->next_seq, n = 0;
+	uint8_t h[IOREC_CHUNK_HEADER_LEN];
+	uint8_t *win = NULL;
+	uint64_t claimed = 0;	/* where the damaged chunk said it ends */
+	bool found = false;
+
+	memset(gap, 0, sizeof(*gap));
+	if (r->stopped >= 0 || !r->seekable)
+		return -IOREC_E_INVAL;
+	if (!r->seen_header || r->seen_end)
+		return r->stopped;
+	size = file_size(r);
+	if (!r->budget_set) {
+		r->resync_budget = 2 * size + 2ull * IOREC_CHUNK_MAX_STORED;
+		r->budget_set = true;
+	}
+	gap->offset = bad;
+	gap->error = r->stopped;
+	guess_desc(r, bad, size, gap);
+
+	/* The bad chunk's own length, when its header is intact. */
+	if (rd(r, h, sizeof(h), bad) == sizeof(h) &&
+	    iorec_get32(h) == IOREC_CHUNK_MAGIC &&
+	    iorec_get32(h + 28) == iorec_crc32c(0, h, 28) &&
+	    iorec_get32(h + 12) <= IOREC_CHUNK_MAX_STORED) {
+		at = bad + sizeof(h) + iorec_get32(h + 12);
+		claimed = at;
+		found = candidate(r, at, bad, seq, size, &n);
+	}
+	/* Else every later offset that starts with the chunk magic. */
+	for (pos = bad + 1; !found && pos + sizeof(h) <= size;
+	     pos += RESYNC_WINDOW) {
+		ssize_t got;
+
+		if (!spend(r, RESYNC_WINDOW))
+			break;
+		if (!win)
+			win = malloc(want);
+		if (!win)
+			return -IOREC_E_NOMEM;
+		got = rd(r, win, want, pos);
+		if (got < 0) {
+			free(win);
+			return -IOREC_E_IO;
+		}
+		for (ssize_t i = 0; !found && i + 4 <= got &&
+		     i < (ssize_t)RESYNC_WINDOW; i++) {
+			if (win[i] != (IOREC_CHUNK_MAGIC & 0xff) ||
+			    iorec_get32(win + i) != IOREC_CHUNK_MAGIC)
+				continue;
+			at = pos + (uint64_t)i;
+			found = candidate(r, at, bad, seq, size, &n);
+		}
+	}
+	free(win);
+	if (!found) {
+		gap->length = size > bad ? size - bad : 0;
+		gap->chunks = 1;
+		gap->to_end = true;
+		return 0;
+	}
+	gap->length = at - bad;
+	gap->chunks = n - seq;
+	/*
+	 * A valid chunk inside what the damaged one claimed as its payload:
+	 * its length was a lie (also when it pointed past the end: a "cut")
+	 */
+	if (gap->error == -IOREC_E_TRUNCATED || at < claimed)
+		gap->error = -IOREC_E_BAD_LENGTH;
+	r->offset = at;
+	r->next_seq = n;
+	r->stopped = 0;
+	return 1;
 }
 
 uint64_t iorec_reader_error_offset(const struct iorec_reader *r)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test.sh - the whole test suite: a -Werror build and an ASan+UBSan build,
-# each running `make check` (unit, golden, corrupt-input and live tests).
+# each running `make check` (unit, golden, corrupt-input, fuzz-replay and
+# live tests), then a short libFuzzer run of each fuzz target.
 # The last line printed is "N passed, N failed, N skipped".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,6 +64,17 @@ run_suite() {		# NAME CONFIGURE-OPTIONS...
 
 run_suite check --enable-werror
 run_suite asan --enable-werror --enable-sanitizers
+
+# The fuzz targets as libFuzzer binaries, a short run each (skipped
+# without clang); make check already replays their corpora and
+# reproducers in both builds.
+echo "=== fuzz smoke: tests/fuzz/smoke.sh"
+bash tests/fuzz/smoke.sh > "$top/build-fuzz-smoke.log" 2>&1
+case $? in
+0)  pass=$((pass + 1)); echo "fuzz: PASS tests/fuzz/smoke.sh"; grep '^ok ' "$top/build-fuzz-smoke.log" ;;
+77) skip=$((skip + 1)); echo "fuzz: SKIP tests/fuzz/smoke.sh ($(tail -1 "$top/build-fuzz-smoke.log"))" ;;
+*)  fail=$((fail + 1)); rc=1; echo "fuzz: FAIL tests/fuzz/smoke.sh"; tail -20 "$top/build-fuzz-smoke.log" ;;
+esac
 [ $fail = 0 ] || rc=1
 echo "$pass passed, $fail failed, $skip skipped"
 exit $rc

@@ -7,12 +7,10 @@ tests_test_format_SOURCES = tests/test-format.c
 tests_test_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_format_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
 
-check_PROGRAMS += tests/fuzz-reader
-tests_fuzz_reader_SOURCES = tests/fuzz/fuzz-reader.c
-tests_fuzz_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
-
-TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh
+TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
+	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh
 EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
+	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
 	tests/corrupt/make-corrupt.py
 
 TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh

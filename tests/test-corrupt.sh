@@ -36,6 +36,6 @@ done < "$dir/EXPECT"
 [ $n -gt 10 ] || { echo "FAIL: only $n corrupt files"; fail=1; }
 # the reader alone, on every corrupt file, every sample, and their cuts
 shopt -s nullglob
-"$top_builddir/tests/fuzz-reader" "$dir"/*.iorec "$top_srcdir"/samples/*.iorec >/dev/null || fail=1
+"$top_builddir/tests/fuzz/fuzz-reader" --cuts "$dir"/*.iorec "$top_srcdir"/samples/*.iorec >/dev/null || fail=1
 echo "checked $n corrupt files"
 exit $fail

@@ -67,14 +67,17 @@ void source_load_syscalls(struct source *src, const char *text)
 {
 	if (meta_lines(text, NULL, syscall_line, src) < 0)
 		src->nomem = true;
-	qsort(src->syscalls, src->nsyscalls, sizeof(*src->syscalls),
-	      cmp_syscall);
+	if (src->nsyscalls)	/* no valid line: no array, no qsort(NULL) */
+		qsort(src->syscalls, src->nsyscalls, sizeof(*src->syscalls),
+		      cmp_syscall);
 }
 
 const char *source_syscall_name(struct source *src, long nr)
 {
 	struct syscall_name key = { .nr = nr }, *s;
 
+	if (!src->nsyscalls)	/* no bsearch(NULL) either */
+		return NULL;
 	s = bsearch(&key, src->syscalls, src->nsyscalls, sizeof(key),
 		    cmp_syscall);
 	return s ? s->name : NULL;
@@ -227,6 +230,14 @@ struct source_field *source_field(struct source *src, int id,
 	return (struct source_field *)tep_find_any_field(e, name);
 }
 
+/* Does the field lie inside the record (offset and size non-negative)? */
+static inline bool field_inside(const struct tep_format_field *field,
+				const struct source_event *ev)
+{
+	return field->offset >= 0 && field->size >= 0 && ev->size >= 0 &&
+	       (long long)field->offset + field->size <= ev->size;
+}
+
 static inline bool field_swap(const struct tep_format_field *field)
 {
 	const struct tep_handle *tep = field->event->tep;
@@ -247,7 +258,8 @@ int source_field_u64(const struct source_field *f,
 	unsigned long long v;
 	bool swap;
 
-	if (!field || field->offset + field->size > ev->size)
+	/* the offset and size are ints from a format text: never trusted */
+	if (!field || !field_inside(field, ev))
 		return -1;
 	/* the common case without libtraceevent's general path */
 	p = (const char *)ev->data + field->offset;
@@ -308,7 +320,7 @@ int source_field_str(const struct source_field *f,
 	unsigned int off, len;
 	size_t n;
 
-	if (!field || !bufsz || field->offset + field->size > ev->size)
+	if (!field || !bufsz || !field_inside(field, ev))
 		return -1;
 	off = (unsigned int)field->offset;
 	len = (unsigned int)field->size;
@@ -350,14 +362,51 @@ static void seq_fields(struct source *src, struct tep_record *rec, bool raw,
 	sbuf_add(out, src->seq.buffer, src->seq.len);
 }
 
+/* Zeroes after a record printed (PRINT_SLACK), see struct source. */
+#define PRINT_SLACK		(256u << 10)
+
+/*
+ * guard: ev's record copied in front of PRINT_SLACK zeroes; NULL when
+ * there is no memory for the copy (src->nomem set).
+ */
+static struct tep_record *print_record(struct source *src,
+				       const struct source_event *ev)
+{
+	struct tep_record *rec = ev->priv;
+	size_t size = rec->size > 0 ? (size_t)rec->size : 0;
+
+	if (src->print_alloc < size + PRINT_SLACK) {
+		free(src->print_buf);
+		src->print_used = 0;
+		src->print_alloc = size + PRINT_SLACK;
+		src->print_buf = an_calloc(1, src->print_alloc);
+		if (!src->print_buf) {
+			src->print_alloc = 0;
+			src->nomem = true;
+			return NULL;
+		}
+	} else {
+		memset(src->print_buf, 0, src->print_used);
+	}
+	memcpy(src->print_buf, rec->data, size);
+	src->print_used = size;
+	src->print_rec = *rec;
+	src->print_rec.data = src->print_buf;
+	return &src->print_rec;
+}
+
 void source_format_event(struct source *src, const struct source_event *ev,
 			 bool raw, struct sbuf *out)
 {
-	struct tep_record *rec = ev->priv;
+	struct tep_record *rec = print_record(src, ev);
 	const struct source_event_type *t = source_find_type(src, ev->id);
 	const char *name = t ? t->name : "(NULL)";
 	int len = (int)strlen(name);
 
+	if (!rec) {
+		out->err = -AN_E_NOMEM;
+		return;
+	}
 	trace_seq_reset(&src->seq);
 	tep_print_event(src->tep, &src->seq, rec, "%16s-%-5d [%03d]",
 			TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
@@ -370,8 +419,12 @@ void source_format_event(struct source *src, const struct source_event *ev,
 void source_format_fields(struct source *src, const struct source_event *ev,
 			  bool raw, struct sbuf *out)
 {
-	struct tep_record *rec = ev->priv;
+	struct tep_record *rec = print_record(src, ev);
 
+	if (!rec) {
+		out->err = -AN_E_NOMEM;
+		return;
+	}
 	trace_seq_reset(&src->seq);
 	seq_fields(src, rec, raw, out, true);
 }
@@ -411,7 +464,8 @@ int source_field_array_u64(const struct source_field *f,
 	    (esize != 1 && esize != 2 && esize != 4 && esize != 8))
 		return -1;
 	off = (long long)field->offset + (long long)idx * esize;
-	if (off + esize > ev->size)
+	if (field->offset < 0 || off + esize > ev->size ||
+	    (long long)idx * esize + esize > (long long)field->size)
 		return -1;
 	*val = tep_read_number(field->event->tep,
 			       (const char *)ev->data + off, (int)esize);

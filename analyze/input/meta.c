@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * meta.c - what a recording says about itself beside its events (see
- * meta.h): key=value lines, snapshot lines, STATS, diskstats, devices
- * and mounts.
+ * meta.h): integrity and damaged regions in words, key=value lines,
+ * snapshot lines, STATS, diskstats, devices and mounts.
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,12 +14,77 @@
 #include "iorec-format.h"
 #include "util.h"
 #include "base/err.h"
+#include "base/sbuf.h"
 #include "input/meta.h"
 
 const char *meta_integrity(enum source_integrity i)
 {
 	return i == SOURCE_COMPLETE ? "complete" :
 	       i == SOURCE_TRUNCATED ? "truncated" : "corrupt";
+}
+
+/* "64 KiB", "1.2 MiB", "812 B" */
+static void add_bytes(struct sbuf *out, uint64_t n)
+{
+	if (n < 1024)
+		sbuf_addf(out, "%" PRIu64 " B", n);
+	else if (n < 1024 * 1024)
+		sbuf_addf(out, "%.0f KiB", (double)n / 1024);
+	else
+		sbuf_addf(out, "%.1f MiB", (double)n / (1024 * 1024));
+}
+
+static void add_secs(struct sbuf *out, uint64_t ns)
+{
+	sbuf_addf(out, "%.2f s", (double)ns / 1e9);
+}
+
+void meta_damage_summary(const struct source_info *in, struct sbuf *out)
+{
+	const struct source_damage *r = in->damaged;
+	int cpu = -2;
+
+	if (!in->ndamaged)
+		return;
+	for (int i = 0; i < in->ndamaged; i++)
+		if (cpu == -2 || cpu == in->damaged[i].cpu)
+			cpu = in->damaged[i].cpu;
+		else
+			cpu = -1;
+	sbuf_addf(out, "damaged: %d region%s, %" PRIu64 "%s chunk%s (",
+		  in->ndamaged, in->ndamaged == 1 ? "" : "s",
+		  in->damaged_chunks, in->damaged[in->ndamaged - 1].to_end ?
+		  " or more" : "", in->damaged_chunks == 1 ? "" : "s");
+	add_bytes(out, in->damaged_bytes);
+	if (cpu >= 0)
+		sbuf_addf(out, ", cpu %d", cpu);
+	if (in->damaged_ns || cpu >= 0) {
+		sbuf_addstr(out, ", ");
+		add_secs(out, in->damaged_ns);
+	}
+	sbuf_addf(out, ") skipped %s offset %" PRIu64 ": %s",
+		  in->ndamaged == 1 ? "at" : "from", r->offset, r->reason);
+	if (in->ndamaged > 1)
+		sbuf_addstr(out, ", ...");
+}
+
+void meta_damage_text(const struct source_damage *r, struct sbuf *out)
+{
+	sbuf_addf(out, "offset %" PRIu64 ", %" PRIu64 " bytes%s, %u%s chunk%s",
+		  r->offset, r->length, r->to_end ? " (to the end)" : "",
+		  r->chunks, r->to_end ? " or more" : "",
+		  r->chunks == 1 ? "" : "s");
+	if (r->cpu >= 0) {
+		sbuf_addf(out, ", cpu %d, %" PRIu64 ".%06" PRIu64 " to %"
+			  PRIu64 ".%06" PRIu64 " (", r->cpu,
+			  r->first_ts / 1000000000,
+			  r->first_ts % 1000000000 / 1000,
+			  r->last_ts / 1000000000,
+			  r->last_ts % 1000000000 / 1000);
+		add_secs(out, r->last_ts - r->first_ts);
+		sbuf_addch(out, ')');
+	}
+	sbuf_addf(out, ": %s", r->reason);
 }
 
 const char *meta_kv(const char *text, const char *key, char *buf, size_t n)

@@ -5,7 +5,8 @@
  * the header and end chunks, the tab-separated lines of the snapshots
  * (fields escaped), the kernel's per-CPU ring-buffer counters of the
  * STATS chunk, the diskstats lines as numbers, the block devices and
- * mounts of a snapshot, and the word of an integrity.
+ * mounts of a snapshot, and the words of an integrity and of the damaged
+ * regions reading skipped.
  *
  * Plain text in, plain values out: every stage may use it; reading the
  * events is source.h's and decode.h's.  Nothing here prints or exits.
@@ -19,8 +20,25 @@
 
 #include "input/source.h"
 
+struct sbuf;
+
 /* "complete", "truncated" or "corrupt". */
 const char *meta_integrity(enum source_integrity i);
+
+/*
+ * meta_damage_summary - the damaged regions of info in one line for a
+ * view, e.g. "damaged: 1 region, 1 chunk (64 KiB, cpu 1, 0.42 s)
+ * skipped at offset 123456: chunk payload checksum mismatch" (no
+ * newline); appends nothing when there is no damage
+ */
+void meta_damage_summary(const struct source_info *info, struct sbuf *out);
+
+/*
+ * meta_damage_text - one region in words: "offset 123456, 65568 bytes,
+ * 1 chunk, cpu 1, 5300.123456 to 5300.543210 (0.42 s): chunk payload
+ * checksum mismatch" (no newline)
+ */
+void meta_damage_text(const struct source_damage *r, struct sbuf *out);
 
 /*
  * meta_kv - the value of "key=value" in a text of such lines (the first

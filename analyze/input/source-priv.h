@@ -18,6 +18,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "input/source.h"
+#include "input/damage.h"
 
 #define MAX_WARNINGS		32
 
@@ -31,6 +32,9 @@
 struct chunk_ref {
 	uint64_t offset;
 	uint32_t npages;
+	uint32_t stored_len;
+	bool gap;		/* a damaged region precedes it */
+	uint64_t first_ts, last_ts;
 };
 
 /* Per-CPU read position. */
@@ -41,6 +45,8 @@ struct cursor {
 	size_t nrefs, refs_alloc, next_ref;
 	uint8_t *buf;		/* pages of the current chunk + PAGE_SLACK */
 	size_t buf_alloc;
+	uint64_t max_body;	/* the largest chunk's pages (DATA_CAP) */
+	size_t next_mark;	/* the first of src->marks not yet passed */
 	uint64_t chunk_offset;
 	uint32_t npages, page, subbuf;
 	uint8_t *cur_page;
@@ -93,11 +99,26 @@ struct source {
 	struct syscall_name *syscalls;
 	size_t nsyscalls;
 
+	struct damage_log damage;	/* damaged regions (.iorec) */
+	uint64_t *marks;		/* the time spans' ends, sorted */
+	size_t nmarks;
+	uint64_t resident;		/* sum of the cursors' max_body */
+	uint64_t meta_bytes;		/* metadata payloads loaded */
+
 	char *warnings[MAX_WARNINGS];
 	int nwarn, warn_head;
 	unsigned long warn_dropped;
 
 	struct trace_seq seq;
+
+	/*
+	 * guard: the record printed, copied before zeroes, since
+	 * libtraceevent's printing reads where the format and the record's
+	 * dynamic offsets say (up to 64 KiB past a field); events.c
+	 */
+	uint8_t *print_buf;
+	size_t print_alloc, print_used;
+	struct tep_record print_rec;
 
 	bool nomem;		/* pass 1 lacked memory: the open fails */
 	int read_err;		/* pass 2: -AN_E_NOMEM stops the walk */

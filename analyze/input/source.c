@@ -36,6 +36,9 @@
 #include "input/source.h"
 #include "input/source-priv.h"
 #include "input/meta.h"
+#include "input/damage.h"
+#include "input/ftrace-guard.h"
+#include "input/tracedat-guard.h"
 
 #define TRACEDAT_MAGIC		"\027\010\104tracing"
 #define TRACEDAT_MAGIC_LEN	10
@@ -47,6 +50,14 @@
 
 /* Zeroes after a chunk's pages so kbuffer never reads past our buffer. */
 #define PAGE_SLACK		64
+
+/*
+ * Memory caps (docs/iorec.5, "Memory"): the pages pass 2 holds at once,
+ * one chunk per CPU, and the metadata of pass 1, whatever the frames
+ * claim to expand to.  A chunk beyond a cap is a damaged region.
+ */
+#define DATA_CAP		(1ull << 30)
+#define META_CAP		(256ull << 20)
 
 static __attribute__((format(printf, 2, 3)))
 void queue_warning(struct source *src, const char *fmt, ...)
@@ -167,6 +178,19 @@ static void index_data(struct source *src, const struct iorec_chunk *c)
 	if (!ensure_cpu(src, (int)d->cpu))
 		return;
 	cur = &src->cursors[d->cpu];
+	/* damage: the pages all CPUs hold at once stay under DATA_CAP */
+	if ((uint64_t)d->npages * d->subbuf_size > cur->max_body) {
+		uint64_t body = (uint64_t)d->npages * d->subbuf_size;
+
+		if (src->resident - cur->max_body + body > DATA_CAP) {
+			damage_add_chunk(&src->damage, c->offset,
+					 IOREC_CHUNK_HEADER_LEN + c->stored_len,
+					 d, "data chunks of all CPUs beyond the 1 GiB memory cap");
+			return;
+		}
+		src->resident += body - cur->max_body;
+		cur->max_body = body;
+	}
 	if (an_grow(&cur->refs, &cur->refs_alloc, cur->nrefs + 1,
 		    sizeof(*cur->refs), 16)) {
 		src->nomem = true;
@@ -174,6 +198,11 @@ static void index_data(struct source *src, const struct iorec_chunk *c)
 	}
 	cur->refs[cur->nrefs].offset = c->offset;
 	cur->refs[cur->nrefs].npages = d->npages;
+	cur->refs[cur->nrefs].stored_len = c->stored_len;
+	cur->refs[cur->nrefs].first_ts = d->first_ts;
+	cur->refs[cur->nrefs].last_ts = d->last_ts;
+	damage_chunk(&src->damage, d);
+	cur->refs[cur->nrefs].gap = false;	/* set by publish_damage() */
 	cur->nrefs++;
 
 	sc = &src->info.cpus[d->cpu];
@@ -224,12 +253,21 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 	switch (c->type) {
 	case IOREC_CHUNK_HEADER_PAGE: {
 		char *text = dup_text(src, p, len);
+		struct ftrace_verdict v;
 
 		if (!text)
 			break;
 		free((char *)in->header_page);
 		in->header_page = text;
-		if (tep_parse_header_page(src->tep, text, len, in->long_size))
+		/* guard: only the kernel's shape reaches libtraceevent */
+		if (ftrace_check_header_page(text, len, in->subbuf_size,
+					     &v) < 0)
+			queue_warning(src, "%s: header_page at offset %llu: %s at byte %zu; page headers are read with long size %d",
+				      src->path,
+				      (unsigned long long)c->offset, v.error,
+				      v.offset, in->long_size);
+		else if (tep_parse_header_page(src->tep, text, len,
+					       in->long_size))
 			queue_warning(src, "%s: header_page at offset %llu does not parse; page headers are read with long size %d",
 				      src->path,
 				      (unsigned long long)c->offset,
@@ -247,9 +285,56 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 				      src->path, (unsigned long long)c->offset);
 			break;
 		}
-		e = tep_parse_event(src->tep, (const char *)nul + 1,
-				    len - (size_t)(nul + 1 - p),
-				    (const char *)p);
+		/* guard: the ftrace grammar before libtraceevent */
+		{
+			const char *text = (const char *)nul + 1;
+			size_t tlen = len - (size_t)(nul + 1 - p);
+			struct ftrace_verdict v = { 0 };
+			int g = -1;
+
+			if (!ftrace_check_system((const char *)p,
+						 (size_t)(nul - p)))
+				v.error = "system name not of [A-Za-z0-9_]";
+			else
+				g = ftrace_check_format(text, tlen,
+							in->subbuf_size,
+							!strcmp((const char *)p,
+								"ftrace"), &v);
+			if (g >= 0 && tep_find_event(src->tep, (int)v.id)) {
+				v.error = "event ID of an earlier format";
+				g = -1;
+			}
+			if (g < 0) {
+				in->bad_formats++;
+				queue_warning(src, "%s: event format chunk at offset %llu: %s at byte %zu of the format; its events are not decoded",
+					      src->path,
+					      (unsigned long long)c->offset,
+					      v.error, v.offset);
+				ftrace_verdict_release(&v);
+				break;
+			}
+			/*
+			 * A print fmt replaced by a neutral one (g > 0) is
+			 * no warning: real kernels have some libtraceevent
+			 * cannot evaluate (jiffies_to_msecs(), ...); info
+			 * tells.
+			 */
+			if (g > 0 && !in->replaced_prints++) {
+				/* a byte of the file, unless compressed */
+				in->replaced_offset = c->offset;
+				if (!(c->flags & IOREC_CF_ZSTD))
+					in->replaced_offset +=
+						IOREC_CHUNK_HEADER_LEN +
+						(uint64_t)(text -
+							   (const char *)p) +
+						v.offset;
+				in->replaced_reason = v.error;
+			}
+			e = tep_parse_event(src->tep, v.text ? v.text : text,
+					    v.text ? v.text_len : tlen,
+					    (const char *)p);
+			ftrace_verdict_release(&v);
+		}
 		/* A print format libtraceevent cannot evaluate still leaves
 		 * the fields usable, so only a hard failure counts. */
 		if (e && e != TEP_ERRNO__READ_PRINT_FAILED &&
@@ -291,6 +376,9 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		in->syscalls = dup_text(src, p, len);
 		if (in->syscalls)
 			source_load_syscalls(src, in->syscalls);
+		if (in->syscalls && !src->nsyscalls)
+			queue_warning(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
+				      src->path, (unsigned long long)c->offset);
 		break;
 	case IOREC_CHUNK_CMDLINES:
 		free((char *)in->cmdlines);
@@ -306,10 +394,20 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		in->seen_end = true;
 		break;
 	case IOREC_CHUNK_PRINTK: {
-		char *text = dup_text(src, p, len);
+		struct ftrace_verdict v;
+		size_t dropped;
+		/* guard: only well-formed lines reach libtraceevent */
+		char *text = ftrace_filter_lines((const char *)p, len, true,
+						 &dropped, &v);
 
-		if (!text)
+		if (!text) {
+			src->nomem = true;
 			break;
+		}
+		if (dropped)
+			queue_warning(src, "%s: printk formats at offset %llu: %zu lines left out, the first at byte %zu: %s",
+				      src->path, (unsigned long long)c->offset,
+				      dropped, v.offset, v.error);
 		tep_parse_printk_formats(src->tep, text);
 		free(text);
 		break;
@@ -317,6 +415,109 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 	default:
 		break;		/* HEADER_EVENT, NOTE, unknown: nothing to do */
 	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Damage: resynchronisation and the regions of source_info */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Where the gap markers go (struct source_event.missed): the first event
+ * of every CPU at or after each end of a region's time span, when the
+ * span is known; else the first event of every CPU's next chunk after
+ * the region in the file.  No memory: src->nomem, and no marks.
+ */
+static void place_marks(struct source *src)
+{
+	struct source_info *in = &src->info;
+
+	free(src->marks);
+	src->nmarks = 0;
+	src->marks = an_calloc((size_t)in->ndamaged * 2 + 1, sizeof(uint64_t));
+	if (!src->marks) {
+		src->nomem = true;
+		return;
+	}
+	for (int i = 0; i < in->ndamaged; i++) {
+		const struct source_damage *r = &in->damaged[i];
+
+		if (r->cpu >= 0) {
+			src->marks[src->nmarks++] = r->first_ts;
+			src->marks[src->nmarks++] = r->last_ts;
+			continue;
+		}
+		for (int c = 0; c < in->nr_cpus; c++) {
+			struct cursor *cur = &src->cursors[c];
+
+			for (size_t k = cur->next_ref; k < cur->nrefs; k++)
+				if (cur->refs[k].offset > r->offset) {
+					cur->refs[k].gap = true;
+					break;
+				}
+		}
+	}
+	if (src->nmarks > 1)
+		qsort(src->marks, src->nmarks, sizeof(uint64_t), cmp_u64);
+	/* what each CPU has yielded is behind its next mark */
+	for (int c = 0; c < in->nr_cpus; c++) {
+		struct cursor *cur = &src->cursors[c];
+		uint64_t last = in->cpus[c].events ? in->cpus[c].last_event_ts : 0;
+
+		cur->next_mark = 0;
+		while (in->cpus[c].events && cur->next_mark < src->nmarks &&
+		       src->marks[cur->next_mark] <= last)
+			cur->next_mark++;
+	}
+}
+
+/* Put the regions into info; any region makes the file corrupt. */
+static void publish_damage(struct source *src)
+{
+	struct source_info *in = &src->info;
+
+	damage_publish(&src->damage, in);
+	if (!in->ndamaged)
+		return;
+	place_marks(src);
+	in->integrity = SOURCE_CORRUPT;
+	in->stop_offset = in->damaged[0].offset;
+	in->stop_reason = in->damaged[0].reason;
+}
+
+/*
+ * Pass 1 met damage (err from iorec_reader_next): note the region and
+ * resynchronise after it.  Returns 1 to go on reading, 0 to stop (a cut,
+ * or nothing valid after the damage), -IOREC_E_NOMEM.
+ */
+static int skip_damage(struct source *src, int err)
+{
+	struct iorec_gap gap;
+	struct stat st;
+	int ret = iorec_reader_resync(src->reader, &gap);
+
+	if (ret == -IOREC_E_NOMEM)
+		return ret;
+	if (ret > 0 || (ret == 0 && gap.error != -IOREC_E_TRUNCATED)) {
+		damage_add_gap(&src->damage, &gap, iorec_strerror(gap.error));
+		return ret;
+	}
+	if (err == -IOREC_E_AFTER_END && !fstat(src->fd, &st)) {
+		/* what follows the end chunk is not the recording's */
+		memset(&gap, 0, sizeof(gap));
+		gap.offset = iorec_reader_error_offset(src->reader);
+		gap.length = (uint64_t)st.st_size > gap.offset ?
+			     (uint64_t)st.st_size - gap.offset : 0;
+		gap.to_end = true;
+		gap.error = err;
+		damage_add_gap(&src->damage, &gap, iorec_strerror(err));
+	}
+	return 0;
 }
 
 static int iorec_load(struct source *src, struct an_err *e)
@@ -349,11 +550,21 @@ static int iorec_load(struct source *src, struct an_err *e)
 		if (ret == -IOREC_E_NOMEM)
 			return an_nomem(e, src->path);
 		if (ret < 0) {
-			in->integrity = ret == -IOREC_E_TRUNCATED ?
-				SOURCE_TRUNCATED : SOURCE_CORRUPT;
-			in->stop_offset =
-				iorec_reader_error_offset(src->reader);
-			in->stop_reason = iorec_strerror(ret);
+			int regions = src->damage.n;
+			int r = have_header ? skip_damage(src, ret) : 0;
+
+			/* damage: resynchronise after it, or stop */
+			if (r == -IOREC_E_NOMEM)
+				return an_nomem(e, src->path);
+			if (r > 0)
+				continue;
+			if (src->damage.n == regions) {
+				in->integrity = ret == -IOREC_E_TRUNCATED ?
+					SOURCE_TRUNCATED : SOURCE_CORRUPT;
+				in->stop_offset =
+					iorec_reader_error_offset(src->reader);
+				in->stop_reason = iorec_strerror(ret);
+			}
 			break;
 		}
 		in->chunks++;
@@ -364,6 +575,14 @@ static int iorec_load(struct source *src, struct an_err *e)
 				index_data(src, &c);
 			continue;
 		}
+		/* damage: metadata stays under META_CAP */
+		if (have_header && src->meta_bytes + c.raw_len > META_CAP) {
+			damage_add_chunk(&src->damage, c.offset,
+					 IOREC_CHUNK_HEADER_LEN + c.stored_len,
+					 NULL, "metadata beyond the 256 MiB cap");
+			continue;
+		}
+		src->meta_bytes += c.raw_len;
 		ret = iorec_reader_read_at(src->reader, c.offset, &c);
 		if (ret == -IOREC_E_NOMEM)
 			return an_nomem(e, src->path);
@@ -386,6 +605,7 @@ static int iorec_load(struct source *src, struct an_err *e)
 					       iorec_strerror(ret));
 			if (setup_tep(src, &h) < 0)
 				return an_nomem(e, src->path);
+			damage_init(&src->damage, h.ncpus);
 			have_header = true;
 			continue;
 		}
@@ -409,10 +629,32 @@ static int iorec_load(struct source *src, struct an_err *e)
 		in->stop_offset = in->file_bytes;
 		in->stop_reason = "no end chunk (the recording was cut short)";
 	}
+	/* damage: the regions, which make the file corrupt */
+	if (in->integrity == SOURCE_TRUNCATED) {
+		in->truncated = true;
+		in->truncated_offset = in->stop_offset;
+		in->truncated_reason = in->stop_reason;
+	}
+	publish_damage(src);
+	if (src->nomem)
+		return an_nomem(e, src->path);
 
 	/* First registration wins: saved_cmdlines, then the snapshots. */
-	if (in->cmdlines)
-		tep_parse_saved_cmdlines(src->tep, in->cmdlines);
+	if (in->cmdlines) {
+		struct ftrace_verdict v;
+		size_t dropped;
+		char *text = ftrace_filter_lines(in->cmdlines,
+						 strlen(in->cmdlines), false,
+						 &dropped, &v);
+
+		if (!text)
+			return an_nomem(e, src->path);
+		if (dropped)
+			queue_warning(src, "%s: saved cmdlines: %zu lines left out, the first at byte %zu: %s",
+				      src->path, dropped, v.offset, v.error);
+		tep_parse_saved_cmdlines(src->tep, text);
+		free(text);
+	}
 	register_snapshot_comms(src, in->snapshot_start);
 	register_snapshot_comms(src, in->snapshot_end);
 
@@ -463,12 +705,31 @@ static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 			return false;
 		}
 		if (ret < 0) {
+			struct iorec_data_desc d = {
+				.cpu = (uint32_t)cur->cpu,
+				.first_ts = ref->first_ts,
+				.last_ts = ref->last_ts,
+			};
+
 			queue_warning(src, "%s: data chunk at offset %llu (cpu %d): %s; its events are skipped",
 				      src->path,
 				      (unsigned long long)ref->offset,
 				      cur->cpu, iorec_strerror(ret));
+			/* damage: a region, and a gap before what follows */
+			damage_add_chunk(&src->damage, ref->offset,
+					 IOREC_CHUNK_HEADER_LEN + ref->stored_len,
+					 &d, iorec_strerror(ret));
+			publish_damage(src);
+			if (src->nomem) {
+				/* the walk stops: source_next() says why */
+				src->read_err = -AN_E_NOMEM;
+				return false;
+			}
+			cur->pending_missed = -1;
 			continue;
 		}
+		if (ref->gap)
+			cur->pending_missed = -1;	/* damage before it */
 		body = c.payload_len - IOREC_DATA_DESC_LEN;
 		if (cur->buf_alloc < body + PAGE_SLACK) {
 			free(cur->buf);
@@ -537,6 +798,16 @@ static bool cursor_load_page(struct source *src, struct cursor *cur)
 		}
 		if (!size)
 			continue;
+		/* guard: kbuffer trusts the events' lengths */
+		if (!ftrace_page_events_ok(page + hdr, (size_t)size,
+					   src->info.big_endian)) {
+			queue_warning(src, "%s: data chunk at offset %llu (cpu %d): page %u has an event that runs past its data; page skipped",
+				      src->path,
+				      (unsigned long long)cur->chunk_offset,
+				      cur->cpu, cur->page - 1);
+			cur->pending_missed = -1;
+			continue;
+		}
 		if (kbuffer_load_subbuffer(cur->kbuf, page) < 0)
 			continue;
 		cur->cur_page = page;
@@ -629,13 +900,25 @@ static int tracedat_load(struct source *src, const uint8_t *magic, size_t n,
 			 struct an_err *e)
 {
 	struct source_info *in = &src->info;
+	struct tracedat_patches patches;
+	const char *why;
+	uint64_t off;
 	int fd, ncpus;
 
 	/* The version follows the magic as a NUL-terminated decimal. */
 	if (n > TRACEDAT_MAGIC_LEN)
 		in->version_major = (unsigned int)atoi(
 			(const char *)magic + TRACEDAT_MAGIC_LEN);
-	fd = dup(src->fd);
+	/* guard: the structure and texts before libtracecmd trusts them */
+	if (tracedat_guard(src->fd, &patches, &why, &off) < 0)
+		return an_fail(e, AN_E_DAMAGED, "%s: corrupt trace.dat at offset %llu: %s",
+			       src->path, (unsigned long long)off, why);
+	in->replaced_prints = patches.formats;
+	in->replaced_offset = patches.first_offset;
+	in->replaced_reason = patches.first_reason;
+	fd = patches.n ? tracedat_patched_copy(src->fd, &patches) :
+	     dup(src->fd);
+	tracedat_patches_release(&patches);
 	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0) {
 		an_fail(e, AN_E_IO, "%s: %s", src->path, strerror(errno));
 		if (fd >= 0)
@@ -883,6 +1166,8 @@ void source_close(struct source *src)
 	for (size_t i = 0; i < src->nsyscalls; i++)
 		free(src->syscalls[i].name);
 	free(src->syscalls);
+	damage_release(&src->damage);
+	free(src->marks);
 	free(src->types);
 	free(src->type_index);
 	free(src->type_by_id);
@@ -892,6 +1177,7 @@ void source_close(struct source *src)
 		src->nwarn--;
 	}
 	trace_seq_destroy(&src->seq);
+	free(src->print_buf);
 	free(src->path);
 	free(src);
 }
@@ -983,6 +1269,15 @@ int source_next(struct source *src, struct source_event *ev)
 	ev->data = rec->data;
 	ev->size = rec->size;
 	ev->missed = rec->missed_events;
+	/* damage: the first event at or after an end of a lost span */
+	if (best->next_mark < src->nmarks &&
+	    src->marks[best->next_mark] <= rec->ts) {
+		while (best->next_mark < src->nmarks &&
+		       src->marks[best->next_mark] <= rec->ts)
+			best->next_mark++;
+		if (!ev->missed)
+			ev->missed = -1;
+	}
 	ev->priv = rec;
 	if (src->type_size && src->type_off + src->type_size <= rec->size &&
 	    src->pid_off + src->pid_size <= rec->size) {
@@ -991,8 +1286,12 @@ int source_next(struct source *src, struct source_event *ev)
 		ev->pid = (int)read_num(src, (const char *)rec->data +
 					src->pid_off, src->pid_size);
 	} else {
-		ev->id = tep_data_type(src->tep, rec);
-		ev->pid = tep_data_pid(src->tep, rec);
+		/*
+		 * guard: no format gave the common fields, or the record is
+		 * too short for them: libtraceevent would read them anyway
+		 */
+		ev->id = -1;
+		ev->pid = 0;
 	}
 
 	t = source_find_type(src, ev->id);

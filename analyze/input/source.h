@@ -76,6 +76,29 @@ struct source_cpu {
 	uint64_t missed_events;	/* sum of known lost counts */
 	uint64_t first_event_ts;
 	uint64_t last_event_ts;
+	/* Damaged regions known to be this CPU's (see source_damage): */
+	uint32_t damaged_chunks;
+	uint64_t damaged_ns;		/* their time span */
+};
+
+/*
+ * A damaged part of an .iorec file that reading skipped (docs/iorec.5,
+ * "Reading a damaged file"): reading went on at the next valid chunk, and
+ * the first event of every CPU after it is marked as preceded by lost
+ * events (source_event.missed), so no pair spans it.
+ */
+struct source_damage {
+	uint64_t offset;	/* where it starts in the file */
+	uint64_t length;	/* bytes skipped */
+	uint32_t chunks;	/* chunks lost, from the sequence numbers (0:
+				   only stray bytes; at least this when
+				   to_end) */
+	bool to_end;		/* it runs to the end of the file */
+	int cpu;		/* whose data was lost, -1 unknown */
+	uint64_t first_ts;	/* the time span lost, when cpu >= 0 */
+	uint64_t last_ts;
+	bool exact;		/* cpu and span from a verified descriptor */
+	const char *reason;	/* what was wrong (static text) */
 };
 
 /* What the recording says about itself.  Strings are NUL-terminated. */
@@ -108,6 +131,14 @@ struct source_info {
 	uint64_t file_bytes;		/* bytes up to the last good chunk */
 	uint32_t format_chunks;
 	uint32_t bad_formats;		/* event formats libtraceevent refused */
+	/*
+	 * Event formats whose print fmt was not well formed and was
+	 * replaced by a neutral one (their fields, name=value): how many,
+	 * and the first one's file offset and reason.
+	 */
+	uint32_t replaced_prints;
+	uint64_t replaced_offset;
+	const char *replaced_reason;
 
 	int nr_cpus;			/* size of cpus[] */
 	struct source_cpu *cpus;
@@ -115,9 +146,30 @@ struct source_info {
 	uint64_t first_ts;		/* over all CPUs, 0 when no data */
 	uint64_t last_ts;
 
+	/*
+	 * SOURCE_CORRUPT when any damaged region was skipped: stop_offset
+	 * and stop_reason are then the first region's; SOURCE_TRUNCATED
+	 * when the file was only cut short.
+	 */
 	enum source_integrity integrity;
 	uint64_t stop_offset;		/* where reading stopped, if not complete */
 	const char *stop_reason;	/* why */
+	/* Also cut short (a region can come before the cut): */
+	bool truncated;
+	uint64_t truncated_offset;
+	const char *truncated_reason;
+
+	/*
+	 * The damaged regions skipped, in file order (.iorec).  Reading
+	 * the events may add some (a DATA chunk whose zstd frame does not
+	 * decompress is found only then): look again after the walk.
+	 * meta.h puts them into words.
+	 */
+	int ndamaged;
+	const struct source_damage *damaged;
+	uint64_t damaged_bytes;		/* their lengths summed */
+	uint64_t damaged_chunks;	/* chunks lost in them */
+	uint64_t damaged_ns;		/* time spans known, summed */
 	bool seen_end;			/* .iorec: END chunk read */
 	int trace_buffers;		/* trace.dat: extra buffer instances */
 	const char *buffer_name;	/* trace.dat: the instance read, if not the top */

@@ -60,7 +60,7 @@ emit("bad-chunk-magic.iorec", b, 0, "bad chunk magic", d1[0])
 b = bytearray(src); struct.pack_into('<I', b, d1[0] + 12, 0x7ffffff0); reseal(b, d1[0])
 emit("lying-length-huge.iorec", b, 0, "chunk length out of range", d1[0])
 b = bytearray(src); struct.pack_into('<I', b, d1[0] + 12, d1[2] + 1000000); reseal(b, d1[0])
-emit("lying-length-long.iorec", b, 0, "file ends inside a chunk", d1[0])
+emit("lying-length-long.iorec", b, 0, "chunk length out of range", d1[0])
 b = bytearray(src); struct.pack_into('<I', b, d1[0] + 8, 999); reseal(b, d1[0])
 emit("seq-gap.iorec", b, 0, "chunk sequence number out of order", d1[0])
 if d1[3] & 1:

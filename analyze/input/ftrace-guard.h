@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ftrace-guard.h - checks the kernel texts a recording carries (event
+ * formats, header_page, printk formats, saved cmdlines) against the
+ * ftrace grammar before any of them reaches libtraceevent, whose parser
+ * trusts them.
+ *
+ * An event format is kept only with the field shapes the kernel prints
+ * (offsets and sizes decimal, inside the record, a common_type and a
+ * common_pid), and a print fmt that is well formed: one format string
+ * whose conversions match its arguments, then C expressions over the
+ * event's own fields, the helpers libtraceevent knows with their arity,
+ * and divisions only by non-zero constants.  A format with good fields
+ * and any other print fmt is kept with a neutral print fmt (its fields,
+ * name=value).  Anything else is refused with a named error and the
+ * offset in the text where it is.
+ *
+ * Bytes only: nothing here includes libtraceevent.  Functions never
+ * print or exit.
+ */
+#ifndef IOREPORT_FTRACE_GUARD_H
+#define IOREPORT_FTRACE_GUARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The largest record a field may reach into (a 16-bit kernel limit). */
+#define FTRACE_MAX_RECORD	65536u
+/* The longest event format text accepted. */
+#define FTRACE_MAX_FORMAT	(256u << 10)
+
+/* What a check found. */
+struct ftrace_verdict {
+	const char *error;	/* NULL: fine as it is; else a static text */
+	size_t offset;		/* where in the text */
+	char *text;		/* a text to use instead (heap), or NULL */
+	size_t text_len;
+	long id;		/* an event format's ID, when not refused */
+};
+
+enum {
+	FTRACE_REFUSED = -1,	/* do not hand the text to libtraceevent */
+	FTRACE_OK = 0,		/* hand it over as it is */
+	FTRACE_REWRITTEN = 1,	/* hand v->text over instead (v->error,
+				   v->offset: why the print fmt was replaced) */
+};
+
+/*
+ * ftrace_check_format - check one event format text (events/S/E/format)
+ * @max_record: the largest record of the recording (its sub-buffer size)
+ * @ftrace: the text is of the "ftrace" system, whose field names may
+ *   hold a '.'
+ *
+ * Returns FTRACE_OK, FTRACE_REWRITTEN or FTRACE_REFUSED, and fills v
+ * (release with ftrace_verdict_release()).
+ */
+int ftrace_check_format(const char *text, size_t len, uint32_t max_record,
+			bool ftrace, struct ftrace_verdict *v);
+
+/* A system name: [A-Za-z0-9_]+, at most 64 bytes.  */
+bool ftrace_check_system(const char *name, size_t len);
+
+/*
+ * ftrace_check_header_page - check events/header_page: the timestamp,
+ * commit (of the long size) and data fields where the kernel puts them
+ * @subbuf_size: the sub-buffer size the data must fit
+ *
+ * Returns FTRACE_OK or FTRACE_REFUSED.
+ */
+int ftrace_check_header_page(const char *text, size_t len,
+			     uint32_t subbuf_size, struct ftrace_verdict *v);
+
+/*
+ * ftrace_filter_lines - keep the well-formed lines of a printk_formats
+ * text ("0xADDR : \"FORMAT\"") or of a saved_cmdlines text ("PID COMM"),
+ * as a new NUL-terminated heap text
+ * @printk: which of the two
+ * @dropped: set to the number of lines left out; v->offset to the first
+ *   (v->error names what was wrong with it)
+ */
+char *ftrace_filter_lines(const char *text, size_t len, bool printk,
+			  size_t *dropped, struct ftrace_verdict *v);
+
+/*
+ * ftrace_check_kallsyms - check a /proc/kallsyms text (trace.dat):
+ * "ADDR TYPE NAME [MODULE]" lines.  Returns FTRACE_OK or FTRACE_REFUSED.
+ */
+int ftrace_check_kallsyms(const char *text, size_t len,
+			  struct ftrace_verdict *v);
+
+/*
+ * ftrace_page_events_ok - may kbuffer walk the events of a sub-buffer's
+ * data (n bytes, the commit size, after the page header)?  Every event
+ * must lie inside the data and every step go forward: with a negative
+ * length kbuffer goes back, and a reader loops forever.
+ */
+bool ftrace_page_events_ok(const uint8_t *data, size_t n, bool big_endian);
+
+/* Free v->text; accepts a zeroed verdict. */
+void ftrace_verdict_release(struct ftrace_verdict *v);
+
+#endif /* IOREPORT_FTRACE_GUARD_H */

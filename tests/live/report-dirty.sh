@@ -8,7 +8,7 @@
 # vm.dirty_bytes=8 MiB: the same knobs, another unit).  `ioreport diff`
 # must show the sysctl change, the writer throttled (balance_dirty_pages
 # pauses) only with the low limits, and the writeback pattern changed:
-# the bytes reach the device during the recording.  Every sysctl changed
+# the bytes reach the device during the recording, spread over its time.  Every sysctl changed
 # is restored on every exit path.
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -93,7 +93,11 @@ log "throttled: $p_b ns -> $p_a ns; device writes during the recording: $w_b -> 
 [ "$t_a" != None ] && [ "$t_a" -le $((16 << 20)) ] || fail "low dirty threshold not seen: $t_a"
 [ "$w_a" -ge $((MB * 1048576 / 2)) ] ||
 	fail "with low limits, only $w_a B reached the device while dd ran"
-[ "$w_a" -gt "$w_b" ] || fail "writeback pattern unchanged: $w_b -> $w_a B during the recording"
+# The pattern, not the total: a sync(2) by anything else on the machine
+# during the default recording can push all of its bytes out at once, but
+# only the low limits spread them over the time dd runs.
+[ "$s_a" -gt "$s_b" ] ||
+	fail "writeback pattern unchanged: $w_b -> $w_a B in $s_b -> $s_a slots of 100 ms during the recording"
 
 # per process: dd paused; over time: rows
 pid_paused=$(json_get "$T/dirty.json" "[p['paused_ns'] for p in j['processes'] if p['comm'] == 'dd'][0]") ||

@@ -9,17 +9,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/err.h"
 #include "input/source.h"
 #include "input/damage.h"
 
-void damage_init(struct damage_log *d, uint32_t ncpus)
+int damage_init(struct damage_log *d, uint32_t ncpus)
 {
+	size_t n = ncpus ? ncpus : 1;
+
 	memset(d, 0, sizeof(*d));
 	d->ncpus = ncpus;
-	d->seen = xcalloc(ncpus ? ncpus : 1, sizeof(*d->seen));
-	d->last_ts = xcalloc(ncpus ? ncpus : 1, sizeof(*d->last_ts));
-	d->epoch = xcalloc(ncpus ? ncpus : 1, sizeof(*d->epoch));
+	d->seen = an_calloc(n, sizeof(*d->seen));
+	d->last_ts = an_calloc(n, sizeof(*d->last_ts));
+	d->epoch = an_calloc(n, sizeof(*d->epoch));
+	if (d->seen && d->last_ts && d->epoch)
+		return 0;
+	damage_release(d);
+	return -AN_E_NOMEM;
 }
 
 void damage_release(struct damage_log *d)
@@ -32,21 +38,40 @@ void damage_release(struct damage_log *d)
 	memset(d, 0, sizeof(*d));
 }
 
-static struct source_damage *add(struct damage_log *d)
+/*
+ * A new region and, in *g, its guess; when the list cannot grow, the
+ * spare ones (the error is kept, the region not listed).
+ */
+static struct source_damage *add(struct damage_log *d, struct damage_guess **g)
 {
-	struct source_damage *r;
+	struct source_damage *r = &d->spare;
 
+	*g = &d->spare_guess;
 	if (d->n == d->alloc) {
-		d->alloc = d->alloc ? d->alloc * 2 : 8;
-		d->v = xrealloc(d->v, sizeof(*d->v) * (size_t)d->alloc);
-		d->guess = xrealloc(d->guess,
-				    sizeof(*d->guess) * (size_t)d->alloc);
+		int alloc = d->alloc ? d->alloc * 2 : 8;
+		struct source_damage *v;
+		struct damage_guess *gv;
+
+		v = an_reallocarray(d->v, (size_t)alloc, sizeof(*v));
+		if (v)
+			d->v = v;
+		gv = v ? an_reallocarray(d->guess, (size_t)alloc, sizeof(*gv)) :
+			 NULL;
+		if (gv)
+			d->guess = gv;
+		if (gv)
+			d->alloc = alloc;
+		else
+			d->err = -AN_E_NOMEM;
 	}
-	r = &d->v[d->n];
+	if (d->n < d->alloc) {
+		r = &d->v[d->n];
+		*g = &d->guess[d->n];
+		d->n++;
+	}
 	memset(r, 0, sizeof(*r));
-	memset(&d->guess[d->n], 0, sizeof(d->guess[d->n]));
+	memset(*g, 0, sizeof(**g));
 	r->cpu = -1;
-	d->n++;
 	return r;
 }
 
@@ -74,8 +99,8 @@ bool damage_chunk(struct damage_log *d, const struct iorec_data_desc *desc)
 void damage_add_gap(struct damage_log *d, const struct iorec_gap *gap,
 		    const char *reason)
 {
-	struct source_damage *r = add(d);
-	struct damage_guess *g = &d->guess[d->n - 1];
+	struct damage_guess *g;
+	struct source_damage *r = add(d, &g);
 
 	r->offset = gap->offset;
 	r->length = gap->length;
@@ -95,7 +120,8 @@ void damage_add_gap(struct damage_log *d, const struct iorec_gap *gap,
 void damage_add_chunk(struct damage_log *d, uint64_t offset, uint64_t length,
 		      const struct iorec_data_desc *desc, const char *reason)
 {
-	struct source_damage *r = add(d);
+	struct damage_guess *g;
+	struct source_damage *r = add(d, &g);
 
 	r->offset = offset;
 	r->length = length;

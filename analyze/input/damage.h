@@ -35,10 +35,15 @@ struct damage_log {
 		struct iorec_data_desc desc;
 		int prev, next;
 	} *guess;
+	/* where a region goes when the list cannot grow (err then set) */
+	struct source_damage spare;
+	struct damage_guess spare_guess;
+	int err;		/* sticky: -AN_E_NOMEM, a region was dropped */
 };
 
 /* Start a log for a recording of ncpus CPUs (from its header). */
-void damage_init(struct damage_log *d, uint32_t ncpus);
+/* Returns 0, or -AN_E_NOMEM (d is then released). */
+int damage_init(struct damage_log *d, uint32_t ncpus);
 void damage_release(struct damage_log *d);
 
 /*

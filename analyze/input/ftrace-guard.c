@@ -17,7 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "util.h"
+#include "base/err.h"
+#include "base/sbuf.h"
 #include "input/ftrace-guard.h"
 
 #define MAX_FIELDS	256
@@ -181,8 +182,14 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 	if (fm->nf >= MAX_FIELDS)
 		return refuse(fm->v, "too many fields", base);
 	if (fm->nf == fm->nalloc) {
-		fm->nalloc = fm->nalloc ? 2 * fm->nalloc : 16;
-		fm->f = xrealloc(fm->f, sizeof(*fm->f) * (size_t)fm->nalloc);
+		int nalloc = fm->nalloc ? 2 * fm->nalloc : 16;
+		struct field *nf = an_reallocarray(fm->f, (size_t)nalloc,
+						   sizeof(*nf));
+
+		if (!nf)
+			return FTRACE_NOMEM;
+		fm->f = nf;
+		fm->nalloc = nalloc;
 	}
 	f = &fm->f[fm->nf];
 	memset(f, 0, sizeof(*f));
@@ -800,12 +807,12 @@ static bool check_print(struct pf *pf, const char *p, const char *e)
 /* The whole format */
 
 /* "print fmt: " naming every field, name=value, for a refused one. */
-static void neutral_print(const struct format *fm, struct strbuf *out)
+static void neutral_print(const struct format *fm, struct sbuf *out)
 {
-	struct strbuf args = STRBUF_INIT;
+	struct sbuf args = SBUF_INIT;
 	bool first = true;
 
-	strbuf_addstr(out, "print fmt: \"");
+	sbuf_addstr(out, "print fmt: \"");
 	for (int i = 0; i < fm->nf; i++) {
 		const struct field *f = &fm->f[i];
 		const char *conv;
@@ -822,18 +829,20 @@ static void neutral_print(const struct format *fm, struct strbuf *out)
 			conv = "0x%llx";
 		else
 			continue;
-		strbuf_addf(out, "%s%s=%s", first ? "" : " ", f->name, conv);
+		sbuf_addf(out, "%s%s=%s", first ? "" : " ", f->name, conv);
 		if (f->dynamic)
-			strbuf_addf(&args, ", __get_str(%s)", f->name);
+			sbuf_addf(&args, ", __get_str(%s)", f->name);
 		else
-			strbuf_addf(&args, ", REC->%s", f->name);
+			sbuf_addf(&args, ", REC->%s", f->name);
 		first = false;
 	}
-	strbuf_addch(out, '"');
+	sbuf_addch(out, '"');
 	if (args.len)
-		strbuf_add(out, args.buf, args.len);
-	strbuf_addch(out, '\n');
-	strbuf_release(&args);
+		sbuf_add(out, args.buf, args.len);
+	sbuf_addch(out, '\n');
+	if (args.err)
+		out->err = args.err;
+	sbuf_release(&args);
 }
 
 int ftrace_check_format(const char *text, size_t len, uint32_t max_record,
@@ -878,7 +887,9 @@ int ftrace_check_format(const char *text, size_t len, uint32_t max_record,
 			      (size_t)(p - text));
 	p += 8;
 
-	fm = xcalloc(1, sizeof(*fm));
+	fm = an_calloc(1, sizeof(*fm));
+	if (!fm)
+		return FTRACE_NOMEM;
 	fm->text = text;
 	fm->end = e;
 	fm->ftrace = ftrace;
@@ -901,10 +912,9 @@ int ftrace_check_format(const char *text, size_t len, uint32_t max_record,
 			p += n + 1;
 			continue;
 		}
-		if (parse_field(fm, p, n, max_record, common) < 0) {
-			ret = FTRACE_REFUSED;
+		ret = parse_field(fm, p, n, max_record, common);
+		if (ret < 0)
 			goto out;
-		}
 		if (!strcmp(fm->f[fm->nf - 1].name, "common_type") && common)
 			have_type = fm->f[fm->nf - 1].size == 2 ||
 				    fm->f[fm->nf - 1].size == 1 ||
@@ -929,16 +939,21 @@ int ftrace_check_format(const char *text, size_t len, uint32_t max_record,
 	pf.fm = fm;
 	/* a token takes a byte at least, and one more for the end */
 	pf.maxt = n - 11 + 2 < MAX_TOKENS ? (int)(n - 11 + 2) : MAX_TOKENS;
-	pf.t = xmalloc(sizeof(*pf.t) * (size_t)pf.maxt);
+	pf.t = an_reallocarray(NULL, (size_t)pf.maxt, sizeof(*pf.t));
+	if (!pf.t) {
+		ret = FTRACE_NOMEM;
+		goto out;
+	}
 	if (!check_print(&pf, print + 11, print + n)) {
-		struct strbuf sb = STRBUF_INIT;
+		struct sbuf sb = SBUF_INIT;
 
-		strbuf_add(&sb, text, (size_t)(print - text));
+		sbuf_add(&sb, text, (size_t)(print - text));
 		neutral_print(fm, &sb);
 		v->error = pf.why ? pf.why : "print fmt not well formed";
 		v->offset = pf.why ? pf.why_off : (size_t)(print - text);
-		v->text = strbuf_detach(&sb, &v->text_len);
-		ret = FTRACE_REWRITTEN;
+		v->text_len = sb.len;
+		v->text = sbuf_detach(&sb);
+		ret = v->text ? FTRACE_REWRITTEN : FTRACE_NOMEM;
 	}
 	free(pf.t);
 out:
@@ -1060,20 +1075,20 @@ static bool cmdline_line(const char *p, size_t n)
 char *ftrace_filter_lines(const char *text, size_t len, bool printk,
 			  size_t *dropped, struct ftrace_verdict *v)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT;
 	const char *p = text, *e = text + len;
+	char *out;
 
 	memset(v, 0, sizeof(*v));
 	*dropped = 0;
-	strbuf_addstr(&sb, "");
 	while (p < e) {
 		size_t n = line_len(p, e);
 		bool ok = !memchr(p, '\0', n) &&
 			  (printk ? printk_line(p, n) : cmdline_line(p, n));
 
 		if (ok) {
-			strbuf_add(&sb, p, n);
-			strbuf_addch(&sb, '\n');
+			sbuf_add(&sb, p, n);
+			sbuf_addch(&sb, '\n');
 		} else if (n) {
 			if (!*dropped)
 				refuse(v, printk ? "printk format line not of the shape 0xADDR : \"FORMAT\"" :
@@ -1083,7 +1098,10 @@ char *ftrace_filter_lines(const char *text, size_t len, bool printk,
 		}
 		p += n + 1;
 	}
-	return strbuf_detach(&sb, NULL);
+	if (sb.err)
+		return NULL;
+	out = sbuf_detach(&sb);
+	return out ? out : an_strdup("");
 }
 
 static uint32_t get32(const uint8_t *p, bool be)

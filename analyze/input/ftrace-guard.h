@@ -40,6 +40,7 @@ struct ftrace_verdict {
 };
 
 enum {
+	FTRACE_NOMEM = -2,	/* out of memory checking it */
 	FTRACE_REFUSED = -1,	/* do not hand the text to libtraceevent */
 	FTRACE_OK = 0,		/* hand it over as it is */
 	FTRACE_REWRITTEN = 1,	/* hand v->text over instead (v->error,
@@ -52,8 +53,8 @@ enum {
  * @ftrace: the text is of the "ftrace" system, whose field names may
  *   hold a '.'
  *
- * Returns FTRACE_OK, FTRACE_REWRITTEN or FTRACE_REFUSED, and fills v
- * (release with ftrace_verdict_release()).
+ * Returns FTRACE_OK, FTRACE_REWRITTEN, FTRACE_REFUSED or FTRACE_NOMEM,
+ * and fills v (release with ftrace_verdict_release()).
  */
 int ftrace_check_format(const char *text, size_t len, uint32_t max_record,
 			bool ftrace, struct ftrace_verdict *v);
@@ -78,6 +79,8 @@ int ftrace_check_header_page(const char *text, size_t len,
  * @printk: which of the two
  * @dropped: set to the number of lines left out; v->offset to the first
  *   (v->error names what was wrong with it)
+ *
+ * Returns the text, or NULL when out of memory.
  */
 char *ftrace_filter_lines(const char *text, size_t len, bool printk,
 			  size_t *dropped, struct ftrace_verdict *v);

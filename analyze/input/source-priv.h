@@ -148,4 +148,32 @@ static inline struct source_event_type *source_find_type(struct source *src,
 /* events.c: forget what was cached about src's tep before it is freed. */
 void source_fields_forget(const struct source *src);
 
+/* The magic that opens a trace.dat file, and its length. */
+#define TRACEDAT_MAGIC		"\027\010\104tracing"
+#define TRACEDAT_MAGIC_LEN	10
+
+/* source.c: a warning for source_warning() (kept up to MAX_WARNINGS). */
+void src_warn(struct source *src, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Make sure cursors (and info.cpus) exist for cpu; false: no memory. */
+bool src_ensure_cpu(struct source *src, int cpu);
+/* The len bytes at p as a string; NULL (src->nomem set): no memory. */
+char *src_dup_text(struct source *src, const uint8_t *p, size_t len);
+
+/*
+ * source-iorec.c: load an .iorec file open at src->fd (pass 1); 0, or a
+ * negative AN_E_* with e filled.  src_iorec_next() moves cur to the next
+ * record of its CPU (cur->valid false at the end).
+ */
+int src_iorec_load(struct source *src, struct an_err *e);
+void src_iorec_next(struct source *src, struct cursor *cur);
+
+/*
+ * source-tracedat.c: the same for a trace.dat file whose first n bytes
+ * are magic.
+ */
+int src_tracedat_load(struct source *src, const uint8_t *magic, size_t n,
+		      struct an_err *e);
+void src_tracedat_next(struct source *src, struct cursor *cur);
+
 #endif /* IOREPORT_INPUT_SOURCE_PRIV_H */

@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "util.h"
+#include "base/err.h"
 #include "input/ftrace-guard.h"
 #include "input/tracedat-guard.h"
 
@@ -62,6 +63,7 @@ struct tg {
 	struct tracedat_patches *patches;
 	const char *why;
 	uint64_t off;
+	bool nomem;		/* why: an allocation failed */
 };
 
 /* A stream: a region of the file, or a decompressed block. */
@@ -73,17 +75,35 @@ struct st {
 	bool dirty;		/* mem was patched */
 };
 
-static void add_patch(struct tg *g, uint64_t off, const void *b, size_t n)
+static int fail(struct tg *g, const char *why, uint64_t off);
+
+/* No memory for what the check at off needed: -1, g->nomem set. */
+static int nomem(struct tg *g, uint64_t off)
+{
+	if (!g->why)
+		g->nomem = true;
+	return fail(g, "out of memory", off);
+}
+
+/* 0, or -1 (out of memory: nothing added). */
+static int add_patch(struct tg *g, uint64_t off, const void *b, size_t n)
 {
 	struct tracedat_patches *p = g->patches;
-	struct tracedat_patch *x;
+	struct tracedat_patch *x, *v;
+	uint8_t *bytes = malloc(n ? n : 1);
 
-	p->v = xrealloc(p->v, sizeof(*p->v) * (p->n + 1));
+	v = bytes ? an_reallocarray(p->v, p->n + 1, sizeof(*p->v)) : NULL;
+	if (!v) {
+		free(bytes);
+		return nomem(g, off);
+	}
+	p->v = v;
 	x = &p->v[p->n++];
 	x->offset = off;
 	x->len = n;
-	x->bytes = xmalloc(n ? n : 1);
+	x->bytes = bytes;
 	memcpy(x->bytes, b, n);
+	return 0;
 }
 
 void tracedat_patches_release(struct tracedat_patches *p)
@@ -91,9 +111,12 @@ void tracedat_patches_release(struct tracedat_patches *p)
 	for (size_t i = 0; i < p->n; i++)
 		free(p->v[i].bytes);
 	free(p->v);
+	free(p->ids);
 	p->v = NULL;
 	p->n = 0;
 	p->formats = 0;
+	p->ids = NULL;
+	p->nids = 0;
 }
 
 static int fail(struct tg *g, const char *why, uint64_t off)
@@ -164,7 +187,11 @@ static uint8_t *sblob(struct st *s, uint64_t n)
 		     where(s));
 		return NULL;
 	}
-	b = xmalloc(n + 1);
+	b = malloc(n + 1);
+	if (!b) {
+		nomem(s->g, where(s));
+		return NULL;
+	}
 	if (sread(s, b, n)) {
 		free(b);
 		return NULL;
@@ -178,10 +205,12 @@ static int sstring(struct st *s, char *out, size_t outsz)
 {
 	uint64_t left = s->end - s->pos, n = left < STRING_MAX + 1 ?
 		left : STRING_MAX + 1;
-	uint8_t *b = xmalloc(n ? n : 1);
+	uint8_t *b = malloc(n ? n : 1);
 	uint8_t *nul;
 	uint64_t at = where(s);
 
+	if (!b)
+		return nomem(s->g, at);
 	if (sread(s, b, n)) {
 		free(b);
 		return -1;
@@ -238,12 +267,24 @@ static int check_text(struct st *s, uint64_t n, uint64_t max, int kind,
 		const char *pf = r == FTRACE_REWRITTEN ?
 			strstr((const char *)b, "\nprint fmt: ") : NULL;
 
-		if (r == FTRACE_REFUSED || (r == FTRACE_REWRITTEN && !pf)) {
+		if (r == FTRACE_NOMEM) {
+			ret = nomem(s->g, at);
+		} else if (r == FTRACE_REFUSED || (r == FTRACE_REWRITTEN && !pf)) {
 			ret = fail(s->g, v.error, at + v.offset);
 		} else if (r == FTRACE_REWRITTEN) {
-			if (!s->g->patches->formats++) {
-				s->g->patches->first_reason = v.error;
-				s->g->patches->first_offset = at + v.offset;
+			struct tracedat_patches *tp = s->g->patches;
+			int *ids = an_reallocarray(tp->ids, tp->nids + 1,
+						   sizeof(*ids));
+
+			if (!ids) {
+				ret = nomem(s->g, at);
+				break;
+			}
+			tp->ids = ids;
+			tp->ids[tp->nids++] = (int)v.id;
+			if (!tp->formats++) {
+				tp->first_reason = v.error;
+				tp->first_offset = at + v.offset;
 			}
 			/* the neutral print fmt, same length */
 			size_t from = (size_t)(pf + 1 - (const char *)b);
@@ -262,8 +303,8 @@ static int check_text(struct st *s, uint64_t n, uint64_t max, int kind,
 				memcpy(s->mem + s->pos - n + from, b + from, len);
 				s->dirty = true;
 			} else {
-				add_patch(s->g, s->pos - n + from, b + from,
-					  len);
+				ret = add_patch(s->g, s->pos - n + from,
+						b + from, len);
 			}
 		}
 		break;
@@ -282,11 +323,13 @@ static int check_text(struct st *s, uint64_t n, uint64_t max, int kind,
 		char *t = ftrace_filter_lines((const char *)b, (size_t)n, true,
 					      &dropped, &v);
 
-		free(t);
-		if (dropped || memchr(b, '\0', n))
+		if (!t)
+			ret = nomem(s->g, at);
+		else if (dropped || memchr(b, '\0', n))
 			ret = fail(s->g, v.error ? v.error :
 				   "NUL byte inside the printk formats",
 				   at + v.offset);
+		free(t);
 		break;
 	}
 	default:
@@ -406,7 +449,11 @@ static int block(struct st *s, struct st *out, uint8_t **mem)
 	in = sblob(s, csize);
 	if (!in)
 		return -1;
-	*mem = xmalloc(rsize ? rsize : 1);
+	*mem = malloc(rsize ? rsize : 1);
+	if (!*mem) {
+		free(in);
+		return nomem(g, at);
+	}
 	got = ZSTD_decompress(*mem, rsize, in, csize);
 	free(in);
 	if (ZSTD_isError(got)) {
@@ -434,13 +481,16 @@ static int reblock(struct tg *g, const struct st *b, uint64_t at)
 	uint64_t csize, rsize;
 	size_t bound, z;
 	uint8_t *out;
+	int ret;
 
 	if (pread(g->fd, h, sizeof(h), (off_t)at) != (ssize_t)sizeof(h))
 		return fail(g, "cannot read the trace.dat", at);
 	csize = num(g, h, 4);
 	rsize = num(g, h + 4, 4);
 	bound = ZSTD_compressBound(b->end);
-	out = xmalloc(8 + bound);
+	out = malloc(8 + bound);
+	if (!out)
+		return nomem(g, at);
 	z = ZSTD_compress(out + 8, bound, b->mem, b->end, 19);
 	if (ZSTD_isError(z) || z > csize) {
 		free(out);
@@ -452,9 +502,9 @@ static int reblock(struct tg *g, const struct st *b, uint64_t at)
 		out[k] = (uint8_t)(z >> (8 * i));
 		out[4 + k] = (uint8_t)(rsize >> (8 * i));
 	}
-	add_patch(g, at, out, 8 + z);
+	ret = add_patch(g, at, out, 8 + z);
 	free(out);
-	return 0;
+	return ret;
 }
 
 /* ------------------------------------------------------------------ */
@@ -842,7 +892,9 @@ static int cpu_pages(struct tg *g, uint64_t off, uint64_t size)
 	if (off > g->size || pages * g->page_size > g->size - off ||
 	    off % g->page_size)
 		return fail(g, "trace.dat CPU data not in whole, aligned pages inside the file", off);
-	page = xmalloc(g->page_size);
+	page = malloc(g->page_size);
+	if (!page)
+		return nomem(g, off);
 	for (uint64_t i = 0; i < pages && !ret; i++) {
 		uint64_t at = off + i * g->page_size;
 
@@ -879,8 +931,10 @@ static int cpu_chunks(struct tg *g, uint64_t off, uint64_t size)
 			return fail(g, "trace.dat data chunks expand beyond 32 times the file", at);
 		/* libtracecmd's open fails (and crashes closing) on a bad one */
 		if (!g->chunk) {
-			g->chunk = xmalloc(CHUNK_MAX);
-			g->zchunk = xmalloc(CHUNK_MAX + 1024);
+			g->chunk = malloc(CHUNK_MAX);
+			g->zchunk = malloc(CHUNK_MAX + 1024);
+			if (!g->chunk || !g->zchunk)
+				return nomem(g, at);
 		}
 		if (csize > CHUNK_MAX + 1024 || sread(&s, g->zchunk, csize))
 			return fail(g, "trace.dat compressed data chunk too large", at);
@@ -1028,11 +1082,17 @@ static int v6(struct tg *g, struct st *s)
 int tracedat_patched_copy(int fd, const struct tracedat_patches *p)
 {
 	const char *dir = getenv("TMPDIR");
-	char *tmpl = xasprintf("%s/ioreport-XXXXXX", dir && *dir ? dir : "/tmp");
+	char tmpl[4096];
 	char buf[65536];
 	off_t at = 0;
-	int out = mkstemp(tmpl), err;
+	int out = -1, err;
 
+	if ((size_t)snprintf(tmpl, sizeof(tmpl), "%s/ioreport-XXXXXX",
+			     dir && *dir ? dir : "/tmp") >= sizeof(tmpl)) {
+		errno = ENAMETOOLONG;
+		goto fail;
+	}
+	out = mkstemp(tmpl);
 	if (out < 0)
 		goto fail;
 	unlink(tmpl);
@@ -1053,13 +1113,11 @@ int tracedat_patched_copy(int fd, const struct tracedat_patches *p)
 			goto fail;
 	if (lseek(out, 0, SEEK_SET) < 0)
 		goto fail;
-	free(tmpl);
 	return out;
 fail:
 	err = errno;
 	if (out >= 0)
 		close(out);
-	free(tmpl);
 	errno = err ? err : EIO;
 	return -1;
 }
@@ -1067,7 +1125,7 @@ fail:
 int tracedat_guard(int fd, struct tracedat_patches *patches,
 		   const char **why, uint64_t *off)
 {
-	struct tg *g = xcalloc(1, sizeof(*g));
+	struct tg *g = an_calloc(1, sizeof(*g));
 	struct st s = { .g = g };
 	struct stat st;
 	char ver[16];
@@ -1075,8 +1133,13 @@ int tracedat_guard(int fd, struct tracedat_patches *patches,
 	uint64_t v;
 	int ret = -1;
 
-	g->fd = fd;
 	memset(patches, 0, sizeof(*patches));
+	if (!g) {
+		*why = "out of memory";
+		*off = 0;
+		return -AN_E_NOMEM;
+	}
+	g->fd = fd;
 	g->patches = patches;
 	if (fstat(fd, &st) < 0) {
 		fail(g, "cannot read the trace.dat", 0);
@@ -1116,8 +1179,10 @@ out:
 		*why = "trace.dat not valid";
 	if (ret)
 		tracedat_patches_release(patches);
+	if (ret)
+		ret = g->nomem ? -AN_E_NOMEM : -1;
 	free(g->chunk);
 	free(g->zchunk);
 	free(g);
-	return ret ? -1 : 0;
+	return ret;
 }

@@ -43,6 +43,8 @@ struct tracedat_patches {
 	unsigned int formats;
 	uint64_t first_offset;
 	const char *first_reason;
+	int *ids;		/* the event IDs of those formats */
+	size_t nids;
 };
 
 /*
@@ -54,7 +56,7 @@ struct tracedat_patches {
  * @off: set to the file offset where it is
  *
  * Returns 0 when it may (after the patches), -1 when not (*why, *off
- * set).
+ * set), -AN_E_NOMEM when memory ran out checking it.
  */
 int tracedat_guard(int fd, struct tracedat_patches *patches,
 		   const char **why, uint64_t *off);

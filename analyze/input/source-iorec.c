@@ -1,0 +1,804 @@
+// SPDX-License-Identifier: MIT
+/*
+ * source-iorec.c - an .iorec recording for source.c: pass 1 loads its
+ * metadata into the tep handle and strings and indexes its DATA chunks
+ * per CPU, resynchronising past damaged chunks; pass 2 walks one
+ * decompressed chunk per CPU with a kbuffer on one of its pages.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+#include <traceevent/trace-seq.h>
+#include <trace-cmd/trace-cmd.h>
+
+#include "iorec-format.h"
+#include "util.h"
+#include "base/err.h"
+#include "input/source.h"
+#include "input/source-priv.h"
+#include "input/meta.h"
+#include "input/damage.h"
+#include "input/ftrace-guard.h"
+#include "input/tracedat-guard.h"
+
+/* The ring buffer's commit word (see the kernel's ring_buffer.c). */
+#define RB_MISSED_EVENTS	(1ULL << 31)
+#define RB_MISSED_STORED	(1ULL << 30)
+#define RB_COMMIT_MASK		((1ULL << 27) - 1)
+
+/* Zeroes after a chunk's pages so kbuffer never reads past our buffer. */
+#define PAGE_SLACK		64
+
+/*
+ * Memory caps (docs/iorec.5, "Memory"): the pages pass 2 holds at once,
+ * one chunk per CPU, and the metadata of pass 1, whatever the frames
+ * claim to expand to.  A chunk beyond a cap is a damaged region.
+ */
+#define DATA_CAP		(1ull << 30)
+#define META_CAP		(256ull << 20)
+
+/* ------------------------------------------------------------------ */
+/* Pass 1: .iorec metadata and index */
+
+/*
+ * Register the comms of a snapshot's proc and thread lines, so events of
+ * processes that never passed through saved_cmdlines are named.
+ */
+/* proc PID PPID COMM ...; thread TID PID COMM */
+static int register_comm(char **f, int n, void *arg)
+{
+	struct source *src = arg;
+
+	if (n >= 4 && (!strcmp(f[0], "proc") || !strcmp(f[0], "thread")) &&
+	    *f[3])
+		tep_register_comm(src->tep, f[3], atoi(f[1]));
+	return 0;
+}
+
+static void register_snapshot_comms(struct source *src, const char *text)
+{
+	meta_lines(text, NULL, register_comm, src);
+}
+
+static void index_data(struct source *src, const struct iorec_chunk *c)
+{
+	const struct iorec_data_desc *d = &c->data;
+	struct source_cpu *sc;
+	struct cursor *cur;
+
+	if (d->subbuf_size < 16 || !d->npages) {
+		src_warn(src, "%s: data chunk at offset %llu has %u pages of %u bytes; skipped",
+			      src->path, (unsigned long long)c->offset,
+			      d->npages, d->subbuf_size);
+		return;
+	}
+	if (!src_ensure_cpu(src, (int)d->cpu))
+		return;
+	cur = &src->cursors[d->cpu];
+	/* damage: the pages all CPUs hold at once stay under DATA_CAP */
+	if ((uint64_t)d->npages * d->subbuf_size > cur->max_body) {
+		uint64_t body = (uint64_t)d->npages * d->subbuf_size;
+
+		if (src->resident - cur->max_body + body > DATA_CAP) {
+			damage_add_chunk(&src->damage, c->offset,
+					 IOREC_CHUNK_HEADER_LEN + c->stored_len,
+					 d, "data chunks of all CPUs beyond the 1 GiB memory cap");
+			return;
+		}
+		src->resident += body - cur->max_body;
+		cur->max_body = body;
+	}
+	if (an_grow(&cur->refs, &cur->refs_alloc, cur->nrefs + 1,
+		    sizeof(*cur->refs), 16)) {
+		src->nomem = true;
+		return;
+	}
+	cur->refs[cur->nrefs].offset = c->offset;
+	cur->refs[cur->nrefs].npages = d->npages;
+	cur->refs[cur->nrefs].stored_len = c->stored_len;
+	cur->refs[cur->nrefs].first_ts = d->first_ts;
+	cur->refs[cur->nrefs].last_ts = d->last_ts;
+	damage_chunk(&src->damage, d);
+	cur->refs[cur->nrefs].gap = false;	/* set by publish_damage() */
+	cur->nrefs++;
+
+	sc = &src->info.cpus[d->cpu];
+	if (!sc->present || d->first_ts < sc->first_ts)
+		sc->first_ts = d->first_ts;
+	if (!sc->present || d->last_ts > sc->last_ts)
+		sc->last_ts = d->last_ts;
+	sc->present = true;
+	sc->chunks++;
+	sc->pages += d->npages;
+	sc->raw_bytes += (uint64_t)d->npages * d->subbuf_size;
+	sc->stored_bytes += IOREC_CHUNK_HEADER_LEN + c->stored_len;
+}
+
+static int setup_tep(struct source *src, const struct iorec_header *h)
+{
+	struct source_info *in = &src->info;
+
+	in->big_endian = h->endian == IOREC_ENDIAN_BIG;
+	in->long_size = h->long_size;
+	in->page_size = h->page_size;
+	in->subbuf_size = h->subbuf_size;
+	in->ncpus = h->ncpus;
+	in->flags = h->flags;
+	free((char *)in->header_text);
+	in->header_text = src_dup_text(src, (const uint8_t *)h->text, h->text_len);
+
+	src->tep = tep_alloc();
+	if (!src->tep || !in->header_text)
+		return -1;
+	tep_set_file_bigendian(src->tep, in->big_endian ? TEP_BIG_ENDIAN :
+			       TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(src->tep, source_host_big_endian() ? TEP_BIG_ENDIAN :
+				TEP_LITTLE_ENDIAN);
+	tep_set_long_size(src->tep, h->long_size);
+	tep_set_page_size(src->tep, (int)h->subbuf_size);
+	tep_set_cpus(src->tep, (int)h->ncpus);
+	return src_ensure_cpu(src, (int)h->ncpus - 1) ? 0 : -1;
+}
+
+/* Handle one metadata chunk whose payload is loaded. */
+static void load_meta(struct source *src, const struct iorec_chunk *c)
+{
+	struct source_info *in = &src->info;
+	const uint8_t *p = c->payload;
+	size_t len = c->payload_len;
+
+	switch (c->type) {
+	case IOREC_CHUNK_HEADER_PAGE: {
+		char *text = src_dup_text(src, p, len);
+		struct ftrace_verdict v;
+
+		if (!text)
+			break;
+		free((char *)in->header_page);
+		in->header_page = text;
+		/* guard: only the kernel's shape reaches libtraceevent */
+		if (ftrace_check_header_page(text, len, in->subbuf_size,
+					     &v) < 0)
+			src_warn(src, "%s: header_page at offset %llu: %s at byte %zu; page headers are read with long size %d",
+				      src->path,
+				      (unsigned long long)c->offset, v.error,
+				      v.offset, in->long_size);
+		else if (tep_parse_header_page(src->tep, text, len,
+					       in->long_size))
+			src_warn(src, "%s: header_page at offset %llu does not parse; page headers are read with long size %d",
+				      src->path,
+				      (unsigned long long)c->offset,
+				      in->long_size);
+		break;
+	}
+	case IOREC_CHUNK_EVENT_FORMAT: {
+		const uint8_t *nul = memchr(p, '\0', len);
+		enum tep_errno e;
+
+		in->format_chunks++;
+		if (!nul) {
+			in->bad_formats++;
+			src_warn(src, "%s: event format chunk at offset %llu has no system name; skipped",
+				      src->path, (unsigned long long)c->offset);
+			break;
+		}
+		/* guard: the ftrace grammar before libtraceevent */
+		{
+			const char *text = (const char *)nul + 1;
+			size_t tlen = len - (size_t)(nul + 1 - p);
+			struct ftrace_verdict v = { 0 };
+			int g = -1;
+
+			if (!ftrace_check_system((const char *)p,
+						 (size_t)(nul - p)))
+				v.error = "system name not of [A-Za-z0-9_]";
+			else
+				g = ftrace_check_format(text, tlen,
+							in->subbuf_size,
+							!strcmp((const char *)p,
+								"ftrace"), &v);
+			if (g == FTRACE_NOMEM) {
+				src->nomem = true;
+				break;
+			}
+			if (g >= 0 && tep_find_event(src->tep, (int)v.id)) {
+				v.error = "event ID of an earlier format";
+				g = -1;
+			}
+			if (g < 0) {
+				in->bad_formats++;
+				src_warn(src, "%s: event format chunk at offset %llu: %s at byte %zu of the format; its events are not decoded",
+					      src->path,
+					      (unsigned long long)c->offset,
+					      v.error, v.offset);
+				ftrace_verdict_release(&v);
+				break;
+			}
+			/*
+			 * A print fmt replaced by a neutral one (g > 0) is
+			 * no warning: real kernels have some libtraceevent
+			 * cannot evaluate (jiffies_to_msecs(), ...); info
+			 * tells.
+			 */
+			if (g > 0 && !in->replaced_prints++) {
+				/* a byte of the file, unless compressed */
+				in->replaced_offset = c->offset;
+				if (!(c->flags & IOREC_CF_ZSTD))
+					in->replaced_offset +=
+						IOREC_CHUNK_HEADER_LEN +
+						(uint64_t)(text -
+							   (const char *)p) +
+						v.offset;
+				in->replaced_reason = v.error;
+			}
+			e = tep_parse_event(src->tep, v.text ? v.text : text,
+					    v.text ? v.text_len : tlen,
+					    (const char *)p);
+			/*
+			 * dump prints such an event as libtraceevent prints
+			 * one whose print fmt it cannot parse: its fields,
+			 * after "[FAILED TO PARSE]", as trace-cmd does
+			 */
+			if (g > 0 && !e) {
+				struct tep_event *ev =
+					tep_find_event(src->tep, (int)v.id);
+
+				if (ev)
+					ev->flags |= TEP_EVENT_FL_FAILED;
+			}
+			ftrace_verdict_release(&v);
+		}
+		/* A print format libtraceevent cannot evaluate still leaves
+		 * the fields usable, so only a hard failure counts. */
+		if (e && e != TEP_ERRNO__READ_PRINT_FAILED &&
+		    e != TEP_ERRNO__READ_FORMAT_FAILED) {
+			char buf[128];
+
+			in->bad_formats++;
+			tep_strerror(src->tep, e, buf, sizeof(buf));
+			src_warn(src, "%s: event format of %s at offset %llu: %s; its events print as unknown",
+				      src->path, (const char *)p,
+				      (unsigned long long)c->offset, buf);
+		}
+		break;
+	}
+	case IOREC_CHUNK_SNAPSHOT: {
+		uint32_t phase;
+		char *text;
+
+		if (len < 8) {
+			src_warn(src, "%s: snapshot chunk at offset %llu is too short; skipped",
+				      src->path, (unsigned long long)c->offset);
+			break;
+		}
+		phase = iorec_get32(p);
+		text = src_dup_text(src, p + 8, len - 8);
+		if (!text)
+			break;
+		if (phase == IOREC_SNAP_START) {
+			free((char *)in->snapshot_start);
+			in->snapshot_start = text;
+		} else {
+			free((char *)in->snapshot_end);
+			in->snapshot_end = text;
+		}
+		break;
+	}
+	case IOREC_CHUNK_SYSCALLS:
+		free((char *)in->syscalls);
+		in->syscalls = src_dup_text(src, p, len);
+		if (in->syscalls)
+			source_load_syscalls(src, in->syscalls);
+		if (in->syscalls && !src->nsyscalls)
+			src_warn(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
+				      src->path, (unsigned long long)c->offset);
+		break;
+	case IOREC_CHUNK_CMDLINES:
+		free((char *)in->cmdlines);
+		in->cmdlines = src_dup_text(src, p, len);
+		break;
+	case IOREC_CHUNK_STATS:
+		free((char *)in->stats);
+		in->stats = src_dup_text(src, p, len);
+		break;
+	case IOREC_CHUNK_END:
+		free((char *)in->end_text);
+		in->end_text = src_dup_text(src, p, len);
+		in->seen_end = true;
+		break;
+	case IOREC_CHUNK_PRINTK: {
+		struct ftrace_verdict v;
+		size_t dropped;
+		/* guard: only well-formed lines reach libtraceevent */
+		char *text = ftrace_filter_lines((const char *)p, len, true,
+						 &dropped, &v);
+
+		if (!text) {
+			src->nomem = true;
+			break;
+		}
+		if (dropped)
+			src_warn(src, "%s: printk formats at offset %llu: %zu lines left out, the first at byte %zu: %s",
+				      src->path, (unsigned long long)c->offset,
+				      dropped, v.offset, v.error);
+		tep_parse_printk_formats(src->tep, text);
+		free(text);
+		break;
+	}
+	default:
+		break;		/* HEADER_EVENT, NOTE, unknown: nothing to do */
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Damage: resynchronisation and the regions of source_info */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Where the gap markers go (struct source_event.missed): the first event
+ * of every CPU at or after each end of a region's time span, when the
+ * span is known; else the first event of every CPU's next chunk after
+ * the region in the file.  No memory: src->nomem, and no marks.
+ */
+static void place_marks(struct source *src)
+{
+	struct source_info *in = &src->info;
+
+	free(src->marks);
+	src->nmarks = 0;
+	src->marks = an_calloc((size_t)in->ndamaged * 2 + 1, sizeof(uint64_t));
+	if (!src->marks) {
+		src->nomem = true;
+		return;
+	}
+	for (int i = 0; i < in->ndamaged; i++) {
+		const struct source_damage *r = &in->damaged[i];
+
+		if (r->cpu >= 0) {
+			src->marks[src->nmarks++] = r->first_ts;
+			src->marks[src->nmarks++] = r->last_ts;
+			continue;
+		}
+		for (int c = 0; c < in->nr_cpus; c++) {
+			struct cursor *cur = &src->cursors[c];
+
+			for (size_t k = cur->next_ref; k < cur->nrefs; k++)
+				if (cur->refs[k].offset > r->offset) {
+					cur->refs[k].gap = true;
+					break;
+				}
+		}
+	}
+	if (src->nmarks > 1)
+		qsort(src->marks, src->nmarks, sizeof(uint64_t), cmp_u64);
+	/* what each CPU has yielded is behind its next mark */
+	for (int c = 0; c < in->nr_cpus; c++) {
+		struct cursor *cur = &src->cursors[c];
+		uint64_t last = in->cpus[c].events ? in->cpus[c].last_event_ts : 0;
+
+		cur->next_mark = 0;
+		while (in->cpus[c].events && cur->next_mark < src->nmarks &&
+		       src->marks[cur->next_mark] <= last)
+			cur->next_mark++;
+	}
+}
+
+/* Put the regions into info; any region makes the file corrupt. */
+static void publish_damage(struct source *src)
+{
+	struct source_info *in = &src->info;
+
+	damage_publish(&src->damage, in);
+	if (src->damage.err)
+		src->nomem = true;
+	if (!in->ndamaged)
+		return;
+	place_marks(src);
+	in->integrity = SOURCE_CORRUPT;
+	in->stop_offset = in->damaged[0].offset;
+	in->stop_reason = in->damaged[0].reason;
+}
+
+/*
+ * Pass 1 met damage (err from iorec_reader_next): note the region and
+ * resynchronise after it.  Returns 1 to go on reading, 0 to stop (a cut,
+ * or nothing valid after the damage), -IOREC_E_NOMEM.
+ */
+static int skip_damage(struct source *src, int err)
+{
+	struct iorec_gap gap;
+	struct stat st;
+	int ret = iorec_reader_resync(src->reader, &gap);
+
+	if (ret == -IOREC_E_NOMEM)
+		return ret;
+	if (ret > 0 || (ret == 0 && gap.error != -IOREC_E_TRUNCATED)) {
+		damage_add_gap(&src->damage, &gap, iorec_strerror(gap.error));
+		return ret;
+	}
+	if (err == -IOREC_E_AFTER_END && !fstat(src->fd, &st)) {
+		/* what follows the end chunk is not the recording's */
+		memset(&gap, 0, sizeof(gap));
+		gap.offset = iorec_reader_error_offset(src->reader);
+		gap.length = (uint64_t)st.st_size > gap.offset ?
+			     (uint64_t)st.st_size - gap.offset : 0;
+		gap.to_end = true;
+		gap.error = err;
+		damage_add_gap(&src->damage, &gap, iorec_strerror(err));
+	}
+	return 0;
+}
+
+int src_iorec_load(struct source *src, struct an_err *e)
+{
+	struct source_info *in = &src->info;
+	struct iorec_chunk c;
+	uint16_t major, minor;
+	bool have_header = false;
+	int err, ret;
+
+	src->reader = iorec_reader_open_fd(src->fd, &err);
+	if (!src->reader) {
+		if (err == -IOREC_E_BAD_VERSION)
+			return an_fail(e, AN_E_FORMAT, "%s: .iorec format version not supported by this ioreport (it reads %d.x); upgrade ioreport",
+				       src->path, IOREC_VERSION_MAJOR);
+		return an_fail(e, err == -IOREC_E_NOMEM ? AN_E_NOMEM :
+			       AN_E_DAMAGED, "%s: %s at offset 0", src->path,
+			       iorec_strerror(err));
+	}
+	iorec_reader_version(src->reader, &major, &minor);
+	in->version_major = major;
+	in->version_minor = minor;
+	in->file_bytes = IOREC_FILE_HEADER_LEN;
+
+	for (;;) {
+		ret = iorec_reader_next(src->reader, &c, false);
+		if (ret == 0)
+			break;
+		/* no memory is no damage: the open fails */
+		if (ret == -IOREC_E_NOMEM)
+			return an_nomem(e, src->path);
+		if (ret < 0) {
+			int regions = src->damage.n;
+			int r = have_header ? skip_damage(src, ret) : 0;
+
+			/* damage: resynchronise after it, or stop */
+			if (r == -IOREC_E_NOMEM)
+				return an_nomem(e, src->path);
+			if (r > 0)
+				continue;
+			if (src->damage.n == regions) {
+				in->integrity = ret == -IOREC_E_TRUNCATED ?
+					SOURCE_TRUNCATED : SOURCE_CORRUPT;
+				in->stop_offset =
+					iorec_reader_error_offset(src->reader);
+				in->stop_reason = iorec_strerror(ret);
+			}
+			break;
+		}
+		in->chunks++;
+		in->file_bytes = c.offset + IOREC_CHUNK_HEADER_LEN +
+				 c.stored_len;
+		if (c.type == IOREC_CHUNK_DATA) {
+			if (have_header)
+				index_data(src, &c);
+			continue;
+		}
+		/* damage: metadata stays under META_CAP */
+		if (have_header && src->meta_bytes + c.raw_len > META_CAP) {
+			damage_add_chunk(&src->damage, c.offset,
+					 IOREC_CHUNK_HEADER_LEN + c.stored_len,
+					 NULL, "metadata beyond the 256 MiB cap");
+			continue;
+		}
+		src->meta_bytes += c.raw_len;
+		ret = iorec_reader_read_at(src->reader, c.offset, &c);
+		if (ret == -IOREC_E_NOMEM)
+			return an_nomem(e, src->path);
+		if (ret < 0) {
+			src_warn(src, "%s: chunk at offset %llu (type %u): %s; skipped",
+				      src->path, (unsigned long long)c.offset,
+				      c.type, iorec_strerror(ret));
+			continue;
+		}
+		if (c.type == IOREC_CHUNK_HEADER) {
+			struct iorec_header h;
+
+			if (have_header)
+				continue;
+			ret = iorec_header_parse(c.payload, c.payload_len, &h);
+			if (ret < 0)
+				return an_fail(e, AN_E_DAMAGED, "%s: corrupt at offset %llu: header chunk: %s",
+					       src->path,
+					       (unsigned long long)c.offset,
+					       iorec_strerror(ret));
+			if (setup_tep(src, &h) < 0)
+				return an_nomem(e, src->path);
+			if (damage_init(&src->damage, h.ncpus) < 0)
+				return an_nomem(e, src->path);
+			have_header = true;
+			continue;
+		}
+		if (have_header)
+			load_meta(src, &c);
+		if (src->nomem)
+			return an_nomem(e, src->path);
+	}
+
+	if (!have_header && in->integrity == SOURCE_COMPLETE)
+		return an_fail(e, AN_E_DAMAGED, "%s: truncated at offset %llu: the file ends after its file header; it holds no recording",
+			       src->path, (unsigned long long)in->file_bytes);
+	if (!have_header)
+		return an_fail(e, AN_E_DAMAGED, "%s: %s at offset %llu: %s; the file holds no recording header",
+			       src->path,
+			       meta_integrity(in->integrity),
+			       (unsigned long long)in->stop_offset,
+			       in->stop_reason ? in->stop_reason : "no chunks");
+	if (in->integrity == SOURCE_COMPLETE && !in->seen_end) {
+		in->integrity = SOURCE_TRUNCATED;
+		in->stop_offset = in->file_bytes;
+		in->stop_reason = "no end chunk (the recording was cut short)";
+	}
+	/* damage: the regions, which make the file corrupt */
+	if (in->integrity == SOURCE_TRUNCATED) {
+		in->truncated = true;
+		in->truncated_offset = in->stop_offset;
+		in->truncated_reason = in->stop_reason;
+	}
+	publish_damage(src);
+	if (src->nomem)
+		return an_nomem(e, src->path);
+
+	/* First registration wins: saved_cmdlines, then the snapshots. */
+	if (in->cmdlines) {
+		struct ftrace_verdict v;
+		size_t dropped;
+		char *text = ftrace_filter_lines(in->cmdlines,
+						 strlen(in->cmdlines), false,
+						 &dropped, &v);
+
+		if (!text)
+			return an_nomem(e, src->path);
+		if (dropped)
+			src_warn(src, "%s: saved cmdlines: %zu lines left out, the first at byte %zu: %s",
+				      src->path, dropped, v.offset, v.error);
+		tep_parse_saved_cmdlines(src->tep, text);
+		free(text);
+	}
+	register_snapshot_comms(src, in->snapshot_start);
+	register_snapshot_comms(src, in->snapshot_end);
+
+	for (int i = 0; i < in->nr_cpus; i++) {
+		struct source_cpu *sc = &in->cpus[i];
+
+		if (!sc->present)
+			continue;
+		if (!in->first_ts || sc->first_ts < in->first_ts)
+			in->first_ts = sc->first_ts;
+		if (sc->last_ts > in->last_ts)
+			in->last_ts = sc->last_ts;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Pass 2: .iorec cursors */
+
+static uint64_t read_long(struct source *src, const uint8_t *p)
+{
+	uint64_t v = 0;
+	int n = src->info.long_size;
+
+	for (int i = 0; i < n; i++) {
+		if (src->info.big_endian)
+			v = v << 8 | p[i];
+		else
+			v |= (uint64_t)p[i] << (8 * i);
+	}
+	return v;
+}
+
+/* Load the next DATA chunk of cur into its buffer.  false: none left. */
+static bool cursor_load_chunk(struct source *src, struct cursor *cur)
+{
+	struct iorec_chunk c;
+
+	while (cur->next_ref < cur->nrefs) {
+		const struct chunk_ref *ref = &cur->refs[cur->next_ref++];
+		size_t body;
+		int ret;
+
+		ret = iorec_reader_read_at(src->reader, ref->offset, &c);
+		if (ret == -IOREC_E_NOMEM) {
+			/* the walk stops: source_next() says why */
+			src->read_err = -AN_E_NOMEM;
+			return false;
+		}
+		if (ret < 0) {
+			struct iorec_data_desc d = {
+				.cpu = (uint32_t)cur->cpu,
+				.first_ts = ref->first_ts,
+				.last_ts = ref->last_ts,
+			};
+
+			src_warn(src, "%s: data chunk at offset %llu (cpu %d): %s; its events are skipped",
+				      src->path,
+				      (unsigned long long)ref->offset,
+				      cur->cpu, iorec_strerror(ret));
+			/* damage: a region, and a gap before what follows */
+			damage_add_chunk(&src->damage, ref->offset,
+					 IOREC_CHUNK_HEADER_LEN + ref->stored_len,
+					 &d, iorec_strerror(ret));
+			publish_damage(src);
+			if (src->nomem) {
+				/* the walk stops: source_next() says why */
+				src->read_err = -AN_E_NOMEM;
+				return false;
+			}
+			cur->pending_missed = -1;
+			continue;
+		}
+		if (ref->gap)
+			cur->pending_missed = -1;	/* damage before it */
+		body = c.payload_len - IOREC_DATA_DESC_LEN;
+		if (cur->buf_alloc < body + PAGE_SLACK) {
+			free(cur->buf);
+			cur->buf_alloc = body + PAGE_SLACK;
+			cur->buf = malloc(cur->buf_alloc);
+			if (!cur->buf) {
+				/* the walk stops: source_next() says why */
+				cur->buf_alloc = 0;
+				src->read_err = -AN_E_NOMEM;
+				return false;
+			}
+		}
+		memcpy(cur->buf, c.payload + IOREC_DATA_DESC_LEN, body);
+		memset(cur->buf + body, 0, PAGE_SLACK);
+		cur->chunk_offset = ref->offset;
+		cur->npages = c.data.npages;
+		cur->subbuf = c.data.subbuf_size;
+		cur->page = 0;
+		return true;
+	}
+	return false;
+}
+
+/* Load the next non-empty page of cur into its kbuffer.  false: none left. */
+static bool cursor_load_page(struct source *src, struct cursor *cur)
+{
+	struct source_cpu *sc = &src->info.cpus[cur->cpu];
+	int hdr = 8 + src->info.long_size;
+
+	for (;;) {
+		uint64_t commit, size;
+		uint8_t *page;
+
+		if (cur->page >= cur->npages) {
+			if (!cursor_load_chunk(src, cur))
+				return false;
+			continue;
+		}
+		page = cur->buf + (size_t)cur->page * cur->subbuf;
+		cur->page++;
+		commit = read_long(src, page + 8);
+		size = commit & RB_COMMIT_MASK;
+		if (size + hdr > cur->subbuf) {
+			src_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u claims %llu bytes of data in a %u-byte sub-buffer; page skipped",
+				      src->path,
+				      (unsigned long long)cur->chunk_offset,
+				      cur->cpu, cur->page - 1,
+				      (unsigned long long)size, cur->subbuf);
+			cur->pending_missed = -1;
+			continue;
+		}
+		if (commit & RB_MISSED_EVENTS) {
+			long long n = -1;
+
+			if ((commit & RB_MISSED_STORED) &&
+			    size + hdr + src->info.long_size <= cur->subbuf)
+				n = (long long)read_long(src,
+							 page + hdr + size);
+			sc->missed_pages++;
+			if (n > 0)
+				sc->missed_events += (uint64_t)n;
+			if (n > 0 && cur->pending_missed > 0)
+				cur->pending_missed += n;
+			else if (!cur->pending_missed || n < 0)
+				cur->pending_missed = n;
+		}
+		if (!size)
+			continue;
+		/* guard: kbuffer trusts the events' lengths */
+		if (!ftrace_page_events_ok(page + hdr, (size_t)size,
+					   src->info.big_endian)) {
+			src_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u has an event that runs past its data; page skipped",
+				      src->path,
+				      (unsigned long long)cur->chunk_offset,
+				      cur->cpu, cur->page - 1);
+			cur->pending_missed = -1;
+			continue;
+		}
+		if (kbuffer_load_subbuffer(cur->kbuf, page) < 0)
+			continue;
+		cur->cur_page = page;
+		return true;
+	}
+}
+
+/* Advance cur to its next record (cur->valid says if there is one). */
+void src_iorec_next(struct source *src, struct cursor *cur)
+{
+	unsigned long long ts;
+	void *data = NULL;
+
+	cur->valid = false;
+	if (cur->done)
+		return;
+	if (!cur->kbuf) {
+		cur->kbuf = kbuffer_alloc(src->info.long_size == 8 ?
+					  KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					  src->info.big_endian ?
+					  KBUFFER_ENDIAN_BIG :
+					  KBUFFER_ENDIAN_LITTLE);
+		if (!cur->kbuf) {
+			src_warn(src, "%s: out of memory reading cpu %d",
+				      src->path, cur->cpu);
+			cur->done = true;
+			return;
+		}
+	}
+	for (;;) {
+		int size;
+
+		if (cur->page_loaded)
+			data = kbuffer_next_event(cur->kbuf, &ts);
+		while (!data) {
+			if (!cursor_load_page(src, cur)) {
+				cur->page_loaded = false;
+				cur->done = true;
+				return;
+			}
+			cur->page_loaded = true;
+			data = kbuffer_read_event(cur->kbuf, &ts);
+		}
+		size = kbuffer_event_size(cur->kbuf);
+		if (size <= 0 || (uint8_t *)data + size >
+		    cur->cur_page + cur->subbuf) {
+			src_warn(src, "%s: data chunk at offset %llu (cpu %d): bad event length %d in page %u; rest of page skipped",
+				      src->path,
+				      (unsigned long long)cur->chunk_offset,
+				      cur->cpu, size, cur->page - 1);
+			cur->page_loaded = false;
+			cur->pending_missed = -1;
+			data = NULL;
+			continue;
+		}
+		memset(&cur->rec, 0, sizeof(cur->rec));
+		cur->rec.ts = ts;
+		cur->rec.cpu = cur->cpu;
+		cur->rec.data = data;
+		cur->rec.size = size;
+		cur->rec.record_size = size;
+		cur->rec.offset = cur->chunk_offset;
+		cur->rec.missed_events = cur->pending_missed;
+		cur->rec.locked = 1;
+		cur->pending_missed = 0;
+		cur->valid = true;
+		return;
+	}
+}

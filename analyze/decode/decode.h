@@ -165,6 +165,8 @@ struct dec_caps {
 	bool block;		/* issue and complete: the block replay runs */
 	bool syscall_events;	/* syscalls:sys_enter_* of a kind replayed */
 	bool raw_syscalls;	/* raw_syscalls:* decoded (no syscalls:*) */
+	bool compat_raw;	/* raw_syscalls:* decoded for 32-bit tasks
+				   (compat_syscalls shadow or raw) */
 	bool proc_events;	/* sched fork, exec or exit */
 	bool bio_events;	/* block_bio_queue */
 	bool dirty_events;	/* writeback_dirty_folio/page */
@@ -189,6 +191,8 @@ struct dec_stats {
 	uint64_t errors;		/* fields of syscall and process events
 					   that could not be read */
 	uint64_t unknown_syscalls;	/* raw syscall ids outside the table */
+	uint64_t compat_calls;		/* raw enters of 32-bit tasks */
+	uint64_t compat_twins;		/* raw enters of native tasks dropped */
 	bool path_strings;		/* open events carried path strings */
 	uint64_t path_hints;		/* paths from uprobe events */
 };

@@ -140,6 +140,28 @@ static char *dup_text(struct source *src, const uint8_t *p, size_t len)
 	return s;
 }
 
+/*
+ * The len bytes at p appended to *text (a chunk kind that may come more
+ * than once), on a line of their own; src->nomem set when out of memory.
+ */
+static void append_text(struct source *src, const char **text,
+			const uint8_t *p, size_t len)
+{
+	size_t have = *text ? strlen(*text) : 0;
+	bool nl = have && (*text)[have - 1] != '\n';
+	char *s = realloc((char *)*text, have + nl + len + 1);
+
+	if (!s) {
+		src->nomem = true;
+		return;
+	}
+	if (nl)
+		s[have++] = '\n';
+	memcpy(s + have, p, len);
+	s[have + len] = '\0';
+	*text = s;
+}
+
 /* ------------------------------------------------------------------ */
 /* Pass 1: .iorec metadata and index */
 
@@ -375,10 +397,24 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		free((char *)in->syscalls);
 		in->syscalls = dup_text(src, p, len);
 		if (in->syscalls)
-			source_load_syscalls(src, in->syscalls);
-		if (in->syscalls && !src->nsyscalls)
+			source_load_syscalls(src, &src->syscalls,
+					     in->syscalls);
+		if (in->syscalls && !src->syscalls.n)
 			queue_warning(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
 				      src->path, (unsigned long long)c->offset);
+		break;
+	case IOREC_CHUNK_COMPAT_SYSCALLS:
+		free((char *)in->compat_syscalls);
+		in->compat_syscalls = dup_text(src, p, len);
+		if (in->compat_syscalls)
+			source_load_syscalls(src, &src->compat,
+					     in->compat_syscalls);
+		if (in->compat_syscalls && !src->compat.n)
+			queue_warning(src, "%s: compat syscalls chunk at offset %llu has no \"NR\tNAME\" line; 32-bit programs' raw syscall numbers are not named",
+				      src->path, (unsigned long long)c->offset);
+		break;
+	case IOREC_CHUNK_EXEC_ABI:
+		append_text(src, &in->exec_abi, p, len);
 		break;
 	case IOREC_CHUNK_CMDLINES:
 		free((char *)in->cmdlines);
@@ -1163,9 +1199,10 @@ void source_close(struct source *src)
 	free((char *)in->cmdlines);
 	free((char *)in->stats);
 	free((char *)in->end_text);
-	for (size_t i = 0; i < src->nsyscalls; i++)
-		free(src->syscalls[i].name);
-	free(src->syscalls);
+	free((char *)in->compat_syscalls);
+	free((char *)in->exec_abi);
+	source_free_syscalls(&src->syscalls);
+	source_free_syscalls(&src->compat);
 	damage_release(&src->damage);
 	free(src->marks);
 	free(src->types);

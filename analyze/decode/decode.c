@@ -93,6 +93,9 @@ static const struct row_def defs[] = {
 	{ ROW("block", "block_bio_frontmerge", DK_BIO_MERGE) },
 	{ ROW("block", "block_bio_remap", DK_BIO_REMAP),
 	  .fields = { "dev", "sector", "old_dev", "old_sector" } },
+	{ ROW("block", "block_split", DK_BIO_SPLIT),
+	  .fields = { "dev", "sector", NULL, "new_sector" },
+	  .need = F(REMAP_DEV) | F(REMAP_SECTOR) | F(REMAP_OLD_SECTOR) },
 	{ ROW("task", "task_newtask", DK_NEWTASK),
 	  .fields = { "pid", NULL, "comm", "clone_flags" },
 	  .count = F(TASK_PID) | F(TASK_FLAGS), .absent = F(TASK_PID) },
@@ -785,10 +788,11 @@ static void decode_bio(struct decoder *d, const struct row *r,
 	b->sector2 = 0;
 	b->dev = (uint32_t)u64_at(d, r, BIO_DEV, ev, NULL);
 	b->sector = u64_at(d, r, BIO_SECTOR, ev, NULL);
-	if (out->kind == DK_BIO_REMAP) {
+	if (out->kind == DK_BIO_REMAP || out->kind == DK_BIO_SPLIT) {
 		b->nr = 0;
 		b->comm[0] = '\0';
-		b->dev2 = (uint32_t)u64_at(d, r, REMAP_OLD_DEV, ev, NULL);
+		b->dev2 = out->kind == DK_BIO_SPLIT ? b->dev :
+			  (uint32_t)u64_at(d, r, REMAP_OLD_DEV, ev, NULL);
 		b->sector2 = u64_at(d, r, REMAP_OLD_SECTOR, ev, NULL);
 		return;
 	}
@@ -849,6 +853,7 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		break;
 	case DK_BIO_QUEUE:
 	case DK_BIO_REMAP:
+	case DK_BIO_SPLIT:
 		decode_bio(d, r, ev, out);
 		break;
 	case DK_SYS_ENTER:

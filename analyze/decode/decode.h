@@ -36,6 +36,7 @@ enum dec_kind {
 	DK_BIO_QUEUE,		/* block_bio_queue: .bio */
 	DK_BIO_MERGE,		/* block_bio_back/frontmerge */
 	DK_BIO_REMAP,		/* block_bio_remap: .bio (old_* in dev2, sector2) */
+	DK_BIO_SPLIT,		/* block_split: .bio (new_sector in sector2) */
 	/* file syscalls, either encoding */
 	DK_SYS_ENTER,		/* .enter */
 	DK_SYS_EXIT,		/* .exit */
@@ -81,7 +82,8 @@ struct dec_rq {
 
 /* A block_bio_* record. */
 struct dec_bio {
-	uint32_t dev, dev2;	/* remap: dev2, sector2 are old_dev, old_sector */
+	uint32_t dev, dev2;	/* remap: dev2, sector2 are old_dev, old_sector;
+				   split: sector2 is the remainder's start */
 	uint64_t sector, sector2;
 	uint32_t nr;		/* sectors */
 	char comm[32];		/* queue: the comm field, else the task's */

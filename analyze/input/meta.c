@@ -457,6 +457,48 @@ enum meta_abi meta_abi_kind(const struct meta_abis *a, const char *name)
 	return META_ABI_UNKNOWN;
 }
 
+static const struct {
+	const char *key, *words;
+} name_source_words[] = {
+	{ "strings", "the path strings of the syscall events" },
+	{ "kprobe", "a kprobe on the kernel's open path" },
+	{ "eprobe", "eprobes on the open syscalls' events" },
+	{ "uprobe", "uprobes on the C library's open functions" },
+	{ "snapshot", "the fd snapshots (with inode joins)" },
+};
+
+bool meta_name_sources(const char *hdr, struct sbuf *out)
+{
+	char v[256], *save = NULL;
+	int n = 0, total = 0;
+
+	if (!meta_kv(hdr, "name_sources", v, sizeof(v)))
+		return false;
+	for (char *p = v; *p; p++)
+		total += *p == ',';
+	total++;
+	for (char *w = strtok_r(v, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		const char *words = w;
+
+		for (size_t i = 0; i < ARRAY_SIZE(name_source_words); i++)
+			if (!strcmp(w, name_source_words[i].key))
+				words = name_source_words[i].words;
+		sbuf_addf(out, "%s%s", !n ? "" : n == total - 1 ? " and " :
+			  ", ", words);
+		n++;
+	}
+	return true;
+}
+
+const char *meta_limit(const char *hdr, int n, char *buf, size_t len)
+{
+	char key[16];
+
+	snprintf(key, sizeof(key), "limit_%d", n);
+	return meta_kv(hdr, key, buf, len);
+}
+
 struct exec_walk {
 	const struct meta_abis *a;
 	struct meta_exec_abi *v;

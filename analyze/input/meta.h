@@ -186,6 +186,22 @@ void meta_abis(const char *header_text, struct meta_abis *a);
 /* Which of a's ABIs the name is ("arm", "x86_64"...). */
 enum meta_abi meta_abi_kind(const struct meta_abis *a, const char *name);
 
+/*
+ * meta_name_sources - the header's name_sources ("kprobe,snapshot") in
+ * words for a view ("a kprobe on the kernel's open path and the fd
+ * snapshots"), appended to out; false (nothing appended) when the header
+ * has no such key (recorded before format 1.1, or a trace.dat).
+ */
+bool meta_name_sources(const char *header_text, struct sbuf *out);
+
+/* limit_1..META_LIMITS of a header: what the recording cannot have. */
+#define META_LIMITS	3
+/*
+ * The header's limit_N (1-based) into buf, or NULL (buf "") when it has
+ * none.
+ */
+const char *meta_limit(const char *header_text, int n, char *buf, size_t len);
+
 /* One EXEC_ABI line: PID runs a program of ABI from its exec at or before TS. */
 struct meta_exec_abi {
 	uint64_t ts;

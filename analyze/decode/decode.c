@@ -58,7 +58,7 @@ struct row_def {
 
 /* Field positions, per kind. */
 enum { RQ_DEV, RQ_SECTOR, RQ_NR, RQ_BYTES, RQ_RWBS, RQ_ERROR, RQ_COMM };
-enum { BIO_DEV, BIO_SECTOR, BIO_NR, BIO_COMM };
+enum { BIO_DEV, BIO_SECTOR, BIO_NR, BIO_COMM, BIO_RWBS };
 enum { REMAP_DEV, REMAP_SECTOR, REMAP_OLD_DEV, REMAP_OLD_SECTOR };
 enum { TASK_PID, TASK_PID2, TASK_COMM, TASK_FLAGS };
 enum { INO_DEV, INO_INO, INO_DATASYNC };
@@ -88,7 +88,7 @@ static const struct row_def defs[] = {
 	{ ROW("block", "block_rq_requeue", DK_RQ_REQUEUE),
 	  .fields = RQ_FIELDS, .need = RQ_NEED },
 	{ ROW("block", "block_bio_queue", DK_BIO_QUEUE),
-	  .fields = { "dev", "sector", "nr_sector", "comm" } },
+	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
 	{ ROW("block", "block_bio_backmerge", DK_BIO_MERGE) },
 	{ ROW("block", "block_bio_frontmerge", DK_BIO_MERGE) },
 	{ ROW("block", "block_bio_remap", DK_BIO_REMAP),
@@ -790,6 +790,7 @@ static void decode_bio(struct decoder *d, const struct row *r,
 	b->sector = u64_at(d, r, BIO_SECTOR, ev, NULL);
 	if (out->kind == DK_BIO_REMAP || out->kind == DK_BIO_SPLIT) {
 		b->nr = 0;
+		b->meta = false;
 		b->comm[0] = '\0';
 		b->dev2 = out->kind == DK_BIO_SPLIT ? b->dev :
 			  (uint32_t)u64_at(d, r, REMAP_OLD_DEV, ev, NULL);
@@ -797,6 +798,13 @@ static void decode_bio(struct decoder *d, const struct row *r,
 		return;
 	}
 	b->nr = (uint32_t)u64_at(d, r, BIO_NR, ev, NULL);
+	b->meta = false;
+	if (r->f[BIO_RWBS]) {
+		char rwbs[16];
+
+		if (!source_field_str(r->f[BIO_RWBS], ev, rwbs, sizeof(rwbs)))
+			b->meta = strchr(rwbs, 'M') != NULL;
+	}
 	b->comm[0] = '\0';
 	if (r->f[BIO_COMM])
 		source_field_str(r->f[BIO_COMM], ev, b->comm, sizeof(b->comm));

@@ -86,6 +86,7 @@ struct dec_bio {
 				   split: sector2 is the remainder's start */
 	uint64_t sector, sector2;
 	uint32_t nr;		/* sectors */
+	bool meta;		/* queue: REQ_META ('M' in rwbs) */
 	char comm[32];		/* queue: the comm field, else the task's */
 };
 

@@ -131,20 +131,25 @@ static void print_attrib_text(const struct stats *a, FILE *out)
 		fprintf(out, "I/O attributed: none: the recording lacks block:block_bio_queue (record with iorec's 'io' profile)\n");
 		return;
 	}
-	fprintf(out, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
+	fprintf(out, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%",
 	       pct(t->proc_bytes, t->bytes), pct(t->file_bytes, t->bytes),
-	       pct(t->kind_bytes[AK_JOURNAL], t->bytes),
+	       pct(t->kind_bytes[AK_JOURNAL], t->bytes));
+	if (t->kind_bytes[AK_METADATA])
+		fprintf(out, "; file-system metadata %.1f%%",
+			pct(t->kind_bytes[AK_METADATA], t->bytes));
+	fprintf(out, "; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
 	       pct(t->kind_bytes[AK_UNATTRIBUTED], t->bytes), t->bytes,
 	       t->requests);
 	fprintf(out, "  by rule (bytes): fsync %" PRIu64 ", writeback %" PRIu64
 	       " (of which no dirtier known %" PRIu64 "), syscall %" PRIu64
 	       ", process context %" PRIu64 ", journal %" PRIu64
+	       ", metadata %" PRIu64
 	       ", unattributed %" PRIu64 "; on files known only by inode %"
 	       PRIu64 "\n", t->kind_bytes[AK_FSYNC],
 	       t->kind_bytes[AK_WRITEBACK], t->wb_noproc_bytes,
 	       t->kind_bytes[AK_SYSCALL], t->kind_bytes[AK_CONTEXT],
-	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_UNATTRIBUTED],
-	       t->inode_bytes);
+	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_METADATA],
+	       t->kind_bytes[AK_UNATTRIBUTED], t->inode_bytes);
 	for (size_t i = 0; i < t->njournal; i++)
 		fprintf(out, "  journal of %u:%u: %" PRIu64 " bytes, %" PRIu64
 		       " of them in commits an fsync waited for\n",

@@ -35,6 +35,7 @@
 
 static const char *const kind_names[AK_NR] = {
 	"unattributed", "journal", "fsync", "writeback", "syscall", "context",
+	"metadata",
 };
 
 const char *attrib_kind_name(enum attrib_kind k)
@@ -498,7 +499,9 @@ static void owner_of(struct attrib *at, const struct dec_ev *ev,
 		o->p = proc_of(at, ev->pid, ev->ts);
 		return;
 	}
-	o->kind = AK_UNATTRIBUTED;
+	/* a flusher writing metadata home (inode tables, bitmaps, dirs) */
+	o->kind = ev->kind == DK_BIO_QUEUE && ev->bio.meta ? AK_METADATA :
+		  AK_UNATTRIBUTED;
 }
 
 static struct bio *bio_find(struct attrib *at, uint32_t dev, uint64_t sector,

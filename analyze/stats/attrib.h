@@ -51,6 +51,7 @@ enum attrib_kind {
 	AK_WRITEBACK,
 	AK_SYSCALL,
 	AK_CONTEXT,
+	AK_METADATA,		/* file-system metadata a kernel thread wrote */
 	AK_NR
 };
 

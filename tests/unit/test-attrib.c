@@ -110,6 +110,24 @@ static void bio(struct fx *x, int pid, const char *comm, uint32_t dev,
 	feed(x, &e);
 }
 
+/* A bio flagged REQ_META ('M' in rwbs). */
+static void meta_bio(struct fx *x, int pid, const char *comm, uint32_t dev,
+		     uint64_t sector, uint32_t nr)
+{
+	struct dec_ev e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = DK_BIO_QUEUE;
+	e.ts = ++x->ts;
+	e.pid = pid;
+	e.bio.dev = dev;
+	e.bio.sector = sector;
+	e.bio.nr = nr;
+	e.bio.meta = true;
+	snprintf(e.bio.comm, sizeof(e.bio.comm), "%s", comm);
+	feed(x, &e);
+}
+
 /* block_split of the bio at sector: the remainder starts at rest. */
 static void split(struct fx *x, uint32_t dev, uint64_t sector, uint64_t rest)
 {
@@ -352,8 +370,14 @@ static void test_context_and_unattributed(void **state)
 	req(&x, DEV70, 20, 8, false, &o);
 	assert_int_equal(o.kind, AK_UNATTRIBUTED);
 	assert_null(o.proc);
+	/* a flusher writing metadata home: the file system's */
+	meta_bio(&x, 52, "kworker/u4:2", DEV70, 30, 2);
+	req(&x, DEV70, 30, 2, true, &o);
+	assert_int_equal(o.kind, AK_METADATA);
+	assert_null(o.proc);
 	attrib_end(x.at);
 	assert_int_equal(attrib_totals(x.at)->kind_bytes[AK_UNATTRIBUTED], 4096);
+	assert_int_equal(attrib_totals(x.at)->kind_bytes[AK_METADATA], 1024);
 	assert_int_equal(attrib_totals(x.at)->proc_bytes, 4096);
 	fx_release(&x);
 }

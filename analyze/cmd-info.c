@@ -462,6 +462,22 @@ static int info_one(const char *path)
 			printf("  %-16s standard output or pipe\n", "output:");
 		}
 		header_line(in->header_text, "recorder pid:", "self_pid");
+		header_line(in->header_text, "probe group:", "probe_group");
+		header_line(in->header_text, "name sources:", "name_sources");
+		header_line(in->header_text, "syscall ABI:", "syscall_abi");
+		header_line(in->header_text, "compat ABI:", "compat_abi");
+		header_line(in->header_text, "compat calls:", "compat_syscalls");
+		header_line(in->header_text, "unshadowed ids:",
+			    "compat_unshadowed");
+		header_line(in->header_text, "exec ABI probes:",
+			    "exec_abi_probes");
+		header_line(in->header_text, "iorec ABI:", "iorec_abi");
+		for (int i = 1; i <= META_LIMITS; i++) {
+			char key[16];
+
+			snprintf(key, sizeof(key), "limit_%d", i);
+			header_line(in->header_text, "limit:", key);
+		}
 	}
 	if (in->trace_buffers > 0)
 		printf("  %-16s %d; read: %s\n", "buffer instances:",

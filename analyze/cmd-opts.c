@@ -17,6 +17,7 @@
 
 #include "util.h"
 #include "cmd.h"
+#include "input/meta.h"
 #include "input/source.h"
 
 int usage_error(const char *usage, const char *fmt, ...)
@@ -108,6 +109,16 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 	for (int i = 0; i < nfiles; i++)
 		o->path[i] = argv[optind + i];
 	return -1;
+}
+
+void print_limits(const struct source_info *in)
+{
+	char buf[1024];
+
+	for (int i = 1; i <= META_LIMITS; i++)
+		if (meta_limit(in->header_text, i, buf, sizeof(buf)))
+			warning("%s: limit of this recording: %s", in->path,
+				buf);
 }
 
 void flush_warnings(struct source *src)

@@ -91,6 +91,8 @@ fail:
 	rc = 1;
 out:
 	for (int i = 0; i < nfiles; i++) {
+		if (d[i].info && !rc)
+			print_limits(d[i].info);
 		if (d[i].src)
 			flush_warnings(d[i].src);
 		driver_close(&d[i]);

@@ -14,6 +14,8 @@
 
 #include <stdbool.h>
 
+struct source_info;
+
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_db(int argc, char **argv);
@@ -111,5 +113,11 @@ int view_require_block(struct sink *s, const char *path);
  * prints each as a warning on stderr.
  */
 void flush_warnings(struct source *src);
+
+/*
+ * print_limits - say on stderr, one warning each, what the recorder
+ * said the recording cannot have (the header's limit_N keys)
+ */
+void print_limits(const struct source_info *in);
 
 #endif /* IOREPORT_CMD_H */

@@ -227,6 +227,7 @@ static int setup(struct driver *a, struct an_err *err)
 	st->dec = a->dec;
 	a->caps = decode_caps(a->dec);
 	st->raw_syscalls = a->caps->raw_syscalls;
+	st->compat_raw = a->caps->compat_raw;
 	st->proc_events = a->caps->proc_events;
 	if ((a->want & AN_SYS) &&
 	    !(a->caps->syscall_events || a->caps->raw_syscalls)) {
@@ -390,6 +391,7 @@ int driver_run(struct driver *a, struct an_err *err)
 		dirty_end(a->dirty);
 	st->path_strings = decode_stats(a->dec)->path_strings;
 	st->path_hints = decode_stats(a->dec)->path_hints;
+	st->compat_calls = decode_stats(a->dec)->compat_calls;
 	stats_end(st, a->rb, a->sys.sr, decode_stats(a->dec));
 	rc = stage_error(a);
 	if (rc < 0)

@@ -6,10 +6,16 @@
  * one switch that reads each kind's fields into struct dec_ev.
  *
  * Families of events are matched by name: syscalls:sys_enter_NAME and
- * sys_exit_NAME of the kinds base/syskind.c knows, raw_syscalls (only
- * when the recording has no syscalls:* of those kinds), and the uprobe
- * events of iorec (group iorec_PID) or of any "uprobes" group that carry
- * a path string.
+ * sys_exit_NAME of the kinds base/syskind.c knows, raw_syscalls (when the
+ * recording has no syscalls:* of those kinds, or when it recorded 32-bit
+ * programs' calls beside them), and the probe events of iorec (group
+ * iorec_PID) or of any "uprobes" group that carry a path string.
+ *
+ * On a kernel with a compat ABI a raw_syscalls event is a 32-bit task's
+ * or a native one's (docs/iorec.5, COMPAT TASKS): the twin rule (in
+ * shadow mode) and each task's ABI (snapshot, fork, exec) tell them
+ * apart; a compat id is named by the COMPAT_SYSCALLS table and its
+ * arguments cut to 32 bits.
  */
 #include "config.h"
 
@@ -21,8 +27,10 @@
 #include "util.h"
 #include "base/err.h"
 #include "base/imap.h"
+#include "input/meta.h"
 #include "input/source.h"
 #include "decode/decode.h"
+#include "decode/compat.h"
 
 #define NF		8	/* fields of a row, at most */
 #define F(i)		(1u << (i))
@@ -30,6 +38,13 @@
 
 /* How a row's fields are read (struct row_def). */
 #define ROW_FALLBACK	0x01	/* used only when the previous row's event is absent */
+
+/*
+ * Rows that decode to no dec_ev but feed the compat bookkeeping: a
+ * syscalls:sys_enter_* event of a call not replayed (a marker of the
+ * twin rule), and iorec's exec_native / exec_compat kprobes.
+ */
+enum row_role { ROLE_NONE = 0, ROLE_MARK, ROLE_EXEC_NATIVE, ROLE_EXEC_COMPAT };
 
 struct row_def {
 	const char *system, *event;
@@ -43,7 +58,7 @@ struct row_def {
 
 /* Field positions, per kind. */
 enum { RQ_DEV, RQ_SECTOR, RQ_NR, RQ_BYTES, RQ_RWBS, RQ_ERROR, RQ_COMM };
-enum { BIO_DEV, BIO_SECTOR, BIO_NR, BIO_COMM };
+enum { BIO_DEV, BIO_SECTOR, BIO_NR, BIO_COMM, BIO_RWBS };
 enum { REMAP_DEV, REMAP_SECTOR, REMAP_OLD_DEV, REMAP_OLD_SECTOR };
 enum { TASK_PID, TASK_PID2, TASK_COMM, TASK_FLAGS };
 enum { INO_DEV, INO_INO, INO_DATASYNC };
@@ -73,11 +88,14 @@ static const struct row_def defs[] = {
 	{ ROW("block", "block_rq_requeue", DK_RQ_REQUEUE),
 	  .fields = RQ_FIELDS, .need = RQ_NEED },
 	{ ROW("block", "block_bio_queue", DK_BIO_QUEUE),
-	  .fields = { "dev", "sector", "nr_sector", "comm" } },
+	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
 	{ ROW("block", "block_bio_backmerge", DK_BIO_MERGE) },
 	{ ROW("block", "block_bio_frontmerge", DK_BIO_MERGE) },
 	{ ROW("block", "block_bio_remap", DK_BIO_REMAP),
 	  .fields = { "dev", "sector", "old_dev", "old_sector" } },
+	{ ROW("block", "block_split", DK_BIO_SPLIT),
+	  .fields = { "dev", "sector", NULL, "new_sector" },
+	  .need = F(REMAP_DEV) | F(REMAP_SECTOR) | F(REMAP_OLD_SECTOR) },
 	{ ROW("task", "task_newtask", DK_NEWTASK),
 	  .fields = { "pid", NULL, "comm", "clone_flags" },
 	  .count = F(TASK_PID) | F(TASK_FLAGS), .absent = F(TASK_PID) },
@@ -149,15 +167,26 @@ static const struct row_def raw_exit_def = {
 static const struct row_def hint_def = {
 	ROW("*uprobe*", "*", DK_PATH_HINT),
 };
+static const struct row_def mark_def = {
+	ROW("syscalls", "sys_enter_*", DK_NONE),
+};
+static const struct row_def exec_native_def = {
+	ROW("iorec_*", "exec_native", DK_NONE),
+};
+static const struct row_def exec_compat_def = {
+	ROW("iorec_*", "exec_compat", DK_NONE),
+};
 
 /* A row resolved against the recording. */
 struct row {
 	enum dec_kind kind;
+	enum row_role role;
 	bool raw;			/* raw_syscalls encoding */
 	enum sys_kind sk;		/* syscalls:*: the kind of the name */
 	unsigned int count, absent;
 	struct source_field *f[NF];
 	struct source_field *args[SYS_MAX_ARGS];	/* syscalls:sys_enter_* */
+	struct source_field *nr;	/* and their __syscall_nr */
 };
 
 struct decoder {
@@ -167,6 +196,8 @@ struct decoder {
 	struct imap by_id_map;		/* event id -> struct row */
 	struct idtab by_id;		/* the same, dense */
 	struct imap raw_kinds;		/* raw syscall id -> (intptr) kind + 1 */
+	struct imap compat_kinds;	/* the same, of the compat ABI */
+	struct compat cx;		/* whose raw events are whose */
 	struct dec_caps caps;
 	struct dec_stats st;
 	char str[PATH_MAX_LEN];		/* the string fields of one event */
@@ -188,7 +219,7 @@ static bool has_syscall_events(const struct source_event_type *t, int n)
 
 /* The row def of an event type, or NULL; *sk for the syscalls family. */
 static const struct row_def *match(const struct source_event_type *t,
-				   bool use_raw, enum sys_kind *sk)
+				   bool use_raw, bool marks, enum sys_kind *sk)
 {
 	*sk = SK_NONE;
 	for (size_t i = 0; i < ARRAY_SIZE(defs); i++) {
@@ -199,7 +230,8 @@ static const struct row_def *match(const struct source_event_type *t,
 	if (!strcmp(t->system, "syscalls")) {
 		if (!strncmp(t->name, "sys_enter_", 10)) {
 			*sk = sys_kind_lookup(t->name + 10);
-			return *sk != SK_NONE ? &sys_enter_def : NULL;
+			return *sk != SK_NONE ? &sys_enter_def :
+			       marks ? &mark_def : NULL;
 		}
 		if (!strncmp(t->name, "sys_exit_", 9)) {
 			*sk = sys_kind_lookup(t->name + 9);
@@ -215,6 +247,10 @@ static const struct row_def *match(const struct source_event_type *t,
 	 * (iorec's group iorec_PID) carrying the path string names the
 	 * thread's open that is waiting or comes next.
 	 */
+	if (!strncmp(t->system, "iorec_", 6) && !strcmp(t->name, "exec_native"))
+		return &exec_native_def;
+	if (!strncmp(t->system, "iorec_", 6) && !strcmp(t->name, "exec_compat"))
+		return &exec_compat_def;
 	if (strstr(t->system, "uprobe") || !strncmp(t->system, "iorec_", 6))
 		return &hint_def;
 	return NULL;
@@ -239,6 +275,14 @@ static bool resolve_row(struct decoder *d, const struct row_def *def,
 	r->count = def->count;
 	r->absent = def->absent;
 	r->raw = def == &raw_enter_def || def == &raw_exit_def;
+	if (def == &mark_def || def == &exec_native_def ||
+	    def == &exec_compat_def) {
+		r->role = def == &mark_def ? ROLE_MARK :
+			  def == &exec_native_def ? ROLE_EXEC_NATIVE :
+			  ROLE_EXEC_COMPAT;
+		r->nr = source_field(src, id, "__syscall_nr");
+		return def != &mark_def || r->nr;
+	}
 	if (def->kind == DK_PATH_HINT) {
 		r->f[0] = source_field(src, id, "path");
 		if (!r->f[0])
@@ -250,6 +294,7 @@ static bool resolve_row(struct decoder *d, const struct row_def *def,
 
 		for (int j = 0; j < SYS_MAX_ARGS && ki->fields[j]; j++)
 			r->args[j] = source_field(src, id, ki->fields[j]);
+		r->nr = source_field(src, id, "__syscall_nr");
 		return true;
 	}
 	for (int i = 0; i < NF; i++)
@@ -356,15 +401,21 @@ struct decoder *decode_new(struct source *src, struct an_err *err)
 	d->src = src;
 	imap_init(&d->by_id_map);
 	imap_init(&d->raw_kinds);
+	imap_init(&d->compat_kinds);
 	t = source_event_types(src, &n);
 	d->rows = an_calloc(n > 0 ? (size_t)n : 1, sizeof(*d->rows));
-	if (!d->rows)
+	if (!d->rows || compat_init(&d->cx, source_info(src)))
 		goto nomem;
-	/* both encodings present (trace.dat with everything): syscalls:* */
-	use_raw = !has_syscall_events(t, n);
+	/*
+	 * Both encodings present (trace.dat with everything): syscalls:*,
+	 * unless the raw events are 32-bit programs' (compat_syscalls)
+	 */
+	use_raw = !has_syscall_events(t, n) || d->cx.mode != META_COMPAT_NONE;
 	for (int i = 0; i < n; i++) {
 		enum sys_kind sk;
-		const struct row_def *def = match(&t[i], use_raw, &sk);
+		const struct row_def *def = match(&t[i], use_raw,
+						  d->cx.mode == META_COMPAT_SHADOW,
+						  &sk);
 		struct row *r = &d->rows[d->nrows];
 
 		/* writeback_dirty_page only without writeback_dirty_folio */
@@ -379,6 +430,10 @@ struct decoder *decode_new(struct source *src, struct an_err *err)
 		d->nrows++;
 	}
 	pair_caps(d);
+	d->caps.compat_raw = d->caps.raw_syscalls &&
+			     d->cx.mode != META_COMPAT_NONE;
+	if (d->caps.syscall_events)
+		d->caps.raw_syscalls = false;
 	if (idtab_build(&d->by_id, &d->by_id_map))
 		goto nomem;
 	return d;
@@ -395,13 +450,15 @@ void decode_free(struct decoder *d)
 	imap_release(&d->by_id_map);
 	idtab_release(&d->by_id);
 	imap_release(&d->raw_kinds);
+	imap_release(&d->compat_kinds);
+	compat_release(&d->cx);
 	free(d->rows);
 	free(d);
 }
 
 int decode_error(const struct decoder *d)
 {
-	return d->err;
+	return d->err ? d->err : d->cx.err;
 }
 
 const struct dec_caps *decode_caps(const struct decoder *d)
@@ -449,6 +506,14 @@ static inline uint64_t num_at(struct decoder *d, const struct row *r,
 		return 0;
 	}
 	return v;
+}
+
+/* The __syscall_nr of a syscalls:sys_enter_* event, or -1. */
+static int64_t sysnr_at(const struct row *r, const struct source_event *ev)
+{
+	int64_t v;
+
+	return r->nr && !source_field_s64(r->nr, ev, &v) ? v : -1;
 }
 
 static uint64_t u64_at(struct decoder *d, const struct row *r, int i,
@@ -549,22 +614,25 @@ void blk_parse_rwbs(const char *s, struct dec_rq *rq)
 		rq->op = BLK_OP_FLUSH;
 }
 
-/* The kind of a raw syscall id, named by the recording's table. */
-static enum sys_kind raw_kind(struct decoder *d, int64_t id)
+/* The kind of a raw syscall id, named by the recording's table of its ABI. */
+static enum sys_kind raw_kind(struct decoder *d, int64_t id, bool compat)
 {
+	struct imap *cache = compat ? &d->compat_kinds : &d->raw_kinds;
 	enum sys_kind k;
 	void *v;
 
 	if (id < 0 || id > INT_MAX)
 		return SK_NONE;
-	v = imap_get(&d->raw_kinds, (int)id);
+	v = imap_get(cache, (int)id);
 	if (v)
 		return (enum sys_kind)((intptr_t)v - 1);
-	k = sys_kind_lookup(source_syscall_name(d->src, (long)id));
+	k = sys_kind_lookup(compat ?
+			    source_compat_syscall_name(d->src, (long)id) :
+			    source_syscall_name(d->src, (long)id));
 	if (k == SK_NONE)
 		d->st.unknown_syscalls++;
 	/* a cache; without memory the next call counts it again: an error */
-	if (imap_put(&d->raw_kinds, (int)id, (void *)(intptr_t)(k + 1), NULL))
+	if (imap_put(cache, (int)id, (void *)(intptr_t)(k + 1), NULL))
 		d->err = -AN_E_NOMEM;
 	return k;
 }
@@ -608,7 +676,15 @@ static bool decode_enter(struct decoder *d, const struct row *r,
 
 	memset(e, 0, sizeof(*e));
 	if (r->raw) {
-		e->kind = raw_kind(d, s64_at(d, r, RAW_ID, ev, NULL));
+		int64_t id = s64_at(d, r, RAW_ID, ev, NULL);
+		enum compat_call v = !d->cx.mode ? CALL_NATIVE :
+				     compat_enter(&d->cx, ev->pid, ev->cpu, id);
+
+		if (v == CALL_TWIN) {
+			d->st.compat_twins++;
+			return false;
+		}
+		e->kind = raw_kind(d, id, v == CALL_COMPAT);
 		if (e->kind == SK_NONE)
 			return false;
 		/* unsigned long args[6], in ABI order */
@@ -618,8 +694,17 @@ static bool decode_enter(struct decoder *d, const struct row *r,
 				d->st.errors++;
 				return false;
 			}
+		/* 32-bit values zero-extended: int arguments (AT_FDCWD) */
+		if (v == CALL_COMPAT) {
+			for (int i = 0; i < SYS_MAX_ARGS; i++)
+				e->args[i] = (uint64_t)(int64_t)
+					     (int32_t)(uint32_t)e->args[i];
+			d->st.compat_calls++;
+		}
 	} else {
 		e->kind = r->sk;
+		if (d->cx.mode == META_COMPAT_SHADOW)
+			compat_mark(&d->cx, ev->pid, ev->cpu, sysnr_at(r, ev));
 		for (int i = 0; i < SYS_MAX_ARGS; i++)
 			if (r->args[i] &&
 			    source_field_u64(r->args[i], ev, &e->args[i])) {
@@ -646,7 +731,13 @@ static bool decode_exit(struct decoder *d, const struct row *r,
 
 	memset(x, 0, sizeof(*x));
 	if (r->raw) {
-		x->kind = raw_kind(d, s64_at(d, r, 0, ev, NULL));
+		enum compat_call v = !d->cx.mode ? CALL_NATIVE :
+				     compat_exit(&d->cx, ev->pid);
+
+		if (v == CALL_TWIN)
+			return false;
+		x->kind = raw_kind(d, s64_at(d, r, 0, ev, NULL),
+				   v == CALL_COMPAT);
 		if (x->kind == SK_NONE)
 			return false;
 		x->ret = s64_at(d, r, 1, ev, NULL);
@@ -697,20 +788,50 @@ static void decode_bio(struct decoder *d, const struct row *r,
 	b->sector2 = 0;
 	b->dev = (uint32_t)u64_at(d, r, BIO_DEV, ev, NULL);
 	b->sector = u64_at(d, r, BIO_SECTOR, ev, NULL);
-	if (out->kind == DK_BIO_REMAP) {
+	if (out->kind == DK_BIO_REMAP || out->kind == DK_BIO_SPLIT) {
 		b->nr = 0;
+		b->meta = false;
 		b->comm[0] = '\0';
-		b->dev2 = (uint32_t)u64_at(d, r, REMAP_OLD_DEV, ev, NULL);
+		b->dev2 = out->kind == DK_BIO_SPLIT ? b->dev :
+			  (uint32_t)u64_at(d, r, REMAP_OLD_DEV, ev, NULL);
 		b->sector2 = u64_at(d, r, REMAP_OLD_SECTOR, ev, NULL);
 		return;
 	}
 	b->nr = (uint32_t)u64_at(d, r, BIO_NR, ev, NULL);
+	b->meta = false;
+	if (r->f[BIO_RWBS]) {
+		char rwbs[16];
+
+		if (!source_field_str(r->f[BIO_RWBS], ev, rwbs, sizeof(rwbs)))
+			b->meta = strchr(rwbs, 'M') != NULL;
+	}
 	b->comm[0] = '\0';
 	if (r->f[BIO_COMM])
 		source_field_str(r->f[BIO_COMM], ev, b->comm, sizeof(b->comm));
 	if (!b->comm[0])
 		snprintf(b->comm, sizeof(b->comm), "%s",
 			 source_comm(d->src, ev->pid));
+}
+
+/* A row of no dec_ev: a marker of the twin rule, an exec probe. */
+static bool compat_role(struct decoder *d, const struct row *r,
+			const struct source_event *ev)
+{
+	switch (r->role) {
+	case ROLE_MARK:
+		if (d->cx.mode == META_COMPAT_SHADOW)
+			compat_mark(&d->cx, ev->pid, ev->cpu, sysnr_at(r, ev));
+		break;
+	case ROLE_EXEC_NATIVE:
+		compat_set(&d->cx, ev->pid, META_ABI_NATIVE);
+		break;
+	case ROLE_EXEC_COMPAT:
+		compat_set(&d->cx, ev->pid, META_ABI_COMPAT);
+		break;
+	default:
+		break;
+	}
+	return false;
 }
 
 bool decode_event(struct decoder *d, const struct source_event *ev,
@@ -720,8 +841,12 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 	char bdi[40];
 	unsigned int ma, mi;
 
+	if (d->cx.mode)
+		compat_clock(&d->cx, ev->ts, ev->cpu, ev->missed != 0);
 	if (!r)
 		return false;
+	if (r->role)
+		return d->cx.mode && compat_role(d, r, ev);
 	out->kind = r->kind;
 	out->bad = false;
 	out->ts = ev->ts;
@@ -736,6 +861,7 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		break;
 	case DK_BIO_QUEUE:
 	case DK_BIO_REMAP:
+	case DK_BIO_SPLIT:
 		decode_bio(d, r, ev, out);
 		break;
 	case DK_SYS_ENTER:
@@ -748,6 +874,11 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 	case DK_EXIT:
 	case DK_RENAME:
 		decode_task(d, r, ev, out);
+		if (d->cx.mode && r->kind == DK_FORK)
+			compat_fork(&d->cx, out->task.pid, out->task.pid2);
+		else if (d->cx.mode && r->kind == DK_EXEC)
+			compat_exec(&d->cx, out->task.pid, out->task.pid2,
+				    ev->ts);
 		break;
 	case DK_PATH_HINT:
 		out->path = path_at(d, r->f[0], ev);

@@ -36,6 +36,7 @@ enum dec_kind {
 	DK_BIO_QUEUE,		/* block_bio_queue: .bio */
 	DK_BIO_MERGE,		/* block_bio_back/frontmerge */
 	DK_BIO_REMAP,		/* block_bio_remap: .bio (old_* in dev2, sector2) */
+	DK_BIO_SPLIT,		/* block_split: .bio (new_sector in sector2) */
 	/* file syscalls, either encoding */
 	DK_SYS_ENTER,		/* .enter */
 	DK_SYS_EXIT,		/* .exit */
@@ -81,9 +82,11 @@ struct dec_rq {
 
 /* A block_bio_* record. */
 struct dec_bio {
-	uint32_t dev, dev2;	/* remap: dev2, sector2 are old_dev, old_sector */
+	uint32_t dev, dev2;	/* remap: dev2, sector2 are old_dev, old_sector;
+				   split: sector2 is the remainder's start */
 	uint64_t sector, sector2;
 	uint32_t nr;		/* sectors */
+	bool meta;		/* queue: REQ_META ('M' in rwbs) */
 	char comm[32];		/* queue: the comm field, else the task's */
 };
 
@@ -165,6 +168,8 @@ struct dec_caps {
 	bool block;		/* issue and complete: the block replay runs */
 	bool syscall_events;	/* syscalls:sys_enter_* of a kind replayed */
 	bool raw_syscalls;	/* raw_syscalls:* decoded (no syscalls:*) */
+	bool compat_raw;	/* raw_syscalls:* decoded for 32-bit tasks
+				   (compat_syscalls shadow or raw) */
 	bool proc_events;	/* sched fork, exec or exit */
 	bool bio_events;	/* block_bio_queue */
 	bool dirty_events;	/* writeback_dirty_folio/page */
@@ -189,6 +194,8 @@ struct dec_stats {
 	uint64_t errors;		/* fields of syscall and process events
 					   that could not be read */
 	uint64_t unknown_syscalls;	/* raw syscall ids outside the table */
+	uint64_t compat_calls;		/* raw enters of 32-bit tasks */
+	uint64_t compat_twins;		/* raw enters of native tasks dropped */
 	bool path_strings;		/* open events carried path strings */
 	uint64_t path_hints;		/* paths from uprobe events */
 };

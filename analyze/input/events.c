@@ -31,22 +31,26 @@ static int cmp_syscall(const void *a, const void *b)
 	return x->nr < y->nr ? -1 : x->nr > y->nr;
 }
 
-static void add_syscall(struct source *src, long nr, const char *name)
+struct syscall_load {
+	struct source *src;
+	struct syscall_tab *tab;
+};
+
+static void add_syscall(struct syscall_load *l, long nr, const char *name)
 {
-	struct syscall_name *v = an_reallocarray(src->syscalls,
-						 src->nsyscalls + 1,
-						 sizeof(*v));
+	struct syscall_tab *t = l->tab;
+	struct syscall_name *v = an_reallocarray(t->v, t->n + 1, sizeof(*v));
 	char *n = v ? an_strdup(name) : NULL;
 
 	if (v)
-		src->syscalls = v;
+		t->v = v;
 	if (!n) {
-		src->nomem = true;
+		l->src->nomem = true;
 		return;
 	}
-	v[src->nsyscalls].nr = nr;
-	v[src->nsyscalls].name = n;
-	src->nsyscalls++;
+	v[t->n].nr = nr;
+	v[t->n].name = n;
+	t->n++;
 }
 
 /* A "NR\tNAME" line of the SYSCALLS chunk. */
@@ -63,24 +67,45 @@ static int syscall_line(char **f, int n, void *arg)
 	return 0;
 }
 
-void source_load_syscalls(struct source *src, const char *text)
+void source_load_syscalls(struct source *src, struct syscall_tab *tab,
+			  const char *text)
 {
-	if (meta_lines(text, NULL, syscall_line, src) < 0)
+	struct syscall_load l = { src, tab };
+
+	source_free_syscalls(tab);
+	if (meta_lines(text, NULL, syscall_line, &l) < 0)
 		src->nomem = true;
-	if (src->nsyscalls)	/* no valid line: no array, no qsort(NULL) */
-		qsort(src->syscalls, src->nsyscalls, sizeof(*src->syscalls),
-		      cmp_syscall);
+	if (tab->n)	/* no valid line: no array, no qsort(NULL) */
+		qsort(tab->v, tab->n, sizeof(*tab->v), cmp_syscall);
+}
+
+void source_free_syscalls(struct syscall_tab *tab)
+{
+	for (size_t i = 0; i < tab->n; i++)
+		free(tab->v[i].name);
+	free(tab->v);
+	tab->v = NULL;
+	tab->n = 0;
+}
+
+static const char *tab_name(const struct syscall_tab *t, long nr)
+{
+	struct syscall_name key = { .nr = nr }, *s;
+
+	if (!t->n)	/* no bsearch(NULL) either */
+		return NULL;
+	s = bsearch(&key, t->v, t->n, sizeof(key), cmp_syscall);
+	return s ? s->name : NULL;
 }
 
 const char *source_syscall_name(struct source *src, long nr)
 {
-	struct syscall_name key = { .nr = nr }, *s;
+	return tab_name(&src->syscalls, nr);
+}
 
-	if (!src->nsyscalls)	/* no bsearch(NULL) either */
-		return NULL;
-	s = bsearch(&key, src->syscalls, src->nsyscalls, sizeof(key),
-		    cmp_syscall);
-	return s ? s->name : NULL;
+const char *source_compat_syscall_name(struct source *src, long nr)
+{
+	return tab_name(&src->compat, nr);
 }
 
 /* ------------------------------------------------------------------ */

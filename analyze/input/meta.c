@@ -424,3 +424,149 @@ void meta_kstats_release(struct meta_kstats *k)
 	free(k->cpu);
 	memset(k, 0, sizeof(*k));
 }
+
+/* ------------------------------------------------------------------ */
+/* ABIs of tasks */
+
+void meta_abis(const char *hdr, struct meta_abis *a)
+{
+	char mode[16];
+
+	memset(a, 0, sizeof(*a));
+	meta_kv(hdr, "syscall_abi", a->native, sizeof(a->native));
+	meta_kv(hdr, "compat_abi", a->compat, sizeof(a->compat));
+	meta_kv(hdr, "compat_unshadowed", a->unshadowed,
+		sizeof(a->unshadowed));
+	meta_kv(hdr, "compat_syscalls", mode, sizeof(mode));
+	a->mode = !*a->compat ? META_COMPAT_NONE :
+		  !strcmp(mode, "shadow") ? META_COMPAT_SHADOW :
+		  !strcmp(mode, "raw") ? META_COMPAT_RAW :
+		  !strcmp(mode, "off") ? META_COMPAT_OFF : META_COMPAT_NONE;
+	meta_kv(hdr, "exec_abi_probes", mode, sizeof(mode));
+	a->exec_probes = !strcmp(mode, "1");
+}
+
+enum meta_abi meta_abi_kind(const struct meta_abis *a, const char *name)
+{
+	if (!name || !*name)
+		return META_ABI_UNKNOWN;
+	if (*a->native && !strcmp(name, a->native))
+		return META_ABI_NATIVE;
+	if (*a->compat && !strcmp(name, a->compat))
+		return META_ABI_COMPAT;
+	return META_ABI_UNKNOWN;
+}
+
+static const struct {
+	const char *key, *words;
+} name_source_words[] = {
+	{ "strings", "the path strings of the syscall events" },
+	{ "kprobe", "a kprobe on the kernel's open path" },
+	{ "eprobe", "eprobes on the open syscalls' events" },
+	{ "uprobe", "uprobes on the C library's open functions" },
+	{ "snapshot", "the fd snapshots (with inode joins)" },
+};
+
+bool meta_name_sources(const char *hdr, struct sbuf *out)
+{
+	char v[256], *save = NULL;
+	int n = 0, total = 0;
+
+	if (!meta_kv(hdr, "name_sources", v, sizeof(v)))
+		return false;
+	for (char *p = v; *p; p++)
+		total += *p == ',';
+	total++;
+	for (char *w = strtok_r(v, ",", &save); w;
+	     w = strtok_r(NULL, ",", &save)) {
+		const char *words = w;
+
+		for (size_t i = 0; i < ARRAY_SIZE(name_source_words); i++)
+			if (!strcmp(w, name_source_words[i].key))
+				words = name_source_words[i].words;
+		sbuf_addf(out, "%s%s", !n ? "" : n == total - 1 ? " and " :
+			  ", ", words);
+		n++;
+	}
+	return true;
+}
+
+const char *meta_limit(const char *hdr, int n, char *buf, size_t len)
+{
+	char key[16];
+
+	snprintf(key, sizeof(key), "limit_%d", n);
+	return meta_kv(hdr, key, buf, len);
+}
+
+struct exec_walk {
+	const struct meta_abis *a;
+	struct meta_exec_abi *v;
+	size_t n, alloc;
+	int err;
+};
+
+static bool parse_u64(const char *s, uint64_t *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	*v = strtoull(s, &end, 10);
+	return !*end;
+}
+
+static int exec_line(char **f, int n, void *arg)
+{
+	struct exec_walk *w = arg;
+	struct meta_exec_abi e;
+	uint64_t pid;
+
+	if (n < 3 || !parse_u64(f[0], &e.ts) || !parse_u64(f[1], &pid) ||
+	    !pid || pid > INT32_MAX)
+		return 0;
+	e.pid = (int)pid;
+	e.abi = meta_abi_kind(w->a, f[2]);
+	if (e.abi == META_ABI_UNKNOWN)
+		return 0;
+	if (w->n == w->alloc) {
+		size_t na = w->alloc ? 2 * w->alloc : 8;
+		struct meta_exec_abi *v = an_reallocarray(w->v, na,
+							  sizeof(*v));
+
+		if (!v) {
+			w->err = -AN_E_NOMEM;
+			return 1;
+		}
+		w->v = v;
+		w->alloc = na;
+	}
+	w->v[w->n++] = e;
+	return 0;
+}
+
+static int cmp_exec(const void *x, const void *y)
+{
+	const struct meta_exec_abi *a = x, *b = y;
+
+	return a->ts < b->ts ? -1 : a->ts > b->ts;
+}
+
+int meta_exec_abis(const char *text, const struct meta_abis *a,
+		   struct meta_exec_abi **out, size_t *n)
+{
+	struct exec_walk w = { .a = a };
+	int rc = meta_lines(text, NULL, exec_line, &w);
+
+	if (rc < 0 || w.err) {
+		free(w.v);
+		*out = NULL;
+		*n = 0;
+		return -AN_E_NOMEM;
+	}
+	if (w.n)
+		qsort(w.v, w.n, sizeof(*w.v), cmp_exec);
+	*out = w.v;
+	*n = w.n;
+	return 0;
+}

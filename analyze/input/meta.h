@@ -156,4 +156,65 @@ struct meta_kstats {
 int meta_kstats(const char *stats, struct meta_kstats *k);
 void meta_kstats_release(struct meta_kstats *k);
 
+/* ------------------------------------------------------------------ */
+/* ABIs of tasks (docs/iorec.5, COMPAT TASKS) */
+
+enum meta_abi {
+	META_ABI_UNKNOWN = 0,
+	META_ABI_NATIVE,	/* the header's syscall_abi: SYSCALLS names it */
+	META_ABI_COMPAT,	/* its compat_abi: COMPAT_SYSCALLS names it */
+};
+
+/* The header's compat_syscalls: how 32-bit programs' calls were recorded. */
+enum meta_compat_mode {
+	META_COMPAT_NONE = 0,	/* "none", absent (before 1.1), unknown */
+	META_COMPAT_SHADOW,	/* raw_syscalls on compat ids beside syscalls:* */
+	META_COMPAT_RAW,	/* raw_syscalls on both ABIs' ids */
+	META_COMPAT_OFF,	/* not recorded (a limit_ key says why) */
+};
+
+struct meta_abis {
+	char native[16];	/* syscall_abi, "" when absent */
+	char compat[16];	/* compat_abi, "" when none */
+	enum meta_compat_mode mode;
+	bool exec_probes;	/* exec_abi_probes=1 */
+	char unshadowed[512];	/* compat_unshadowed: comma list of ids */
+};
+
+/* The ABI keys of a header text (NULL: none) into *a. */
+void meta_abis(const char *header_text, struct meta_abis *a);
+/* Which of a's ABIs the name is ("arm", "x86_64"...). */
+enum meta_abi meta_abi_kind(const struct meta_abis *a, const char *name);
+
+/*
+ * meta_name_sources - the header's name_sources ("kprobe,snapshot") in
+ * words for a view ("a kprobe on the kernel's open path and the fd
+ * snapshots"), appended to out; false (nothing appended) when the header
+ * has no such key (recorded before format 1.1, or a trace.dat).
+ */
+bool meta_name_sources(const char *header_text, struct sbuf *out);
+
+/* limit_1..META_LIMITS of a header: what the recording cannot have. */
+#define META_LIMITS	3
+/*
+ * The header's limit_N (1-based) into buf, or NULL (buf "") when it has
+ * none.
+ */
+const char *meta_limit(const char *header_text, int n, char *buf, size_t len);
+
+/* One EXEC_ABI line: PID runs a program of ABI from its exec at or before TS. */
+struct meta_exec_abi {
+	uint64_t ts;
+	int pid;
+	enum meta_abi abi;
+};
+
+/*
+ * meta_exec_abis - the EXEC_ABI lines of text (NULL: none) whose ABI is
+ * one of a's, sorted by time, into a new array *out (free() it) of *n
+ * entries; malformed lines are skipped.  Returns 0 or -AN_E_NOMEM.
+ */
+int meta_exec_abis(const char *text, const struct meta_abis *a,
+		   struct meta_exec_abi **out, size_t *n);
+
 #endif /* IOREPORT_INPUT_META_H */

@@ -46,6 +46,28 @@
 #define DATA_CAP		(1ull << 30)
 #define META_CAP		(256ull << 20)
 
+/*
+ * The len bytes at p appended to *text (a chunk kind that may come more
+ * than once), on a line of their own; src->nomem set when out of memory.
+ */
+static void append_text(struct source *src, const char **text,
+			const uint8_t *p, size_t len)
+{
+	size_t have = *text ? strlen(*text) : 0;
+	bool nl = have && (*text)[have - 1] != '\n';
+	char *s = realloc((char *)*text, have + nl + len + 1);
+
+	if (!s) {
+		src->nomem = true;
+		return;
+	}
+	if (nl)
+		s[have++] = '\n';
+	memcpy(s + have, p, len);
+	s[have + len] = '\0';
+	*text = s;
+}
+
 /* ------------------------------------------------------------------ */
 /* Pass 1: .iorec metadata and index */
 
@@ -297,10 +319,24 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		free((char *)in->syscalls);
 		in->syscalls = src_dup_text(src, p, len);
 		if (in->syscalls)
-			source_load_syscalls(src, in->syscalls);
-		if (in->syscalls && !src->nsyscalls)
+			source_load_syscalls(src, &src->syscalls,
+					     in->syscalls);
+		if (in->syscalls && !src->syscalls.n)
 			src_warn(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
 				      src->path, (unsigned long long)c->offset);
+		break;
+	case IOREC_CHUNK_COMPAT_SYSCALLS:
+		free((char *)in->compat_syscalls);
+		in->compat_syscalls = src_dup_text(src, p, len);
+		if (in->compat_syscalls)
+			source_load_syscalls(src, &src->compat,
+					     in->compat_syscalls);
+		if (in->compat_syscalls && !src->compat.n)
+			src_warn(src, "%s: compat syscalls chunk at offset %llu has no \"NR\tNAME\" line; 32-bit programs' raw syscall numbers are not named",
+				      src->path, (unsigned long long)c->offset);
+		break;
+	case IOREC_CHUNK_EXEC_ABI:
+		append_text(src, &in->exec_abi, p, len);
 		break;
 	case IOREC_CHUNK_CMDLINES:
 		free((char *)in->cmdlines);

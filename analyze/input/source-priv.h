@@ -66,6 +66,12 @@ struct syscall_name {
 	char *name;
 };
 
+/* One ABI's "NR\tNAME" table, sorted by nr. */
+struct syscall_tab {
+	struct syscall_name *v;
+	size_t n;
+};
+
 struct source {
 	struct source_info info;
 	char *path;
@@ -96,8 +102,8 @@ struct source {
 		const char *comm;
 	} comms[COMM_CACHE];
 
-	struct syscall_name *syscalls;
-	size_t nsyscalls;
+	struct syscall_tab syscalls;	/* SYSCALLS: the native ABI */
+	struct syscall_tab compat;	/* COMPAT_SYSCALLS */
 
 	struct damage_log damage;	/* damaged regions (.iorec) */
 	uint64_t *marks;		/* the time spans' ends, sorted */
@@ -131,8 +137,13 @@ static inline bool source_host_big_endian(void)
 	return *(const uint8_t *)&one == 0;
 }
 
-/* events.c: the raw syscall names of a SYSCALLS text (src->nomem on failure). */
-void source_load_syscalls(struct source *src, const char *text);
+/*
+ * events.c: the raw syscall names of a SYSCALLS or COMPAT_SYSCALLS text
+ * into tab (src->nomem on failure); source_free_syscalls() frees them.
+ */
+void source_load_syscalls(struct source *src, struct syscall_tab *tab,
+			  const char *text);
+void source_free_syscalls(struct syscall_tab *tab);
 /* events.c: the event types of the recording's formats; false: no memory. */
 bool source_build_types(struct source *src);
 /* events.c: the type of event id, or NULL (ids beyond type_by_id). */

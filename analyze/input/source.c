@@ -283,9 +283,10 @@ void source_close(struct source *src)
 	free((char *)in->cmdlines);
 	free((char *)in->stats);
 	free((char *)in->end_text);
-	for (size_t i = 0; i < src->nsyscalls; i++)
-		free(src->syscalls[i].name);
-	free(src->syscalls);
+	free((char *)in->compat_syscalls);
+	free((char *)in->exec_abi);
+	source_free_syscalls(&src->syscalls);
+	source_free_syscalls(&src->compat);
 	damage_release(&src->damage);
 	free(src->marks);
 	free(src->types);

@@ -122,6 +122,9 @@ struct source_info {
 	const char *snapshot_start;	/* snapshot lines, without the phase */
 	const char *snapshot_end;
 	const char *syscalls;		/* "nr\tname\n" */
+	const char *compat_syscalls;	/* the same, of the compat ABI (1.1) */
+	const char *exec_abi;		/* "ts\tpid\tabi\tsource\n" lines of
+					   every EXEC_ABI chunk (1.1) */
 	const char *cmdlines;
 	const char *stats;		/* "cpu\tN\tkey\tvalue\n" */
 	const char *end_text;		/* END chunk "key=value\n" */
@@ -267,6 +270,8 @@ const char *source_comm(struct source *src, int pid);
  * or NULL.  Never the analyzing host's table.
  */
 const char *source_syscall_name(struct source *src, long nr);
+/* The same from the COMPAT_SYSCALLS chunk: a 32-bit program's numbers. */
+const char *source_compat_syscall_name(struct source *src, long nr);
 
 /*
  * Array fields and string-ness (decode/decode.c): read element idx of a

@@ -13,6 +13,7 @@
 
 #include "util.h"
 #include "base/err.h"
+#include "base/sbuf.h"
 #include "input/meta.h"
 #include "stats/attrib.h"
 #include "stats/rows.h"
@@ -66,13 +67,19 @@ static void print_anomalies_json(const struct stats *a, struct json *j)
 static void print_head_text(const struct stats *a, FILE *out)
 {
 	const struct source_info *in = a->info;
+	char abi[32] = "";
 
-	fprintf(out, "%s: %.6f s, syscalls from %s%s\n", in->path,
+	if (a->compat_raw)
+		meta_kv(in->header_text, "compat_abi", abi, sizeof(abi));
+	fprintf(out, "%s: %.6f s, syscalls from %s", in->path,
 	       (double)stats_duration(a) / 1e9,
 	       a->raw_syscalls ? "raw_syscalls (fallback)" :
-	       "syscalls:* events",
-	       a->proc_events ? "" :
-	       "; no process events: fork/exec/exit not followed");
+	       "syscalls:* events");
+	if (a->compat_raw)
+		fprintf(out, ", 32-bit (%s) programs' from raw_syscalls: %"
+			PRIu64 " calls", abi, a->compat_calls);
+	fprintf(out, "%s\n", a->proc_events ? "" :
+		"; no process events: fork/exec/exit not followed");
 	if (in->integrity != SOURCE_COMPLETE)
 		fprintf(out, "%s at offset %" PRIu64 ": %s\n",
 		       meta_integrity(in->integrity), in->stop_offset,
@@ -82,11 +89,23 @@ static void print_head_text(const struct stats *a, FILE *out)
 static void print_head_json(const struct stats *a, struct json *j)
 {
 	const struct source_info *in = a->info;
+	char buf[1024];
 
 	json_str(j, "file", in->path);
 	json_u64(j, "duration_ns", stats_duration(a));
 	json_bool(j, "raw_syscalls", a->raw_syscalls);
 	json_u64(j, "path_hints", a->path_hints);
+	if (a->compat_raw)
+		json_u64(j, "compat_calls", a->compat_calls);
+	if (meta_kv(in->header_text, "name_sources", buf, sizeof(buf)))
+		json_str(j, "name_sources", buf);
+	if (meta_limit(in->header_text, 1, buf, sizeof(buf))) {
+		json_array_begin(j, "limits");
+		for (int i = 1; i <= META_LIMITS; i++)
+			if (meta_limit(in->header_text, i, buf, sizeof(buf)))
+				json_str(j, NULL, buf);
+		json_array_end(j);
+	}
 	json_bool(j, "process_events", a->proc_events);
 	json_bool(j, "complete", in->integrity == SOURCE_COMPLETE);
 }
@@ -112,20 +131,25 @@ static void print_attrib_text(const struct stats *a, FILE *out)
 		fprintf(out, "I/O attributed: none: the recording lacks block:block_bio_queue (record with iorec's 'io' profile)\n");
 		return;
 	}
-	fprintf(out, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
+	fprintf(out, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%",
 	       pct(t->proc_bytes, t->bytes), pct(t->file_bytes, t->bytes),
-	       pct(t->kind_bytes[AK_JOURNAL], t->bytes),
+	       pct(t->kind_bytes[AK_JOURNAL], t->bytes));
+	if (t->kind_bytes[AK_METADATA])
+		fprintf(out, "; file-system metadata %.1f%%",
+			pct(t->kind_bytes[AK_METADATA], t->bytes));
+	fprintf(out, "; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
 	       pct(t->kind_bytes[AK_UNATTRIBUTED], t->bytes), t->bytes,
 	       t->requests);
 	fprintf(out, "  by rule (bytes): fsync %" PRIu64 ", writeback %" PRIu64
 	       " (of which no dirtier known %" PRIu64 "), syscall %" PRIu64
 	       ", process context %" PRIu64 ", journal %" PRIu64
+	       ", metadata %" PRIu64
 	       ", unattributed %" PRIu64 "; on files known only by inode %"
 	       PRIu64 "\n", t->kind_bytes[AK_FSYNC],
 	       t->kind_bytes[AK_WRITEBACK], t->wb_noproc_bytes,
 	       t->kind_bytes[AK_SYSCALL], t->kind_bytes[AK_CONTEXT],
-	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_UNATTRIBUTED],
-	       t->inode_bytes);
+	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_METADATA],
+	       t->kind_bytes[AK_UNATTRIBUTED], t->inode_bytes);
 	for (size_t i = 0; i < t->njournal; i++)
 		fprintf(out, "  journal of %u:%u: %" PRIu64 " bytes, %" PRIu64
 		       " of them in commits an fsync waited for\n",
@@ -536,6 +560,7 @@ static int files_text(const struct stats *a, FILE *out,
 		      const struct file_row *rows, size_t shown, size_t m)
 {
 	uint64_t all = a->named.named_bytes + a->named.unnamed_bytes;
+	struct sbuf src = SBUF_INIT;
 	int rc;
 
 	print_head_text(a, out);
@@ -544,12 +569,20 @@ static int files_text(const struct stats *a, FILE *out,
 	if (shown < m)
 		fprintf(out, " (top %zu shown)", shown);
 	fprintf(out, "; bytes on named files: %" PRIu64 " of %" PRIu64
-		" (%.1f%%)%s\n\n", a->named.named_bytes, all,
+		" (%.1f%%)", a->named.named_bytes, all,
 		all ? 100.0 * (double)a->named.named_bytes / (double)all :
-		100.0,
-		a->path_strings ? "" : a->path_hints ?
-		"; names of files opened during the recording come from libc uprobes" :
-		"; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
+		100.0);
+	/* where names come from: what the recorder says, else what was seen */
+	if (meta_name_sources(a->info->header_text, &src) && src.buf)
+		fprintf(out, "; names of files opened during the recording come from %s (%" PRIu64 " path hints)",
+			src.buf, a->path_hints);
+	else
+		fputs(a->path_strings ? "" : a->path_hints ?
+		      "; names of files opened during the recording come from libc uprobes" :
+		      "; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot",
+		      out);
+	sbuf_release(&src);
+	fputs("\n\n", out);
 	rc = table_print(out, file_cols, (int)ARRAY_SIZE(file_cols), rows,
 			 shown, sizeof(*rows));
 	print_anomalies_text(a, out);

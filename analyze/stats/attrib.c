@@ -35,6 +35,7 @@
 
 static const char *const kind_names[AK_NR] = {
 	"unattributed", "journal", "fsync", "writeback", "syscall", "context",
+	"metadata",
 };
 
 const char *attrib_kind_name(enum attrib_kind k)
@@ -498,7 +499,9 @@ static void owner_of(struct attrib *at, const struct dec_ev *ev,
 		o->p = proc_of(at, ev->pid, ev->ts);
 		return;
 	}
-	o->kind = AK_UNATTRIBUTED;
+	/* a flusher writing metadata home (inode tables, bitmaps, dirs) */
+	o->kind = ev->kind == DK_BIO_QUEUE && ev->bio.meta ? AK_METADATA :
+		  AK_UNATTRIBUTED;
 }
 
 static struct bio *bio_find(struct attrib *at, uint32_t dev, uint64_t sector,
@@ -592,6 +595,44 @@ static void on_remap(struct attrib *at, const struct dec_ev *ev)
 	bio_put(at, rb->dev, rb->sector, nr, &o, true);
 }
 
+/*
+ * block_split: the bio at sector goes on as two, the front one ending
+ * where the remainder (at sector2) starts; the remainder keeps the
+ * owner whichever of the two requests completes first.
+ */
+static void on_split(struct attrib *at, const struct dec_ev *ev)
+{
+	const struct dec_bio *sb = &ev->bio;
+	struct hnode **pp, **pp2;
+	struct bio *b = bio_find(at, sb->dev, sb->sector, &pp), *r;
+	uint64_t front = sb->sector2 - sb->sector;
+
+	at->t.splits++;
+	if (!b || b->dev != sb->dev || sb->sector2 <= sb->sector ||
+	    front >= b->nr)
+		return;
+	r = bio_find(at, sb->dev, sb->sector2, &pp2);
+	if (r && r->dev == sb->dev)
+		return;		/* a bio of its own there already */
+	r = an_calloc(1, sizeof(*r));
+	if (!r) {
+		at->err = -AN_E_NOMEM;
+		return;
+	}
+	r->h.key = bkey(sb->dev, sb->sector2);
+	r->dev = sb->dev;
+	r->sector = sb->sector2;
+	r->nr = b->nr - (uint32_t)front;
+	r->o = b->o;
+	r->remapped = b->remapped;
+	if (hmap_add(&at->bios, &r->h)) {
+		free(r);
+		at->err = -AN_E_NOMEM;
+		return;
+	}
+	b->nr = (uint32_t)front;
+}
+
 /* A folio (or an inode) dirtied by the current task. */
 static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 		     uint64_t bytes)
@@ -670,6 +711,9 @@ void attrib_event(struct attrib *at, const struct dec_ev *ev)
 		break;
 	case DK_BIO_REMAP:
 		on_remap(at, ev);
+		break;
+	case DK_BIO_SPLIT:
+		on_split(at, ev);
 		break;
 	case DK_DIRTY_FOLIO:
 		on_dirty(at, ev, PAGE_BYTES);

@@ -51,6 +51,7 @@ enum attrib_kind {
 	AK_WRITEBACK,
 	AK_SYSCALL,
 	AK_CONTEXT,
+	AK_METADATA,		/* file-system metadata a kernel thread wrote */
 	AK_NR
 };
 
@@ -102,6 +103,7 @@ struct attrib_totals {
 	uint64_t bio_pending_end;	/* bios no request completed */
 	uint64_t merges;		/* back/front merges seen */
 	uint64_t remaps;
+	uint64_t splits;		/* block_split events */
 	uint64_t inode_learned;		/* inodes tied to a file by a syscall */
 	uint64_t inode_retied;		/* inode numbers reused by another file */
 };

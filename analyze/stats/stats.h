@@ -110,9 +110,12 @@ struct stats {
 	} slow_calls;
 	size_t processes;
 	bool raw_syscalls;		/* from raw_syscalls:* (no syscalls:*) */
+	bool compat_raw;		/* 32-bit programs' from raw_syscalls:* */
+	uint64_t compat_calls;		/* their calls decoded */
 	bool proc_events;		/* fork/exec/exit recorded */
 	bool path_strings;		/* open events carried path strings */
-	uint64_t path_hints;		/* paths from libc uprobes */
+	uint64_t path_hints;		/* paths from probe events (uprobes,
+					   kprobes, eprobes) */
 	struct account_stats named;	/* I/O on named files */
 
 	/* the other aggregates, or NULL */

@@ -56,7 +56,14 @@ for mode in default raw; do
 	echo "$rc" >"$O/$name.rc"
 	cp /proc/diskstats "$O/$name.ds1"
 done
+rc=0
 python3 "$top/tests/arm/check-arm.py" --ioreport "$IOREPORT" --chunks "$chunks" \
-	--out "$T" --cases i32,i32r --loopdev "$LOOPNAME" ${IOREC_ARM_STRICT:+--strict} ||
-	fail "checks failed (see above)"
+	--out "$T" --cases i32,i32r --loopdev "$LOOPNAME" || rc=$?
+if [ -n "${IOREC_ARM_KEEP:-}" ]; then
+	mkdir -p "$IOREC_ARM_KEEP"
+	cp -r "$O" "$IOREC_ARM_KEEP/"
+	echo "$LOOPNAME" >"$IOREC_ARM_KEEP/out-x86/loopdev"
+	log "recordings kept in $IOREC_ARM_KEEP"
+fi
+[ "$rc" = 0 ] || fail "checks failed (see above)"
 finish

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # convert-samples.sh - every sample recording (samples/*.iorec,
-# samples/arm/*.iorec) converted to trace.dat version 6, 7 and 7 with zstd
+# samples/arm-*.iorec among them) converted to trace.dat version 6, 7 and 7 with zstd
 # by the formats/ writer (tests/tracedat/iorec2dat), then read back by
 # trace-cmd, libtracecmd and the formats/ reader:
 #
@@ -42,7 +42,7 @@ comm_pid() { sed -E 's/^ *(.*)-([0-9]+) +\[.*/\1 \2/'; }
 event_names() { awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { print $(i + 1); break } }'; }
 
 n=0
-for s in "$top_srcdir"/samples/*.iorec "$top_srcdir"/samples/arm/*.iorec; do
+for s in "$top_srcdir"/samples/*.iorec; do
 	b=$(basename "$s" .iorec)
 	"$IOREPORT" dump "$s" >"$T/$b.io" 2>"$T/$b.io.err" ||
 		fail "ioreport dump $s failed: $(head -n 3 "$T/$b.io.err")"

@@ -40,7 +40,7 @@ files=("$top_srcdir/samples/tracecmd.dat")
 for v in 6 7z; do
 	args=(-V "${v%z}")
 	[ "$v" = 7z ] && args+=(-z)
-	"$BIN/iorec2dat" "${args[@]}" -o "$T/arm.v$v.dat" "$top_srcdir/samples/arm/arm-armhf.iorec" ||
+	"$BIN/iorec2dat" "${args[@]}" -o "$T/arm.v$v.dat" "$top_srcdir/samples/arm-armhf.iorec" ||
 		fail "iorec2dat ${args[*]} failed"
 	files+=("$T/arm.v$v.dat")
 done

@@ -110,6 +110,38 @@ static void bio(struct fx *x, int pid, const char *comm, uint32_t dev,
 	feed(x, &e);
 }
 
+/* A bio flagged REQ_META ('M' in rwbs). */
+static void meta_bio(struct fx *x, int pid, const char *comm, uint32_t dev,
+		     uint64_t sector, uint32_t nr)
+{
+	struct dec_ev e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = DK_BIO_QUEUE;
+	e.ts = ++x->ts;
+	e.pid = pid;
+	e.bio.dev = dev;
+	e.bio.sector = sector;
+	e.bio.nr = nr;
+	e.bio.meta = true;
+	snprintf(e.bio.comm, sizeof(e.bio.comm), "%s", comm);
+	feed(x, &e);
+}
+
+/* block_split of the bio at sector: the remainder starts at rest. */
+static void split(struct fx *x, uint32_t dev, uint64_t sector, uint64_t rest)
+{
+	struct dec_ev e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = DK_BIO_SPLIT;
+	e.ts = ++x->ts;
+	e.bio.dev = e.bio.dev2 = dev;
+	e.bio.sector = sector;
+	e.bio.sector2 = rest;
+	feed(x, &e);
+}
+
 static void sys_in(struct fx *x, int tid, enum sys_kind k, uint64_t fd)
 {
 	struct sys_enter e = {
@@ -303,6 +335,16 @@ static void test_merge_and_split(void **state)
 	req(&x, DEV70, 108, 8, true, NULL);
 	assert_int_equal(pblk(x.app)->write_bytes, 4096 + 8192);
 	assert_int_equal(pblk(x.app)->requests, 3);
+	/* split by the block layer, the remainder completing first */
+	sys_in(&x, 100, SK_PWRITE64, 3);
+	bio(&x, 100, "app", DEV70, 200, 16);
+	sys_out(&x, 100, SK_PWRITE64);
+	split(&x, DEV70, 200, 204);
+	req(&x, DEV70, 204, 12, true, &o);
+	assert_ptr_equal(o.proc, x.app);
+	req(&x, DEV70, 200, 4, true, &o);
+	assert_ptr_equal(o.proc, x.app);
+	assert_int_equal(pblk(x.app)->write_bytes, 4096 + 8192 + 8192);
 	/* a request no bio covers: unattributed, counted */
 	req(&x, DEV70, 7777, 8, true, &o);
 	assert_int_equal(o.kind, AK_UNATTRIBUTED);
@@ -328,8 +370,14 @@ static void test_context_and_unattributed(void **state)
 	req(&x, DEV70, 20, 8, false, &o);
 	assert_int_equal(o.kind, AK_UNATTRIBUTED);
 	assert_null(o.proc);
+	/* a flusher writing metadata home: the file system's */
+	meta_bio(&x, 52, "kworker/u4:2", DEV70, 30, 2);
+	req(&x, DEV70, 30, 2, true, &o);
+	assert_int_equal(o.kind, AK_METADATA);
+	assert_null(o.proc);
 	attrib_end(x.at);
 	assert_int_equal(attrib_totals(x.at)->kind_bytes[AK_UNATTRIBUTED], 4096);
+	assert_int_equal(attrib_totals(x.at)->kind_bytes[AK_METADATA], 1024);
 	assert_int_equal(attrib_totals(x.at)->proc_bytes, 4096);
 	fx_release(&x);
 }

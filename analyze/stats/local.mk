@@ -17,3 +17,6 @@ analyze_libioreport_a_SOURCES += analyze/stats/rows.h analyze/stats/rows.c \
 analyze_libioreport_a_SOURCES += \
 	analyze/stats/snapcmp.h analyze/stats/snapcmp.c \
 	analyze/stats/diffmodel.h analyze/stats/diffmodel.c
+# findings: the rules that answer (findings.h, docs/findings.md)
+analyze_libioreport_a_SOURCES += \
+	analyze/stats/findings.h analyze/stats/findings.c

@@ -308,7 +308,7 @@ void view_diff(struct sink *s, const struct diff *d, long top)
 	fprintf(s->out, "BEFORE: %s, %.6f s\nAFTER:  %s, %.6f s\n",
 		d->b->info->path, (double)stats_duration(d->b) / 1e9,
 		d->a->info->path, (double)stats_duration(d->a) / 1e9);
-	fprintf(s->out, "  *: beyond run-to-run noise (p < %.2f and a change of %.0f%% or more; docs/diff-significance.md)\n",
+	fprintf(s->out, "  *: beyond run-to-run noise (p < %g and a change of %.0f%% or more; docs/diff-significance.md)\n",
 		SIG_ALPHA, SIG_MIN_CHANGE * 100);
 	config_text(s->out, &d->sd);
 	for (int k = 0; k < DM_NSECT; k++)

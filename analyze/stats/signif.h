@@ -16,7 +16,7 @@
 struct hist;
 
 /* A change is significant below this p-value ... */
-#define SIG_ALPHA	0.01
+#define SIG_ALPHA	0.001
 /* ... and when it moves the metric by at least this share. */
 #define SIG_MIN_CHANGE	0.10
 /* Fewer samples on a side: the latency test is not made. */

@@ -13,6 +13,7 @@
 #include "sink/sink.h"
 
 #define DEFAULT_TOP	10
+#define TOP_FINDINGS	5	/* what changed, at the head */
 
 static const char diff_usage[] =
 "usage: ioreport diff [--json] [--top N] BEFORE AFTER\n"
@@ -44,6 +45,7 @@ static int print_diff(struct sink *s, const struct view_opts *o,
 		s->err = rc;
 		return 1;
 	}
+	view_findings_changes(s, after, TOP_FINDINGS);
 	view_diff(s, &d, o->top);
 	diff_release(&d);
 	return 0;

@@ -12,6 +12,7 @@
 #include "sink/sink.h"
 
 #define DEFAULT_TOP	10
+#define TOP_FINDINGS	3	/* at the head of the report */
 
 static const char report_usage[] =
 "usage: ioreport [report] [--json] [--top N] [--no-hist] FILE\n"
@@ -22,8 +23,8 @@ static const char report_usage[] =
 "  -H, --no-hist        no histograms, only the tables\n"
 "  -h, --help           this help\n"
 "\n"
-"Everything about a recording: summary, devices, slowest requests,\n"
-"processes and files.\n";
+"Everything about a recording: the top findings (ioreport findings),\n"
+"summary, devices, slowest requests, processes and files.\n";
 
 static const char summary_usage[] =
 "usage: ioreport summary [--json] FILE\n"
@@ -43,6 +44,7 @@ static int print_report(struct sink *s, const struct view_opts *o,
 {
 	(void)after;
 	view_head(s);
+	view_findings_top(s, TOP_FINDINGS);
 	view_summary(s);
 	view_devices(s);
 	view_slow(s);
@@ -77,7 +79,7 @@ static int print_summary(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_report = {
 	.usage = report_usage, .shortopts = "jn:Hh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_ATTRIB, .slow = true, .print = print_report,
+	.want = AN_WA | AN_DIRTY, .slow = true, .print = print_report,
 };
 
 const struct view_cmd cmd_summary = {

@@ -98,6 +98,7 @@ extern const struct view_cmd cmd_processes, cmd_files;	/* cmd-procfiles.c */
 extern const struct view_cmd cmd_wa, cmd_fsync;		/* cmd-wa.c */
 extern const struct view_cmd cmd_dirty;			/* cmd-dirty.c */
 extern const struct view_cmd cmd_diff;			/* cmd-diff.c */
+extern const struct view_cmd cmd_findings;		/* cmd-findings.c */
 
 /*
  * view_require_block - in print: 0 when the pass had block requests,

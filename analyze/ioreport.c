@@ -24,6 +24,7 @@ struct command {
 
 static const struct command commands[] = {
 	{ "report",    NULL,     &cmd_report,    "everything in one reading: summary, devices, processes, files, slowest (the default)" },
+	{ "findings",  NULL,     &cmd_findings,  "answers: who loses time on what, in plain sentences ranked by the time lost" },
 	{ "summary",   NULL,     &cmd_summary,   "what was recorded: host, span, events, lost events, devices, config, anomalies" },
 	{ "info",      cmd_info, NULL,           "what a recording holds: header, events, chunks, lost events, snapshot, integrity" },
 	{ "dump",      cmd_dump, NULL,           "every event as one text line, all CPUs merged in time order" },

@@ -46,6 +46,7 @@ ioreport_SOURCES = \
 	analyze/cmd-wa.c \
 	analyze/cmd-dirty.c \
 	analyze/cmd-diff.c \
+	analyze/cmd-findings.c \
 	analyze/cmd-db.c
 ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC)
 ioreport_LDADD = $(IOREPORT_LIBS)

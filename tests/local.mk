@@ -13,8 +13,10 @@ EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
 	tests/corrupt/make-corrupt.py
 
-TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh
+TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh \
+	tests/test-findings.sh
 EXTRA_DIST += tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh \
+	tests/test-findings.sh \
 	docs/schema-render.py
 
 # Rewrite the expected outputs of the golden tests after an intended change.

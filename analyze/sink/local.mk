@@ -8,6 +8,7 @@ analyze_libioreport_a_SOURCES += \
 	analyze/sink/view-procfiles.c \
 	analyze/sink/view-wa.c \
 	analyze/sink/view-diff.c \
+	analyze/sink/view-findings.c \
 	analyze/sink/json.h analyze/sink/json.c \
 	analyze/sink/sqlite.h analyze/sink/sqlite-priv.h \
 	analyze/sink/sqlite.c analyze/sink/sqlite-rows.c

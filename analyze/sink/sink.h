@@ -98,6 +98,17 @@ void view_wa(struct sink *s, long top);
 void view_fsync(struct sink *s, long top);
 void view_dirty(struct sink *s, long top, long rows);
 
+/*
+ * view-findings.c: the findings of s->st (stats/findings.h), top < 0
+ * all: the view (text, or the JSON member "findings"); the top few at
+ * the head of another view; what changed between s->st (BEFORE) and
+ * after, ranked, at the head of the diff.
+ */
+void view_findings(struct sink *s, long top);
+void view_findings_top(struct sink *s, long top);
+void view_findings_changes(struct sink *s, const struct stats *after,
+			   long top);
+
 /* view-diff.c: two recordings compared (s->st is BEFORE's) */
 struct diff;
 void view_diff(struct sink *s, const struct diff *d, long top);

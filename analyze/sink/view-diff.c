@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "stats/diffmodel.h"
+#include "stats/signif.h"
 #include "sink/histtext.h"
 #include "sink/json.h"
 #include "sink/sink.h"
@@ -81,9 +82,17 @@ static void json_num(struct json *j, const char *key, double v)
 		json_double(j, key, v);
 }
 
+/* The durations of both recordings, s: the exposure of rates. */
+static void secs_of(const struct diff *d, double *b, double *a)
+{
+	*b = (double)stats_duration(d->b) / 1e9;
+	*a = (double)stats_duration(d->a) / 1e9;
+}
+
 static void section_text(struct sink *s, const struct diff *d, int sect,
 			 long top)
 {
+	double sb_s, sa_s;
 	const struct dm_section *sb = &d->mb.s[sect];
 	FILE *out = s->out;
 	struct dm_pair *v;
@@ -93,6 +102,7 @@ static void section_text(struct sink *s, const struct diff *d, int sect,
 		s->err = (int)n;
 		return;
 	}
+	secs_of(d, &sb_s, &sa_s);
 	fprintf(out, "\n%s:\n", sb->name);
 	if (!n)
 		fprintf(out, "  (nothing in either recording)\n");
@@ -110,6 +120,8 @@ static void section_text(struct sink *s, const struct diff *d, int sect,
 				b = NAN;
 			if (!v[i].a && me->u == DM_RATIO)
 				a = NAN;
+			struct dm_sig sig;
+
 			if ((b == 0 || isnan(b)) && (a == 0 || isnan(a)))
 				continue;	/* nothing on either side */
 			fprintf(out, "    %-22s", me->label);
@@ -118,7 +130,8 @@ static void section_text(struct sink *s, const struct diff *d, int sect,
 			print_val(out, me->u, me->label,
 				  isnan(a) || isnan(b) ? NAN : a - b);
 			print_pct(out, b, a);
-			fputc('\n', out);
+			dm_signif(me, v[i].b, v[i].a, sb_s, sa_s, &sig);
+			fputs(sig.significant ? "  *\n" : "\n", out);
 		}
 	}
 	free(v);
@@ -131,11 +144,13 @@ static void section_json(struct sink *s, const struct diff *d, int sect,
 	struct json *j = s->j;
 	struct dm_pair *v;
 	long n = dm_pairs(d, sect, top, &v);
+	double sb_s, sa_s;
 
 	if (n < 0) {
 		s->err = (int)n;
 		return;
 	}
+	secs_of(d, &sb_s, &sa_s);
 	json_array_begin(j, sb->name);
 	for (long i = 0; i < n; i++) {
 		json_object_begin(j, NULL);
@@ -147,12 +162,23 @@ static void section_json(struct sink *s, const struct diff *d, int sect,
 			const struct dm_metric *me = &sb->m[m];
 			double b = v[i].b ? dm_value(me, v[i].b) : 0;
 			double a = v[i].a ? dm_value(me, v[i].a) : 0;
+			struct dm_sig sig;
 
+			dm_signif(me, v[i].b, v[i].a, sb_s, sa_s, &sig);
 			json_object_begin(j, me->json);
 			json_num(j, "before", b);
 			json_num(j, "after", a);
 			json_num(j, "delta", isnan(a) || isnan(b) ? NAN : a - b);
 			json_num(j, "pct", pct_change(b, a));
+			if (sig.test) {
+				json_bool(j, "significant", sig.significant);
+				json_double(j, "p", sig.p);
+			} else {
+				json_null(j, "significant");
+				json_null(j, "p");
+			}
+			json_str(j, "test", sig_test_name(sig.test));
+			json_double(j, "after_larger", sig.after_larger);
 			json_object_end(j);
 		}
 		json_object_end(j);
@@ -283,6 +309,10 @@ void view_diff(struct sink *s, const struct diff *d, long top)
 	fprintf(s->out, "BEFORE: %s, %.6f s\nAFTER:  %s, %.6f s\n",
 		d->b->info->path, (double)stats_duration(d->b) / 1e9,
 		d->a->info->path, (double)stats_duration(d->a) / 1e9);
+	fprintf(s->out, "  *: beyond run-to-run noise (docs/diff-significance.md): p < %g, a change of %.0f%% or\n"
+		"     more, for latencies P(an AFTER operation is longer) outside %.2f..%.2f\n",
+		SIG_ALPHA, SIG_MIN_CHANGE * 100, 0.5 - SIG_MIN_EFFECT,
+		0.5 + SIG_MIN_EFFECT);
 	config_text(s->out, &d->sd);
 	for (int k = 0; k < DM_NSECT; k++)
 		section_text(s, d, k, top);

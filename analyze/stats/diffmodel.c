@@ -17,6 +17,7 @@
 #include "stats/diffmodel.h"
 #include "stats/dirty.h"
 #include "stats/rows.h"
+#include "stats/signif.h"
 #include "stats/stats.h"
 
 static double ratio(double num, double den)
@@ -28,8 +29,10 @@ static double ratio(double num, double den)
 /* The tables: one per section, each metric with its getter */
 
 #define SUM(json, label, u, field) \
-	{ json, label, u, offsetof(struct dm_row, field), NULL }
-#define GET(json, label, u, fn) { json, label, u, 0, fn }
+	{ json, label, u, offsetof(struct dm_row, field), NULL, NULL }
+#define GET(json, label, u, fn) { json, label, u, 0, fn, NULL }
+/* A percentile of a latency distribution: tested by Mann-Whitney U. */
+#define GETD(json, label, u, fn, dist) { json, label, u, 0, fn, dist }
 /* A getter of one expression over the row r. */
 #define GETTER(name, expr) \
 	static double name(const struct dm_row *r) { return (expr); }
@@ -51,6 +54,26 @@ static const struct dm_metric m_summary[] = {
 	SUM("throttled_ns", "throttled(ms)", DM_NS, throttled_ns),
 	GET("wa_ratio", "write ampl.(x)", DM_RATIO, g_sum_wa),
 };
+
+static const struct hist *q2c(const struct dm_row *r)
+{
+	return r->dev ? &r->dev->total : NULL;
+}
+
+static const struct hist *d2c(const struct dm_row *r)
+{
+	return r->dev ? &r->dev->device : NULL;
+}
+
+static const struct hist *q2d(const struct dm_row *r)
+{
+	return r->dev ? &r->dev->queue : NULL;
+}
+
+static const struct hist *lat(const struct dm_row *r)
+{
+	return &r->h;
+}
 
 GETTER(d_reqs, (double)r->dev->reqs)
 GETTER(d_bytes, (double)r->dev->bytes)
@@ -75,14 +98,14 @@ static const struct dm_metric m_devices[] = {
 	GET("bytes_per_s", "MB/s", DM_BPS, d_bps),
 	GET("fua", "FUA", DM_COUNT, d_fua),
 	GET("preflush", "PREFLUSH", DM_COUNT, d_preflush),
-	GET("p50_ns", "Q2C p50(ms)", DM_NS, d_p50),
-	GET("p90_ns", "Q2C p90(ms)", DM_NS, d_p90),
-	GET("p99_ns", "Q2C p99(ms)", DM_NS, d_p99),
-	GET("p999_ns", "Q2C p99.9(ms)", DM_NS, d_p999),
-	GET("max_ns", "Q2C max(ms)", DM_NS, d_max),
-	GET("d2c_p50_ns", "D2C p50(ms)", DM_NS, d_d2c_p50),
-	GET("d2c_p99_ns", "D2C p99(ms)", DM_NS, d_d2c_p99),
-	GET("q2d_p50_ns", "Q2D p50(ms)", DM_NS, d_q2d_p50),
+	GETD("p50_ns", "Q2C p50(ms)", DM_NS, d_p50, q2c),
+	GETD("p90_ns", "Q2C p90(ms)", DM_NS, d_p90, q2c),
+	GETD("p99_ns", "Q2C p99(ms)", DM_NS, d_p99, q2c),
+	GETD("p999_ns", "Q2C p99.9(ms)", DM_NS, d_p999, q2c),
+	GETD("max_ns", "Q2C max(ms)", DM_NS, d_max, q2c),
+	GETD("d2c_p50_ns", "D2C p50(ms)", DM_NS, d_d2c_p50, d2c),
+	GETD("d2c_p99_ns", "D2C p99(ms)", DM_NS, d_d2c_p99, d2c),
+	GETD("q2d_p50_ns", "Q2D p50(ms)", DM_NS, d_q2d_p50, q2d),
 };
 
 GETTER(h_p50, (double)hist_pct(&r->h, 50))
@@ -99,11 +122,11 @@ static const struct dm_metric m_procs[] = {
 	SUM("read_bytes", "read(MB)", DM_BYTES, read_bytes),
 	SUM("write_bytes", "written(MB)", DM_BYTES, write_bytes),
 	SUM("fsyncs", "fsync+fdatasync", DM_COUNT, fsyncs),
-	GET("fsync_p50_ns", "fsync p50(ms)", DM_NS, h_p50),
-	GET("fsync_p90_ns", "fsync p90(ms)", DM_NS, h_p90),
-	GET("fsync_p99_ns", "fsync p99(ms)", DM_NS, h_p99),
-	GET("fsync_p999_ns", "fsync p99.9(ms)", DM_NS, h_p999),
-	GET("fsync_max_ns", "fsync max(ms)", DM_NS, h_max),
+	GETD("fsync_p50_ns", "fsync p50(ms)", DM_NS, h_p50, lat),
+	GETD("fsync_p90_ns", "fsync p90(ms)", DM_NS, h_p90, lat),
+	GETD("fsync_p99_ns", "fsync p99(ms)", DM_NS, h_p99, lat),
+	GETD("fsync_p999_ns", "fsync p99.9(ms)", DM_NS, h_p999, lat),
+	GETD("fsync_max_ns", "fsync max(ms)", DM_NS, h_max, lat),
 	SUM("blk_write_bytes", "device writes(MB)", DM_BYTES, blk_write_bytes),
 	SUM("journal_bytes", "journal(MB)", DM_BYTES, journal_bytes),
 	SUM("throttled_ns", "throttled(ms)", DM_NS, throttled_ns),
@@ -119,8 +142,8 @@ static const struct dm_metric m_files[] = {
 	SUM("reads", "reads", DM_COUNT, reads),
 	SUM("read_bytes", "read(MB)", DM_BYTES, read_bytes),
 	SUM("fsyncs", "fsyncs", DM_COUNT, fsyncs),
-	GET("fsync_p50_ns", "fsync p50(ms)", DM_NS, h_p50),
-	GET("fsync_p99_ns", "fsync p99(ms)", DM_NS, h_p99),
+	GETD("fsync_p50_ns", "fsync p50(ms)", DM_NS, h_p50, lat),
+	GETD("fsync_p99_ns", "fsync p99(ms)", DM_NS, h_p99, lat),
 	SUM("blk_write_bytes", "device writes(MB)", DM_BYTES, blk_write_bytes),
 	GET("wa_ratio", "write ampl.(x)", DM_RATIO, f_wa),
 };
@@ -150,11 +173,11 @@ GETTER(s_per, ratio((double)r->flushes, (double)r->ext4_fsyncs))
 
 static const struct dm_metric m_fsync[] = {
 	SUM("ext4_fsyncs", "ext4 fsyncs", DM_COUNT, ext4_fsyncs),
-	GET("p50_ns", "p50(ms)", DM_NS, h_p50),
-	GET("p90_ns", "p90(ms)", DM_NS, h_p90),
-	GET("p99_ns", "p99(ms)", DM_NS, h_p99),
-	GET("p999_ns", "p99.9(ms)", DM_NS, h_p999),
-	GET("max_ns", "max(ms)", DM_NS, h_max),
+	GETD("p50_ns", "p50(ms)", DM_NS, h_p50, lat),
+	GETD("p90_ns", "p90(ms)", DM_NS, h_p90, lat),
+	GETD("p99_ns", "p99(ms)", DM_NS, h_p99, lat),
+	GETD("p999_ns", "p99.9(ms)", DM_NS, h_p999, lat),
+	GETD("max_ns", "max(ms)", DM_NS, h_max, lat),
 	SUM("flushes", "flushes during", DM_COUNT, flushes),
 	SUM("flush_ns", "flush time(ms)", DM_NS, flush_ns),
 	GET("flushes_per_fsync", "flushes/fsync", DM_RATIO, s_per),
@@ -226,6 +249,47 @@ double dm_value(const struct dm_metric *m, const struct dm_row *r)
 	if (m->get)
 		return m->get(r);
 	return (double)*(const uint64_t *)((const char *)r + m->off);
+}
+
+void dm_signif(const struct dm_metric *m, const struct dm_row *b,
+	       const struct dm_row *a, double secs_b, double secs_a,
+	       struct dm_sig *out)
+{
+	double vb = b ? dm_value(m, b) : 0, va = a ? dm_value(m, a) : 0;
+
+	memset(out, 0, sizeof(*out));
+	out->after_larger = NAN;
+	if (m->dist) {
+		const struct hist *hb = b ? m->dist(b) : NULL;
+		const struct hist *ha = a ? m->dist(a) : NULL;
+		double ps = NAN, p = hb && ha ? sig_mwu(hb, ha, &ps) : -1;
+
+		if (p < 0)
+			return;
+		out->test = SIG_MWU;
+		out->p = p;
+		out->after_larger = ps;
+		out->significant = sig_judge(p, vb, va) &&
+				   fabs(ps - 0.5) >= SIG_MIN_EFFECT;
+		return;
+	} else if (m->u == DM_COUNT || m->u == DM_RATE) {
+		/* a rate is tested as its count over the recording */
+		double cb = m->u == DM_RATE ? vb * secs_b : vb;
+		double ca = m->u == DM_RATE ? va * secs_a : va;
+		double p = m->u == DM_RATE ?
+			sig_poisson((uint64_t)llround(cb), secs_b,
+				    (uint64_t)llround(ca), secs_a) :
+			sig_poisson((uint64_t)llround(cb), 1,
+				    (uint64_t)llround(ca), 1);
+
+		if (isnan(vb) || isnan(va) || cb < 0 || ca < 0 || p < 0)
+			return;
+		out->test = SIG_POISSON;
+		out->p = p;
+	} else {
+		return;
+	}
+	out->significant = sig_judge(out->p, vb, va);
 }
 
 const struct hist *dm_picture(const struct dm_section *s,

@@ -50,6 +50,10 @@ struct dm_metric {
 	enum dm_unit u;
 	size_t off;		/* offsetof(struct dm_row, a uint64_t) */
 	double (*get)(const struct dm_row *r);	/* or NULL: the sum */
+	/* a latency metric: the distribution it is read from, tested by
+	 * Mann-Whitney U (signif.h); NULL: a count (DM_COUNT, DM_RATE) is
+	 * tested as a Poisson rate, others are not tested */
+	const struct hist *(*dist)(const struct dm_row *r);
 };
 
 /* The latency pictured beside the metrics (diff's histograms). */
@@ -74,6 +78,24 @@ struct diffmodel {
 
 /* The value of metric m in row r (NAN: not known). */
 double dm_value(const struct dm_metric *m, const struct dm_row *r);
+
+/* Whether a metric's change is beyond run-to-run noise (signif.h). */
+struct dm_sig {
+	int test;		/* enum sig_test: SIG_NONE when not tested */
+	double p;		/* two-sided p-value (test != SIG_NONE) */
+	double after_larger;	/* Mann-Whitney: P(an AFTER operation takes
+				   longer than a BEFORE one); else NAN */
+	bool significant;
+};
+
+/*
+ * dm_signif - test metric m between row b of BEFORE and a of AFTER
+ * (either NULL: absent, counted as 0 events over that recording)
+ * @secs_b, @secs_a: the durations of the recordings (exposure of rates)
+ */
+void dm_signif(const struct dm_metric *m, const struct dm_row *b,
+	       const struct dm_row *a, double secs_b, double secs_a,
+	       struct dm_sig *out);
 
 /* The latency distribution of the row pictured by its section, or NULL. */
 const struct hist *dm_picture(const struct dm_section *s,

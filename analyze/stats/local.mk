@@ -16,4 +16,9 @@ analyze_libioreport_a_SOURCES += analyze/stats/rows.h analyze/stats/rows.c \
 # two recordings: what changed in the machine, the diff model
 analyze_libioreport_a_SOURCES += \
 	analyze/stats/snapcmp.h analyze/stats/snapcmp.c \
-	analyze/stats/diffmodel.h analyze/stats/diffmodel.c
+	analyze/stats/diffmodel.h analyze/stats/diffmodel.c \
+	analyze/stats/signif.h analyze/stats/signif.c
+# findings: the rules that answer (findings.h, docs/findings.md)
+analyze_libioreport_a_SOURCES += \
+	analyze/stats/findings.h analyze/stats/findings.c \
+	analyze/stats/findings-diff.c

@@ -91,6 +91,15 @@ int stats_request(struct stats *st, const struct blk_request *rq)
 	d->fua += rq->fua;
 	d->preflush += rq->preflush;
 	d->errors += rq->error != 0;
+	if (d->reqs > 1 && rq->sector == d->next_sector)
+		d->seq++;
+	d->next_sector = rq->sector + rq->nr_sector;
+	if (rq->bytes && rq->bytes <= STATS_SMALL) {
+		d->small++;
+		d->small_dev_ns += rq->complete_ts - rq->issue_ts;
+		if (rq->sync || rq->fua || rq->preflush)
+			d->small_sync_bytes += rq->bytes;
+	}
 	if ((rq->insert_ts && rq->issue_ts &&
 	     hist_add(&d->queue, rq->issue_ts - rq->insert_ts) < 0) ||
 	    hist_add(&d->device, rq->complete_ts - rq->issue_ts) < 0 ||

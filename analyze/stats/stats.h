@@ -47,7 +47,16 @@ struct devstat {
 	struct hist queue;	/* insert -> issue (Q2D), when both seen */
 	struct hist device;	/* issue -> complete (D2C) */
 	struct hist total;	/* insert (or issue) -> complete (Q2C) */
+	/* the shape of the I/O (findings.h): requests that began where the
+	 * previous one of this device and operation to complete ended, and
+	 * the small ones (<= STATS_SMALL bytes) with their device time */
+	uint64_t seq, small, small_dev_ns;
+	uint64_t small_sync_bytes;	/* of small sync/FUA/preflush ones */
+	uint64_t next_sector;
 };
+
+/* A small request (the SD card's scattered writes): 16 KiB or less. */
+#define STATS_SMALL	16384u
 
 /* Lost events seen in the data of one CPU. */
 struct lostcpu {

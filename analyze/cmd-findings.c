@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-findings.c - `ioreport findings`: what a recording says in plain
+ * sentences, ranked by the time lost (the rules of stats/findings.h,
+ * printed by sink/view-findings.c), from the pass with write
+ * amplification and dirty throttling (AN_WA | AN_DIRTY).
+ */
+#include "config.h"
+
+#include "cmd.h"
+#include "driver.h"
+#include "sink/sink.h"
+
+#define DEFAULT_TOP	20
+
+static const char findings_usage[] =
+"usage: ioreport findings [--json] [--top N] FILE\n"
+"\n"
+"  -j, --json           one JSON object with a \"findings\" array (rule,\n"
+"                       severity, entities, numbers in ns and bytes,\n"
+"                       sentence, the command that shows more)\n"
+"  -n, --top N          at most N findings (default 20)\n"
+"  -h, --help           this help\n"
+"\n"
+"Answers instead of tables: who loses time on what, one plain sentence\n"
+"each naming the process, the files and the device with the numbers\n"
+"behind it and the command that shows more.  Caveats about the data come\n"
+"first (lost events, a damaged file, missing event types, I/O that could\n"
+"not be named), then the findings ranked by the time they cost: fsync\n"
+"domination, a slow device (and the small scattered writes of an SD\n"
+"card), flushes and barriers, dirty throttling, write amplification and\n"
+"its cause, read misses, I/O wait, flash wear per day.  Rules, thresholds\n"
+"and what can fool them: docs/findings.md.\n";
+
+static int print_findings(struct sink *s, const struct view_opts *o,
+			  struct stats *after)
+{
+	(void)after;
+	if (view_require_block(s, s->st->info->path))
+		return 1;
+	view_findings(s, o->top);
+	return 0;
+}
+
+const struct view_cmd cmd_findings = {
+	.usage = findings_usage, .shortopts = "jn:h",
+	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	.want = AN_WA | AN_DIRTY, .slow = true, .print = print_findings,
+};

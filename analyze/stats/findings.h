@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * findings.h - answers instead of tables: after the pass, a table of
+ * rules reads the finished aggregates of struct stats (devices, the rows
+ * of processes and files, write amplification, fsync intervals, dirty
+ * throttling, the snapshots) and yields findings, each one plain
+ * sentence naming the process, the files and the device with the
+ * numbers behind it and the command that shows more, ranked by the time
+ * people lose.  Caveats (lost events, a damaged file, missing event
+ * types, I/O that could not be named) come first.  The rules, their
+ * thresholds and what can fool them are in docs/findings.md.  Nothing
+ * here prints.
+ */
+#ifndef IOREPORT_STATS_FINDINGS_H
+#define IOREPORT_STATS_FINDINGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct stats;
+
+enum fnd_severity { FND_INFO, FND_WARNING, FND_HIGH };
+
+/* "info", "warning", "high". */
+const char *fnd_severity_name(enum fnd_severity s);
+
+#define FND_ENTITIES	8
+#define FND_NUMBERS	14
+
+/* What a finding names: a process, a file, a device, a mount, a sysctl. */
+struct fnd_entity {
+	const char *kind;	/* "process", "file", "device", "mount",
+				   "sysctl" */
+	char *name;		/* comm, path, device name, mount point,
+				   "key=value" (owned) */
+	int64_t id;		/* pid, kernel dev_t; -1 when none */
+};
+
+/* A number behind a finding; the key carries its unit (_ns, _bytes). */
+struct fnd_number {
+	const char *key;
+	double v;
+};
+
+struct finding {
+	const char *rule;	/* the rule's id ("fsync", "slow-device" ...) */
+	enum fnd_severity sev;
+	bool caveat;		/* about the data, not the machine */
+	uint64_t lost_ns;	/* the time people lose: the rank */
+	char *sentence;		/* one plain sentence (owned) */
+	char *more;		/* the command that shows more (owned) */
+	struct fnd_entity ent[FND_ENTITIES];
+	int nent;
+	struct fnd_number num[FND_NUMBERS];
+	int nnum;
+};
+
+struct findings {
+	struct finding *v;	/* caveats first, then by lost_ns */
+	size_t n, alloc;
+};
+
+/*
+ * findings_compute - run every rule over the finished pass st into *f
+ * (zeroed first)
+ *
+ * st must come from a pass with at least the block replay; each rule
+ * looks only at what the pass computed (no syscalls: no fsync rule, and
+ * a caveat says so).  Returns 0, or -AN_E_NOMEM (f released).
+ */
+int findings_compute(const struct stats *st, struct findings *f);
+void findings_release(struct findings *f);
+
+/* The rank order of two struct finding (qsort): caveats, lost_ns, severity. */
+int findings_cmp(const void *a, const void *b);
+
+/* A finding of BEFORE and its match in AFTER (same rule, same first
+ * entity name): either may be NULL (new, gone). */
+struct fnd_change {
+	const struct finding *b, *a;
+	int64_t delta_ns;	/* a's lost_ns - b's */
+};
+
+/*
+ * findings_changes - the findings of two recordings paired, ranked by
+ * how much time they lose or win (|delta_ns|), caveats of either first
+ *
+ * Returns how many (*out allocated, caller frees), or -AN_E_NOMEM.
+ */
+long findings_changes(const struct findings *b, const struct findings *a,
+		      struct fnd_change **out);
+
+#endif /* IOREPORT_STATS_FINDINGS_H */

@@ -19,6 +19,7 @@
 #include "input/meta.h"
 #include "input/source.h"
 #include "sink/json.h"
+#include "sink/sink.h"
 
 static const char dump_usage[] =
 "usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [--raw] [--json] FILE\n"
@@ -159,7 +160,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 	}
 	ret = 0;
 	in = source_info(src);
-	json_str(&j, "integrity", meta_integrity(in->integrity));
+	sink_integrity_json(&j, &in, NULL, 1);
 	json_object_end(&j);
 	if (json_finish(&j) < 0) {
 		error("cannot write the dump: %s", strerror(errno));

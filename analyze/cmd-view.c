@@ -74,7 +74,16 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	}
 	if (jp && !c->begin)
 		json_object_begin(jp, NULL);
+	/*
+	 * What the recordings lost, once for every view: the JSON member,
+	 * or a warning line above the view (after it for a view printed
+	 * during the pass)
+	 */
+	if (!c->begin)
+		view_integrity(&s, c->two ? &d[1].st : NULL);
 	rc = c->print(&s, &o, c->two ? &d[1].st : NULL);
+	if (c->begin)
+		view_integrity(&s, NULL);
 	if (jp) {
 		json_object_end(jp);
 		if (!s.err && json_finish(jp) < 0)

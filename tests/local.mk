@@ -8,10 +8,11 @@ tests_test_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_format_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
 
 TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
-	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh
+	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
+	tests/test-integrity.sh
 EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
-	tests/corrupt/make-corrupt.py
+	tests/test-integrity.sh tests/corrupt/make-corrupt.py tests/corrupt/make-damage.py
 
 TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh
 EXTRA_DIST += tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh \

@@ -61,6 +61,25 @@ void sink_dev_mm(uint32_t dev, char *buf, size_t n);
 /* A trace clock time as seconds with microseconds into buf. */
 void sink_secs(char *buf, size_t n, uint64_t ts);
 
+/*
+ * integrity.c: what a damaged, truncated or partly unreadable recording
+ * cost.  sink_damaged() says whether in is any of those;
+ * sink_integrity_line() appends its one warning line (no newline) to
+ * out and returns true, or appends nothing and returns false (st: the
+ * pass over it, or NULL).  sink_integrity_json() writes the "integrity"
+ * member of n recordings, the same object in every view (docs/json/);
+ * view_integrity() writes it for the view of s (after: AFTER's pass of
+ * a two-recording view, or NULL), as the JSON member or as the warning
+ * lines of the damaged ones.
+ */
+struct sbuf;
+bool sink_damaged(const struct source_info *in);
+bool sink_integrity_line(const struct source_info *in,
+			 const struct stats *st, struct sbuf *out);
+void sink_integrity_json(struct json *j, const struct source_info *const *in,
+			 const struct stats *const *st, int n);
+void view_integrity(struct sink *s, const struct stats *after);
+
 /* view-summary.c: the file line, the summary, the anomaly counters */
 void view_head(struct sink *s);
 void view_summary(struct sink *s);

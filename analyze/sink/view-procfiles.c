@@ -73,10 +73,6 @@ static void print_head_text(const struct stats *a, FILE *out)
 	       "syscalls:* events",
 	       a->proc_events ? "" :
 	       "; no process events: fork/exec/exit not followed");
-	if (in->integrity != SOURCE_COMPLETE)
-		fprintf(out, "%s at offset %" PRIu64 ": %s\n",
-		       meta_integrity(in->integrity), in->stop_offset,
-		       in->stop_reason ? in->stop_reason : "?");
 }
 
 static void print_head_json(const struct stats *a, struct json *j)
@@ -88,7 +84,6 @@ static void print_head_json(const struct stats *a, struct json *j)
 	json_bool(j, "raw_syscalls", a->raw_syscalls);
 	json_u64(j, "path_hints", a->path_hints);
 	json_bool(j, "process_events", a->proc_events);
-	json_bool(j, "complete", in->integrity == SOURCE_COMPLETE);
 }
 
 /* ------------------------------------------------------------------ */

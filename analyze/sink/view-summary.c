@@ -42,11 +42,6 @@ void view_head(struct sink *s)
 	if (s->j) {
 		json_str(s->j, "file", in->path);
 		json_str(s->j, "format", fmt);
-		json_str(s->j, "integrity", meta_integrity(in->integrity));
-		if (in->integrity != SOURCE_COMPLETE) {
-			json_u64(s->j, "stop_offset", in->stop_offset);
-			json_str(s->j, "stop_reason", in->stop_reason);
-		}
 		json_u64(s->j, "first_ts_ns", s->st->first_ts);
 		json_u64(s->j, "last_ts_ns", s->st->last_ts);
 		json_u64(s->j, "duration_ns", stats_duration(s->st));
@@ -55,10 +50,7 @@ void view_head(struct sink *s)
 	}
 	fprintf(s->out, "%s: %s, %.6f s, %" PRIu64 " events", in->path, fmt,
 	       (double)stats_duration(s->st) / 1e9, s->st->events);
-	if (in->integrity != SOURCE_COMPLETE)
-		fprintf(s->out, " (%s at offset %" PRIu64 ": %s)",
-		       meta_integrity(in->integrity), in->stop_offset,
-		       in->stop_reason ? in->stop_reason : "?");
+	/* the damage: the warning line of view_integrity() */
 	fprintf(s->out, "\n");
 }
 

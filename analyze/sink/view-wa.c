@@ -54,6 +54,27 @@ static void json_ratio(struct json *j, const char *key, double v)
 		json_double(j, key, v);
 }
 
+/*
+ * Why an absence may be the file's, not the system's: NULL for an
+ * intact recording, else what it lost (the warning line says more).
+ */
+static const char *lost_what(const struct stats *st)
+{
+	const struct source_info *in = st->info;
+
+	if (!sink_damaged(in))
+		return NULL;
+	if (in->integrity == SOURCE_TRUNCATED || in->truncated)
+		return "the recording was cut short";
+	return "parts of the recording are damaged";
+}
+
+/* Whether the end of the recording is missing: writeback comes late. */
+static bool cut_short(const struct stats *st)
+{
+	return st->info->integrity == SOURCE_TRUNCATED || st->info->truncated;
+}
+
 /* The head of these views: file, view and duration. */
 static void view_title(struct sink *s, const char *key, const char *text)
 {
@@ -152,8 +173,13 @@ static void wa_text(struct sink *s, long top)
 		fprintf(out, "  diskstats writes    %12.3f MB (start -> end snapshot)\n",
 			(double)ds / MB);
 	fprintf(out, "  write amplification");
-	if (isnan(ratio((double)dev, (double)app)))
-		fprintf(out, "       -   (no application writes on a traced device)\n");
+	if (cut_short(s->st) && app)
+		fprintf(out, "       -   (not comparable: %s, the writeback of these writes may come after its end)\n",
+			lost_what(s->st));
+	else if (isnan(ratio((double)dev, (double)app)))
+		fprintf(out, "       -   (no application writes on a traced device%s%s)\n",
+			lost_what(s->st) ? " in what was read: " : "",
+			lost_what(s->st) ? lost_what(s->st) : "");
 	else
 		fprintf(out, "  %10.2fx\n", ratio((double)dev, (double)app));
 	if (ds && app)
@@ -191,7 +217,11 @@ static void wa_text(struct sink *s, long top)
 
 	fprintf(out, "\njournal (jbd2_run_stats):\n");
 	if (!wa->st.jbd2) {
-		fprintf(out, "  not recorded (no jbd2:jbd2_run_stats events; a file system without a journal has none)\n");
+		if (lost_what(s->st))
+			fprintf(out, "  none read (no jbd2:jbd2_run_stats events in what was read: %s)\n",
+				lost_what(s->st));
+		else
+			fprintf(out, "  not recorded (no jbd2:jbd2_run_stats events; a file system without a journal has none)\n");
 	} else {
 		fprintf(out, "  %-10s %8s %10s %10s %12s %12s %10s %12s\n",
 			"DEVICE", "COMMITS", "HANDLES", "BLOCKS", "LOGGED",
@@ -259,7 +289,10 @@ static void wa_json(struct sink *s, long top)
 	json_u64(j, "app_write_bytes", app);
 	json_u64(j, "device_write_bytes", dev);
 	json_u64(j, "diskstats_write_bytes", ds);
-	json_ratio(j, "ratio", ratio((double)dev, (double)app));
+	/* cut short: the writeback of the writes read may be missing */
+	json_bool(j, "comparable", !cut_short(s->st));
+	json_ratio(j, "ratio", cut_short(s->st) ? NAN :
+		   ratio((double)dev, (double)app));
 	json_ratio(j, "diskstats_ratio",
 		   ds ? ratio((double)ds, (double)app) : NAN);
 	json_u64(j, "app_write_bytes_all", wa->app_all);
@@ -485,7 +518,9 @@ void view_fsync(struct sink *s, long top)
 			(double)all.max / MS);
 	fputc('\n', out);
 	if (!s->st->wa->st.ext4_sync)
-		fprintf(out, "  (no ext4_sync_file events: flushes are not joined to fsyncs)\n");
+		fprintf(out, "  (no ext4_sync_file events%s%s: flushes are not joined to fsyncs)\n",
+			lost_what(s->st) ? " read; " : "",
+			lost_what(s->st) ? lost_what(s->st) : "");
 	fsync_devices(s);
 	fsync_rows(s, true, top);
 	fsync_rows(s, false, top);

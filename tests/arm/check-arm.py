@@ -181,7 +181,7 @@ def check_case(c, name, d, args, strict):
            all(k in w for k in ('pid', 'direct', 'buffered', 'small')))
     info = ioreport_json(args.ioreport, 'info', rec)
     hdr = info.get('header', {})
-    c.want(name, 'integrity', 'complete', info.get('integrity'))
+    c.want(name, 'integrity', 'complete', info.get('integrity', {}).get('status'))
     c.want(name, 'format version 1.1', (1, 1),
            (info.get('version_major'), info.get('version_minor')))
     c.want(name, 'header machine', lambda m: m in MACHINE[kabi], hdr.get('machine'))

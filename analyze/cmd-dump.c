@@ -120,7 +120,8 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 
 	json_init(&j, stdout);
 	json_object_begin(&j, NULL);
-	json_str(&j, "file", path);
+	json_u64(&j, "schema_version", JSON_SCHEMA_VERSION);
+	json_str(&j, "recording", path);
 	json_array_begin(&j, "events");
 	while ((ret = source_next(src, &ev)) > 0) {
 		const struct source_event_type *t;

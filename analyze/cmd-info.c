@@ -287,7 +287,8 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 	json_init(&j, stdout);
 	j.compact = true;
 	json_object_begin(&j, NULL);
-	json_str(&j, "file", path);
+	json_u64(&j, "schema_version", JSON_SCHEMA_VERSION);
+	json_str(&j, "recording", path);
 	json_str(&j, "format", in->kind == SOURCE_IOREC ? "iorec" : "trace.dat");
 	json_u64(&j, "version_major", in->version_major);
 	json_u64(&j, "version_minor", in->version_minor);

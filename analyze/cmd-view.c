@@ -57,8 +57,10 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	s.no_hist = o.no_hist;
 	if (c->begin) {
 		/* a view that prints during the pass */
-		if (jp)
+		if (jp) {
 			json_object_begin(jp, NULL);
+			json_u64(jp, "schema_version", JSON_SCHEMA_VERSION);
+		}
 		c->begin(&s, &d[0]);
 	}
 	for (int i = 0; i < nfiles; i++)
@@ -72,8 +74,10 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (jp && !c->begin)
+	if (jp && !c->begin) {
 		json_object_begin(jp, NULL);
+		json_u64(jp, "schema_version", JSON_SCHEMA_VERSION);
+	}
 	/*
 	 * What the recordings lost, once for every view: the JSON member,
 	 * or a warning line above the view (after it for a view printed

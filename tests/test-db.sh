@@ -98,8 +98,8 @@ for d in D["devices"]:
 	if got != exp:
 		bad += 1
 		print("device", d["dev"], d["op"], got, exp, file=sys.stderr)
-	for metric in ("queue", "device", "total"):
-		h = d[metric]
+	for metric, key in (("queue", "i2d"), ("device", "d2c"), ("total", "total")):
+		h = d[key]
 		row = db.execute("""SELECT hist_id, count, sum_ns, min_ns, max_ns, p50_ns, p90_ns, p99_ns, p999_ns
 			FROM histograms h JOIN ops o USING (rec_id, op) WHERE h.rec_id = 1 AND subject = 'device'
 			AND dev = ? AND o.name = ? AND metric = ?""", (dev, d["op"], metric)).fetchone()
@@ -155,7 +155,7 @@ if len(rows) != len(R):
 	sys.exit(1)
 for got, r in zip(rows, R):
 	exp = (r["start_ns"], r["issue_ns"], r["complete_ns"], r["dev"], r["op"],
-	       r["sector"], r["bytes"], r["queue_ns"], r["device_ns"],
+	       r["sector"], r["bytes"], r["i2d_ns"], r["d2c_ns"],
 	       r["total_ns"], r["pid"], r["error"], r["owner"]["kind"] if r["owner"] else None)
 	if got != exp:
 		bad += 1

@@ -259,7 +259,7 @@ static void config_json(struct json *j, const struct snapdiff *sd)
 static void head_json(struct json *j, const char *key, const struct stats *st)
 {
 	json_object_begin(j, key);
-	json_str(j, "file", st->info->path);
+	json_str(j, "recording", st->info->path);
 	json_str(j, "view", "diff");
 	json_u64(j, "duration_ns", stats_duration(st));
 	json_object_end(j);

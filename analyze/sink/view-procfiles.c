@@ -79,11 +79,25 @@ static void print_head_json(const struct stats *a, struct json *j)
 {
 	const struct source_info *in = a->info;
 
-	json_str(j, "file", in->path);
+	json_str(j, "recording", in->path);
 	json_u64(j, "duration_ns", stats_duration(a));
 	json_bool(j, "raw_syscalls", a->raw_syscalls);
 	json_u64(j, "path_hints", a->path_hints);
 	json_bool(j, "process_events", a->proc_events);
+}
+
+/* "comms": every name a process had (a comma-separated list) as an array. */
+static void json_comms(struct json *j, const char *comms)
+{
+	const char *p = comms, *c;
+
+	json_array_begin(j, "comms");
+	while (p && *p) {
+		c = strchr(p, ',');
+		json_strn(j, NULL, p, c ? (size_t)(c - p) : strlen(p));
+		p = c ? c + 1 : NULL;
+	}
+	json_array_end(j);
 }
 
 /* ------------------------------------------------------------------ */
@@ -187,23 +201,12 @@ static void print_dstate_note(const struct stats *a, FILE *out)
 	       "not recorded (record with iorec -p io,iowait)");
 }
 
-static void json_lat(struct json *j, const char *key, const struct hist *h)
-{
-	json_object_begin(j, key);
-	json_u64(j, "count", h->count);
-	json_u64(j, "total_ns", h->sum);
-	json_u64(j, "avg_ns", hist_avg(h));
-	json_u64(j, "p50_ns", hist_pct(h, 50));
-	json_u64(j, "p99_ns", hist_pct(h, 99));
-	json_u64(j, "max_ns", h->max);
-	json_object_end(j);
-}
 
 static const struct json_u64_field blk_fields[] = {
 	JSON_U64("requests", struct blkio, requests),
 	JSON_U64("read_bytes", struct blkio, read_bytes),
 	JSON_U64("write_bytes", struct blkio, write_bytes),
-	JSON_U64("device_ns", struct blkio, dev_ns),
+	JSON_U64("d2c_ns", struct blkio, dev_ns),
 	JSON_U64("journal_bytes", struct blkio, journal_bytes),
 };
 
@@ -327,7 +330,7 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 		json_i64(j, "pid", p->pid);
 		json_i64(j, "ppid", p->ppid);
 		json_str(j, "comm", p->comm);
-		json_str(j, "comms", p->comms ? p->comms : p->comm);
+		json_comms(j, p->comms ? p->comms : p->comm);
 		json_str(j, "exe", p->exe);
 		json_bool(j, "exited", p->exited);
 		json_u64s(j, ps, proc_fields, ARRAY_SIZE(proc_fields));

@@ -70,7 +70,7 @@ void view_devices(struct sink *s)
 			sink_dev_mm(d->dev, mm, sizeof(mm));
 			json_object_begin(s->j, NULL);
 			json_str(s->j, "dev", mm);
-			json_str(s->j, "name", sink_dev_name(s, d->dev));
+			json_str(s->j, "device", sink_dev_name(s, d->dev));
 			json_str(s->j, "op", blk_op_name(d->op));
 			json_u64(s->j, "requests", d->reqs);
 			json_u64(s->j, "bytes", d->bytes);
@@ -81,8 +81,8 @@ void view_devices(struct sink *s)
 			json_u64(s->j, "fua", d->fua);
 			json_u64(s->j, "preflush", d->preflush);
 			json_u64(s->j, "errors", d->errors);
-			json_hist(s->j, "queue", &d->queue);
-			json_hist(s->j, "device", &d->device);
+			json_hist(s->j, "i2d", &d->queue);
+			json_hist(s->j, "d2c", &d->device);
 			json_hist(s->j, "total", &d->total);
 			json_object_end(s->j);
 		}
@@ -197,16 +197,16 @@ static void rq_json(struct sink *s, const struct blk_done *d)
 	json_u64(j, "issue_ns", rq->issue_ts);
 	json_u64(j, "complete_ns", rq->complete_ts);
 	json_str(j, "dev", mm);
-	json_str(j, "name", sink_dev_name(s, rq->dev));
+	json_str(j, "device", sink_dev_name(s, rq->dev));
 	json_str(j, "op", blk_op_name(rq->op));
 	json_str(j, "type", type);
 	json_u64(j, "sector", rq->sector);
 	json_u64(j, "bytes", rq->bytes);
 	if (rq->insert_ts)
-		json_u64(j, "queue_ns", rq->issue_ts - rq->insert_ts);
+		json_u64(j, "i2d_ns", rq->issue_ts - rq->insert_ts);
 	else
-		json_null(j, "queue_ns");
-	json_u64(j, "device_ns", rq->complete_ts - rq->issue_ts);
+		json_null(j, "i2d_ns");
+	json_u64(j, "d2c_ns", rq->complete_ts - rq->issue_ts);
 	json_u64(j, "total_ns", blk_total_ns(rq));
 	json_i64(j, "pid", rq_pid(rq));
 	json_str(j, "comm", comm);
@@ -230,7 +230,7 @@ static void rq_json(struct sink *s, const struct blk_done *d)
 			json_null(j, "ino");
 		json_object_end(j);
 	}
-	json_str(j, "file", stats_request_file(s->st, d));
+	json_str(j, "path", stats_request_file(s->st, d));
 	json_object_end(j);
 }
 
@@ -261,7 +261,7 @@ static void slow_calls(struct sink *s)
 				json_i64(s->j, "fd", v[i].fd);
 			else
 				json_null(s->j, "fd");
-			json_str(s->j, "file", stats_call_file(&v[i]));
+			json_str(s->j, "path", stats_call_file(&v[i]));
 			json_u64(s->j, "bytes", v[i].bytes);
 			json_i64(s->j, "ret", v[i].ret);
 			json_object_end(s->j);

@@ -40,7 +40,7 @@ void view_head(struct sink *s)
 	else
 		snprintf(fmt, sizeof(fmt), "trace.dat %u", in->version_major);
 	if (s->j) {
-		json_str(s->j, "file", in->path);
+		json_str(s->j, "recording", in->path);
 		json_str(s->j, "format", fmt);
 		json_u64(s->j, "first_ts_ns", s->st->first_ts);
 		json_u64(s->j, "last_ts_ns", s->st->last_ts);
@@ -224,7 +224,7 @@ static void summary_devices(struct sink *s)
 		if (s->j) {
 			json_object_begin(s->j, NULL);
 			json_str(s->j, "dev", mm);
-			json_str(s->j, "name", sink_dev_name(s, dev));
+			json_str(s->j, "device", sink_dev_name(s, dev));
 			json_u64(s->j, "requests", reqs);
 			json_u64(s->j, "bytes", bytes);
 			json_u64(s->j, "read_requests", n[BLK_OP_READ]);
@@ -272,7 +272,7 @@ static void print_diskstats(struct sink *s)
 		if (s->j) {
 			json_object_begin(s->j, NULL);
 			json_str(s->j, "dev", mm);
-			json_str(s->j, "name", d->name);
+			json_str(s->j, "device", d->name);
 			if (d->disk != d->dev) {
 				sink_dev_mm(d->disk, mm, sizeof(mm));
 				json_str(s->j, "partition_of", mm);
@@ -367,7 +367,7 @@ static void print_config(struct sink *s)
 			if (!c.bdev[i].io)
 				continue;
 			json_object_begin(s->j, NULL);
-			json_str(s->j, "name", c.bdev[i].name);
+			json_str(s->j, "device", c.bdev[i].name);
 			json_str(s->j, "dev", c.bdev[i].mm);
 			json_str(s->j, "scheduler", c.bdev[i].scheduler);
 			json_str(s->j, "rotational", c.bdev[i].rotational);

@@ -81,7 +81,7 @@ static void view_title(struct sink *s, const char *key, const char *text)
 	const struct stats *st = s->st;
 
 	if (s->j) {
-		json_str(s->j, "file", st->info->path);
+		json_str(s->j, "recording", st->info->path);
 		json_str(s->j, "view", key);
 		json_u64(s->j, "duration_ns", stats_duration(st));
 		return;

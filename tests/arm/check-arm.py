@@ -206,7 +206,7 @@ def check_case(c, name, d, args, strict):
     devs = ioreport_json(args.ioreport, 'devices', rec)
     got = {'read': 0, 'write': 0}
     for row in devs.get('devices', []):
-        if row.get('name') == dev and row.get('op') in got:
+        if row.get('device') == dev and row.get('op') in got:
             got[row['op']] += row.get('bytes', 0)
     if ds0 and ds1:
         c.want(name, f'{dev} write bytes = diskstats delta', (ds1[1] - ds0[1]) * 512, got['write'])

@@ -13,6 +13,7 @@
 
 #include "base/sbuf.h"
 #include "input/meta.h"
+#include "stats/filter.h"
 #include "sink/json.h"
 #include "sink/sink.h"
 
@@ -164,6 +165,63 @@ void sink_integrity_json(struct json *j, const struct source_info *const *in,
 	json_array_end(j);
 	json_object_end(j);
 	sbuf_release(&sb);
+}
+
+void view_filter_kept(struct sink *s)
+{
+	const struct view_filter *f = s->st->filter;
+	struct sbuf sb = SBUF_INIT;
+
+	if (!s->j) {
+		if (!filter_active(f))
+			return;
+		filter_text(f, &sb);
+		fprintf(s->out, "%sfilter: %s; kept", s->snooping ? "# " : "",
+			sb.buf ? sb.buf : "");
+		if (s->st->have_block)
+			fprintf(s->out, " %" PRIu64 " of %" PRIu64 " requests%s",
+				f->requests_kept, f->requests,
+				s->st->have_sys ? "," : "");
+		if (s->st->have_sys)
+			fprintf(s->out, " %" PRIu64 " of %" PRIu64 " syscalls",
+				f->calls_kept, f->calls);
+		fputc('\n', s->out);
+		sink_fail(s, sb.err);
+		sbuf_release(&sb);
+		return;
+	}
+	if (!filter_active(f)) {
+		json_null(s->j, "filter");
+		return;
+	}
+	json_object_begin(s->j, "filter");
+	json_array_begin(s->j, "pids");
+	for (size_t i = 0; i < f->npids; i++)
+		json_i64(s->j, NULL, f->pids[i]);
+	json_array_end(s->j);
+	json_array_begin(s->j, "comms");
+	for (size_t i = 0; i < f->ncomms; i++)
+		json_str(s->j, NULL, f->comms[i]);
+	json_array_end(s->j);
+	json_array_begin(s->j, "devices");
+	for (size_t i = 0; i < f->ndevs; i++)
+		json_str(s->j, NULL, f->devs[i]);
+	json_array_end(s->j);
+	json_str(s->j, "path", f->glob);
+	if (f->have_since)
+		json_u64(s->j, "since_ns", f->since_ns);
+	else
+		json_null(s->j, "since_ns");
+	if (f->have_until)
+		json_u64(s->j, "until_ns", f->until_ns);
+	else
+		json_null(s->j, "until_ns");
+	json_u64(s->j, "min_ns", f->min_ns);
+	json_u64(s->j, "requests", f->requests);
+	json_u64(s->j, "requests_kept", f->requests_kept);
+	json_u64(s->j, "syscalls", f->calls);
+	json_u64(s->j, "syscalls_kept", f->calls_kept);
+	json_object_end(s->j);
 }
 
 void view_integrity(struct sink *s, const struct stats *after)

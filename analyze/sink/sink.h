@@ -79,6 +79,12 @@ bool sink_integrity_line(const struct source_info *in,
 void sink_integrity_json(struct json *j, const struct source_info *const *in,
 			 const struct stats *const *st, int n);
 void view_integrity(struct sink *s, const struct stats *after);
+/*
+ * view_filter_kept - what the view filters of the pass kept: a text
+ * line "filter: ..." (none without a filter), or the "filter" member of
+ * JSON (null without one)
+ */
+void view_filter_kept(struct sink *s);
 
 /* view-summary.c: the file line, the summary, the anomaly counters */
 void view_head(struct sink *s);

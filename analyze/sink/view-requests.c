@@ -247,6 +247,7 @@ static void slow_calls(struct sink *s)
 			json_null(s->j, "slow_syscalls");
 			return;
 		}
+		json_bool(s->j, "slow_syscalls_all_fds", a->slow_all_fds);
 		json_array_begin(s->j, "slow_syscalls");
 		for (size_t i = 0; i < n; i++) {
 			json_object_begin(s->j, NULL);
@@ -271,7 +272,8 @@ static void slow_calls(struct sink *s)
 	}
 	if (!a->have_sys)
 		return;
-	fprintf(s->out, "\nslowest syscalls (top %zu by latency, enter -> exit):\n", n);
+	fprintf(s->out, "\nslowest syscalls %s(top %zu by latency, enter -> exit):\n",
+		a->slow_all_fds ? "" : "on files and block devices ", n);
 	if (!n)
 		return;
 	fprintf(s->out, "  %-16s %-16s %7s %7s %-16s %5s %10s %10s  %s\n", "START(s)",

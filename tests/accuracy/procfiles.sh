@@ -107,7 +107,7 @@ report() {
 	assert_grep 'LAT|P50\(us\)' "$T/$2.procs.txt" "$2 processes"
 	# the report prints the same lists from its one pass, from standard
 	# input too, and every paired syscall competes for the slowest list
-	"$IOREPORT" report --json --top 1000000 - <"$1" >"$T/$2.report.json" \
+	"$IOREPORT" report --all-fds --json --top 1000000 - <"$1" >"$T/$2.report.json" \
 		2>"$T/$2.err" ||
 		{ cat "$T/$2.err" >&2; fail "$2: ioreport report --json - failed"; }
 	python3 - "$T/$2.report.json" "$T/$2.procs.json" "$T/$2.files.json" <<'EOF' ||

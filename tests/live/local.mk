@@ -15,7 +15,8 @@ LIVE_TESTS = \
 # ioreport on live A/B recordings (stories 001 and 002)
 REPORT_LIVE_TESTS = \
 	tests/live/report-fsync.sh \
-	tests/live/report-dirty.sh
+	tests/live/report-dirty.sh \
+	tests/live/report-filters.sh
 
 TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) tests/live/lib.sh \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test-json-schema.sh - every view's --json output on every sample (diff
 # on the pairs of tests/golden/DIFFS) is valid against its JSON Schema in
-# docs/json/, every schema requires schema_version and the integrity
+# docs/json/ (and a few filtered ones), every schema requires schema_version and the integrity
 # object, and the shared words mean one thing in every view: device and
 # path are strings, dev a MAJ:MIN, pid an integer, comms an array of
 # names, wherever they appear.
@@ -34,6 +34,17 @@ for schema in docs/json/*.schema.json; do
 		"$IOREPORT" "$view" --json "$s" > "$dir/$n.$view.json" 2>/dev/null ||
 			echo "$view $s" >> "$dir/failed"
 	done
+done
+# filtered views: the same schemas, with the filter object
+for args in "processes -c python3" "slow --min-ms 1 --since 0.2 --until 1" \
+	    "snoop -d vda" "files -f */*.sqlite*" "report -p 16616 --all-fds"; do
+	[ -f samples/story001-barrier.iorec ] || break
+	n=$((n + 1))
+	set -f	# the glob is -f's
+	# shellcheck disable=SC2086
+	"$IOREPORT" $args --json samples/story001-barrier.iorec > "$dir/$n.${args%% *}.json" 2>/dev/null ||
+		echo "$args" >> "$dir/failed"
+	set +f
 done
 if [ -s "$dir/failed" ]; then
 	echo "FAIL: a view failed on a sample:"; cat "$dir/failed"; exit 1

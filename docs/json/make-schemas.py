@@ -45,6 +45,8 @@ def merge(values, path):
     """The schema of every value in values, found at path."""
     if path.endswith('.integrity'):
         return {'$ref': COMMON + 'integrity'}
+    if path == '.filter':
+        return {'anyOf': [{'$ref': COMMON + 'filter'}, {'type': 'null'}]}
     if path == '.schema_version':
         return {'const': values[0]}
     types = {jtype(v) for v in values}

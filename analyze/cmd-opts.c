@@ -52,7 +52,7 @@ int parse_count(const char *usage, const char *opt, const char *arg,
 }
 
 /* Long options without a letter. */
-enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS };
+enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE };
 
 /* A comma-separated list of arg into v (at most FILTER_MAX). */
 static int split_list(const char *usage, const char *opt, char *arg,
@@ -145,6 +145,7 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "min-ms", required_argument, NULL, OPT_MIN_MS },
 		{ "all-fds", no_argument, NULL, OPT_ALL_FDS },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ NULL, 0, NULL, 0 },
 	};
 	char opts[64];
@@ -158,7 +159,8 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		/* a long option of another view is not one of this view */
 		bool have = c < 256 ? c != '?' && strchr(opts, c) != NULL :
 			    c == OPT_MIN_MS ? o->can_min_ms :
-			    c == OPT_ALL_FDS ? o->can_all_fds : o->can_filter;
+			    c == OPT_ALL_FDS ? o->can_all_fds :
+			    c == OPT_WIDE ? true : o->can_filter;
 
 		if (c != '?' && !have)
 			return usage_error(usage, "%s has no option --%s",
@@ -167,6 +169,9 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		switch (c) {
 		case OPT_ALL_FDS:
 			o->all_fds = true;
+			break;
+		case OPT_WIDE:
+			o->wide = true;
 			break;
 		case 'p':
 		case 'c':

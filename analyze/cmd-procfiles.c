@@ -14,11 +14,12 @@
 #include "sink/sink.h"
 
 static const char processes_usage[] =
-"usage: ioreport processes [--json] [--top N] [FILTERS] FILE\n"
+"usage: ioreport processes [--json] [--top N] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N processes that moved the most bytes\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 VIEW_FILTER_HELP
 "\n"
 "Per process (by pid, comm after exec/rename): file syscall counts,\n"
@@ -29,11 +30,12 @@ VIEW_FILTER_HELP
 "total, average, p50, p99 and max.  Attribution rules: docs/attribution.md.\n";
 
 static const char files_usage[] =
-"usage: ioreport files [--json] [--top N] [FILTERS] FILE\n"
+"usage: ioreport files [--json] [--top N] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N files that moved the most bytes\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 VIEW_FILTER_HELP
 "\n"
 "Per file: opens, reads and writes (count, bytes, latency p50/p99),\n"

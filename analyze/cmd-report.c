@@ -14,7 +14,7 @@
 #define DEFAULT_TOP	10
 
 static const char report_usage[] =
-"usage: ioreport [report] [--json] [--top N] [--no-hist] [FILTERS] [--all-fds] FILE\n"
+"usage: ioreport [report] [--json] [--top N] [--no-hist] [FILTERS] [--all-fds] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          rows of the processes, files and slowest lists\n"
@@ -23,15 +23,17 @@ VIEW_ALL_FDS_HELP
 "                       (default 10)\n"
 "  -H, --no-hist        no histograms, only the tables\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 "\n"
 "Everything about a recording: summary, devices, slowest requests,\n"
 "processes and files.\n";
 
 static const char summary_usage[] =
-"usage: ioreport summary [--json] [FILTERS] FILE\n"
+"usage: ioreport summary [--json] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 VIEW_FILTER_HELP
 "\n"
 "What was recorded: host, kernel, clock, duration, events, lost events per\n"

@@ -14,11 +14,12 @@
 #define DEFAULT_TOP	10
 
 static const char devices_usage[] =
-"usage: ioreport devices [--json] [--no-hist] [FILTERS] FILE\n"
+"usage: ioreport devices [--json] [--no-hist] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -H, --no-hist        no histograms, only the tables\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 VIEW_FILTER_HELP
 "\n"
 "Queue time is block_rq_insert -> block_rq_issue (Q2D), device time is\n"
@@ -26,11 +27,12 @@ VIEW_FILTER_HELP
 "requests issued without passing through the queue).\n";
 
 static const char slow_usage[] =
-"usage: ioreport slow [--json] [--top N] [FILTERS] [--min-ms MS] [--all-fds] FILE\n"
+"usage: ioreport slow [--json] [--top N] [FILTERS] [--min-ms MS] [--all-fds] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          how many (default 10)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 VIEW_FILTER_HELP
 VIEW_MIN_MS_HELP
 VIEW_ALL_FDS_HELP
@@ -42,10 +44,11 @@ VIEW_ALL_FDS_HELP
 "syscall, pid, tid, comm, fd, bytes moved and file.\n";
 
 static const char snoop_usage[] =
-"usage: ioreport snoop [--json] [FILTERS] [--min-ms MS] FILE\n"
+"usage: ioreport snoop [--json] [FILTERS] [--min-ms MS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 VIEW_FILTER_HELP
 VIEW_MIN_MS_HELP
 "\n"

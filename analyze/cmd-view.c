@@ -76,6 +76,7 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	}
 	sink_init(&s, &d[0].st, stdout, jp);
 	s.no_hist = o.no_hist;
+	s.wide = o.wide;
 	if (c->begin) {
 		/* a view that prints during the pass */
 		if (jp) {

@@ -40,6 +40,9 @@ int usage_error(const char *usage, const char *fmt, ...)
 "  -f, --file GLOB      only files whose path matches GLOB (fnmatch)\n" \
 "      --since SEC      only from SEC seconds after the first event\n" \
 "      --until SEC      only up to SEC seconds after the first event\n"
+#define VIEW_WIDE_HELP \
+"      --wide           every column, exact numbers, whole names (default:\n" \
+"                       100 columns, sizes in K/M/G)\n"
 #define VIEW_MIN_MS_HELP \
 "      --min-ms MS      only requests and syscalls that took MS ms or more\n"
 #define VIEW_ALL_FDS_HELP \
@@ -53,6 +56,7 @@ struct view_opts {
 	bool can_min_ms;	/* --min-ms */
 	bool can_all_fds;	/* --all-fds */
 	bool all_fds;		/* --all-fds: slowest syscalls on every fd */
+	bool wide;		/* --wide: every column, exact numbers */
 	bool json;		/* -j, --json */
 	bool no_hist;		/* -H, --no-hist */
 	long top;		/* -n, --top N */

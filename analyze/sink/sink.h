@@ -31,6 +31,8 @@ struct sink {
 	struct json *j;		/* NULL: text */
 	struct stats *st;	/* what is printed */
 	bool no_hist;		/* text: tables only */
+	bool wide;		/* text: every column, exact numbers, whole
+				   names (--wide); else SINK_WIDTH columns */
 	int err;		/* 0, or the first -AN_E_* of a view (no
 				   memory: the view is cut short) */
 	/* device names from the snapshot, cached */
@@ -48,6 +50,46 @@ struct sink {
 /* A sink of st's views to out (text) or to j (JSON, when not NULL). */
 void sink_init(struct sink *s, struct stats *st, FILE *out, struct json *j);
 void sink_release(struct sink *s);
+
+/* The width of a default text view. */
+#define SINK_WIDTH	100
+
+/*
+ * sink_tail - str for a column of room characters: itself when it fits
+ * (or s->wide), else "..." and its end (a path's file name survives),
+ * copied into buf
+ */
+const char *sink_tail(const struct sink *s, const char *str, size_t room,
+		      char *buf, size_t n);
+/* The same for a name: its start and "~" (a comm, a device). */
+const char *sink_head(const struct sink *s, const char *str, size_t room,
+		      char *buf, size_t n);
+/*
+ * sink_printf - text as fprintf, its lines longer than SINK_WIDTH wrapped
+ * at spaces with the rest indented (never with s->wide): for sentences,
+ * not tables
+ */
+void sink_printf(const struct sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A size in bytes for people: "512", "7.1K", "18.3M", "1.2G" (IEC). */
+void sink_size(char *buf, size_t n, uint64_t v);
+
+/*
+ * A line of "item, item, ..." that wraps at SINK_WIDTH (never with
+ * s->wide), the next lines indented: sink_line_begin() prints lead,
+ * sink_line_add() one item, sink_line_end() the newline.
+ */
+struct sink_line {
+	const struct sink *s;
+	const char *pre;	/* before every line ("# " in snoop) */
+	size_t col;
+	int items;
+};
+void sink_line_begin(struct sink_line *l, const struct sink *s,
+		     const char *pre, const char *lead);
+void sink_line_add(struct sink_line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sink_line_end(struct sink_line *l);
 
 /* A view's failure rc (< 0) kept in s->err, the first one only. */
 void sink_fail(struct sink *s, long rc);

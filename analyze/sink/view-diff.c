@@ -223,15 +223,17 @@ static void picture_json(struct sink *s, const char *key, enum dm_picture pic,
 	json_object_end(j);
 }
 
-static void config_text(FILE *out, const struct snapdiff *sd)
+static void config_text(const struct sink *s, const struct snapdiff *sd)
 {
+	FILE *out = s->out;
+
 	fprintf(out, "\nconfig changes (start snapshots):\n");
 	if (!sd->n)
 		fprintf(out, "  none (kernel, sysctls, mounts of the devices used, queue settings)\n");
 	for (size_t i = 0; i < sd->n; i++) {
 		const struct snapdiff_item *it = &sd->v[i];
 
-		fprintf(out, "  %-9s %-28s %s -> %s%s%s%s\n", it->what,
+		sink_printf(s, "  %-9s %-28s %s -> %s%s%s%s\n", it->what,
 			it->key, it->before ? it->before : "(absent)",
 			it->after ? it->after : "(absent)",
 			it->note ? "   [" : "", it->note ? it->note : "",
@@ -283,7 +285,7 @@ void view_diff(struct sink *s, const struct diff *d, long top)
 	fprintf(s->out, "BEFORE: %s, %.6f s\nAFTER:  %s, %.6f s\n",
 		d->b->info->path, (double)stats_duration(d->b) / 1e9,
 		d->a->info->path, (double)stats_duration(d->a) / 1e9);
-	config_text(s->out, &d->sd);
+	config_text(s, &d->sd);
 	for (int k = 0; k < DM_NSECT; k++)
 		section_text(s, d, k, top);
 	each_picture(s, d, top, picture_text);

@@ -41,15 +41,21 @@ static size_t anomalies(const struct stats *a, struct anomaly *v)
 	return k;
 }
 
-static void print_anomalies_text(const struct stats *a, FILE *out)
+/* Text: the counters that are not zero (all with --wide), wrapped. */
+static void print_anomalies_text(struct sink *s)
 {
 	struct anomaly v[ANOMALIES_MAX];
-	size_t n = anomalies(a, v);
+	size_t n = anomalies(s->st, v);
+	struct sink_line l;
 
-	fprintf(out, "\nanomalies:");
+	fputc('\n', s->out);
+	sink_line_begin(&l, s, "", "anomalies:");
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s %s %" PRIu64, i ? "," : "", v[i].text, v[i].n);
-	fputc('\n', out);
+		if (v[i].n || s->wide)
+			sink_line_add(&l, "%s %" PRIu64, v[i].text, v[i].n);
+	if (!l.items)
+		sink_line_add(&l, "none");
+	sink_line_end(&l);
 }
 
 static void print_anomalies_json(const struct stats *a, struct json *j)
@@ -63,11 +69,12 @@ static void print_anomalies_json(const struct stats *a, struct json *j)
 	json_object_end(j);
 }
 
-static void print_head_text(const struct stats *a, FILE *out)
+static void print_head_text(const struct sink *s)
 {
+	const struct stats *a = s->st;
 	const struct source_info *in = a->info;
 
-	fprintf(out, "%s: %.6f s, syscalls from %s%s\n", in->path,
+	sink_printf(s, "%s: %.6f s, syscalls from %s%s\n", in->path,
 	       (double)stats_duration(a) / 1e9,
 	       a->raw_syscalls ? "raw_syscalls (fallback)" :
 	       "syscalls:* events",
@@ -108,25 +115,26 @@ static double pct(uint64_t part, uint64_t all)
 	return all ? 100.0 * (double)part / (double)all : 0.0;
 }
 
-static void print_attrib_text(const struct stats *a, FILE *out)
+static void print_attrib_text(const struct sink *s)
 {
+	const struct stats *a = s->st;
 	const struct attrib_totals *t = attrib_totals(a->at);
 
 	if (!a->have_block) {
-		fprintf(out, "I/O attributed: no block requests: %s\n",
+		sink_printf(s, "I/O attributed: no block requests: %s\n",
 		       a->block_why ? a->block_why : "?");
 		return;
 	}
 	if (!t->bio_events) {
-		fprintf(out, "I/O attributed: none: the recording lacks block:block_bio_queue (record with iorec's 'io' profile)\n");
+		sink_printf(s, "I/O attributed: none: the recording lacks block:block_bio_queue (record with iorec's 'io' profile)\n");
 		return;
 	}
-	fprintf(out, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
+	sink_printf(s, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
 	       pct(t->proc_bytes, t->bytes), pct(t->file_bytes, t->bytes),
 	       pct(t->kind_bytes[AK_JOURNAL], t->bytes),
 	       pct(t->kind_bytes[AK_UNATTRIBUTED], t->bytes), t->bytes,
 	       t->requests);
-	fprintf(out, "  by rule (bytes): fsync %" PRIu64 ", writeback %" PRIu64
+	sink_printf(s, "  by rule (bytes): fsync %" PRIu64 ", writeback %" PRIu64
 	       " (of which no dirtier known %" PRIu64 "), syscall %" PRIu64
 	       ", process context %" PRIu64 ", journal %" PRIu64
 	       ", unattributed %" PRIu64 "; on files known only by inode %"
@@ -136,7 +144,7 @@ static void print_attrib_text(const struct stats *a, FILE *out)
 	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_UNATTRIBUTED],
 	       t->inode_bytes);
 	for (size_t i = 0; i < t->njournal; i++)
-		fprintf(out, "  journal of %u:%u: %" PRIu64 " bytes, %" PRIu64
+		sink_printf(s, "  journal of %u:%u: %" PRIu64 " bytes, %" PRIu64
 		       " of them in commits an fsync waited for\n",
 		       t->journal[i].dev >> 20, t->journal[i].dev & 0xfffff,
 		       t->journal[i].bytes, t->journal[i].fsync_bytes);
@@ -151,7 +159,7 @@ void view_attribution(struct sink *s)
 
 	if (!j) {
 		if (a->at)
-			print_attrib_text(a, s->out);
+			print_attrib_text(s);
 		return;
 	}
 	if (!a->at) {
@@ -191,11 +199,12 @@ void view_attribution(struct sink *s)
 	json_object_end(j);
 }
 
-static void print_dstate_note(const struct stats *a, FILE *out)
+static void print_dstate_note(const struct sink *s)
 {
+	const struct stats *a = s->st;
 	const struct attrib_totals *t = attrib_totals(a->at);
 
-	fprintf(out, "THROTTLED: time paused by balance_dirty_pages (its pause field, ms)%s; D-STATE: %s\n",
+	sink_printf(s, "THROTTLED: time paused by balance_dirty_pages (its pause field, ms)%s; D-STATE: %s\n",
 	       t->bdp_events ? "" : " (not recorded)",
 	       t->sched_events ? "time blocked in D state (sched_switch -> wakeup)" :
 	       "not recorded (record with iorec -p io,iowait)");
@@ -269,6 +278,31 @@ static const struct column proc_cols[] = {
 	{ "THROTTLED(ms)", false, c_throttle },
 	{ "D-STATE(ms)", false, c_dstate },
 	{ "COMMS", true, c_comms },
+};
+
+/* The default (100 columns): the columns read first, sizes for people. */
+static void c_comm16(const void *r, char *b, size_t n)
+{
+	const char *c = PROW(r)->p.comm ? PROW(r)->p.comm : "";
+
+	snprintf(b, n, strlen(c) > 16 ? "%.15s~" : "%s", c);
+}
+static void c_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->read_bytes); }
+static void c_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->write_bytes); }
+static void c_hbrbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->blk.read_bytes); }
+static void c_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->blk.write_bytes); }
+
+static const struct column proc_cols_narrow[] = {
+	{ "PID", false, c_pid },
+	{ "COMM", true, c_comm16 },
+	{ "CALLS", false, c_calls },
+	{ "READ", false, c_hrbytes },
+	{ "WRITE", false, c_hwbytes },
+	{ "FSYNC", false, c_fsyncs },
+	{ "FS-MAX(ms)", false, c_fsync_max },
+	{ "BLK-R", false, c_hbrbytes },
+	{ "BLK-W", false, c_hbwbytes },
+	{ "DEV(ms)", false, c_bdev },
 };
 
 #define KROW(r) ((const struct krow *)(r))
@@ -358,22 +392,28 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 	json_array_end(j);
 }
 
-static int processes_text(const struct stats *a, FILE *out,
-			  const struct proc_row *rows, size_t shown, size_t n)
+static int processes_text(struct sink *s, const struct proc_row *rows,
+			  size_t shown, size_t n)
 {
+	FILE *out = s->out;
 	struct krow *krows;
 	size_t nk = 0;
 	int rc;
 
-	print_head_text(a, out);
-	print_attrib_text(a, out);
-	print_dstate_note(a, out);
+	print_head_text(s);
+	print_attrib_text(s);
+	print_dstate_note(s);
 	fprintf(out, "processes with file syscalls or block I/O: %zu", n);
 	if (shown < n)
 		fprintf(out, " (top %zu shown)", shown);
 	fprintf(out, "\n\n");
-	rc = table_print(out, proc_cols, (int)ARRAY_SIZE(proc_cols), rows,
-			 shown, sizeof(*rows));
+	if (s->wide)
+		rc = table_print(out, proc_cols, (int)ARRAY_SIZE(proc_cols),
+				 rows, shown, sizeof(*rows));
+	else
+		rc = table_print_fit(out, SINK_WIDTH, proc_cols_narrow,
+				     (int)ARRAY_SIZE(proc_cols_narrow), rows,
+				     shown, sizeof(*rows));
 	for (size_t i = 0; i < shown; i++)
 		for (int k = 1; k < SK_NR; k++)
 			if (rows[i].ps->k[k].count)
@@ -395,7 +435,7 @@ static int processes_text(const struct stats *a, FILE *out,
 	if (!rc)
 		rc = table_print(out, kind_cols, (int)ARRAY_SIZE(kind_cols),
 				 krows, nk, sizeof(*krows));
-	print_anomalies_text(a, out);
+	print_anomalies_text(s);
 	free(krows);
 	return rc;
 }
@@ -426,7 +466,7 @@ void view_processes(struct sink *s, long top)
 	if (n >= 0 && s->j)
 		processes_json(s->j, rows, sink_top(top, n), (size_t)n);
 	else if (n >= 0)
-		n = processes_text(s->st, s->out, rows, sink_top(top, n),
+		n = processes_text(s, rows, sink_top(top, n),
 				   (size_t)n);
 	sink_fail(s, n);
 	free(rows);
@@ -487,6 +527,22 @@ static const struct column file_cols[] = {
 	{ "FILE", true, f_name },
 };
 
+static void f_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s.read_bytes); }
+static void f_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s.write_bytes); }
+static void f_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s.blk.write_bytes); }
+
+static const struct column file_cols_narrow[] = {
+	{ "READS", false, f_reads },
+	{ "READ", false, f_hrbytes },
+	{ "WRITES", false, f_writes },
+	{ "WRITE", false, f_hwbytes },
+	{ "W-P99(us)", false, f_wp99 },
+	{ "FSYNCS", false, f_fsyncs },
+	{ "FS-MAX(ms)", false, f_fsync_max },
+	{ "BLK-W", false, f_hbwbytes },
+	{ "FILE", true, f_name },
+};
+
 static const struct json_u64_field file_fields[] = {
 	JSON_U64("opens", struct filestat, opens),
 	JSON_U64("reads", struct filestat, reads),
@@ -530,27 +586,35 @@ static void files_json(const struct stats *a, struct json *j,
 	json_array_end(j);
 }
 
-static int files_text(const struct stats *a, FILE *out,
-		      const struct file_row *rows, size_t shown, size_t m)
+static int files_text(struct sink *s, const struct file_row *rows,
+		      size_t shown, size_t m)
 {
+	const struct stats *a = s->st;
+	FILE *out = s->out;
 	uint64_t all = a->named.named_bytes + a->named.unnamed_bytes;
 	int rc;
 
-	print_head_text(a, out);
-	print_attrib_text(a, out);
+	print_head_text(s);
+	print_attrib_text(s);
 	fprintf(out, "files with I/O: %zu", m);
 	if (shown < m)
 		fprintf(out, " (top %zu shown)", shown);
-	fprintf(out, "; bytes on named files: %" PRIu64 " of %" PRIu64
+	fputc('\n', out);
+	sink_printf(s, "bytes on named files: %" PRIu64 " of %" PRIu64
 		" (%.1f%%)%s\n\n", a->named.named_bytes, all,
 		all ? 100.0 * (double)a->named.named_bytes / (double)all :
 		100.0,
 		a->path_strings ? "" : a->path_hints ?
 		"; names of files opened during the recording come from libc uprobes" :
 		"; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
-	rc = table_print(out, file_cols, (int)ARRAY_SIZE(file_cols), rows,
-			 shown, sizeof(*rows));
-	print_anomalies_text(a, out);
+	if (s->wide)
+		rc = table_print(out, file_cols, (int)ARRAY_SIZE(file_cols),
+				 rows, shown, sizeof(*rows));
+	else
+		rc = table_print_fit(out, SINK_WIDTH, file_cols_narrow,
+				     (int)ARRAY_SIZE(file_cols_narrow), rows,
+				     shown, sizeof(*rows));
+	print_anomalies_text(s);
 	return rc;
 }
 
@@ -569,8 +633,7 @@ void view_files(struct sink *s, long top)
 	if (s->j)
 		files_json(s->st, s->j, rows, sink_top(top, m), (size_t)m);
 	else
-		sink_fail(s, files_text(s->st, s->out, rows, sink_top(top, m),
-					(size_t)m));
+		sink_fail(s, files_text(s, rows, sink_top(top, m), (size_t)m));
 	rows_files_release(rows, m);
 }
 

@@ -244,4 +244,29 @@ rc=0
 "$IOREPORT" --db "$T/alias.sqlite" "$C" >/dev/null 2>"$T/err" || rc=$?
 assert "exit code of 'ioreport --db'" 2 "$rc"
 [ ! -e "$T/alias.sqlite" ] || fail "'ioreport --db' created a database"
+
+# 7. The database argument checked first: arguments swapped, a device
+# node (no journal file created beside it), a file of something else.
+rc=0
+"$IOREPORT" db "$C" "$T/swapped.sqlite" >/dev/null 2>"$T/err" || rc=$?
+assert "exit code with the arguments swapped" 1 "$rc"
+grep -q 'is a recording, not a database: the database comes first' "$T/err" ||
+	fail "swapped arguments: $(cat "$T/err")"
+[ ! -e "$T/swapped.sqlite" ] || fail "swapped arguments: a database was created"
+rc=0
+"$IOREPORT" db "$DB" "$DB" >/dev/null 2>"$T/err" || rc=$?
+assert "exit code with a database as a recording" 1 "$rc"
+grep -q 'is an SQLite database, not a recording' "$T/err" || fail "database as recording: $(cat "$T/err")"
+had=0; [ -e /dev/null-journal ] && had=1
+rc=0
+"$IOREPORT" db /dev/null "$C" >/dev/null 2>"$T/err" || rc=$?
+assert "exit code on /dev/null" 1 "$rc"
+grep -q '/dev/null is not a regular file' "$T/err" || fail "/dev/null: $(cat "$T/err")"
+[ $had = 1 ] || [ ! -e /dev/null-journal ] || fail "ioreport db /dev/null left /dev/null-journal"
+echo "not a database" > "$T/text.sqlite"
+rc=0
+"$IOREPORT" db "$T/text.sqlite" "$C" >/dev/null 2>"$T/err" || rc=$?
+assert "exit code on a text file" 1 "$rc"
+grep -q 'is not an SQLite database' "$T/err" || fail "text file: $(cat "$T/err")"
+log "database argument: swapped, device node, foreign file refused in one line"
 log PASS

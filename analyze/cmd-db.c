@@ -306,6 +306,65 @@ static int load_one(struct db *db, const char *path, bool quiet)
 
 /* ------------------------------------------------------------------ */
 
+/* What the first bytes of an existing file say it is. */
+enum file_kind { FK_NONE, FK_EMPTY, FK_SQLITE, FK_RECORDING, FK_OTHER,
+		 FK_SPECIAL };
+
+static enum file_kind file_kind(const char *path)
+{
+	static const char sqlite_magic[16] = "SQLite format 3";
+	char b[16] = { 0 };
+	struct stat st;
+	size_t n;
+	FILE *f;
+
+	if (stat(path, &st))
+		return FK_NONE;
+	if (!S_ISREG(st.st_mode))
+		return FK_SPECIAL;
+	if (!st.st_size)
+		return FK_EMPTY;
+	f = fopen(path, "rb");
+	if (!f)
+		return FK_OTHER;	/* sqlite names the error */
+	n = fread(b, 1, sizeof(b), f);
+	fclose(f);
+	if (n == sizeof(b) && !memcmp(b, sqlite_magic, sizeof(b)))
+		return FK_SQLITE;
+	if ((n >= 5 && !memcmp(b, "IOREC", 5)) ||
+	    (n >= 10 && !memcmp(b, "\027\010\104tracing", 10)))
+		return FK_RECORDING;
+	return FK_OTHER;
+}
+
+/*
+ * The database argument, checked before SQLite sees it: never a device,
+ * directory or fifo (SQLite would write DB-journal beside it), never a
+ * recording (the arguments swapped), never a file of something else.
+ * Returns 0, or 1 after the error.
+ */
+static int check_db_path(const char *path, char **recs, int nrecs)
+{
+	switch (file_kind(path)) {
+	case FK_SPECIAL:
+		return error("%s is not a regular file (a device, directory or fifo): give the path of a database file to create or to add to, e.g. run.sqlite",
+			     path);
+	case FK_RECORDING:
+		return error("%s is a recording, not a database: the database comes first (ioreport db DB.sqlite %s)",
+			     path, path);
+	case FK_OTHER:
+		return error("%s is not an SQLite database: give a new file or a database ioreport db wrote",
+			     path);
+	default:
+		break;
+	}
+	for (int i = 0; i < nrecs; i++)
+		if (file_kind(recs[i]) == FK_SQLITE)
+			return error("%s is an SQLite database, not a recording: the database comes first, once (ioreport db %s RECORDING...)",
+				     recs[i], recs[i]);
+	return 0;
+}
+
 int cmd_db(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -337,6 +396,8 @@ int cmd_db(int argc, char **argv)
 		return usage_error(db_usage,
 				   "db wants a database file and at least one recording");
 
+	if (check_db_path(argv[optind], argv + optind + 1, argc - optind - 1))
+		return 1;
 	t0 = now_mono_ns();
 	db = db_open(argv[optind], &err);
 	if (!db) {

@@ -16,11 +16,12 @@
 #define TOP_FINDINGS	5	/* what changed, at the head */
 
 static const char diff_usage[] =
-"usage: ioreport diff [--json] [--top N] BEFORE AFTER\n"
+"usage: ioreport diff [--json] [--top N] [--wide] BEFORE AFTER\n"
 "\n"
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
 "  -n, --top N          rows of each list (default 10)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 "\n"
 "Two recordings side by side: what changed in the machine (kernel,\n"
 "sysctls, mount options such as barrier/data=/commit=, block queue\n"

@@ -13,12 +13,13 @@
 #define DEFAULT_ROWS	20
 
 static const char dirty_usage[] =
-"usage: ioreport dirty [--json] [--top N] [--rows N] FILE\n"
+"usage: ioreport dirty [--json] [--top N] [--rows N] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
 "  -n, --top N          rows of the process list (default 10)\n"
 "  -r, --rows N         time rows (default 20; JSON: every 100 ms slot)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 "\n"
 "Dirty page throttling and writeback: the time each process was paused\n"
 "in balance_dirty_pages, the global dirty state and its thresholds\n"

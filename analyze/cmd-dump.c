@@ -19,6 +19,7 @@
 #include "input/meta.h"
 #include "input/source.h"
 #include "sink/json.h"
+#include "sink/sink.h"
 
 static const char dump_usage[] =
 "usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [--raw] [--json] FILE\n"
@@ -119,7 +120,8 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 
 	json_init(&j, stdout);
 	json_object_begin(&j, NULL);
-	json_str(&j, "file", path);
+	json_u64(&j, "schema_version", JSON_SCHEMA_VERSION);
+	json_str(&j, "recording", path);
 	json_array_begin(&j, "events");
 	while ((ret = source_next(src, &ev)) > 0) {
 		const struct source_event_type *t;
@@ -159,7 +161,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 	}
 	ret = 0;
 	in = source_info(src);
-	json_str(&j, "integrity", meta_integrity(in->integrity));
+	sink_integrity_json(&j, &in, NULL, 1);
 	json_object_end(&j);
 	if (json_finish(&j) < 0) {
 		error("cannot write the dump: %s", strerror(errno));

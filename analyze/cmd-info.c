@@ -22,6 +22,7 @@
 #include "input/source.h"
 #include "input/meta.h"
 #include "sink/json.h"
+#include "sink/sink.h"
 
 static const char info_usage[] =
 "usage: ioreport info [--no-count] [--json] FILE...\n"
@@ -286,15 +287,12 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 	json_init(&j, stdout);
 	j.compact = true;
 	json_object_begin(&j, NULL);
-	json_str(&j, "file", path);
+	json_u64(&j, "schema_version", JSON_SCHEMA_VERSION);
+	json_str(&j, "recording", path);
 	json_str(&j, "format", in->kind == SOURCE_IOREC ? "iorec" : "trace.dat");
 	json_u64(&j, "version_major", in->version_major);
 	json_u64(&j, "version_minor", in->version_minor);
-	json_str(&j, "integrity", meta_integrity(in->integrity));
-	if (in->integrity != SOURCE_COMPLETE) {
-		json_u64(&j, "stop_offset", in->stop_offset);
-		json_str(&j, "stop_reason", in->stop_reason);
-	}
+	sink_integrity_json(&j, &in, NULL, 1);
 	json_damage(&j, in);
 	json_kv_lines(&j, "header", in->header_text);
 	json_u64(&j, "cpus", in->ncpus);

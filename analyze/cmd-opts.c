@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,6 +52,82 @@ int parse_count(const char *usage, const char *opt, const char *arg,
 	return 0;
 }
 
+/* Long options without a letter. */
+enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE };
+
+/* A comma-separated list of arg into v (at most FILTER_MAX). */
+static int split_list(const char *usage, const char *opt, char *arg,
+		      const char **v, size_t *n)
+{
+	for (char *tok = strtok(arg, ","); tok; tok = strtok(NULL, ",")) {
+		if (*n == FILTER_MAX)
+			return usage_error(usage, "--%s takes at most %d values",
+					   opt, FILTER_MAX);
+		v[(*n)++] = tok;
+	}
+	if (!*n)
+		return usage_error(usage, "--%s wants a value", opt);
+	return 0;
+}
+
+/* Seconds (a decimal number >= 0) of --OPT into *ns. */
+static int parse_secs(const char *usage, const char *opt, const char *arg,
+		      double scale, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	if (errno || *end || end == arg || !(v >= 0) || v > 1e9)
+		return usage_error(usage, "--%s wants a number of %s >= 0, not '%s'",
+				   opt, scale == 1e9 ? "seconds from the recording's start" : "ms",
+				   arg);
+	*ns = (uint64_t)(v * scale + 0.5);
+	return 0;
+}
+
+/* -p, -c, -d, -f, --since, --until, --min-ms into f; 0 or 2 */
+static int parse_filter(const char *usage, int c, char *arg,
+			struct view_filter *f)
+{
+	const char *v[FILTER_MAX];
+	size_t n = 0;
+	char *end;
+	long pid;
+
+	switch (c) {
+	case 'p':
+		if (split_list(usage, "pid", arg, v, &n))
+			return 2;
+		for (size_t i = 0; i < n; i++) {
+			errno = 0;
+			pid = strtol(v[i], &end, 10);
+			if (errno || *end || pid <= 0 || pid > 0x3fffffff)
+				return usage_error(usage, "--pid wants process ids (PID[,PID...]), not '%s'",
+						   v[i]);
+			if (f->npids < FILTER_MAX)
+				f->pids[f->npids++] = (int)pid;
+		}
+		return 0;
+	case 'c':
+		return split_list(usage, "comm", arg, f->comms, &f->ncomms) ? 2 : 0;
+	case 'd':
+		return split_list(usage, "dev", arg, f->devs, &f->ndevs) ? 2 : 0;
+	case 'f':
+		f->glob = arg;
+		return 0;
+	case OPT_SINCE:
+		f->have_since = true;
+		return parse_secs(usage, "since", arg, 1e9, &f->since_ns);
+	case OPT_UNTIL:
+		f->have_until = true;
+		return parse_secs(usage, "until", arg, 1e9, &f->until_ns);
+	default:
+		return parse_secs(usage, "min-ms", arg, 1e6, &f->min_ns);
+	}
+}
+
 int parse_view_opts(int argc, char **argv, const char *usage,
 		    const char *shortopts, long top_min, long top_max,
 		    int nfiles, struct view_opts *o)
@@ -61,19 +138,52 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		{ "rows", required_argument, NULL, 'r' },
 		{ "no-hist", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'c' },
+		{ "dev", required_argument, NULL, 'd' },
+		{ "file", required_argument, NULL, 'f' },
+		{ "since", required_argument, NULL, OPT_SINCE },
+		{ "until", required_argument, NULL, OPT_UNTIL },
+		{ "min-ms", required_argument, NULL, OPT_MIN_MS },
+		{ "all-fds", no_argument, NULL, OPT_ALL_FDS },
+		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ NULL, 0, NULL, 0 },
 	};
+	char opts[64];
 	int c, li = -1;
 
+	snprintf(opts, sizeof(opts), "%s%s", shortopts,
+		 o->can_filter ? "p:c:d:f:" : "");
 	optind = 1;
 	opterr = 0;		/* the messages below name the option */
-	while ((c = getopt_long(argc, argv, shortopts, lo, &li)) != -1) {
+	while ((c = getopt_long(argc, argv, opts, lo, &li)) != -1) {
 		/* a long option of another view is not one of this view */
-		if (c != '?' && !strchr(shortopts, c))
+		bool have = c < 256 ? c != '?' && strchr(opts, c) != NULL :
+			    c == OPT_MIN_MS ? o->can_min_ms :
+			    c == OPT_ALL_FDS ? o->can_all_fds :
+			    c == OPT_WIDE ? true : o->can_filter;
+
+		if (c != '?' && !have)
 			return usage_error(usage, "%s has no option --%s",
 					   argv[0], lo[li].name);
 		li = -1;
 		switch (c) {
+		case OPT_ALL_FDS:
+			o->all_fds = true;
+			break;
+		case OPT_WIDE:
+			o->wide = true;
+			break;
+		case 'p':
+		case 'c':
+		case 'd':
+		case 'f':
+		case OPT_SINCE:
+		case OPT_UNTIL:
+		case OPT_MIN_MS:
+			if (parse_filter(usage, c, optarg, &o->filter))
+				return 2;
+			break;
 		case 'j':
 			o->json = true;
 			break;
@@ -95,13 +205,20 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 			return 0;
 		default:
 			for (int i = 0; optopt && lo[i].name; i++)
-				if (lo[i].val == optopt)
+				if (lo[i].val == optopt && optopt >= 256)
+					return usage_error(usage, "--%s wants an argument",
+							   lo[i].name);
+				else if (lo[i].val == optopt &&
+					 strchr(opts, optopt))
 					return usage_error(usage, "-%c/--%s wants an argument",
 							   optopt, lo[i].name);
 			return usage_error(usage, "unknown option '%s'",
 					   argv[optind - 1]);
 		}
 	}
+	if (o->filter.have_since && o->filter.have_until &&
+	    o->filter.until_ns <= o->filter.since_ns)
+		return usage_error(usage, "--until must come after --since");
 	if (argc - optind != nfiles)
 		return usage_error(usage, "%s wants %s", argv[0],
 				   nfiles == 1 ? "exactly one FILE" :

@@ -14,11 +14,13 @@
 #include "sink/sink.h"
 
 static const char processes_usage[] =
-"usage: ioreport processes [--json] [--top N] FILE\n"
+"usage: ioreport processes [--json] [--top N] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N processes that moved the most bytes\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
+VIEW_FILTER_HELP
 "\n"
 "Per process (by pid, comm after exec/rename): file syscall counts,\n"
 "errors, bytes read and written, fsync cost; the block I/O attributed to\n"
@@ -28,11 +30,13 @@ static const char processes_usage[] =
 "total, average, p50, p99 and max.  Attribution rules: docs/attribution.md.\n";
 
 static const char files_usage[] =
-"usage: ioreport files [--json] [--top N] FILE\n"
+"usage: ioreport files [--json] [--top N] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N files that moved the most bytes\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
+VIEW_FILTER_HELP
 "\n"
 "Per file: opens, reads and writes (count, bytes, latency p50/p99),\n"
 "fsync cost and the block I/O attributed to it at the device.  Files are named from the start snapshot (files already\n"
@@ -72,11 +76,13 @@ static int print_files(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_processes = {
 	.usage = processes_usage, .shortopts = "jn:h",
 	.top = -1, .top_max = LONG_MAX,
-	.want = AN_ATTRIB, .need_sys = true, .print = print_processes,
+	.want = AN_ATTRIB, .need_sys = true, .filters = true,
+	.print = print_processes,
 };
 
 const struct view_cmd cmd_files = {
 	.usage = files_usage, .shortopts = "jn:h",
 	.top = -1, .top_max = LONG_MAX,
-	.want = AN_ATTRIB, .need_sys = true, .print = print_files,
+	.want = AN_ATTRIB, .need_sys = true, .filters = true,
+	.print = print_files,
 };

@@ -15,22 +15,27 @@
 #define TOP_FINDINGS	3	/* at the head of the report */
 
 static const char report_usage[] =
-"usage: ioreport [report] [--json] [--top N] [--no-hist] FILE\n"
+"usage: ioreport [report] [--json] [--top N] [--no-hist] [FILTERS] [--all-fds] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          rows of the processes, files and slowest lists\n"
+VIEW_FILTER_HELP
+VIEW_ALL_FDS_HELP
 "                       (default 10)\n"
 "  -H, --no-hist        no histograms, only the tables\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 "\n"
 "Everything about a recording: the top findings (ioreport findings),\n"
 "summary, devices, slowest requests, processes and files.\n";
 
 static const char summary_usage[] =
-"usage: ioreport summary [--json] FILE\n"
+"usage: ioreport summary [--json] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
+VIEW_FILTER_HELP
 "\n"
 "What was recorded: host, kernel, clock, duration, events, lost events per\n"
 "CPU and where the first gap is, devices with requests and bytes, tasks,\n"
@@ -79,11 +84,12 @@ static int print_summary(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_report = {
 	.usage = report_usage, .shortopts = "jn:Hh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_WA | AN_DIRTY, .slow = true, .print = print_report,
+	.want = AN_WA | AN_DIRTY, .slow = true, .filters = true,
+	.print = print_report,
 };
 
 const struct view_cmd cmd_summary = {
 	.usage = summary_usage, .shortopts = "jh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_BLOCK | AN_SYS, .print = print_summary,
+	.want = AN_BLOCK | AN_SYS, .filters = true, .print = print_summary,
 };

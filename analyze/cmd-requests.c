@@ -14,22 +14,28 @@
 #define DEFAULT_TOP	10
 
 static const char devices_usage[] =
-"usage: ioreport devices [--json] [--no-hist] FILE\n"
+"usage: ioreport devices [--json] [--no-hist] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -H, --no-hist        no histograms, only the tables\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
+VIEW_FILTER_HELP
 "\n"
 "Queue time is block_rq_insert -> block_rq_issue (Q2D), device time is\n"
 "block_rq_issue -> block_rq_complete (D2C), total is Q2C (or D2C for\n"
 "requests issued without passing through the queue).\n";
 
 static const char slow_usage[] =
-"usage: ioreport slow [--json] [--top N] FILE\n"
+"usage: ioreport slow [--json] [--top N] [FILTERS] [--min-ms MS] [--all-fds] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          how many (default 10)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
+VIEW_FILTER_HELP
+VIEW_MIN_MS_HELP
+VIEW_ALL_FDS_HELP
 "\n"
 "The N block requests with the longest total time (insert -> complete),\n"
 "slowest first, with device, type, sector, bytes, queue, device and total\n"
@@ -38,10 +44,13 @@ static const char slow_usage[] =
 "syscall, pid, tid, comm, fd, bytes moved and file.\n";
 
 static const char snoop_usage[] =
-"usage: ioreport snoop [--json] FILE\n"
+"usage: ioreport snoop [--json] [FILTERS] [--min-ms MS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
+VIEW_FILTER_HELP
+VIEW_MIN_MS_HELP
 "\n"
 "One line per completed block request, in completion order, like\n"
 "iosnoop -Q: start (insert, else issue) and end times in seconds of the\n"
@@ -100,18 +109,20 @@ static int print_snoop(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_devices = {
 	.usage = devices_usage, .shortopts = "jHh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_BLOCK, .print = print_devices,
+	.want = AN_BLOCK, .filters = true, .print = print_devices,
 };
 
 /* the slowest name their process and file: the attribution */
 const struct view_cmd cmd_slow = {
 	.usage = slow_usage, .shortopts = "jn:h",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_ATTRIB, .slow = true, .print = print_slow,
+	.want = AN_ATTRIB, .slow = true, .filters = true, .min_ms = true,
+	.print = print_slow,
 };
 
 const struct view_cmd cmd_snoop = {
 	.usage = snoop_usage, .shortopts = "jh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_ATTRIB, .begin = begin_snoop, .print = print_snoop,
+	.want = AN_ATTRIB, .filters = true, .min_ms = true,
+	.begin = begin_snoop, .print = print_snoop,
 };

@@ -31,7 +31,11 @@ int view_require_block(struct sink *s, const char *path)
 int run_view(const struct view_cmd *c, int argc, char **argv)
 {
 	struct driver d[2] = { { 0 } };
-	struct view_opts o = { .top = c->top, .rows = c->rows };
+	struct view_opts o = { .top = c->top, .rows = c->rows,
+			       .can_filter = c->filters,
+			       .can_min_ms = c->min_ms,
+			       .can_all_fds = c->slow };
+	const char *bad;
 	int nfiles = c->two ? 2 : 1, rc;
 	struct an_err err;
 	struct json j, *jp = NULL;
@@ -46,8 +50,25 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	for (int i = 0; i < nfiles; i++) {
 		d[i].want = c->want;
 		d[i].slow_n = c->slow ? (size_t)o.top : 0;
+		d[i].slow_all_fds = o.all_fds;
 		if (driver_open(&d[i], o.path[i], &err) < 0)
 			goto fail;
+	}
+	if (filter_active(&o.filter)) {
+		const struct source_info *in = d[0].info;
+
+		bad = filter_resolve(&o.filter, in->snapshot_start ?
+				     in->snapshot_start : in->snapshot_end);
+		if (bad) {
+			error("%s: no block device '%s' in the recording's snapshot; give its MAJ:MIN (ioreport summary lists the devices)",
+			      in->path, bad);
+			rc = 1;
+			goto out;
+		}
+		d[0].filter = &o.filter;
+		/* a process or a file: the requests' owners are needed */
+		if (filter_wants_owner(&o.filter))
+			d[0].want |= AN_ATTRIB;
 	}
 	if (o.json) {
 		json_init(&j, stdout);
@@ -55,10 +76,13 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	}
 	sink_init(&s, &d[0].st, stdout, jp);
 	s.no_hist = o.no_hist;
+	s.wide = o.wide;
 	if (c->begin) {
 		/* a view that prints during the pass */
-		if (jp)
+		if (jp) {
 			json_object_begin(jp, NULL);
+			json_u64(jp, "schema_version", JSON_SCHEMA_VERSION);
+		}
 		c->begin(&s, &d[0]);
 	}
 	for (int i = 0; i < nfiles; i++)
@@ -72,9 +96,24 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (jp && !c->begin)
+	if (jp && !c->begin) {
 		json_object_begin(jp, NULL);
+		json_u64(jp, "schema_version", JSON_SCHEMA_VERSION);
+	}
+	/*
+	 * What the recordings lost, once for every view: the JSON member,
+	 * or a warning line above the view (after it for a view printed
+	 * during the pass)
+	 */
+	if (!c->begin) {
+		view_integrity(&s, c->two ? &d[1].st : NULL);
+		view_filter_kept(&s);
+	}
 	rc = c->print(&s, &o, c->two ? &d[1].st : NULL);
+	if (c->begin) {
+		view_integrity(&s, NULL);
+		view_filter_kept(&s);
+	}
 	if (jp) {
 		json_object_end(jp);
 		if (!s.err && json_finish(jp) < 0)

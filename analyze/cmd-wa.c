@@ -13,11 +13,12 @@
 #define DEFAULT_TOP	10
 
 static const char wa_usage[] =
-"usage: ioreport wa [--json] [--top N] FILE\n"
+"usage: ioreport wa [--json] [--top N] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
 "  -n, --top N          rows of the process and file lists (default 10)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 "\n"
 "Write amplification: the bytes applications wrote with file syscalls\n"
 "against the bytes written to each device, split into file data, journal\n"
@@ -29,11 +30,12 @@ static const char wa_usage[] =
 "their fsyncs waited for included.  Method: docs/write-amplification.md.\n";
 
 static const char fsync_usage[] =
-"usage: ioreport fsync [--json] [--top N] FILE\n"
+"usage: ioreport fsync [--json] [--top N] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
 "  -n, --top N          rows of the process and file lists (default 10)\n"
 "  -h, --help           this help\n"
+VIEW_WIDE_HELP
 "\n"
 "What fsync costs, per process and per file: fsync/fdatasync/\n"
 "sync_file_range calls and their latency (syscall enter -> exit), the\n"

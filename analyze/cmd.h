@@ -14,6 +14,8 @@
 
 #include <stdbool.h>
 
+#include "stats/filter.h"
+
 struct source_info;
 
 int cmd_info(int argc, char **argv);
@@ -32,13 +34,37 @@ int parse_count(const char *usage, const char *opt, const char *arg,
 int usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The help lines of the view filters, for the usage texts. */
+#define VIEW_FILTER_HELP \
+"  -p, --pid PID[,PID]  only these processes (a process and its threads)\n" \
+"  -c, --comm NAME[,NAME] only processes that had one of these names\n" \
+"  -d, --dev DEV[,DEV]  only these block devices (name or MAJ:MIN)\n" \
+"  -f, --file GLOB      only files whose path matches GLOB (fnmatch)\n" \
+"      --since SEC      only from SEC seconds after the first event\n" \
+"      --until SEC      only up to SEC seconds after the first event\n"
+#define VIEW_WIDE_HELP \
+"      --wide           every column, exact numbers, whole names (default:\n" \
+"                       100 columns, sizes in K/M/G)\n"
+#define VIEW_MIN_MS_HELP \
+"      --min-ms MS      only requests and syscalls that took MS ms or more\n"
+#define VIEW_ALL_FDS_HELP \
+"      --all-fds        slowest syscalls on every fd (pipes, sockets, ttys\n" \
+"                       too), not only on files and block devices\n"
+
 /* The options of a view command (see parse_view_opts()). */
 struct view_opts {
+	/* in: which options the view has beside its shortopts */
+	bool can_filter;	/* -p -c -d -f --since --until */
+	bool can_min_ms;	/* --min-ms */
+	bool can_all_fds;	/* --all-fds */
+	bool all_fds;		/* --all-fds: slowest syscalls on every fd */
+	bool wide;		/* --wide: every column, exact numbers */
 	bool json;		/* -j, --json */
 	bool no_hist;		/* -H, --no-hist */
 	long top;		/* -n, --top N */
 	long rows;		/* -r, --rows N (1 to 100000) */
 	const char *path[2];	/* the FILEs */
+	struct view_filter filter;	/* -p -c -d -f --since --until --min-ms */
 };
 
 /*
@@ -76,6 +102,8 @@ struct view_cmd {
 	bool slow;			/* keep the --top slowest */
 	bool need_sys;			/* no syscall events: fail, print nothing */
 	bool two;			/* BEFORE and AFTER */
+	bool filters;			/* takes the view filters */
+	bool min_ms;			/* and --min-ms (per-operation views) */
 	/* before the pass, for a view printed during it (hooks), or NULL */
 	void (*begin)(struct sink *s, struct driver *d);
 	/*

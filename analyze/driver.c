@@ -27,6 +27,37 @@
 #include "replay/proctable.h"
 #include "stats/wa.h"
 #include "stats/dirty.h"
+#include "stats/filter.h"
+
+/* "blockdev NAME ..." lines: whether NAME is the one asked */
+static int is_blockdev(char **f, int n, void *arg)
+{
+	return n >= 2 && !strcmp(f[1], arg);
+}
+
+/*
+ * Whether a syscall is I/O on a file or a block device, what the slowest
+ * syscalls list by default: a call on no fd (sync) or on a regular file
+ * (an absolute path outside /dev, /proc and /sys) or a block device of
+ * the snapshot; not a pipe, socket, tty, eventfd or unknown fd.
+ */
+static bool file_io(const struct driver *a, const struct file *f,
+		    const struct sys_call *c)
+{
+	const char *p;
+
+	if (sys_call_fd(c) < 0)
+		return true;
+	p = f ? f->path : NULL;
+	if (!p || p[0] != '/')
+		return false;
+	if (!strncmp(p, "/proc/", 6) || !strncmp(p, "/sys/", 5))
+		return false;
+	if (strncmp(p, "/dev/", 5))
+		return true;
+	return meta_lines(a->info->snapshot_start, "blockdev", is_blockdev,
+			  (void *)(p + 5)) > 0;
+}
 
 /* The accounting's per-call hook: the slow heap, then the caller's hook. */
 static void on_call(void *arg, struct proc *p, struct file *f,
@@ -34,33 +65,99 @@ static void on_call(void *arg, struct proc *p, struct file *f,
 {
 	struct driver *a = arg;
 
-	stats_call(&a->st, p, f, c);
+	/* --min-ms: the slowest and the hook see the slow calls only */
+	if (a->filter && a->filter->min_ns &&
+	    (!c->paired || c->end - c->start < a->filter->min_ns))
+		return;
+	if (a->slow_all_fds || file_io(a, f, c))
+		stats_call(&a->st, p, f, c);
 	if (a->on_call)
 		a->on_call(a->on_call_arg, c, p->id, f ? f->id : -1);
 }
 
+/* The pid and comm of the task that inserted (else issued) a request. */
+static int rq_task(const struct driver *a, const struct blk_request *rq,
+		   const char **comm)
+{
+	int pid = rq->insert_pid >= 0 ? rq->insert_pid : rq->issue_pid;
+
+	*comm = rq->comm[0] ? rq->comm : decode_comm(a->dec, pid);
+	return pid;
+}
+
 /*
- * A request the block replay completed: the per-device aggregates, its
- * owner, the slowest, the timed machines, the caller's hook.  This is
- * where view filters (pid, device, file, time window, latency) would
- * choose the requests the aggregates see.
+ * Whether the view filters keep a request: the time of its completion
+ * and its device (known before its owner), then its owner's process and
+ * file (the attribution's, else the task that queued it), then its time
+ * (--min-ms).  Counts what was seen and kept.
+ */
+static bool keep_before(const struct driver *a, const struct blk_request *rq)
+{
+	const struct view_filter *f = a->filter;
+
+	return filter_time(f, rq->complete_ts) &&
+	       filter_dev(f, rq->dev, rq->dev);
+}
+
+static bool keep_after(const struct driver *a, const struct blk_done *d)
+{
+	const struct view_filter *f = a->filter;
+	const char *comm;
+	int pid;
+
+	if (d->attributed) {
+		if (!filter_proc(f, d->own.proc))
+			return false;
+		if (f->glob && !(d->own.file &&
+				 filter_path(f, d->own.file->path)))
+			return false;
+	} else {
+		pid = rq_task(a, &d->rq, &comm);
+		if (!filter_task(f, pid, comm) || f->glob)
+			return false;
+	}
+	return !f->min_ns || blk_total_ns(&d->rq) >= f->min_ns;
+}
+
+/*
+ * A request the block replay completed: its owner, then (when the view
+ * filters keep it) the per-device aggregates, the slowest, the timed
+ * machines, the caller's hook.
  */
 static void on_request(const struct blk_request *rq, void *arg)
 {
 	struct driver *a = arg;
 	struct blk_done done;
+	bool keep = true;
 
-	if (stats_request(&a->st, rq) < 0)
-		a->err = -AN_E_NOMEM;
-	if (!stats_keeps_requests(&a->st) && !a->on_request && !a->at &&
-	    !a->dirty)
+	if (a->filter) {
+		a->filter->requests++;
+		keep = keep_before(a, rq);
+	}
+	if (!a->filter && !stats_keeps_requests(&a->st) && !a->on_request &&
+	    !a->at && !a->dirty) {
+		if (stats_request(&a->st, rq) < 0)
+			a->err = -AN_E_NOMEM;
 		return;
+	}
 	done.rq = *rq;
 	done.attributed = a->at != NULL;
-	if (a->at)
+	if (a->at) {
+		/* a request filtered out still consumes its bios */
+		attrib_mute(a->at, !keep);
 		attrib_request(a->at, rq, &done.own);
-	else
+		attrib_mute(a->at, false);
+	} else {
 		memset(&done.own, 0, sizeof(done.own));
+	}
+	if (a->filter) {
+		keep = keep && keep_after(a, &done);
+		if (!keep)
+			return;
+		a->filter->requests_kept++;
+	}
+	if (stats_request(&a->st, rq) < 0)
+		a->err = -AN_E_NOMEM;
 	stats_keep_request(&a->st, &done);
 	/* the timed machines see each request as it completes */
 	if (a->wa) {
@@ -219,6 +316,12 @@ static int setup(struct driver *a, struct an_err *err)
 	if (stats_init(st, a->info->nr_cpus, a->slow_n, a->want & AN_SYS) < 0)
 		return -AN_E_NOMEM;
 	st->info = a->info;
+	st->filter = a->filter;
+	st->slow_all_fds = a->slow_all_fds;
+	if (a->filter) {
+		a->filter->disk_of = disk_of;
+		a->filter->disk_arg = a;
+	}
 	source_event_types(a->src, &n);
 	st->event_types = n;
 	a->dec = decode_new(a->src, err);
@@ -242,6 +345,7 @@ static int setup(struct driver *a, struct an_err *err)
 		if (!a->sys.sr || !a->sys.pt)
 			return -AN_E_NOMEM;
 		a->sys.acct.pt = a->sys.pt;
+		a->sys.acct.filter = a->filter;
 		a->sys.acct.ft = a->sys.ft;
 		st->pt = a->sys.pt;
 		st->ft = a->sys.ft;
@@ -355,6 +459,8 @@ int driver_run(struct driver *a, struct an_err *err)
 	decode = a->want != 0;
 	while ((rc = source_next(src, &ev)) > 0) {
 		stats_event(st, ev.ts, ev.cpu, ev.pid, ev.missed);
+		if (a->filter && st->events == 1)
+			a->filter->base_ts = ev.ts;
 		if (!decode)
 			continue;
 		if (a->dirty && st->events == 1)

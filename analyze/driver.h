@@ -34,6 +34,7 @@
 struct source;
 struct source_info;
 struct an_err;
+struct view_filter;
 
 /* What to compute (driver.want). */
 #define AN_BLOCK	0x01	/* block replay: devices, slow requests */
@@ -62,6 +63,14 @@ struct driver {
 	void *on_request_arg;
 	call_done_fn on_call;		/* each syscall (AN_SYS), or NULL */
 	void *on_call_arg;
+	/*
+	 * the view filters (stats/filter.h), or NULL: the requests and
+	 * syscalls they keep are the only ones the aggregates, the slow
+	 * heaps and the hooks see; filled with the counts
+	 */
+	struct view_filter *filter;
+	/* the slowest syscalls: on every fd, not only files and disks */
+	bool slow_all_fds;
 
 	/* input, after driver_open() */
 	struct source *src;

@@ -8,14 +8,15 @@ tests_test_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_format_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
 
 TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
-	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh
+	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
+	tests/test-integrity.sh
 EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
-	tests/corrupt/make-corrupt.py
+	tests/test-integrity.sh tests/corrupt/make-corrupt.py tests/corrupt/make-damage.py
 
-TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh \
-	tests/test-findings.sh
-EXTRA_DIST += tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh \
+TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-width.sh \
+	tests/test-json-schema.sh tests/test-findings.sh
+EXTRA_DIST += tests/test-json-schema.sh tests/test-width.sh tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh \
 	tests/test-findings.sh \
 	docs/schema-render.py
 
@@ -24,6 +25,13 @@ golden-update: ioreport$(EXEEXT)
 	GOLDEN_UPDATE=1 top_srcdir='$(abs_top_srcdir)' \
 	IOREPORT='$(abs_top_builddir)/ioreport' $(SHELL) $(srcdir)/tests/test-golden.sh
 .PHONY: golden-update
+
+# Rewrite the schemas from the views' output on the samples after an
+# intended change of a view's JSON; review the diff before committing it.
+json-schemas: ioreport$(EXEEXT)
+	python3 $(srcdir)/docs/json/make-schemas.py '$(abs_top_builddir)/ioreport' \
+	  $(srcdir)/docs/json $(srcdir)/samples/*.iorec $(srcdir)/samples/*.dat
+.PHONY: json-schemas
 
 # ioreport db on the samples: views vs database, two recordings, re-load,
 # kill -9 mid-load, schema versions

@@ -98,8 +98,8 @@ for d in D["devices"]:
 	if got != exp:
 		bad += 1
 		print("device", d["dev"], d["op"], got, exp, file=sys.stderr)
-	for metric in ("queue", "device", "total"):
-		h = d[metric]
+	for metric, key in (("queue", "i2d"), ("device", "d2c"), ("total", "total")):
+		h = d[key]
 		row = db.execute("""SELECT hist_id, count, sum_ns, min_ns, max_ns, p50_ns, p90_ns, p99_ns, p999_ns
 			FROM histograms h JOIN ops o USING (rec_id, op) WHERE h.rec_id = 1 AND subject = 'device'
 			AND dev = ? AND o.name = ? AND metric = ?""", (dev, d["op"], metric)).fetchone()
@@ -155,7 +155,7 @@ if len(rows) != len(R):
 	sys.exit(1)
 for got, r in zip(rows, R):
 	exp = (r["start_ns"], r["issue_ns"], r["complete_ns"], r["dev"], r["op"],
-	       r["sector"], r["bytes"], r["queue_ns"], r["device_ns"],
+	       r["sector"], r["bytes"], r["i2d_ns"], r["d2c_ns"],
 	       r["total_ns"], r["pid"], r["error"], r["owner"]["kind"] if r["owner"] else None)
 	if got != exp:
 		bad += 1
@@ -244,4 +244,29 @@ rc=0
 "$IOREPORT" --db "$T/alias.sqlite" "$C" >/dev/null 2>"$T/err" || rc=$?
 assert "exit code of 'ioreport --db'" 2 "$rc"
 [ ! -e "$T/alias.sqlite" ] || fail "'ioreport --db' created a database"
+
+# 7. The database argument checked first: arguments swapped, a device
+# node (no journal file created beside it), a file of something else.
+rc=0
+"$IOREPORT" db "$C" "$T/swapped.sqlite" >/dev/null 2>"$T/err" || rc=$?
+assert "exit code with the arguments swapped" 1 "$rc"
+grep -q 'is a recording, not a database: the database comes first' "$T/err" ||
+	fail "swapped arguments: $(cat "$T/err")"
+[ ! -e "$T/swapped.sqlite" ] || fail "swapped arguments: a database was created"
+rc=0
+"$IOREPORT" db "$DB" "$DB" >/dev/null 2>"$T/err" || rc=$?
+assert "exit code with a database as a recording" 1 "$rc"
+grep -q 'is an SQLite database, not a recording' "$T/err" || fail "database as recording: $(cat "$T/err")"
+had=0; [ -e /dev/null-journal ] && had=1
+rc=0
+"$IOREPORT" db /dev/null "$C" >/dev/null 2>"$T/err" || rc=$?
+assert "exit code on /dev/null" 1 "$rc"
+grep -q '/dev/null is not a regular file' "$T/err" || fail "/dev/null: $(cat "$T/err")"
+[ $had = 1 ] || [ ! -e /dev/null-journal ] || fail "ioreport db /dev/null left /dev/null-journal"
+echo "not a database" > "$T/text.sqlite"
+rc=0
+"$IOREPORT" db "$T/text.sqlite" "$C" >/dev/null 2>"$T/err" || rc=$?
+assert "exit code on a text file" 1 "$rc"
+grep -q 'is not an SQLite database' "$T/err" || fail "text file: $(cat "$T/err")"
+log "database argument: swapped, device node, foreign file refused in one line"
 log PASS

@@ -14,7 +14,7 @@ for s in samples/*.iorec; do
 		rm -f "$db"
 		"$IOREPORT" db "$db" "$s" >/dev/null 2>&1 || { echo "FAIL: ioreport db $s"; fail=1; continue; }
 		want=$(sqlite3 "$db" "select duration_ns from syscalls where duration_ns is not null order by duration_ns desc limit $top" | tr '\n' ' ')
-		got=$("$IOREPORT" slow --json --top "$top" "$s" |
+		got=$("$IOREPORT" slow --all-fds --json --top "$top" "$s" |
 			python3 -c 'import json,sys; print(" ".join(str(x["latency_ns"]) for x in json.load(sys.stdin)["slow_syscalls"]))')
 		n=$((n + 1))
 		[ "$want" = "$got " ] || { echo "FAIL: $s --top $top: slow gives [$got], the database [$want]"; fail=1; }

@@ -216,20 +216,34 @@ int json_finish(struct json *j)
 	return j->misuse ? -1 : 0;
 }
 
+/* The members every latency object has (docs/json/common.schema.json). */
+static void lat_members(struct json *j, const struct hist *h)
+{
+	json_u64(j, "count", h->count);
+	json_u64(j, "sum_ns", h->sum);
+	json_u64(j, "avg_ns", hist_avg(h));
+	json_u64(j, "min_ns", h->count ? h->min : 0);
+	json_u64(j, "max_ns", h->max);
+	json_u64(j, "p50_ns", hist_pct(h, 50));
+	json_u64(j, "p90_ns", hist_pct(h, 90));
+	json_u64(j, "p99_ns", hist_pct(h, 99));
+	json_u64(j, "p999_ns", hist_pct(h, 99.9));
+}
+
+void json_lat(struct json *j, const char *key, const struct hist *h)
+{
+	json_object_begin(j, key);
+	lat_members(j, h);
+	json_object_end(j);
+}
+
 void json_hist(struct json *j, const char *key, const struct hist *h)
 {
 	uint64_t lo, hi, n;
 	int pos = 0;
 
 	json_object_begin(j, key);
-	json_u64(j, "count", h->count);
-	json_u64(j, "sum_ns", h->sum);
-	json_u64(j, "min_ns", h->min);
-	json_u64(j, "max_ns", h->max);
-	json_u64(j, "p50_ns", hist_pct(h, 50));
-	json_u64(j, "p90_ns", hist_pct(h, 90));
-	json_u64(j, "p99_ns", hist_pct(h, 99));
-	json_u64(j, "p999_ns", hist_pct(h, 99.9));
+	lat_members(j, h);
 	json_array_begin(j, "buckets");
 	while (hist_next_bucket(h, &pos, &lo, &hi, &n)) {
 		bool c = j->compact;

@@ -69,10 +69,15 @@ int json_finish(struct json *j);
 
 struct hist;
 /*
- * json_hist - a histogram as an object: count, sum_ns, min_ns, max_ns,
- * p50/p90/p99/p999 _ns and "buckets": [[lo_ns, hi_ns, count], ...] with
- * the inclusive bounds of every non-empty bucket.
+ * json_hist - a histogram as the one latency object of every view:
+ * count, sum_ns, avg_ns, min_ns, max_ns, p50/p90/p99/p999 _ns and
+ * "buckets": [[lo_ns, hi_ns, count], ...] with the inclusive bounds of
+ * every non-empty bucket; json_lat() the same without the buckets.
  */
 void json_hist(struct json *j, const char *key, const struct hist *h);
+void json_lat(struct json *j, const char *key, const struct hist *h);
+
+/* The version of the JSON vocabulary (docs/json/), first in every object. */
+#define JSON_SCHEMA_VERSION	2
 
 #endif /* IOREPORT_JSON_H */

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "base/err.h"
 #include "input/meta.h"
 #include "sink/sink.h"
+#include "sink/table.h"
 
 void sink_init(struct sink *s, struct stats *st, FILE *out, struct json *j)
 {
@@ -71,4 +73,109 @@ const char *sink_dev_name(struct sink *s, uint32_t dev)
 	if (!meta_dev_name(s->st->info->snapshot_start, dev, name, 64))
 		sink_dev_mm(dev, name, 64);
 	return name;
+}
+
+const char *sink_tail(const struct sink *s, const char *str, size_t room,
+		      char *buf, size_t n)
+{
+	size_t len = str ? strlen(str) : 0;
+
+	if (!str || s->wide || len <= room || room < 4)
+		return str;
+	snprintf(buf, n, "...%s", str + len - (room - 3));
+	return buf;
+}
+
+const char *sink_head(const struct sink *s, const char *str, size_t room,
+		      char *buf, size_t n)
+{
+	if (!str || s->wide || strlen(str) <= room || room < 2)
+		return str;
+	snprintf(buf, n, "%.*s~", (int)(room - 1), str);
+	return buf;
+}
+
+void sink_size(char *buf, size_t n, uint64_t v)
+{
+	table_size(buf, n, v);
+}
+
+void sink_line_begin(struct sink_line *l, const struct sink *s,
+		     const char *pre, const char *lead)
+{
+	l->s = s;
+	l->pre = pre;
+	l->items = 0;
+	fprintf(s->out, "%s%s", pre, lead);
+	l->col = strlen(pre) + strlen(lead);
+}
+
+void sink_line_add(struct sink_line *l, const char *fmt, ...)
+{
+	char buf[256];
+	size_t len;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	len = strlen(buf) + (l->items ? 2 : 1);
+	if (l->items && !l->s->wide && l->col + len > SINK_WIDTH) {
+		fprintf(l->s->out, ",\n%s    %s", l->pre, buf);
+		l->col = strlen(l->pre) + 4 + strlen(buf);
+	} else {
+		fprintf(l->s->out, "%s %s", l->items ? "," : "", buf);
+		l->col += len;
+	}
+	l->items++;
+}
+
+void sink_line_end(struct sink_line *l)
+{
+	fputc('\n', l->s->out);
+}
+
+/* One line of text (no newline) wrapped at SINK_WIDTH. */
+static void wrap_line(FILE *out, const char *p, size_t len)
+{
+	size_t width = SINK_WIDTH, indent = 0;
+
+	while (p[indent] == ' ' && indent < len)
+		indent++;
+	indent += 4;
+	while (len > width) {
+		size_t cut = width;
+
+		while (cut > indent && p[cut] != ' ')
+			cut--;
+		if (cut <= indent)
+			break;		/* one word longer than the line */
+		fprintf(out, "%.*s\n%*s", (int)cut, p, (int)indent, "");
+		p += cut + 1;
+		len -= cut + 1;
+		width = SINK_WIDTH - indent;
+	}
+	fwrite(p, 1, len, out);
+}
+
+void sink_printf(const struct sink *s, const char *fmt, ...)
+{
+	char buf[8192];
+	const char *p, *nl;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (s->wide) {
+		fputs(buf, s->out);
+		return;
+	}
+	for (p = buf; *p; p = nl + 1) {
+		nl = strchr(p, '\n');
+		wrap_line(s->out, p, nl ? (size_t)(nl - p) : strlen(p));
+		if (!nl)
+			break;
+		fputc('\n', s->out);
+	}
 }

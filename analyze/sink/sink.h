@@ -31,6 +31,8 @@ struct sink {
 	struct json *j;		/* NULL: text */
 	struct stats *st;	/* what is printed */
 	bool no_hist;		/* text: tables only */
+	bool wide;		/* text: every column, exact numbers, whole
+				   names (--wide); else SINK_WIDTH columns */
 	int err;		/* 0, or the first -AN_E_* of a view (no
 				   memory: the view is cut short) */
 	/* device names from the snapshot, cached */
@@ -49,6 +51,46 @@ struct sink {
 void sink_init(struct sink *s, struct stats *st, FILE *out, struct json *j);
 void sink_release(struct sink *s);
 
+/* The width of a default text view. */
+#define SINK_WIDTH	100
+
+/*
+ * sink_tail - str for a column of room characters: itself when it fits
+ * (or s->wide), else "..." and its end (a path's file name survives),
+ * copied into buf
+ */
+const char *sink_tail(const struct sink *s, const char *str, size_t room,
+		      char *buf, size_t n);
+/* The same for a name: its start and "~" (a comm, a device). */
+const char *sink_head(const struct sink *s, const char *str, size_t room,
+		      char *buf, size_t n);
+/*
+ * sink_printf - text as fprintf, its lines longer than SINK_WIDTH wrapped
+ * at spaces with the rest indented (never with s->wide): for sentences,
+ * not tables
+ */
+void sink_printf(const struct sink *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* A size in bytes for people: "512", "7.1K", "18.3M", "1.2G" (IEC). */
+void sink_size(char *buf, size_t n, uint64_t v);
+
+/*
+ * A line of "item, item, ..." that wraps at SINK_WIDTH (never with
+ * s->wide), the next lines indented: sink_line_begin() prints lead,
+ * sink_line_add() one item, sink_line_end() the newline.
+ */
+struct sink_line {
+	const struct sink *s;
+	const char *pre;	/* before every line ("# " in snoop) */
+	size_t col;
+	int items;
+};
+void sink_line_begin(struct sink_line *l, const struct sink *s,
+		     const char *pre, const char *lead);
+void sink_line_add(struct sink_line *l, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void sink_line_end(struct sink_line *l);
+
 /* A view's failure rc (< 0) kept in s->err, the first one only. */
 void sink_fail(struct sink *s, long rc);
 /* How many of n rows a view shows for --top top (< 0: all). */
@@ -60,6 +102,31 @@ const char *sink_dev_name(struct sink *s, uint32_t dev);
 void sink_dev_mm(uint32_t dev, char *buf, size_t n);
 /* A trace clock time as seconds with microseconds into buf. */
 void sink_secs(char *buf, size_t n, uint64_t ts);
+
+/*
+ * integrity.c: what a damaged, truncated or partly unreadable recording
+ * cost.  sink_damaged() says whether in is any of those;
+ * sink_integrity_line() appends its one warning line (no newline) to
+ * out and returns true, or appends nothing and returns false (st: the
+ * pass over it, or NULL).  sink_integrity_json() writes the "integrity"
+ * member of n recordings, the same object in every view (docs/json/);
+ * view_integrity() writes it for the view of s (after: AFTER's pass of
+ * a two-recording view, or NULL), as the JSON member or as the warning
+ * lines of the damaged ones.
+ */
+struct sbuf;
+bool sink_damaged(const struct source_info *in);
+bool sink_integrity_line(const struct source_info *in,
+			 const struct stats *st, struct sbuf *out);
+void sink_integrity_json(struct json *j, const struct source_info *const *in,
+			 const struct stats *const *st, int n);
+void view_integrity(struct sink *s, const struct stats *after);
+/*
+ * view_filter_kept - what the view filters of the pass kept: a text
+ * line "filter: ..." (none without a filter), or the "filter" member of
+ * JSON (null without one)
+ */
+void view_filter_kept(struct sink *s);
 
 /* view-summary.c: the file line, the summary, the anomaly counters */
 void view_head(struct sink *s);

@@ -14,6 +14,25 @@
 int table_print(FILE *out, const struct column *cols, int ncols,
 		const void *rows, size_t nrows, size_t rowsize)
 {
+	return table_print_fit(out, 0, cols, ncols, rows, nrows, rowsize);
+}
+
+/* The cell of the last column, cut to room with "..." for its start. */
+static const char *fit(const char *cell, int room, char *buf, size_t n)
+{
+	size_t len = strlen(cell);
+
+	if (room < 8 || len <= (size_t)room)
+		return cell;
+	snprintf(buf, n, "...%s", cell + len - (size_t)(room - 3));
+	return buf;
+}
+
+int table_print_fit(FILE *out, size_t width, const struct column *cols,
+		    int ncols, const void *rows, size_t nrows, size_t rowsize)
+{
+	int room = 0;
+	char cut[4096];
 	char **cells = an_calloc(nrows * (size_t)ncols + 1, sizeof(*cells));
 	int *w = an_calloc((size_t)ncols, sizeof(*w));
 	char buf[4096];
@@ -40,6 +59,11 @@ int table_print(FILE *out, const struct column *cols, int ncols,
 				w[c] = (int)strlen(buf);
 		}
 	}
+	if (width && cols[ncols - 1].left) {
+		room = (int)width;
+		for (int c = 0; c < ncols - 1; c++)
+			room -= w[c] + 2;
+	}
 	for (int c = 0; c < ncols; c++) {
 		bool last = c == ncols - 1;
 
@@ -51,9 +75,12 @@ int table_print(FILE *out, const struct column *cols, int ncols,
 		for (int c = 0; c < ncols; c++) {
 			bool last = c == ncols - 1;
 
+			const char *cell = cells[r * (size_t)ncols + (size_t)c];
+
+			if (last && room)
+				cell = fit(cell, room, cut, sizeof(cut));
 			fprintf(out, "%s%*s", c ? "  " : "",
-				cols[c].left ? -(last ? 0 : w[c]) : w[c],
-				cells[r * (size_t)ncols + (size_t)c]);
+				cols[c].left ? -(last ? 0 : w[c]) : w[c], cell);
 		}
 		fputc('\n', out);
 	}
@@ -73,6 +100,23 @@ void table_ms(char *buf, size_t n, uint64_t ns)
 void table_us(char *buf, size_t n, uint64_t ns)
 {
 	snprintf(buf, n, "%.1f", (double)ns / 1e3);
+}
+
+void table_size(char *buf, size_t n, uint64_t v)
+{
+	static const char unit[] = "KMGTPE";
+	double x = (double)v;
+	int u = -1;
+
+	if (v < 1024) {
+		snprintf(buf, n, "%" PRIu64, v);
+		return;
+	}
+	while (x >= 1024 && u < 5) {
+		x /= 1024;
+		u++;
+	}
+	snprintf(buf, n, x < 99.95 ? "%.1f%c" : "%.0f%c", x, unit[u]);
 }
 
 void table_u64(char *buf, size_t n, uint64_t v)

@@ -26,6 +26,15 @@ struct column {
  */
 int table_print(FILE *out, const struct column *cols, int ncols,
 		const void *rows, size_t nrows, size_t rowsize);
+/*
+ * table_print_fit - the same, fitted into width columns (0: no limit): a
+ * left-aligned last column (a name, a path) is cut to what is left, its
+ * start replaced by "..." so that its end survives
+ */
+int table_print_fit(FILE *out, size_t width, const struct column *cols,
+		    int ncols, const void *rows, size_t nrows, size_t rowsize);
+/* A size for people ("7.1M", see sink_size()). */
+void table_size(char *buf, size_t n, uint64_t v);
 
 /* The cell formats of the tables. */
 void table_ms(char *buf, size_t n, uint64_t ns);	/* "%.3f" ms */

@@ -249,15 +249,17 @@ static void picture_json(struct sink *s, const char *key, enum dm_picture pic,
 	json_object_end(j);
 }
 
-static void config_text(FILE *out, const struct snapdiff *sd)
+static void config_text(const struct sink *s, const struct snapdiff *sd)
 {
+	FILE *out = s->out;
+
 	fprintf(out, "\nconfig changes (start snapshots):\n");
 	if (!sd->n)
 		fprintf(out, "  none (kernel, sysctls, mounts of the devices used, queue settings)\n");
 	for (size_t i = 0; i < sd->n; i++) {
 		const struct snapdiff_item *it = &sd->v[i];
 
-		fprintf(out, "  %-9s %-28s %s -> %s%s%s%s\n", it->what,
+		sink_printf(s, "  %-9s %-28s %s -> %s%s%s%s\n", it->what,
 			it->key, it->before ? it->before : "(absent)",
 			it->after ? it->after : "(absent)",
 			it->note ? "   [" : "", it->note ? it->note : "",
@@ -285,7 +287,7 @@ static void config_json(struct json *j, const struct snapdiff *sd)
 static void head_json(struct json *j, const char *key, const struct stats *st)
 {
 	json_object_begin(j, key);
-	json_str(j, "file", st->info->path);
+	json_str(j, "recording", st->info->path);
 	json_str(j, "view", "diff");
 	json_u64(j, "duration_ns", stats_duration(st));
 	json_object_end(j);
@@ -313,7 +315,7 @@ void view_diff(struct sink *s, const struct diff *d, long top)
 		"     more, for latencies P(an AFTER operation is longer) outside %.2f..%.2f\n",
 		SIG_ALPHA, SIG_MIN_CHANGE * 100, 0.5 - SIG_MIN_EFFECT,
 		0.5 + SIG_MIN_EFFECT);
-	config_text(s->out, &d->sd);
+	config_text(s, &d->sd);
 	for (int k = 0; k < DM_NSECT; k++)
 		section_text(s, d, k, top);
 	each_picture(s, d, top, picture_text);

@@ -42,15 +42,21 @@ static size_t anomalies(const struct stats *a, struct anomaly *v)
 	return k;
 }
 
-static void print_anomalies_text(const struct stats *a, FILE *out)
+/* Text: the counters that are not zero (all with --wide), wrapped. */
+static void print_anomalies_text(struct sink *s)
 {
 	struct anomaly v[ANOMALIES_MAX];
-	size_t n = anomalies(a, v);
+	size_t n = anomalies(s->st, v);
+	struct sink_line l;
 
-	fprintf(out, "\nanomalies:");
+	fputc('\n', s->out);
+	sink_line_begin(&l, s, "", "anomalies:");
 	for (size_t i = 0; i < n; i++)
-		fprintf(out, "%s %s %" PRIu64, i ? "," : "", v[i].text, v[i].n);
-	fputc('\n', out);
+		if (v[i].n || s->wide)
+			sink_line_add(&l, "%s %" PRIu64, v[i].text, v[i].n);
+	if (!l.items)
+		sink_line_add(&l, "none");
+	sink_line_end(&l);
 }
 
 static void print_anomalies_json(const struct stats *a, struct json *j)
@@ -64,26 +70,26 @@ static void print_anomalies_json(const struct stats *a, struct json *j)
 	json_object_end(j);
 }
 
-static void print_head_text(const struct stats *a, FILE *out)
+static void print_head_text(const struct sink *s)
 {
+	const struct stats *a = s->st;
 	const struct source_info *in = a->info;
 	char abi[32] = "";
 
-	if (a->compat_raw)
+	struct sbuf cs = SBUF_INIT;
+
+	if (a->compat_raw) {
 		meta_kv(in->header_text, "compat_abi", abi, sizeof(abi));
-	fprintf(out, "%s: %.6f s, syscalls from %s", in->path,
+		sbuf_addf(&cs, ", 32-bit (%s) programs' from raw_syscalls: %"
+			  PRIu64 " calls", abi, a->compat_calls);
+	}
+	sink_printf(s, "%s: %.6f s, syscalls from %s%s%s\n", in->path,
 	       (double)stats_duration(a) / 1e9,
 	       a->raw_syscalls ? "raw_syscalls (fallback)" :
-	       "syscalls:* events");
-	if (a->compat_raw)
-		fprintf(out, ", 32-bit (%s) programs' from raw_syscalls: %"
-			PRIu64 " calls", abi, a->compat_calls);
-	fprintf(out, "%s\n", a->proc_events ? "" :
-		"; no process events: fork/exec/exit not followed");
-	if (in->integrity != SOURCE_COMPLETE)
-		fprintf(out, "%s at offset %" PRIu64 ": %s\n",
-		       meta_integrity(in->integrity), in->stop_offset,
-		       in->stop_reason ? in->stop_reason : "?");
+	       "syscalls:* events", cs.buf ? cs.buf : "",
+	       a->proc_events ? "" :
+	       "; no process events: fork/exec/exit not followed");
+	sbuf_release(&cs);
 }
 
 static void print_head_json(const struct stats *a, struct json *j)
@@ -91,7 +97,7 @@ static void print_head_json(const struct stats *a, struct json *j)
 	const struct source_info *in = a->info;
 	char buf[1024];
 
-	json_str(j, "file", in->path);
+	json_str(j, "recording", in->path);
 	json_u64(j, "duration_ns", stats_duration(a));
 	json_bool(j, "raw_syscalls", a->raw_syscalls);
 	json_u64(j, "path_hints", a->path_hints);
@@ -107,7 +113,20 @@ static void print_head_json(const struct stats *a, struct json *j)
 		json_array_end(j);
 	}
 	json_bool(j, "process_events", a->proc_events);
-	json_bool(j, "complete", in->integrity == SOURCE_COMPLETE);
+}
+
+/* "comms": every name a process had (a comma-separated list) as an array. */
+static void json_comms(struct json *j, const char *comms)
+{
+	const char *p = comms, *c;
+
+	json_array_begin(j, "comms");
+	while (p && *p) {
+		c = strchr(p, ',');
+		json_strn(j, NULL, p, c ? (size_t)(c - p) : strlen(p));
+		p = c ? c + 1 : NULL;
+	}
+	json_array_end(j);
 }
 
 /* ------------------------------------------------------------------ */
@@ -118,29 +137,30 @@ static double pct(uint64_t part, uint64_t all)
 	return all ? 100.0 * (double)part / (double)all : 0.0;
 }
 
-static void print_attrib_text(const struct stats *a, FILE *out)
+static void print_attrib_text(const struct sink *s)
 {
+	const struct stats *a = s->st;
 	const struct attrib_totals *t = attrib_totals(a->at);
+	char meta[64] = "";
 
 	if (!a->have_block) {
-		fprintf(out, "I/O attributed: no block requests: %s\n",
+		sink_printf(s, "I/O attributed: no block requests: %s\n",
 		       a->block_why ? a->block_why : "?");
 		return;
 	}
 	if (!t->bio_events) {
-		fprintf(out, "I/O attributed: none: the recording lacks block:block_bio_queue (record with iorec's 'io' profile)\n");
+		sink_printf(s, "I/O attributed: none: the recording lacks block:block_bio_queue (record with iorec's 'io' profile)\n");
 		return;
 	}
-	fprintf(out, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%",
-	       pct(t->proc_bytes, t->bytes), pct(t->file_bytes, t->bytes),
-	       pct(t->kind_bytes[AK_JOURNAL], t->bytes));
 	if (t->kind_bytes[AK_METADATA])
-		fprintf(out, "; file-system metadata %.1f%%",
-			pct(t->kind_bytes[AK_METADATA], t->bytes));
-	fprintf(out, "; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
+		snprintf(meta, sizeof(meta), "; file-system metadata %.1f%%",
+			 pct(t->kind_bytes[AK_METADATA], t->bytes));
+	sink_printf(s, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%%s; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
+	       pct(t->proc_bytes, t->bytes), pct(t->file_bytes, t->bytes),
+	       pct(t->kind_bytes[AK_JOURNAL], t->bytes), meta,
 	       pct(t->kind_bytes[AK_UNATTRIBUTED], t->bytes), t->bytes,
 	       t->requests);
-	fprintf(out, "  by rule (bytes): fsync %" PRIu64 ", writeback %" PRIu64
+	sink_printf(s, "  by rule (bytes): fsync %" PRIu64 ", writeback %" PRIu64
 	       " (of which no dirtier known %" PRIu64 "), syscall %" PRIu64
 	       ", process context %" PRIu64 ", journal %" PRIu64
 	       ", metadata %" PRIu64
@@ -151,7 +171,7 @@ static void print_attrib_text(const struct stats *a, FILE *out)
 	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_METADATA],
 	       t->kind_bytes[AK_UNATTRIBUTED], t->inode_bytes);
 	for (size_t i = 0; i < t->njournal; i++)
-		fprintf(out, "  journal of %u:%u: %" PRIu64 " bytes, %" PRIu64
+		sink_printf(s, "  journal of %u:%u: %" PRIu64 " bytes, %" PRIu64
 		       " of them in commits an fsync waited for\n",
 		       t->journal[i].dev >> 20, t->journal[i].dev & 0xfffff,
 		       t->journal[i].bytes, t->journal[i].fsync_bytes);
@@ -166,7 +186,7 @@ void view_attribution(struct sink *s)
 
 	if (!j) {
 		if (a->at)
-			print_attrib_text(a, s->out);
+			print_attrib_text(s);
 		return;
 	}
 	if (!a->at) {
@@ -206,33 +226,23 @@ void view_attribution(struct sink *s)
 	json_object_end(j);
 }
 
-static void print_dstate_note(const struct stats *a, FILE *out)
+static void print_dstate_note(const struct sink *s)
 {
+	const struct stats *a = s->st;
 	const struct attrib_totals *t = attrib_totals(a->at);
 
-	fprintf(out, "THROTTLED: time paused by balance_dirty_pages (its pause field, ms)%s; D-STATE: %s\n",
+	sink_printf(s, "THROTTLED: time paused by balance_dirty_pages (its pause field, ms)%s; D-STATE: %s\n",
 	       t->bdp_events ? "" : " (not recorded)",
 	       t->sched_events ? "time blocked in D state (sched_switch -> wakeup)" :
 	       "not recorded (record with iorec -p io,iowait)");
 }
 
-static void json_lat(struct json *j, const char *key, const struct hist *h)
-{
-	json_object_begin(j, key);
-	json_u64(j, "count", h->count);
-	json_u64(j, "total_ns", h->sum);
-	json_u64(j, "avg_ns", hist_avg(h));
-	json_u64(j, "p50_ns", hist_pct(h, 50));
-	json_u64(j, "p99_ns", hist_pct(h, 99));
-	json_u64(j, "max_ns", h->max);
-	json_object_end(j);
-}
 
 static const struct json_u64_field blk_fields[] = {
 	JSON_U64("requests", struct blkio, requests),
 	JSON_U64("read_bytes", struct blkio, read_bytes),
 	JSON_U64("write_bytes", struct blkio, write_bytes),
-	JSON_U64("device_ns", struct blkio, dev_ns),
+	JSON_U64("d2c_ns", struct blkio, dev_ns),
 	JSON_U64("journal_bytes", struct blkio, journal_bytes),
 };
 
@@ -297,6 +307,31 @@ static const struct column proc_cols[] = {
 	{ "COMMS", true, c_comms },
 };
 
+/* The default (100 columns): the columns read first, sizes for people. */
+static void c_comm16(const void *r, char *b, size_t n)
+{
+	const char *c = PROW(r)->p.comm ? PROW(r)->p.comm : "";
+
+	snprintf(b, n, strlen(c) > 16 ? "%.15s~" : "%s", c);
+}
+static void c_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->read_bytes); }
+static void c_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->write_bytes); }
+static void c_hbrbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->blk.read_bytes); }
+static void c_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->blk.write_bytes); }
+
+static const struct column proc_cols_narrow[] = {
+	{ "PID", false, c_pid },
+	{ "COMM", true, c_comm16 },
+	{ "CALLS", false, c_calls },
+	{ "READ", false, c_hrbytes },
+	{ "WRITE", false, c_hwbytes },
+	{ "FSYNC", false, c_fsyncs },
+	{ "FS-MAX(ms)", false, c_fsync_max },
+	{ "BLK-R", false, c_hbrbytes },
+	{ "BLK-W", false, c_hbwbytes },
+	{ "DEV(ms)", false, c_bdev },
+};
+
 #define KROW(r) ((const struct krow *)(r))
 static void k_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", KROW(r)->p->pid); }
 static void k_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", KROW(r)->p->comm); }
@@ -356,7 +391,7 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 		json_i64(j, "pid", p->pid);
 		json_i64(j, "ppid", p->ppid);
 		json_str(j, "comm", p->comm);
-		json_str(j, "comms", p->comms ? p->comms : p->comm);
+		json_comms(j, p->comms ? p->comms : p->comm);
 		json_str(j, "exe", p->exe);
 		json_bool(j, "exited", p->exited);
 		json_u64s(j, ps, proc_fields, ARRAY_SIZE(proc_fields));
@@ -384,22 +419,28 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 	json_array_end(j);
 }
 
-static int processes_text(const struct stats *a, FILE *out,
-			  const struct proc_row *rows, size_t shown, size_t n)
+static int processes_text(struct sink *s, const struct proc_row *rows,
+			  size_t shown, size_t n)
 {
+	FILE *out = s->out;
 	struct krow *krows;
 	size_t nk = 0;
 	int rc;
 
-	print_head_text(a, out);
-	print_attrib_text(a, out);
-	print_dstate_note(a, out);
+	print_head_text(s);
+	print_attrib_text(s);
+	print_dstate_note(s);
 	fprintf(out, "processes with file syscalls or block I/O: %zu", n);
 	if (shown < n)
 		fprintf(out, " (top %zu shown)", shown);
 	fprintf(out, "\n\n");
-	rc = table_print(out, proc_cols, (int)ARRAY_SIZE(proc_cols), rows,
-			 shown, sizeof(*rows));
+	if (s->wide)
+		rc = table_print(out, proc_cols, (int)ARRAY_SIZE(proc_cols),
+				 rows, shown, sizeof(*rows));
+	else
+		rc = table_print_fit(out, SINK_WIDTH, proc_cols_narrow,
+				     (int)ARRAY_SIZE(proc_cols_narrow), rows,
+				     shown, sizeof(*rows));
 	for (size_t i = 0; i < shown; i++)
 		for (int k = 1; k < SK_NR; k++)
 			if (rows[i].ps->k[k].count)
@@ -421,7 +462,7 @@ static int processes_text(const struct stats *a, FILE *out,
 	if (!rc)
 		rc = table_print(out, kind_cols, (int)ARRAY_SIZE(kind_cols),
 				 krows, nk, sizeof(*krows));
-	print_anomalies_text(a, out);
+	print_anomalies_text(s);
 	free(krows);
 	return rc;
 }
@@ -452,7 +493,7 @@ void view_processes(struct sink *s, long top)
 	if (n >= 0 && s->j)
 		processes_json(s->j, rows, sink_top(top, n), (size_t)n);
 	else if (n >= 0)
-		n = processes_text(s->st, s->out, rows, sink_top(top, n),
+		n = processes_text(s, rows, sink_top(top, n),
 				   (size_t)n);
 	sink_fail(s, n);
 	free(rows);
@@ -513,6 +554,22 @@ static const struct column file_cols[] = {
 	{ "FILE", true, f_name },
 };
 
+static void f_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s.read_bytes); }
+static void f_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s.write_bytes); }
+static void f_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s.blk.write_bytes); }
+
+static const struct column file_cols_narrow[] = {
+	{ "READS", false, f_reads },
+	{ "READ", false, f_hrbytes },
+	{ "WRITES", false, f_writes },
+	{ "WRITE", false, f_hwbytes },
+	{ "W-P99(us)", false, f_wp99 },
+	{ "FSYNCS", false, f_fsyncs },
+	{ "FS-MAX(ms)", false, f_fsync_max },
+	{ "BLK-W", false, f_hbwbytes },
+	{ "FILE", true, f_name },
+};
+
 static const struct json_u64_field file_fields[] = {
 	JSON_U64("opens", struct filestat, opens),
 	JSON_U64("reads", struct filestat, reads),
@@ -556,36 +613,44 @@ static void files_json(const struct stats *a, struct json *j,
 	json_array_end(j);
 }
 
-static int files_text(const struct stats *a, FILE *out,
-		      const struct file_row *rows, size_t shown, size_t m)
+static int files_text(struct sink *s, const struct file_row *rows,
+		      size_t shown, size_t m)
 {
+	const struct stats *a = s->st;
+	FILE *out = s->out;
 	uint64_t all = a->named.named_bytes + a->named.unnamed_bytes;
 	struct sbuf src = SBUF_INIT;
+	char names[512];
 	int rc;
 
-	print_head_text(a, out);
-	print_attrib_text(a, out);
+	print_head_text(s);
+	print_attrib_text(s);
 	fprintf(out, "files with I/O: %zu", m);
 	if (shown < m)
 		fprintf(out, " (top %zu shown)", shown);
-	fprintf(out, "; bytes on named files: %" PRIu64 " of %" PRIu64
-		" (%.1f%%)", a->named.named_bytes, all,
-		all ? 100.0 * (double)a->named.named_bytes / (double)all :
-		100.0);
+	fputc('\n', out);
 	/* where names come from: what the recorder says, else what was seen */
 	if (meta_name_sources(a->info->header_text, &src) && src.buf)
-		fprintf(out, "; names of files opened during the recording come from %s (%" PRIu64 " path hints)",
-			src.buf, a->path_hints);
+		snprintf(names, sizeof(names), "; names of files opened during the recording come from %s (%" PRIu64 " path hints)",
+			 src.buf, a->path_hints);
 	else
-		fputs(a->path_strings ? "" : a->path_hints ?
-		      "; names of files opened during the recording come from libc uprobes" :
-		      "; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot",
-		      out);
+		snprintf(names, sizeof(names), "%s", a->path_strings ? "" :
+			 a->path_hints ?
+			 "; names of files opened during the recording come from libc uprobes" :
+			 "; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
 	sbuf_release(&src);
-	fputs("\n\n", out);
-	rc = table_print(out, file_cols, (int)ARRAY_SIZE(file_cols), rows,
-			 shown, sizeof(*rows));
-	print_anomalies_text(a, out);
+	sink_printf(s, "bytes on named files: %" PRIu64 " of %" PRIu64
+		" (%.1f%%)%s\n\n", a->named.named_bytes, all,
+		all ? 100.0 * (double)a->named.named_bytes / (double)all :
+		100.0, names);
+	if (s->wide)
+		rc = table_print(out, file_cols, (int)ARRAY_SIZE(file_cols),
+				 rows, shown, sizeof(*rows));
+	else
+		rc = table_print_fit(out, SINK_WIDTH, file_cols_narrow,
+				     (int)ARRAY_SIZE(file_cols_narrow), rows,
+				     shown, sizeof(*rows));
+	print_anomalies_text(s);
 	return rc;
 }
 
@@ -604,8 +669,7 @@ void view_files(struct sink *s, long top)
 	if (s->j)
 		files_json(s->st, s->j, rows, sink_top(top, m), (size_t)m);
 	else
-		sink_fail(s, files_text(s->st, s->out, rows, sink_top(top, m),
-					(size_t)m));
+		sink_fail(s, files_text(s, rows, sink_top(top, m), (size_t)m));
 	rows_files_release(rows, m);
 }
 

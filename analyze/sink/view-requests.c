@@ -31,16 +31,22 @@ static void lat_table(struct sink *s, const char *title, size_t off)
 {
 	struct stats *a = s->st;
 
+	/* the default fits 100 columns: names of 10, counts of 8 */
+	int dw = s->wide ? 20 : 10, ow = s->wide ? 8 : 5, nw = s->wide ? 9 : 8;
+	char nb[64];
+
 	fprintf(s->out, "\n%s:\n", title);
-	fprintf(s->out, "  %-20s %-8s %9s %10s %10s %10s %10s %10s %10s\n", "DEVICE",
-	       "OP", "N", "AVG(ms)", "P50(ms)", "P90(ms)", "P99(ms)",
-	       "P99.9(ms)", "MAX(ms)");
+	fprintf(s->out, "  %-*s %-*s %*s %10s %10s %10s %10s %10s %10s\n", dw,
+		"DEVICE", ow, "OP", nw, "N", "AVG(ms)", "P50(ms)", "P90(ms)",
+		"P99(ms)", "P99.9(ms)", "MAX(ms)");
 	for (size_t i = 0; i < a->ndev; i++) {
 		const struct hist *h =
 			(const struct hist *)((const char *)&a->dev[i] + off);
 
-		fprintf(s->out, "  %-20s %-8s %9" PRIu64, sink_dev_name(s, a->dev[i].dev),
-		       blk_op_name(a->dev[i].op), h->count);
+		fprintf(s->out, "  %-*s %-*s %*" PRIu64, dw,
+			sink_head(s, sink_dev_name(s, a->dev[i].dev), 10, nb,
+				  sizeof(nb)),
+			ow, blk_op_name(a->dev[i].op), nw, h->count);
 		if (!h->count) {
 			fprintf(s->out, " %10s %10s %10s %10s %10s %10s\n", "-", "-",
 			       "-", "-", "-", "-");
@@ -70,7 +76,7 @@ void view_devices(struct sink *s)
 			sink_dev_mm(d->dev, mm, sizeof(mm));
 			json_object_begin(s->j, NULL);
 			json_str(s->j, "dev", mm);
-			json_str(s->j, "name", sink_dev_name(s, d->dev));
+			json_str(s->j, "device", sink_dev_name(s, d->dev));
 			json_str(s->j, "op", blk_op_name(d->op));
 			json_u64(s->j, "requests", d->reqs);
 			json_u64(s->j, "bytes", d->bytes);
@@ -81,8 +87,8 @@ void view_devices(struct sink *s)
 			json_u64(s->j, "fua", d->fua);
 			json_u64(s->j, "preflush", d->preflush);
 			json_u64(s->j, "errors", d->errors);
-			json_hist(s->j, "queue", &d->queue);
-			json_hist(s->j, "device", &d->device);
+			json_hist(s->j, "i2d", &d->queue);
+			json_hist(s->j, "d2c", &d->device);
 			json_hist(s->j, "total", &d->total);
 			json_object_end(s->j);
 		}
@@ -92,25 +98,43 @@ void view_devices(struct sink *s)
 	fprintf(s->out, "\ndevices:%s\n", a->have_block ? "" : " no block events in the recording");
 	if (!a->have_block)
 		return;
-	fprintf(s->out, "  %-20s %-8s %9s %14s %10s %10s %7s %7s %5s\n", "DEVICE", "OP",
-	       "REQS", "BYTES", "IOPS", "MB/s", "FUA", "PREFL", "ERR");
+	if (s->wide)
+		fprintf(s->out, "  %-20s %-8s %9s %14s %10s %10s %7s %7s %5s\n",
+			"DEVICE", "OP", "REQS", "BYTES", "IOPS", "MB/s", "FUA",
+			"PREFL", "ERR");
+	else
+		fprintf(s->out, "  %-10s %-5s %8s %8s %9s %9s %6s %6s %4s\n",
+			"DEVICE", "OP", "REQS", "BYTES", "IOPS", "MB/s", "FUA",
+			"PREFL", "ERR");
 	for (size_t i = 0; i < a->ndev; i++) {
 		const struct devstat *d = &a->dev[i];
+		double iops = secs > 0 ? (double)d->reqs / secs : 0.0;
+		double mbs = secs > 0 ? (double)d->bytes / secs / 1e6 : 0.0;
+		char nb[64], sz[32];
 
-		fprintf(s->out, "  %-20s %-8s %9" PRIu64 " %14" PRIu64 " %10.1f %10.3f %7"
-		       PRIu64 " %7" PRIu64 " %5" PRIu64 "\n",
-		       sink_dev_name(s, d->dev), blk_op_name(d->op), d->reqs,
-		       d->bytes, secs > 0 ? (double)d->reqs / secs : 0.0,
-		       secs > 0 ? (double)d->bytes / secs / 1e6 : 0.0,
-		       d->fua, d->preflush, d->errors);
+		if (s->wide) {
+			fprintf(s->out, "  %-20s %-8s %9" PRIu64 " %14" PRIu64
+				" %10.1f %10.3f %7" PRIu64 " %7" PRIu64 " %5"
+				PRIu64 "\n", sink_dev_name(s, d->dev),
+				blk_op_name(d->op), d->reqs, d->bytes, iops, mbs,
+				d->fua, d->preflush, d->errors);
+			continue;
+		}
+		sink_size(sz, sizeof(sz), d->bytes);
+		fprintf(s->out, "  %-10s %-5s %8" PRIu64 " %8s %9.1f %9.3f %6"
+			PRIu64 " %6" PRIu64 " %4" PRIu64 "\n",
+			sink_head(s, sink_dev_name(s, d->dev), 10, nb, sizeof(nb)),
+			blk_op_name(d->op), d->reqs, sz, iops, mbs, d->fua,
+			d->preflush, d->errors);
 	}
 	if (!a->ndev)
 		fprintf(s->out, "  (no completed block requests)\n");
-	lat_table(s, "queue time (insert -> issue, Q2D)",
+	/* btt's names: Q is the bio queued, I the request inserted */
+	lat_table(s, "queue time (insert -> issue, I2D)",
 		  offsetof(struct devstat, queue));
 	lat_table(s, "device time (issue -> complete, D2C)",
 		  offsetof(struct devstat, device));
-	lat_table(s, "total time (insert -> complete, Q2C)",
+	lat_table(s, "total time (insert -> complete, I2C; D2C when issued without insert)",
 		  offsetof(struct devstat, total));
 	for (size_t i = 0; !s->no_hist && i < a->ndev; i++) {
 		fprintf(s->out, "\n%s %s: device time (issue -> complete)\n",
@@ -197,16 +221,16 @@ static void rq_json(struct sink *s, const struct blk_done *d)
 	json_u64(j, "issue_ns", rq->issue_ts);
 	json_u64(j, "complete_ns", rq->complete_ts);
 	json_str(j, "dev", mm);
-	json_str(j, "name", sink_dev_name(s, rq->dev));
+	json_str(j, "device", sink_dev_name(s, rq->dev));
 	json_str(j, "op", blk_op_name(rq->op));
 	json_str(j, "type", type);
 	json_u64(j, "sector", rq->sector);
 	json_u64(j, "bytes", rq->bytes);
 	if (rq->insert_ts)
-		json_u64(j, "queue_ns", rq->issue_ts - rq->insert_ts);
+		json_u64(j, "i2d_ns", rq->issue_ts - rq->insert_ts);
 	else
-		json_null(j, "queue_ns");
-	json_u64(j, "device_ns", rq->complete_ts - rq->issue_ts);
+		json_null(j, "i2d_ns");
+	json_u64(j, "d2c_ns", rq->complete_ts - rq->issue_ts);
 	json_u64(j, "total_ns", blk_total_ns(rq));
 	json_i64(j, "pid", rq_pid(rq));
 	json_str(j, "comm", comm);
@@ -230,7 +254,7 @@ static void rq_json(struct sink *s, const struct blk_done *d)
 			json_null(j, "ino");
 		json_object_end(j);
 	}
-	json_str(j, "file", stats_request_file(s->st, d));
+	json_str(j, "path", stats_request_file(s->st, d));
 	json_object_end(j);
 }
 
@@ -247,6 +271,7 @@ static void slow_calls(struct sink *s)
 			json_null(s->j, "slow_syscalls");
 			return;
 		}
+		json_bool(s->j, "slow_syscalls_all_fds", a->slow_all_fds);
 		json_array_begin(s->j, "slow_syscalls");
 		for (size_t i = 0; i < n; i++) {
 			json_object_begin(s->j, NULL);
@@ -261,7 +286,7 @@ static void slow_calls(struct sink *s)
 				json_i64(s->j, "fd", v[i].fd);
 			else
 				json_null(s->j, "fd");
-			json_str(s->j, "file", stats_call_file(&v[i]));
+			json_str(s->j, "path", stats_call_file(&v[i]));
 			json_u64(s->j, "bytes", v[i].bytes);
 			json_i64(s->j, "ret", v[i].ret);
 			json_object_end(s->j);
@@ -271,25 +296,41 @@ static void slow_calls(struct sink *s)
 	}
 	if (!a->have_sys)
 		return;
-	fprintf(s->out, "\nslowest syscalls (top %zu by latency, enter -> exit):\n", n);
+	fprintf(s->out, "\nslowest syscalls %s(top %zu by latency, enter -> exit):\n",
+		a->slow_all_fds ? "" : "on files and block devices ", n);
 	if (!n)
 		return;
-	fprintf(s->out, "  %-16s %-16s %7s %7s %-16s %5s %10s %10s  %s\n", "START(s)",
-	       "SYSCALL", "PID", "TID", "COMM", "FD", "BYTES", "LAT(ms)",
-	       "FILE");
+	if (s->wide)
+		fprintf(s->out, "  %-16s %-16s %7s %7s %-16s %5s %10s %10s  %s\n",
+			"START(s)", "SYSCALL", "PID", "TID", "COMM", "FD", "BYTES",
+			"LAT(ms)", "FILE");
+	else
+		fprintf(s->out, "  %-12s %-10s %7s %-12s %3s %6s %9s  %s\n",
+			"START(s)", "SYSCALL", "PID", "COMM", "FD", "BYTES",
+			"LAT(ms)", "FILE");
 	for (size_t i = 0; i < n; i++) {
-		char ts[32], fd[16];
+		char ts[32], fd[16], sz[32], nb[64], cb[64], pb[256];
 
 		sink_secs(ts, sizeof(ts), v[i].start);
 		if (v[i].fd >= 0)
 			snprintf(fd, sizeof(fd), "%d", v[i].fd);
 		else
 			snprintf(fd, sizeof(fd), "-");
-		fprintf(s->out, "  %-16s %-16s %7d %7d %-16s %5s %10" PRIu64
-		       " %10.3f  %s\n", ts, sys_kind_info(v[i].kind)->name,
-		       v[i].pid, v[i].tid, v[i].comm, fd, v[i].bytes,
-		       (double)(v[i].end - v[i].start) / 1e6,
-		       v[i].file ? stats_call_file(&v[i]) : "-");
+		if (s->wide) {
+			fprintf(s->out, "  %-16s %-16s %7d %7d %-16s %5s %10" PRIu64
+				" %10.3f  %s\n", ts, sys_kind_info(v[i].kind)->name,
+				v[i].pid, v[i].tid, v[i].comm, fd, v[i].bytes,
+				(double)(v[i].end - v[i].start) / 1e6,
+				v[i].file ? stats_call_file(&v[i]) : "-");
+			continue;
+		}
+		sink_size(sz, sizeof(sz), v[i].bytes);
+		fprintf(s->out, "  %-12s %-10s %7d %-12s %3s %6s %9.3f  %s\n", ts,
+			sink_head(s, sys_kind_info(v[i].kind)->name, 10, nb, sizeof(nb)),
+			v[i].pid, sink_head(s, v[i].comm, 12, cb, sizeof(cb)), fd,
+			sz, (double)(v[i].end - v[i].start) / 1e6,
+			sink_tail(s, v[i].file ? stats_call_file(&v[i]) : "-",
+				  SINK_WIDTH - 70, pb, sizeof(pb)));
 	}
 }
 
@@ -314,23 +355,42 @@ void view_slow(struct sink *s)
 		slow_calls(s);
 		return;
 	}
-	fprintf(s->out, "  %-16s %-12s %-5s %12s %9s %10s %10s %10s %7s %-16s %s\n",
-	       "COMPLETE(s)", "DEVICE", "TYPE", "SECTOR", "BYTES", "QUEUE(ms)",
-	       "DEVICE(ms)", "TOTAL(ms)", "PID", "COMM", "FILE");
+	if (s->wide)
+		fprintf(s->out, "  %-16s %-12s %-5s %12s %9s %10s %10s %10s %7s %-16s %s\n",
+			"COMPLETE(s)", "DEVICE", "TYPE", "SECTOR", "BYTES",
+			"QUEUE(ms)", "DEVICE(ms)", "TOTAL(ms)", "PID", "COMM",
+			"FILE");
+	else
+		fprintf(s->out, "  %-12s %-8s %-4s %6s %8s %9s %7s %-12s %s\n",
+			"COMPLETE(s)", "DEVICE", "TYPE", "BYTES", "D2C(ms)",
+			"TOTAL(ms)", "PID", "COMM", "FILE");
 	for (size_t i = 0; i < n; i++) {
 		const struct blk_request *rq = &v[i].rq;
-		char type[8], ts[32], q[32], fb[64];
+		char type[8], ts[32], q[32], fb[64], sz[32], nb[64], cb[64];
+		char pb[256];
 		const char *file = rq_file(s, &v[i], fb, sizeof(fb));
 
 		rq_type(rq, type);
 		sink_secs(ts, sizeof(ts), rq->complete_ts);
 		rq_queue_ms(rq, q, sizeof(q));
-		fprintf(s->out, "  %-16s %-12s %-5s %12" PRIu64 " %9" PRIu64
-		       " %10s %10.3f %10.3f %7d %-16s %s\n", ts,
-		       sink_dev_name(s, rq->dev), type, rq->sector, rq->bytes,
-		       q, (double)(rq->complete_ts - rq->issue_ts) / 1e6,
-		       (double)blk_total_ns(rq) / 1e6, rq_pid(rq),
-		       rq_comm(s, rq), file);
+		if (s->wide) {
+			fprintf(s->out, "  %-16s %-12s %-5s %12" PRIu64 " %9" PRIu64
+				" %10s %10.3f %10.3f %7d %-16s %s\n", ts,
+				sink_dev_name(s, rq->dev), type, rq->sector,
+				rq->bytes, q,
+				(double)(rq->complete_ts - rq->issue_ts) / 1e6,
+				(double)blk_total_ns(rq) / 1e6, rq_pid(rq),
+				rq_comm(s, rq), file);
+			continue;
+		}
+		sink_size(sz, sizeof(sz), rq->bytes);
+		fprintf(s->out, "  %-12s %-8s %-4s %6s %8.3f %9.3f %7d %-12s %s\n",
+			ts, sink_head(s, sink_dev_name(s, rq->dev), 8, nb,
+				      sizeof(nb)), type, sz,
+			(double)(rq->complete_ts - rq->issue_ts) / 1e6,
+			(double)blk_total_ns(rq) / 1e6, rq_pid(rq),
+			sink_head(s, rq_comm(s, rq), 12, cb, sizeof(cb)),
+			sink_tail(s, file, SINK_WIDTH - 76, pb, sizeof(pb)));
 	}
 	slow_calls(s);
 }
@@ -342,9 +402,14 @@ void view_snoop_begin(struct sink *s)
 		json_array_begin(s->j, "requests");
 		return;
 	}
-	fprintf(s->out, "%-14s %-14s %-16s %-7s %-4s %-12s %-12s %8s %9s %9s %s\n",
-	       "STARTs", "ENDs", "COMM", "PID", "TYPE", "DEV", "BLOCK",
-	       "BYTES", "QUEUEms", "LATms", "FILE");
+	if (s->wide)
+		fprintf(s->out, "%-14s %-14s %-16s %-7s %-4s %-12s %-12s %8s %9s %9s %s\n",
+			"STARTs", "ENDs", "COMM", "PID", "TYPE", "DEV", "BLOCK",
+			"BYTES", "QUEUEms", "LATms", "FILE");
+	else
+		fprintf(s->out, "%-11s %-12s %-7s %-4s %-8s %-11s %7s %7s %7s %s\n",
+			"STARTs", "COMM", "PID", "TYPE", "DEV", "BLOCK", "BYTES",
+			"QUEUEms", "LATms", "FILE");
 }
 
 void snoop_request(const struct blk_done *d, void *arg)
@@ -353,7 +418,7 @@ void snoop_request(const struct blk_done *d, void *arg)
 	struct sink *s = arg;
 	uint64_t start = rq->insert_ts ? rq->insert_ts : rq->issue_ts;
 	const char *file;
-	char type[8], st[32], et[32], q[32], fb[64];
+	char type[8], st[32], et[32], q[32], fb[64], cb[64], nb[64], pb[256];
 
 	s->snooped++;
 	if (s->j) {
@@ -365,10 +430,21 @@ void snoop_request(const struct blk_done *d, void *arg)
 	sink_secs(st, sizeof(st), start);
 	sink_secs(et, sizeof(et), rq->complete_ts);
 	rq_queue_ms(rq, q, sizeof(q));
-	fprintf(s->out, "%-14s %-14s %-16s %-7d %-4s %-12s %-12" PRIu64 " %8" PRIu64
-	       " %9s %9.3f %s\n", st, et, rq_comm(s, rq), rq_pid(rq), type,
-	       sink_dev_name(s, rq->dev), rq->sector, rq->bytes, q,
-	       (double)(rq->complete_ts - rq->issue_ts) / 1e6, file);
+	if (s->wide) {
+		fprintf(s->out, "%-14s %-14s %-16s %-7d %-4s %-12s %-12" PRIu64
+			" %8" PRIu64 " %9s %9.3f %s\n", st, et, rq_comm(s, rq),
+			rq_pid(rq), type, sink_dev_name(s, rq->dev), rq->sector,
+			rq->bytes, q,
+			(double)(rq->complete_ts - rq->issue_ts) / 1e6, file);
+		return;
+	}
+	fprintf(s->out, "%-11s %-12s %-7d %-4s %-8s %-11" PRIu64 " %7" PRIu64
+		" %7s %7.3f %s\n", st,
+		sink_head(s, rq_comm(s, rq), 12, cb, sizeof(cb)), rq_pid(rq), type,
+		sink_head(s, sink_dev_name(s, rq->dev), 8, nb, sizeof(nb)),
+		rq->sector, rq->bytes, q,
+		(double)(rq->complete_ts - rq->issue_ts) / 1e6,
+		sink_tail(s, file, SINK_WIDTH - 84, pb, sizeof(pb)));
 }
 
 void view_snoop_end(struct sink *s)

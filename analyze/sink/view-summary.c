@@ -40,26 +40,18 @@ void view_head(struct sink *s)
 	else
 		snprintf(fmt, sizeof(fmt), "trace.dat %u", in->version_major);
 	if (s->j) {
-		json_str(s->j, "file", in->path);
+		json_str(s->j, "recording", in->path);
 		json_str(s->j, "format", fmt);
-		json_str(s->j, "integrity", meta_integrity(in->integrity));
-		if (in->integrity != SOURCE_COMPLETE) {
-			json_u64(s->j, "stop_offset", in->stop_offset);
-			json_str(s->j, "stop_reason", in->stop_reason);
-		}
 		json_u64(s->j, "first_ts_ns", s->st->first_ts);
 		json_u64(s->j, "last_ts_ns", s->st->last_ts);
 		json_u64(s->j, "duration_ns", stats_duration(s->st));
 		json_u64(s->j, "events", s->st->events);
 		return;
 	}
-	fprintf(s->out, "%s: %s, %.6f s, %" PRIu64 " events", in->path, fmt,
+	sink_printf(s, "%s: %s, %.6f s, %" PRIu64 " events", in->path, fmt,
 	       (double)stats_duration(s->st) / 1e9, s->st->events);
-	if (in->integrity != SOURCE_COMPLETE)
-		fprintf(s->out, " (%s at offset %" PRIu64 ": %s)",
-		       meta_integrity(in->integrity), in->stop_offset,
-		       in->stop_reason ? in->stop_reason : "?");
-	fprintf(s->out, "\n");
+	/* the damage: the warning line of view_integrity() */
+	sink_printf(s, "\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -72,30 +64,38 @@ static bool sys_side(const struct anomaly *x)
 	       strcmp(x->key, "lost_event_gaps");
 }
 
-static void anomaly_list(FILE *out, const struct anomaly *v, size_t n,
-			 bool block, struct json *j, const char *pre,
-			 const char *title)
+/*
+ * The counters of one side: JSON all of them, text those that are not
+ * zero (every one with --wide), "none" when all are
+ */
+static void anomaly_list(struct sink *s, const struct anomaly *v, size_t n,
+			 bool block, const char *pre, const char *title)
 {
-	bool first = true;
+	struct json *j = s->j;
+	struct sink_line l;
+	char lead[64];
 
 	if (j)
 		json_object_begin(j, title);
-	else
-		fprintf(out, "%s  %s:", pre, title);
+	else {
+		snprintf(lead, sizeof(lead), "  %s:", title);
+		sink_line_begin(&l, s, pre, lead);
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (block ? strcmp(v[i].stage, "block") : !sys_side(&v[i]))
 			continue;
 		if (j)
 			json_u64(j, v[i].key, v[i].n);
-		else
-			fprintf(out, "%s %s %" PRIu64, first ? "" : ",", v[i].text,
-			       v[i].n);
-		first = false;
+		else if (v[i].n || s->wide)
+			sink_line_add(&l, "%s %" PRIu64, v[i].text, v[i].n);
 	}
-	if (j)
+	if (j) {
 		json_object_end(j);
-	else
-		fprintf(out, "\n");
+		return;
+	}
+	if (!l.items)
+		sink_line_add(&l, "none");
+	sink_line_end(&l);
 }
 
 void view_anomalies(struct sink *s)
@@ -112,14 +112,14 @@ void view_anomalies(struct sink *s)
 		json_u64(s->j, "lost_event_gaps", gaps);
 		json_u64(s->j, "lost_events_known", lost);
 	} else {
-		fprintf(s->out, "%s\n%sanomalies: lost-event gaps %" PRIu64 " (%" PRIu64
+		sink_printf(s, "%s\n%sanomalies: lost-event gaps %" PRIu64 " (%" PRIu64
 		       " events known lost)\n", s->snooping ? "#" : "", pre,
 		       gaps, lost);
 	}
 	if (a->have_block)
-		anomaly_list(s->out, v, n, true, s->j, pre, "block");
+		anomaly_list(s, v, n, true, pre, "block");
 	if (a->have_sys)
-		anomaly_list(s->out, v, n, false, s->j, pre, "syscalls");
+		anomaly_list(s, v, n, false, pre, "syscalls");
 	if (s->j)
 		json_object_end(s->j);
 }
@@ -163,38 +163,38 @@ static void summary_lost(struct sink *s)
 		json_array_end(s->j);
 		json_object_end(s->j);
 	} else {
-		fprintf(s->out, "\nlost events:%s\n", gaps || k.n ? "" :
+		sink_printf(s, "\nlost events:%s\n", gaps || k.n ? "" :
 		       " none seen in the data");
 		if (gaps || k.n) {
-			fprintf(s->out, "  %-4s %8s %10s %8s %12s %12s  %s\n", "CPU",
+			sink_printf(s, "  %-4s %8s %10s %8s %12s %12s  %s\n", "CPU",
 			       "GAPS", "LOST", "UNKNOWN", "K-OVERRUN",
 			       "K-DROPPED", "FIRST-GAP(s)");
 			for (int i = 0; i < a->nr_cpus; i++) {
 				const struct lostcpu *l = &a->lost[i];
 
-				fprintf(s->out, "  %-4d %8" PRIu64 " %10" PRIu64
+				sink_printf(s, "  %-4d %8" PRIu64 " %10" PRIu64
 				       " %8" PRIu64, i, l->gaps, l->events,
 				       l->unknown);
 				if (i < k.n)
-					fprintf(s->out, " %12" PRIu64 " %12" PRIu64,
+					sink_printf(s, " %12" PRIu64 " %12" PRIu64,
 					       k.cpu[i].overrun,
 					       k.cpu[i].dropped);
 				else
-					fprintf(s->out, " %12s %12s", "-", "-");
-				fprintf(s->out, "  ");
+					sink_printf(s, " %12s %12s", "-", "-");
+				sink_printf(s, "  ");
 				if (l->first_gap_ts) {
 					print_secs(s->out, l->first_gap_ts);
-					fprintf(s->out, " (+%.6f s)", (double)(
+					sink_printf(s, " (+%.6f s)", (double)(
 					       l->first_gap_ts - a->first_ts) /
 					       1e9);
 				} else {
-					fprintf(s->out, "-");
+					sink_printf(s, "-");
 				}
-				fprintf(s->out, "\n");
+				sink_printf(s, "\n");
 			}
 		}
 		if (!have_k)
-			fprintf(s->out, "  (no kernel counters: %s)\n",
+			sink_printf(s, "  (no kernel counters: %s)\n",
 			       a->info->kind == SOURCE_TRACEDAT ?
 			       "trace.dat input" :
 			       "the recording did not end cleanly");
@@ -211,7 +211,7 @@ static void summary_devices(struct sink *s)
 	if (s->j)
 		json_array_begin(s->j, "devices");
 	else
-		fprintf(s->out, "\ndevices with I/O:%s\n  %-20s %10s %14s %10s %10s %8s %8s\n",
+		sink_printf(s, "\ndevices with I/O:%s\n  %-20s %10s %14s %10s %10s %8s %8s\n",
 		       a->have_block ? (a->ndev ? "" : " no completed requests") :
 		       " no block events in the recording",
 		       "DEVICE", "REQS", "BYTES", "READS", "WRITES",
@@ -232,7 +232,7 @@ static void summary_devices(struct sink *s)
 		if (s->j) {
 			json_object_begin(s->j, NULL);
 			json_str(s->j, "dev", mm);
-			json_str(s->j, "name", sink_dev_name(s, dev));
+			json_str(s->j, "device", sink_dev_name(s, dev));
 			json_u64(s->j, "requests", reqs);
 			json_u64(s->j, "bytes", bytes);
 			json_u64(s->j, "read_requests", n[BLK_OP_READ]);
@@ -243,7 +243,7 @@ static void summary_devices(struct sink *s)
 			json_u64(s->j, "discard_requests", n[BLK_OP_DISCARD]);
 			json_object_end(s->j);
 		} else {
-			fprintf(s->out, "  %-20s %10" PRIu64 " %14" PRIu64 " %10" PRIu64
+			sink_printf(s, "  %-20s %10" PRIu64 " %14" PRIu64 " %10" PRIu64
 			       " %10" PRIu64 " %8" PRIu64 " %8" PRIu64 "\n",
 			       sink_dev_name(s, dev), reqs, bytes,
 			       n[BLK_OP_READ], n[BLK_OP_WRITE],
@@ -268,7 +268,7 @@ static void print_diskstats(struct sink *s)
 	if (s->j)
 		json_array_begin(s->j, "diskstats");
 	else
-		fprintf(s->out, "\ndiskstats (start -> end snapshot) vs trace (completed requests):%s\n",
+		sink_printf(s, "\ndiskstats (start -> end snapshot) vs trace (completed requests):%s\n",
 		       !in->snapshot_start ? " none: the recording has no snapshot" :
 		       !in->snapshot_end ? " none: the recording has no end snapshot (it did not end cleanly)" :
 		       "");
@@ -280,7 +280,7 @@ static void print_diskstats(struct sink *s)
 		if (s->j) {
 			json_object_begin(s->j, NULL);
 			json_str(s->j, "dev", mm);
-			json_str(s->j, "name", d->name);
+			json_str(s->j, "device", d->name);
 			if (d->disk != d->dev) {
 				sink_dev_mm(d->disk, mm, sizeof(mm));
 				json_str(s->j, "partition_of", mm);
@@ -300,7 +300,7 @@ static void print_diskstats(struct sink *s)
 			json_object_end(s->j);
 			continue;
 		}
-		fprintf(s->out, "  %-12s diskstats %" PRIu64 " reads %" PRIu64
+		sink_printf(s, "  %-12s diskstats %" PRIu64 " reads %" PRIu64
 		       " sectors, %" PRIu64 " writes %" PRIu64 " sectors, %"
 		       PRIu64 " discards, %" PRIu64 " flushes; trace %" PRIu64
 		       " reads %" PRIu64 " sectors, %" PRIu64 " writes %" PRIu64
@@ -315,7 +315,7 @@ static void print_diskstats(struct sink *s)
 	if (s->j)
 		json_array_end(s->j);
 	else if (n == 0 && in->snapshot_start && in->snapshot_end)
-		fprintf(s->out, "  no device moved\n");
+		sink_printf(s, "  no device moved\n");
 	free(v);
 }
 
@@ -338,15 +338,18 @@ static void print_mount(struct sink *s, const struct cfg_mount *m)
 		json_object_end(s->j);
 		return;
 	}
-	fprintf(s->out, "  %-16s %s on %s type %s: %s", "mount", m->source,
-		m->dir, m->fstype, m->barrier ? "barrier" : "nobarrier");
+	/* one line, wrapped as a whole */
+	char ext[256] = "";
+
 	if (m->ext)
-		fprintf(s->out, ", data=%s%s, commit=%s%s",
-			*m->data ? m->data : "ordered",
-			*m->data ? "" : " (default)",
-			*m->commit ? m->commit : "5",
-			*m->commit ? "" : " (default)");
-	fprintf(s->out, " [%s]\n", m->super);
+		snprintf(ext, sizeof(ext), ", data=%s%s, commit=%s%s",
+			 *m->data ? m->data : "ordered",
+			 *m->data ? "" : " (default)",
+			 *m->commit ? m->commit : "5",
+			 *m->commit ? "" : " (default)");
+	sink_printf(s, "  %-16s %s on %s type %s: %s%s [%s]\n", "mount",
+		    m->source, m->dir, m->fstype,
+		    m->barrier ? "barrier" : "nobarrier", ext, m->super);
 }
 
 /* Config highlights: the devices that did I/O, their mounts, sysctls. */
@@ -375,7 +378,7 @@ static void print_config(struct sink *s)
 			if (!c.bdev[i].io)
 				continue;
 			json_object_begin(s->j, NULL);
-			json_str(s->j, "name", c.bdev[i].name);
+			json_str(s->j, "device", c.bdev[i].name);
 			json_str(s->j, "dev", c.bdev[i].mm);
 			json_str(s->j, "scheduler", c.bdev[i].scheduler);
 			json_str(s->j, "rotational", c.bdev[i].rotational);
@@ -387,23 +390,23 @@ static void print_config(struct sink *s)
 		summary_config_release(&c);
 		return;
 	}
-	fprintf(s->out, "\nconfig:%s\n", c.snapshot ? "" :
+	sink_printf(s, "\nconfig:%s\n", c.snapshot ? "" :
 		" none (the recording has no snapshot)");
 	if (c.snapshot) {
 		for (size_t i = 0; i < c.nsysctl; i++)
-			fprintf(s->out, "  %-16s %s = %s\n", "sysctl",
+			sink_printf(s, "  %-16s %s = %s\n", "sysctl",
 				c.sysctl[i].key, c.sysctl[i].value);
 		for (size_t i = 0; i < c.nmount; i++)
 			print_mount(s, &c.mount[i]);
 		if (!c.nmount)
-			fprintf(s->out, "  %-16s none on the devices that did I/O\n",
+			sink_printf(s, "  %-16s none on the devices that did I/O\n",
 				"mount");
 	}
 	for (size_t i = 0; i < c.nbdev; i++) {
 		const struct cfg_bdev *b = &c.bdev[i];
 
 		if (b->io)
-			fprintf(s->out, "  %-16s %s (%s) scheduler=%s rotational=%s write_cache=%s\n",
+			sink_printf(s, "  %-16s %s (%s) scheduler=%s rotational=%s write_cache=%s\n",
 				"blockdev", b->name, b->mm,
 				*b->scheduler ? b->scheduler : "-",
 				*b->rotational ? b->rotational : "-",
@@ -448,27 +451,27 @@ void view_summary(struct sink *s)
 		json_object_end(s->j);
 		return;
 	}
-	fprintf(s->out, "\nsummary:\n");
+	sink_printf(s, "\nsummary:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(hk); i++) {
 		meta_kv(in->header_text, hk[i].key, buf, sizeof(buf));
 		if (*buf)
-			fprintf(s->out, "  %-16s %s\n", hk[i].label, buf);
+			sink_printf(s, "  %-16s %s\n", hk[i].label, buf);
 	}
-	fprintf(s->out, "  %-16s %u\n", "cpus", in->ncpus);
+	sink_printf(s, "  %-16s %u\n", "cpus", in->ncpus);
 	if (in->flags & IOREC_HF_RAW_SYSCALLS)
-		fprintf(s->out, "  %-16s raw_syscalls (no syscalls:* events)\n",
+		sink_printf(s, "  %-16s raw_syscalls (no syscalls:* events)\n",
 		       "syscalls");
-	fprintf(s->out, "  %-16s ", "first event");
+	sink_printf(s, "  %-16s ", "first event");
 	print_secs(s->out, a->first_ts);
-	fprintf(s->out, "\n  %-16s ", "last event");
+	sink_printf(s, "\n  %-16s ", "last event");
 	print_secs(s->out, a->last_ts);
-	fprintf(s->out, "\n  %-16s %.6f s\n", "duration", (double)stats_duration(a) / 1e9);
-	fprintf(s->out, "  %-16s %" PRIu64 " of %d types\n", "events", a->events,
+	sink_printf(s, "\n  %-16s %.6f s\n", "duration", (double)stats_duration(a) / 1e9);
+	sink_printf(s, "  %-16s %" PRIu64 " of %d types\n", "events", a->events,
 	       ntypes);
-	fprintf(s->out, "  %-16s %" PRIu64 " (distinct pids in the events)\n",
+	sink_printf(s, "  %-16s %" PRIu64 " (distinct pids in the events)\n",
 	       "tasks seen", a->tasks);
 	if (a->have_sys)
-		fprintf(s->out, "  %-16s %zu (from the process replay)\n", "processes",
+		sink_printf(s, "  %-16s %zu (from the process replay)\n", "processes",
 		       a->processes);
 	summary_lost(s);
 	summary_devices(s);

@@ -38,6 +38,15 @@ static void print_mb(FILE *out, uint64_t b)
 	fprintf(out, " %10.3f", (double)b / MB);
 }
 
+/* MB in a column of 8 (2 decimals, 100 columns) or 10 (3, --wide). */
+static void print_mbw(const struct sink *s, uint64_t b)
+{
+	if (s->wide)
+		print_mb(s->out, b);
+	else
+		fprintf(s->out, " %8.2f", (double)b / MB);
+}
+
 static void print_ratio(FILE *out, double v)
 {
 	if (isnan(v))
@@ -54,13 +63,34 @@ static void json_ratio(struct json *j, const char *key, double v)
 		json_double(j, key, v);
 }
 
+/*
+ * Why an absence may be the file's, not the system's: NULL for an
+ * intact recording, else what it lost (the warning line says more).
+ */
+static const char *lost_what(const struct stats *st)
+{
+	const struct source_info *in = st->info;
+
+	if (!sink_damaged(in))
+		return NULL;
+	if (in->integrity == SOURCE_TRUNCATED || in->truncated)
+		return "the recording was cut short";
+	return "parts of the recording are damaged";
+}
+
+/* Whether the end of the recording is missing: writeback comes late. */
+static bool cut_short(const struct stats *st)
+{
+	return st->info->integrity == SOURCE_TRUNCATED || st->info->truncated;
+}
+
 /* The head of these views: file, view and duration. */
 static void view_title(struct sink *s, const char *key, const char *text)
 {
 	const struct stats *st = s->st;
 
 	if (s->j) {
-		json_str(s->j, "file", st->info->path);
+		json_str(s->j, "recording", st->info->path);
 		json_str(s->j, "view", key);
 		json_u64(s->j, "duration_ns", stats_duration(st));
 		return;
@@ -119,8 +149,11 @@ static void wa_rows(struct sink *s, bool byproc, long top)
 	fprintf(out, " %10s %10s %10s %7s%s\n", "APP-W(MB)", "BLK-W(MB)",
 		"JOURNAL(MB)", "RATIO", byproc ? "" : "  FILE");
 	for (size_t i = 0; i < k; i++) {
+		char nb[64], pb[256];
+
 		if (byproc)
-			fprintf(out, "  %7d %-*s", v[i].pid, COMM_W, v[i].name);
+			fprintf(out, "  %7d %-*s", v[i].pid, COMM_W,
+				sink_head(s, v[i].name, COMM_W, nb, sizeof(nb)));
 		else
 			fputc(' ', out);
 		print_mb(out, v[i].app);
@@ -129,7 +162,9 @@ static void wa_rows(struct sink *s, bool byproc, long top)
 		print_ratio(out, ratio((double)(v[i].blk + v[i].journal),
 				       (double)v[i].app));
 		if (!byproc)
-			fprintf(out, "  %s", v[i].name);
+			fprintf(out, "  %s", sink_tail(s, v[i].name,
+						       SINK_WIDTH - 44, pb,
+						       sizeof(pb)));
 		fputc('\n', out);
 	}
 	rows_wa_release(v, n);
@@ -152,46 +187,65 @@ static void wa_text(struct sink *s, long top)
 		fprintf(out, "  diskstats writes    %12.3f MB (start -> end snapshot)\n",
 			(double)ds / MB);
 	fprintf(out, "  write amplification");
-	if (isnan(ratio((double)dev, (double)app)))
-		fprintf(out, "       -   (no application writes on a traced device)\n");
+	if (cut_short(s->st) && app)
+		fprintf(out, "       -   (not comparable: %s, the writeback of these writes may come after its end)\n",
+			lost_what(s->st));
+	else if (isnan(ratio((double)dev, (double)app)))
+		fprintf(out, "       -   (no application writes on a traced device%s%s)\n",
+			lost_what(s->st) ? " in what was read: " : "",
+			lost_what(s->st) ? lost_what(s->st) : "");
 	else
 		fprintf(out, "  %10.2fx\n", ratio((double)dev, (double)app));
 	if (ds && app)
 		fprintf(out, "  by diskstats        %10.2fx\n",
 			ratio((double)ds, (double)app));
 	if (wa->app_unplaced)
-		fprintf(out, "  not placed          %12.3f MB written to files of no known device (pipes, sockets, unnamed files)\n",
-			(double)wa->app_unplaced / MB);
+		sink_printf(s, "  not placed          %12.3f MB written to files of no known device (pipes, sockets, unnamed files)\n",
+			    (double)wa->app_unplaced / MB);
 
 	fprintf(out, "\ndevices:\n");
-	fprintf(out, "  %-10s %10s %10s %10s %10s %10s %10s %7s %6s %6s %6s %10s\n",
-		"DEVICE", "APP-W(MB)", "DEV-W(MB)", "DATA(MB)", "JOURNAL(MB)",
-		"META(MB)", "OTHER(MB)", "RATIO", "FLUSH", "PREFL", "FUA",
-		"DSTAT(MB)");
+	if (s->wide)
+		fprintf(out, "  %-10s %10s %10s %10s %10s %10s %10s %7s %6s %6s %6s %10s\n",
+			"DEVICE", "APP-W(MB)", "DEV-W(MB)", "DATA(MB)",
+			"JOURNAL(MB)", "META(MB)", "OTHER(MB)", "RATIO", "FLUSH",
+			"PREFL", "FUA", "DSTAT(MB)");
+	else
+		fprintf(out, "  %-8s %8s %8s %8s %8s %8s %8s %7s %5s %5s %5s %8s\n",
+			"DEVICE", "APP-W", "DEV-W", "DATA", "JOURNAL", "META",
+			"OTHER", "RATIO", "FLUSH", "PREFL", "FUA", "DSTAT");
 	for (size_t i = 0; i < wa->ndev; i++) {
 		const struct wa_dev *d = &wa->dev[i];
+		int fw = s->wide ? 6 : 5;
+		char nb[64];
 
 		if (!wa_dev_shown(d))
 			continue;
-		fprintf(out, "  %-10s", sink_dev_name(s, d->dev));
-		print_mb(out, d->app_bytes);
-		print_mb(out, d->write_bytes);
+		fprintf(out, "  %-*s", s->wide ? 10 : 8,
+			sink_head(s, sink_dev_name(s, d->dev), 8, nb, sizeof(nb)));
+		print_mbw(s, d->app_bytes);
+		print_mbw(s, d->write_bytes);
 		for (int c = 0; c < WA_NCLASS; c++)
-			print_mb(out, d->cls[c]);
+			print_mbw(s, d->cls[c]);
 		print_ratio(out, ratio((double)d->write_bytes,
 				       (double)d->app_bytes));
-		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %6" PRIu64,
-			d->flushes, d->preflush, d->fua);
+		fprintf(out, " %*" PRIu64 " %*" PRIu64 " %*" PRIu64, fw,
+			d->flushes, fw, d->preflush, fw, d->fua);
 		if (d->ds)
-			print_mb(out, d->ds_write_bytes);
+			print_mbw(s, d->ds_write_bytes);
 		else
-			fprintf(out, " %10s", "-");
+			fprintf(out, " %*s", s->wide ? 10 : 8, "-");
 		fputc('\n', out);
 	}
+	if (!s->wide)
+		fprintf(out, "  (sizes in MB)\n");
 
 	fprintf(out, "\njournal (jbd2_run_stats):\n");
 	if (!wa->st.jbd2) {
-		fprintf(out, "  not recorded (no jbd2:jbd2_run_stats events; a file system without a journal has none)\n");
+		if (lost_what(s->st))
+			fprintf(out, "  none read (no jbd2:jbd2_run_stats events in what was read: %s)\n",
+				lost_what(s->st));
+		else
+			fprintf(out, "  not recorded (no jbd2:jbd2_run_stats events; a file system without a journal has none)\n");
 	} else {
 		fprintf(out, "  %-10s %8s %10s %10s %12s %12s %10s %12s\n",
 			"DEVICE", "COMMITS", "HANDLES", "BLOCKS", "LOGGED",
@@ -259,7 +313,10 @@ static void wa_json(struct sink *s, long top)
 	json_u64(j, "app_write_bytes", app);
 	json_u64(j, "device_write_bytes", dev);
 	json_u64(j, "diskstats_write_bytes", ds);
-	json_ratio(j, "ratio", ratio((double)dev, (double)app));
+	/* cut short: the writeback of the writes read may be missing */
+	json_bool(j, "comparable", !cut_short(s->st));
+	json_ratio(j, "ratio", cut_short(s->st) ? NAN :
+		   ratio((double)dev, (double)app));
 	json_ratio(j, "diskstats_ratio",
 		   ds ? ratio((double)ds, (double)app) : NAN);
 	json_u64(j, "app_write_bytes_all", wa->app_all);
@@ -325,24 +382,36 @@ static void fsync_rows_text(struct sink *s, const struct fsync_row *v,
 		return;
 	}
 	/* a file's name is the last column, as in `ioreport files` */
+	int cw = s->wide ? COMM_W : 16;
+
 	if (byproc)
-		fprintf(out, "  %7s %-*s", "PID", COMM_W, "COMM");
+		fprintf(out, "  %7s %-*s", "PID", cw, "COMM");
 	else
 		fputc(' ', out);
-	fprintf(out, " %7s %7s %6s %9s %9s %9s %7s %7s %10s %7s%s\n",
-		"FSYNC", "FDSYNC", "SFR", "P50(ms)", "P99(ms)", "MAX(ms)",
+	if (s->wide)
+		fprintf(out, " %7s %7s %6s", "FSYNC", "FDSYNC", "SFR");
+	else
+		fprintf(out, " %6s", "CALLS");
+	fprintf(out, " %9s %9s %9s %7s %7s %10s %7s%s\n",
+		"P50(ms)", "P99(ms)", "MAX(ms)",
 		"EXT4", "FLUSH", "FLUSH(ms)", "FL/FS", byproc ? "" : "  FILE");
 	for (size_t i = 0; i < k; i++) {
 		const struct fsync_row *w = &v[i];
 		const struct hist *h = w->lat;
+		char nb[64], pb[256];
 
 		if (byproc)
-			fprintf(out, "  %7d %-*s", w->pid, COMM_W,
-				w->name ? w->name : "?");
+			fprintf(out, "  %7d %-*s", w->pid, cw,
+				sink_head(s, w->name ? w->name : "?", 16, nb,
+					  sizeof(nb)));
 		else
 			fputc(' ', out);
-		fprintf(out, " %7" PRIu64 " %7" PRIu64 " %6" PRIu64,
-			w->fsyncs, w->fdatasyncs, w->sfr);
+		if (s->wide)
+			fprintf(out, " %7" PRIu64 " %7" PRIu64 " %6" PRIu64,
+				w->fsyncs, w->fdatasyncs, w->sfr);
+		else
+			fprintf(out, " %6" PRIu64,
+				w->fsyncs + w->fdatasyncs + w->sfr);
 		if (h && h->count)
 			fprintf(out, " %9.3f %9.3f %9.3f",
 				(double)hist_pct(h, 50) / MS,
@@ -358,7 +427,9 @@ static void fsync_rows_text(struct sink *s, const struct fsync_row *v,
 		else
 			fprintf(out, " %7s", "-");
 		if (!byproc)
-			fprintf(out, "  %s", w->name ? w->name : "?");
+			fprintf(out, "  %s", sink_tail(s, w->name ? w->name : "?",
+						       SINK_WIDTH - 77, pb,
+						       sizeof(pb)));
 		fputc('\n', out);
 	}
 }
@@ -485,7 +556,9 @@ void view_fsync(struct sink *s, long top)
 			(double)all.max / MS);
 	fputc('\n', out);
 	if (!s->st->wa->st.ext4_sync)
-		fprintf(out, "  (no ext4_sync_file events: flushes are not joined to fsyncs)\n");
+		fprintf(out, "  (no ext4_sync_file events%s%s: flushes are not joined to fsyncs)\n",
+			lost_what(s->st) ? " read; " : "",
+			lost_what(s->st) ? lost_what(s->st) : "");
 	fsync_devices(s);
 	fsync_rows(s, true, top);
 	fsync_rows(s, false, top);
@@ -585,31 +658,40 @@ static void dirty_over_time(struct sink *s, long rows)
 	used = (d->nslot + w / DIRTY_SLOT_NS - 1) / (w / DIRTY_SLOT_NS);
 	fprintf(out, "\nover time (rows of %.1f s from the first event; dirty and thresholds: last sample):\n",
 		(double)w / 1e9);
-	fprintf(out, "  %8s %10s %10s %10s %10s %8s %12s %12s %12s %12s %7s\n",
-		"T(s)", "DIRTY(MB)", "WB(MB)", "BG(MB)", "THRESH(MB)",
-		"THROTTL", "PAUSED(ms)", "WRITTEN(MB)", "FLUSHER(MB)",
-		"DEV-W(MB)", "FLUSH");
+	int tw = s->wide ? 8 : 6, mw = s->wide ? 10 : 8, bw = s->wide ? 8 : 7;
+	int pw = s->wide ? 12 : 9, ww = s->wide ? 12 : 8, fw = s->wide ? 7 : 6;
+
+	if (s->wide)
+		fprintf(out, "  %8s %10s %10s %10s %10s %8s %12s %12s %12s %12s %7s\n",
+			"T(s)", "DIRTY(MB)", "WB(MB)", "BG(MB)", "THRESH(MB)",
+			"THROTTL", "PAUSED(ms)", "WRITTEN(MB)", "FLUSHER(MB)",
+			"DEV-W(MB)", "FLUSH");
+	else
+		fprintf(out, "  %6s %8s %8s %8s %8s %7s %9s %8s %8s %8s %6s\n",
+			"T(s)", "DIRTY", "WB", "BG", "THRESH", "THROTTL",
+			"PAUSE(ms)", "WRITTEN", "FLUSHER", "DEV-W", "FLUSH");
 	for (size_t i = 0; i < used; i++) {
 		const struct dirty_slot *sl = &rb[i];
 		uint64_t wb = 0;
 
 		for (int q = 0; q < DIRTY_REASONS; q++)
 			wb += sl->wb_pages[q];
-		fprintf(out, "  %8.1f", (double)(i * w) / 1e9);
+		fprintf(out, "  %*.1f", tw, (double)(i * w) / 1e9);
 		if (sl->gds)
-			fprintf(out, " %10.1f %10.1f %10.1f %10.1f",
-				(double)(sl->nr_dirty * ps) / MB,
-				(double)(sl->nr_writeback * ps) / MB,
-				(double)(sl->bg_thresh * ps) / MB,
-				(double)(sl->thresh * ps) / MB);
+			fprintf(out, " %*.1f %*.1f %*.1f %*.1f",
+				mw, (double)(sl->nr_dirty * ps) / MB,
+				mw, (double)(sl->nr_writeback * ps) / MB,
+				mw, (double)(sl->bg_thresh * ps) / MB,
+				mw, (double)(sl->thresh * ps) / MB);
 		else
-			fprintf(out, " %10s %10s %10s %10s", "-", "-", "-",
-				"-");
-		fprintf(out, " %8" PRIu64 " %12.3f %12.1f %12.1f %12.1f %7"
-			PRIu64 "\n", sl->bdp,
-			(double)dirty_ms2ns(sl->pause_ms) / MS,
-			(double)(sl->written * ps) / MB, (double)(wb * ps) / MB,
-			(double)sl->write_bytes / MB, sl->flushes);
+			fprintf(out, " %*s %*s %*s %*s", mw, "-", mw, "-",
+				mw, "-", mw, "-");
+		fprintf(out, " %*" PRIu64 " %*.3f %*.1f %*.1f %*.1f %*"
+			PRIu64 "\n", bw, sl->bdp,
+			pw, (double)dirty_ms2ns(sl->pause_ms) / MS,
+			ww, (double)(sl->written * ps) / MB,
+			ww, (double)(wb * ps) / MB,
+			ww, (double)sl->write_bytes / MB, fw, sl->flushes);
 	}
 	free(rb);
 }
@@ -648,7 +730,7 @@ static void dirty_text(struct sink *s, const struct dirty_row *v, size_t k,
 			d->bdp, d->bdp_paused,
 			(double)dirty_ms2ns(d->pause_ms) / MS,
 			(double)dirty_ms2ns(d->max_pause_ms) / MS);
-	fprintf(out, "\nwriteback: %.1f MB written (global_dirty_state nr_written), by the flusher (writeback_start -> writeback_written):",
+	fprintf(out, "\nwriteback: %.1f MB written (global_dirty_state nr_written);\n  by the flusher (writeback_start -> writeback_written):",
 		(double)(d->written * ps) / MB);
 	if (!d->have_wb) {
 		fprintf(out, " not recorded\n");

@@ -12,6 +12,7 @@
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
 #include "stats/account.h"
+#include "stats/filter.h"
 
 struct procstat *procstat_of(struct proc *p)
 {
@@ -90,6 +91,17 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 	if (!ps) {
 		a->err = -AN_E_NOMEM;
 		return;
+	}
+	/* a call the view filters out: only its effects on the fd table */
+	if (a->filter) {
+		int cfd = sys_call_fd(c);
+
+		if (!filter_call(a->filter, p, cfd >= 0 && p->fds ?
+				 fdtable_get(p->fds, cfd) : NULL, c)) {
+			if (p->fds)
+				fd_apply(a->pt, p, c);
+			return;
+		}
 	}
 	ks = &ps->k[c->kind];
 	ks->count++;

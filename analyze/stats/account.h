@@ -91,6 +91,7 @@ struct account {
 	struct proctable *pt;		/* not owned */
 	struct filetab *ft;
 	sys_call_fn on_call;		/* or NULL */
+	struct view_filter *filter;	/* the calls counted, or NULL: all */
 	void *on_call_arg;
 	struct account_stats st;	/* after account_end() */
 	int err;			/* sticky: -AN_E_NOMEM (a call not

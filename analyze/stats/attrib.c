@@ -95,6 +95,7 @@ static uint64_t bkey(uint32_t dev, uint64_t sector)
 }
 
 struct attrib {
+	bool mute;			/* attrib_mute(): owners, no counts */
 	struct decoder *dec;		/* names of tasks, or NULL (tests) */
 	struct sysreplay *sr;		/* the replay this reads, not owned */
 	struct proctable *pt;
@@ -761,9 +762,11 @@ void attrib_event(struct attrib *at, const struct dec_ev *ev)
 /* ------------------------------------------------------------------ */
 /* Completed requests */
 
-static void blk_add(struct blkio *b, bool write, uint64_t bytes,
-		    uint64_t ns, bool first)
+static void blk_add(const struct attrib *at, struct blkio *b, bool write,
+		    uint64_t bytes, uint64_t ns, bool first)
 {
+	if (at->mute)
+		return;
 	if (write)
 		b->write_bytes += bytes;
 	else
@@ -851,14 +854,15 @@ static struct proc *share(struct attrib *at, struct inode_rec *ir,
 		if (i == top)
 			continue;
 		if (b || n)
-			blk_add(&pstat(at, ir->d[i].p)->blk, write, b, n,
+			blk_add(at, &pstat(at, ir->d[i].p)->blk, write, b, n,
 				false);
 		given += b;
 		given_ns += n;
 	}
-	blk_add(&pstat(at, ir->d[top].p)->blk, write, bytes - given,
+	blk_add(at, &pstat(at, ir->d[top].p)->blk, write, bytes - given,
 		ns - given_ns, first);
-	at->t.proc_bytes += bytes;
+	if (!at->mute)
+		at->t.proc_bytes += bytes;
 	if (pending)
 		consume(ir, bytes);
 	return ir->d[top].p;
@@ -875,9 +879,12 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 	struct blkio *fb = NULL;
 	struct proc *top = o->p;
 
-	at->t.kind_bytes[o->kind] += bytes;
+	if (!at->mute)
+		at->t.kind_bytes[o->kind] += bytes;
 	switch (o->kind) {
 	case AK_JOURNAL:
+		if (at->mute)
+			return NULL;
 		add_journal(at, dev, bytes, o->forcer != NULL);
 		if (o->forcer) {
 			pstat(at, o->forcer)->blk.journal_bytes += bytes;
@@ -891,16 +898,17 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 		return NULL;
 	case AK_WRITEBACK:
 		top = o->ir ? share(at, o->ir, write, bytes, ns, first) : NULL;
-		if (!top)
+		if (!top && !at->mute)
 			at->t.wb_noproc_bytes += bytes;
 		break;
 	case AK_FSYNC:
 	case AK_SYSCALL:
 	case AK_CONTEXT:
 		if (o->p) {
-			blk_add(&pstat(at, o->p)->blk, write, bytes, ns,
+			blk_add(at, &pstat(at, o->p)->blk, write, bytes, ns,
 				first);
-			at->t.proc_bytes += bytes;
+			if (!at->mute)
+				at->t.proc_bytes += bytes;
 		}
 		if (o->ir && write)
 			consume(o->ir, bytes);
@@ -913,8 +921,13 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 	else if (o->ir)
 		fb = o->ir->f ? &fstat(at, o->ir->f)->blk : &o->ir->io;
 	if (fb)
-		blk_add(fb, write, bytes, ns, first);
+		blk_add(at, fb, write, bytes, ns, first);
 	return top;
+}
+
+void attrib_mute(struct attrib *at, bool mute)
+{
+	at->mute = mute;
 }
 
 void attrib_request(struct attrib *at, const struct blk_request *rq,
@@ -933,8 +946,10 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 		memset(out, 0, sizeof(*out));
 	if (rq->op != BLK_OP_READ && rq->op != BLK_OP_WRITE)
 		return;
-	at->t.requests++;
-	at->t.bytes += total * SECTOR;
+	if (!at->mute) {
+		at->t.requests++;
+		at->t.bytes += total * SECTOR;
+	}
 	while (left > 0) {
 		struct hnode **pp;
 		struct bio *b = bio_find(at, rq->dev, pos, &pp);

@@ -149,6 +149,12 @@ void attrib_window_closed(struct attrib *at, int w, int tid,
 			  const struct win *open, const struct dec_ev *ev);
 
 /*
+ * attrib_mute - while mute, attrib_request() finds the owners (and
+ * consumes the bios) but counts nothing: a request a view filters out
+ */
+void attrib_mute(struct attrib *at, bool mute);
+
+/*
  * attrib_request - a completed request (the blk_emit_fn of the block
  * replay calls it): shares its bytes and device time among the owners of
  * its bios, and returns the owner of the first bio in *out (may be NULL).

@@ -16,6 +16,7 @@
 #include "stats/attrib.h"
 #include "stats/dirty.h"
 #include "stats/fileid.h"
+#include "stats/filter.h"
 #include "stats/rows.h"
 #include "stats/stats.h"
 #include "stats/wa.h"
@@ -108,6 +109,9 @@ long rows_processes(const struct stats *st, bool all, struct proc_row **out)
 				      ps->blk.journal_bytes ||
 				      ps->throttles || ps->dstates)))
 			continue;
+		/* -p/-c: the processes asked for only */
+		if (!filter_proc(st->filter, p))
+			continue;
 		proc_info(p, &rows[n].p);
 		rows[n].ps = ps;
 		if (ps)
@@ -192,6 +196,11 @@ long rows_files(const struct stats *st, struct file_row **out)
 		if (!s || !(s->opens || s->reads || s->writes ||
 			    s->fsync.count || s->blk.read_bytes ||
 			    s->blk.write_bytes || s->blk.journal_bytes))
+			continue;
+		/* -f/-d: the files asked for only */
+		if (!filter_path(st->filter, f->path) ||
+		    (st->filter && st->filter->ndevs &&
+		     !filter_file_dev(st->filter, f)))
 			continue;
 		v[n].f = f;
 		rc = merge_filestat(&v[n].s, s);

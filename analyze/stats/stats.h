@@ -88,9 +88,14 @@ struct anomaly {
 
 #define ANOMALIES_MAX	40
 
+struct view_filter;
+
 struct stats {
 	/* the recording (meta.h reads its texts) */
 	const struct source_info *info;
+	struct view_filter *filter;	/* what the pass kept, or NULL */
+	bool slow_all_fds;		/* slowest syscalls on every fd, not
+					   only files and block devices */
 	int event_types;		/* in its formats */
 
 	/* every event */

@@ -25,9 +25,9 @@ try:
 	if not rows:
 		die("no device %s (%s) in \"devices\"" % (devname, majmin))
 	for d in rows:
-		if d.get("name") not in (None, devname):
-			die("device %s is named %r, not %r" % (majmin, d["name"], devname))
-		dev = d["device"]
+		if d.get("device") not in (None, devname):
+			die("device %s is named %r, not %r" % (majmin, d["device"], devname))
+		dev = d["d2c"]
 		n = dev["count"]
 		avg = "%.0f" % (dev["sum_ns"] / n) if n else "-"
 		print(d["op"], d["requests"], d["bytes"], n, avg)

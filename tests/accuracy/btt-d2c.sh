@@ -123,7 +123,7 @@ within "mean device time ns (ioreport vs btt D2C)" "$io_ns" "$btt_ns" 2000 0.01
 # The extremes are single requests, the same one for both: as close.
 read -r io_min io_max < <(python3 -c '
 import json, sys
-d = [x["device"] for x in json.load(open(sys.argv[1]))["devices"] if x["dev"] == sys.argv[2] and x["device"]["count"]]
+d = [x["d2c"] for x in json.load(open(sys.argv[1]))["devices"] if x["dev"] == sys.argv[2] and x["d2c"]["count"]]
 print(min(x["min_ns"] for x in d), max(x["max_ns"] for x in d))' "$T/devices.json" "$UPPER_DEVT")
 within "min device time ns (ioreport vs btt D2C)" "$io_min" "$btt_min_ns" 2000 0.01
 within "max device time ns (ioreport vs btt D2C)" "$io_max" "$btt_max_ns" 2000 0.01

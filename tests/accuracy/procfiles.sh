@@ -57,7 +57,7 @@ F = json.load(open(files))
 def fail(msg):
 	print("FAIL: " + msg, file=sys.stderr)
 	sys.exit(1)
-ours = [p for p in P["processes"] if name in p["comms"].split(",")]
+ours = [p for p in P["processes"] if name in p["comms"]]
 if len(ours) != 1:
 	fail("expected one process with comm %s, found %d" % (name, len(ours)))
 p = ours[0]
@@ -85,7 +85,7 @@ if f["write_bytes"] != n or f["writes"] != writes:
 	fail("file write_bytes %d writes %d, expected %d %d" % (f["write_bytes"], f["writes"], n, writes))
 if f["fsync"]["count"] != k:
 	fail("file fsyncs %d, expected %d" % (f["fsync"]["count"], k))
-if f["fsync"]["max_ns"] <= 0 or f["fsync"]["total_ns"] < f["fsync"]["max_ns"]:
+if f["fsync"]["max_ns"] <= 0 or f["fsync"]["sum_ns"] < f["fsync"]["max_ns"]:
 	fail("file fsync times %r" % f["fsync"])
 for key in ("exit_without_enter", "negative_time", "decode_errors"):
 	if key not in P["anomalies"]:
@@ -107,7 +107,7 @@ report() {
 	assert_grep 'LAT|P50\(us\)' "$T/$2.procs.txt" "$2 processes"
 	# the report prints the same lists from its one pass, from standard
 	# input too, and every paired syscall competes for the slowest list
-	"$IOREPORT" report --json --top 1000000 - <"$1" >"$T/$2.report.json" \
+	"$IOREPORT" report --all-fds --json --top 1000000 - <"$1" >"$T/$2.report.json" \
 		2>"$T/$2.err" ||
 		{ cat "$T/$2.err" >&2; fail "$2: ioreport report --json - failed"; }
 	python3 - "$T/$2.report.json" "$T/$2.procs.json" "$T/$2.files.json" <<'EOF' ||
@@ -124,7 +124,7 @@ paired = sum(k["latency"]["count"] for p in P["processes"] for k in p["syscalls"
 if len(calls) != paired: bad.append("slow_syscalls %d, paired calls %d" % (len(calls), paired))
 top = max([k["latency"]["max_ns"] for p in P["processes"] for k in p["syscalls"].values()] or [0])
 if lat and lat[0] != top: bad.append("slowest %d, max latency %d" % (lat[0], top))
-keys = {"syscall", "start_ns", "end_ns", "latency_ns", "pid", "tid", "comm", "fd", "file", "bytes", "ret"}
+keys = {"syscall", "start_ns", "end_ns", "latency_ns", "pid", "tid", "comm", "fd", "path", "bytes", "ret"}
 if any(set(c) != keys for c in calls): bad.append("slow syscall keys")
 print("; ".join(bad), file=sys.stderr)
 sys.exit(1 if bad else 0)

@@ -110,7 +110,7 @@ bad = []
 
 def ours(path):
 	doc = json.load(open(path))
-	p = [x for x in doc["processes"] if name in x["comms"].split(",")]
+	p = [x for x in doc["processes"] if name in x["comms"]]
 	if len(p) != 1:
 		sys.exit("%s: %s: %d processes with comm %s" % (test, path, len(p), name))
 	return p[0]

@@ -177,7 +177,7 @@ def check_case(c, name, d, args):
            all(k in w for k in ('pid', 'direct', 'buffered', 'small')))
     info = ioreport_json(args.ioreport, 'info', rec)
     hdr = info.get('header', {})
-    c.want(name, 'integrity', 'complete', info.get('integrity'))
+    c.want(name, 'integrity', 'complete', info.get('integrity', {}).get('status'))
     c.want(name, 'format version 1.1', (1, 1),
            (info.get('version_major'), info.get('version_minor')))
     c.want(name, 'header machine', lambda m: m in MACHINE[kabi], hdr.get('machine'))
@@ -202,7 +202,7 @@ def check_case(c, name, d, args):
     devs = ioreport_json(args.ioreport, 'devices', rec)
     got = {'read': 0, 'write': 0}
     for row in devs.get('devices', []):
-        if row.get('name') == dev and row.get('op') in got:
+        if row.get('device') == dev and row.get('op') in got:
             got[row['op']] += row.get('bytes', 0)
     if ds0 and ds1:
         c.want(name, f'{dev} write bytes = diskstats delta', (ds1[1] - ds0[1]) * 512, got['write'])

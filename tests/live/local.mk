@@ -18,7 +18,8 @@ REPORT_LIVE_TESTS = \
 	tests/live/report-dirty.sh \
 	tests/live/report-split.sh \
 	tests/live/report-findings.sh \
-	tests/live/report-findings-rules.sh
+	tests/live/report-findings-rules.sh \
+	tests/live/report-filters.sh
 
 TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) tests/live/lib.sh \

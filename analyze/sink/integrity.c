@@ -1,0 +1,247 @@
+// SPDX-License-Identifier: MIT
+/*
+ * integrity.c - what a damaged, truncated or partly unreadable recording
+ * cost, said the same way by every view: one warning line of text, or
+ * the "integrity" object of JSON (see sink.h).
+ */
+#include "config.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sbuf.h"
+#include "input/meta.h"
+#include "stats/filter.h"
+#include "sink/json.h"
+#include "sink/sink.h"
+
+/* Where and why reading was cut short, if it was: false when not. */
+static bool cut_at(const struct source_info *in, uint64_t *off,
+		   const char **why)
+{
+	if (in->integrity == SOURCE_TRUNCATED) {
+		*off = in->stop_offset;
+		*why = in->stop_reason;
+		return true;
+	}
+	if (in->truncated) {
+		*off = in->truncated_offset;
+		*why = in->truncated_reason;
+		return true;
+	}
+	return false;
+}
+
+bool sink_damaged(const struct source_info *in)
+{
+	return in->integrity != SOURCE_COMPLETE || in->ndamaged ||
+	       in->truncated || in->bad_formats;
+}
+
+/* The last event time read: the pass's when there was one. */
+static uint64_t last_read(const struct source_info *in,
+			  const struct stats *st)
+{
+	return st && st->last_ts ? st->last_ts : in->last_ts;
+}
+
+bool sink_integrity_line(const struct source_info *in,
+			 const struct stats *st, struct sbuf *out)
+{
+	const char *sep = "";
+	const char *why;
+	uint64_t off;
+	char t[32];
+
+	if (!sink_damaged(in))
+		return false;
+	sbuf_addf(out, "warning: %s: ", in->path);
+	if (in->ndamaged) {
+		meta_damage_summary(in, out);
+		sbuf_addf(out, "; %s events are missing from these figures",
+			  in->ndamaged == 1 ? "its" : "their");
+		sep = "; ";
+	} else if (in->integrity == SOURCE_CORRUPT) {
+		sbuf_addf(out, "corrupt at offset %" PRIu64 ": %s; nothing after it was read",
+			  in->stop_offset, in->stop_reason ? in->stop_reason : "?");
+		sep = "; ";
+	}
+	if (cut_at(in, &off, &why)) {
+		sink_secs(t, sizeof(t), last_read(in, st));
+		sbuf_addf(out, "%scut short at offset %" PRIu64 " (%s): nothing after %s s was read, so later I/O (the writeback of earlier writes too) is missing",
+			  sep, off, why ? why : "?", t);
+		if (in->kind == SOURCE_IOREC && !in->snapshot_end)
+			sbuf_addstr(out, "; no end snapshot");
+		sep = "; ";
+	}
+	if (in->bad_formats)
+		sbuf_addf(out, "%s%u event format%s unreadable: %s events are not counted",
+			  sep, in->bad_formats,
+			  in->bad_formats == 1 ? "" : "s",
+			  in->bad_formats == 1 ? "its" : "their");
+	return true;
+}
+
+/* Lost events and gaps: the pass's, else what the reading counted. */
+static uint64_t lost_of(const struct source_info *in, const struct stats *st,
+			uint64_t *gaps)
+{
+	uint64_t t = 0;
+
+	if (st)
+		return stats_lost(st, gaps);
+	*gaps = 0;
+	for (int i = 0; i < in->nr_cpus; i++) {
+		t += in->cpus[i].missed_events;
+		*gaps += in->cpus[i].missed_pages;
+	}
+	return t;
+}
+
+static void one_json(struct json *j, const struct source_info *in,
+		     const struct stats *st)
+{
+	uint64_t gaps, lost = lost_of(in, st, &gaps), off;
+	const char *why;
+	bool cut = cut_at(in, &off, &why);
+
+	json_object_begin(j, NULL);
+	json_str(j, "path", in->path);
+	json_str(j, "status", meta_integrity(in->integrity));
+	if (in->integrity != SOURCE_COMPLETE) {
+		json_u64(j, "stop_offset", in->stop_offset);
+		json_str(j, "stop_reason", in->stop_reason);
+	} else {
+		json_null(j, "stop_offset");
+		json_null(j, "stop_reason");
+	}
+	json_bool(j, "truncated", cut);
+	if (cut)
+		json_u64(j, "truncated_offset", off);
+	else
+		json_null(j, "truncated_offset");
+	json_u64(j, "damaged_regions", (uint64_t)in->ndamaged);
+	json_u64(j, "damaged_bytes", in->damaged_bytes);
+	json_u64(j, "damaged_chunks", in->damaged_chunks);
+	json_u64(j, "damaged_ns", in->damaged_ns);
+	json_u64(j, "bad_formats", in->bad_formats);
+	json_bool(j, "end_snapshot", in->snapshot_end != NULL ||
+		  in->kind != SOURCE_IOREC);
+	json_u64(j, "last_read_ns", last_read(in, st));
+	json_u64(j, "lost_event_gaps", gaps);
+	json_u64(j, "lost_events_known", lost);
+	json_object_end(j);
+}
+
+void sink_integrity_json(struct json *j, const struct source_info *const *in,
+			 const struct stats *const *st, int n)
+{
+	enum source_integrity worst = SOURCE_COMPLETE;
+	struct sbuf sb = SBUF_INIT;
+	bool damaged = false;
+
+	for (int i = 0; i < n; i++) {
+		if (in[i]->integrity > worst)
+			worst = in[i]->integrity;
+		if (sink_damaged(in[i])) {
+			if (damaged)
+				sbuf_addch(&sb, '\n');
+			/* the text line without its "warning: " */
+			sink_integrity_line(in[i], st ? st[i] : NULL, &sb);
+			damaged = true;
+		}
+	}
+	json_object_begin(j, "integrity");
+	/* "partial": read to its end, but some event formats unreadable */
+	json_str(j, "status", damaged && worst == SOURCE_COMPLETE ?
+		 "partial" : meta_integrity(worst));
+	json_bool(j, "complete", !damaged);
+	json_str(j, "warning", damaged && !sb.err ? sb.buf : NULL);
+	json_array_begin(j, "recordings");
+	for (int i = 0; i < n; i++)
+		one_json(j, in[i], st ? st[i] : NULL);
+	json_array_end(j);
+	json_object_end(j);
+	sbuf_release(&sb);
+}
+
+void view_filter_kept(struct sink *s)
+{
+	const struct view_filter *f = s->st->filter;
+	struct sbuf sb = SBUF_INIT;
+
+	if (!s->j) {
+		if (!filter_active(f))
+			return;
+		filter_text(f, &sb);
+		fprintf(s->out, "%sfilter: %s; kept", s->snooping ? "# " : "",
+			sb.buf ? sb.buf : "");
+		if (s->st->have_block)
+			fprintf(s->out, " %" PRIu64 " of %" PRIu64 " requests%s",
+				f->requests_kept, f->requests,
+				s->st->have_sys ? "," : "");
+		if (s->st->have_sys)
+			fprintf(s->out, " %" PRIu64 " of %" PRIu64 " syscalls",
+				f->calls_kept, f->calls);
+		fputc('\n', s->out);
+		sink_fail(s, sb.err);
+		sbuf_release(&sb);
+		return;
+	}
+	if (!filter_active(f)) {
+		json_null(s->j, "filter");
+		return;
+	}
+	json_object_begin(s->j, "filter");
+	json_array_begin(s->j, "pids");
+	for (size_t i = 0; i < f->npids; i++)
+		json_i64(s->j, NULL, f->pids[i]);
+	json_array_end(s->j);
+	json_array_begin(s->j, "comms");
+	for (size_t i = 0; i < f->ncomms; i++)
+		json_str(s->j, NULL, f->comms[i]);
+	json_array_end(s->j);
+	json_array_begin(s->j, "devices");
+	for (size_t i = 0; i < f->ndevs; i++)
+		json_str(s->j, NULL, f->devs[i]);
+	json_array_end(s->j);
+	json_str(s->j, "path", f->glob);
+	if (f->have_since)
+		json_u64(s->j, "since_ns", f->since_ns);
+	else
+		json_null(s->j, "since_ns");
+	if (f->have_until)
+		json_u64(s->j, "until_ns", f->until_ns);
+	else
+		json_null(s->j, "until_ns");
+	json_u64(s->j, "min_ns", f->min_ns);
+	json_u64(s->j, "requests", f->requests);
+	json_u64(s->j, "requests_kept", f->requests_kept);
+	json_u64(s->j, "syscalls", f->calls);
+	json_u64(s->j, "syscalls_kept", f->calls_kept);
+	json_object_end(s->j);
+}
+
+void view_integrity(struct sink *s, const struct stats *after)
+{
+	const struct stats *st[2] = { s->st, after };
+	const struct source_info *in[2] = { s->st->info,
+					    after ? after->info : NULL };
+	int n = after ? 2 : 1;
+
+	if (s->j) {
+		sink_integrity_json(s->j, in, st, n);
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		struct sbuf sb = SBUF_INIT;
+
+		if (sink_integrity_line(in[i], st[i], &sb) && !sb.err)
+			fprintf(s->out, "%s%s\n", s->snooping ? "# " : "",
+				sb.buf);
+		sink_fail(s, sb.err);
+		sbuf_release(&sb);
+	}
+}

@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: MIT
+/*
+ * filter.c - the view filters (see filter.h).
+ */
+#include "config.h"
+
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/sbuf.h"
+#include "input/meta.h"
+#include "base/syskind.h"
+#include "replay/fdtable.h"
+#include "replay/proctable.h"
+#include "stats/filter.h"
+
+bool filter_active(const struct view_filter *f)
+{
+	return f && (f->npids || f->ncomms || f->ndevs || f->glob ||
+		     f->have_since || f->have_until || f->min_ns);
+}
+
+bool filter_wants_owner(const struct view_filter *f)
+{
+	return f && (f->npids || f->ncomms || f->glob);
+}
+
+struct find_dev {
+	const char *name;
+	uint32_t dev;
+};
+
+/* "blockdev NAME MAJ:MIN ..." lines: the dev_t of name */
+static int find_dev(char **fl, int n, void *arg)
+{
+	struct find_dev *fd = arg;
+
+	if (n >= 3 && !strcmp(fl[1], fd->name)) {
+		fd->dev = meta_devt(fl[2]);
+		return fd->dev != 0;
+	}
+	return 0;
+}
+
+const char *filter_resolve(struct view_filter *f, const char *snap)
+{
+	for (size_t i = 0; i < f->ndevs; i++) {
+		struct find_dev fd = { f->devs[i], 0 };
+		const char *n = f->devs[i];
+
+		if (strchr(n, ':')) {
+			f->devt[i] = meta_devt(n);
+		} else {
+			/* "/dev/sda" or "sda" */
+			if (!strncmp(n, "/dev/", 5))
+				fd.name = n + 5;
+			if (meta_lines(snap, "blockdev", find_dev, &fd) < 0)
+				fd.dev = 0;
+			f->devt[i] = fd.dev;
+		}
+		if (!f->devt[i])
+			return n;
+	}
+	return NULL;
+}
+
+bool filter_time(const struct view_filter *f, uint64_t ts)
+{
+	uint64_t rel;
+
+	if (!f || !(f->have_since || f->have_until))
+		return true;
+	rel = ts > f->base_ts ? ts - f->base_ts : 0;
+	if (f->have_since && rel < f->since_ns)
+		return false;
+	return !(f->have_until && rel >= f->until_ns);
+}
+
+bool filter_dev(const struct view_filter *f, uint32_t dev, uint32_t disk)
+{
+	if (!f || !f->ndevs)
+		return true;
+	for (size_t i = 0; i < f->ndevs; i++)
+		if (f->devt[i] && (f->devt[i] == dev || f->devt[i] == disk))
+			return true;
+	return false;
+}
+
+/* Whether name is one of the comma-separated names of list. */
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; ) {
+		const char *c = strchr(p, ',');
+		size_t len = c ? (size_t)(c - p) : strlen(p);
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p = c ? c + 1 : NULL;
+	}
+	return false;
+}
+
+bool filter_proc(const struct view_filter *f, const struct proc *p)
+{
+	bool ok;
+
+	if (!f || !(f->npids || f->ncomms))
+		return true;
+	if (!p)
+		return false;
+	if (f->npids) {
+		ok = false;
+		for (size_t i = 0; i < f->npids; i++)
+			ok |= p->pid == f->pids[i];
+		if (!ok)
+			return false;
+	}
+	if (f->ncomms) {
+		ok = false;
+		for (size_t i = 0; i < f->ncomms; i++)
+			ok |= (p->comm && !strcmp(p->comm, f->comms[i])) ||
+			      in_list(p->comms, f->comms[i]);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+bool filter_task(const struct view_filter *f, int pid, const char *comm)
+{
+	bool ok = !f || !f->npids;
+
+	if (!f || !(f->npids || f->ncomms))
+		return true;
+	for (size_t i = 0; i < f->npids; i++)
+		ok |= pid == f->pids[i];
+	if (!ok || !f->ncomms)
+		return ok;
+	for (size_t i = 0; i < f->ncomms; i++)
+		if (comm && !strcmp(comm, f->comms[i]))
+			return true;
+	return false;
+}
+
+bool filter_file_dev(const struct view_filter *f, const struct file *file)
+{
+	uint32_t dev;
+
+	if (!f || !f->ndevs)
+		return true;
+	if (!file || !file->has_devino)
+		return false;
+	dev = file->major << 20 | file->minor;
+	return filter_dev(f, dev, f->disk_of ? f->disk_of(dev, f->disk_arg) :
+			  dev);
+}
+
+bool filter_call(struct view_filter *f, const struct proc *p,
+		 const struct file *file, const struct sys_call *c)
+{
+	bool keep;
+
+	if (!f)
+		return true;
+	f->calls++;
+	keep = filter_time(f, c->paired ? c->start : c->end) &&
+	       filter_proc(f, p) &&
+	       (!f->glob || (file && filter_path(f, file->path))) &&
+	       filter_file_dev(f, file);
+	f->calls_kept += keep;
+	return keep;
+}
+
+bool filter_path(const struct view_filter *f, const char *path)
+{
+	if (!f || !f->glob)
+		return true;
+	return path && !fnmatch(f->glob, path, 0);
+}
+
+static void list_text(struct sbuf *out, const char **sep, const char *what,
+		      const char *const *v, const int *iv, size_t n)
+{
+	if (!n)
+		return;
+	sbuf_addf(out, "%s%s ", *sep, what);
+	for (size_t i = 0; i < n; i++) {
+		if (v)
+			sbuf_addf(out, "%s%s", i ? "," : "", v[i]);
+		else
+			sbuf_addf(out, "%s%d", i ? "," : "", iv[i]);
+	}
+	*sep = ", ";
+}
+
+void filter_text(const struct view_filter *f, struct sbuf *out)
+{
+	const char *sep = "";
+
+	list_text(out, &sep, "pid", NULL, f->pids, f->npids);
+	list_text(out, &sep, "comm", f->comms, NULL, f->ncomms);
+	list_text(out, &sep, "device", f->devs, NULL, f->ndevs);
+	if (f->glob) {
+		sbuf_addf(out, "%sfile %s", sep, f->glob);
+		sep = ", ";
+	}
+	if (f->have_since || f->have_until) {
+		sbuf_addstr(out, sep);
+		if (f->have_since)
+			sbuf_addf(out, "from %.3f s ", (double)f->since_ns / 1e9);
+		if (f->have_until)
+			sbuf_addf(out, "until %.3f s ", (double)f->until_ns / 1e9);
+		sbuf_addstr(out, "of the recording");
+		sep = ", ";
+	}
+	if (f->min_ns)
+		sbuf_addf(out, "%sat least %.3f ms", sep, (double)f->min_ns / 1e6);
+}

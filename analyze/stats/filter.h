@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * filter.h - the view filters (-p/-c/-d/-f/--since/--until/--min-ms):
+ * which requests and syscalls enter the aggregates, decided in one
+ * place per kind (driver.c for requests, account.c for syscalls, rows.c
+ * for the rows of processes and files), and the counts of what was kept.
+ */
+#ifndef IOREPORT_STATS_FILTER_H
+#define IOREPORT_STATS_FILTER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct proc;
+struct file;
+struct sbuf;
+
+#define FILTER_MAX	16	/* of each list */
+
+struct view_filter {
+	int pids[FILTER_MAX];
+	size_t npids;
+	const char *comms[FILTER_MAX];
+	size_t ncomms;
+	/* -d: as given; resolved against the snapshot by filter_resolve() */
+	const char *devs[FILTER_MAX];
+	uint32_t devt[FILTER_MAX];	/* kernel dev_t, 0: unknown name */
+	size_t ndevs;
+	const char *glob;		/* -f, or NULL */
+	bool have_since, have_until;
+	uint64_t since_ns, until_ns;	/* from the recording's first event */
+	uint64_t min_ns;		/* --min-ms, 0: none */
+	/* the whole disk of a file system's device (set by the driver) */
+	uint32_t (*disk_of)(uint32_t fsdev, void *arg);
+	void *disk_arg;
+	/* set by the pass */
+	uint64_t base_ts;		/* the first event's time */
+	uint64_t requests, requests_kept;
+	uint64_t calls, calls_kept;
+};
+
+/* Whether f asks for anything (NULL: no filter). */
+bool filter_active(const struct view_filter *f);
+/* Whether f names processes or files: the pass must attribute. */
+bool filter_wants_owner(const struct view_filter *f);
+
+/*
+ * filter_resolve - the device names of f as dev_t, from the blockdev
+ * lines of a snapshot (NULL: none); "MAJ:MIN" needs none.  Returns the
+ * first name that names no device, or NULL.
+ */
+const char *filter_resolve(struct view_filter *f, const char *snap);
+
+/* Whether time ts (trace clock) is inside the window. */
+bool filter_time(const struct view_filter *f, uint64_t ts);
+/* Whether a block device (disk) or a file system's device passes -d. */
+bool filter_dev(const struct view_filter *f, uint32_t dev, uint32_t disk);
+/* Whether process p (NULL: unknown) passes -p and -c. */
+bool filter_proc(const struct view_filter *f, const struct proc *p);
+/* Whether a task (no process known: its pid and comm) passes -p and -c. */
+bool filter_task(const struct view_filter *f, int pid, const char *comm);
+/* Whether a file's path (NULL: unknown) passes -f. */
+bool filter_path(const struct view_filter *f, const char *path);
+/* Whether a file's device (or its disk) passes -d; unknown: no. */
+bool filter_file_dev(const struct view_filter *f, const struct file *file);
+/*
+ * filter_call - whether syscall c of process p on file (NULL: none or
+ * unknown) passes every filter but --min-ms; counts it (NULL f: true)
+ */
+struct sys_call;
+bool filter_call(struct view_filter *f, const struct proc *p,
+		 const struct file *file, const struct sys_call *c);
+
+/*
+ * filter_text - what f keeps, in words ("pid 42, device loop0, from
+ * 1.000 s to 2.000 s"), appended to out
+ */
+void filter_text(const struct view_filter *f, struct sbuf *out);
+
+#endif /* IOREPORT_STATS_FILTER_H */

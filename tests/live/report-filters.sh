@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# report-filters.sh - the view filters against a known truth: two named
+# writers (private copies of dd, "wra" and "wrb") write 4 MiB and 2 MiB
+# with O_DIRECT to two loop ext4 file systems, one after the other with a
+# pause between them.  Each filter keeps exactly its part: -c and -p the
+# writer's bytes, -f its file, -d its device's requests, --since/--until
+# the half of the recording it wrote in; the parts add up to the whole;
+# combined filters keep what both say (wra on wrb's device: nothing); and
+# --min-ms keeps only what took that long.
+. "$(dirname "$0")/lib.sh"
+need_root_tracefs
+need_event block:block_rq_issue block:block_rq_complete \
+	syscalls:sys_enter_pwrite64 syscalls:sys_enter_write sched:sched_process_exec
+need_cmd python3
+
+make_loop_ext4 64
+A_DEV=$LOOPNAME A_MNT=$MNT
+make_loop_ext4 64
+B_DEV=$LOOPNAME B_MNT=$MNT
+mkdir -p "$T/bin"
+cp "$(command -v dd)" "$T/bin/wra"
+cp "$(command -v dd)" "$T/bin/wrb"
+
+rc=0
+run_iorec -q -o "$T/rec.iorec" -- sh -c "
+	'$T/bin/wra' if=/dev/zero of='$A_MNT/a' bs=64k count=64 oflag=direct status=none &&
+	sleep 1 &&
+	'$T/bin/wrb' if=/dev/zero of='$B_MNT/b' bs=64k count=32 oflag=direct status=none" \
+	2>"$T/rec.err" || rc=$?
+[ "$rc" = 0 ] || { cat "$T/rec.err" >&2; fail "iorec -- the writers exited $rc"; }
+[ "$(stat -c %s "$A_MNT/a")" = 4194304 ] && [ "$(stat -c %s "$B_MNT/b")" = 2097152 ] ||
+	fail "the writers did not write 4 MiB and 2 MiB"
+"$IOREPORT" info "$T/rec.iorec" >"$T/info" 2>&1 || { cat "$T/info" >&2; fail "ioreport info failed"; }
+assert_complete "$T/info"
+
+# j NAME VIEW ARGS...: the view's JSON into $T/NAME.json
+j() {
+	local name=$1
+	shift
+	"$IOREPORT" "$@" --json "$T/rec.iorec" >"$T/$name.json" 2>"$T/$name.err" ||
+		{ cat "$T/$name.err" >&2; fail "ioreport $* --json failed"; }
+}
+j all processes
+j snoop snoop
+j devs devices
+# the pause between the writers: after wra's last request, before wrb's
+# first (the journal commits of A may come later)
+mid=$(python3 - "$T" "$A_DEV" "$B_DEV" <<'EOF'
+import json, sys
+d, a, b = sys.argv[1:4]
+s = json.load(open(d + '/snoop.json'))
+base = json.load(open(d + '/devs.json'))['first_ts_ns']
+def of(r, comm):
+    return r['comm'] == comm or (r['owner'] or {}).get('comm') == comm
+ra = [r for r in s['requests'] if r['device'] == a and of(r, 'wra')]
+rb = [r for r in s['requests'] if r['device'] == b and of(r, 'wrb')]
+ta = max(r['complete_ns'] for r in ra)
+tb = min(r['start_ns'] for r in rb)
+if tb - ta < 500000000:
+    sys.exit('the writers are %.3f s apart, not the 1 s pause' % ((tb - ta) / 1e9))
+print('%.6f' % (((ta + tb) / 2 - base) / 1e9))
+EOF
+) || fail "cannot place the pause between the writers"
+log "the pause between the writers is around $mid s"
+
+pid_a=$(python3 -c 'import json,sys; print([p["pid"] for p in json.load(open(sys.argv[1]))["processes"] if "wra" in p["comms"]][0])' "$T/all.json") ||
+	fail "no process wra in ioreport processes"
+j ca processes -c wra
+j cb processes -c wrb
+j cab processes -c wra,wrb
+j pa processes -p "$pid_a"
+j fa files -f "$A_MNT/*"
+j fb files -f "$B_MNT/*"
+j da devices -d "$A_DEV"
+j db devices -d "$B_DEV"
+j dab devices -d "$A_DEV,$B_DEV"
+j early processes --until "$mid"
+j late processes --since "$mid"
+j early_d devices --until "$mid"
+j late_d devices --since "$mid"
+j cross processes -c wra -d "$B_DEV"
+j slow5 slow --min-ms 0.5 --top 1000 -d "$A_DEV"
+
+python3 - "$T" "$A_DEV" "$B_DEV" "$A_MNT/a" "$B_MNT/b" "$pid_a" <<'EOF' || fail "a filter did not keep exactly its part"
+import json, sys
+d, adev, bdev, apath, bpath, pid_a = sys.argv[1:7]
+J = lambda n: json.load(open('%s/%s.json' % (d, n)))
+MiB = 1 << 20
+bad = []
+def want(what, exp, got):
+    print('  %-58s %s' % (what, got), file=sys.stderr)
+    if exp != got:
+        bad.append('%s: %r, not %r' % (what, got, exp))
+def procs(doc):
+    return {c: p['write_bytes'] for p in doc['processes'] for c in p['comms'] if c in ('wra', 'wrb')}
+def dev_bytes(doc, dev):
+    return sum(r['bytes'] for r in doc['devices'] if r['device'] == dev)
+
+want('-c wra: its processes', {'wra': 4 * MiB}, procs(J('ca')))
+want('-c wrb', {'wrb': 2 * MiB}, procs(J('cb')))
+want('-c wra,wrb', {'wra': 4 * MiB, 'wrb': 2 * MiB}, procs(J('cab')))
+want('-c wra: kept syscalls + -c wrb = -c wra,wrb',
+     J('cab')['filter']['syscalls_kept'],
+     J('ca')['filter']['syscalls_kept'] + J('cb')['filter']['syscalls_kept'])
+want('-p PID of wra', procs(J('ca')), procs(J('pa')))
+want('-p: the only process listed', [int(pid_a)], [p['pid'] for p in J('pa')['processes']])
+fa = {f['path']: f['write_bytes'] for f in J('fa')['files']}
+want('-f A/*: its files', {apath: 4 * MiB}, fa)
+want('-f B/*', {bpath: 2 * MiB}, {f['path']: f['write_bytes'] for f in J('fb')['files']})
+want('-d A: only A', {adev}, {r['device'] for r in J('da')['devices']})
+want('-d A: as much as unfiltered', dev_bytes(J('devs'), adev), dev_bytes(J('da'), adev))
+want('-d A: at least what wra wrote', True, dev_bytes(J('da'), adev) >= 4 * MiB)
+want('-d B: at least what wrb wrote', True, dev_bytes(J('db'), bdev) >= 2 * MiB)
+want('-d A + -d B = -d A,B (requests kept)', J('dab')['filter']['requests_kept'],
+     J('da')['filter']['requests_kept'] + J('db')['filter']['requests_kept'])
+want('--until mid: wra only', {'wra': 4 * MiB}, procs(J('early')))
+want('--since mid: wrb only', {'wrb': 2 * MiB}, procs(J('late')))
+e, l = J('early_d')['filter'], J('late_d')['filter']
+want('--until + --since = all requests', e['requests'], e['requests_kept'] + l['requests_kept'])
+want('--until + --since = all syscalls', J('early')['filter']['syscalls'],
+     J('early')['filter']['syscalls_kept'] + J('late')['filter']['syscalls_kept'])
+want('--until mid: B got no wrb write', True, dev_bytes(J('early_d'), bdev) < 2 * MiB)
+want('-c wra -d B: nothing of wra', {}, procs(J('cross')))
+s = J('slow5')
+want('--min-ms 0.5 -d A: every request >= 0.5 ms on A', True,
+     all(r['total_ns'] >= 500000 and r['device'] == adev for r in s['slow_requests']))
+want('--min-ms 0.5: kept = listed', s['filter']['requests_kept'], len(s['slow_requests']))
+for b in bad:
+    print('FAIL:', b, file=sys.stderr)
+sys.exit(1 if bad else 0)
+EOF
+
+# the text view says what it kept
+"$IOREPORT" processes -c wra "$T/rec.iorec" >"$T/text" 2>&1 || fail "processes -c wra failed"
+assert_grep "^filter: comm wra; kept [0-9]+ of [0-9]+ requests, [0-9]+ of [0-9]+ syscalls" "$T/text"
+finish

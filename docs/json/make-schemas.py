@@ -11,7 +11,7 @@ schema_version (sink/json.h) when a key was renamed or removed."""
 import json, os, subprocess, sys
 
 VIEWS = ['report', 'summary', 'devices', 'slow', 'snoop', 'processes',
-         'files', 'wa', 'fsync', 'dirty', 'info', 'diff']
+         'files', 'wa', 'fsync', 'dirty', 'info', 'diff', 'findings']
 LAT = {'count', 'sum_ns', 'avg_ns', 'min_ns', 'max_ns', 'p50_ns', 'p90_ns',
        'p99_ns', 'p999_ns'}
 # objects whose keys are names (syscalls, sysctls, header lines, metrics)

@@ -79,7 +79,9 @@ static void sys_exit(struct driver *a, const struct dec_ev *ev)
 	struct sys_call c;
 	struct proc *p;
 
-	sysreplay_exit(a->sys.sr, &ev->exit, &c);
+	if (!sysreplay_exit(a->sys.sr, &ev->exit, &c) &&
+	    (sys_kind_info(c.kind)->flags & SKF_ENTER_FILTERED))
+		return;		/* a call iorec did not mean to record */
 	p = proctable_lookup(a->sys.pt, ev->pid);
 	if (!p)
 		p = proctable_get(a->sys.pt, ev->pid,

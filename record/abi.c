@@ -43,6 +43,7 @@ const char *abi_name(enum rec_abi abi)
 #define C_SYNC	"no cost of this flush"
 #define C_DUP	"fd copies are not followed (I/O on them is unnamed)"
 #define C_NAME	"renames and unlinks are not shown"
+#define C_CLOEXEC "close-on-exec set or cleared by ioctl is not followed (fds lost or kept at exec)"
 #define C_SIZE	"truncates and preallocations are not shown"
 #define C_COPY	"in-kernel copies are not counted"
 #define C_URING	"io_uring submissions are not seen (their block I/O still is)"
@@ -96,6 +97,8 @@ const struct systab_row systab[] = {
 	{ "sendfile",        {  NO,  187,  NO,  187,  NO }, false, C_COPY },
 	{ "copy_file_range", { 326,  377, 285,  391, 285 }, true,  C_COPY },
 	{ "io_uring_enter",  { 426,  426, 426,  426, 426 }, true,  C_URING },
+	/* recorded for FIOCLEX/FIONCLEX: the enter is filtered on cmd */
+	{ "ioctl",           {  16,   54,  29,   54,  29 }, false, C_CLOEXEC },
 };
 const size_t systab_len = ARRAY_SIZE(systab);
 

@@ -541,6 +541,31 @@ static int event_enable(struct tracefs_instance *inst,
 					"1") < 0 ? -1 : 0;
 }
 
+/*
+ * Syscall enters recorded only for some arguments: ioctl for FIONCLEX and
+ * FIOCLEX (0x5450, 0x5451 on every ABI iorec knows), the two that change
+ * close-on-exec.  Their exits are all recorded (an exit has no arguments
+ * to filter on); the analyzer drops those without an enter.
+ */
+static const struct {
+	const char *event;
+	const char *filter;
+} enter_filters[] = {
+	{ "sys_enter_ioctl", "(cmd == 0x5450 || cmd == 0x5451)" },
+};
+
+/* The filter of syscalls:NAME: the enter filter if any, and not iorec. */
+static char *syscall_filter(const char *name, const char *self)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(enter_filters); i++)
+		if (!strcmp(enter_filters[i].event, name))
+			return xasprintf("%s && %s", enter_filters[i].filter,
+					 self);
+	return xstrdup(self);
+}
+
 int plan_enable(struct plan *p, struct tracefs_instance *inst)
 {
 	size_t i;
@@ -574,12 +599,16 @@ int plan_enable(struct plan *p, struct tracefs_instance *inst)
 
 		if (e->state != PLAN_OK)
 			continue;
-		if ((!strcmp(e->system, "syscalls") ||
-		     !strncmp(e->system, "iorec_", 6)) &&
-		    tracefs_event_file_write(inst, e->system, e->name,
-					     "filter", self) < 0)
-			warning("cannot filter %s:%s on common_pid (%m): iorec's own syscalls are recorded",
-				e->system, e->name);
+		if (!strcmp(e->system, "syscalls") ||
+		    !strncmp(e->system, "iorec_", 6)) {
+			char *f = syscall_filter(e->name, self);
+
+			if (tracefs_event_file_write(inst, e->system, e->name,
+						     "filter", f) < 0)
+				warning("cannot filter %s:%s with '%s' (%m): more of the machine's syscalls are recorded",
+					e->system, e->name, f);
+			free(f);
+		}
 		if (event_enable(inst, e) < 0) {
 			warning("cannot enable %s:%s: %m", e->system, e->name);
 			e->state = PLAN_MISSING;

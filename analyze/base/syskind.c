@@ -50,6 +50,8 @@ const struct sys_kind_info sys_kinds[SK_NR] = {
 	[SK_FALLOCATE]	= { "fallocate", SKF_META, -1, 0, -1, -1, { "fd", "mode", "offset", "len" } },
 	[SK_SENDFILE]	= { "sendfile64", RD | WR, 1, 0, -1, -1, { "out_fd", "in_fd", "offset", "count" } },
 	[SK_COPY_FILE_RANGE] = { "copy_file_range", RD | WR, 0, 2, -1, -1, { "fd_in", "off_in", "fd_out", "off_out", "len", "flags" } },
+	/* recorded for FIOCLEX/FIONCLEX only (iorec filters the enter on cmd) */
+	[SK_IOCTL]	= { "ioctl", SKF_DUP | SKF_ENTER_FILTERED, -1, -1, -1, -1, { "fd", "cmd", "arg" } },
 };
 
 #undef RD
@@ -101,6 +103,7 @@ int sys_call_fd(const struct sys_call *c)
 	case SK_DUP2:
 	case SK_DUP3:
 	case SK_FCNTL:
+	case SK_IOCTL:
 		return (int)c->args[0];	/* fd, fildes or oldfd */
 	default:
 		return -1;

@@ -21,6 +21,7 @@ enum sys_kind {
 	SK_DUP, SK_DUP2, SK_DUP3, SK_FCNTL,
 	SK_RENAME, SK_RENAMEAT, SK_RENAMEAT2, SK_UNLINK, SK_UNLINKAT,
 	SK_FTRUNCATE, SK_FALLOCATE, SK_SENDFILE, SK_COPY_FILE_RANGE,
+	SK_IOCTL,
 	SK_NR
 };
 
@@ -33,6 +34,7 @@ enum sys_kind {
 #define SKF_CLOSE	0x20
 #define SKF_DUP		0x40
 #define SKF_META	0x80	/* namespace / size change */
+#define SKF_ENTER_FILTERED 0x100	/* enters filtered when recorded: exits alone are normal */
 
 #define SYS_MAX_ARGS	6
 

@@ -26,6 +26,8 @@
 #define FCNTL_SETFD		2
 #define FCNTL_DUPFD_CLOEXEC	1030
 #define FD_CLOEXEC_FLAG		1
+#define IOCTL_FIONCLEX		0x5450	/* x86, arm, arm64, riscv */
+#define IOCTL_FIOCLEX		0x5451
 
 struct proctable {
 	struct filetab *ft;
@@ -632,6 +634,12 @@ struct file *fd_apply(struct proctable *pt, struct proc *p,
 		else if (c->args[1] == FCNTL_SETFD)
 			fdtable_set_cloexec(p->fds, (int)c->args[0],
 					    c->args[2] & FD_CLOEXEC_FLAG);
+		break;
+	case SK_IOCTL:
+		if (c->ret == 0 && (c->args[1] == IOCTL_FIOCLEX ||
+				    c->args[1] == IOCTL_FIONCLEX))
+			fdtable_set_cloexec(p->fds, (int)c->args[0],
+					    c->args[1] == IOCTL_FIOCLEX);
 		break;
 	default:
 		break;

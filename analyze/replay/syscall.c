@@ -188,6 +188,13 @@ int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 
 	sr->st.exits++;
 	p = waiting(sr, x->tid);
+	if ((sys_kind_info(x->kind)->flags & SKF_ENTER_FILTERED) &&
+	    (!p || p->e.kind != x->kind)) {
+		/* an ioctl not of interest: its enter was filtered out */
+		sr->st.exits_filtered++;
+		unpaired(x, out);
+		return 0;
+	}
 	if (!p) {
 		sr->st.exit_without_enter++;
 		unpaired(x, out);

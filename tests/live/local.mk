@@ -17,6 +17,11 @@ REPORT_LIVE_TESTS = \
 	tests/live/report-fsync.sh \
 	tests/live/report-dirty.sh
 
-TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS)
-EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) tests/live/lib.sh \
+# every way a program writes a file lands on that file (issue 13)
+PATHS_LIVE_TESTS = \
+	tests/live/paths-exec.sh
+
+TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS)
+EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS) \
+	tests/live/lib.sh tests/live/paths-lib.sh \
 	bench/record-bench.sh bench/report-bench.sh bench/db-bench.sh bench/README

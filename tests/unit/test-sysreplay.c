@@ -632,6 +632,33 @@ static void test_account_dup_cloexec(void **state)
 	run_release(&run);
 }
 
+/* ioctl FIOCLEX/FIONCLEX set and clear close-on-exec; other ioctls do not. */
+static void test_ioctl_cloexec(void **state)
+{
+	struct run run;
+	struct sys_call c;
+	struct proc *p;
+
+	run_init(&run);
+	call(&run, 10, 1, 50, SK_OPENAT, 0, 0, 02000000, 3, "/etc/a");
+	call(&run, 20, 1, 50, SK_OPENAT, 0, 0, 0, 4, "/etc/b");
+	call(&run, 30, 1, 50, SK_OPENAT, 0, 0, 0, 5, "/etc/c");
+	call(&run, 40, 1, 50, SK_IOCTL, 3, 0x5450, 0, 0, NULL);	/* FIONCLEX */
+	call(&run, 50, 1, 50, SK_IOCTL, 4, 0x5451, 0, 0, NULL);	/* FIOCLEX */
+	call(&run, 60, 1, 50, SK_IOCTL, 5, 0x5401, 0, 0, NULL);	/* TCGETS */
+	/* an exit of an ioctl whose enter was filtered: dropped, no anomaly */
+	assert_int_equal(leave(run.sr, 70, 50, 0, SK_IOCTL, 0, &c), 0);
+	assert_int_equal(sysreplay_stats(run.sr)->exit_without_enter, 0);
+	assert_int_equal(sysreplay_stats(run.sr)->exits_filtered, 1);
+	p = proctable_lookup(run.pt, 50);
+	proctable_exec(run.pt, 80, 50, 50, "/bin/true");
+	assert_int_equal(fdtable_size(p->fds), 2);
+	assert_string_equal(fdtable_get(p->fds, 3)->path, "/etc/a");
+	assert_null(fdtable_get(p->fds, 4));
+	assert_string_equal(fdtable_get(p->fds, 5)->path, "/etc/c");
+	run_release(&run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +669,7 @@ int main(void)
 		cmocka_unit_test(test_lost_gap),
 		cmocka_unit_test(test_late_path),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_ioctl_cloexec),
 		cmocka_unit_test(test_kstat_hist),
 		cmocka_unit_test(test_on_call),
 		cmocka_unit_test(test_unnamed_cap),

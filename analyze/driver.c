@@ -24,6 +24,7 @@
 #include "input/meta.h"
 #include "driver.h"
 #include "replay/fdtable.h"
+#include "replay/uring.h"
 #include "replay/proctable.h"
 #include "stats/wa.h"
 #include "stats/dirty.h"
@@ -89,6 +90,48 @@ static void sys_exit(struct driver *a, const struct dec_ev *ev)
 	account_call(&a->sys.acct, p, &c);
 }
 
+/*
+ * The one file a process registers with its ring (docs/attribution.md,
+ * "io_uring"): its open fd of the highest number on a named file that is
+ * not a device, i.e. usually the file it opened last; or -1.
+ */
+static int fixed_guess(struct proc *p)
+{
+	size_t pos = 0;
+	struct file *f;
+	int fd, best = -1;
+
+	while (fdtable_next(p->fds, &pos, &fd, &f))
+		if (fd > best && f->path && f->path[0] == '/' &&
+		    strncmp(f->path, "/dev/", 5) && strncmp(f->path, "/proc/", 6))
+			best = fd;
+	return best;
+}
+
+/* An io_uring event: a request that completes is accounted as a call. */
+static void uring_event(struct driver *a, const struct dec_ev *ev)
+{
+	struct sys_call c;
+	struct proc *p;
+	int tid;
+
+	int rc;
+
+	if (!a->sys.ur)
+		return;
+	rc = uring_feed(a->sys.ur, ev, &c, &tid);
+	if (!rc)
+		return;
+	p = proctable_lookup(a->sys.pt, tid);
+	if (!p)
+		p = proctable_get(a->sys.pt, tid, decode_comm(a->dec, tid),
+				  ev->ts);
+	if (rc == URING_FIXED_GUESS)
+		uring_fixed_guess(a->sys.ur, ev->uring.ctx, fixed_guess(p));
+	else
+		account_call(&a->sys.acct, p, &c);
+}
+
 /* The syscall, process and fd replay of one decoded event. */
 static void sys_event(struct driver *a, const struct dec_ev *ev)
 {
@@ -123,6 +166,14 @@ static void sys_event(struct driver *a, const struct dec_ev *ev)
 		break;
 	case DK_PATH_HINT:
 		sysreplay_set_path(a->sys.sr, ev->pid, ev->path);
+		break;
+	case DK_URING_SUBMIT:
+	case DK_URING_FILE:
+	case DK_URING_COMPLETE:
+	case DK_URING_CREATE:
+	case DK_URING_REGISTER:
+	case DK_URING_ASYNC:
+		uring_event(a, ev);
 		break;
 	default:
 		break;
@@ -251,6 +302,12 @@ static int setup(struct driver *a, struct an_err *err)
 					     a->info->snapshot_start);
 		if (a->info->snapshot_end)
 			proctable_load_end(a->sys.pt, a->info->snapshot_end);
+		if (a->caps->uring) {
+			a->sys.ur = uring_new();
+			if (!a->sys.ur)
+				return -AN_E_NOMEM;
+			st->ur = a->sys.ur;
+		}
 		if (a->slow_n || a->on_call) {
 			a->sys.acct.on_call = on_call;
 			a->sys.acct.on_call_arg = a;
@@ -270,6 +327,7 @@ static int setup(struct driver *a, struct an_err *err)
 		if (!a->at)
 			return -AN_E_NOMEM;
 		st->at = a->at;
+		attrib_set_uring(a->at, a->sys.ur);
 	}
 	if ((a->want & AN_BLOCK) && a->caps->block) {
 		a->rb = replay_block_new(on_request, a);
@@ -376,6 +434,8 @@ int driver_run(struct driver *a, struct an_err *err)
 
 	if (st->have_sys) {
 		sysreplay_finish(a->sys.sr);
+		if (a->sys.ur)
+			uring_finish(a->sys.ur);
 		proctable_finish(a->sys.pt);
 		account_end(&a->sys.acct);
 		st->named = a->sys.acct.st;
@@ -413,6 +473,7 @@ void driver_close(struct driver *a)
 	proctable_free(a->sys.pt, procstat_free);
 	filetab_free(a->sys.ft, filestat_free);
 	sysreplay_free(a->sys.sr);
+	uring_free(a->sys.ur);
 	decode_free(a->dec);
 	source_close(src);
 	memset(a, 0, sizeof(*a));

@@ -81,6 +81,7 @@ struct driver {
 		struct proctable *pt;	/* processes and their fd tables */
 		struct filetab *ft;	/* the files */
 		struct account acct;	/* the syscall aggregates */
+		struct uring_replay *ur; /* io_uring requests, or NULL */
 	} sys;				/* when st.have_sys */
 	struct attrib *at;		/* NULL: no attribution */
 	struct wa *wa;			/* AN_WA */

@@ -100,6 +100,23 @@ static const struct event_def profile_events[] = {
 	  "new tasks are known only from sched_process_fork" },
 	{ "filemap", "mm_filemap_add_to_page_cache", NULL, PROFILE_IO, true,
 	  "no inode of buffered reads" },
+	/*
+	 * io_uring (5.1+): submit_req was submit_sqe before 6.0; the req
+	 * field of complete and file_get came in 5.18 (before, requests are
+	 * paired by ring and user_data, file_get by thread).
+	 */
+	{ "io_uring", "io_uring_submit_req", "io_uring_submit_sqe", PROFILE_IO,
+	  true, "io_uring requests are not seen (their block I/O still is, on no file)" },
+	{ "io_uring", "io_uring_complete", NULL, PROFILE_IO, true,
+	  "io_uring requests have no bytes, latency or file" },
+	{ "io_uring", "io_uring_file_get", NULL, PROFILE_IO, true,
+	  "io_uring requests are not tied to their file" },
+	{ "io_uring", "io_uring_queue_async_work", NULL, PROFILE_IO, true,
+	  "pages dirtied by iou-wrk workers for registered files are on no file" },
+	{ "io_uring", "io_uring_register", NULL, PROFILE_IO, true,
+	  "io_uring requests on registered files are on no file" },
+	{ "io_uring", "io_uring_create", NULL, PROFILE_IO, true,
+	  "SQPOLL submissions of rings made before the recording go to the poll thread" },
 	{ "sched", "sched_switch", NULL, PROFILE_IOWAIT, false,
 	  "no D-state (I/O wait) time per process" },
 	{ "sched", "sched_wakeup", NULL, PROFILE_IOWAIT, false,

@@ -22,6 +22,8 @@ enum sys_kind {
 	SK_RENAME, SK_RENAMEAT, SK_RENAMEAT2, SK_UNLINK, SK_UNLINKAT,
 	SK_FTRUNCATE, SK_FALLOCATE, SK_SENDFILE, SK_COPY_FILE_RANGE,
 	SK_IOCTL,
+	/* io_uring requests (replay/uring.c), accounted like syscalls */
+	SK_URING_READ, SK_URING_WRITE, SK_URING_FSYNC, SK_URING_SYNC,
 	SK_NR
 };
 

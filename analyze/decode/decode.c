@@ -53,6 +53,10 @@ enum { GDS_DIRTY, GDS_WB, GDS_BG, GDS_THRESH, GDS_LIMIT, GDS_WRITTEN };
 enum { WB_PAGES, WB_REASON };
 enum { SW_PREV, SW_STATE, SW_NEXT };
 enum { RAW_ID, RAW_ARGS };
+enum { UR_CTX, UR_REQ, UR_DATA, UR_OP, UR_FLAGS, UR_SQT, UR_FD, UR_RES };
+
+#define UR_FIELDS { "ctx", "req", "user_data", "opcode", "flags", \
+		    "sq_thread", "fd", "res" }
 
 #define RQ_FIELDS { "dev", "sector", "nr_sector", "bytes", "rwbs", "error", "comm" }
 #define RQ_NEED (F(RQ_DEV) | F(RQ_SECTOR) | F(RQ_RWBS))
@@ -127,6 +131,23 @@ static const struct row_def defs[] = {
 	  .fields = { "prev_pid", "prev_state", "next_pid" } },
 	{ ROW("sched", "sched_wakeup", DK_WAKEUP), .fields = { "pid" } },
 	{ ROW("sched", "sched_waking", DK_WAKEUP), .fields = { "pid" } },
+	{ ROW("io_uring", "io_uring_submit_req", DK_URING_SUBMIT),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_OP) },
+	{ ROW("io_uring", "io_uring_submit_sqe", DK_URING_SUBMIT),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_OP),
+	  .flags = ROW_FALLBACK },
+	{ ROW("io_uring", "io_uring_file_get", DK_URING_FILE),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_FD) },
+	{ ROW("io_uring", "io_uring_complete", DK_URING_COMPLETE),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_RES) },
+	{ ROW("io_uring", "io_uring_queue_async_work", DK_URING_ASYNC),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) },
+	{ ROW("io_uring", "io_uring_create", DK_URING_CREATE),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_FD) },
+	{ ROW("io_uring", "io_uring_register", DK_URING_REGISTER),
+	  .fields = { "ctx", NULL, NULL, "opcode", NULL, NULL, "nr_files",
+		      "ret" },
+	  .need = F(UR_CTX) | F(UR_OP) | F(UR_FD) | F(UR_RES) },
 };
 
 /* The families matched by name (match()). */
@@ -311,6 +332,9 @@ static void note_caps(struct decoder *d, const struct row *r)
 		break;
 	case DK_SWITCH:
 		c->sched_events = true;
+		break;
+	case DK_URING_COMPLETE:
+		c->uring = true;
 		break;
 	default:
 		break;
@@ -808,6 +832,21 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		break;
 	case DK_WAKEUP:
 		out->sched.pid = (int)s64_at(d, r, 0, ev, NULL);
+		break;
+	case DK_URING_SUBMIT:
+	case DK_URING_FILE:
+	case DK_URING_COMPLETE:
+	case DK_URING_CREATE:
+	case DK_URING_REGISTER:
+	case DK_URING_ASYNC:
+		out->uring.ctx = u64_at(d, r, UR_CTX, ev, &out->bad);
+		out->uring.req = u64_at(d, r, UR_REQ, ev, NULL);
+		out->uring.user_data = u64_at(d, r, UR_DATA, ev, NULL);
+		out->uring.opcode = (int)u64_at(d, r, UR_OP, ev, NULL);
+		out->uring.flags = u64_at(d, r, UR_FLAGS, ev, NULL);
+		out->uring.sq_thread = u64_at(d, r, UR_SQT, ev, NULL) != 0;
+		out->uring.fd = (int)s64_at(d, r, UR_FD, ev, NULL);
+		out->uring.res = s64_at(d, r, UR_RES, ev, NULL);
 		break;
 	default:
 		break;

@@ -24,6 +24,7 @@
 #include "replay/syscall.h"
 #include "replay/proctable.h"
 #include "replay/window.h"
+#include "replay/uring.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
 
@@ -96,6 +97,7 @@ static uint64_t bkey(uint32_t dev, uint64_t sector)
 struct attrib {
 	struct decoder *dec;		/* names of tasks, or NULL (tests) */
 	struct sysreplay *sr;		/* the replay this reads, not owned */
+	struct uring_replay *ur;	/* io_uring requests, or NULL */
 	struct proctable *pt;
 	struct filetab *ft;
 	const struct windows *ws;
@@ -169,6 +171,11 @@ void attrib_free(struct attrib *at)
 	free(at->bdi);
 	free(at->t.journal);
 	free(at);
+}
+
+void attrib_set_uring(struct attrib *at, struct uring_replay *ur)
+{
+	at->ur = ur;
 }
 
 const struct attrib_totals *attrib_totals(const struct attrib *at)
@@ -396,6 +403,11 @@ static struct file *pending_file(struct attrib *at, int tid,
 	struct proc *p;
 	int fd;
 
+	/* outside a syscall: an io_uring request the thread issues */
+	if (!e && at->ur)
+		e = uring_current(at->ur, tid, at->dec &&
+				  !strncmp(decode_comm(at->dec, tid),
+					   "iou-wrk-", 8));
 	*pe = e;
 	if (!e)
 		return NULL;

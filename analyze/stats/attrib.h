@@ -114,6 +114,7 @@ struct blk_done {
 };
 
 struct attrib;
+struct uring_replay;
 
 /*
  * attrib_new - an attribution fed in the same pass as the replay it
@@ -167,6 +168,11 @@ void attrib_end(struct attrib *at);
 struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,
 			       uint64_t ino);
 
+/*
+ * The io_uring requests (may be NULL): a thread outside a syscall that
+ * issues one acts on its file, as inside a syscall on that fd.
+ */
+void attrib_set_uring(struct attrib *at, struct uring_replay *ur);
 const struct attrib_totals *attrib_totals(const struct attrib *at);
 
 #endif /* IOREPORT_ATTRIB_H */

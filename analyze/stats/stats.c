@@ -17,6 +17,7 @@
 #include "replay/syscall.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
+#include "replay/uring.h"
 #include "stats/stats.h"
 
 int stats_init(struct stats *st, int nr_cpus, size_t slow_n, bool calls)
@@ -376,6 +377,33 @@ void stats_end(struct stats *st, const struct replay_block *rb,
 		  "request sectors without a bio", t->bio_unmatched);
 		A("attrib", "bios_pending_at_end",
 		  "bios without a completed request", t->bio_pending_end);
+	}
+	if (st->ur) {
+		const struct uring_stats *u = uring_stats(st->ur);
+
+		A("io_uring", "uring_complete_unknown",
+		  "io_uring completions without their submit",
+		  u->complete_unknown);
+		A("io_uring", "uring_resubmitted",
+		  "io_uring requests submitted again before completing",
+		  u->resubmitted);
+		A("io_uring", "uring_fixed_file",
+		  "io_uring requests on registered files (no file known)",
+		  u->fixed_file);
+		A("io_uring", "uring_fixed_file_guessed",
+		  "io_uring requests on the one registered file, taken as the last opened",
+		  u->fixed_guessed);
+		A("io_uring", "uring_no_file",
+		  "io_uring requests whose fd was not seen", u->no_file);
+		A("io_uring", "uring_fd_ops_unfollowed",
+		  "opens and closes through io_uring not followed", u->fd_ops);
+		A("io_uring", "uring_name_ops_unfollowed",
+		  "renames and unlinks through io_uring not followed",
+		  u->name_ops);
+		A("io_uring", "uring_open_at_end",
+		  "io_uring requests still in flight at end", u->open_at_end);
+		A("io_uring", "uring_evicted",
+		  "io_uring requests dropped (too many in flight)", u->evicted);
 	}
 #undef A
 	st->nanom = n;

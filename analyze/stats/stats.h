@@ -77,7 +77,7 @@ struct anomaly {
 	uint64_t n;
 };
 
-#define ANOMALIES_MAX	40
+#define ANOMALIES_MAX	64
 
 struct stats {
 	/* the recording (meta.h reads its texts) */
@@ -117,6 +117,7 @@ struct stats {
 
 	/* the other aggregates, or NULL */
 	const struct attrib *at;
+	const struct uring_replay *ur;	/* io_uring requests, or NULL */
 	const struct wa *wa;
 	const struct dirty *dirty;
 	int hz;				/* 250 when unknown */

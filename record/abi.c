@@ -96,6 +96,9 @@ const struct systab_row systab[] = {
 	{ "sendfile64",      {  40,  239,  71,  239,  71 }, false, C_COPY },
 	{ "sendfile",        {  NO,  187,  NO,  187,  NO }, false, C_COPY },
 	{ "copy_file_range", { 326,  377, 285,  391, 285 }, true,  C_COPY },
+	{ "splice",          { 275,  313,  76,  340,  76 }, false, C_COPY },
+	{ "tee",             { 276,  315,  77,  342,  77 }, false, C_COPY },
+	{ "vmsplice",        { 278,  316,  75,  343,  75 }, false, C_COPY },
 	{ "io_uring_enter",  { 426,  426, 426,  426, 426 }, true,  C_URING },
 	/* recorded for FIOCLEX/FIONCLEX: the enter is filtered on cmd */
 	{ "ioctl",           {  16,   54,  29,   54,  29 }, false, C_CLOEXEC },

@@ -212,10 +212,10 @@ static void add_id(long *ids, size_t *n, long nr)
 static char *raw_filter(const struct plan *p, bool native)
 {
 	struct strbuf sb = STRBUF_INIT;
-	long ids[2 * 64];
+	long ids[2 * 128];
 	size_t i, n = 0;
 
-	for (i = 0; i < systab_len && i < 64; i++) {
+	for (i = 0; i < systab_len && i < 128; i++) {
 		if (native)
 			add_id(ids, &n, systab_nr(&systab[i], p->abi));
 		if (p->compat_mode != COMPAT_NONE && p->compat_mode != COMPAT_OFF)

@@ -52,6 +52,9 @@ const struct sys_kind_info sys_kinds[SK_NR] = {
 	[SK_COPY_FILE_RANGE] = { "copy_file_range", RD | WR, 0, 2, -1, -1, { "fd_in", "off_in", "fd_out", "off_out", "len", "flags" } },
 	/* recorded for FIOCLEX/FIONCLEX only (iorec filters the enter on cmd) */
 	[SK_IOCTL]	= { "ioctl", SKF_DUP | SKF_ENTER_FILTERED, -1, -1, -1, -1, { "fd", "cmd", "arg" } },
+	[SK_SPLICE]	= { "splice", RD | WR, 0, 2, -1, -1, { "fd_in", "off_in", "fd_out", "off_out", "len", "flags" } },
+	[SK_TEE]	= { "tee", RD | WR, 0, 1, -1, -1, { "fdin", "fdout", "len", "flags" } },
+	[SK_VMSPLICE]	= { "vmsplice", WR, -1, 0, -1, -1, { "fd", "uiov", "nr_segs", "flags" } },
 	/* io_uring requests, submit -> complete: no syscall event, args[0] the fd */
 	[SK_URING_READ]	= { "uring_read", RD, 0, -1, -1, -1, { NULL } },
 	[SK_URING_WRITE] = { "uring_write", WR, -1, 0, -1, -1, { NULL } },

@@ -20,7 +20,8 @@ REPORT_LIVE_TESTS = \
 # every way a program writes a file lands on that file (issue 13)
 PATHS_LIVE_TESTS = \
 	tests/live/paths-exec.sh \
-	tests/live/paths-uring.sh
+	tests/live/paths-uring.sh \
+	tests/live/paths-copy.sh
 
 TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS) \

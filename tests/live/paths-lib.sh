@@ -7,6 +7,7 @@
 #
 #   file PATH BYTES   the file PATH was written BYTES bytes by syscalls
 #   proc PID BYTES    process PID wrote BYTES bytes in all
+#   read PATH BYTES   the file PATH was read BYTES bytes by syscalls
 #   blk PATH BYTES    BYTES of PATH's data reached the device (after sync)
 #   proc+truth PID BYTES  process PID wrote BYTES and the truth file itself
 #
@@ -51,6 +52,8 @@ for line in open(sys.argv[3]):
 		rows = files.get(key, [])
 		if what == "file":
 			got = sum(r["write_bytes"] for r in rows) if rows else None
+		elif what == "read":
+			got = sum(r["read_bytes"] for r in rows) if rows else None
 		else:
 			got = sum(r["block"]["write_bytes"] for r in rows) if rows else None
 	ok = got == n

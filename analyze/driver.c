@@ -166,6 +166,8 @@ static void sys_event(struct driver *a, const struct dec_ev *ev)
 		break;
 	case DK_PATH_HINT:
 		sysreplay_set_path(a->sys.sr, ev->pid, ev->path);
+		if (ev->path2)
+			sysreplay_set_path2(a->sys.sr, ev->pid, ev->path2);
 		break;
 	case DK_URING_SUBMIT:
 	case DK_URING_FILE:

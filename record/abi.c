@@ -89,6 +89,8 @@ const struct systab_row systab[] = {
 	{ "renameat2",       { 316,  353, 276,  382, 276 }, false, C_NAME },
 	{ "unlink",          {  87,   10,  NO,   10,  NO }, false, C_NAME },
 	{ "unlinkat",        { 263,  301,  35,  328,  35 }, false, C_NAME },
+	{ "link",            {  86,    9,  NO,    9,  NO }, false, C_NAME },
+	{ "linkat",          { 265,  303,  37,  330,  37 }, false, C_NAME },
 	{ "ftruncate",       {  77,   93,  46,   93,  46 }, false, C_SIZE },
 	{ "ftruncate64",     {  NO,  194,  NO,  194,  NO }, false, C_SIZE },
 	{ "fallocate",       { 285,  324,  47,  352,  47 }, false, C_SIZE },

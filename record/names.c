@@ -116,17 +116,17 @@ void names_no_uprobes(struct names *n)
  */
 static const char *kernel_arg_reg(enum rec_abi abi, int idx)
 {
-	static const char *const x86_64[] = { "%di", "%si", "%dx" };
+	static const char *const x86_64[] = { "%di", "%si", "%dx", "%cx" };
 	static const char *const i386[] = { "%ax", "%dx", "%cx" };
-	static const char *const aarch64[] = { "%x0", "%x1", "%x2" };
-	static const char *const arm[] = { "%r0", "%r1", "%r2" };
-	static const char *const riscv64[] = { "%a0", "%a1", "%a2" };
+	static const char *const aarch64[] = { "%x0", "%x1", "%x2", "%x3" };
+	static const char *const arm[] = { "%r0", "%r1", "%r2", "%r3" };
+	static const char *const riscv64[] = { "%a0", "%a1", "%a2", "%a3" };
 
-	if (idx < 0 || idx > 2)
+	if (idx < 0 || idx > 3)
 		return NULL;
 	switch (abi) {
 	case ABI_X86_64:	return x86_64[idx];
-	case ABI_I386:		return i386[idx];
+	case ABI_I386:		return idx < 3 ? i386[idx] : NULL;
 	case ABI_AARCH64:	return aarch64[idx];
 	case ABI_ARM:		return arm[idx];
 	case ABI_RISCV64:	return riscv64[idx];
@@ -390,17 +390,25 @@ static void try_eprobe(struct names *n, const struct plan *p,
 /* ------------------------------------------------------------------ */
 /* uprobe: the C libraries of the running processes, read as ELF files */
 
-/* libc functions that take a path: the name and which argument it is. */
+/*
+ * libc functions that take a path: the name and which argument it is,
+ * and the argument of a second path (renames, links: the new name, as
+ * "path2") or -1.
+ */
 static const struct {
 	const char *sym;
-	int arg;
+	int arg, arg2;
 } open_funcs[] = {
-	{ "open", 0 }, { "open64", 0 },
-	{ "openat", 1 }, { "openat64", 1 },
-	{ "creat", 0 }, { "creat64", 0 },
+	{ "open", 0, -1 }, { "open64", 0, -1 },
+	{ "openat", 1, -1 }, { "openat64", 1, -1 },
+	{ "creat", 0, -1 }, { "creat64", 0, -1 },
 	/* what fopen() and friends call inside glibc */
-	{ "__open_nocancel", 0 }, { "__open64_nocancel", 0 },
-	{ "__openat_nocancel", 1 }, { "__openat64_nocancel", 1 },
+	{ "__open_nocancel", 0, -1 }, { "__open64_nocancel", 0, -1 },
+	{ "__openat_nocancel", 1, -1 }, { "__openat64_nocancel", 1, -1 },
+	/* names that change: the analyzer follows a file to its new name */
+	{ "rename", 0, 1 }, { "renameat", 1, 3 }, { "renameat2", 1, 3 },
+	{ "unlink", 0, -1 }, { "unlinkat", 1, -1 },
+	{ "link", 0, 1 }, { "linkat", 1, 3 },
 };
 
 struct libc_file {
@@ -576,8 +584,8 @@ static int uprobe_libc(struct names *n, const struct plan *p,
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		const char *reg = NULL;
-		char event[64], fetch[64];
+		const char *reg = NULL, *reg2 = NULL;
+		char event[64], fetch[128];
 		int k;
 
 		if (!want[i].found || want[i].ifunc)
@@ -593,8 +601,19 @@ static int uprobe_libc(struct names *n, const struct plan *p,
 		/* user registers: at a function's entry, as the C ABI says */
 		if (abi == ABI_I386)
 			continue;
+		if (open_funcs[i].arg2 >= 0) {
+			reg2 = kernel_arg_reg(abi, open_funcs[i].arg2);
+			if (!reg2)
+				continue;
+		}
 		uprobe_event_name(lib, open_funcs[i].sym, event, sizeof(event));
-		snprintf(fetch, sizeof(fetch), "path=+0(%s):ustring", reg);
+		if (reg2)
+			snprintf(fetch, sizeof(fetch),
+				 "path=+0(%s):ustring path2=+0(%s):ustring", reg,
+				 reg2);
+		else
+			snprintf(fetch, sizeof(fetch), "path=+0(%s):ustring",
+				 reg);
 		errno = 0;
 		if (keep_probe(n, tracefs_uprobe_alloc(n->group, event, path,
 						       want[i].offset, fetch),

@@ -22,7 +22,7 @@ enum sys_kind {
 	SK_RENAME, SK_RENAMEAT, SK_RENAMEAT2, SK_UNLINK, SK_UNLINKAT,
 	SK_FTRUNCATE, SK_FALLOCATE, SK_SENDFILE, SK_COPY_FILE_RANGE,
 	SK_IOCTL,
-	SK_SPLICE, SK_TEE, SK_VMSPLICE,
+	SK_SPLICE, SK_TEE, SK_VMSPLICE, SK_LINK, SK_LINKAT,
 	/* io_uring requests (replay/uring.c), accounted like syscalls */
 	SK_URING_READ, SK_URING_WRITE, SK_URING_FSYNC, SK_URING_SYNC,
 	SK_NR
@@ -92,6 +92,7 @@ struct sys_call {
 	uint64_t args[SYS_MAX_ARGS];
 	int64_t ret;
 	const char *path;		/* valid until the next sysreplay call */
+	const char *path2;		/* rename, link: the new name, or NULL */
 };
 
 /*

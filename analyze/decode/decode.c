@@ -191,6 +191,7 @@ struct decoder {
 	struct dec_caps caps;
 	struct dec_stats st;
 	char str[PATH_MAX_LEN];		/* the string fields of one event */
+	char str2[PATH_MAX_LEN];	/* and a second path (renames, links) */
 	int err;			/* sticky: -AN_E_NOMEM */
 };
 
@@ -264,6 +265,7 @@ static bool resolve_row(struct decoder *d, const struct row_def *def,
 		r->f[0] = source_field(src, id, "path");
 		if (!r->f[0])
 			r->f[0] = source_field(src, id, "filename");
+		r->f[1] = source_field(src, id, "path2");
 		return r->f[0] != NULL;
 	}
 	if (def->kind == DK_SYS_ENTER && !r->raw) {
@@ -501,20 +503,26 @@ static const char *str_at(const struct source_field *f,
  * kernels whose syscall events copy it, and libc uprobes' ustring), or
  * NULL when the field is only a user pointer (this kernel's syscalls).
  */
-static const char *path_at(struct decoder *d, const struct source_field *f,
-			   const struct source_event *ev)
+static const char *path_in(const struct source_field *f,
+			   const struct source_event *ev, char *buf, size_t n)
 {
 	const char *s;
 
 	if (!source_field_is_string(f))
 		return NULL;
-	s = str_at(f, ev, d->str, sizeof(d->str));
+	s = str_at(f, ev, buf, n);
 	if (!s || !*s)
 		return NULL;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			return NULL;
 	return s;
+}
+
+static const char *path_at(struct decoder *d, const struct source_field *f,
+			   const struct source_event *ev)
+{
+	return path_in(f, ev, d->str, sizeof(d->str));
 }
 
 /* "MAJ:MIN" (a bdi name) without sscanf: this runs per dirtied page. */
@@ -777,6 +785,8 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		out->path = path_at(d, r->f[0], ev);
 		if (!out->path)
 			return false;
+		out->path2 = r->f[1] ? path_in(r->f[1], ev, d->str2,
+					       sizeof(d->str2)) : NULL;
 		d->st.path_hints++;
 		break;
 	case DK_DIRTY_FOLIO:

@@ -178,6 +178,8 @@ struct dec_ev {
 		struct dec_sched sched;
 		struct dec_uring uring;
 	};
+	/* DK_PATH_HINT of a rename or link: the new name, else NULL */
+	const char *path2;
 };
 
 /* What the recording has, once its formats are read. */

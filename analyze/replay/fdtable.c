@@ -111,6 +111,25 @@ static void idx_put(struct filetab *ft, char *key, struct file *f)
 	ft->idx_n++;
 }
 
+/* Remove key from the index (if it is there). */
+static void idx_del(struct filetab *ft, const char *key)
+{
+	struct fkey **pp, *k;
+
+	if (!ft->idx_cap)
+		return;
+	for (pp = &ft->idx[hash_str(key) & (ft->idx_cap - 1)]; (k = *pp);
+	     pp = &k->next) {
+		if (!strcmp(k->key, key)) {
+			*pp = k->next;
+			free(k->key);
+			free(k);
+			ft->idx_n--;
+			return;
+		}
+	}
+}
+
 /* A copy of s, or NULL with the table's error set. */
 static char *dup_str(struct filetab *ft, const char *s)
 {
@@ -146,6 +165,7 @@ void filetab_free(struct filetab *ft, void (*free_user)(void *))
 		if (free_user)
 			free_user(ft->v[i]->user);
 		free(ft->v[i]->path);
+		free(ft->v[i]->names);
 		free(ft->v[i]);
 	}
 	for (size_t i = 0; i < ft->idx_cap; i++) {
@@ -301,6 +321,126 @@ void file_set_name(struct filetab *ft, struct file *f, const char *path,
 		f->ino = ino;
 	}
 	ft->st.named_late++;
+}
+
+struct file *filetab_find_path(struct filetab *ft, const char *path)
+{
+	char *key = an_asprintf("p %s", path);
+	struct file *f;
+
+	if (!key) {
+		ft->err = -AN_E_NOMEM;
+		return NULL;
+	}
+	f = idx_get(ft, key);
+	free(key);
+	return f;
+}
+
+/* Add "how name" to f's other names (once). */
+static void add_name(struct filetab *ft, struct file *f, const char *how,
+		     const char *name)
+{
+	char *item = an_asprintf("%s %s", how, name), *s;
+
+	if (!item) {
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
+	if (f->names && (s = strstr(f->names, item)) &&
+	    (s == f->names || s[-1] == ',') &&
+	    (!s[strlen(item)] || s[strlen(item)] == ',')) {
+		free(item);
+		return;
+	}
+	s = f->names ? an_asprintf("%s,%s", f->names, item) : item;
+	if (!s) {
+		ft->err = -AN_E_NOMEM;
+		free(item);
+		return;
+	}
+	if (s != item)
+		free(item);
+	free(f->names);
+	f->names = s;
+}
+
+/* Index f under path ("p PATH"), taking it from whoever had it. */
+static void take_path(struct filetab *ft, struct file *f, const char *path)
+{
+	char *key = an_asprintf("p %s", path);
+
+	if (!key) {
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
+	idx_del(ft, key);
+	idx_put(ft, key, f);
+}
+
+/* Drop f's path from the index (when it is f's). */
+static void drop_path(struct filetab *ft, struct file *f)
+{
+	char *key;
+
+	if (!f->path || filetab_find_path(ft, f->path) != f)
+		return;
+	key = an_asprintf("p %s", f->path);
+	if (!key) {
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
+	idx_del(ft, key);
+	free(key);
+}
+
+void file_rename(struct filetab *ft, struct file *f, const char *newpath)
+{
+	char *p;
+
+	if (f == &ft->spare || !f->path || !strcmp(f->path, newpath))
+		return;
+	p = dup_str(ft, newpath);
+	if (!p)
+		return;
+	drop_path(ft, f);
+	take_path(ft, f, newpath);
+	add_name(ft, f, "written as", f->path);
+	free(f->path);
+	f->path = p;
+	f->unlinked = false;
+}
+
+void file_exchange(struct filetab *ft, struct file *a, struct file *b)
+{
+	char *t;
+
+	if (a == b || a == &ft->spare || b == &ft->spare || !a->path ||
+	    !b->path)
+		return;
+	take_path(ft, b, a->path);
+	take_path(ft, a, b->path);
+	add_name(ft, a, "written as", a->path);
+	add_name(ft, b, "written as", b->path);
+	t = a->path;
+	a->path = b->path;
+	b->path = t;
+}
+
+void file_unlink(struct filetab *ft, struct file *f)
+{
+	if (f == &ft->spare || !f->path)
+		return;
+	drop_path(ft, f);
+	f->unlinked = true;
+}
+
+void file_link(struct filetab *ft, struct file *f, const char *newpath)
+{
+	if (f == &ft->spare || !f->path)
+		return;
+	take_path(ft, f, newpath);
+	add_name(ft, f, "linked as", newpath);
 }
 
 const char *file_name(const struct file *f)

@@ -26,6 +26,8 @@
 #define FCNTL_SETFD		2
 #define FCNTL_DUPFD_CLOEXEC	1030
 #define FD_CLOEXEC_FLAG		1
+#define RENAME_EXCHANGE_FLAG	(1U << 1)
+#define AT_REMOVEDIR_FLAG	0x200
 #define IOCTL_FIONCLEX		0x5450	/* x86, arm, arm64, riscv */
 #define IOCTL_FIOCLEX		0x5451
 
@@ -584,6 +586,60 @@ static void do_dup(struct proctable *pt, struct proc *p, int oldfd, int newfd,
 	}
 }
 
+/*
+ * A rename, unlink or link that succeeded, on the files of the recording
+ * known by the name it gives (as the program gave it: a name relative to
+ * another directory is not the same name).
+ */
+static void do_names(struct proctable *pt, const struct sys_call *c)
+{
+	struct fdtable_stats *fst = &pt->fdst;
+	struct file *f, *g;
+
+	if (!c->path || (c->kind != SK_UNLINK && c->kind != SK_UNLINKAT &&
+			 !c->path2)) {
+		fst->names_unnamed++;
+		return;
+	}
+	if (c->kind == SK_UNLINKAT && (c->args[2] & AT_REMOVEDIR_FLAG))
+		return;
+	f = filetab_find_path(pt->ft, c->path);
+	if (!f) {
+		fst->names_unknown++;
+		return;
+	}
+	fst->names_followed++;
+	switch (c->kind) {
+	case SK_RENAMEAT2:
+		if (c->args[4] & RENAME_EXCHANGE_FLAG) {
+			g = filetab_find_path(pt->ft, c->path2);
+			if (g)
+				file_exchange(pt->ft, f, g);
+			else
+				file_rename(pt->ft, f, c->path2);
+			break;
+		}
+		/* fall through */
+	case SK_RENAME:
+	case SK_RENAMEAT:
+		g = filetab_find_path(pt->ft, c->path2);
+		if (g && g != f)
+			file_unlink(pt->ft, g);	/* replaced */
+		file_rename(pt->ft, f, c->path2);
+		break;
+	case SK_UNLINK:
+	case SK_UNLINKAT:
+		file_unlink(pt->ft, f);
+		break;
+	case SK_LINK:
+	case SK_LINKAT:
+		file_link(pt->ft, f, c->path2);
+		break;
+	default:
+		break;
+	}
+}
+
 struct file *fd_apply(struct proctable *pt, struct proc *p,
 		      const struct sys_call *c)
 {
@@ -634,6 +690,16 @@ struct file *fd_apply(struct proctable *pt, struct proc *p,
 		else if (c->args[1] == FCNTL_SETFD)
 			fdtable_set_cloexec(p->fds, (int)c->args[0],
 					    c->args[2] & FD_CLOEXEC_FLAG);
+		break;
+	case SK_RENAME:
+	case SK_RENAMEAT:
+	case SK_RENAMEAT2:
+	case SK_UNLINK:
+	case SK_UNLINKAT:
+	case SK_LINK:
+	case SK_LINKAT:
+		if (c->ret == 0)
+			do_names(pt, c);
 		break;
 	case SK_IOCTL:
 		if (c->ret == 0 && (c->args[1] == IOCTL_FIOCLEX ||

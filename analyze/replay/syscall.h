@@ -77,6 +77,12 @@ void sysreplay_gap(struct sysreplay *sr, int cpu);
  * that fire around the syscall (libc uprobes).
  */
 void sysreplay_set_path(struct sysreplay *sr, int tid, const char *path);
+/*
+ * The second path of a rename or link (the new name) from the same late
+ * source, for thread tid's next enter; given before that enter, with
+ * sysreplay_set_path() for the first.
+ */
+void sysreplay_set_path2(struct sysreplay *sr, int tid, const char *path2);
 /* End of the recording: count the enters still waiting. */
 void sysreplay_finish(struct sysreplay *sr);
 const struct sysreplay_stats *sysreplay_stats(const struct sysreplay *sr);

@@ -46,6 +46,8 @@ static void file_info(const struct file *f, struct file_info *i)
 	i->pid = f->pid;
 	i->fd = f->fd;
 	i->open_ts = f->open_ts;
+	i->names = f->names;
+	i->unlinked = f->unlinked;
 	/* file_name() of an unnamed file is a static buffer: keep a copy */
 	snprintf(i->unnamed, sizeof(i->unnamed), "%s",
 		 f->path ? "" : file_name(f));
@@ -201,6 +203,10 @@ long rows_files(const struct stats *st, struct file_row **out)
 	qsort(v, n, sizeof(*v), cmp_ident);
 	for (size_t i = 0; i < n; i++) {
 		if (m && fileid_same(first, v[i].f)) {
+			/* the newest file of a path says what the path is now */
+			if (v[i].f->names)
+				rows[m - 1].f.names = v[i].f->names;
+			rows[m - 1].f.unlinked = v[i].f->unlinked;
 			if (!rc)
 				rc = merge_filestat(&rows[m - 1].s, &v[i].s);
 			filestat_release(&v[i].s);

@@ -363,6 +363,12 @@ void stats_end(struct stats *st, const struct replay_block *rb,
 		A("fd", "close_unknown_fd", "close of unknown fd",
 		  f->close_unknown);
 		A("fd", "dup_unknown_fd", "dup of unknown fd", f->dup_unknown);
+		A("fd", "names_unrecorded",
+		  "renames, unlinks and links whose names were not recorded",
+		  f->names_unnamed);
+		A("fd", "names_unknown",
+		  "renames, unlinks and links of a name no file has",
+		  f->names_unknown);
 		A("syscall", "unknown_syscalls", "unnamed raw syscall ids",
 		  ds->unknown_syscalls);
 		A("decode", "decode_errors", "unreadable fields",

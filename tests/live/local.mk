@@ -21,7 +21,8 @@ REPORT_LIVE_TESTS = \
 PATHS_LIVE_TESTS = \
 	tests/live/paths-exec.sh \
 	tests/live/paths-uring.sh \
-	tests/live/paths-copy.sh
+	tests/live/paths-copy.sh \
+	tests/live/paths-names.sh
 
 TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS) \

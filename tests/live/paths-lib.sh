@@ -10,6 +10,7 @@
 #   read PATH BYTES   the file PATH was read BYTES bytes by syscalls
 #   blk PATH BYTES    BYTES of PATH's data reached the device (after sync)
 #   proc+truth PID BYTES  process PID wrote BYTES and the truth file itself
+#                     ($PATHS_TRUTH_WRITTEN when the truth given is a part)
 #
 # and paths_check compares them with 'ioreport files/processes --json'.
 
@@ -44,7 +45,7 @@ for line in open(sys.argv[3]):
 	what, key, n = line.split()
 	n = int(n)
 	if what == "proc+truth":
-		n += os.path.getsize(sys.argv[3])
+		n += os.path.getsize(os.environ.get("PATHS_TRUTH_WRITTEN", sys.argv[3]))
 	if what.startswith("proc"):
 		p = procs.get(int(key))
 		got = p["write_bytes"] if p else None

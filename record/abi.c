@@ -43,6 +43,7 @@ const char *abi_name(enum rec_abi abi)
 #define C_SYNC	"no cost of this flush"
 #define C_DUP	"fd copies are not followed (I/O on them is unnamed)"
 #define C_NAME	"renames and unlinks are not shown"
+#define C_MAP	"pages written through shared mappings are on no file"
 #define C_CLOEXEC "close-on-exec set or cleared by ioctl is not followed (fds lost or kept at exec)"
 #define C_SIZE	"truncates and preallocations are not shown"
 #define C_COPY	"in-kernel copies are not counted"
@@ -79,6 +80,10 @@ const struct systab_row systab[] = {
 	{ "sync",            { 162,   36,  81,   36,  81 }, false, C_SYNC },
 	{ "syncfs",          { 306,  344, 267,  373, 267 }, false, C_SYNC },
 	{ "msync",           {  26,  144, 227,  144, 227 }, false, C_SYNC },
+	{ "mmap",            {   9,   NO, 222,   NO, 222 }, false, C_MAP },
+	{ "mmap_pgoff",      {  NO,  192,  NO,  192,  NO }, false, C_MAP },
+	{ "munmap",          {  11,   91, 215,   91, 215 }, false, C_MAP },
+	{ "mremap",          {  25,  163, 216,  163, 216 }, false, C_MAP },
 	{ "dup",             {  32,   41,  23,   41,  23 }, false, C_DUP },
 	{ "dup2",            {  33,   63,  NO,   63,  NO }, false, C_DUP },
 	{ "dup3",            { 292,  330,  24,  358,  24 }, false, C_DUP },

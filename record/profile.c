@@ -569,6 +569,9 @@ static const struct {
 	const char *filter;
 } enter_filters[] = {
 	{ "sys_enter_ioctl", "(cmd == 0x5450 || cmd == 0x5451)" },
+	/* MAP_SHARED (and MAP_SHARED_VALIDATE): the mappings written back */
+	{ "sys_enter_mmap", "(flags & 1)" },
+	{ "sys_enter_mmap_pgoff", "(flags & 1)" },
 };
 
 /* The filter of syscalls:NAME: the enter filter if any, and not iorec. */

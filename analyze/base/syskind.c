@@ -55,6 +55,12 @@ const struct sys_kind_info sys_kinds[SK_NR] = {
 	[SK_IOCTL]	= { "ioctl", SKF_DUP | SKF_ENTER_FILTERED, -1, -1, -1, -1, { "fd", "cmd", "arg" } },
 	[SK_LINK]	= { "link", SKF_META, -1, -1, 0, -1, { "oldname", "newname" } },
 	[SK_LINKAT]	= { "linkat", SKF_META, -1, -1, 1, -1, { "olddfd", "oldname", "newdfd", "newname", "flags" } },
+	/* shared file mappings (iorec records the enters of MAP_SHARED only) */
+	[SK_MMAP]	= { "mmap", SKF_META | SKF_ENTER_FILTERED, -1, -1, -1, -1, { "addr", "len", "prot", "flags", "fd", "off" } },
+	[SK_MUNMAP]	= { "munmap", SKF_META, -1, -1, -1, -1, { "addr", "len" } },
+	[SK_MREMAP]	= { "mremap", SKF_META, -1, -1, -1, -1, { "addr", "old_len", "new_len", "flags", "new_addr" } },
+	/* the file is the one mapped at start */
+	[SK_MSYNC]	= { "msync", SKF_SYNC, -1, -1, -1, -1, { "start", "len", "flags" } },
 	[SK_SPLICE]	= { "splice", RD | WR, 0, 2, -1, -1, { "fd_in", "off_in", "fd_out", "off_out", "len", "flags" } },
 	[SK_TEE]	= { "tee", RD | WR, 0, 1, -1, -1, { "fdin", "fdout", "len", "flags" } },
 	[SK_VMSPLICE]	= { "vmsplice", WR, -1, 0, -1, -1, { "fd", "uiov", "nr_segs", "flags" } },
@@ -80,6 +86,7 @@ static const struct {
 	{ "ftruncate64", SK_FTRUNCATE },
 	{ "arm_sync_file_range", SK_SYNC_FILE_RANGE },
 	{ "sync_file_range2", SK_SYNC_FILE_RANGE },
+	{ "mmap_pgoff", SK_MMAP },	/* mmap2 of i386 and arm: same fields but pgoff */
 };
 
 enum sys_kind sys_kind_lookup(const char *name)

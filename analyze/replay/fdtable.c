@@ -484,8 +484,15 @@ struct fdslot {
 	bool cloexec;
 };
 
+struct fdmap {
+	uint64_t start, end;	/* [start, end) */
+	struct file *f;
+};
+
 struct fdtable {
 	struct imap map;	/* fd -> struct fdslot * */
+	struct fdmap *maps;	/* shared file mappings, unordered */
+	size_t nmaps, mcap;
 };
 
 struct fdtable *fdtable_new(void)
@@ -502,6 +509,7 @@ void fdtable_free(struct fdtable *t)
 	if (!t)
 		return;
 	imap_release_all(&t->map, NULL);
+	free(t->maps);
 	free(t);
 }
 
@@ -521,6 +529,15 @@ struct fdtable *fdtable_copy(const struct fdtable *t)
 			return NULL;
 		}
 		*s = *(struct fdslot *)val;
+	}
+	if (c && t->nmaps) {
+		c->maps = an_calloc(t->nmaps, sizeof(*c->maps));
+		if (!c->maps) {
+			fdtable_free(c);
+			return NULL;
+		}
+		memcpy(c->maps, t->maps, t->nmaps * sizeof(*c->maps));
+		c->nmaps = c->mcap = t->nmaps;
 	}
 	return c;
 }
@@ -644,7 +661,78 @@ static bool is_cloexec(int fd, const struct fdslot *s, const void *arg)
 
 int fdtable_exec(struct fdtable *t)
 {
-	return t ? close_matching(t, is_cloexec, NULL) : 0;
+	if (!t)
+		return 0;
+	t->nmaps = 0;		/* a new program has no mappings */
+	return close_matching(t, is_cloexec, NULL);
+}
+
+void fdtable_unmap(struct fdtable *t, uint64_t start, uint64_t len)
+{
+	uint64_t end = start + len;
+	size_t n0, n = 0;
+
+	if (!t || !len)
+		return;
+	n0 = t->nmaps;
+	for (size_t i = 0; i < n0; i++) {
+		struct fdmap *m = &t->maps[i];
+
+		if (m->end <= start || m->start >= end)
+			continue;
+		if (m->start < start && m->end > end) {
+			/* a hole: the tail is a mapping of its own */
+			struct fdmap tail = { end, m->end, m->f };
+
+			m->end = start;
+			if (!an_grow(&t->maps, &t->mcap, t->nmaps + 1,
+				     sizeof(*t->maps), 4))
+				t->maps[t->nmaps++] = tail;
+			continue;
+		}
+		if (m->start < start)
+			m->end = start;
+		else if (m->end > end)
+			m->start = end;
+		else
+			m->end = m->start;	/* all of it: dropped below */
+	}
+	for (size_t i = 0; i < t->nmaps; i++)
+		if (t->maps[i].end > t->maps[i].start)
+			t->maps[n++] = t->maps[i];
+	t->nmaps = n;
+}
+
+int fdtable_map(struct fdtable *t, uint64_t start, uint64_t len,
+		struct file *f)
+{
+	if (!t || !len)
+		return 0;
+	fdtable_unmap(t, start, len);
+	if (an_grow(&t->maps, &t->mcap, t->nmaps + 1, sizeof(*t->maps), 4))
+		return -AN_E_NOMEM;
+	t->maps[t->nmaps++] = (struct fdmap){ start, start + len, f };
+	return 0;
+}
+
+struct file *fdtable_map_file(const struct fdtable *t, uint64_t addr)
+{
+	for (size_t i = 0; t && i < t->nmaps; i++)
+		if (addr >= t->maps[i].start && addr < t->maps[i].end)
+			return t->maps[i].f;
+	return NULL;
+}
+
+struct file *fdtable_only_map(const struct fdtable *t)
+{
+	struct file *f = NULL;
+
+	for (size_t i = 0; t && i < t->nmaps; i++) {
+		if (f && t->maps[i].f != f)
+			return NULL;
+		f = t->maps[i].f;
+	}
+	return f;
 }
 
 bool fdtable_next(const struct fdtable *t, size_t *pos, int *fd,

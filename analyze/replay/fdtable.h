@@ -135,4 +135,17 @@ bool fdtable_next(const struct fdtable *t, size_t *pos, int *fd,
 		  struct file **f);
 size_t fdtable_size(const struct fdtable *t);
 
+/*
+ * The process's shared mappings of files (mmap MAP_SHARED), kept with its
+ * fd table: copied at fork, dropped at exec.  A mapping replaces what
+ * it overlaps; 0, or -AN_E_NOMEM.
+ */
+int fdtable_map(struct fdtable *t, uint64_t start, uint64_t len,
+		struct file *f);
+void fdtable_unmap(struct fdtable *t, uint64_t start, uint64_t len);
+/* The file mapped at addr, or NULL. */
+struct file *fdtable_map_file(const struct fdtable *t, uint64_t addr);
+/* The one file every shared mapping is of, or NULL (none, or several). */
+struct file *fdtable_only_map(const struct fdtable *t);
+
 #endif /* IOREPORT_FDTABLE_H */

@@ -646,6 +646,7 @@ struct file *fd_apply(struct proctable *pt, struct proc *p,
 	const struct sys_kind_info *ki = sys_kind_info(c->kind);
 	struct fdtable_stats *fst = &pt->fdst;
 	int ret = (int)c->ret;
+	struct file *f;
 
 	if ((ki->flags & SKF_OPEN) && c->ret >= 0)
 		return do_open(pt, p, c, ki);
@@ -700,6 +701,30 @@ struct file *fd_apply(struct proctable *pt, struct proc *p,
 	case SK_LINKAT:
 		if (c->ret == 0)
 			do_names(pt, c);
+		break;
+	case SK_MMAP:
+		/*
+		 * a shared writable mapping of a file (MAP_SHARED, PROT_WRITE,
+		 * an fd): the pages it dirties are the file's; ret the address
+		 */
+		if ((c->ret < 0 && c->ret > -4096) || !(c->args[3] & 1) ||
+		    !(c->args[2] & 2) || (int)c->args[4] < 0)
+			break;
+		if (fdtable_map(p->fds, (uint64_t)c->ret, c->args[1],
+				fd_file(pt, p, (int)c->args[4])))
+			pt->err = -AN_E_NOMEM;
+		break;
+	case SK_MUNMAP:
+		if (c->ret == 0)
+			fdtable_unmap(p->fds, c->args[0], c->args[1]);
+		break;
+	case SK_MREMAP:
+		if (c->ret < 0 && c->ret > -4096)
+			break;
+		f = fdtable_map_file(p->fds, c->args[0]);
+		fdtable_unmap(p->fds, c->args[0], c->args[1]);
+		if (f && fdtable_map(p->fds, (uint64_t)c->ret, c->args[2], f))
+			pt->err = -AN_E_NOMEM;
 		break;
 	case SK_IOCTL:
 		if (c->ret == 0 && (c->args[1] == IOCTL_FIOCLEX ||

@@ -414,11 +414,13 @@ static struct file *pending_file(struct attrib *at, int tid,
 	ki = sys_kind_info(e->kind);
 	fd = ki->fd_out >= 0 ? (int)e->args[ki->fd_out] :
 	     ki->fd_in >= 0 ? (int)e->args[ki->fd_in] : -1;
-	if (fd < 0)
+	if (fd < 0 && e->kind != SK_MSYNC)
 		return NULL;
 	p = proctable_lookup(at->pt, tid);
 	if (!p || !p->fds)
 		return NULL;
+	if (e->kind == SK_MSYNC)	/* the file mapped at start */
+		return fdtable_map_file(p->fds, e->args[0]);
 	return fdtable_get(p->fds, fd);
 }
 
@@ -630,8 +632,16 @@ static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 	if (!ir)
 		return;
 	f = pending_file(at, ev->pid, &pe);
-	if (f && pe && (sys_kind_info(pe->kind)->flags & SKF_WRITE))
+	if (f && pe && (sys_kind_info(pe->kind)->flags & SKF_WRITE)) {
 		inode_tie(at, ir, f, bytes > 0);
+	} else if (!pe && bytes) {
+		/* a page fault writing a shared mapping: when the process
+		 * maps one file only, that file (docs/attribution.md) */
+		p = proctable_lookup(at->pt, ev->pid);
+		f = p ? fdtable_only_map(p->fds) : NULL;
+		if (f)
+			inode_tie(at, ir, f, false);
+	}
 	if (!bytes)
 		return;
 	p = proc_of(at, ev->pid, ev->ts);

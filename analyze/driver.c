@@ -25,6 +25,7 @@
 #include "driver.h"
 #include "replay/fdtable.h"
 #include "replay/uring.h"
+#include "replay/aio.h"
 #include "replay/proctable.h"
 #include "stats/wa.h"
 #include "stats/dirty.h"
@@ -88,6 +89,14 @@ static void sys_exit(struct driver *a, const struct dec_ev *ev)
 		p = proctable_get(a->sys.pt, ev->pid,
 				  decode_comm(a->dec, ev->pid), ev->ts);
 	account_call(&a->sys.acct, p, &c);
+	if (c.paired && c.kind >= SK_IO_SUBMIT && c.kind <= SK_IO_DESTROY) {
+		aio_call(a->sys.ar, &c);
+		while (aio_next(a->sys.ar, &c)) {
+			p = proctable_lookup(a->sys.pt, c.tid);
+			if (p)
+				account_call(&a->sys.acct, p, &c);
+		}
+	}
 }
 
 /*
@@ -168,6 +177,9 @@ static void sys_event(struct driver *a, const struct dec_ev *ev)
 		sysreplay_set_path(a->sys.sr, ev->pid, ev->path);
 		if (ev->path2)
 			sysreplay_set_path2(a->sys.sr, ev->pid, ev->path2);
+		break;
+	case DK_AIO_SUBMIT:
+		aio_hint(a->sys.ar, ev->pid, &ev->aio);
 		break;
 	case DK_URING_SUBMIT:
 	case DK_URING_FILE:
@@ -304,6 +316,10 @@ static int setup(struct driver *a, struct an_err *err)
 					     a->info->snapshot_start);
 		if (a->info->snapshot_end)
 			proctable_load_end(a->sys.pt, a->info->snapshot_end);
+		a->sys.ar = aio_new();
+		if (!a->sys.ar)
+			return -AN_E_NOMEM;
+		st->ar = a->sys.ar;
 		if (a->caps->uring) {
 			a->sys.ur = uring_new();
 			if (!a->sys.ur)
@@ -330,6 +346,7 @@ static int setup(struct driver *a, struct an_err *err)
 			return -AN_E_NOMEM;
 		st->at = a->at;
 		attrib_set_uring(a->at, a->sys.ur);
+		attrib_set_aio(a->at, a->sys.ar);
 	}
 	if ((a->want & AN_BLOCK) && a->caps->block) {
 		a->rb = replay_block_new(on_request, a);
@@ -438,6 +455,7 @@ int driver_run(struct driver *a, struct an_err *err)
 		sysreplay_finish(a->sys.sr);
 		if (a->sys.ur)
 			uring_finish(a->sys.ur);
+		aio_finish(a->sys.ar);
 		proctable_finish(a->sys.pt);
 		account_end(&a->sys.acct);
 		st->named = a->sys.acct.st;
@@ -476,6 +494,7 @@ void driver_close(struct driver *a)
 	filetab_free(a->sys.ft, filestat_free);
 	sysreplay_free(a->sys.sr);
 	uring_free(a->sys.ur);
+	aio_free(a->sys.ar);
 	decode_free(a->dec);
 	source_close(src);
 	memset(a, 0, sizeof(*a));

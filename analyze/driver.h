@@ -82,6 +82,7 @@ struct driver {
 		struct filetab *ft;	/* the files */
 		struct account acct;	/* the syscall aggregates */
 		struct uring_replay *ur; /* io_uring requests, or NULL */
+		struct aio_replay *ar;	/* libaio requests */
 	} sys;				/* when st.have_sys */
 	struct attrib *at;		/* NULL: no attribution */
 	struct wa *wa;			/* AN_WA */

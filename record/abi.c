@@ -43,6 +43,7 @@ const char *abi_name(enum rec_abi abi)
 #define C_SYNC	"no cost of this flush"
 #define C_DUP	"fd copies are not followed (I/O on them is unnamed)"
 #define C_NAME	"renames and unlinks are not shown"
+#define C_AIO	"libaio requests have no latency, bytes or file"
 #define C_MAP	"pages written through shared mappings are on no file"
 #define C_CLOEXEC "close-on-exec set or cleared by ioctl is not followed (fds lost or kept at exec)"
 #define C_SIZE	"truncates and preallocations are not shown"
@@ -107,6 +108,11 @@ const struct systab_row systab[] = {
 	{ "tee",             { 276,  315,  77,  342,  77 }, false, C_COPY },
 	{ "vmsplice",        { 278,  316,  75,  343,  75 }, false, C_COPY },
 	{ "io_uring_enter",  { 426,  426, 426,  426, 426 }, true,  C_URING },
+	{ "io_submit",       { 209,  248,   2,  246,   2 }, false, C_AIO },
+	{ "io_getevents",    { 208,  247,   4,  245,   4 }, false, C_AIO },
+	{ "io_pgetevents",   { 333,  385, 292,  399, 292 }, true,  C_AIO },
+	{ "io_cancel",       { 210,  249,   3,  247,   3 }, false, C_AIO },
+	{ "io_destroy",      { 207,  246,   1,  244,   1 }, false, C_AIO },
 	/* recorded for FIOCLEX/FIONCLEX: the enter is filtered on cmd */
 	{ "ioctl",           {  16,   54,  29,   54,  29 }, false, C_CLOEXEC },
 };

@@ -626,12 +626,70 @@ static int uprobe_libc(struct names *n, const struct plan *p,
 	return ok;
 }
 
+/*
+ * libaio: a uprobe libaio_io_submit on io_submit(ctx, nr, iocbs) of the
+ * libaio library fetches nr and, of the first AIO_PROBE_IOCBS iocbs,
+ * aio_fildes, aio_lio_opcode and aio_nbytes (struct iocb: offsets 20, 16
+ * and 32 on every ABI), which the syscall events cannot give: the
+ * analyzer puts each request on its fd's file.  Returns 1 when placed.
+ */
+#define AIO_PROBE_IOCBS	8
+
+static int uprobe_libaio(struct names *n, const struct plan *p,
+			 struct tracefs_instance *inst, int *err)
+{
+	static const char *const paths[] = {
+		"/lib/x86_64-linux-gnu/libaio.so.1t64",
+		"/lib/x86_64-linux-gnu/libaio.so.1",
+		"/lib/aarch64-linux-gnu/libaio.so.1t64",
+		"/lib/aarch64-linux-gnu/libaio.so.1",
+		"/lib/riscv64-linux-gnu/libaio.so.1t64",
+		"/lib/riscv64-linux-gnu/libaio.so.1",
+		"/lib/arm-linux-gnueabihf/libaio.so.1t64",
+		"/lib/arm-linux-gnueabihf/libaio.so.1",
+		"/usr/lib/libaio.so.1",
+		"/lib64/libaio.so.1",
+	};
+	struct elf_sym want = { .name = "io_submit" };
+	enum rec_abi abi = ABI_UNKNOWN;
+	struct strbuf f = STRBUF_INIT;
+	const char *nr, *iocbs;
+	int ptr, i;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(paths); k++) {
+		want.found = false;
+		if (access(paths[k], R_OK) == 0 &&
+		    elf_find_symbols(paths[k], &want, 1, &abi) == 1 &&
+		    want.found && !want.ifunc && !want.thumb && abi == p->abi)
+			break;
+	}
+	if (k == ARRAY_SIZE(paths))
+		return 0;
+	nr = kernel_arg_reg(abi, 1);
+	iocbs = kernel_arg_reg(abi, 2);
+	if (!nr || !iocbs || abi == ABI_I386)
+		return 0;
+	ptr = abi == ABI_ARM ? 4 : 8;
+	strbuf_addf(&f, "nr=%s:s64", nr);
+	for (i = 0; i < AIO_PROBE_IOCBS; i++)
+		strbuf_addf(&f, " fd%d=+20(+%d(%s)):s32 op%d=+16(+%d(%s)):u16 len%d=+32(+%d(%s)):u64",
+			    i, i * ptr, iocbs, i, i * ptr, iocbs, i, i * ptr,
+			    iocbs);
+	errno = 0;
+	i = keep_probe(n, tracefs_uprobe_alloc(n->group, "libaio_io_submit",
+					       paths[k], want.offset, f.buf),
+		       "libaio_io_submit", NS_UPROBE, false, inst, err);
+	strbuf_release(&f);
+	return i == 0;
+}
+
 static void try_uprobe(struct names *n, const struct plan *p,
 		       struct tracefs_instance *inst)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct libc_list l = { .n = 0 };
-	int i, lib = 0, total = 0, err = 0;
+	int i, lib = 0, total = 0, err = 0, k_aio;
 	size_t used = 0;
 
 	if (!tracefs_file_exists(NULL, "uprobe_events")) {
@@ -664,9 +722,12 @@ static void try_uprobe(struct names *n, const struct plan *p,
 	}
 	n->used[NS_UPROBE] = true;
 	n->native = true;
+	k_aio = uprobe_libaio(n, p, inst, &err);
 	snprintf(n->result[NS_UPROBE], sizeof(n->result[0]),
-		 "yes: %d uprobes %s:libc_* on %.300s; dynamically linked programs of that C library only",
-		 total, n->group, n->uprobe_libs);
+		 "yes: %d uprobes %s:libc_* on %.300s; dynamically linked programs of that C library only%s",
+		 total, n->group, n->uprobe_libs,
+		 k_aio ? "; libaio_io_submit on libaio (its requests' files)" :
+		 "; no libaio found (libaio requests are on no file)");
 	strbuf_release(&why);
 }
 

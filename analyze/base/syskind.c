@@ -61,6 +61,15 @@ const struct sys_kind_info sys_kinds[SK_NR] = {
 	[SK_MREMAP]	= { "mremap", SKF_META, -1, -1, -1, -1, { "addr", "old_len", "new_len", "flags", "new_addr" } },
 	/* the file is the one mapped at start */
 	[SK_MSYNC]	= { "msync", SKF_SYNC, -1, -1, -1, -1, { "start", "len", "flags" } },
+	/* Linux AIO: the requests are SK_AIO_* (replay/aio.c) */
+	[SK_IO_SUBMIT]	= { "io_submit", 0, -1, -1, -1, -1, { "ctx_id", "nr", "iocbpp" } },
+	[SK_IO_GETEVENTS] = { "io_getevents", 0, -1, -1, -1, -1, { "ctx_id", "min_nr", "nr", "events", "timeout" } },
+	[SK_IO_PGETEVENTS] = { "io_pgetevents", 0, -1, -1, -1, -1, { "ctx_id", "min_nr", "nr", "events", "timeout", "usig" } },
+	[SK_IO_CANCEL]	= { "io_cancel", 0, -1, -1, -1, -1, { "ctx_id", "iocb", "result" } },
+	[SK_IO_DESTROY]	= { "io_destroy", 0, -1, -1, -1, -1, { "ctx" } },
+	[SK_AIO_READ]	= { "aio_read", RD, 0, -1, -1, -1, { NULL } },
+	[SK_AIO_WRITE]	= { "aio_write", WR, -1, 0, -1, -1, { NULL } },
+	[SK_AIO_FSYNC]	= { "aio_fsync", SKF_SYNC | SKF_FSYNC, -1, 0, -1, -1, { NULL } },
 	[SK_SPLICE]	= { "splice", RD | WR, 0, 2, -1, -1, { "fd_in", "off_in", "fd_out", "off_out", "len", "flags" } },
 	[SK_TEE]	= { "tee", RD | WR, 0, 1, -1, -1, { "fdin", "fdout", "len", "flags" } },
 	[SK_VMSPLICE]	= { "vmsplice", WR, -1, 0, -1, -1, { "fd", "uiov", "nr_segs", "flags" } },

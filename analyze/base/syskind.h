@@ -24,6 +24,10 @@ enum sys_kind {
 	SK_IOCTL,
 	SK_SPLICE, SK_TEE, SK_VMSPLICE, SK_LINK, SK_LINKAT,
 	SK_MMAP, SK_MUNMAP, SK_MREMAP, SK_MSYNC,
+	SK_IO_SUBMIT, SK_IO_GETEVENTS, SK_IO_PGETEVENTS, SK_IO_CANCEL,
+	SK_IO_DESTROY,
+	/* libaio requests (replay/aio.c), submit -> reaped */
+	SK_AIO_READ, SK_AIO_WRITE, SK_AIO_FSYNC,
 	/* io_uring requests (replay/uring.c), accounted like syscalls */
 	SK_URING_READ, SK_URING_WRITE, SK_URING_FSYNC, SK_URING_SYNC,
 	SK_NR

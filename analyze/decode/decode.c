@@ -167,6 +167,9 @@ static const struct row_def raw_exit_def = {
 	ROW("raw_syscalls", "sys_exit", DK_SYS_EXIT),
 	.fields = { "id", "ret" }, .count = F(0) | F(1), .absent = F(0) | F(1),
 };
+static const struct row_def aio_def = {
+	ROW("iorec_*", "libaio_io_submit", DK_AIO_SUBMIT),
+};
 static const struct row_def hint_def = {
 	ROW("*uprobe*", "*", DK_PATH_HINT),
 };
@@ -179,6 +182,7 @@ struct row {
 	unsigned int count, absent;
 	struct source_field *f[NF];
 	struct source_field *args[SYS_MAX_ARGS];	/* syscalls:sys_enter_* */
+	struct source_field *aio[3 * DEC_AIO_MAX];	/* fdI, opI, lenI */
 };
 
 struct decoder {
@@ -237,6 +241,9 @@ static const struct row_def *match(const struct source_event_type *t,
 	 * (iorec's group iorec_PID) carrying the path string names the
 	 * thread's open that is waiting or comes next.
 	 */
+	if (!strncmp(t->system, "iorec_", 6) &&
+	    !strcmp(t->name, "libaio_io_submit"))
+		return &aio_def;
 	if (strstr(t->system, "uprobe") || !strncmp(t->system, "iorec_", 6))
 		return &hint_def;
 	return NULL;
@@ -267,6 +274,20 @@ static bool resolve_row(struct decoder *d, const struct row_def *def,
 			r->f[0] = source_field(src, id, "filename");
 		r->f[1] = source_field(src, id, "path2");
 		return r->f[0] != NULL;
+	}
+	if (def->kind == DK_AIO_SUBMIT) {
+		char name[16];
+
+		r->f[0] = source_field(src, id, "nr");
+		for (int j = 0; j < DEC_AIO_MAX; j++) {
+			snprintf(name, sizeof(name), "fd%d", j);
+			r->aio[3 * j] = source_field(src, id, name);
+			snprintf(name, sizeof(name), "op%d", j);
+			r->aio[3 * j + 1] = source_field(src, id, name);
+			snprintf(name, sizeof(name), "len%d", j);
+			r->aio[3 * j + 2] = source_field(src, id, name);
+		}
+		return r->f[0] && r->aio[0] && r->aio[1] && r->aio[2];
 	}
 	if (def->kind == DK_SYS_ENTER && !r->raw) {
 		const struct sys_kind_info *ki = sys_kind_info(sk);
@@ -745,6 +766,28 @@ static void decode_bio(struct decoder *d, const struct row *r,
 			 source_comm(d->src, ev->pid));
 }
 
+static void decode_aio(struct decoder *d, const struct row *r,
+		       const struct source_event *ev, struct dec_ev *out)
+{
+	struct dec_aio *a = &out->aio;
+	int64_t v;
+	uint64_t u;
+
+	a->nr = s64_at(d, r, 0, ev, &out->bad);
+	a->n = 0;
+	for (int j = 0; j < DEC_AIO_MAX && j < a->nr; j++) {
+		if (!r->aio[3 * j] || !r->aio[3 * j + 1] || !r->aio[3 * j + 2] ||
+		    source_field_s64(r->aio[3 * j], ev, &v))
+			break;
+		a->io[j].fd = (int)v;
+		a->io[j].op = source_field_u64(r->aio[3 * j + 1], ev, &u) ?
+			      -1 : (int)u;
+		a->io[j].len = source_field_u64(r->aio[3 * j + 2], ev, &u) ?
+			       0 : u;
+		a->n = j + 1;
+	}
+}
+
 bool decode_event(struct decoder *d, const struct source_event *ev,
 		  struct dec_ev *out)
 {
@@ -842,6 +885,9 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		break;
 	case DK_WAKEUP:
 		out->sched.pid = (int)s64_at(d, r, 0, ev, NULL);
+		break;
+	case DK_AIO_SUBMIT:
+		decode_aio(d, r, ev, out);
 		break;
 	case DK_URING_SUBMIT:
 	case DK_URING_FILE:

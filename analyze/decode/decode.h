@@ -70,6 +70,7 @@ enum dec_kind {
 	DK_URING_COMPLETE,	/* io_uring_complete: .uring (res) */
 	DK_URING_CREATE,	/* io_uring_create: .uring (ctx, fd) */
 	DK_URING_ASYNC,		/* io_uring_queue_async_work: .uring */
+	DK_AIO_SUBMIT,		/* iorec's uprobe on libaio's io_submit: .aio */
 	DK_URING_REGISTER,	/* io_uring_register: .uring (ctx, opcode,
 				   fd = nr_files, res = ret) */
 	DK_NR
@@ -150,6 +151,18 @@ struct dec_uring {
 	int64_t res;		/* complete: the result */
 };
 
+/* The iocbs of a libaio io_submit call, as iorec's uprobe read them. */
+#define DEC_AIO_MAX	8
+struct dec_aio {
+	int64_t nr;		/* the call's nr */
+	int n;			/* iocbs read: min(nr, DEC_AIO_MAX) */
+	struct {
+		int fd;
+		int op;		/* IOCB_CMD_* */
+		uint64_t len;	/* aio_nbytes */
+	} io[DEC_AIO_MAX];
+};
+
 /* One decoded event, valid until the next decode_event() call. */
 struct dec_ev {
 	enum dec_kind kind;
@@ -177,6 +190,7 @@ struct dec_ev {
 		struct dec_wb wb;
 		struct dec_sched sched;
 		struct dec_uring uring;
+		struct dec_aio aio;
 	};
 	/* DK_PATH_HINT of a rename or link: the new name, else NULL */
 	const char *path2;

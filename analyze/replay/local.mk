@@ -5,4 +5,5 @@ analyze_libioreport_a_SOURCES += \
 	analyze/replay/fdtable.h analyze/replay/fdtable.c \
 	analyze/replay/proctable.h analyze/replay/proctable.c \
 	analyze/replay/window.h analyze/replay/window.c \
-	analyze/replay/uring.h analyze/replay/uring.c
+	analyze/replay/uring.h analyze/replay/uring.c \
+	analyze/replay/aio.h analyze/replay/aio.c

@@ -25,6 +25,7 @@
 #include "replay/proctable.h"
 #include "replay/window.h"
 #include "replay/uring.h"
+#include "replay/aio.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
 
@@ -98,6 +99,7 @@ struct attrib {
 	struct decoder *dec;		/* names of tasks, or NULL (tests) */
 	struct sysreplay *sr;		/* the replay this reads, not owned */
 	struct uring_replay *ur;	/* io_uring requests, or NULL */
+	const struct aio_replay *ar;	/* libaio requests, or NULL */
 	struct proctable *pt;
 	struct filetab *ft;
 	const struct windows *ws;
@@ -176,6 +178,11 @@ void attrib_free(struct attrib *at)
 void attrib_set_uring(struct attrib *at, struct uring_replay *ur)
 {
 	at->ur = ur;
+}
+
+void attrib_set_aio(struct attrib *at, const struct aio_replay *ar)
+{
+	at->ar = ar;
 }
 
 const struct attrib_totals *attrib_totals(const struct attrib *at)
@@ -414,6 +421,8 @@ static struct file *pending_file(struct attrib *at, int tid,
 	ki = sys_kind_info(e->kind);
 	fd = ki->fd_out >= 0 ? (int)e->args[ki->fd_out] :
 	     ki->fd_in >= 0 ? (int)e->args[ki->fd_in] : -1;
+	if (e->kind == SK_IO_SUBMIT)	/* the fd all its iocbs share */
+		fd = aio_submit_fd(at->ar, tid);
 	if (fd < 0 && e->kind != SK_MSYNC)
 		return NULL;
 	p = proctable_lookup(at->pt, tid);

@@ -115,6 +115,7 @@ struct blk_done {
 
 struct attrib;
 struct uring_replay;
+struct aio_replay;
 
 /*
  * attrib_new - an attribution fed in the same pass as the replay it
@@ -173,6 +174,8 @@ struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,
  * issues one acts on its file, as inside a syscall on that fd.
  */
 void attrib_set_uring(struct attrib *at, struct uring_replay *ur);
+/* The libaio requests (may be NULL): an io_submit acts on its iocbs' fd. */
+void attrib_set_aio(struct attrib *at, const struct aio_replay *ar);
 const struct attrib_totals *attrib_totals(const struct attrib *at);
 
 #endif /* IOREPORT_ATTRIB_H */

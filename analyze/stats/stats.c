@@ -18,6 +18,7 @@
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
 #include "replay/uring.h"
+#include "replay/aio.h"
 #include "stats/stats.h"
 
 int stats_init(struct stats *st, int nr_cpus, size_t slow_n, bool calls)
@@ -383,6 +384,22 @@ void stats_end(struct stats *st, const struct replay_block *rb,
 		  "request sectors without a bio", t->bio_unmatched);
 		A("attrib", "bios_pending_at_end",
 		  "bios without a completed request", t->bio_pending_end);
+	}
+	if (st->ar && aio_stats(st->ar)->submitted) {
+		const struct aio_stats *x = aio_stats(st->ar);
+
+		A("aio", "aio_unnamed",
+		  "libaio requests without their iocb (no file known)",
+		  x->unnamed);
+		A("aio", "aio_reaped_unknown",
+		  "libaio reaps of requests not seen submitted",
+		  x->reaped_unknown);
+		A("aio", "aio_cancelled", "libaio requests cancelled",
+		  x->cancelled);
+		A("aio", "aio_open_at_end",
+		  "libaio requests not reaped at end", x->open_at_end);
+		A("aio", "aio_evicted",
+		  "libaio requests dropped (too many queued)", x->evicted);
 	}
 	if (st->ur) {
 		const struct uring_stats *u = uring_stats(st->ur);

@@ -118,6 +118,7 @@ struct stats {
 	/* the other aggregates, or NULL */
 	const struct attrib *at;
 	const struct uring_replay *ur;	/* io_uring requests, or NULL */
+	const struct aio_replay *ar;	/* libaio requests, or NULL */
 	const struct wa *wa;
 	const struct dirty *dirty;
 	int hz;				/* 250 when unknown */

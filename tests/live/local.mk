@@ -23,7 +23,8 @@ PATHS_LIVE_TESTS = \
 	tests/live/paths-uring.sh \
 	tests/live/paths-copy.sh \
 	tests/live/paths-names.sh \
-	tests/live/paths-mmap.sh
+	tests/live/paths-mmap.sh \
+	tests/live/paths-aio.sh
 
 TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS) \

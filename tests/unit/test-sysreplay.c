@@ -16,6 +16,7 @@
 #include "util.h"
 #include "replay/syscall.h"
 #include "replay/uring.h"
+#include "replay/aio.h"
 #include "decode/decode.h"
 #include "base/imap.h"
 #include "replay/fdtable.h"
@@ -732,6 +733,43 @@ static void test_uring(void **state)
 	uring_free(u);
 }
 
+/* libaio: iocbs from the uprobe, queued by io_submit, reaped in order */
+static void test_aio(void **state)
+{
+	struct aio_replay *ar = aio_new();
+	struct dec_aio h = { .nr = 3, .n = 2 };
+	struct sys_call c = { .kind = SK_IO_SUBMIT, .tid = 7, .paired = true,
+			      .start = 100, .end = 110, .ret = 3,
+			      .args = { 0xc1, 3 } };
+	struct sys_call out;
+
+	(void)state;
+	assert_non_null(ar);
+	h.io[0].fd = 5; h.io[0].op = 1; h.io[0].len = 4096;	/* PWRITE */
+	h.io[1].fd = 5; h.io[1].op = 0; h.io[1].len = 512;	/* PREAD */
+	aio_hint(ar, 7, &h);
+	assert_int_equal(aio_submit_fd(ar, 7), 5);
+	aio_call(ar, &c);
+	assert_int_equal(aio_submit_fd(ar, 7), -1);
+	c = (struct sys_call){ .kind = SK_IO_GETEVENTS, .tid = 7, .paired = true,
+			       .start = 200, .end = 300, .ret = 2,
+			       .args = { 0xc1 } };
+	aio_call(ar, &c);
+	assert_int_equal(aio_next(ar, &out), 1);
+	assert_int_equal(out.kind, SK_AIO_WRITE);
+	assert_int_equal((int)out.args[0], 5);
+	assert_int_equal(out.ret, 4096);
+	assert_int_equal(out.end - out.start, 200);
+	assert_int_equal(aio_next(ar, &out), 1);
+	assert_int_equal(out.kind, SK_AIO_READ);
+	assert_int_equal(aio_next(ar, &out), 0);
+	aio_finish(ar);
+	assert_int_equal(aio_stats(ar)->submitted, 3);
+	assert_int_equal(aio_stats(ar)->unnamed, 1);	/* past the hint's 2 */
+	assert_int_equal(aio_stats(ar)->open_at_end, 1);
+	aio_free(ar);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -744,6 +782,7 @@ int main(void)
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_ioctl_cloexec),
 		cmocka_unit_test(test_uring),
+		cmocka_unit_test(test_aio),
 		cmocka_unit_test(test_kstat_hist),
 		cmocka_unit_test(test_on_call),
 		cmocka_unit_test(test_unnamed_cap),

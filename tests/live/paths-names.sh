@@ -3,8 +3,9 @@
 # name and renamed over the real one (the atomic save), two files swapped
 # by renameat2(RENAME_EXCHANGE), a file written after its name was
 # unlinked, and a file written through a second hard link.  Each row must
-# carry its final name with the earlier ones (text and JSON), exactly the
-# bytes written to it under every name, and the process all of them.
+# carry its final name with the earlier ones (text, JSON and the
+# database), exactly the bytes written to it under every name, and the
+# process all of them.
 #
 # Needs root, tracefs and libc uprobes for the names (skips otherwise).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -94,4 +95,27 @@ for line in open(sys.argv[2]):
 sys.exit(1 if bad else 0)
 PY
 	fail "names: a file's final and earlier names are not on its row"
+# and in the database: the file rows of the final names carry them too
+"$IOREPORT" db "$T/names.sqlite" "$T/names.iorec" >/dev/null 2>"$T/err" ||
+	{ cat "$T/err" >&2; fail "ioreport db failed"; }
+python3 - "$T/names.sqlite" "$T/truth" <<'PY' ||
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+bad = 0
+for line in open(sys.argv[2]):
+	what, path, rest = line.rstrip("\n").split(" ", 2)
+	if what == "names":
+		q = "SELECT count(*) FROM files WHERE path = ? AND other_names = ?"
+		args = (path, rest)
+	elif what == "unlinked":
+		q = "SELECT count(*) FROM files WHERE path = ? AND unlinked = 1"
+		args = (path,)
+	else:
+		continue
+	n = db.execute(q, args).fetchone()[0]
+	print("names: db %-9s %s: %d row(s)%s" % (what, path, n, "" if n == 1 else "   <-- WRONG"), file=sys.stderr)
+	bad += n != 1
+sys.exit(1 if bad else 0)
+PY
+	fail "names: the database's file rows lack the names"
 finish

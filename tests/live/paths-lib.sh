@@ -18,13 +18,23 @@
 # and paths_check compares them with 'ioreport files/processes --json'.
 
 # paths_record OUT CMD...: record CMD with iorec into OUT, on this machine
-# (syscalls:* events unless the caller adds flags in PATHS_IOREC_FLAGS).
+# (syscalls:* events unless the caller adds flags in PATHS_IOREC_FLAGS),
+# with 16 MiB ring buffers: the whole machine is recorded, and on a busy
+# one (tests running beside) the default loses the workload's events.
+# A recording that lost events anyway fails with that reason.
 paths_record() {
-	local out=$1
+	local out=$1 lost
 	shift
 	# shellcheck disable=SC2086
-	run_iorec -q ${PATHS_IOREC_FLAGS:-} -o "$out" -- "$@" 2>"$T/iorec.err" ||
+	run_iorec -q -b 16384 ${PATHS_IOREC_FLAGS:-} -o "$out" -- "$@" 2>"$T/iorec.err" ||
 		{ cat "$T/iorec.err" >&2; fail "iorec -- $* failed"; }
+	"$IOREPORT" info --json "$out" >"$T/info.json" 2>"$T/iorec.err" ||
+		{ cat "$T/iorec.err" >&2; fail "ioreport info $out failed"; }
+	lost=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(c["overrun"] + c["dropped"] + c["lost_pages"] for c in d["kernel_lost"]) +
+      sum(c["lost_events"] + c["lost_pages"] for c in d["cpu"]))' "$T/info.json")
+	[ "$lost" = 0 ] || fail "the recording lost $lost events (the machine was too busy): its truths cannot be checked"
 }
 
 # paths_check REC TRUTH [TAG]: every truth line holds in REC's views.

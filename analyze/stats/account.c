@@ -140,7 +140,8 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 		fs->errors += c->ret < 0;
 		lat_add(a, &fs->fsync, lat);
 		fs->n_fsync += c->kind == SK_FSYNC ||
-			       c->kind == SK_URING_FSYNC;
+			       c->kind == SK_URING_FSYNC ||
+			       c->kind == SK_AIO_FSYNC;
 		fs->n_fdatasync += c->kind == SK_FDATASYNC;
 		fs->n_sfr += c->kind == SK_SYNC_FILE_RANGE;
 	}

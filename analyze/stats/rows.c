@@ -114,7 +114,9 @@ long rows_processes(const struct stats *st, bool all, struct proc_row **out)
 		rows[n].ps = ps;
 		if (ps)
 			rows[n].fsyncs = ps->k[SK_FSYNC].count +
-					 ps->k[SK_FDATASYNC].count;
+					 ps->k[SK_FDATASYNC].count +
+					 ps->k[SK_URING_FSYNC].count +
+					 ps->k[SK_AIO_FSYNC].count;
 		n++;
 	}
 	if (!all)
@@ -407,7 +409,9 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 		v[n].p = p;
 		v[n].pid = p->pid;
 		v[n].lat = &ps->fsync;
-		v[n].fsyncs = ps->k[SK_FSYNC].count;
+		v[n].fsyncs = ps->k[SK_FSYNC].count +
+			      ps->k[SK_URING_FSYNC].count +
+			      ps->k[SK_AIO_FSYNC].count;
 		v[n].fdatasyncs = ps->k[SK_FDATASYNC].count;
 		v[n].sfr = ps->k[SK_SYNC_FILE_RANGE].count;
 		n++;

@@ -24,6 +24,8 @@
 #include "input/meta.h"
 #include "driver.h"
 #include "replay/fdtable.h"
+#include "replay/uring.h"
+#include "replay/aio.h"
 #include "replay/proctable.h"
 #include "stats/wa.h"
 #include "stats/dirty.h"
@@ -176,12 +178,64 @@ static void sys_exit(struct driver *a, const struct dec_ev *ev)
 	struct sys_call c;
 	struct proc *p;
 
-	sysreplay_exit(a->sys.sr, &ev->exit, &c);
+	if (!sysreplay_exit(a->sys.sr, &ev->exit, &c) &&
+	    (sys_kind_info(c.kind)->flags & SKF_ENTER_FILTERED))
+		return;		/* a call iorec did not mean to record */
 	p = proctable_lookup(a->sys.pt, ev->pid);
 	if (!p)
 		p = proctable_get(a->sys.pt, ev->pid,
 				  decode_comm(a->dec, ev->pid), ev->ts);
 	account_call(&a->sys.acct, p, &c);
+	if (c.paired && c.kind >= SK_IO_SUBMIT && c.kind <= SK_IO_DESTROY) {
+		aio_call(a->sys.ar, &c);
+		while (aio_next(a->sys.ar, &c)) {
+			p = proctable_lookup(a->sys.pt, c.tid);
+			if (p)
+				account_call(&a->sys.acct, p, &c);
+		}
+	}
+}
+
+/*
+ * The one file a process registers with its ring (docs/attribution.md,
+ * "io_uring"): its open fd of the highest number on a named file that is
+ * not a device, i.e. usually the file it opened last; or -1.
+ */
+static int fixed_guess(struct proc *p)
+{
+	size_t pos = 0;
+	struct file *f;
+	int fd, best = -1;
+
+	while (fdtable_next(p->fds, &pos, &fd, &f))
+		if (fd > best && f->path && f->path[0] == '/' &&
+		    strncmp(f->path, "/dev/", 5) && strncmp(f->path, "/proc/", 6))
+			best = fd;
+	return best;
+}
+
+/* An io_uring event: a request that completes is accounted as a call. */
+static void uring_event(struct driver *a, const struct dec_ev *ev)
+{
+	struct sys_call c;
+	struct proc *p;
+	int tid;
+
+	int rc;
+
+	if (!a->sys.ur)
+		return;
+	rc = uring_feed(a->sys.ur, ev, &c, &tid);
+	if (!rc)
+		return;
+	p = proctable_lookup(a->sys.pt, tid);
+	if (!p)
+		p = proctable_get(a->sys.pt, tid, decode_comm(a->dec, tid),
+				  ev->ts);
+	if (rc == URING_FIXED_GUESS)
+		uring_fixed_guess(a->sys.ur, ev->uring.ctx, fixed_guess(p));
+	else
+		account_call(&a->sys.acct, p, &c);
 }
 
 /* The syscall, process and fd replay of one decoded event. */
@@ -218,6 +272,19 @@ static void sys_event(struct driver *a, const struct dec_ev *ev)
 		break;
 	case DK_PATH_HINT:
 		sysreplay_set_path(a->sys.sr, ev->pid, ev->path);
+		if (ev->path2)
+			sysreplay_set_path2(a->sys.sr, ev->pid, ev->path2);
+		break;
+	case DK_AIO_SUBMIT:
+		aio_hint(a->sys.ar, ev->pid, &ev->aio);
+		break;
+	case DK_URING_SUBMIT:
+	case DK_URING_FILE:
+	case DK_URING_COMPLETE:
+	case DK_URING_CREATE:
+	case DK_URING_REGISTER:
+	case DK_URING_ASYNC:
+		uring_event(a, ev);
 		break;
 	default:
 		break;
@@ -354,6 +421,16 @@ static int setup(struct driver *a, struct an_err *err)
 					     a->info->snapshot_start);
 		if (a->info->snapshot_end)
 			proctable_load_end(a->sys.pt, a->info->snapshot_end);
+		a->sys.ar = aio_new();
+		if (!a->sys.ar)
+			return -AN_E_NOMEM;
+		st->ar = a->sys.ar;
+		if (a->caps->uring) {
+			a->sys.ur = uring_new();
+			if (!a->sys.ur)
+				return -AN_E_NOMEM;
+			st->ur = a->sys.ur;
+		}
 		if (a->slow_n || a->on_call) {
 			a->sys.acct.on_call = on_call;
 			a->sys.acct.on_call_arg = a;
@@ -373,6 +450,8 @@ static int setup(struct driver *a, struct an_err *err)
 		if (!a->at)
 			return -AN_E_NOMEM;
 		st->at = a->at;
+		attrib_set_uring(a->at, a->sys.ur);
+		attrib_set_aio(a->at, a->sys.ar);
 	}
 	if ((a->want & AN_BLOCK) && a->caps->block) {
 		a->rb = replay_block_new(on_request, a);
@@ -481,6 +560,9 @@ int driver_run(struct driver *a, struct an_err *err)
 
 	if (st->have_sys) {
 		sysreplay_finish(a->sys.sr);
+		if (a->sys.ur)
+			uring_finish(a->sys.ur);
+		aio_finish(a->sys.ar);
 		proctable_finish(a->sys.pt);
 		account_end(&a->sys.acct);
 		st->named = a->sys.acct.st;
@@ -519,6 +601,8 @@ void driver_close(struct driver *a)
 	proctable_free(a->sys.pt, procstat_free);
 	filetab_free(a->sys.ft, filestat_free);
 	sysreplay_free(a->sys.sr);
+	uring_free(a->sys.ur);
+	aio_free(a->sys.ar);
 	decode_free(a->dec);
 	source_close(src);
 	memset(a, 0, sizeof(*a));

@@ -90,6 +90,8 @@ struct driver {
 		struct proctable *pt;	/* processes and their fd tables */
 		struct filetab *ft;	/* the files */
 		struct account acct;	/* the syscall aggregates */
+		struct uring_replay *ur; /* io_uring requests, or NULL */
+		struct aio_replay *ar;	/* libaio requests */
 	} sys;				/* when st.have_sys */
 	struct attrib *at;		/* NULL: no attribution */
 	struct wa *wa;			/* AN_WA */

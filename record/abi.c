@@ -43,6 +43,9 @@ const char *abi_name(enum rec_abi abi)
 #define C_SYNC	"no cost of this flush"
 #define C_DUP	"fd copies are not followed (I/O on them is unnamed)"
 #define C_NAME	"renames and unlinks are not shown"
+#define C_AIO	"libaio requests have no latency, bytes or file"
+#define C_MAP	"pages written through shared mappings are on no file"
+#define C_CLOEXEC "close-on-exec set or cleared by ioctl is not followed (fds lost or kept at exec)"
 #define C_SIZE	"truncates and preallocations are not shown"
 #define C_COPY	"in-kernel copies are not counted"
 #define C_URING	"io_uring submissions are not seen (their block I/O still is)"
@@ -78,6 +81,10 @@ const struct systab_row systab[] = {
 	{ "sync",            { 162,   36,  81,   36,  81 }, false, C_SYNC },
 	{ "syncfs",          { 306,  344, 267,  373, 267 }, false, C_SYNC },
 	{ "msync",           {  26,  144, 227,  144, 227 }, false, C_SYNC },
+	{ "mmap",            {   9,   NO, 222,   NO, 222 }, false, C_MAP },
+	{ "mmap_pgoff",      {  NO,  192,  NO,  192,  NO }, false, C_MAP },
+	{ "munmap",          {  11,   91, 215,   91, 215 }, false, C_MAP },
+	{ "mremap",          {  25,  163, 216,  163, 216 }, false, C_MAP },
 	{ "dup",             {  32,   41,  23,   41,  23 }, false, C_DUP },
 	{ "dup2",            {  33,   63,  NO,   63,  NO }, false, C_DUP },
 	{ "dup3",            { 292,  330,  24,  358,  24 }, false, C_DUP },
@@ -88,6 +95,8 @@ const struct systab_row systab[] = {
 	{ "renameat2",       { 316,  353, 276,  382, 276 }, false, C_NAME },
 	{ "unlink",          {  87,   10,  NO,   10,  NO }, false, C_NAME },
 	{ "unlinkat",        { 263,  301,  35,  328,  35 }, false, C_NAME },
+	{ "link",            {  86,    9,  NO,    9,  NO }, false, C_NAME },
+	{ "linkat",          { 265,  303,  37,  330,  37 }, false, C_NAME },
 	{ "ftruncate",       {  77,   93,  46,   93,  46 }, false, C_SIZE },
 	{ "ftruncate64",     {  NO,  194,  NO,  194,  NO }, false, C_SIZE },
 	{ "fallocate",       { 285,  324,  47,  352,  47 }, false, C_SIZE },
@@ -95,7 +104,17 @@ const struct systab_row systab[] = {
 	{ "sendfile64",      {  40,  239,  71,  239,  71 }, false, C_COPY },
 	{ "sendfile",        {  NO,  187,  NO,  187,  NO }, false, C_COPY },
 	{ "copy_file_range", { 326,  377, 285,  391, 285 }, true,  C_COPY },
+	{ "splice",          { 275,  313,  76,  340,  76 }, false, C_COPY },
+	{ "tee",             { 276,  315,  77,  342,  77 }, false, C_COPY },
+	{ "vmsplice",        { 278,  316,  75,  343,  75 }, false, C_COPY },
 	{ "io_uring_enter",  { 426,  426, 426,  426, 426 }, true,  C_URING },
+	{ "io_submit",       { 209,  248,   2,  246,   2 }, false, C_AIO },
+	{ "io_getevents",    { 208,  247,   4,  245,   4 }, false, C_AIO },
+	{ "io_pgetevents",   { 333,  385, 292,  399, 292 }, true,  C_AIO },
+	{ "io_cancel",       { 210,  249,   3,  247,   3 }, false, C_AIO },
+	{ "io_destroy",      { 207,  246,   1,  244,   1 }, false, C_AIO },
+	/* recorded for FIOCLEX/FIONCLEX: the enter is filtered on cmd */
+	{ "ioctl",           {  16,   54,  29,   54,  29 }, false, C_CLOEXEC },
 };
 const size_t systab_len = ARRAY_SIZE(systab);
 

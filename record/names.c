@@ -116,17 +116,17 @@ void names_no_uprobes(struct names *n)
  */
 static const char *kernel_arg_reg(enum rec_abi abi, int idx)
 {
-	static const char *const x86_64[] = { "%di", "%si", "%dx" };
+	static const char *const x86_64[] = { "%di", "%si", "%dx", "%cx" };
 	static const char *const i386[] = { "%ax", "%dx", "%cx" };
-	static const char *const aarch64[] = { "%x0", "%x1", "%x2" };
-	static const char *const arm[] = { "%r0", "%r1", "%r2" };
-	static const char *const riscv64[] = { "%a0", "%a1", "%a2" };
+	static const char *const aarch64[] = { "%x0", "%x1", "%x2", "%x3" };
+	static const char *const arm[] = { "%r0", "%r1", "%r2", "%r3" };
+	static const char *const riscv64[] = { "%a0", "%a1", "%a2", "%a3" };
 
-	if (idx < 0 || idx > 2)
+	if (idx < 0 || idx > 3)
 		return NULL;
 	switch (abi) {
 	case ABI_X86_64:	return x86_64[idx];
-	case ABI_I386:		return i386[idx];
+	case ABI_I386:		return idx < 3 ? i386[idx] : NULL;
 	case ABI_AARCH64:	return aarch64[idx];
 	case ABI_ARM:		return arm[idx];
 	case ABI_RISCV64:	return riscv64[idx];
@@ -390,17 +390,25 @@ static void try_eprobe(struct names *n, const struct plan *p,
 /* ------------------------------------------------------------------ */
 /* uprobe: the C libraries of the running processes, read as ELF files */
 
-/* libc functions that take a path: the name and which argument it is. */
+/*
+ * libc functions that take a path: the name and which argument it is,
+ * and the argument of a second path (renames, links: the new name, as
+ * "path2") or -1.
+ */
 static const struct {
 	const char *sym;
-	int arg;
+	int arg, arg2;
 } open_funcs[] = {
-	{ "open", 0 }, { "open64", 0 },
-	{ "openat", 1 }, { "openat64", 1 },
-	{ "creat", 0 }, { "creat64", 0 },
+	{ "open", 0, -1 }, { "open64", 0, -1 },
+	{ "openat", 1, -1 }, { "openat64", 1, -1 },
+	{ "creat", 0, -1 }, { "creat64", 0, -1 },
 	/* what fopen() and friends call inside glibc */
-	{ "__open_nocancel", 0 }, { "__open64_nocancel", 0 },
-	{ "__openat_nocancel", 1 }, { "__openat64_nocancel", 1 },
+	{ "__open_nocancel", 0, -1 }, { "__open64_nocancel", 0, -1 },
+	{ "__openat_nocancel", 1, -1 }, { "__openat64_nocancel", 1, -1 },
+	/* names that change: the analyzer follows a file to its new name */
+	{ "rename", 0, 1 }, { "renameat", 1, 3 }, { "renameat2", 1, 3 },
+	{ "unlink", 0, -1 }, { "unlinkat", 1, -1 },
+	{ "link", 0, 1 }, { "linkat", 1, 3 },
 };
 
 struct libc_file {
@@ -576,8 +584,8 @@ static int uprobe_libc(struct names *n, const struct plan *p,
 		return 0;
 	}
 	for (i = 0; i < ARRAY_SIZE(want); i++) {
-		const char *reg = NULL;
-		char event[64], fetch[64];
+		const char *reg = NULL, *reg2 = NULL;
+		char event[64], fetch[128];
 		int k;
 
 		if (!want[i].found || want[i].ifunc)
@@ -593,8 +601,19 @@ static int uprobe_libc(struct names *n, const struct plan *p,
 		/* user registers: at a function's entry, as the C ABI says */
 		if (abi == ABI_I386)
 			continue;
+		if (open_funcs[i].arg2 >= 0) {
+			reg2 = kernel_arg_reg(abi, open_funcs[i].arg2);
+			if (!reg2)
+				continue;
+		}
 		uprobe_event_name(lib, open_funcs[i].sym, event, sizeof(event));
-		snprintf(fetch, sizeof(fetch), "path=+0(%s):ustring", reg);
+		if (reg2)
+			snprintf(fetch, sizeof(fetch),
+				 "path=+0(%s):ustring path2=+0(%s):ustring", reg,
+				 reg2);
+		else
+			snprintf(fetch, sizeof(fetch), "path=+0(%s):ustring",
+				 reg);
 		errno = 0;
 		if (keep_probe(n, tracefs_uprobe_alloc(n->group, event, path,
 						       want[i].offset, fetch),
@@ -607,12 +626,70 @@ static int uprobe_libc(struct names *n, const struct plan *p,
 	return ok;
 }
 
+/*
+ * libaio: a uprobe libaio_io_submit on io_submit(ctx, nr, iocbs) of the
+ * libaio library fetches nr and, of the first AIO_PROBE_IOCBS iocbs,
+ * aio_fildes, aio_lio_opcode and aio_nbytes (struct iocb: offsets 20, 16
+ * and 32 on every ABI), which the syscall events cannot give: the
+ * analyzer puts each request on its fd's file.  Returns 1 when placed.
+ */
+#define AIO_PROBE_IOCBS	8
+
+static int uprobe_libaio(struct names *n, const struct plan *p,
+			 struct tracefs_instance *inst, int *err)
+{
+	static const char *const paths[] = {
+		"/lib/x86_64-linux-gnu/libaio.so.1t64",
+		"/lib/x86_64-linux-gnu/libaio.so.1",
+		"/lib/aarch64-linux-gnu/libaio.so.1t64",
+		"/lib/aarch64-linux-gnu/libaio.so.1",
+		"/lib/riscv64-linux-gnu/libaio.so.1t64",
+		"/lib/riscv64-linux-gnu/libaio.so.1",
+		"/lib/arm-linux-gnueabihf/libaio.so.1t64",
+		"/lib/arm-linux-gnueabihf/libaio.so.1",
+		"/usr/lib/libaio.so.1",
+		"/lib64/libaio.so.1",
+	};
+	struct elf_sym want = { .name = "io_submit" };
+	enum rec_abi abi = ABI_UNKNOWN;
+	struct strbuf f = STRBUF_INIT;
+	const char *nr, *iocbs;
+	int ptr, i;
+	size_t k;
+
+	for (k = 0; k < ARRAY_SIZE(paths); k++) {
+		want.found = false;
+		if (access(paths[k], R_OK) == 0 &&
+		    elf_find_symbols(paths[k], &want, 1, &abi) == 1 &&
+		    want.found && !want.ifunc && !want.thumb && abi == p->abi)
+			break;
+	}
+	if (k == ARRAY_SIZE(paths))
+		return 0;
+	nr = kernel_arg_reg(abi, 1);
+	iocbs = kernel_arg_reg(abi, 2);
+	if (!nr || !iocbs || abi == ABI_I386)
+		return 0;
+	ptr = abi == ABI_ARM ? 4 : 8;
+	strbuf_addf(&f, "nr=%s:s64", nr);
+	for (i = 0; i < AIO_PROBE_IOCBS; i++)
+		strbuf_addf(&f, " fd%d=+20(+%d(%s)):s32 op%d=+16(+%d(%s)):u16 len%d=+32(+%d(%s)):u64",
+			    i, i * ptr, iocbs, i, i * ptr, iocbs, i, i * ptr,
+			    iocbs);
+	errno = 0;
+	i = keep_probe(n, tracefs_uprobe_alloc(n->group, "libaio_io_submit",
+					       paths[k], want.offset, f.buf),
+		       "libaio_io_submit", NS_UPROBE, false, inst, err);
+	strbuf_release(&f);
+	return i == 0;
+}
+
 static void try_uprobe(struct names *n, const struct plan *p,
 		       struct tracefs_instance *inst)
 {
 	struct strbuf why = STRBUF_INIT;
 	struct libc_list l = { .n = 0 };
-	int i, lib = 0, total = 0, err = 0;
+	int i, lib = 0, total = 0, err = 0, k_aio;
 	size_t used = 0;
 
 	if (!tracefs_file_exists(NULL, "uprobe_events")) {
@@ -645,9 +722,12 @@ static void try_uprobe(struct names *n, const struct plan *p,
 	}
 	n->used[NS_UPROBE] = true;
 	n->native = true;
+	k_aio = uprobe_libaio(n, p, inst, &err);
 	snprintf(n->result[NS_UPROBE], sizeof(n->result[0]),
-		 "yes: %d uprobes %s:libc_* on %.300s; dynamically linked programs of that C library only",
-		 total, n->group, n->uprobe_libs);
+		 "yes: %d uprobes %s:libc_* on %.300s; dynamically linked programs of that C library only%s",
+		 total, n->group, n->uprobe_libs,
+		 k_aio ? "; libaio_io_submit on libaio (its requests' files)" :
+		 "; no libaio found (libaio requests are on no file)");
 	strbuf_release(&why);
 }
 

@@ -100,6 +100,23 @@ static const struct event_def profile_events[] = {
 	  "new tasks are known only from sched_process_fork" },
 	{ "filemap", "mm_filemap_add_to_page_cache", NULL, PROFILE_IO, true,
 	  "no inode of buffered reads" },
+	/*
+	 * io_uring (5.1+): submit_req was submit_sqe before 6.0; the req
+	 * field of complete and file_get came in 5.18 (before, requests are
+	 * paired by ring and user_data, file_get by thread).
+	 */
+	{ "io_uring", "io_uring_submit_req", "io_uring_submit_sqe", PROFILE_IO,
+	  true, "io_uring requests are not seen (their block I/O still is, on no file)" },
+	{ "io_uring", "io_uring_complete", NULL, PROFILE_IO, true,
+	  "io_uring requests have no bytes, latency or file" },
+	{ "io_uring", "io_uring_file_get", NULL, PROFILE_IO, true,
+	  "io_uring requests are not tied to their file" },
+	{ "io_uring", "io_uring_queue_async_work", NULL, PROFILE_IO, true,
+	  "pages dirtied by iou-wrk workers for registered files are on no file" },
+	{ "io_uring", "io_uring_register", NULL, PROFILE_IO, true,
+	  "io_uring requests on registered files are on no file" },
+	{ "io_uring", "io_uring_create", NULL, PROFILE_IO, true,
+	  "SQPOLL submissions of rings made before the recording go to the poll thread" },
 	{ "sched", "sched_switch", NULL, PROFILE_IOWAIT, false,
 	  "no D-state (I/O wait) time per process" },
 	{ "sched", "sched_wakeup", NULL, PROFILE_IOWAIT, false,
@@ -195,10 +212,10 @@ static void add_id(long *ids, size_t *n, long nr)
 static char *raw_filter(const struct plan *p, bool native)
 {
 	struct strbuf sb = STRBUF_INIT;
-	long ids[2 * 64];
+	long ids[2 * 128];
 	size_t i, n = 0;
 
-	for (i = 0; i < systab_len && i < 64; i++) {
+	for (i = 0; i < systab_len && i < 128; i++) {
 		if (native)
 			add_id(ids, &n, systab_nr(&systab[i], p->abi));
 		if (p->compat_mode != COMPAT_NONE && p->compat_mode != COMPAT_OFF)
@@ -541,6 +558,34 @@ static int event_enable(struct tracefs_instance *inst,
 					"1") < 0 ? -1 : 0;
 }
 
+/*
+ * Syscall enters recorded only for some arguments: ioctl for FIONCLEX and
+ * FIOCLEX (0x5450, 0x5451 on every ABI iorec knows), the two that change
+ * close-on-exec.  Their exits are all recorded (an exit has no arguments
+ * to filter on); the analyzer drops those without an enter.
+ */
+static const struct {
+	const char *event;
+	const char *filter;
+} enter_filters[] = {
+	{ "sys_enter_ioctl", "(cmd == 0x5450 || cmd == 0x5451)" },
+	/* MAP_SHARED (and MAP_SHARED_VALIDATE): the mappings written back */
+	{ "sys_enter_mmap", "(flags & 1)" },
+	{ "sys_enter_mmap_pgoff", "(flags & 1)" },
+};
+
+/* The filter of syscalls:NAME: the enter filter if any, and not iorec. */
+static char *syscall_filter(const char *name, const char *self)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(enter_filters); i++)
+		if (!strcmp(enter_filters[i].event, name))
+			return xasprintf("%s && %s", enter_filters[i].filter,
+					 self);
+	return xstrdup(self);
+}
+
 int plan_enable(struct plan *p, struct tracefs_instance *inst)
 {
 	size_t i;
@@ -574,12 +619,16 @@ int plan_enable(struct plan *p, struct tracefs_instance *inst)
 
 		if (e->state != PLAN_OK)
 			continue;
-		if ((!strcmp(e->system, "syscalls") ||
-		     !strncmp(e->system, "iorec_", 6)) &&
-		    tracefs_event_file_write(inst, e->system, e->name,
-					     "filter", self) < 0)
-			warning("cannot filter %s:%s on common_pid (%m): iorec's own syscalls are recorded",
-				e->system, e->name);
+		if (!strcmp(e->system, "syscalls") ||
+		    !strncmp(e->system, "iorec_", 6)) {
+			char *f = syscall_filter(e->name, self);
+
+			if (tracefs_event_file_write(inst, e->system, e->name,
+						     "filter", f) < 0)
+				warning("cannot filter %s:%s with '%s' (%m): more of the machine's syscalls are recorded",
+					e->system, e->name, f);
+			free(f);
+		}
 		if (event_enable(inst, e) < 0) {
 			warning("cannot enable %s:%s: %m", e->system, e->name);
 			e->state = PLAN_MISSING;

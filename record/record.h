@@ -213,7 +213,7 @@ enum name_src {
 	NS_NR,
 };
 
-#define NAMES_MAX_PROBES 64
+#define NAMES_MAX_PROBES 128
 
 struct name_probe {
 	struct tracefs_dynevent *ev;

@@ -41,15 +41,43 @@ const struct sys_kind_info sys_kinds[SK_NR] = {
 	[SK_DUP2]	= { "dup2", SKF_DUP, -1, -1, -1, -1, { "oldfd", "newfd" } },
 	[SK_DUP3]	= { "dup3", SKF_DUP, -1, -1, -1, -1, { "oldfd", "newfd", "flags" } },
 	[SK_FCNTL]	= { "fcntl", SKF_DUP, -1, -1, -1, -1, { "fd", "cmd", "arg" } },
-	[SK_RENAME]	= { "rename", SKF_META, -1, -1, -1, -1, { "oldname", "newname" } },
-	[SK_RENAMEAT]	= { "renameat", SKF_META, -1, -1, -1, -1, { "olddfd", "oldname", "newdfd", "newname" } },
-	[SK_RENAMEAT2]	= { "renameat2", SKF_META, -1, -1, -1, -1, { "olddfd", "oldname", "newdfd", "newname", "flags" } },
-	[SK_UNLINK]	= { "unlink", SKF_META, -1, -1, -1, -1, { "pathname" } },
-	[SK_UNLINKAT]	= { "unlinkat", SKF_META, -1, -1, -1, -1, { "dfd", "pathname", "flag" } },
+	/* path_arg: the old name (the new one comes as sys_call.path2) */
+	[SK_RENAME]	= { "rename", SKF_META, -1, -1, 0, -1, { "oldname", "newname" } },
+	[SK_RENAMEAT]	= { "renameat", SKF_META, -1, -1, 1, -1, { "olddfd", "oldname", "newdfd", "newname" } },
+	[SK_RENAMEAT2]	= { "renameat2", SKF_META, -1, -1, 1, -1, { "olddfd", "oldname", "newdfd", "newname", "flags" } },
+	[SK_UNLINK]	= { "unlink", SKF_META, -1, -1, 0, -1, { "pathname" } },
+	[SK_UNLINKAT]	= { "unlinkat", SKF_META, -1, -1, 1, -1, { "dfd", "pathname", "flag" } },
 	[SK_FTRUNCATE]	= { "ftruncate", SKF_META, -1, 0, -1, -1, { "fd", "length" } },
 	[SK_FALLOCATE]	= { "fallocate", SKF_META, -1, 0, -1, -1, { "fd", "mode", "offset", "len" } },
 	[SK_SENDFILE]	= { "sendfile64", RD | WR, 1, 0, -1, -1, { "out_fd", "in_fd", "offset", "count" } },
 	[SK_COPY_FILE_RANGE] = { "copy_file_range", RD | WR, 0, 2, -1, -1, { "fd_in", "off_in", "fd_out", "off_out", "len", "flags" } },
+	/* recorded for FIOCLEX/FIONCLEX only (iorec filters the enter on cmd) */
+	[SK_IOCTL]	= { "ioctl", SKF_DUP | SKF_ENTER_FILTERED, -1, -1, -1, -1, { "fd", "cmd", "arg" } },
+	[SK_LINK]	= { "link", SKF_META, -1, -1, 0, -1, { "oldname", "newname" } },
+	[SK_LINKAT]	= { "linkat", SKF_META, -1, -1, 1, -1, { "olddfd", "oldname", "newdfd", "newname", "flags" } },
+	/* shared file mappings (iorec records the enters of MAP_SHARED only) */
+	[SK_MMAP]	= { "mmap", SKF_META | SKF_ENTER_FILTERED, -1, -1, -1, -1, { "addr", "len", "prot", "flags", "fd", "off" } },
+	[SK_MUNMAP]	= { "munmap", SKF_META, -1, -1, -1, -1, { "addr", "len" } },
+	[SK_MREMAP]	= { "mremap", SKF_META, -1, -1, -1, -1, { "addr", "old_len", "new_len", "flags", "new_addr" } },
+	/* the file is the one mapped at start */
+	[SK_MSYNC]	= { "msync", SKF_SYNC, -1, -1, -1, -1, { "start", "len", "flags" } },
+	/* Linux AIO: the requests are SK_AIO_* (replay/aio.c) */
+	[SK_IO_SUBMIT]	= { "io_submit", 0, -1, -1, -1, -1, { "ctx_id", "nr", "iocbpp" } },
+	[SK_IO_GETEVENTS] = { "io_getevents", 0, -1, -1, -1, -1, { "ctx_id", "min_nr", "nr", "events", "timeout" } },
+	[SK_IO_PGETEVENTS] = { "io_pgetevents", 0, -1, -1, -1, -1, { "ctx_id", "min_nr", "nr", "events", "timeout", "usig" } },
+	[SK_IO_CANCEL]	= { "io_cancel", 0, -1, -1, -1, -1, { "ctx_id", "iocb", "result" } },
+	[SK_IO_DESTROY]	= { "io_destroy", 0, -1, -1, -1, -1, { "ctx" } },
+	[SK_AIO_READ]	= { "aio_read", RD, 0, -1, -1, -1, { NULL } },
+	[SK_AIO_WRITE]	= { "aio_write", WR, -1, 0, -1, -1, { NULL } },
+	[SK_AIO_FSYNC]	= { "aio_fsync", SKF_SYNC | SKF_FSYNC, -1, 0, -1, -1, { NULL } },
+	[SK_SPLICE]	= { "splice", RD | WR, 0, 2, -1, -1, { "fd_in", "off_in", "fd_out", "off_out", "len", "flags" } },
+	[SK_TEE]	= { "tee", RD | WR, 0, 1, -1, -1, { "fdin", "fdout", "len", "flags" } },
+	[SK_VMSPLICE]	= { "vmsplice", WR, -1, 0, -1, -1, { "fd", "uiov", "nr_segs", "flags" } },
+	/* io_uring requests, submit -> complete: no syscall event, args[0] the fd */
+	[SK_URING_READ]	= { "uring_read", RD, 0, -1, -1, -1, { NULL } },
+	[SK_URING_WRITE] = { "uring_write", WR, -1, 0, -1, -1, { NULL } },
+	[SK_URING_FSYNC] = { "uring_fsync", SKF_SYNC | SKF_FSYNC, -1, 0, -1, -1, { NULL } },
+	[SK_URING_SYNC]	= { "uring_sync_file_range", SKF_SYNC, -1, 0, -1, -1, { NULL } },
 };
 
 #undef RD
@@ -67,6 +95,7 @@ static const struct {
 	{ "ftruncate64", SK_FTRUNCATE },
 	{ "arm_sync_file_range", SK_SYNC_FILE_RANGE },
 	{ "sync_file_range2", SK_SYNC_FILE_RANGE },
+	{ "mmap_pgoff", SK_MMAP },	/* mmap2 of i386 and arm: same fields but pgoff */
 };
 
 enum sys_kind sys_kind_lookup(const char *name)
@@ -101,6 +130,7 @@ int sys_call_fd(const struct sys_call *c)
 	case SK_DUP2:
 	case SK_DUP3:
 	case SK_FCNTL:
+	case SK_IOCTL:
 		return (int)c->args[0];	/* fd, fildes or oldfd */
 	default:
 		return -1;

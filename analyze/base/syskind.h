@@ -21,6 +21,15 @@ enum sys_kind {
 	SK_DUP, SK_DUP2, SK_DUP3, SK_FCNTL,
 	SK_RENAME, SK_RENAMEAT, SK_RENAMEAT2, SK_UNLINK, SK_UNLINKAT,
 	SK_FTRUNCATE, SK_FALLOCATE, SK_SENDFILE, SK_COPY_FILE_RANGE,
+	SK_IOCTL,
+	SK_SPLICE, SK_TEE, SK_VMSPLICE, SK_LINK, SK_LINKAT,
+	SK_MMAP, SK_MUNMAP, SK_MREMAP, SK_MSYNC,
+	SK_IO_SUBMIT, SK_IO_GETEVENTS, SK_IO_PGETEVENTS, SK_IO_CANCEL,
+	SK_IO_DESTROY,
+	/* libaio requests (replay/aio.c), submit -> reaped */
+	SK_AIO_READ, SK_AIO_WRITE, SK_AIO_FSYNC,
+	/* io_uring requests (replay/uring.c), accounted like syscalls */
+	SK_URING_READ, SK_URING_WRITE, SK_URING_FSYNC, SK_URING_SYNC,
 	SK_NR
 };
 
@@ -33,6 +42,7 @@ enum sys_kind {
 #define SKF_CLOSE	0x20
 #define SKF_DUP		0x40
 #define SKF_META	0x80	/* namespace / size change */
+#define SKF_ENTER_FILTERED 0x100	/* enters filtered when recorded: exits alone are normal */
 
 #define SYS_MAX_ARGS	6
 
@@ -87,6 +97,7 @@ struct sys_call {
 	uint64_t args[SYS_MAX_ARGS];
 	int64_t ret;
 	const char *path;		/* valid until the next sysreplay call */
+	const char *path2;		/* rename, link: the new name, or NULL */
 };
 
 /*

@@ -68,6 +68,10 @@ enum { GDS_DIRTY, GDS_WB, GDS_BG, GDS_THRESH, GDS_LIMIT, GDS_WRITTEN };
 enum { WB_PAGES, WB_REASON };
 enum { SW_PREV, SW_STATE, SW_NEXT };
 enum { RAW_ID, RAW_ARGS };
+enum { UR_CTX, UR_REQ, UR_DATA, UR_OP, UR_FLAGS, UR_SQT, UR_FD, UR_RES };
+
+#define UR_FIELDS { "ctx", "req", "user_data", "opcode", "flags", \
+		    "sq_thread", "fd", "res" }
 
 #define RQ_FIELDS { "dev", "sector", "nr_sector", "bytes", "rwbs", "error", "comm" }
 #define RQ_NEED (F(RQ_DEV) | F(RQ_SECTOR) | F(RQ_RWBS))
@@ -145,6 +149,23 @@ static const struct row_def defs[] = {
 	  .fields = { "prev_pid", "prev_state", "next_pid" } },
 	{ ROW("sched", "sched_wakeup", DK_WAKEUP), .fields = { "pid" } },
 	{ ROW("sched", "sched_waking", DK_WAKEUP), .fields = { "pid" } },
+	{ ROW("io_uring", "io_uring_submit_req", DK_URING_SUBMIT),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_OP) },
+	{ ROW("io_uring", "io_uring_submit_sqe", DK_URING_SUBMIT),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_OP),
+	  .flags = ROW_FALLBACK },
+	{ ROW("io_uring", "io_uring_file_get", DK_URING_FILE),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_FD) },
+	{ ROW("io_uring", "io_uring_complete", DK_URING_COMPLETE),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_RES) },
+	{ ROW("io_uring", "io_uring_queue_async_work", DK_URING_ASYNC),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) },
+	{ ROW("io_uring", "io_uring_create", DK_URING_CREATE),
+	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_FD) },
+	{ ROW("io_uring", "io_uring_register", DK_URING_REGISTER),
+	  .fields = { "ctx", NULL, NULL, "opcode", NULL, NULL, "nr_files",
+		      "ret" },
+	  .need = F(UR_CTX) | F(UR_OP) | F(UR_FD) | F(UR_RES) },
 };
 
 /* The families matched by name (match()). */
@@ -163,6 +184,9 @@ static const struct row_def raw_enter_def = {
 static const struct row_def raw_exit_def = {
 	ROW("raw_syscalls", "sys_exit", DK_SYS_EXIT),
 	.fields = { "id", "ret" }, .count = F(0) | F(1), .absent = F(0) | F(1),
+};
+static const struct row_def aio_def = {
+	ROW("iorec_*", "libaio_io_submit", DK_AIO_SUBMIT),
 };
 static const struct row_def hint_def = {
 	ROW("*uprobe*", "*", DK_PATH_HINT),
@@ -187,6 +211,7 @@ struct row {
 	struct source_field *f[NF];
 	struct source_field *args[SYS_MAX_ARGS];	/* syscalls:sys_enter_* */
 	struct source_field *nr;	/* and their __syscall_nr */
+	struct source_field *aio[3 * DEC_AIO_MAX];	/* fdI, opI, lenI */
 };
 
 struct decoder {
@@ -201,6 +226,7 @@ struct decoder {
 	struct dec_caps caps;
 	struct dec_stats st;
 	char str[PATH_MAX_LEN];		/* the string fields of one event */
+	char str2[PATH_MAX_LEN];	/* and a second path (renames, links) */
 	int err;			/* sticky: -AN_E_NOMEM */
 };
 
@@ -251,6 +277,9 @@ static const struct row_def *match(const struct source_event_type *t,
 		return &exec_native_def;
 	if (!strncmp(t->system, "iorec_", 6) && !strcmp(t->name, "exec_compat"))
 		return &exec_compat_def;
+	if (!strncmp(t->system, "iorec_", 6) &&
+	    !strcmp(t->name, "libaio_io_submit"))
+		return &aio_def;
 	if (strstr(t->system, "uprobe") || !strncmp(t->system, "iorec_", 6))
 		return &hint_def;
 	return NULL;
@@ -287,7 +316,22 @@ static bool resolve_row(struct decoder *d, const struct row_def *def,
 		r->f[0] = source_field(src, id, "path");
 		if (!r->f[0])
 			r->f[0] = source_field(src, id, "filename");
+		r->f[1] = source_field(src, id, "path2");
 		return r->f[0] != NULL;
+	}
+	if (def->kind == DK_AIO_SUBMIT) {
+		char name[16];
+
+		r->f[0] = source_field(src, id, "nr");
+		for (int j = 0; j < DEC_AIO_MAX; j++) {
+			snprintf(name, sizeof(name), "fd%d", j);
+			r->aio[3 * j] = source_field(src, id, name);
+			snprintf(name, sizeof(name), "op%d", j);
+			r->aio[3 * j + 1] = source_field(src, id, name);
+			snprintf(name, sizeof(name), "len%d", j);
+			r->aio[3 * j + 2] = source_field(src, id, name);
+		}
+		return r->f[0] && r->aio[0] && r->aio[1] && r->aio[2];
 	}
 	if (def->kind == DK_SYS_ENTER && !r->raw) {
 		const struct sys_kind_info *ki = sys_kind_info(sk);
@@ -356,6 +400,9 @@ static void note_caps(struct decoder *d, const struct row *r)
 		break;
 	case DK_SWITCH:
 		c->sched_events = true;
+		break;
+	case DK_URING_COMPLETE:
+		c->uring = true;
 		break;
 	default:
 		break;
@@ -542,20 +589,26 @@ static const char *str_at(const struct source_field *f,
  * kernels whose syscall events copy it, and libc uprobes' ustring), or
  * NULL when the field is only a user pointer (this kernel's syscalls).
  */
-static const char *path_at(struct decoder *d, const struct source_field *f,
-			   const struct source_event *ev)
+static const char *path_in(const struct source_field *f,
+			   const struct source_event *ev, char *buf, size_t n)
 {
 	const char *s;
 
 	if (!source_field_is_string(f))
 		return NULL;
-	s = str_at(f, ev, d->str, sizeof(d->str));
+	s = str_at(f, ev, buf, n);
 	if (!s || !*s)
 		return NULL;
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
 		if (*p < 0x20 || *p == 0x7f)
 			return NULL;
 	return s;
+}
+
+static const char *path_at(struct decoder *d, const struct source_field *f,
+			   const struct source_event *ev)
+{
+	return path_in(f, ev, d->str, sizeof(d->str));
 }
 
 /* "MAJ:MIN" (a bdi name) without sscanf: this runs per dirtied page. */
@@ -834,6 +887,28 @@ static bool compat_role(struct decoder *d, const struct row *r,
 	return false;
 }
 
+static void decode_aio(struct decoder *d, const struct row *r,
+		       const struct source_event *ev, struct dec_ev *out)
+{
+	struct dec_aio *a = &out->aio;
+	int64_t v;
+	uint64_t u;
+
+	a->nr = s64_at(d, r, 0, ev, &out->bad);
+	a->n = 0;
+	for (int j = 0; j < DEC_AIO_MAX && j < a->nr; j++) {
+		if (!r->aio[3 * j] || !r->aio[3 * j + 1] || !r->aio[3 * j + 2] ||
+		    source_field_s64(r->aio[3 * j], ev, &v))
+			break;
+		a->io[j].fd = (int)v;
+		a->io[j].op = source_field_u64(r->aio[3 * j + 1], ev, &u) ?
+			      -1 : (int)u;
+		a->io[j].len = source_field_u64(r->aio[3 * j + 2], ev, &u) ?
+			       0 : u;
+		a->n = j + 1;
+	}
+}
+
 bool decode_event(struct decoder *d, const struct source_event *ev,
 		  struct dec_ev *out)
 {
@@ -884,6 +959,8 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		out->path = path_at(d, r->f[0], ev);
 		if (!out->path)
 			return false;
+		out->path2 = r->f[1] ? path_in(r->f[1], ev, d->str2,
+					       sizeof(d->str2)) : NULL;
 		d->st.path_hints++;
 		break;
 	case DK_DIRTY_FOLIO:
@@ -939,6 +1016,24 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		break;
 	case DK_WAKEUP:
 		out->sched.pid = (int)s64_at(d, r, 0, ev, NULL);
+		break;
+	case DK_AIO_SUBMIT:
+		decode_aio(d, r, ev, out);
+		break;
+	case DK_URING_SUBMIT:
+	case DK_URING_FILE:
+	case DK_URING_COMPLETE:
+	case DK_URING_CREATE:
+	case DK_URING_REGISTER:
+	case DK_URING_ASYNC:
+		out->uring.ctx = u64_at(d, r, UR_CTX, ev, &out->bad);
+		out->uring.req = u64_at(d, r, UR_REQ, ev, NULL);
+		out->uring.user_data = u64_at(d, r, UR_DATA, ev, NULL);
+		out->uring.opcode = (int)u64_at(d, r, UR_OP, ev, NULL);
+		out->uring.flags = u64_at(d, r, UR_FLAGS, ev, NULL);
+		out->uring.sq_thread = u64_at(d, r, UR_SQT, ev, NULL) != 0;
+		out->uring.fd = (int)s64_at(d, r, UR_FD, ev, NULL);
+		out->uring.res = s64_at(d, r, UR_RES, ev, NULL);
 		break;
 	default:
 		break;

@@ -65,6 +65,15 @@ enum dec_kind {
 	/* scheduler */
 	DK_SWITCH,		/* sched_switch: .sched */
 	DK_WAKEUP,		/* sched_wakeup / sched_waking: .sched (pid) */
+	/* io_uring requests */
+	DK_URING_SUBMIT,	/* io_uring_submit_req (5.x: _submit_sqe): .uring */
+	DK_URING_FILE,		/* io_uring_file_get: .uring (fd) */
+	DK_URING_COMPLETE,	/* io_uring_complete: .uring (res) */
+	DK_URING_CREATE,	/* io_uring_create: .uring (ctx, fd) */
+	DK_URING_ASYNC,		/* io_uring_queue_async_work: .uring */
+	DK_AIO_SUBMIT,		/* iorec's uprobe on libaio's io_submit: .aio */
+	DK_URING_REGISTER,	/* io_uring_register: .uring (ctx, opcode,
+				   fd = nr_files, res = ret) */
 	DK_NR
 };
 
@@ -132,6 +141,31 @@ struct dec_sched {
 	int pid;		/* wakeup, waking */
 };
 
+/* An io_uring record: a request is known by ring and req (or, where a
+ * kernel's event has no req field, by ring and user_data). */
+struct dec_uring {
+	uint64_t ctx;		/* the ring */
+	uint64_t req;		/* the request, 0 when the event lacks it */
+	uint64_t user_data;
+	int opcode;		/* submit: IORING_OP_* */
+	uint64_t flags;		/* submit: the request's flags */
+	bool sq_thread;		/* submit: by the SQPOLL thread */
+	int fd;			/* file_get: the fd; create: the ring's fd */
+	int64_t res;		/* complete: the result */
+};
+
+/* The iocbs of a libaio io_submit call, as iorec's uprobe read them. */
+#define DEC_AIO_MAX	8
+struct dec_aio {
+	int64_t nr;		/* the call's nr */
+	int n;			/* iocbs read: min(nr, DEC_AIO_MAX) */
+	struct {
+		int fd;
+		int op;		/* IOCB_CMD_* */
+		uint64_t len;	/* aio_nbytes */
+	} io[DEC_AIO_MAX];
+};
+
 /* One decoded event, valid until the next decode_event() call. */
 struct dec_ev {
 	enum dec_kind kind;
@@ -158,7 +192,11 @@ struct dec_ev {
 		struct dec_gds gds;
 		struct dec_wb wb;
 		struct dec_sched sched;
+		struct dec_uring uring;
+		struct dec_aio aio;
 	};
+	/* DK_PATH_HINT of a rename or link: the new name, else NULL */
+	const char *path2;
 };
 
 /* What the recording has, once its formats are read. */
@@ -182,6 +220,7 @@ struct dec_caps {
 	bool bdp_pause;		/* balance_dirty_pages with its pause field */
 	bool dirty_state;	/* global_dirty_state with its thresholds */
 	bool wb_work;		/* writeback_start and _written with nr_pages */
+	bool uring;		/* io_uring submit and complete */
 	/*
 	 * The recording kernel's HZ, from the print format of
 	 * writeback_single_inode (jiffies / HZ), or 0 when not there.

@@ -111,6 +111,25 @@ static void idx_put(struct filetab *ft, char *key, struct file *f)
 	ft->idx_n++;
 }
 
+/* Remove key from the index (if it is there). */
+static void idx_del(struct filetab *ft, const char *key)
+{
+	struct fkey **pp, *k;
+
+	if (!ft->idx_cap)
+		return;
+	for (pp = &ft->idx[hash_str(key) & (ft->idx_cap - 1)]; (k = *pp);
+	     pp = &k->next) {
+		if (!strcmp(k->key, key)) {
+			*pp = k->next;
+			free(k->key);
+			free(k);
+			ft->idx_n--;
+			return;
+		}
+	}
+}
+
 /* A copy of s, or NULL with the table's error set. */
 static char *dup_str(struct filetab *ft, const char *s)
 {
@@ -146,6 +165,7 @@ void filetab_free(struct filetab *ft, void (*free_user)(void *))
 		if (free_user)
 			free_user(ft->v[i]->user);
 		free(ft->v[i]->path);
+		free(ft->v[i]->names);
 		free(ft->v[i]);
 	}
 	for (size_t i = 0; i < ft->idx_cap; i++) {
@@ -303,6 +323,126 @@ void file_set_name(struct filetab *ft, struct file *f, const char *path,
 	ft->st.named_late++;
 }
 
+struct file *filetab_find_path(struct filetab *ft, const char *path)
+{
+	char *key = an_asprintf("p %s", path);
+	struct file *f;
+
+	if (!key) {
+		ft->err = -AN_E_NOMEM;
+		return NULL;
+	}
+	f = idx_get(ft, key);
+	free(key);
+	return f;
+}
+
+/* Add "how name" to f's other names (once). */
+static void add_name(struct filetab *ft, struct file *f, const char *how,
+		     const char *name)
+{
+	char *item = an_asprintf("%s %s", how, name), *s;
+
+	if (!item) {
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
+	if (f->names && (s = strstr(f->names, item)) &&
+	    (s == f->names || s[-1] == ',') &&
+	    (!s[strlen(item)] || s[strlen(item)] == ',')) {
+		free(item);
+		return;
+	}
+	s = f->names ? an_asprintf("%s,%s", f->names, item) : item;
+	if (!s) {
+		ft->err = -AN_E_NOMEM;
+		free(item);
+		return;
+	}
+	if (s != item)
+		free(item);
+	free(f->names);
+	f->names = s;
+}
+
+/* Index f under path ("p PATH"), taking it from whoever had it. */
+static void take_path(struct filetab *ft, struct file *f, const char *path)
+{
+	char *key = an_asprintf("p %s", path);
+
+	if (!key) {
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
+	idx_del(ft, key);
+	idx_put(ft, key, f);
+}
+
+/* Drop f's path from the index (when it is f's). */
+static void drop_path(struct filetab *ft, struct file *f)
+{
+	char *key;
+
+	if (!f->path || filetab_find_path(ft, f->path) != f)
+		return;
+	key = an_asprintf("p %s", f->path);
+	if (!key) {
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
+	idx_del(ft, key);
+	free(key);
+}
+
+void file_rename(struct filetab *ft, struct file *f, const char *newpath)
+{
+	char *p;
+
+	if (f == &ft->spare || !f->path || !strcmp(f->path, newpath))
+		return;
+	p = dup_str(ft, newpath);
+	if (!p)
+		return;
+	drop_path(ft, f);
+	take_path(ft, f, newpath);
+	add_name(ft, f, "written as", f->path);
+	free(f->path);
+	f->path = p;
+	f->unlinked = false;
+}
+
+void file_exchange(struct filetab *ft, struct file *a, struct file *b)
+{
+	char *t;
+
+	if (a == b || a == &ft->spare || b == &ft->spare || !a->path ||
+	    !b->path)
+		return;
+	take_path(ft, b, a->path);
+	take_path(ft, a, b->path);
+	add_name(ft, a, "written as", a->path);
+	add_name(ft, b, "written as", b->path);
+	t = a->path;
+	a->path = b->path;
+	b->path = t;
+}
+
+void file_unlink(struct filetab *ft, struct file *f)
+{
+	if (f == &ft->spare || !f->path)
+		return;
+	drop_path(ft, f);
+	f->unlinked = true;
+}
+
+void file_link(struct filetab *ft, struct file *f, const char *newpath)
+{
+	if (f == &ft->spare || !f->path)
+		return;
+	take_path(ft, f, newpath);
+	add_name(ft, f, "linked as", newpath);
+}
+
 const char *file_name(const struct file *f)
 {
 	static char buf[64];
@@ -344,8 +484,15 @@ struct fdslot {
 	bool cloexec;
 };
 
+struct fdmap {
+	uint64_t start, end;	/* [start, end) */
+	struct file *f;
+};
+
 struct fdtable {
 	struct imap map;	/* fd -> struct fdslot * */
+	struct fdmap *maps;	/* shared file mappings, unordered */
+	size_t nmaps, mcap;
 };
 
 struct fdtable *fdtable_new(void)
@@ -362,6 +509,7 @@ void fdtable_free(struct fdtable *t)
 	if (!t)
 		return;
 	imap_release_all(&t->map, NULL);
+	free(t->maps);
 	free(t);
 }
 
@@ -381,6 +529,15 @@ struct fdtable *fdtable_copy(const struct fdtable *t)
 			return NULL;
 		}
 		*s = *(struct fdslot *)val;
+	}
+	if (c && t->nmaps) {
+		c->maps = an_calloc(t->nmaps, sizeof(*c->maps));
+		if (!c->maps) {
+			fdtable_free(c);
+			return NULL;
+		}
+		memcpy(c->maps, t->maps, t->nmaps * sizeof(*c->maps));
+		c->nmaps = c->mcap = t->nmaps;
 	}
 	return c;
 }
@@ -504,7 +661,78 @@ static bool is_cloexec(int fd, const struct fdslot *s, const void *arg)
 
 int fdtable_exec(struct fdtable *t)
 {
-	return t ? close_matching(t, is_cloexec, NULL) : 0;
+	if (!t)
+		return 0;
+	t->nmaps = 0;		/* a new program has no mappings */
+	return close_matching(t, is_cloexec, NULL);
+}
+
+void fdtable_unmap(struct fdtable *t, uint64_t start, uint64_t len)
+{
+	uint64_t end = start + len;
+	size_t n0, n = 0;
+
+	if (!t || !len)
+		return;
+	n0 = t->nmaps;
+	for (size_t i = 0; i < n0; i++) {
+		struct fdmap *m = &t->maps[i];
+
+		if (m->end <= start || m->start >= end)
+			continue;
+		if (m->start < start && m->end > end) {
+			/* a hole: the tail is a mapping of its own */
+			struct fdmap tail = { end, m->end, m->f };
+
+			m->end = start;
+			if (!an_grow(&t->maps, &t->mcap, t->nmaps + 1,
+				     sizeof(*t->maps), 4))
+				t->maps[t->nmaps++] = tail;
+			continue;
+		}
+		if (m->start < start)
+			m->end = start;
+		else if (m->end > end)
+			m->start = end;
+		else
+			m->end = m->start;	/* all of it: dropped below */
+	}
+	for (size_t i = 0; i < t->nmaps; i++)
+		if (t->maps[i].end > t->maps[i].start)
+			t->maps[n++] = t->maps[i];
+	t->nmaps = n;
+}
+
+int fdtable_map(struct fdtable *t, uint64_t start, uint64_t len,
+		struct file *f)
+{
+	if (!t || !len)
+		return 0;
+	fdtable_unmap(t, start, len);
+	if (an_grow(&t->maps, &t->mcap, t->nmaps + 1, sizeof(*t->maps), 4))
+		return -AN_E_NOMEM;
+	t->maps[t->nmaps++] = (struct fdmap){ start, start + len, f };
+	return 0;
+}
+
+struct file *fdtable_map_file(const struct fdtable *t, uint64_t addr)
+{
+	for (size_t i = 0; t && i < t->nmaps; i++)
+		if (addr >= t->maps[i].start && addr < t->maps[i].end)
+			return t->maps[i].f;
+	return NULL;
+}
+
+struct file *fdtable_only_map(const struct fdtable *t)
+{
+	struct file *f = NULL;
+
+	for (size_t i = 0; t && i < t->nmaps; i++) {
+		if (f && t->maps[i].f != f)
+			return NULL;
+		f = t->maps[i].f;
+	}
+	return f;
 }
 
 bool fdtable_next(const struct fdtable *t, size_t *pos, int *fd,

@@ -30,6 +30,9 @@ struct file {
 	int pid;		/* for an unnamed file: opener and fd, */
 	int fd;			/* to label it "<unknown fd N of pid P>" */
 	uint64_t open_ts;	/* enter ts of its open, 0 if before recording */
+	char *names;		/* its other names, "written as a.tmp,
+				   linked as b", or NULL */
+	bool unlinked;		/* its (last) name was unlinked */
 	void *user;		/* the aggregator's data (struct filestat) */
 };
 
@@ -71,6 +74,17 @@ struct file *filetab_anon(struct filetab *ft, int pid, int fd, uint64_t ts);
 void file_set_name(struct filetab *ft, struct file *f, const char *path,
 		   bool has_devino, unsigned int major, unsigned int minor,
 		   uint64_t ino);
+/* The file known by path, or NULL (nothing is created). */
+struct file *filetab_find_path(struct filetab *ft, const char *path);
+/*
+ * Names that change: rename f to newpath (the file that had newpath, if
+ * any, loses it); RENAME_EXCHANGE of a and b; unlink of f's name; a new
+ * link newpath to f.  Each keeps the old name in f->names.
+ */
+void file_rename(struct filetab *ft, struct file *f, const char *newpath);
+void file_exchange(struct filetab *ft, struct file *a, struct file *b);
+void file_unlink(struct filetab *ft, struct file *f);
+void file_link(struct filetab *ft, struct file *f, const char *newpath);
 /* The display name: path, or "<unknown fd N of pid P>" (static buffer). */
 const char *file_name(const struct file *f);
 
@@ -88,6 +102,10 @@ struct fdtable_stats {
 	uint64_t dup_unknown;		/* dup of an fd we did not know */
 	uint64_t io_unknown;		/* I/O on an fd we did not know */
 	uint64_t exec_closed;		/* close-on-exec fds closed at exec */
+	uint64_t names_followed;	/* renames, unlinks, links applied */
+	uint64_t names_unknown;		/* of a name no file of the
+					   recording has */
+	uint64_t names_unnamed;		/* whose names were not recorded */
 };
 
 struct fdtable;
@@ -116,5 +134,18 @@ int fdtable_exec(struct fdtable *t);
 bool fdtable_next(const struct fdtable *t, size_t *pos, int *fd,
 		  struct file **f);
 size_t fdtable_size(const struct fdtable *t);
+
+/*
+ * The process's shared mappings of files (mmap MAP_SHARED), kept with its
+ * fd table: copied at fork, dropped at exec.  A mapping replaces what
+ * it overlaps; 0, or -AN_E_NOMEM.
+ */
+int fdtable_map(struct fdtable *t, uint64_t start, uint64_t len,
+		struct file *f);
+void fdtable_unmap(struct fdtable *t, uint64_t start, uint64_t len);
+/* The file mapped at addr, or NULL. */
+struct file *fdtable_map_file(const struct fdtable *t, uint64_t addr);
+/* The one file every shared mapping is of, or NULL (none, or several). */
+struct file *fdtable_only_map(const struct fdtable *t);
 
 #endif /* IOREPORT_FDTABLE_H */

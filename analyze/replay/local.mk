@@ -4,4 +4,6 @@ analyze_libioreport_a_SOURCES += \
 	analyze/replay/syscall.h analyze/replay/syscall.c \
 	analyze/replay/fdtable.h analyze/replay/fdtable.c \
 	analyze/replay/proctable.h analyze/replay/proctable.c \
-	analyze/replay/window.h analyze/replay/window.c
+	analyze/replay/window.h analyze/replay/window.c \
+	analyze/replay/uring.h analyze/replay/uring.c \
+	analyze/replay/aio.h analyze/replay/aio.c

@@ -26,6 +26,10 @@
 #define FCNTL_SETFD		2
 #define FCNTL_DUPFD_CLOEXEC	1030
 #define FD_CLOEXEC_FLAG		1
+#define RENAME_EXCHANGE_FLAG	(1U << 1)
+#define AT_REMOVEDIR_FLAG	0x200
+#define IOCTL_FIONCLEX		0x5450	/* x86, arm, arm64, riscv */
+#define IOCTL_FIOCLEX		0x5451
 
 struct proctable {
 	struct filetab *ft;
@@ -582,12 +586,67 @@ static void do_dup(struct proctable *pt, struct proc *p, int oldfd, int newfd,
 	}
 }
 
+/*
+ * A rename, unlink or link that succeeded, on the files of the recording
+ * known by the name it gives (as the program gave it: a name relative to
+ * another directory is not the same name).
+ */
+static void do_names(struct proctable *pt, const struct sys_call *c)
+{
+	struct fdtable_stats *fst = &pt->fdst;
+	struct file *f, *g;
+
+	if (!c->path || (c->kind != SK_UNLINK && c->kind != SK_UNLINKAT &&
+			 !c->path2)) {
+		fst->names_unnamed++;
+		return;
+	}
+	if (c->kind == SK_UNLINKAT && (c->args[2] & AT_REMOVEDIR_FLAG))
+		return;
+	f = filetab_find_path(pt->ft, c->path);
+	if (!f) {
+		fst->names_unknown++;
+		return;
+	}
+	fst->names_followed++;
+	switch (c->kind) {
+	case SK_RENAMEAT2:
+		if (c->args[4] & RENAME_EXCHANGE_FLAG) {
+			g = filetab_find_path(pt->ft, c->path2);
+			if (g)
+				file_exchange(pt->ft, f, g);
+			else
+				file_rename(pt->ft, f, c->path2);
+			break;
+		}
+		/* fall through */
+	case SK_RENAME:
+	case SK_RENAMEAT:
+		g = filetab_find_path(pt->ft, c->path2);
+		if (g && g != f)
+			file_unlink(pt->ft, g);	/* replaced */
+		file_rename(pt->ft, f, c->path2);
+		break;
+	case SK_UNLINK:
+	case SK_UNLINKAT:
+		file_unlink(pt->ft, f);
+		break;
+	case SK_LINK:
+	case SK_LINKAT:
+		file_link(pt->ft, f, c->path2);
+		break;
+	default:
+		break;
+	}
+}
+
 struct file *fd_apply(struct proctable *pt, struct proc *p,
 		      const struct sys_call *c)
 {
 	const struct sys_kind_info *ki = sys_kind_info(c->kind);
 	struct fdtable_stats *fst = &pt->fdst;
 	int ret = (int)c->ret;
+	struct file *f;
 
 	if ((ki->flags & SKF_OPEN) && c->ret >= 0)
 		return do_open(pt, p, c, ki);
@@ -632,6 +691,46 @@ struct file *fd_apply(struct proctable *pt, struct proc *p,
 		else if (c->args[1] == FCNTL_SETFD)
 			fdtable_set_cloexec(p->fds, (int)c->args[0],
 					    c->args[2] & FD_CLOEXEC_FLAG);
+		break;
+	case SK_RENAME:
+	case SK_RENAMEAT:
+	case SK_RENAMEAT2:
+	case SK_UNLINK:
+	case SK_UNLINKAT:
+	case SK_LINK:
+	case SK_LINKAT:
+		if (c->ret == 0)
+			do_names(pt, c);
+		break;
+	case SK_MMAP:
+		/*
+		 * a shared writable mapping of a file (MAP_SHARED, PROT_WRITE,
+		 * an fd): the pages it dirties are the file's; ret the address
+		 */
+		if ((c->ret < 0 && c->ret > -4096) || !(c->args[3] & 1) ||
+		    !(c->args[2] & 2) || (int)c->args[4] < 0)
+			break;
+		if (fdtable_map(p->fds, (uint64_t)c->ret, c->args[1],
+				fd_file(pt, p, (int)c->args[4])))
+			pt->err = -AN_E_NOMEM;
+		break;
+	case SK_MUNMAP:
+		if (c->ret == 0)
+			fdtable_unmap(p->fds, c->args[0], c->args[1]);
+		break;
+	case SK_MREMAP:
+		if (c->ret < 0 && c->ret > -4096)
+			break;
+		f = fdtable_map_file(p->fds, c->args[0]);
+		fdtable_unmap(p->fds, c->args[0], c->args[1]);
+		if (f && fdtable_map(p->fds, (uint64_t)c->ret, c->args[2], f))
+			pt->err = -AN_E_NOMEM;
+		break;
+	case SK_IOCTL:
+		if (c->ret == 0 && (c->args[1] == IOCTL_FIOCLEX ||
+				    c->args[1] == IOCTL_FIONCLEX))
+			fdtable_set_cloexec(p->fds, (int)c->args[0],
+					    c->args[1] == IOCTL_FIOCLEX);
 		break;
 	default:
 		break;

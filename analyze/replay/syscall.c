@@ -26,6 +26,7 @@
 struct pending {
 	struct sys_enter e;
 	char *path;		/* owned copy of e.path or a late path */
+	char *path2;		/* a rename's or link's new name, or NULL */
 	bool waiting;
 };
 
@@ -36,8 +37,10 @@ struct sysreplay {
 	size_t nwaiting;
 	size_t sweep_at;	/* sweep the idle slots past this many */
 	struct imap hints;	/* tid -> char * path for the next enter */
+	struct imap hints2;	/* tid -> char * second path (new name) */
 	struct sysreplay_stats st;
 	char *last_path;	/* path of the last call returned */
+	char *last_path2;	/* and its second path */
 	int err;		/* sticky: -AN_E_NOMEM */
 };
 
@@ -49,6 +52,7 @@ struct sysreplay *sysreplay_new(void)
 		return NULL;
 	imap_init(&sr->slots);
 	imap_init(&sr->hints);
+	imap_init(&sr->hints2);
 	sr->sweep_at = SWEEP_MIN;
 	return sr;
 }
@@ -58,6 +62,8 @@ static void unwait(struct sysreplay *sr, struct pending *p)
 {
 	free(p->path);
 	p->path = NULL;
+	free(p->path2);
+	p->path2 = NULL;
 	p->waiting = false;
 	sr->nwaiting--;
 }
@@ -67,6 +73,7 @@ static void free_slot(void *v)
 	struct pending *p = v;
 
 	free(p->path);
+	free(p->path2);
 	free(p);
 }
 
@@ -76,7 +83,9 @@ void sysreplay_free(struct sysreplay *sr)
 		return;
 	imap_release_all(&sr->slots, free_slot);
 	imap_release_all(&sr->hints, NULL);
+	imap_release_all(&sr->hints2, NULL);
 	free(sr->last_path);
+	free(sr->last_path2);
 	free(sr);
 }
 
@@ -114,7 +123,7 @@ static void sweep(struct sysreplay *sr)
 void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e)
 {
 	struct pending *p = imap_get(&sr->slots, e->tid);
-	char *hint = NULL;
+	char *hint = NULL, *hint2 = NULL;
 
 	sr->st.enters++;
 	if (!p) {
@@ -138,10 +147,15 @@ void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e)
 	/* A hint is for the thread's next open; any other call makes it stale. */
 	if (sr->hints.n)
 		hint = imap_del(&sr->hints, e->tid);
-	if (hint && sys_kind_info(e->kind)->path_arg < 0) {
+	if (sr->hints2.n)
+		hint2 = imap_del(&sr->hints2, e->tid);
+	if (sys_kind_info(e->kind)->path_arg < 0) {
 		free(hint);
 		hint = NULL;
+		free(hint2);
+		hint2 = NULL;
 	}
+	p->path2 = hint2;
 	if (e->path && *e->path) {
 		p->path = an_strdup(e->path);
 		if (!p->path)
@@ -188,6 +202,13 @@ int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 
 	sr->st.exits++;
 	p = waiting(sr, x->tid);
+	if ((sys_kind_info(x->kind)->flags & SKF_ENTER_FILTERED) &&
+	    (!p || p->e.kind != x->kind)) {
+		/* an ioctl not of interest: its enter was filtered out */
+		sr->st.exits_filtered++;
+		unpaired(x, out);
+		return 0;
+	}
 	if (!p) {
 		sr->st.exit_without_enter++;
 		unpaired(x, out);
@@ -209,6 +230,9 @@ int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 	free(sr->last_path);
 	sr->last_path = p->path;
 	p->path = NULL;
+	free(sr->last_path2);
+	sr->last_path2 = p->path2;
+	p->path2 = NULL;
 	out->kind = x->kind;
 	out->tid = x->tid;
 	out->paired = true;
@@ -217,6 +241,7 @@ int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 	memcpy(out->args, p->e.args, sizeof(out->args));
 	out->ret = x->ret;
 	out->path = sr->last_path;
+	out->path2 = sr->last_path2;
 	sr->st.calls++;
 	unwait(sr, p);
 	return 1;
@@ -258,6 +283,22 @@ void sysreplay_set_path(struct sysreplay *sr, int tid, const char *path)
 		return;
 	}
 	if (imap_put(&sr->hints, tid, c, &old)) {
+		free(c);
+		sr->err = -AN_E_NOMEM;
+		return;
+	}
+	free(old);
+}
+
+void sysreplay_set_path2(struct sysreplay *sr, int tid, const char *path2)
+{
+	void *old;
+	char *c;
+
+	if (!path2 || !*path2)
+		return;
+	c = an_strdup(path2);
+	if (!c || imap_put(&sr->hints2, tid, c, &old)) {
 		free(c);
 		sr->err = -AN_E_NOMEM;
 		return;

@@ -29,6 +29,9 @@ struct sysreplay_stats {
 	uint64_t negative_time;		/* exit before enter: not paired */
 	uint64_t lost_gap;		/* enters dropped at a lost-events gap */
 	uint64_t open_at_end;		/* enters still waiting at the end */
+	uint64_t exits_filtered;	/* exits of calls whose enter iorec
+					   filters (SKF_ENTER_FILTERED): not
+					   an anomaly, not accounted */
 };
 
 struct sysreplay;
@@ -51,7 +54,9 @@ void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e);
  * Returns 1 with *out filled when the exit pairs with the thread's enter;
  * 0 with *out filled (out->paired false) when it cannot be paired (no
  * enter, another kind, negative time: all counted), so the caller can
- * still apply what the return value alone says.
+ * still apply what the return value alone says.  An exit of a kind whose
+ * enters are filtered (SKF_ENTER_FILTERED) without its enter is such a 0
+ * too, counted as exits_filtered: the caller drops it.
  */
 int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 		   struct sys_call *out);
@@ -72,6 +77,12 @@ void sysreplay_gap(struct sysreplay *sr, int cpu);
  * that fire around the syscall (libc uprobes).
  */
 void sysreplay_set_path(struct sysreplay *sr, int tid, const char *path);
+/*
+ * The second path of a rename or link (the new name) from the same late
+ * source, for thread tid's next enter; given before that enter, with
+ * sysreplay_set_path() for the first.
+ */
+void sysreplay_set_path2(struct sysreplay *sr, int tid, const char *path2);
 /* End of the recording: count the enters still waiting. */
 void sysreplay_finish(struct sysreplay *sr);
 const struct sysreplay_stats *sysreplay_stats(const struct sysreplay *sr);

@@ -212,6 +212,8 @@ CREATE TABLE files (
 	blk_write_bytes	INTEGER NOT NULL DEFAULT 0,
 	blk_device_ns	INTEGER NOT NULL DEFAULT 0,
 	journal_bytes	INTEGER NOT NULL DEFAULT 0,
+	other_names	TEXT,			-- 'written as a.tmp,linked as b', or NULL
+	unlinked	INTEGER NOT NULL DEFAULT 0,	-- its name was unlinked
 	PRIMARY KEY (rec_id, file_id)
 ) WITHOUT ROWID;
 -- The two bulk tables, request_rows and syscall_rows, hold one row per

@@ -771,6 +771,8 @@ int db_add_file(struct db *db, const struct file_ident *r)
 	bind_i(st, 1, db->rec_id);
 	bind_i(st, 2, f->id);
 	bind_i(st, 28, r->ident);
+	bind_s(st, 29, f->names);
+	bind_i(st, 30, f->unlinked);
 	bind_s(st, 3, f->path);
 	bind_s(st, 4, file_info_name(f));
 	if (f->has_devino) {

@@ -504,7 +504,17 @@ void view_processes(struct sink *s, long top)
 /* files */
 
 #define FROW(r) ((const struct file_row *)(r))
-static void f_name(const void *r, char *b, size_t n) { snprintf(b, n, "%s", file_info_name(&FROW(r)->f)); }
+static void f_name(const void *r, char *b, size_t n)
+{
+	const struct file_info *f = &FROW(r)->f;
+
+	/* "cfg.json  (written as cfg.json.tmp)", "x.log  (unlinked)" */
+	snprintf(b, n, "%s%s%s%s%s%s", file_info_name(f),
+		 f->names || f->unlinked ? "  (" : "", f->names ? f->names : "",
+		 f->names && f->unlinked ? ", " : "",
+		 f->unlinked ? "unlinked" : "",
+		 f->names || f->unlinked ? ")" : "");
+}
 static void f_devino(const void *r, char *b, size_t n)
 {
 	const struct file_info *f = &FROW(r)->f;
@@ -595,6 +605,11 @@ static void files_json(const struct stats *a, struct json *j,
 		json_object_begin(j, NULL);
 		json_str(j, "path", f->path);
 		json_str(j, "name", file_info_name(f));
+		/* names that changed: only on the files that have them */
+		if (f->names)
+			json_str(j, "other_names", f->names);
+		if (f->unlinked)
+			json_bool(j, "unlinked", true);
 		if (f->has_devino) {
 			snprintf(mm, sizeof(mm), "%u:%u", f->major, f->minor);
 			json_str(j, "dev", mm);

@@ -143,12 +143,17 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 		fs->errors += c->ret < 0 && !(ki->flags & SKF_READ);
 		lat_add(a, &fs->wlat, lat);
 	}
-	if (c->paired && (ki->flags & SKF_SYNC) && ki->fd_out >= 0 &&
+	if (c->paired && (ki->flags & SKF_SYNC) &&
+	    (ki->fd_out >= 0 || c->kind == SK_MSYNC) &&
 	    c->kind != SK_SYNCFS &&
-	    (fs = fstat(a, fd_file(a->pt, p, (int)c->args[ki->fd_out])))) {
+	    (fs = fstat(a, c->kind == SK_MSYNC ?
+			fdtable_map_file(p->fds, c->args[0]) :
+			fd_file(a->pt, p, (int)c->args[ki->fd_out])))) {
 		fs->errors += c->ret < 0;
 		lat_add(a, &fs->fsync, lat);
-		fs->n_fsync += c->kind == SK_FSYNC;
+		fs->n_fsync += c->kind == SK_FSYNC ||
+			       c->kind == SK_URING_FSYNC ||
+			       c->kind == SK_AIO_FSYNC;
 		fs->n_fdatasync += c->kind == SK_FDATASYNC;
 		fs->n_sfr += c->kind == SK_SYNC_FILE_RANGE;
 	}

@@ -24,6 +24,8 @@
 #include "replay/syscall.h"
 #include "replay/proctable.h"
 #include "replay/window.h"
+#include "replay/uring.h"
+#include "replay/aio.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
 
@@ -98,6 +100,8 @@ struct attrib {
 	bool mute;			/* attrib_mute(): owners, no counts */
 	struct decoder *dec;		/* names of tasks, or NULL (tests) */
 	struct sysreplay *sr;		/* the replay this reads, not owned */
+	struct uring_replay *ur;	/* io_uring requests, or NULL */
+	const struct aio_replay *ar;	/* libaio requests, or NULL */
 	struct proctable *pt;
 	struct filetab *ft;
 	const struct windows *ws;
@@ -171,6 +175,16 @@ void attrib_free(struct attrib *at)
 	free(at->bdi);
 	free(at->t.journal);
 	free(at);
+}
+
+void attrib_set_uring(struct attrib *at, struct uring_replay *ur)
+{
+	at->ur = ur;
+}
+
+void attrib_set_aio(struct attrib *at, const struct aio_replay *ar)
+{
+	at->ar = ar;
 }
 
 const struct attrib_totals *attrib_totals(const struct attrib *at)
@@ -398,17 +412,26 @@ static struct file *pending_file(struct attrib *at, int tid,
 	struct proc *p;
 	int fd;
 
+	/* outside a syscall: an io_uring request the thread issues */
+	if (!e && at->ur)
+		e = uring_current(at->ur, tid, at->dec &&
+				  !strncmp(decode_comm(at->dec, tid),
+					   "iou-wrk-", 8));
 	*pe = e;
 	if (!e)
 		return NULL;
 	ki = sys_kind_info(e->kind);
 	fd = ki->fd_out >= 0 ? (int)e->args[ki->fd_out] :
 	     ki->fd_in >= 0 ? (int)e->args[ki->fd_in] : -1;
-	if (fd < 0)
+	if (e->kind == SK_IO_SUBMIT)	/* the fd all its iocbs share */
+		fd = aio_submit_fd(at->ar, tid);
+	if (fd < 0 && e->kind != SK_MSYNC)
 		return NULL;
 	p = proctable_lookup(at->pt, tid);
 	if (!p || !p->fds)
 		return NULL;
+	if (e->kind == SK_MSYNC)	/* the file mapped at start */
+		return fdtable_map_file(p->fds, e->args[0]);
 	return fdtable_get(p->fds, fd);
 }
 
@@ -660,8 +683,16 @@ static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 	if (!ir)
 		return;
 	f = pending_file(at, ev->pid, &pe);
-	if (f && pe && (sys_kind_info(pe->kind)->flags & SKF_WRITE))
+	if (f && pe && (sys_kind_info(pe->kind)->flags & SKF_WRITE)) {
 		inode_tie(at, ir, f, bytes > 0);
+	} else if (!pe && bytes) {
+		/* a page fault writing a shared mapping: when the process
+		 * maps one file only, that file (docs/attribution.md) */
+		p = proctable_lookup(at->pt, ev->pid);
+		f = p ? fdtable_only_map(p->fds) : NULL;
+		if (f)
+			inode_tie(at, ir, f, false);
+	}
 	if (!bytes)
 		return;
 	p = proc_of(at, ev->pid, ev->ts);

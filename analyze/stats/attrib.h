@@ -116,6 +116,8 @@ struct blk_done {
 };
 
 struct attrib;
+struct uring_replay;
+struct aio_replay;
 
 /*
  * attrib_new - an attribution fed in the same pass as the replay it
@@ -175,6 +177,13 @@ void attrib_end(struct attrib *at);
 struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,
 			       uint64_t ino);
 
+/*
+ * The io_uring requests (may be NULL): a thread outside a syscall that
+ * issues one acts on its file, as inside a syscall on that fd.
+ */
+void attrib_set_uring(struct attrib *at, struct uring_replay *ur);
+/* The libaio requests (may be NULL): an io_submit acts on its iocbs' fd. */
+void attrib_set_aio(struct attrib *at, const struct aio_replay *ar);
 const struct attrib_totals *attrib_totals(const struct attrib *at);
 
 #endif /* IOREPORT_ATTRIB_H */

@@ -47,6 +47,8 @@ static void file_info(const struct file *f, struct file_info *i)
 	i->pid = f->pid;
 	i->fd = f->fd;
 	i->open_ts = f->open_ts;
+	i->names = f->names;
+	i->unlinked = f->unlinked;
 	/* file_name() of an unnamed file is a static buffer: keep a copy */
 	snprintf(i->unnamed, sizeof(i->unnamed), "%s",
 		 f->path ? "" : file_name(f));
@@ -116,7 +118,9 @@ long rows_processes(const struct stats *st, bool all, struct proc_row **out)
 		rows[n].ps = ps;
 		if (ps)
 			rows[n].fsyncs = ps->k[SK_FSYNC].count +
-					 ps->k[SK_FDATASYNC].count;
+					 ps->k[SK_FDATASYNC].count +
+					 ps->k[SK_URING_FSYNC].count +
+					 ps->k[SK_AIO_FSYNC].count;
 		n++;
 	}
 	if (!all)
@@ -210,6 +214,10 @@ long rows_files(const struct stats *st, struct file_row **out)
 	qsort(v, n, sizeof(*v), cmp_ident);
 	for (size_t i = 0; i < n; i++) {
 		if (m && fileid_same(first, v[i].f)) {
+			/* the newest file of a path says what the path is now */
+			if (v[i].f->names)
+				rows[m - 1].f.names = v[i].f->names;
+			rows[m - 1].f.unlinked = v[i].f->unlinked;
 			if (!rc)
 				rc = merge_filestat(&rows[m - 1].s, &v[i].s);
 			filestat_release(&v[i].s);
@@ -410,7 +418,9 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 		v[n].p = p;
 		v[n].pid = p->pid;
 		v[n].lat = &ps->fsync;
-		v[n].fsyncs = ps->k[SK_FSYNC].count;
+		v[n].fsyncs = ps->k[SK_FSYNC].count +
+			      ps->k[SK_URING_FSYNC].count +
+			      ps->k[SK_AIO_FSYNC].count;
 		v[n].fdatasyncs = ps->k[SK_FDATASYNC].count;
 		v[n].sfr = ps->k[SK_SYNC_FILE_RANGE].count;
 		n++;

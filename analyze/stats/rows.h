@@ -47,6 +47,8 @@ struct file_info {
 	uint64_t ino;
 	int pid, fd;		/* an unnamed file's opener and fd */
 	uint64_t open_ts;	/* 0: opened before the recording */
+	const char *names;	/* other names: "written as a.tmp", or NULL */
+	bool unlinked;		/* its name was unlinked */
 };
 
 /* The name of a file: its path, else what it is known by. */

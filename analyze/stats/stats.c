@@ -17,6 +17,8 @@
 #include "replay/syscall.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
+#include "replay/uring.h"
+#include "replay/aio.h"
 #include "stats/stats.h"
 
 int stats_init(struct stats *st, int nr_cpus, size_t slow_n, bool calls)
@@ -371,6 +373,12 @@ void stats_end(struct stats *st, const struct replay_block *rb,
 		A("fd", "close_unknown_fd", "close of unknown fd",
 		  f->close_unknown);
 		A("fd", "dup_unknown_fd", "dup of unknown fd", f->dup_unknown);
+		A("fd", "names_unrecorded",
+		  "renames, unlinks and links whose names were not recorded",
+		  f->names_unnamed);
+		A("fd", "names_unknown",
+		  "renames, unlinks and links of a name no file has",
+		  f->names_unknown);
 		A("syscall", "unknown_syscalls", "unnamed raw syscall ids",
 		  ds->unknown_syscalls);
 		A("decode", "decode_errors", "unreadable fields",
@@ -385,6 +393,49 @@ void stats_end(struct stats *st, const struct replay_block *rb,
 		  "request sectors without a bio", t->bio_unmatched);
 		A("attrib", "bios_pending_at_end",
 		  "bios without a completed request", t->bio_pending_end);
+	}
+	if (st->ar && aio_stats(st->ar)->submitted) {
+		const struct aio_stats *x = aio_stats(st->ar);
+
+		A("aio", "aio_unnamed",
+		  "libaio requests without their iocb (no file known)",
+		  x->unnamed);
+		A("aio", "aio_reaped_unknown",
+		  "libaio reaps of requests not seen submitted",
+		  x->reaped_unknown);
+		A("aio", "aio_cancelled", "libaio requests cancelled",
+		  x->cancelled);
+		A("aio", "aio_open_at_end",
+		  "libaio requests not reaped at end", x->open_at_end);
+		A("aio", "aio_evicted",
+		  "libaio requests dropped (too many queued)", x->evicted);
+	}
+	if (st->ur) {
+		const struct uring_stats *u = uring_stats(st->ur);
+
+		A("io_uring", "uring_complete_unknown",
+		  "io_uring completions without their submit",
+		  u->complete_unknown);
+		A("io_uring", "uring_resubmitted",
+		  "io_uring requests submitted again before completing",
+		  u->resubmitted);
+		A("io_uring", "uring_fixed_file",
+		  "io_uring requests on registered files (no file known)",
+		  u->fixed_file);
+		A("io_uring", "uring_fixed_file_guessed",
+		  "io_uring requests on the one registered file, taken as the last opened",
+		  u->fixed_guessed);
+		A("io_uring", "uring_no_file",
+		  "io_uring requests whose fd was not seen", u->no_file);
+		A("io_uring", "uring_fd_ops_unfollowed",
+		  "opens and closes through io_uring not followed", u->fd_ops);
+		A("io_uring", "uring_name_ops_unfollowed",
+		  "renames and unlinks through io_uring not followed",
+		  u->name_ops);
+		A("io_uring", "uring_open_at_end",
+		  "io_uring requests still in flight at end", u->open_at_end);
+		A("io_uring", "uring_evicted",
+		  "io_uring requests dropped (too many in flight)", u->evicted);
 	}
 #undef A
 	st->nanom = n;

@@ -86,7 +86,7 @@ struct anomaly {
 	uint64_t n;
 };
 
-#define ANOMALIES_MAX	40
+#define ANOMALIES_MAX	64
 
 struct view_filter;
 
@@ -134,6 +134,8 @@ struct stats {
 
 	/* the other aggregates, or NULL */
 	const struct attrib *at;
+	const struct uring_replay *ur;	/* io_uring requests, or NULL */
+	const struct aio_replay *ar;	/* libaio requests, or NULL */
 	const struct wa *wa;
 	const struct dirty *dirty;
 	int hz;				/* 250 when unknown */

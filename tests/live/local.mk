@@ -21,6 +21,16 @@ REPORT_LIVE_TESTS = \
 	tests/live/report-findings-rules.sh \
 	tests/live/report-filters.sh
 
-TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS)
-EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) tests/live/lib.sh \
+# every way a program writes a file lands on that file (issue 13)
+PATHS_LIVE_TESTS = \
+	tests/live/paths-exec.sh \
+	tests/live/paths-uring.sh \
+	tests/live/paths-copy.sh \
+	tests/live/paths-names.sh \
+	tests/live/paths-mmap.sh \
+	tests/live/paths-aio.sh
+
+TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS)
+EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS) \
+	tests/live/lib.sh tests/live/paths-lib.sh \
 	bench/record-bench.sh bench/report-bench.sh bench/db-bench.sh bench/README

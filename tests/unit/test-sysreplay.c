@@ -15,6 +15,9 @@
 
 #include "util.h"
 #include "replay/syscall.h"
+#include "replay/uring.h"
+#include "replay/aio.h"
+#include "decode/decode.h"
 #include "base/imap.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
@@ -632,6 +635,141 @@ static void test_account_dup_cloexec(void **state)
 	run_release(&run);
 }
 
+/* ioctl FIOCLEX/FIONCLEX set and clear close-on-exec; other ioctls do not. */
+static void test_ioctl_cloexec(void **state)
+{
+	struct run run;
+	struct sys_call c;
+	struct proc *p;
+
+	run_init(&run);
+	call(&run, 10, 1, 50, SK_OPENAT, 0, 0, 02000000, 3, "/etc/a");
+	call(&run, 20, 1, 50, SK_OPENAT, 0, 0, 0, 4, "/etc/b");
+	call(&run, 30, 1, 50, SK_OPENAT, 0, 0, 0, 5, "/etc/c");
+	call(&run, 40, 1, 50, SK_IOCTL, 3, 0x5450, 0, 0, NULL);	/* FIONCLEX */
+	call(&run, 50, 1, 50, SK_IOCTL, 4, 0x5451, 0, 0, NULL);	/* FIOCLEX */
+	call(&run, 60, 1, 50, SK_IOCTL, 5, 0x5401, 0, 0, NULL);	/* TCGETS */
+	/* an exit of an ioctl whose enter was filtered: dropped, no anomaly */
+	assert_int_equal(leave(run.sr, 70, 50, 0, SK_IOCTL, 0, &c), 0);
+	assert_int_equal(sysreplay_stats(run.sr)->exit_without_enter, 0);
+	assert_int_equal(sysreplay_stats(run.sr)->exits_filtered, 1);
+	p = proctable_lookup(run.pt, 50);
+	proctable_exec(run.pt, 80, 50, 50, "/bin/true");
+	assert_int_equal(fdtable_size(p->fds), 2);
+	assert_string_equal(fdtable_get(p->fds, 3)->path, "/etc/a");
+	assert_null(fdtable_get(p->fds, 4));
+	assert_string_equal(fdtable_get(p->fds, 5)->path, "/etc/c");
+	run_release(&run);
+}
+
+/* ------------------------------------------------------------------ */
+/* io_uring requests */
+
+static int uev(struct uring_replay *u, enum dec_kind k, uint64_t ts, int tid,
+	       uint64_t req, int op_or_fd, int64_t res, uint64_t flags,
+	       struct sys_call *c, int *owner)
+{
+	struct dec_ev ev = { .kind = k, .ts = ts, .pid = tid };
+
+	ev.uring.ctx = 0x1000;
+	ev.uring.req = req;
+	ev.uring.user_data = req + 7;
+	ev.uring.opcode = op_or_fd;
+	ev.uring.fd = k == DK_URING_REGISTER ? 1 : op_or_fd;	/* nr_files */
+	ev.uring.flags = flags;
+	ev.uring.res = res;
+	ev.uring.sq_thread = k == DK_URING_SUBMIT && tid == 99;
+	return uring_feed(u, &ev, c, owner);
+}
+
+static void test_uring(void **state)
+{
+	struct uring_replay *u = uring_new();
+	const struct sys_enter *e;
+	struct sys_call c;
+	int tid = 0;
+
+	(void)state;
+	assert_non_null(u);
+	/* inline write on fd 5: submit, file_get, complete */
+	uev(u, DK_URING_CREATE, 10, 40, 0, 6, 0, 0, &c, &tid);
+	assert_int_equal(uev(u, DK_URING_SUBMIT, 100, 40, 0xa, 23, 0, 0, &c, &tid), 0);
+	uev(u, DK_URING_FILE, 101, 40, 0xa, 5, 0, 0, &c, &tid);
+	e = uring_current(u, 40, false);
+	assert_non_null(e);
+	assert_int_equal(e->kind, SK_URING_WRITE);
+	assert_int_equal((int)e->args[0], 5);
+	assert_int_equal(uev(u, DK_URING_COMPLETE, 300, 0, 0xa, 0, 4096, 0, &c, &tid), 1);
+	assert_int_equal(c.kind, SK_URING_WRITE);
+	assert_int_equal(tid, 40);
+	assert_int_equal((int)c.args[0], 5);
+	assert_int_equal(c.ret, 4096);
+	assert_int_equal(c.end - c.start, 200);
+	assert_null(uring_current(u, 40, false));
+	/* one registered file: the caller's guess; SQPOLL: the ring's owner */
+	assert_int_equal(uev(u, DK_URING_REGISTER, 400, 40, 0, 2, 0, 0, &c, &tid),
+			 URING_FIXED_GUESS);
+	uring_fixed_guess(u, 0x1000, 8);
+	uev(u, DK_URING_SUBMIT, 500, 99, 0xb, 22, 0, 1, &c, &tid);
+	/* punted to a worker: the worker takes it */
+	uev(u, DK_URING_ASYNC, 501, 99, 0xb, 22, 0, 1, &c, &tid);
+	e = uring_current(u, 77, true);
+	assert_non_null(e);
+	assert_int_equal(e->kind, SK_URING_READ);
+	assert_int_equal((int)e->args[0], 8);
+	assert_null(uring_current(u, 78, false));
+	assert_int_equal(uev(u, DK_URING_COMPLETE, 600, 77, 0xb, 0, 100, 0, &c, &tid), 1);
+	assert_int_equal(tid, 40);
+	assert_int_equal(uring_stats(u)->fixed_guessed, 1);
+	/* a completion without its submit; a request never completed */
+	assert_int_equal(uev(u, DK_URING_COMPLETE, 700, 0, 0xc, 0, 1, 0, &c, &tid), 0);
+	uev(u, DK_URING_SUBMIT, 800, 40, 0xd, 3, 0, 0, &c, &tid);	/* fsync */
+	uev(u, DK_URING_SUBMIT, 801, 40, 0xe, 18, 0, 0, &c, &tid);	/* openat */
+	uring_finish(u);
+	assert_int_equal(uring_stats(u)->complete_unknown, 1);
+	assert_int_equal(uring_stats(u)->open_at_end, 1);
+	assert_int_equal(uring_stats(u)->fd_ops, 1);
+	assert_int_equal(uring_stats(u)->completes, 2);
+	uring_free(u);
+}
+
+/* libaio: iocbs from the uprobe, queued by io_submit, reaped in order */
+static void test_aio(void **state)
+{
+	struct aio_replay *ar = aio_new();
+	struct dec_aio h = { .nr = 3, .n = 2 };
+	struct sys_call c = { .kind = SK_IO_SUBMIT, .tid = 7, .paired = true,
+			      .start = 100, .end = 110, .ret = 3,
+			      .args = { 0xc1, 3 } };
+	struct sys_call out;
+
+	(void)state;
+	assert_non_null(ar);
+	h.io[0].fd = 5; h.io[0].op = 1; h.io[0].len = 4096;	/* PWRITE */
+	h.io[1].fd = 5; h.io[1].op = 0; h.io[1].len = 512;	/* PREAD */
+	aio_hint(ar, 7, &h);
+	assert_int_equal(aio_submit_fd(ar, 7), 5);
+	aio_call(ar, &c);
+	assert_int_equal(aio_submit_fd(ar, 7), -1);
+	c = (struct sys_call){ .kind = SK_IO_GETEVENTS, .tid = 7, .paired = true,
+			       .start = 200, .end = 300, .ret = 2,
+			       .args = { 0xc1 } };
+	aio_call(ar, &c);
+	assert_int_equal(aio_next(ar, &out), 1);
+	assert_int_equal(out.kind, SK_AIO_WRITE);
+	assert_int_equal((int)out.args[0], 5);
+	assert_int_equal(out.ret, 4096);
+	assert_int_equal(out.end - out.start, 200);
+	assert_int_equal(aio_next(ar, &out), 1);
+	assert_int_equal(out.kind, SK_AIO_READ);
+	assert_int_equal(aio_next(ar, &out), 0);
+	aio_finish(ar);
+	assert_int_equal(aio_stats(ar)->submitted, 3);
+	assert_int_equal(aio_stats(ar)->unnamed, 1);	/* past the hint's 2 */
+	assert_int_equal(aio_stats(ar)->open_at_end, 1);
+	aio_free(ar);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -642,6 +780,9 @@ int main(void)
 		cmocka_unit_test(test_lost_gap),
 		cmocka_unit_test(test_late_path),
 		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_ioctl_cloexec),
+		cmocka_unit_test(test_uring),
+		cmocka_unit_test(test_aio),
 		cmocka_unit_test(test_kstat_hist),
 		cmocka_unit_test(test_on_call),
 		cmocka_unit_test(test_unnamed_cap),

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# paths-aio.sh - libaio writes land on their file and their process: fio's
+# libaio engine writes a known number of bytes to one file per job, direct
+# and buffered.  Every file must show exactly its bytes written (and,
+# direct, exactly those bytes at the device), one fio process each the
+# same bytes as aio_write requests timed from submit to reap, and no
+# request without its file.
+#
+# Needs root, tracefs, fio and libaio uprobes (skips otherwise).
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/live/lib.sh"
+. "$top_srcdir/tests/live/paths-lib.sh"
+need_root_tracefs
+need_cmd python3 fio
+need_event syscalls:sys_enter_io_submit syscalls:sys_enter_io_getevents
+"$IOREC" --check 2>/dev/null | grep -q 'libaio_io_submit on libaio' ||
+	skip "no uprobe on libaio's io_submit here (libaio or uprobes missing)"
+
+make_loop_ext4 64
+SIZE=$((4 * 1024 * 1024))
+JOBS=("direct:--direct=1" "buffered:--direct=0 --end_fsync=1")
+args=()
+: >"$T/truth"
+for j in "${JOBS[@]}"; do
+	n=${j%%:*}
+	# shellcheck disable=SC2206
+	args+=(--name="$n" --filename="$MNT/$n.dat" --stonewall ${j#*:})
+	echo "file $MNT/$n.dat $SIZE" >>"$T/truth"
+	case $j in *direct=1*) echo "blk $MNT/$n.dat $SIZE" >>"$T/truth" ;; esac
+done
+paths_record "$T/aio.iorec" fio --ioengine=libaio --rw=write --bs=64k \
+	--size="$SIZE" --iodepth=8 --output="$T/fio.out" "${args[@]}"
+paths_check "$T/aio.iorec" "$T/truth" aio
+python3 - "$T/aio.procs.json" "$T/aio.files.json" "$SIZE" "${#JOBS[@]}" <<'PY' ||
+import json, sys
+P, F = (json.load(open(f)) for f in sys.argv[1:3])
+size, jobs = int(sys.argv[3]), int(sys.argv[4])
+aw = [p for p in P["processes"] if "aio_write" in p["syscalls"]]
+got = sorted((p["syscalls"]["aio_write"]["bytes"], p["comm"]) for p in aw)
+print("aio: aio_write per process %r" % got, file=sys.stderr)
+if len(got) != jobs or any(g != (size, "fio") for g in got):
+	sys.exit("expected %d fio processes with %d bytes of aio_write each" % (jobs, size))
+for p in aw:
+	lat = p["syscalls"]["aio_write"]["latency"]
+	if lat["count"] != size // 65536 or lat["max_ns"] <= 0:
+		sys.exit("aio_write latency of pid %d: %r" % (p["pid"], lat))
+a = F["anomalies"]
+for k in ("aio_unnamed", "aio_reaped_unknown", "aio_open_at_end", "aio_evicted"):
+	if a.get(k, -1) != 0:
+		sys.exit("anomaly %s is %r, expected 0" % (k, a.get(k)))
+PY
+	fail "libaio requests not on their processes"
+finish

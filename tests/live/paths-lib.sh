@@ -1,0 +1,87 @@
+# tests/live/paths-lib.sh - helpers for the live tests of the ways a program
+# writes a file (sourced after lib.sh, not run).
+# shellcheck shell=bash
+#
+# A test records a workload with iorec on a fresh journaled ext4 loop file
+# system; the workload writes a truth file of lines
+#
+#   file PATH BYTES   the file PATH was written BYTES bytes by syscalls
+#   proc PID BYTES    process PID wrote BYTES bytes in all
+#   read PATH BYTES   the file PATH was read BYTES bytes by syscalls
+#   blk PATH BYTES    BYTES of PATH's data reached the device (after sync)
+#   blk+ PATH BYTES   as blk, but the fsync rule may add up to 16 KiB of the
+#                     file system's own blocks written in the file's fsync
+#   pblk+ PID BYTES   BYTES (up to 64 KiB more) at the device charged to PID
+#   proc+truth PID BYTES  process PID wrote BYTES and the truth file itself
+#                     ($PATHS_TRUTH_WRITTEN when the truth given is a part)
+#
+# and paths_check compares them with 'ioreport files/processes --json'.
+
+# paths_record OUT CMD...: record CMD with iorec into OUT, on this machine
+# (syscalls:* events unless the caller adds flags in PATHS_IOREC_FLAGS),
+# with 16 MiB ring buffers: the whole machine is recorded, and on a busy
+# one (tests running beside) the default loses the workload's events.
+# A recording that lost events anyway fails with that reason.
+paths_record() {
+	local out=$1 lost
+	shift
+	# shellcheck disable=SC2086
+	run_iorec -q -b 16384 ${PATHS_IOREC_FLAGS:-} -o "$out" -- "$@" 2>"$T/iorec.err" ||
+		{ cat "$T/iorec.err" >&2; fail "iorec -- $* failed"; }
+	"$IOREPORT" info --json "$out" >"$T/info.json" 2>"$T/iorec.err" ||
+		{ cat "$T/iorec.err" >&2; fail "ioreport info $out failed"; }
+	lost=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(sum(c["overrun"] + c["dropped"] + c["lost_pages"] for c in d["kernel_lost"]) +
+      sum(c["lost_events"] + c["lost_pages"] for c in d["cpu"]))' "$T/info.json")
+	[ "$lost" = 0 ] || fail "the recording lost $lost events (the machine was too busy): its truths cannot be checked"
+}
+
+# paths_check REC TRUTH [TAG]: every truth line holds in REC's views.
+paths_check() {
+	local rec=$1 truth=$2 tag=${3:-rec}
+	"$IOREPORT" files --json --top 1000000 "$rec" >"$T/$tag.files.json" 2>"$T/$tag.err" ||
+		{ cat "$T/$tag.err" >&2; fail "ioreport files --json $rec failed"; }
+	"$IOREPORT" processes --json --top 1000000 "$rec" >"$T/$tag.procs.json" 2>"$T/$tag.err" ||
+		{ cat "$T/$tag.err" >&2; fail "ioreport processes --json $rec failed"; }
+	python3 - "$T/$tag.files.json" "$T/$tag.procs.json" "$truth" "$tag" <<'PY' ||
+import json, os, sys
+F, P = (json.load(open(f)) for f in sys.argv[1:3])
+tag = sys.argv[4]
+bad = []
+files = {}
+for f in F["files"]:
+	if f["path"]:
+		files.setdefault(f["path"], []).append(f)
+procs = {p["pid"]: p for p in P["processes"]}
+for line in open(sys.argv[3]):
+	what, key, n = line.split()
+	n = int(n)
+	if what == "proc+truth":
+		n += os.path.getsize(os.environ.get("PATHS_TRUTH_WRITTEN", sys.argv[3]))
+	slack = {"blk+": 16384, "pblk+": 65536}.get(what, 0)
+	if what == "pblk+":
+		p = procs.get(int(key))
+		got = p["block"]["write_bytes"] if p else None
+	elif what.startswith("proc"):
+		p = procs.get(int(key))
+		got = p["write_bytes"] if p else None
+	else:
+		rows = files.get(key, [])
+		if what == "file":
+			got = sum(r["write_bytes"] for r in rows) if rows else None
+		elif what == "read":
+			got = sum(r["read_bytes"] for r in rows) if rows else None
+		else:
+			got = sum(r["block"]["write_bytes"] for r in rows) if rows else None
+	ok = got == n or (slack and got is not None and n <= got <= n + slack)
+	print("%s: %-4s %-40s expected %10d got %s%s" % (tag, what, key, n, got,
+	      "" if ok else "   <-- WRONG"), file=sys.stderr)
+	if not ok:
+		bad.append(line.strip())
+if bad:
+	print("%s: anomalies %r" % (tag, F["anomalies"]), file=sys.stderr)
+	sys.exit(1)
+PY
+	fail "$tag: the bytes on files or processes differ from the truth"
+}

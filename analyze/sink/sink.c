@@ -120,7 +120,8 @@ void sink_line_add(struct sink_line *l, const char *fmt, ...)
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	len = strlen(buf) + (l->items ? 2 : 1);
-	if (l->items && !l->s->wide && l->col + len > SINK_WIDTH) {
+	/* room for the comma a next item would put after this one */
+	if (l->items && !l->s->wide && l->col + len + 1 > SINK_WIDTH) {
 		fprintf(l->s->out, ",\n%s    %s", l->pre, buf);
 		l->col = strlen(l->pre) + 4 + strlen(buf);
 	} else {

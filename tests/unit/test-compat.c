@@ -169,6 +169,20 @@ static void test_abi_of_tasks(void **state)
 	compat_exec(&cx, 40, 41, 2000);
 	assert_int_equal(compat_enter(&cx, 40, 0, 4), CALL_COMPAT);
 	compat_release(&cx);
+	/* two execs of one pid take its lines in turn */
+	init(&cx, &in, HDR("raw"), "3000\t30\taarch64\tcommand\n"
+	     "1000\t30\tarm\tcommand\n2000\t31\tarm\tcommand\n");
+	compat_clock(&cx, 900, 0, false);
+	compat_exec(&cx, 30, 30, 900);
+	assert_int_equal(compat_enter(&cx, 30, 0, 4), CALL_COMPAT);
+	compat_clock(&cx, 2500, 0, false);
+	assert_int_equal(compat_enter(&cx, 31, 0, 4), CALL_COMPAT);
+	compat_exec(&cx, 30, 30, 2500);
+	assert_int_equal(compat_enter(&cx, 30, 0, 4), CALL_NATIVE);
+	/* no line left: the ABI stays */
+	compat_exec(&cx, 30, 30, 4000);
+	assert_int_equal(compat_enter(&cx, 30, 0, 4), CALL_NATIVE);
+	compat_release(&cx);
 }
 
 /* No compat ABI, or not recorded: nothing to tell apart. */

@@ -112,11 +112,31 @@ static int load_unshadowed(struct compat *cx)
 	return 0;
 }
 
+/* Chain each pid's EXEC_ABI lines in time order, for compat_exec(). */
+static int link_exec(struct compat *cx)
+{
+	cx->exec_next = an_calloc(cx->nexec ? cx->nexec : 1,
+				  sizeof(*cx->exec_next));
+	if (!cx->exec_next)
+		return -AN_E_NOMEM;
+	for (size_t i = cx->nexec; i-- > 0;) {
+		void *prev;
+
+		if (imap_put(&cx->exec_first, cx->exec[i].pid,
+			     (void *)(intptr_t)(i + 1), &prev))
+			return -AN_E_NOMEM;
+		cx->exec_next[i] = prev ? (size_t)(intptr_t)prev - 1 :
+				   cx->nexec;
+	}
+	return 0;
+}
+
 int compat_init(struct compat *cx, const struct source_info *in)
 {
 	memset(cx, 0, sizeof(*cx));
 	imap_init(&cx->tasks);
 	imap_init(&cx->unshadowed);
+	imap_init(&cx->exec_first);
 	meta_abis(in->header_text, &cx->abis);
 	cx->mode = cx->abis.mode;
 	if (cx->mode != META_COMPAT_SHADOW && cx->mode != META_COMPAT_RAW) {
@@ -129,7 +149,7 @@ int compat_init(struct compat *cx, const struct source_info *in)
 	    meta_exec_abis(in->exec_abi, &cx->abis, &cx->exec, &cx->nexec))
 		return -AN_E_NOMEM;
 	cx->exec_used = an_calloc(cx->nexec ? cx->nexec : 1, 1);
-	if (!cx->exec_used ||
+	if (!cx->exec_used || link_exec(cx) ||
 	    meta_lines(in->snapshot_start, "abi", snap_abi, cx) < 0 ||
 	    meta_lines(in->snapshot_start, "thread", snap_thread, cx) < 0)
 		return -AN_E_NOMEM;
@@ -140,8 +160,10 @@ void compat_release(struct compat *cx)
 {
 	imap_release_all(&cx->tasks, NULL);
 	imap_release(&cx->unshadowed);
+	imap_release(&cx->exec_first);
 	free(cx->exec);
 	free(cx->exec_used);
+	free(cx->exec_next);
 	free(cx->gaps);
 	memset(cx, 0, sizeof(*cx));
 }
@@ -168,18 +190,29 @@ void compat_fork(struct compat *cx, int parent, int child)
 
 void compat_exec(struct compat *cx, int pid, int old, uint64_t ts)
 {
+	void *v = imap_get(&cx->exec_first, pid);
+	size_t i = v ? (size_t)(intptr_t)v - 1 : cx->nexec;
+
 	/* a non-leader thread that execs takes the pid: its probes' ABI */
 	if (old > 0 && old != pid)
 		compat_set(cx, pid, abi_of(cx, old));
-	/* the first EXEC_ABI line of pid at or after the exec */
-	for (size_t i = cx->next_exec; i < cx->nexec; i++) {
-		if (cx->exec[i].pid != pid || cx->exec_used[i] ||
-		    cx->exec[i].ts < ts)
-			continue;
+	/*
+	 * The first EXEC_ABI line of pid at or after the exec: the lines
+	 * before it are used already (compat_clock() took those up to now),
+	 * so the pid's chain only moves on, each line passed once.
+	 */
+	while (i < cx->nexec && (cx->exec_used[i] || cx->exec[i].ts < ts))
+		i = cx->exec_next[i];
+	if (i < cx->nexec) {
 		cx->exec_used[i] = true;
 		compat_set(cx, pid, cx->exec[i].abi);
-		break;
+		i = cx->exec_next[i];
 	}
+	if (v && i >= cx->nexec)
+		imap_del(&cx->exec_first, pid);
+	else if (v && imap_put(&cx->exec_first, pid,
+			       (void *)(intptr_t)(i + 1), NULL))
+		cx->err = -AN_E_NOMEM;
 }
 
 static uint64_t gen_of(const struct compat *cx, int cpu)

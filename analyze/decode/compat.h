@@ -36,6 +36,9 @@ struct compat {
 	struct meta_exec_abi *exec;	/* EXEC_ABI lines, by time */
 	bool *exec_used;		/* taken by an exec event, or by time */
 	size_t nexec, next_exec;
+	size_t *exec_next;		/* the next line of the same pid, or nexec */
+	struct imap exec_first;		/* pid -> (intptr) its first line not
+					   passed + 1 */
 	uint64_t *gaps;			/* per CPU: lost-event gaps met */
 	int ncpus;
 	int err;			/* sticky -AN_E_NOMEM */

@@ -271,7 +271,8 @@ static const struct row_def *match(const struct source_event_type *t,
 	/*
 	 * The late-path hook: a uprobe on the C library's open functions
 	 * (iorec's group iorec_PID) carrying the path string names the
-	 * thread's open that is waiting or comes next.
+	 * thread's open that is waiting or comes next; iorec's exec probes
+	 * (no fields) say which ABI the exec'ing thread runs next.
 	 */
 	if (!strncmp(t->system, "iorec_", 6) && !strcmp(t->name, "exec_native"))
 		return &exec_native_def;

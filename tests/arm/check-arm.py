@@ -358,16 +358,19 @@ def check_case(c, name, d, args):
     att = files.get('attribution') or {}
     summary['attribution'] = att
     # block I/O of the workload's device keeps its owner (split requests too)
-    dbytes = unatt = 0
+    dbytes = unatt = meta = 0
     for r in reqs.get('requests', []):
         if r.get('name') != dev or r.get('op') not in ('read', 'write'):
             continue
         dbytes += r.get('bytes', 0)
-        if (r.get('owner') or {}).get('kind', 'unattributed') == 'unattributed':
+        kind = (r.get('owner') or {}).get('kind', 'unattributed')
+        if kind == 'unattributed':
             unatt += r.get('bytes', 0)
+        elif kind == 'metadata':
+            meta += r.get('bytes', 0)
     share = round(100.0 * unatt / dbytes, 2) if dbytes else None
     summary['device'] = {'name': dev, 'bytes': dbytes, 'unattributed': unatt,
-                         'unattributed_pct': share}
+                         'unattributed_pct': share, 'metadata': meta}
     c.want(name, f'{dev}: unattributed share of the device bytes (%) <= {MAX_UNATTRIBUTED}',
            lambda x: x is not None and x <= MAX_UNATTRIBUTED, share)
     return summary

@@ -7,6 +7,7 @@ UNIT_TESTS = \
 	tests/unit/test-json \
 	tests/unit/test-sysreplay \
 	tests/unit/test-attrib \
+	tests/unit/test-compat \
 	tests/unit/test-diff \
 	tests/unit/test-signif \
 	tests/unit/test-nomem
@@ -28,6 +29,8 @@ tests_unit_test_sysreplay_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sysreplay_LDADD = $(UNIT_LDADD)
 tests_unit_test_attrib_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_attrib_LDADD = $(UNIT_LDADD)
+tests_unit_test_compat_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_compat_LDADD = $(UNIT_LDADD)
 tests_unit_test_diff_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_diff_LDADD = $(UNIT_LDADD)
 tests_unit_test_signif_CFLAGS = $(UNIT_CFLAGS)

@@ -39,6 +39,8 @@
 #define WA_MIN_EXTRA		(1024 * 1024)
 #define READ_MIN_BYTES		(1024 * 1024)
 #define WEAR_MIN_BYTES		(1024 * 1024)
+#define WEAR_MIN_PER_DAY	1e9	/* bytes a day worth a finding */
+#define WEAR_WRITERS		3
 #define UNNAMED_MAX_SHARE	0.5
 #define DAY_NS			86400e9
 
@@ -153,7 +155,8 @@ static void add_pct(struct sbuf *sb, double part, double whole)
 {
 	double p = whole > 0 ? 100 * part / whole : 0;
 
-	sbuf_addf(sb, p > 0 && p < 10 ? "%.1f%%" : "%.0f%%", p);
+	sbuf_addf(sb, p > 0 && p < 0.1 ? "%.2f%%" : p > 0 && p < 10 ?
+		  "%.1f%%" : "%.0f%%", p);
 }
 
 /* The name of a block device: the snapshot's, else "maj:min". */
@@ -936,6 +939,32 @@ static bool flash(const struct ctx *c, uint32_t dev)
 	return false;
 }
 
+/*
+ * The file process pid synced the most bytes to (its ext4 fsync
+ * intervals) and its disk in *dev, or NULL.
+ */
+static const char *writer_file(const struct ctx *c, int pid, uint32_t *dev,
+			       char *buf, size_t n)
+{
+	const struct stats *st = c->st;
+	const struct wa_fsync *best = NULL;
+
+	for (size_t k = 0; st->wa && k < st->wa->nfs; k++) {
+		const struct wa_fsync *w = &st->wa->fs[k];
+		const struct proc *p = proctable_of_tid_at(st->pt, w->tid,
+							   w->last_ts);
+
+		if (p && p->pid == pid &&
+		    (!best || w->write_bytes > best->write_bytes))
+			best = w;
+	}
+	if (!best)
+		return NULL;
+	*dev = disk_of(c, best->fsdev);
+	return fnd_file_name(fsync_file(st, best), best->fsdev, best->ino, buf,
+			     n);
+}
+
 static void rule_wear(struct ctx *c)
 {
 	const struct stats *st = c->st;
@@ -956,25 +985,28 @@ static void rule_wear(struct ctx *c)
 		c->err = (int)nf;
 		return;
 	}
-	/* the top writer among the processes that wrote with syscalls */
-	for (long i = 0; i < n; i++) {
+	/* the top writers among the processes that wrote with syscalls */
+	for (long i = 0, shown = 0; i < n && shown < WEAR_WRITERS; i++) {
 		double b = (double)(v[i].blk + v[i].journal), day;
 		const struct devstat *ds = NULL;
 		struct sbuf sb = SBUF_INIT;
 		struct finding *x;
 		uint32_t dev = 0;
-		long top = -1;
-		char buf[96];
+		const char *name = NULL;
+		char buf[96], nb[96];
 
-		if (!v[i].app || b < WEAR_MIN_BYTES)
+		day = b * DAY_NS / c->dur;
+		if (!v[i].app || day < WEAR_MIN_PER_DAY)
 			continue;
-		for (long k = 0; k < nf && top < 0; k++)
+		shown++;
+		name = writer_file(c, v[i].pid, &dev, nb, sizeof(nb));
+		/* else the top writer's: the file written most at the devices */
+		for (long k = 0; !name && shown == 1 && k < nf; k++)
 			if (fr[k].s.blk.write_bytes &&
 			    (dev = path_dev(c, fr[k].f.path)))
-				top = k;
+				name = file_info_name(&fr[k].f);
 		if (dev)
 			ds = devstat_of(st, dev, BLK_OP_WRITE);
-		day = b * DAY_NS / c->dur;
 		x = add(c, "flash-wear", dev && flash(c, dev) && day >= 10e9 ?
 			FND_WARNING : FND_INFO, 0);
 		ent(c, x, "process", v[i].name, v[i].pid);
@@ -987,9 +1019,7 @@ static void rule_wear(struct ctx *c)
 		sbuf_addstr(&sb, " a day to the devices (");
 		add_bytes(&sb, b);
 		sbuf_addf(&sb, " in %.1f s, extrapolated)", c->dur / 1e9);
-		if (top >= 0) {
-			const char *name = file_info_name(&fr[top].f);
-
+		if (name) {
 			ent(c, x, "file", name, -1);
 			dev_name(c, dev, buf, sizeof(buf));
 			ent(c, x, "device", buf, dev);
@@ -1007,7 +1037,6 @@ static void rule_wear(struct ctx *c)
 		}
 		sbuf_addstr(&sb, ".");
 		say(c, x, &sb, "wa");
-		break;
 	}
 	rows_wa_release(v, n);
 	rows_files_release(fr, nf);

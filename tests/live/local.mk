@@ -16,7 +16,8 @@ LIVE_TESTS = \
 REPORT_LIVE_TESTS = \
 	tests/live/report-fsync.sh \
 	tests/live/report-dirty.sh \
-	tests/live/report-findings.sh
+	tests/live/report-findings.sh \
+	tests/live/report-findings-rules.sh
 
 TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) tests/live/lib.sh \

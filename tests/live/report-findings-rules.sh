@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# report-findings-rules.sh - each rule of ioreport findings on a live
+# recording whose cause the test made (docs/findings.md):
+#  - an emulated SD card (ext4 on a loop device with direct I/O whose
+#    backing file lives on a second loop device throttled by the cgroup v1
+#    blkio controller, as samples/make-samples.sh makes it): random 4 KiB
+#    writes with an fdatasync every 5 give small-scattered-writes on the
+#    card, a fsync finding and the flash wear of the writer on its file;
+#  - a cold file (evicted with POSIX_FADV_DONTNEED) read from the card,
+#    recorded with the iowait profile: read-misses and iowait of the reader;
+#  - dd with vm.dirty_bytes=8 MiB: dirty-throttling naming the sysctl;
+#  - 4 KiB writes each followed by fsync on ext4 mounted data=journal:
+#    write-amplification whose cause is data=journal.
+# Throttles and sysctls are restored on every exit path.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+need_root_tracefs
+need_cmd python3 mkfs.ext4 losetup
+need_event block:block_rq_complete ext4:ext4_sync_file_enter \
+	writeback:balance_dirty_pages sched:sched_switch
+BLKIO=/sys/fs/cgroup/blkio
+[ -w $BLKIO/blkio.throttle.write_iops_device ] ||
+	skip "no cgroup v1 blkio throttling at $BLKIO"
+VM=/proc/sys/vm
+for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes; do
+	[ -w "$VM/$k" ] || skip "$VM/$k is not writable"
+done
+
+py() {	# FILE EXPR: EXPR over the findings f of FILE, one(rule, kind=name)
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+f = json.load(open(sys.argv[1]))['findings']
+def names(x, kind):
+    return [e['name'] for e in x['entities'] if e['kind'] == kind]
+def one(rule, **ent):
+    for x in f:
+        if x['rule'] == rule and all(v in names(x, k) for k, v in ent.items()):
+            return x
+    return None
+r = eval(sys.argv[2])
+if not r:
+    for x in f:
+        print('  ', x['rule'], x['sentence'], file=sys.stderr)
+    sys.exit(1)
+print(r if isinstance(r, str) else r['sentence'] if isinstance(r, dict) else r)
+PY
+}
+findings() {	# NAME: NAME.iorec -> NAME.json
+	"$IOREPORT" findings --json --top 100 "$T/$1.iorec" >"$T/$1.json" ||
+		fail "ioreport findings --json $1 failed"
+}
+
+# the card: the lower loop device throttled, the card on a file in it
+make_loop_ext4 200 "" ""
+LOWER=$LOOPDEV LOWER_MNT=$MNT LOWER_DEVT=$LOOP_DEVT
+echo "$LOWER_DEVT 100" >$BLKIO/blkio.throttle.write_iops_device
+on_exit "echo '$LOWER_DEVT 0' > $BLKIO/blkio.throttle.write_iops_device"
+echo "$LOWER_DEVT 100" >$BLKIO/blkio.throttle.read_iops_device
+on_exit "echo '$LOWER_DEVT 0' > $BLKIO/blkio.throttle.read_iops_device"
+truncate -s 64M "$LOWER_MNT/card.img"
+CARD=$(losetup -f --show --direct-io=on "$LOWER_MNT/card.img") ||
+	fail "losetup of the card failed"
+_OUR_LOOPS+=("$CARD")
+on_exit "losetup -d '$CARD'"
+CARDNAME=$(basename "$CARD")
+mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$CARD" ||
+	fail "mkfs.ext4 $CARD failed"
+CARD_MNT=$T/card
+mkdir "$CARD_MNT"
+mount -t ext4 "$CARD" "$CARD_MNT" || fail "mount $CARD failed"
+on_exit "umount '$CARD_MNT' || umount -l '$CARD_MNT'"
+python3 -c 'import os,sys
+for name in ("data", "cold"):
+    with open(sys.argv[1] + "/" + name, "wb") as f:
+        f.write(os.urandom(8 << 20)); f.flush(); os.fsync(f.fileno())' "$CARD_MNT" ||
+	fail "cannot fill the card"
+sync
+
+# 1. small scattered synced writes on the card
+run_iorec -q -o "$T/card.iorec" -- python3 -c 'import os,random,sys
+open("/proc/self/comm", "w").write("cardwriter")
+fd = os.open(sys.argv[1], os.O_WRONLY)
+random.seed(1)
+for i in range(150):
+    os.pwrite(fd, os.urandom(4096), random.randrange(2048) * 4096)
+    if i % 5 == 4:
+        os.fdatasync(fd)' "$CARD_MNT/data" || fail "iorec -- cardwriter failed"
+findings card
+x=$(py "$T/card.json" "one('small-scattered-writes', device='$CARDNAME')") ||
+	fail "no small-scattered-writes on the card $CARDNAME"
+log "$x"
+py "$T/card.json" "one('small-scattered-writes', device='$CARDNAME', process='cardwriter', file='$CARD_MNT/data')" >/dev/null ||
+	fail "the card's slow writes are not cardwriter's on $CARD_MNT/data"
+x=$(py "$T/card.json" "(x := one('fsync', process='cardwriter', device='$CARDNAME', file='$CARD_MNT/data')) and x['numbers']['fsync_calls'] == 30 and x") ||
+	fail "no fsync finding of cardwriter's 30 fdatasyncs on $CARD_MNT/data on $CARDNAME"
+log "$x"
+x=$(py "$T/card.json" "(x := one('flash-wear', process='cardwriter', file='$CARD_MNT/data', device='$CARDNAME')) and abs(x['numbers']['bytes_per_day'] - x['numbers']['write_bytes'] * 86400 / x['numbers']['seconds']) < 0.01 * x['numbers']['bytes_per_day'] and x") ||
+	fail "no flash wear of cardwriter on $CARD_MNT/data"
+log "$x"
+
+# 2. a cold read from the card, with the iowait profile
+python3 -c 'import os,sys
+fd = os.open(sys.argv[1], os.O_RDONLY)
+os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)' "$CARD_MNT/cold"
+run_iorec -q -p io,iowait -o "$T/cold.iorec" -- python3 -c 'import sys
+open("/proc/self/comm", "w").write("coldreader")
+with open(sys.argv[1], "rb", buffering=0) as f:
+    while f.read(131072):
+        pass' "$CARD_MNT/cold" || fail "iorec -- coldreader failed"
+findings cold
+x=$(py "$T/cold.json" "(x := one('read-misses', process='coldreader', file='$CARD_MNT/cold')) and x['numbers']['device_read_bytes'] >= 7 << 20 and x") ||
+	fail "no read misses of coldreader on $CARD_MNT/cold (8 MiB evicted)"
+log "$x"
+x=$(py "$T/cold.json" "one('iowait', process='coldreader')") ||
+	fail "no iowait finding for coldreader"
+log "$x"
+
+# 3. dirty throttling with low limits
+SAVED_R=$(cat $VM/dirty_ratio) SAVED_BR=$(cat $VM/dirty_background_ratio)
+SAVED_B=$(cat $VM/dirty_bytes) SAVED_BB=$(cat $VM/dirty_background_bytes)
+restore_sysctls() {
+	if [ "$SAVED_B" != 0 ]; then echo "$SAVED_B" >$VM/dirty_bytes; else echo "$SAVED_R" >$VM/dirty_ratio; fi
+	if [ "$SAVED_BB" != 0 ]; then echo "$SAVED_BB" >$VM/dirty_background_bytes; else echo "$SAVED_BR" >$VM/dirty_background_ratio; fi
+}
+on_exit restore_sysctls
+unique_dd
+echo $((4 << 20)) >$VM/dirty_background_bytes
+echo $((8 << 20)) >$VM/dirty_bytes
+run_iorec -q -o "$T/dirty.iorec" -- "$DD" if=/dev/zero of="$LOWER_MNT/big" bs=1M count=48 status=none ||
+	fail "iorec -- dd failed"
+restore_sysctls
+findings dirty
+x=$(py "$T/dirty.json" "(x := one('dirty-throttling', process='dd', sysctl='vm.dirty_bytes=8388608')) and x['numbers']['paused_ns'] > 0 and x") ||
+	fail "no dirty-throttling of dd naming vm.dirty_bytes=8388608"
+log "$x"
+
+# 4. write amplification from data=journal
+make_loop_ext4 64 "" "data=journal"
+run_iorec -q -o "$T/journal.iorec" -- python3 -c 'import os,sys
+open("/proc/self/comm", "w").write("jwriter")
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o644)
+for i in range(512):
+    os.write(fd, os.urandom(4096))
+    os.fsync(fd)' "$MNT/j" || fail "iorec -- jwriter failed"
+findings journal
+x=$(py "$T/journal.json" "(x := one('write-amplification', device='$LOOPNAME')) and 'data=journal' in x['sentence'] and x['numbers']['ratio'] >= 1.5 and x") ||
+	fail "no write amplification on $LOOPNAME caused by data=journal"
+log "$x"
+finish

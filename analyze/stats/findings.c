@@ -204,12 +204,12 @@ static int on_memtotal(char **f, int n, void *arg)
 	return 0;
 }
 
-static uint64_t memtotal(const struct ctx *c)
+static uint64_t memtotal(struct ctx *c)
 {
 	uint64_t b = 0;
 
-	if (c->snap)
-		meta_lines(c->snap, "meminfo", on_memtotal, &b);
+	if (c->snap && meta_lines(c->snap, "meminfo", on_memtotal, &b) < 0)
+		c->err = -AN_E_NOMEM;
 	return b;
 }
 
@@ -412,8 +412,13 @@ static void rule_fsync(struct ctx *c)
 		if (fs_ns < FSYNC_MIN_NS || 2 * fs_ns < all_ns)
 			continue;
 		/* its ext4 fsync intervals: files, flushes */
-		if (wa && wa->nfs)
+		if (wa && wa->nfs) {
 			pf = an_calloc(wa->nfs, sizeof(*pf));
+			if (!pf) {
+				c->err = -AN_E_NOMEM;
+				return;
+			}
+		}
 		for (size_t k = 0; pf && k < wa->nfs; k++) {
 			const struct wa_fsync *w = &wa->fs[k];
 			const struct proc *p = proctable_of_tid_at(st->pt,

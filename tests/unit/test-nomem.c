@@ -28,6 +28,7 @@
 #include "driver.h"
 #include "stats/diffmodel.h"
 #include "stats/dirty.h"
+#include "stats/findings.h"
 #include "stats/rows.h"
 
 /* ------------------------------------------------------------------ */
@@ -95,6 +96,7 @@ int __wrap_vasprintf(char **p, const char *fmt, va_list ap)
 struct digest {
 	uint64_t events, requests, bytes, calls, files, wa_dev, fsyncs;
 	uint64_t paused, diff_rows, anomalies;
+	uint64_t findings;
 };
 
 /*
@@ -131,6 +133,15 @@ static int run(const char *path, long at, struct digest *d)
 			for (int s = 0; s < DM_NSECT; s++)
 				d->diff_rows += df.ma.s[s].n;
 			diff_release(&df);
+		}
+	}
+	if (!rc) {
+		struct findings fs;
+
+		rc = findings_compute(&dr.st, &fs);
+		if (!rc) {
+			d->findings = fs.n;
+			findings_release(&fs);
 		}
 	}
 	armed = 0;

@@ -328,22 +328,29 @@ static void rule_caveats(struct ctx *c)
 	}
 	if (!st->have_block || !st->have_sys ||
 	    (t && (!t->bio_events || !t->ext4_events || !t->jbd2_events))) {
+		const char *sep = "The recording lacks ";
+
 		x = add(c, "missing-events", FND_WARNING, 0);
 		if (x)
 			x->caveat = true;
-		sbuf_addstr(&sb, "The recording lacks");
-		if (!st->have_block)
-			sbuf_addstr(&sb, " block events (no device rules)");
-		if (!st->have_sys)
-			sbuf_addstr(&sb, " syscall events (no fsync, read or wear per process)");
-		if (t && !t->bio_events)
-			sbuf_addstr(&sb, " block_bio_queue (block I/O not tied to processes or files)");
+		if (!st->have_block) {
+			sbuf_addf(&sb, "%sblock events (no device rules)", sep);
+			sep = "; ";
+		}
+		if (!st->have_sys) {
+			sbuf_addf(&sb, "%ssyscall events (no fsync, read or wear per process)", sep);
+			sep = "; ";
+		}
+		if (t && !t->bio_events) {
+			sbuf_addf(&sb, "%sblock_bio_queue (block I/O not tied to processes or files)", sep);
+			sep = "; ";
+		}
 		if (t && (!t->ext4_events || !t->jbd2_events))
-			sbuf_addstr(&sb, " ext4/jbd2 events (flushes per fsync and journal bytes not measured)");
+			sbuf_addf(&sb, "%sext4/jbd2 events (flushes per fsync and journal bytes not measured)", sep);
 		sbuf_addstr(&sb, "; iorec --check shows what this kernel offers.");
 		say(c, x, &sb, "summary");
 	}
-	if (t && t->bytes >= WEAR_MIN_BYTES &&
+	if (t && t->bio_events && t->bytes >= WEAR_MIN_BYTES &&
 	    (double)(t->file_bytes + t->inode_bytes) <
 	    UNNAMED_MAX_SHARE * (double)t->bytes) {
 		x = add(c, "unnamed-io", FND_INFO, 0);
@@ -977,7 +984,7 @@ static void rule_wear(struct ctx *c)
 	struct file_row *fr = NULL;
 	long n, nf;
 
-	if (!st->have_sys || c->dur < 1e9)
+	if (!st->have_sys || c->dur < 1e8)
 		return;
 	n = rows_wa(st, true, &v);
 	if (n < 0) {

@@ -293,6 +293,19 @@ static const struct blk_done *slow_owner(const struct ctx *c, uint32_t dev,
 	return NULL;
 }
 
+/* The slowest kept request of process pid, or NULL. */
+static const struct blk_done *slow_of(const struct ctx *c, int pid)
+{
+	size_t n;
+	const struct blk_done *v = stats_slowest((struct stats *)c->st, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i].attributed && v[i].own.proc &&
+		    v[i].own.proc->pid == pid)
+			return &v[i];
+	return NULL;
+}
+
 /* ------------------------------------------------------------------ */
 /* Caveats: what the data cannot say */
 
@@ -914,8 +927,10 @@ static void rule_iowait(struct ctx *c)
 	for (long i = 0; i < c->nprocs; i++) {
 		const struct proc_row *r = &c->procs[i];
 		const struct procstat *ps = r->ps;
+		const struct blk_done *own;
 		struct sbuf sb = SBUF_INIT;
 		struct finding *x;
+		char buf[96];
 
 		if (!ps || ps->dstate_ns < FSYNC_MIN_NS ||
 		    100 * ps->dstate_ns < c->dur)
@@ -929,13 +944,26 @@ static void rule_iowait(struct ctx *c)
 						ps->blk.write_bytes));
 		sbuf_addf(&sb, "%s (pid %d) was blocked in D state %" PRIu64
 			  " times for ", r->p.comm, r->p.pid, ps->dstates);
+		own = slow_of(c, r->p.pid);
 		add_time(&sb, (double)ps->dstate_ns);
 		sbuf_addstr(&sb, " (");
 		add_pct(&sb, (double)ps->dstate_ns, c->dur);
 		sbuf_addstr(&sb, " of the recording) while ");
 		add_bytes(&sb, (double)(ps->blk.read_bytes +
 					ps->blk.write_bytes));
-		sbuf_addstr(&sb, " of block I/O was its own.");
+		sbuf_addstr(&sb, " of block I/O was its own");
+		if (own) {
+			const char *file = stats_request_file(c->st, own);
+
+			dev_name(c, own->rq.dev, buf, sizeof(buf));
+			ent(c, x, "device", buf, own->rq.dev);
+			sbuf_addf(&sb, ", its slowest requests on %s", buf);
+			if (file) {
+				ent(c, x, "file", file, -1);
+				sbuf_addf(&sb, " (%s)", file);
+			}
+		}
+		sbuf_addstr(&sb, ".");
 		say(c, x, &sb, "processes");
 	}
 }
@@ -1072,7 +1100,7 @@ static const struct rule {
 	{ "flash-wear", rule_wear },
 };
 
-static int cmp_finding(const void *a, const void *b)
+int findings_cmp(const void *a, const void *b)
 {
 	const struct finding *x = a, *y = b;
 
@@ -1113,7 +1141,8 @@ int findings_compute(const struct stats *st, struct findings *f)
 		findings_release(f);
 		return c.err;
 	}
-	qsort(f->v, f->n, sizeof(*f->v), cmp_finding);
+	if (f->n)
+		qsort(f->v, f->n, sizeof(*f->v), findings_cmp);
 	return 0;
 }
 
@@ -1127,65 +1156,4 @@ void findings_release(struct findings *f)
 	}
 	free(f->v);
 	memset(f, 0, sizeof(*f));
-}
-
-/* Same rule and same first entity (by name: pids differ between runs). */
-static bool same(const struct finding *x, const struct finding *y)
-{
-	if (strcmp(x->rule, y->rule))
-		return false;
-	if (!x->nent || !y->nent)
-		return x->nent == y->nent;
-	return !strcmp(x->ent[0].kind, y->ent[0].kind) &&
-	       !strcmp(x->ent[0].name, y->ent[0].name);
-}
-
-static int cmp_change(const void *p, const void *q)
-{
-	const struct fnd_change *x = p, *y = q;
-	const struct finding *fx = x->a ? x->a : x->b;
-	const struct finding *fy = y->a ? y->a : y->b;
-	int64_t dx = x->delta_ns < 0 ? -x->delta_ns : x->delta_ns;
-	int64_t dy = y->delta_ns < 0 ? -y->delta_ns : y->delta_ns;
-
-	if (fx->caveat != fy->caveat)
-		return fx->caveat ? -1 : 1;
-	if (dx != dy)
-		return dx > dy ? -1 : 1;
-	return cmp_finding(fx, fy);
-}
-
-long findings_changes(const struct findings *b, const struct findings *a,
-		      struct fnd_change **out)
-{
-	struct fnd_change *v = an_calloc(b->n + a->n + 1, sizeof(*v));
-	bool *used = an_calloc(a->n + 1, sizeof(*used));
-	size_t n = 0;
-
-	*out = v;
-	if (!v || !used) {
-		free(used);
-		return -AN_E_NOMEM;
-	}
-	for (size_t i = 0; i < b->n; i++) {
-		v[n].b = &b->v[i];
-		for (size_t k = 0; k < a->n; k++)
-			if (!used[k] && same(&b->v[i], &a->v[k])) {
-				used[k] = true;
-				v[n].a = &a->v[k];
-				break;
-			}
-		v[n].delta_ns = (int64_t)(v[n].a ? v[n].a->lost_ns : 0) -
-				(int64_t)b->v[i].lost_ns;
-		n++;
-	}
-	for (size_t k = 0; k < a->n; k++)
-		if (!used[k]) {
-			v[n].a = &a->v[k];
-			v[n].delta_ns = (int64_t)a->v[k].lost_ns;
-			n++;
-		}
-	free(used);
-	qsort(v, n, sizeof(*v), cmp_change);
-	return (long)n;
 }

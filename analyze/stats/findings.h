@@ -72,6 +72,9 @@ struct findings {
 int findings_compute(const struct stats *st, struct findings *f);
 void findings_release(struct findings *f);
 
+/* The rank order of two struct finding (qsort): caveats, lost_ns, severity. */
+int findings_cmp(const void *a, const void *b);
+
 /* A finding of BEFORE and its match in AFTER (same rule, same first
  * entity name): either may be NULL (new, gone). */
 struct fnd_change {

@@ -20,4 +20,5 @@ analyze_libioreport_a_SOURCES += \
 	analyze/stats/signif.h analyze/stats/signif.c
 # findings: the rules that answer (findings.h, docs/findings.md)
 analyze_libioreport_a_SOURCES += \
-	analyze/stats/findings.h analyze/stats/findings.c
+	analyze/stats/findings.h analyze/stats/findings.c \
+	analyze/stats/findings-diff.c

@@ -112,8 +112,8 @@ findings cold
 x=$(py "$T/cold.json" "(x := one('read-misses', process='coldreader', file='$CARD_MNT/cold')) and x['numbers']['device_read_bytes'] >= 7 << 20 and x") ||
 	fail "no read misses of coldreader on $CARD_MNT/cold (8 MiB evicted)"
 log "$x"
-x=$(py "$T/cold.json" "one('iowait', process='coldreader')") ||
-	fail "no iowait finding for coldreader"
+x=$(py "$T/cold.json" "one('iowait', process='coldreader', device='$CARDNAME')") ||
+	fail "no iowait finding for coldreader on $CARDNAME"
 log "$x"
 
 # 3. dirty throttling with low limits

@@ -178,6 +178,7 @@ static void section_json(struct sink *s, const struct diff *d, int sect,
 				json_null(j, "p");
 			}
 			json_str(j, "test", sig_test_name(sig.test));
+			json_double(j, "after_larger", sig.after_larger);
 			json_object_end(j);
 		}
 		json_object_end(j);
@@ -308,8 +309,10 @@ void view_diff(struct sink *s, const struct diff *d, long top)
 	fprintf(s->out, "BEFORE: %s, %.6f s\nAFTER:  %s, %.6f s\n",
 		d->b->info->path, (double)stats_duration(d->b) / 1e9,
 		d->a->info->path, (double)stats_duration(d->a) / 1e9);
-	fprintf(s->out, "  *: beyond run-to-run noise (p < %g and a change of %.0f%% or more; docs/diff-significance.md)\n",
-		SIG_ALPHA, SIG_MIN_CHANGE * 100);
+	fprintf(s->out, "  *: beyond run-to-run noise (docs/diff-significance.md): p < %g, a change of %.0f%% or\n"
+		"     more, for latencies P(an AFTER operation is longer) outside %.2f..%.2f\n",
+		SIG_ALPHA, SIG_MIN_CHANGE * 100, 0.5 - SIG_MIN_EFFECT,
+		0.5 + SIG_MIN_EFFECT);
 	config_text(s->out, &d->sd);
 	for (int k = 0; k < DM_NSECT; k++)
 		section_text(s, d, k, top);

@@ -258,15 +258,20 @@ void dm_signif(const struct dm_metric *m, const struct dm_row *b,
 	double vb = b ? dm_value(m, b) : 0, va = a ? dm_value(m, a) : 0;
 
 	memset(out, 0, sizeof(*out));
+	out->after_larger = NAN;
 	if (m->dist) {
 		const struct hist *hb = b ? m->dist(b) : NULL;
 		const struct hist *ha = a ? m->dist(a) : NULL;
-		double p = hb && ha ? sig_mwu(hb, ha, NULL) : -1;
+		double ps = NAN, p = hb && ha ? sig_mwu(hb, ha, &ps) : -1;
 
 		if (p < 0)
 			return;
 		out->test = SIG_MWU;
 		out->p = p;
+		out->after_larger = ps;
+		out->significant = sig_judge(p, vb, va) &&
+				   fabs(ps - 0.5) >= SIG_MIN_EFFECT;
+		return;
 	} else if (m->u == DM_COUNT || m->u == DM_RATE) {
 		/* a rate is tested as its count over the recording */
 		double cb = m->u == DM_RATE ? vb * secs_b : vb;

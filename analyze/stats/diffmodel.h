@@ -83,6 +83,8 @@ double dm_value(const struct dm_metric *m, const struct dm_row *r);
 struct dm_sig {
 	int test;		/* enum sig_test: SIG_NONE when not tested */
 	double p;		/* two-sided p-value (test != SIG_NONE) */
+	double after_larger;	/* Mann-Whitney: P(an AFTER operation takes
+				   longer than a BEFORE one); else NAN */
 	bool significant;
 };
 

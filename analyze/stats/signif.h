@@ -19,6 +19,11 @@ struct hist;
 #define SIG_ALPHA	0.001
 /* ... and when it moves the metric by at least this share. */
 #define SIG_MIN_CHANGE	0.10
+/*
+ * ... and, for latencies, when the probability that an operation of AFTER
+ * takes longer than one of BEFORE is at least this far from 1/2.
+ */
+#define SIG_MIN_EFFECT	0.15
 /* Fewer samples on a side: the latency test is not made. */
 #define SIG_MIN_SAMPLES	5
 

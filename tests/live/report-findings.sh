@@ -67,14 +67,14 @@ py "$T/b.json" "[f for f in j['findings'] if f['rule'] == 'flushes' and f['entit
 "$IOREPORT" diff --json "$T/a1.iorec" "$T/a2.iorec" >"$T/aa.json" || fail "diff A/A failed"
 "$IOREPORT" diff --json "$T/a1.iorec" "$T/b.iorec" >"$T/ab.json" || fail "diff A/B failed"
 "$IOREPORT" diff "$T/a1.iorec" "$T/b.iorec" >"$T/ab.txt" || fail "diff A/B (text) failed"
-sig() {	# FILE SECTION KEY METRIC: "significant p"
-	py "$1" "(lambda m: '%s %.3g' % (m['significant'], m['p']))([r for r in j['sections']['$2'] if r['key'] == '$3'][0]['metrics']['$4'])"
+sig() {	# FILE SECTION KEY METRIC: "significant p before after [after_larger]"
+	py "$1" "(lambda m: '%s %.3g %s %s %s' % (m['significant'], m['p'], m['before'], m['after'], m['after_larger']))([r for r in j['sections']['$2'] if r['key'] == '$3'][0]['metrics']['$4'])"
 }
 for pair in aa ab; do
 	f=$(sig "$T/$pair.json" fsync sqlite3 p50_ns) || fail "$pair: no fsync row of sqlite3"
 	l=$(sig "$T/$pair.json" write_amplification "$LOOPNAME" flushes) ||
 		fail "$pair: no write amplification row of $LOOPNAME"
-	log "$pair: sqlite3 fsync latency: significant p: $f; flushes on $LOOPNAME: $l"
+	log "$pair: sqlite3 fsync p50: significant p before after P(after larger): $f; flushes on $LOOPNAME: $l"
 	if [ $pair = aa ]; then
 		[ "${f%% *}" = False ] || fail "A/A: sqlite3's fsync latency judged significant ($f)"
 		[ "${l%% *}" = False ] || fail "A/A: the flushes on $LOOPNAME judged significant ($l)"

@@ -15,7 +15,10 @@ need_root_tracefs
 need_cmd sqlite3 python3 mkfs.ext4
 need_event block:block_rq_complete ext4:ext4_sync_file_enter
 
-COMMITS=${FINDINGS_COMMITS:-300}
+# 150 commits (600 fsyncs a run): enough for the barrier effect (p below
+# 1e-30 here), few enough that two runs under other load are not told
+# apart by the sheer number of samples (docs/diff-significance.md)
+COMMITS=${FINDINGS_COMMITS:-150}
 
 py() {	# FILE EXPR: EXPR over the JSON object j of FILE
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"

@@ -141,7 +141,11 @@ static void add_time(struct sbuf *sb, double ns)
 /* "5.6 MB", "97 GB", "40 kB" */
 static void add_bytes(struct sbuf *sb, double b)
 {
-	if (b >= 10e9)
+	if (b >= 10e12)
+		sbuf_addf(sb, "%.0f TB", b / 1e12);
+	else if (b >= 1e12)
+		sbuf_addf(sb, "%.1f TB", b / 1e12);
+	else if (b >= 10e9)
 		sbuf_addf(sb, "%.0f GB", b / 1e9);
 	else if (b >= 1e9)
 		sbuf_addf(sb, "%.1f GB", b / 1e9);
@@ -155,8 +159,11 @@ static void add_pct(struct sbuf *sb, double part, double whole)
 {
 	double p = whole > 0 ? 100 * part / whole : 0;
 
-	sbuf_addf(sb, p > 0 && p < 0.1 ? "%.2f%%" : p > 0 && p < 10 ?
-		  "%.1f%%" : "%.0f%%", p);
+	if (p > 0 && p < 0.01)
+		sbuf_addstr(sb, "under 0.01%");
+	else
+		sbuf_addf(sb, p > 0 && p < 0.1 ? "%.2f%%" : p > 0 && p < 10 ?
+			  "%.1f%%" : "%.0f%%", p);
 }
 
 /* The name of a block device: the snapshot's, else "maj:min". */

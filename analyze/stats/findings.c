@@ -589,6 +589,22 @@ static void rule_device(struct ctx *c)
 				 (double)d->small : 0);
 			sbuf_addstr(&sb, " each)");
 		}
+		if (!sd && d->small && d->small < d->reqs &&
+		    d->small_dev_ns <= d->device.sum) {
+			/* by size: the small ones against the rest */
+			double big = (double)(d->device.sum - d->small_dev_ns) /
+				     (double)(d->reqs - d->small);
+
+			num(x, "small_d2c_avg_ns", (double)d->small_dev_ns /
+			    (double)d->small);
+			num(x, "large_d2c_avg_ns", big);
+			sbuf_addf(&sb, "; by size: %" PRIu64 " of 16 kB or less took ",
+				  d->small);
+			add_time(&sb, (double)d->small_dev_ns / (double)d->small);
+			sbuf_addf(&sb, " each, %" PRIu64 " larger ones ",
+				  d->reqs - d->small);
+			add_time(&sb, big);
+		}
 		if (d->queue.count && d->queue.sum > d->device.sum)
 			sbuf_addstr(&sb, "; most of the time is spent queued before the device (Q2D), not in it");
 		else

@@ -53,7 +53,7 @@ findings() {	# NAME: NAME.iorec -> NAME.json
 
 # the card: the lower loop device throttled, the card on a file in it
 make_loop_ext4 200 "" ""
-LOWER=$LOOPDEV LOWER_MNT=$MNT LOWER_DEVT=$LOOP_DEVT
+LOWER_MNT=$MNT LOWER_DEVT=$LOOP_DEVT
 echo "$LOWER_DEVT 100" >$BLKIO/blkio.throttle.write_iops_device
 on_exit "echo '$LOWER_DEVT 0' > $BLKIO/blkio.throttle.write_iops_device"
 echo "$LOWER_DEVT 100" >$BLKIO/blkio.throttle.read_iops_device

@@ -346,7 +346,7 @@ static void rule_caveats(struct ctx *c)
 			  lost, gaps);
 		say(c, x, &sb, "summary");
 	}
-	if (!st->have_block || !st->have_sys ||
+	if (!st->have_block || !st->have_sys || st->raw_syscalls ||
 	    (t && (!t->bio_events || !t->ext4_events || !t->jbd2_events))) {
 		const char *sep = "The recording lacks ";
 
@@ -359,6 +359,10 @@ static void rule_caveats(struct ctx *c)
 		}
 		if (!st->have_sys) {
 			sbuf_addf(&sb, "%ssyscall events (no fsync, read or wear per process)", sep);
+			sep = "; ";
+		}
+		if (st->have_sys && st->raw_syscalls) {
+			sbuf_addf(&sb, "%ssyscalls:* events (a kernel without CONFIG_FTRACE_SYSCALLS: raw_syscalls stand in, file names only from the snapshots and uprobes)", sep);
 			sep = "; ";
 		}
 		if (t && !t->bio_events) {

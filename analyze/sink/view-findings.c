@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,8 +76,15 @@ static void finding_json(struct json *j, size_t rank, const struct finding *x)
 	}
 	json_array_end(j);
 	json_object_begin(j, "numbers");
-	for (int k = 0; k < x->nnum; k++)
-		json_double(j, x->num[k].key, x->num[k].v);
+	for (int k = 0; k < x->nnum; k++) {
+		double v = x->num[k].v;
+
+		/* counts, ns and bytes as integers, shares and ratios not */
+		if (v == floor(v) && fabs(v) < 9e15)
+			json_i64(j, x->num[k].key, (int64_t)v);
+		else
+			json_double(j, x->num[k].key, v);
+	}
 	json_object_end(j);
 	json_str(j, "sentence", x->sentence);
 	json_str(j, "more", x->more);

@@ -40,7 +40,6 @@
 #define READ_MIN_BYTES		(1024 * 1024)
 #define WEAR_MIN_BYTES		(1024 * 1024)
 #define WEAR_MIN_PER_DAY	1e9	/* bytes a day worth a finding */
-#define WEAR_WRITERS		3
 #define UNNAMED_MAX_SHARE	0.5
 #define DAY_NS			86400e9
 
@@ -346,7 +345,7 @@ static void rule_caveats(struct ctx *c)
 			  lost, gaps);
 		say(c, x, &sb, "summary");
 	}
-	if (!st->have_block || !st->have_sys ||
+	if (!st->have_block || !st->have_sys || st->raw_syscalls ||
 	    (t && (!t->bio_events || !t->ext4_events || !t->jbd2_events))) {
 		const char *sep = "The recording lacks ";
 
@@ -359,6 +358,10 @@ static void rule_caveats(struct ctx *c)
 		}
 		if (!st->have_sys) {
 			sbuf_addf(&sb, "%ssyscall events (no fsync, read or wear per process)", sep);
+			sep = "; ";
+		}
+		if (st->have_sys && st->raw_syscalls) {
+			sbuf_addf(&sb, "%ssyscalls:* events (a kernel without CONFIG_FTRACE_SYSCALLS: raw_syscalls stand in, file names only from the snapshots and uprobes)", sep);
 			sep = "; ";
 		}
 		if (t && !t->bio_events) {
@@ -588,6 +591,22 @@ static void rule_device(struct ctx *c)
 			add_time(&sb, d->small ? (double)d->small_dev_ns /
 				 (double)d->small : 0);
 			sbuf_addstr(&sb, " each)");
+		}
+		if (!sd && d->small && d->small < d->reqs &&
+		    d->small_dev_ns <= d->device.sum) {
+			/* by size: the small ones against the rest */
+			double big = (double)(d->device.sum - d->small_dev_ns) /
+				     (double)(d->reqs - d->small);
+
+			num(x, "small_d2c_avg_ns", (double)d->small_dev_ns /
+			    (double)d->small);
+			num(x, "large_d2c_avg_ns", big);
+			sbuf_addf(&sb, "; by size: %" PRIu64 " of 16 kB or less took ",
+				  d->small);
+			add_time(&sb, (double)d->small_dev_ns / (double)d->small);
+			sbuf_addf(&sb, " each, %" PRIu64 " larger ones ",
+				  d->reqs - d->small);
+			add_time(&sb, big);
 		}
 		if (d->queue.count && d->queue.sum > d->device.sum)
 			sbuf_addstr(&sb, "; most of the time is spent queued before the device (Q2D), not in it");
@@ -987,106 +1006,112 @@ static bool flash(const struct ctx *c, uint32_t dev)
 }
 
 /*
- * The file process pid synced the most bytes to (its ext4 fsync
- * intervals) and its disk in *dev, or NULL.
+ * The process that synced the most bytes to disk dev (its ext4 fsync
+ * intervals: write bytes completed while they waited) into *who with
+ * those bytes, and its interval with the most; NULL when none synced
+ * there.
  */
-static const char *writer_file(const struct ctx *c, int pid, uint32_t *dev,
-			       char *buf, size_t n)
+static const struct wa_fsync *top_syncer(const struct ctx *c, uint32_t dev,
+					 const struct proc **who,
+					 uint64_t *bytes)
 {
 	const struct stats *st = c->st;
 	const struct wa_fsync *best = NULL;
 
-	for (size_t k = 0; st->wa && k < st->wa->nfs; k++) {
+	*who = NULL;
+	*bytes = 0;
+	if (!st->have_sys || !st->wa)
+		return NULL;
+	for (size_t k = 0; k < st->wa->nfs; k++) {
 		const struct wa_fsync *w = &st->wa->fs[k];
 		const struct proc *p = proctable_of_tid_at(st->pt, w->tid,
 							   w->last_ts);
+		uint64_t sum = 0;
 
-		if (p && p->pid == pid &&
+		if (!p || p == *who || disk_of(c, w->fsdev) != dev)
+			continue;
+		for (size_t i = k; i < st->wa->nfs; i++) {
+			const struct wa_fsync *o = &st->wa->fs[i];
+
+			if (disk_of(c, o->fsdev) == dev &&
+			    proctable_of_tid_at(st->pt, o->tid,
+						o->last_ts) == p)
+				sum += o->write_bytes;
+		}
+		if (!*who || sum > *bytes) {
+			*who = p;
+			*bytes = sum;
+		}
+	}
+	for (size_t k = 0; *who && k < st->wa->nfs; k++) {
+		const struct wa_fsync *w = &st->wa->fs[k];
+
+		if (disk_of(c, w->fsdev) == dev &&
+		    proctable_of_tid_at(st->pt, w->tid, w->last_ts) == *who &&
 		    (!best || w->write_bytes > best->write_bytes))
 			best = w;
 	}
-	if (!best)
-		return NULL;
-	*dev = disk_of(c, best->fsdev);
-	return fnd_file_name(fsync_file(st, best), best->fsdev, best->ino, buf,
-			     n);
+	return best;
 }
 
 static void rule_wear(struct ctx *c)
 {
 	const struct stats *st = c->st;
-	struct wa_row *v = NULL;
-	struct file_row *fr = NULL;
-	long n, nf;
+	const struct wa *wa = st->wa;
 
-	if (!st->have_sys || c->dur < 1e8)
+	if (!wa || c->dur < 1e8)
 		return;
-	n = rows_wa(st, true, &v);
-	if (n < 0) {
-		c->err = (int)n;
-		return;
-	}
-	nf = rows_files(st, &fr);
-	if (nf < 0) {
-		rows_wa_release(v, n);
-		c->err = (int)nf;
-		return;
-	}
-	/* the top writers among the processes that wrote with syscalls */
-	for (long i = 0, shown = 0; i < n && shown < WEAR_WRITERS; i++) {
-		double b = (double)(v[i].blk + v[i].journal), day;
-		const struct devstat *ds = NULL;
+	for (size_t i = 0; i < wa->ndev; i++) {
+		const struct wa_dev *d = &wa->dev[i];
+		const struct devstat *ds = devstat_of(st, d->dev, BLK_OP_WRITE);
+		double day = (double)d->write_bytes * DAY_NS / c->dur;
+		const struct wa_fsync *w;
+		const struct proc *p;
 		struct sbuf sb = SBUF_INIT;
 		struct finding *x;
-		uint32_t dev = 0;
-		const char *name = NULL;
+		uint64_t synced;
 		char buf[96], nb[96];
 
-		day = b * DAY_NS / c->dur;
-		if (!v[i].app || day < WEAR_MIN_PER_DAY)
+		/* devices the applications write files to */
+		if (!d->app_bytes || !d->write_bytes || day < WEAR_MIN_PER_DAY)
 			continue;
-		shown++;
-		name = writer_file(c, v[i].pid, &dev, nb, sizeof(nb));
-		/* else the top writer's: the file written most at the devices */
-		for (long k = 0; !name && shown == 1 && k < nf; k++)
-			if (fr[k].s.blk.write_bytes &&
-			    (dev = path_dev(c, fr[k].f.path)))
-				name = file_info_name(&fr[k].f);
-		if (dev)
-			ds = devstat_of(st, dev, BLK_OP_WRITE);
-		x = add(c, "flash-wear", dev && flash(c, dev) && day >= 10e9 ?
+		x = add(c, "flash-wear", flash(c, d->dev) && day >= 10e9 ?
 			FND_WARNING : FND_INFO, 0);
-		ent(c, x, "process", v[i].name, v[i].pid);
-		num(x, "write_bytes", b);
+		dev_name(c, d->dev, buf, sizeof(buf));
+		ent(c, x, "device", buf, d->dev);
+		num(x, "write_bytes", (double)d->write_bytes);
 		num(x, "bytes_per_day", day);
 		num(x, "seconds", c->dur / 1e9);
-		sbuf_addf(&sb, "At the recorded rate %s (pid %d) writes ",
-			  v[i].name, v[i].pid);
+		sbuf_addf(&sb, "At the recorded rate %s takes ", buf);
 		add_bytes(&sb, day);
-		sbuf_addstr(&sb, " a day to the devices (");
-		add_bytes(&sb, b);
+		sbuf_addstr(&sb, " of writes a day (");
+		add_bytes(&sb, (double)d->write_bytes);
 		sbuf_addf(&sb, " in %.1f s, extrapolated)", c->dur / 1e9);
-		if (name) {
-			ent(c, x, "file", name, -1);
-			dev_name(c, dev, buf, sizeof(buf));
-			ent(c, x, "device", buf, dev);
-			sbuf_addstr(&sb, ", most to ");
-			sbuf_addstr(&sb, name);
-			sbuf_addf(&sb, " on %s", buf);
-		}
 		if (ds && ds->bytes) {
 			num(x, "small_sync_share", (double)ds->small_sync_bytes /
 			    (double)ds->bytes);
 			sbuf_addstr(&sb, "; ");
 			add_pct(&sb, (double)ds->small_sync_bytes,
 				(double)ds->bytes);
-			sbuf_addstr(&sb, " of the device's writes were small synced ones, which wear flash most");
+			sbuf_addstr(&sb, " of them small synced writes, which wear flash most");
+		}
+		w = top_syncer(c, d->dev, &p, &synced);
+		if (w && p) {
+			const char *name = fnd_file_name(fsync_file(st, w),
+							 w->fsdev, w->ino, nb,
+							 sizeof(nb));
+
+			ent(c, x, "process", p->comm ? p->comm : "?", p->pid);
+			ent(c, x, "file", name, -1);
+			num(x, "process_synced_bytes", (double)synced);
+			sbuf_addf(&sb, "; the process that synced the most there is %s (pid %d), ",
+				  p->comm ? p->comm : "?", p->pid);
+			add_bytes(&sb, (double)synced);
+			sbuf_addf(&sb, " mostly on %s", name);
 		}
 		sbuf_addstr(&sb, ".");
 		say(c, x, &sb, "wa");
 	}
-	rows_wa_release(v, n);
-	rows_files_release(fr, nf);
 }
 
 /* ------------------------------------------------------------------ */

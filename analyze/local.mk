@@ -46,7 +46,8 @@ ioreport_SOURCES = \
 	analyze/cmd-wa.c \
 	analyze/cmd-dirty.c \
 	analyze/cmd-diff.c \
-	analyze/cmd-db.c
+	analyze/cmd-db.c \
+	analyze/cmd-convert.c
 ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC)
 ioreport_LDADD = $(IOREPORT_LIBS)
 

@@ -22,10 +22,11 @@ tests_tracedat_tdat_libtracecmd_LDADD = $(TRACECMD_LIBS) $(TRACEEVENT_LIBS)
 # /run/iorec-test-toplevel.lock) and skip without them.
 TRACEDAT_TESTS = \
 	tests/tracedat/convert-samples.sh \
+	tests/tracedat/ioreport-convert.sh \
 	tests/tracedat/byte-order.sh \
 	tests/tracedat/corrupt.sh \
 	tests/tracedat/reader-vs-libtracecmd.sh \
 	tests/tracedat/lost-events.sh \
 	tests/tracedat/memory.sh
 TESTS += $(TRACEDAT_TESTS)
-EXTRA_DIST += $(TRACEDAT_TESTS) tests/tracedat/td-lib.sh bench/tracedat-bench.sh
+EXTRA_DIST += $(TRACEDAT_TESTS) tests/tracedat/td-lib.sh tests/tracedat/cmp-report.py bench/tracedat-bench.sh

@@ -13,10 +13,10 @@
 #    start of the page); the CPUSTAT options the reader gives are the
 #    ones 'trace-cmd report --stat' prints, with an overrun.
 # 2. iorec with a 4 KiB buffer and the same burst: its recording, converted
-#    to trace.dat (versions 6 and 7 with zstd), keeps every loss where it
-#    was: trace-cmd report -N prints its DROPPED lines where 'ioreport
-#    dump' of the .iorec prints "CPU N: [LOST M EVENTS]", line for line
-#    among the events (COMMs aside, as in convert-samples.sh); the
+#    by 'ioreport convert' to trace.dat (versions 6 and 7 with zstd), keeps
+#    every loss where it was: trace-cmd report -N prints its DROPPED lines
+#    where 'ioreport dump' of the .iorec prints "CPU N: [LOST M EVENTS]",
+#    line for line among the events, COMMs included (cmp-report.py); the
 #    reader's accounting equals libtracecmd's, and its count of flagged
 #    pages and of their lost events per CPU equals 'ioreport info's of
 #    the .iorec; 'trace-cmd report --stat' shows each CPU's overrun and
@@ -89,23 +89,19 @@ with open(sys.argv[3], "w") as f:
 	for c in d["kernel_lost"]:
 		print(c["cpu"], c["overrun"], c["dropped"], file=f)
 EOF2
-strip_comm() { sed -E 's/^ *(.*)-([0-9]+) +\[/\2 [/'; }
-strip_comm <"$r.dump" >"$r.nocomm"
 for v in 6 7z; do
 	d=$T/lost.v$v.dat
-	args=(-V "${v%z}")
-	[ "$v" = 7z ] && args+=(-z)
-	"$TD_BIN/iorec2dat" "${args[@]}" -o "$d" "$r" 2>"$d.err" ||
-		fail "iorec2dat ${args[*]}: $(cat "$d.err")"
+	args=(--dat-version "${v%z}")
+	[ "$v" = 7z ] && args+=(--zstd)
+	"$IOREPORT" convert --to trace.dat "${args[@]}" -o "$d" "$r" 2>"$d.err" ||
+		fail "ioreport convert ${args[*]}: $(cat "$d.err")"
 	"$TD_BIN/tdat-walk" "$d" >"$d.walk" 2>"$d.err" || fail "tdat-walk $d: $(cat "$d.err")"
 	"$TD_BIN/tdat-libtracecmd" "$d" >"$d.ltc" 2>"$d.err" || fail "tdat-libtracecmd $d: $(cat "$d.err")"
 	same_as_libtracecmd "$d.walk" "$d.ltc" "converted v$v"
-	trace-cmd report -N "$d" 2>"$d.err" | tail -n +2 |
-		sed -E 's/^CPU:([0-9]+) \[([0-9]+ )?EVENTS DROPPED\]$/CPU \1: [LOST \2EVENTS]/' |
-		strip_comm >"$d.tc"
+	trace-cmd report -N "$d" >"$d.tc" 2>"$d.err"
 	[ -s "$d.err" ] && fail "trace-cmd report -N $d: $(head -n 3 "$d.err")"
-	diff "$d.tc" "$r.nocomm" >"$d.d" ||
-		fail "converted v$v: trace-cmd report and ioreport dump differ ($(grep -c '^<' "$d.d") lines; report <, dump >): $(head -n 6 "$d.d")"
+	python3 "$top_srcdir/tests/tracedat/cmp-report.py" "$d.tc" "$r.dump" >"$d.cmp" 2>"$d.d" ||
+		fail "converted v$v: trace-cmd report and ioreport dump differ: $(head -n 7 "$d.d")"
 	diff <(awk '$1 == "cpu" { print $2, $8, $10 }' "$d.walk") "$r.pages" >"$d.d" ||
 		fail "converted v$v: pages flagged and their lost events differ from ioreport info's (reader <, ioreport >): $(cat "$d.d")"
 	trace-cmd report --stat "$d" 2>/dev/null |
@@ -113,6 +109,6 @@ for v in 6 7z; do
 		     /^dropped events: / { print c, o[c], $3 }' >"$d.stat"
 	diff "$d.stat" "$r.stats" >"$d.d" ||
 		fail "converted v$v: trace-cmd report --stat's overrun and dropped events differ from the recording's (report <, STATS >): $(cat "$d.d")"
-	log "ok: iorec -b 4, converted to v$v: $(grep -c LOST "$d.tc") losses where ioreport dump has them; $(awk '$1 == "cpu" { printf "cpu %s: %s records after %s lost events; ", $2, $14, $16 }' "$d.walk")reader = libtracecmd = ioreport info; overrun and dropped per CPU in --stat: $(tr '\n' ';' <"$d.stat")"
+	log "ok: iorec -b 4, ioreport convert to v$v: $(grep -c DROPPED "$d.tc") losses where ioreport dump has them; $(awk '$1 == "cpu" { printf "cpu %s: %s records after %s lost events; ", $2, $14, $16 }' "$d.walk")reader = libtracecmd = ioreport info; overrun and dropped per CPU in --stat: $(tr '\n' ';' <"$d.stat")"
 done
 log "PASS"

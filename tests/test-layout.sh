@@ -13,7 +13,7 @@ bad() { echo "FAIL: $*"; fail=1; }
 # FOLDER: the "..." includes it may use (folder/ prefixes, or files)
 rules=(
 	"base:		base/ util.h"
-	"input:		base/ input/ util.h iorec-format.h"
+	"input:		base/ input/ util.h iorec-format.h tracedat.h"
 	"decode:	base/ input/ decode/ util.h"
 	"replay:	base/ decode/ replay/ input/meta.h util.h"
 	"stats:		base/ decode/ replay/ stats/ input/meta.h util.h"

@@ -4,7 +4,7 @@
 # check of trace.dat files before libtracecmd (tracedat-guard.h)
 analyze_libioreport_a_SOURCES += \
 	analyze/input/source.h analyze/input/source-priv.h \
-	analyze/input/source.c analyze/input/events.c \
+	analyze/input/source.c analyze/input/tracedat.c analyze/input/events.c \
 	analyze/input/meta.h analyze/input/meta.c \
 	analyze/input/damage.h analyze/input/damage.c \
 	analyze/input/ftrace-guard.h analyze/input/ftrace-guard.c \

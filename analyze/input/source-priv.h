@@ -19,6 +19,7 @@
 
 #include "input/source.h"
 #include "input/damage.h"
+#include "tracedat.h"
 
 #define MAX_WARNINGS		32
 
@@ -54,8 +55,10 @@ struct cursor {
 	bool page_loaded;
 	long long pending_missed;
 	struct tep_record rec;
-	/* trace.dat */
+	/* trace.dat: libtracecmd */
 	struct tep_record *trec;
+	/* trace.dat: the formats/ reader's pages of this CPU */
+	struct tracedat_stream *stream;
 	/* both */
 	bool valid;		/* rec/trec holds the next record */
 	bool done;
@@ -74,6 +77,10 @@ struct source {
 	struct iorec_reader *reader;
 	struct tracecmd_input *handle;
 	struct tracecmd_input *parent;	/* when handle is a buffer instance */
+	struct tracedat_reader *tdr;	/* trace.dat through formats/ */
+	int tdr_buffer;			/* the buffer read */
+	int64_t ts_offset;		/* trace.dat: ns added to every ts */
+	uint32_t tsc_mult, tsc_shift;	/* trace.dat: TSC to ns, mult 0: none */
 
 	struct cursor *cursors;		/* info.nr_cpus of them */
 	int only_cpu;
@@ -130,6 +137,44 @@ static inline bool source_host_big_endian(void)
 
 	return *(const uint8_t *)&one == 0;
 }
+
+/* source.c: queue a warning for source_warning() */
+void source_warn(struct source *src, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* source.c: cursors and info.cpus up to cpu; false (src->nomem): no memory */
+bool source_ensure_cpu(struct source *src, int cpu);
+/* source.c: len bytes as a string; NULL (src->nomem): no memory */
+char *source_dup_text(struct source *src, const uint8_t *p, size_t len);
+/*
+ * source.c: the metadata texts into src->tep, each checked by the guard
+ * of ftrace-guard.h first, problems queued as warnings naming what and
+ * offset.  source_header_page takes text (a heap copy) into
+ * info.header_page; source_event_format counts a bad or replaced
+ * format in info (text_at: the file offset of text when it lies there
+ * uncompressed, else 0); source_cmdlines registers info.cmdlines
+ * (-AN_E_NOMEM or 0).
+ */
+void source_header_page(struct source *src, char *text, size_t len,
+			uint64_t offset, const char *what);
+void source_event_format(struct source *src, const char *system,
+			 const char *text, size_t tlen, uint64_t offset,
+			 uint64_t text_at, const char *what);
+void source_printk(struct source *src, const char *p, size_t len,
+		   uint64_t offset);
+int source_cmdlines(struct source *src);
+
+/*
+ * tracedat.c: open a trace.dat (magic: the n first bytes of the file)
+ * with the formats/ reader, or libtracecmd where the reader cannot
+ * (another compression) or IOREPORT_TRACEDAT=libtracecmd asks; 0 or a
+ * negative AN_E_* with e filled.
+ */
+int source_tracedat_load(struct source *src, const uint8_t *magic, size_t n,
+			 struct an_err *e);
+/* tracedat.c: advance cur to its next record (cur->valid says if any) */
+void source_tracedat_next(struct source *src, struct cursor *cur);
+/* tracedat.c: free the trace.dat streams, records and handles */
+void source_tracedat_close(struct source *src);
 
 /* events.c: the raw syscall names of a SYSCALLS text (src->nomem on failure). */
 void source_load_syscalls(struct source *src, const char *text);

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * source.c - opening and reading recordings (with events.c, the only
- * files of ioreport that include libtraceevent and libtracecmd): .iorec
- * files through the formats/ reader plus libtraceevent's kbuffer and tep
- * handle, trace.dat files through libtracecmd; both yield events from all
- * CPUs merged in timestamp order.
+ * source.c - opening and reading recordings (with events.c and
+ * tracedat.c, the only files of ioreport that include libtraceevent and
+ * libtracecmd): .iorec files through the formats/ reader plus
+ * libtraceevent's kbuffer and tep handle, trace.dat files in tracedat.c;
+ * both yield events from all CPUs merged in timestamp order.
  *
  * An .iorec file is read in two passes.  Pass 1 walks every chunk header,
  * loads the metadata (header, header_page, event formats, snapshots,
@@ -38,10 +38,8 @@
 #include "input/meta.h"
 #include "input/damage.h"
 #include "input/ftrace-guard.h"
-#include "input/tracedat-guard.h"
+#include "tracedat.h"
 
-#define TRACEDAT_MAGIC		"\027\010\104tracing"
-#define TRACEDAT_MAGIC_LEN	10
 
 /* The ring buffer's commit word (see the kernel's ring_buffer.c). */
 #define RB_MISSED_EVENTS	(1ULL << 31)
@@ -59,8 +57,7 @@
 #define DATA_CAP		(1ull << 30)
 #define META_CAP		(256ull << 20)
 
-static __attribute__((format(printf, 2, 3)))
-void queue_warning(struct source *src, const char *fmt, ...)
+void source_warn(struct source *src, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
@@ -100,7 +97,7 @@ char *source_warning(struct source *src)
 }
 
 /* Make sure cursors (and info.cpus) exist for cpu; false: no memory. */
-static bool ensure_cpu(struct source *src, int cpu)
+bool source_ensure_cpu(struct source *src, int cpu)
 {
 	int n = src->info.nr_cpus;
 	struct cursor *c;
@@ -127,7 +124,7 @@ static bool ensure_cpu(struct source *src, int cpu)
 }
 
 /* The len bytes at p as a string; NULL (src->nomem set): no memory. */
-static char *dup_text(struct source *src, const uint8_t *p, size_t len)
+char *source_dup_text(struct source *src, const uint8_t *p, size_t len)
 {
 	char *s = malloc(len + 1);
 
@@ -170,12 +167,12 @@ static void index_data(struct source *src, const struct iorec_chunk *c)
 	struct cursor *cur;
 
 	if (d->subbuf_size < 16 || !d->npages) {
-		queue_warning(src, "%s: data chunk at offset %llu has %u pages of %u bytes; skipped",
+		source_warn(src, "%s: data chunk at offset %llu has %u pages of %u bytes; skipped",
 			      src->path, (unsigned long long)c->offset,
 			      d->npages, d->subbuf_size);
 		return;
 	}
-	if (!ensure_cpu(src, (int)d->cpu))
+	if (!source_ensure_cpu(src, (int)d->cpu))
 		return;
 	cur = &src->cursors[d->cpu];
 	/* damage: the pages all CPUs hold at once stay under DATA_CAP */
@@ -228,7 +225,7 @@ static int setup_tep(struct source *src, const struct iorec_header *h)
 	in->ncpus = h->ncpus;
 	in->flags = h->flags;
 	free((char *)in->header_text);
-	in->header_text = dup_text(src, (const uint8_t *)h->text, h->text_len);
+	in->header_text = source_dup_text(src, (const uint8_t *)h->text, h->text_len);
 
 	src->tep = tep_alloc();
 	if (!src->tep || !in->header_text)
@@ -240,7 +237,121 @@ static int setup_tep(struct source *src, const struct iorec_header *h)
 	tep_set_long_size(src->tep, h->long_size);
 	tep_set_page_size(src->tep, (int)h->subbuf_size);
 	tep_set_cpus(src->tep, (int)h->ncpus);
-	return ensure_cpu(src, (int)h->ncpus - 1) ? 0 : -1;
+	return source_ensure_cpu(src, (int)h->ncpus - 1) ? 0 : -1;
+}
+
+void source_header_page(struct source *src, char *text, size_t len,
+			uint64_t offset, const char *what)
+{
+	struct source_info *in = &src->info;
+	struct ftrace_verdict v;
+
+	free((char *)in->header_page);
+	in->header_page = text;
+	/* guard: only the kernel's shape reaches libtraceevent */
+	if (ftrace_check_header_page(text, len, in->subbuf_size, &v) < 0)
+		source_warn(src, "%s: %s at offset %llu: %s at byte %zu; page headers are read with long size %d",
+			    src->path, what, (unsigned long long)offset,
+			    v.error, v.offset, in->long_size);
+	else if (tep_parse_header_page(src->tep, text, len, in->long_size))
+		source_warn(src, "%s: %s at offset %llu does not parse; page headers are read with long size %d",
+			    src->path, what, (unsigned long long)offset,
+			    in->long_size);
+}
+
+void source_event_format(struct source *src, const char *system,
+			 const char *text, size_t tlen, uint64_t offset,
+			 uint64_t text_at, const char *what)
+{
+	struct source_info *in = &src->info;
+	struct ftrace_verdict v = { 0 };
+	enum tep_errno e;
+	int g = -1;
+
+	/* guard: the ftrace grammar before libtraceevent */
+	if (!ftrace_check_system(system, strlen(system)))
+		v.error = "system name not of [A-Za-z0-9_]";
+	else
+		g = ftrace_check_format(text, tlen, in->subbuf_size,
+					!strcmp(system, "ftrace"), &v);
+	if (g >= 0 && tep_find_event(src->tep, (int)v.id)) {
+		v.error = "event ID of an earlier format";
+		g = -1;
+	}
+	if (g < 0) {
+		in->bad_formats++;
+		source_warn(src, "%s: %s at offset %llu: %s at byte %zu of the format; its events are not decoded",
+			    src->path, what, (unsigned long long)offset,
+			    v.error, v.offset);
+		ftrace_verdict_release(&v);
+		return;
+	}
+	/*
+	 * A print fmt replaced by a neutral one (g > 0) is no warning: real
+	 * kernels have some libtraceevent cannot evaluate
+	 * (jiffies_to_msecs(), ...); info tells.
+	 */
+	if (g > 0 && !in->replaced_prints++) {
+		/* a byte of the file, unless compressed */
+		in->replaced_offset = text_at ? text_at + v.offset : offset;
+		in->replaced_reason = v.error;
+	}
+	e = tep_parse_event(src->tep, v.text ? v.text : text,
+			    v.text ? v.text_len : tlen, system);
+	ftrace_verdict_release(&v);
+	/* A print format libtraceevent cannot evaluate still leaves the
+	 * fields usable, so only a hard failure counts. */
+	if (e && e != TEP_ERRNO__READ_PRINT_FAILED &&
+	    e != TEP_ERRNO__READ_FORMAT_FAILED) {
+		char buf[128];
+
+		in->bad_formats++;
+		tep_strerror(src->tep, e, buf, sizeof(buf));
+		source_warn(src, "%s: event format of %s at offset %llu: %s; its events print as unknown",
+			    src->path, system, (unsigned long long)offset,
+			    buf);
+	}
+}
+
+void source_printk(struct source *src, const char *p, size_t len,
+		   uint64_t offset)
+{
+	struct ftrace_verdict v;
+	size_t dropped;
+	/* guard: only well-formed lines reach libtraceevent */
+	char *text = ftrace_filter_lines(p, len, true, &dropped, &v);
+
+	if (!text) {
+		src->nomem = true;
+		return;
+	}
+	if (dropped)
+		source_warn(src, "%s: printk formats at offset %llu: %zu lines left out, the first at byte %zu: %s",
+			    src->path, (unsigned long long)offset, dropped,
+			    v.offset, v.error);
+	tep_parse_printk_formats(src->tep, text);
+	free(text);
+}
+
+int source_cmdlines(struct source *src)
+{
+	struct source_info *in = &src->info;
+	struct ftrace_verdict v;
+	size_t dropped;
+	char *text;
+
+	if (!in->cmdlines)
+		return 0;
+	text = ftrace_filter_lines(in->cmdlines, strlen(in->cmdlines), false,
+				   &dropped, &v);
+	if (!text)
+		return -AN_E_NOMEM;
+	if (dropped)
+		source_warn(src, "%s: saved cmdlines: %zu lines left out, the first at byte %zu: %s",
+			    src->path, dropped, v.offset, v.error);
+	tep_parse_saved_cmdlines(src->tep, text);
+	free(text);
+	return 0;
 }
 
 /* Handle one metadata chunk whose payload is loaded. */
@@ -252,101 +363,30 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 
 	switch (c->type) {
 	case IOREC_CHUNK_HEADER_PAGE: {
-		char *text = dup_text(src, p, len);
-		struct ftrace_verdict v;
+		char *text = source_dup_text(src, p, len);
 
-		if (!text)
-			break;
-		free((char *)in->header_page);
-		in->header_page = text;
-		/* guard: only the kernel's shape reaches libtraceevent */
-		if (ftrace_check_header_page(text, len, in->subbuf_size,
-					     &v) < 0)
-			queue_warning(src, "%s: header_page at offset %llu: %s at byte %zu; page headers are read with long size %d",
-				      src->path,
-				      (unsigned long long)c->offset, v.error,
-				      v.offset, in->long_size);
-		else if (tep_parse_header_page(src->tep, text, len,
-					       in->long_size))
-			queue_warning(src, "%s: header_page at offset %llu does not parse; page headers are read with long size %d",
-				      src->path,
-				      (unsigned long long)c->offset,
-				      in->long_size);
+		if (text)
+			source_header_page(src, text, len, c->offset,
+					   "header_page");
 		break;
 	}
 	case IOREC_CHUNK_EVENT_FORMAT: {
 		const uint8_t *nul = memchr(p, '\0', len);
-		enum tep_errno e;
+		const char *text = (const char *)nul + 1;
 
 		in->format_chunks++;
 		if (!nul) {
 			in->bad_formats++;
-			queue_warning(src, "%s: event format chunk at offset %llu has no system name; skipped",
-				      src->path, (unsigned long long)c->offset);
+			source_warn(src, "%s: event format chunk at offset %llu has no system name; skipped",
+				    src->path, (unsigned long long)c->offset);
 			break;
 		}
-		/* guard: the ftrace grammar before libtraceevent */
-		{
-			const char *text = (const char *)nul + 1;
-			size_t tlen = len - (size_t)(nul + 1 - p);
-			struct ftrace_verdict v = { 0 };
-			int g = -1;
-
-			if (!ftrace_check_system((const char *)p,
-						 (size_t)(nul - p)))
-				v.error = "system name not of [A-Za-z0-9_]";
-			else
-				g = ftrace_check_format(text, tlen,
-							in->subbuf_size,
-							!strcmp((const char *)p,
-								"ftrace"), &v);
-			if (g >= 0 && tep_find_event(src->tep, (int)v.id)) {
-				v.error = "event ID of an earlier format";
-				g = -1;
-			}
-			if (g < 0) {
-				in->bad_formats++;
-				queue_warning(src, "%s: event format chunk at offset %llu: %s at byte %zu of the format; its events are not decoded",
-					      src->path,
-					      (unsigned long long)c->offset,
-					      v.error, v.offset);
-				ftrace_verdict_release(&v);
-				break;
-			}
-			/*
-			 * A print fmt replaced by a neutral one (g > 0) is
-			 * no warning: real kernels have some libtraceevent
-			 * cannot evaluate (jiffies_to_msecs(), ...); info
-			 * tells.
-			 */
-			if (g > 0 && !in->replaced_prints++) {
-				/* a byte of the file, unless compressed */
-				in->replaced_offset = c->offset;
-				if (!(c->flags & IOREC_CF_ZSTD))
-					in->replaced_offset +=
-						IOREC_CHUNK_HEADER_LEN +
-						(uint64_t)(text -
-							   (const char *)p) +
-						v.offset;
-				in->replaced_reason = v.error;
-			}
-			e = tep_parse_event(src->tep, v.text ? v.text : text,
-					    v.text ? v.text_len : tlen,
-					    (const char *)p);
-			ftrace_verdict_release(&v);
-		}
-		/* A print format libtraceevent cannot evaluate still leaves
-		 * the fields usable, so only a hard failure counts. */
-		if (e && e != TEP_ERRNO__READ_PRINT_FAILED &&
-		    e != TEP_ERRNO__READ_FORMAT_FAILED) {
-			char buf[128];
-
-			in->bad_formats++;
-			tep_strerror(src->tep, e, buf, sizeof(buf));
-			queue_warning(src, "%s: event format of %s at offset %llu: %s; its events print as unknown",
-				      src->path, (const char *)p,
-				      (unsigned long long)c->offset, buf);
-		}
+		source_event_format(src, (const char *)p, text,
+				    len - (size_t)(nul + 1 - p), c->offset,
+				    (c->flags & IOREC_CF_ZSTD) ? 0 :
+				    c->offset + IOREC_CHUNK_HEADER_LEN +
+				    (uint64_t)(text - (const char *)p),
+				    "event format chunk");
 		break;
 	}
 	case IOREC_CHUNK_SNAPSHOT: {
@@ -354,12 +394,12 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		char *text;
 
 		if (len < 8) {
-			queue_warning(src, "%s: snapshot chunk at offset %llu is too short; skipped",
+			source_warn(src, "%s: snapshot chunk at offset %llu is too short; skipped",
 				      src->path, (unsigned long long)c->offset);
 			break;
 		}
 		phase = iorec_get32(p);
-		text = dup_text(src, p + 8, len - 8);
+		text = source_dup_text(src, p + 8, len - 8);
 		if (!text)
 			break;
 		if (phase == IOREC_SNAP_START) {
@@ -373,45 +413,29 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 	}
 	case IOREC_CHUNK_SYSCALLS:
 		free((char *)in->syscalls);
-		in->syscalls = dup_text(src, p, len);
+		in->syscalls = source_dup_text(src, p, len);
 		if (in->syscalls)
 			source_load_syscalls(src, in->syscalls);
 		if (in->syscalls && !src->nsyscalls)
-			queue_warning(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
+			source_warn(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
 				      src->path, (unsigned long long)c->offset);
 		break;
 	case IOREC_CHUNK_CMDLINES:
 		free((char *)in->cmdlines);
-		in->cmdlines = dup_text(src, p, len);
+		in->cmdlines = source_dup_text(src, p, len);
 		break;
 	case IOREC_CHUNK_STATS:
 		free((char *)in->stats);
-		in->stats = dup_text(src, p, len);
+		in->stats = source_dup_text(src, p, len);
 		break;
 	case IOREC_CHUNK_END:
 		free((char *)in->end_text);
-		in->end_text = dup_text(src, p, len);
+		in->end_text = source_dup_text(src, p, len);
 		in->seen_end = true;
 		break;
-	case IOREC_CHUNK_PRINTK: {
-		struct ftrace_verdict v;
-		size_t dropped;
-		/* guard: only well-formed lines reach libtraceevent */
-		char *text = ftrace_filter_lines((const char *)p, len, true,
-						 &dropped, &v);
-
-		if (!text) {
-			src->nomem = true;
-			break;
-		}
-		if (dropped)
-			queue_warning(src, "%s: printk formats at offset %llu: %zu lines left out, the first at byte %zu: %s",
-				      src->path, (unsigned long long)c->offset,
-				      dropped, v.offset, v.error);
-		tep_parse_printk_formats(src->tep, text);
-		free(text);
+	case IOREC_CHUNK_PRINTK:
+		source_printk(src, (const char *)p, len, c->offset);
 		break;
-	}
 	default:
 		break;		/* HEADER_EVENT, NOTE, unknown: nothing to do */
 	}
@@ -587,7 +611,7 @@ static int iorec_load(struct source *src, struct an_err *e)
 		if (ret == -IOREC_E_NOMEM)
 			return an_nomem(e, src->path);
 		if (ret < 0) {
-			queue_warning(src, "%s: chunk at offset %llu (type %u): %s; skipped",
+			source_warn(src, "%s: chunk at offset %llu (type %u): %s; skipped",
 				      src->path, (unsigned long long)c.offset,
 				      c.type, iorec_strerror(ret));
 			continue;
@@ -640,21 +664,8 @@ static int iorec_load(struct source *src, struct an_err *e)
 		return an_nomem(e, src->path);
 
 	/* First registration wins: saved_cmdlines, then the snapshots. */
-	if (in->cmdlines) {
-		struct ftrace_verdict v;
-		size_t dropped;
-		char *text = ftrace_filter_lines(in->cmdlines,
-						 strlen(in->cmdlines), false,
-						 &dropped, &v);
-
-		if (!text)
-			return an_nomem(e, src->path);
-		if (dropped)
-			queue_warning(src, "%s: saved cmdlines: %zu lines left out, the first at byte %zu: %s",
-				      src->path, dropped, v.offset, v.error);
-		tep_parse_saved_cmdlines(src->tep, text);
-		free(text);
-	}
+	if (source_cmdlines(src) < 0)
+		return an_nomem(e, src->path);
 	register_snapshot_comms(src, in->snapshot_start);
 	register_snapshot_comms(src, in->snapshot_end);
 
@@ -711,7 +722,7 @@ static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 				.last_ts = ref->last_ts,
 			};
 
-			queue_warning(src, "%s: data chunk at offset %llu (cpu %d): %s; its events are skipped",
+			source_warn(src, "%s: data chunk at offset %llu (cpu %d): %s; its events are skipped",
 				      src->path,
 				      (unsigned long long)ref->offset,
 				      cur->cpu, iorec_strerror(ret));
@@ -773,7 +784,7 @@ static bool cursor_load_page(struct source *src, struct cursor *cur)
 		commit = read_long(src, page + 8);
 		size = commit & RB_COMMIT_MASK;
 		if (size + hdr > cur->subbuf) {
-			queue_warning(src, "%s: data chunk at offset %llu (cpu %d): page %u claims %llu bytes of data in a %u-byte sub-buffer; page skipped",
+			source_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u claims %llu bytes of data in a %u-byte sub-buffer; page skipped",
 				      src->path,
 				      (unsigned long long)cur->chunk_offset,
 				      cur->cpu, cur->page - 1,
@@ -801,7 +812,7 @@ static bool cursor_load_page(struct source *src, struct cursor *cur)
 		/* guard: kbuffer trusts the events' lengths */
 		if (!ftrace_page_events_ok(page + hdr, (size_t)size,
 					   src->info.big_endian)) {
-			queue_warning(src, "%s: data chunk at offset %llu (cpu %d): page %u has an event that runs past its data; page skipped",
+			source_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u has an event that runs past its data; page skipped",
 				      src->path,
 				      (unsigned long long)cur->chunk_offset,
 				      cur->cpu, cur->page - 1);
@@ -831,7 +842,7 @@ static void iorec_cursor_next(struct source *src, struct cursor *cur)
 					  KBUFFER_ENDIAN_BIG :
 					  KBUFFER_ENDIAN_LITTLE);
 		if (!cur->kbuf) {
-			queue_warning(src, "%s: out of memory reading cpu %d",
+			source_warn(src, "%s: out of memory reading cpu %d",
 				      src->path, cur->cpu);
 			cur->done = true;
 			return;
@@ -854,7 +865,7 @@ static void iorec_cursor_next(struct source *src, struct cursor *cur)
 		size = kbuffer_event_size(cur->kbuf);
 		if (size <= 0 || (uint8_t *)data + size >
 		    cur->cur_page + cur->subbuf) {
-			queue_warning(src, "%s: data chunk at offset %llu (cpu %d): bad event length %d in page %u; rest of page skipped",
+			source_warn(src, "%s: data chunk at offset %llu (cpu %d): bad event length %d in page %u; rest of page skipped",
 				      src->path,
 				      (unsigned long long)cur->chunk_offset,
 				      cur->cpu, size, cur->page - 1);
@@ -876,130 +887,6 @@ static void iorec_cursor_next(struct source *src, struct cursor *cur)
 		cur->valid = true;
 		return;
 	}
-}
-
-/* ------------------------------------------------------------------ */
-/* trace.dat */
-
-static bool tracedat_has_data(struct tracecmd_input *h)
-{
-	int ncpus = tep_get_cpus(tracecmd_get_tep(h));
-
-	for (int cpu = 0; cpu < ncpus; cpu++) {
-		struct tep_record *r = tracecmd_read_cpu_first(h, cpu);
-
-		if (r) {
-			tracecmd_free_record(r);
-			return true;
-		}
-	}
-	return false;
-}
-
-static int tracedat_load(struct source *src, const uint8_t *magic, size_t n,
-			 struct an_err *e)
-{
-	struct source_info *in = &src->info;
-	struct tracedat_patches patches;
-	const char *why;
-	uint64_t off;
-	int fd, ncpus;
-
-	/* The version follows the magic as a NUL-terminated decimal. */
-	if (n > TRACEDAT_MAGIC_LEN)
-		in->version_major = (unsigned int)atoi(
-			(const char *)magic + TRACEDAT_MAGIC_LEN);
-	/* guard: the structure and texts before libtracecmd trusts them */
-	if (tracedat_guard(src->fd, &patches, &why, &off) < 0)
-		return an_fail(e, AN_E_DAMAGED, "%s: corrupt trace.dat at offset %llu: %s",
-			       src->path, (unsigned long long)off, why);
-	in->replaced_prints = patches.formats;
-	in->replaced_offset = patches.first_offset;
-	in->replaced_reason = patches.first_reason;
-	fd = patches.n ? tracedat_patched_copy(src->fd, &patches) :
-	     dup(src->fd);
-	tracedat_patches_release(&patches);
-	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0) {
-		an_fail(e, AN_E_IO, "%s: %s", src->path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -AN_E_IO;
-	}
-	src->handle = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!src->handle)
-		return an_fail(e, AN_E_FORMAT, "%s: cannot read this trace.dat (version %u) with libtracecmd: corrupt, truncated or of an unsupported version",
-			       src->path, in->version_major);
-	in->trace_buffers = tracecmd_buffer_instances(src->handle);
-	if (in->trace_buffers > 0 && !tracedat_has_data(src->handle)) {
-		/* trace-cmd record -B: the events are in an instance */
-		for (int i = 0; i < in->trace_buffers; i++) {
-			struct tracecmd_input *h =
-				tracecmd_buffer_instance_handle(src->handle,
-								i);
-
-			if (h && tracedat_has_data(h)) {
-				src->parent = src->handle;
-				src->handle = h;
-				in->buffer_name = tracecmd_buffer_instance_name(
-					src->parent, i);
-				break;
-			}
-			if (h)
-				tracecmd_close(h);
-		}
-	}
-	src->tep = tracecmd_get_tep(src->handle);
-	in->big_endian = tep_is_file_bigendian(src->tep);
-	in->long_size = tep_get_long_size(src->tep);
-	in->page_size = (uint32_t)tep_get_page_size(src->tep);
-	in->subbuf_size = (uint32_t)tep_get_sub_buffer_size(src->tep);
-	if (!in->page_size)
-		in->page_size = in->subbuf_size;
-	ncpus = tep_get_cpus(src->tep);
-	in->ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
-	in->header_text = an_strdup("");
-	if (!in->header_text || (ncpus > 0 && !ensure_cpu(src, ncpus - 1)))
-		return an_nomem(e, src->path);
-	for (int cpu = 0; cpu < ncpus; cpu++) {
-		struct tep_record *r = tracecmd_read_cpu_first(src->handle,
-							       cpu);
-
-		if (!r)
-			continue;
-		in->cpus[cpu].present = true;
-		in->cpus[cpu].first_ts = r->ts;
-		if (!in->first_ts || r->ts < in->first_ts)
-			in->first_ts = r->ts;
-		tracecmd_free_record(r);
-	}
-	/* first_ts/last_ts get their final values while iterating. */
-	return 0;
-}
-
-static void tracedat_cursor_next(struct source *src, struct cursor *cur)
-{
-	if (cur->trec) {
-		tracecmd_free_record(cur->trec);
-		cur->trec = NULL;
-	}
-	cur->valid = false;
-	if (cur->done)
-		return;
-	cur->trec = src->started ? tracecmd_read_data(src->handle, cur->cpu) :
-		tracecmd_read_cpu_first(src->handle, cur->cpu);
-	if (!cur->trec) {
-		cur->done = true;
-		return;
-	}
-	if (cur->trec->missed_events) {
-		struct source_cpu *sc = &src->info.cpus[cur->cpu];
-
-		sc->missed_pages++;
-		if (cur->trec->missed_events > 0)
-			sc->missed_events +=
-				(uint64_t)cur->trec->missed_events;
-	}
-	cur->valid = true;
 }
 
 /* ------------------------------------------------------------------ */
@@ -1109,7 +996,7 @@ struct source *source_open(const char *path, struct an_err *e)
 	} else if (n >= TRACEDAT_MAGIC_LEN &&
 		   !memcmp(magic, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN)) {
 		src->info.kind = SOURCE_TRACEDAT;
-		ret = tracedat_load(src, magic, (size_t)n, e);
+		ret = source_tracedat_load(src, magic, (size_t)n, e);
 	} else {
 		ret = an_fail(e, AN_E_FORMAT, "%s: not an iorec or trace.dat file (bad magic at offset 0)",
 			      src->path);
@@ -1140,16 +1027,12 @@ void source_close(struct source *src)
 		free(cur->refs);
 		free(cur->buf);
 		kbuffer_free(cur->kbuf);
-		if (cur->trec)
-			tracecmd_free_record(cur->trec);
 	}
+	/* the trace.dat streams, records and handles (tracedat.c) */
+	source_tracedat_close(src);
 	free(src->cursors);
 	free(in->cpus);
-	/* a trace.dat handle owns its tep; an .iorec tep is ours */
-	if (src->handle)
-		tracecmd_close(src->handle);
-	if (src->parent)
-		tracecmd_close(src->parent);
+	/* a libtracecmd handle owns its tep; any other tep is ours */
 	if (!src->handle && !src->parent && src->tep)
 		tep_free(src->tep);
 	iorec_reader_close(src->reader);
@@ -1197,7 +1080,7 @@ static void cursor_next(struct source *src, struct cursor *cur)
 	if (src->info.kind == SOURCE_IOREC)
 		iorec_cursor_next(src, cur);
 	else
-		tracedat_cursor_next(src, cur);
+		source_tracedat_next(src, cur);
 }
 
 static struct tep_record *cursor_rec(struct cursor *cur)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * cmd-export.c - `ioreport export`: a recording for other tools, as a
- * Chrome/Perfetto trace event JSON timeline (--perfetto OUT.json).
+ * Chrome/Perfetto trace event JSON timeline (--perfetto OUT.json), fio
+ * iologs with a job file that replays them (--fio DIR).
  */
 #include "config.h"
 
@@ -17,10 +18,12 @@
 #include "cmd.h"
 #include "base/err.h"
 #include "driver.h"
+#include "sink/fio.h"
 #include "sink/perfetto.h"
 
 static const char export_usage[] =
 "usage: ioreport export --perfetto OUT.json RECORDING\n"
+"       ioreport export --fio DIR RECORDING\n"
 "\n"
 "  -p, --perfetto OUT   a Chrome/Perfetto trace event JSON file ('-' for\n"
 "                       standard output): a track per thread with its file\n"
@@ -30,11 +33,19 @@ static const char export_usage[] =
 "                       writeback pages, names, and the wall clock in the\n"
 "                       metadata; open it in ui.perfetto.dev or\n"
 "                       chrome://tracing\n"
+"  -f, --fio DIR        fio iolog (version 3) files in DIR, one per process\n"
+"                       with file I/O (reads, writes, fsync, fdatasync as\n"
+"                       fsync, hole punches), DIR/replay.fio, one job per iolog, and\n"
+"                       DIR/layout.fio, which writes the files it reads;\n"
+"                       replay in directory D: cd D && export IOLOGS=DIR &&\n"
+"                       fio DIR/layout.fio && fio DIR/replay.fio\n"
 "  -q, --quiet          no summary line on standard error\n"
 "  -h, --help           this help\n"
 "\n"
-"Example:\n"
-"  ioreport export --perfetto x.json x.iorec\n";
+"Examples:\n"
+"  ioreport export --perfetto x.json x.iorec\n"
+"  ioreport export --fio /tmp/r x.iorec\n"
+"  cd /mnt/t && export IOLOGS=/tmp/r && fio $IOLOGS/layout.fio && fio $IOLOGS/replay.fio\n";
 
 /* Write the Perfetto JSON of path to out; 0 or 1 after saying why. */
 static int export_perfetto(const char *path, const char *out, bool quiet)
@@ -125,23 +136,81 @@ out:
 	return ret;
 }
 
+/* Write the fio iologs of path into dir; 0 or 1 after saying why. */
+static int export_fio(const char *path, const char *dir, bool quiet)
+{
+	struct driver d = { 0 };
+	struct fio_export *fx = NULL;
+	struct fio_counts n;
+	struct an_err err;
+	int ret = 1;
+
+	if (driver_open(&d, path, &err) < 0) {
+		error("%s", err.msg);
+		goto out;
+	}
+	fx = fio_export_new(dir, &d.st, &err);
+	if (!fx) {
+		error("%s", err.msg);
+		goto out;
+	}
+	d.want = AN_SYS;
+	d.on_call = fio_export_call;
+	d.on_call_arg = fx;
+	if (driver_run(&d, &err) < 0) {
+		error("%s", err.msg);
+		goto out;
+	}
+	flush_warnings(d.src);
+	if (!d.st.have_sys) {
+		error("%s: %s; there is no file I/O to replay", path,
+		      d.sys_why[0] ? d.sys_why : "no syscall events");
+		goto out;
+	}
+	if (fio_export_finish(fx, &n, &err) < 0) {
+		error("%s", err.msg);
+		goto out;
+	}
+	if (!quiet)
+		fprintf(stderr, "%s: %llu iologs, %llu files: %llu reads (%llu B), %llu writes (%llu B), %llu fsyncs, %llu fdatasyncs, %llu trims; %llu calls on no regular file left out\n",
+			dir, (unsigned long long)n.procs,
+			(unsigned long long)n.files,
+			(unsigned long long)n.reads,
+			(unsigned long long)n.read_bytes,
+			(unsigned long long)n.writes,
+			(unsigned long long)n.write_bytes,
+			(unsigned long long)n.syncs,
+			(unsigned long long)n.datasyncs,
+			(unsigned long long)n.trims,
+			(unsigned long long)n.skipped);
+	ret = 0;
+out:
+	fio_export_free(fx);
+	driver_close(&d);
+	return ret;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "perfetto", required_argument, NULL, 'p' },
+		{ "fio",      required_argument, NULL, 'f' },
 		{ "quiet",    no_argument,       NULL, 'q' },
 		{ "help",     no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *perfetto = NULL;
+	const char *perfetto = NULL, *fio = NULL;
 	bool quiet = false;
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:qh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:f:qh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			perfetto = optarg;
+			break;
+		case 'f':
+			fio = optarg;
 			break;
 		case 'q':
 			quiet = true;
@@ -154,9 +223,11 @@ int cmd_export(int argc, char **argv)
 					   argv[optind - 1]);
 		}
 	}
-	if (!perfetto)
-		return usage_error(export_usage, "export wants --perfetto OUT.json");
+	if (!perfetto == !fio)
+		return usage_error(export_usage, "export wants one of --perfetto OUT.json and --fio DIR");
 	if (argc - optind != 1)
 		return usage_error(export_usage, "export wants exactly one RECORDING");
+	if (fio)
+		return export_fio(argv[optind], fio, quiet);
 	return export_perfetto(argv[optind], perfetto, quiet);
 }

@@ -78,7 +78,13 @@ job=$(grep -l ' f[0-9]*-known\.db add$' "$out"/*.iolog | head -n 1)
 job=$(basename "$job" .iolog)
 pid=${job%%-*}
 mkdir "$MNT/replay"
-(cd "$MNT/replay" && export IOLOGS=$out && fio "$out/layout.fio" >/dev/null &&
+# the files this job reads, laid out first (the others' are not needed)
+lay=()
+for n in $(awk '$3 == "read" { print $2 }' "$out/$job.iolog" | sort -u); do
+	lay+=(--section="layout-$n")
+done
+(cd "$MNT/replay" && export IOLOGS=$out &&
+	{ [ ${#lay[@]} = 0 ] || fio "${lay[@]}" "$out/layout.fio" >/dev/null; } &&
 	fio --output-format=json --output="$T/fio.json" --section="$job" \
 	"$out/replay.fio") >"$T/fio.log" 2>&1 ||
 	fail "fio failed: $(tail -n 5 "$T/fio.log") $(head -c 600 "$T/fio.json" 2>/dev/null)"

@@ -15,10 +15,12 @@
 #   ioreport slow    the one-pass analysis alone (block + syscall replay +
 #                    attribution), on the large .iorec
 #   ioreport devices the block replay alone
+#   ioreport info    the trace.dat input alone (every event read and
+#                    counted, no analysis), on both trace.dat files
 #   trace-cmd report > /dev/null on both trace.dat files
 # as wall seconds, events/s and the ratio to trace-cmd report on the same
-# file, and the peak RSS of ioreport report on the small and the large
-# recording and trace.dat (it should be flat).
+# file, and the peak RSS of ioreport report and of ioreport info on the
+# small and the large recording and trace.dat (the input's should be flat).
 #
 # How each number is measured:
 #   events    'ioreport info' of each file (all CPUs, all event types)
@@ -188,6 +190,8 @@ measure "trace-cmd report (small.dat)" "$EV_SDAT" trace-cmd report "$T/small.dat
 measure "trace-cmd report (large.dat)" "$EV_DAT" trace-cmd report "$T/large.dat"
 measure "ioreport report (small.dat)" "$EV_SDAT" "$IOREPORT" report "$T/small.dat"
 measure "ioreport report (large.dat)" "$EV_DAT" "$IOREPORT" report "$T/large.dat"
+measure "ioreport info (small.dat)" "$EV_SDAT" "$IOREPORT" info "$T/small.dat"
+measure "ioreport info (large.dat)" "$EV_DAT" "$IOREPORT" info "$T/large.dat"
 measure "ioreport report (large.dat, ltc)" "$EV_DAT" env IOREPORT_TRACEDAT=libtracecmd "$IOREPORT" report "$T/large.dat"
 measure "ioreport report (large.iorec)" "$EV_LARGE" "$IOREPORT" report "$T/large.iorec"
 measure "ioreport report (small.iorec)" "$EV_SMALL" "$IOREPORT" report "$T/small.iorec"
@@ -215,4 +219,5 @@ done
 echo
 echo "peak RSS of ioreport report: ${RSS[ioreport report (small.iorec)]} KB at $EV_SMALL events, ${RSS[ioreport report (large.iorec)]} KB at $EV_LARGE events (.iorec)"
 echo "peak RSS of ioreport report: ${RSS[ioreport report (small.dat)]} KB at $EV_SDAT events, ${RSS[ioreport report (large.dat)]} KB at $EV_DAT events (trace.dat; libtracecmd: ${RSS[ioreport report (large.dat, ltc)]} KB)"
+echo "peak RSS of ioreport info (the trace.dat input alone, every event read): ${RSS[ioreport info (small.dat)]} KB at $EV_SDAT events, ${RSS[ioreport info (large.dat)]} KB at $EV_DAT events"
 echo "peak RSS of trace-cmd report: ${RSS[trace-cmd report (small.dat)]} KB, ${RSS[trace-cmd report (large.dat)]} KB"

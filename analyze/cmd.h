@@ -21,6 +21,8 @@ struct source_info;
 int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_db(int argc, char **argv);
+int cmd_convert(int argc, char **argv);	/* cmd-convert.c */
+int cmd_export(int argc, char **argv);	/* cmd-export.c */
 
 /*
  * parse_count - read the number of option --OPT from arg into *out

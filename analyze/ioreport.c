@@ -38,6 +38,8 @@ static const struct command commands[] = {
 	{ "fsync",     NULL,     &cmd_fsync,     "fsync/fdatasync cost per process and file, and the device flushes they caused" },
 	{ "dirty",     NULL,     &cmd_dirty,     "dirty throttling (balance_dirty_pages), dirty thresholds and writeback over time" },
 	{ "db",        cmd_db,   NULL,           "store recordings in an SQLite database: the views' numbers, every request and syscall" },
+	{ "convert",   cmd_convert, NULL,        "rewrite a .iorec as a trace.dat for trace-cmd report and KernelShark" },
+	{ "export",    cmd_export, NULL,         "a recording for other tools: a Perfetto/Chrome timeline (JSON)" },
 };
 
 static const char usage_text[] =

@@ -47,7 +47,9 @@ ioreport_SOURCES = \
 	analyze/cmd-dirty.c \
 	analyze/cmd-diff.c \
 	analyze/cmd-findings.c \
-	analyze/cmd-db.c
+	analyze/cmd-db.c \
+	analyze/cmd-convert.c \
+	analyze/cmd-export.c
 ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC)
 ioreport_LDADD = $(IOREPORT_LIBS)
 

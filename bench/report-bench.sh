@@ -5,18 +5,22 @@
 # Records a syscall-heavy workload (dd of 512-byte blocks from /dev/zero
 # to /dev/null, plus some direct block writes to a temporary file) twice
 # with iorec (io profile, -b 16384): a small recording (about 1 M events)
-# and a large one (5 M events or more); and the large workload once more
+# and a large one (5 M events or more); and both workloads once more
 # under trace-cmd record with the same events.  Then prints, best of
 # ROUNDS runs each:
-#   ioreport report  (all text views) on the large .iorec and on the
-#                    trace.dat (ioreport reads trace.dat too)
+#   ioreport report  (all text views) on the large .iorec and on both
+#                    trace.dat files (ioreport's own trace.dat reader), and
+#                    on the large trace.dat through libtracecmd
+#                    (IOREPORT_TRACEDAT=libtracecmd)
 #   ioreport slow    the one-pass analysis alone (block + syscall replay +
 #                    attribution), on the large .iorec
 #   ioreport devices the block replay alone
-#   trace-cmd report > /dev/null on the trace.dat
-# as wall seconds, events/s and the ratio to trace-cmd report, and the
-# peak RSS of ioreport report on the small and the large recording (it
-# should be flat).
+#   ioreport info    the trace.dat input alone (every event read and
+#                    counted, no analysis), on both trace.dat files
+#   trace-cmd report > /dev/null on both trace.dat files
+# as wall seconds, events/s and the ratio to trace-cmd report on the same
+# file, and the peak RSS of ioreport report and of ioreport info on the
+# small and the large recording and trace.dat (the input's should be flat).
 #
 # How each number is measured:
 #   events    'ioreport info' of each file (all CPUs, all event types)
@@ -136,20 +140,26 @@ TC_EV=()
 while read -r e; do
 	TC_EV+=(-e "$e")
 done < <("$IOREPORT" info -n "$T/large.iorec" |
-	 awk '/^events:/ { on = 1; next } on && /^  [a-z0-9_]+:[a-z0-9_]+$/ { print $1; next } on { exit }' |
+	 awk '/^events:/ { on = 1; next } on && /^  [a-z0-9_]+:[a-z0-9_]+$/ { print $1; next } on && !/^  / { exit }' |
 	 grep -v '^iorec_')
 [ ${#TC_EV[@]} -gt 0 ] || die "no events listed by 'ioreport info -n'"
-# trace-cmd record -d exits 1 after writing a complete file here
-(cd "$T" && trace-cmd record -q -d --no-filter -b 16384 \
-	--file-version "$TCVER" -o "$T/large.dat" \
-	"${TC_EV[@]}" sh "$(workload "$LARGE")" >"$T/tc.log" 2>&1) || true
-echo "$TRACING_ON0" > "$TRACEFS/tracing_on"
-[ -s "$T/large.dat" ] || die "trace-cmd record wrote no file (see $T/tc.log)"
+# trace-cmd record -d exits 1 after writing a complete file here, and
+# leaves tracing_on at 0: put back (the lock is held)
+for size in small large; do
+	blocks=$SMALL
+	[ "$size" = large ] && blocks=$LARGE
+	(cd "$T" && trace-cmd record -q -d --no-filter -b 16384 \
+		--file-version "$TCVER" -o "$T/$size.dat" \
+		"${TC_EV[@]}" sh "$(workload "$blocks")" >"$T/tc.log" 2>&1) || true
+	echo "$TRACING_ON0" > "$TRACEFS/tracing_on"
+	[ -s "$T/$size.dat" ] || die "trace-cmd record wrote no file (see $T/tc.log)"
+done
 
 EV_SMALL=$(events_of "$T/small.iorec")
 EV_LARGE=$(events_of "$T/large.iorec")
 EV_DAT=$(events_of "$T/large.dat")
-echo "events: small.iorec $EV_SMALL, large.iorec $EV_LARGE, large.dat $EV_DAT" >&2
+EV_SDAT=$(events_of "$T/small.dat")
+echo "events: small.iorec $EV_SMALL, large.iorec $EV_LARGE, small.dat $EV_SDAT, large.dat $EV_DAT" >&2
 
 # ---------------------------------------------------------------- measure
 
@@ -176,8 +186,13 @@ measure() {
 
 echo
 echo "report-bench: best of $ROUNDS runs (trace.dat version $TCVER)"
+measure "trace-cmd report (small.dat)" "$EV_SDAT" trace-cmd report "$T/small.dat"
 measure "trace-cmd report (large.dat)" "$EV_DAT" trace-cmd report "$T/large.dat"
+measure "ioreport report (small.dat)" "$EV_SDAT" "$IOREPORT" report "$T/small.dat"
 measure "ioreport report (large.dat)" "$EV_DAT" "$IOREPORT" report "$T/large.dat"
+measure "ioreport info (small.dat)" "$EV_SDAT" "$IOREPORT" info "$T/small.dat"
+measure "ioreport info (large.dat)" "$EV_DAT" "$IOREPORT" info "$T/large.dat"
+measure "ioreport report (large.dat, ltc)" "$EV_DAT" env IOREPORT_TRACEDAT=libtracecmd "$IOREPORT" report "$T/large.dat"
 measure "ioreport report (large.iorec)" "$EV_LARGE" "$IOREPORT" report "$T/large.iorec"
 measure "ioreport report (small.iorec)" "$EV_SMALL" "$IOREPORT" report "$T/small.iorec"
 measure "ioreport slow (large.iorec)" "$EV_LARGE" "$IOREPORT" slow "$T/large.iorec"
@@ -185,13 +200,24 @@ measure "ioreport devices (large.iorec)" "$EV_LARGE" "$IOREPORT" devices "$T/lar
 
 rate() { awk -v e="$1" -v w="$2" 'BEGIN { print (w > 0 ? e / w : 0) }'; }
 TC=$(rate "$EV_DAT" "${WALL[trace-cmd report (large.dat)]}")
+TCS=$(rate "$EV_SDAT" "${WALL[trace-cmd report (small.dat)]}")
 echo
-echo "ratios to trace-cmd report (events/s over events/s):"
-for n in "ioreport report (large.dat)" "ioreport report (large.iorec)" \
+echo "ratios to trace-cmd report (events/s over events/s; a trace.dat against"
+echo "trace-cmd report on the same file, an .iorec against large.dat):"
+for n in "ioreport report (small.dat)" "ioreport report (large.dat)" \
+	 "ioreport report (large.dat, ltc)" "ioreport report (large.iorec)" \
 	 "ioreport slow (large.iorec)" "ioreport devices (large.iorec)"; do
-	case $n in *large.dat*) ev=$EV_DAT ;; *) ev=$EV_LARGE ;; esac
-	awk -v n="$n" -v r="$(rate "$ev" "${WALL[$n]}")" -v t="$TC" \
+	t=$TC
+	case $n in
+	*small.dat*) ev=$EV_SDAT; t=$TCS ;;
+	*large.dat*) ev=$EV_DAT ;;
+	*) ev=$EV_LARGE ;;
+	esac
+	awk -v n="$n" -v r="$(rate "$ev" "${WALL[$n]}")" -v t="$t" \
 		'BEGIN { printf "  %-34s %6.1fx\n", n, (t > 0 ? r / t : 0) }'
 done
 echo
-echo "peak RSS of ioreport report: ${RSS[ioreport report (small.iorec)]} KB at $EV_SMALL events, ${RSS[ioreport report (large.iorec)]} KB at $EV_LARGE events"
+echo "peak RSS of ioreport report: ${RSS[ioreport report (small.iorec)]} KB at $EV_SMALL events, ${RSS[ioreport report (large.iorec)]} KB at $EV_LARGE events (.iorec)"
+echo "peak RSS of ioreport report: ${RSS[ioreport report (small.dat)]} KB at $EV_SDAT events, ${RSS[ioreport report (large.dat)]} KB at $EV_DAT events (trace.dat; libtracecmd: ${RSS[ioreport report (large.dat, ltc)]} KB)"
+echo "peak RSS of ioreport info (the trace.dat input alone, every event read): ${RSS[ioreport info (small.dat)]} KB at $EV_SDAT events, ${RSS[ioreport info (large.dat)]} KB at $EV_DAT events"
+echo "peak RSS of trace-cmd report: ${RSS[trace-cmd report (small.dat)]} KB, ${RSS[trace-cmd report (large.dat)]} KB"

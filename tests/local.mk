@@ -39,6 +39,7 @@ TESTS += tests/test-db.sh
 EXTRA_DIST += tests/test-db.sh
 
 include $(srcdir)/tests/tracedat/local.mk
+include $(srcdir)/tests/export/local.mk
 
 if HAVE_CMOCKA
 check_PROGRAMS += tests/test-tracedat

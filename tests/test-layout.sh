@@ -13,13 +13,13 @@ bad() { echo "FAIL: $*"; fail=1; }
 # FOLDER: the "..." includes it may use (folder/ prefixes, or files)
 rules=(
 	"base:		base/ util.h"
-	"input:		base/ input/ util.h iorec-format.h"
+	"input:		base/ input/ util.h iorec-format.h tracedat.h"
 	"decode:	base/ input/ decode/ util.h"
 	"replay:	base/ decode/ replay/ input/meta.h util.h"
 	"stats:		base/ decode/ replay/ stats/ input/meta.h util.h"
 	"sink:		base/ stats/ sink/ input/meta.h input/source.h util.h iorec-format.h analyze/sink/schema-sql.h"
 	"driver:	base/ input/ decode/ replay/ stats/ driver.h util.h"
-	"cmd:		base/ stats/ sink/ input/meta.h input/source.h driver.h cmd.h util.h iorec-format.h"
+	"cmd:		base/ stats/ sink/ input/meta.h input/source.h driver.h cmd.h util.h iorec-format.h iorec-tracedat.h"
 )
 allowed() {	# INCLUDE PATTERNS...: whether INCLUDE is one of them
 	local inc=$1 p

@@ -5,7 +5,7 @@
 analyze_libioreport_a_SOURCES += \
 	analyze/input/source.h analyze/input/source-priv.h \
 	analyze/input/source.c analyze/input/source-iorec.c \
-	analyze/input/source-tracedat.c analyze/input/events.c \
+	analyze/input/tracedat.c analyze/input/events.c \
 	analyze/input/meta.h analyze/input/meta.c \
 	analyze/input/damage.h analyze/input/damage.c \
 	analyze/input/ftrace-guard.h analyze/input/ftrace-guard.c \

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * source-iorec.c - an .iorec recording for source.c: pass 1 loads its
- * metadata into the tep handle and strings and indexes its DATA chunks
- * per CPU, resynchronising past damaged chunks; pass 2 walks one
- * decompressed chunk per CPU with a kbuffer on one of its pages.
+ * metadata into the tep handle and strings (through the guarded loaders
+ * of source.c) and indexes its DATA chunks per CPU, resynchronising past
+ * damaged chunks; pass 2 walks one decompressed chunk per CPU with a
+ * kbuffer on one of its pages.
  */
 #include "config.h"
 
@@ -28,7 +29,7 @@
 #include "input/meta.h"
 #include "input/damage.h"
 #include "input/ftrace-guard.h"
-#include "input/tracedat-guard.h"
+#include "tracedat.h"
 
 /* The ring buffer's commit word (see the kernel's ring_buffer.c). */
 #define RB_MISSED_EVENTS	(1ULL << 31)
@@ -98,12 +99,12 @@ static void index_data(struct source *src, const struct iorec_chunk *c)
 	struct cursor *cur;
 
 	if (d->subbuf_size < 16 || !d->npages) {
-		src_warn(src, "%s: data chunk at offset %llu has %u pages of %u bytes; skipped",
+		source_warn(src, "%s: data chunk at offset %llu has %u pages of %u bytes; skipped",
 			      src->path, (unsigned long long)c->offset,
 			      d->npages, d->subbuf_size);
 		return;
 	}
-	if (!src_ensure_cpu(src, (int)d->cpu))
+	if (!source_ensure_cpu(src, (int)d->cpu))
 		return;
 	cur = &src->cursors[d->cpu];
 	/* damage: the pages all CPUs hold at once stay under DATA_CAP */
@@ -156,7 +157,7 @@ static int setup_tep(struct source *src, const struct iorec_header *h)
 	in->ncpus = h->ncpus;
 	in->flags = h->flags;
 	free((char *)in->header_text);
-	in->header_text = src_dup_text(src, (const uint8_t *)h->text, h->text_len);
+	in->header_text = source_dup_text(src, (const uint8_t *)h->text, h->text_len);
 
 	src->tep = tep_alloc();
 	if (!src->tep || !in->header_text)
@@ -168,7 +169,7 @@ static int setup_tep(struct source *src, const struct iorec_header *h)
 	tep_set_long_size(src->tep, h->long_size);
 	tep_set_page_size(src->tep, (int)h->subbuf_size);
 	tep_set_cpus(src->tep, (int)h->ncpus);
-	return src_ensure_cpu(src, (int)h->ncpus - 1) ? 0 : -1;
+	return source_ensure_cpu(src, (int)h->ncpus - 1) ? 0 : -1;
 }
 
 /* Handle one metadata chunk whose payload is loaded. */
@@ -180,117 +181,30 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 
 	switch (c->type) {
 	case IOREC_CHUNK_HEADER_PAGE: {
-		char *text = src_dup_text(src, p, len);
-		struct ftrace_verdict v;
+		char *text = source_dup_text(src, p, len);
 
-		if (!text)
-			break;
-		free((char *)in->header_page);
-		in->header_page = text;
-		/* guard: only the kernel's shape reaches libtraceevent */
-		if (ftrace_check_header_page(text, len, in->subbuf_size,
-					     &v) < 0)
-			src_warn(src, "%s: header_page at offset %llu: %s at byte %zu; page headers are read with long size %d",
-				      src->path,
-				      (unsigned long long)c->offset, v.error,
-				      v.offset, in->long_size);
-		else if (tep_parse_header_page(src->tep, text, len,
-					       in->long_size))
-			src_warn(src, "%s: header_page at offset %llu does not parse; page headers are read with long size %d",
-				      src->path,
-				      (unsigned long long)c->offset,
-				      in->long_size);
+		if (text)
+			source_header_page(src, text, len, c->offset,
+					   "header_page");
 		break;
 	}
 	case IOREC_CHUNK_EVENT_FORMAT: {
 		const uint8_t *nul = memchr(p, '\0', len);
-		enum tep_errno e;
+		const char *text = (const char *)nul + 1;
 
 		in->format_chunks++;
 		if (!nul) {
 			in->bad_formats++;
-			src_warn(src, "%s: event format chunk at offset %llu has no system name; skipped",
-				      src->path, (unsigned long long)c->offset);
+			source_warn(src, "%s: event format chunk at offset %llu has no system name; skipped",
+				    src->path, (unsigned long long)c->offset);
 			break;
 		}
-		/* guard: the ftrace grammar before libtraceevent */
-		{
-			const char *text = (const char *)nul + 1;
-			size_t tlen = len - (size_t)(nul + 1 - p);
-			struct ftrace_verdict v = { 0 };
-			int g = -1;
-
-			if (!ftrace_check_system((const char *)p,
-						 (size_t)(nul - p)))
-				v.error = "system name not of [A-Za-z0-9_]";
-			else
-				g = ftrace_check_format(text, tlen,
-							in->subbuf_size,
-							!strcmp((const char *)p,
-								"ftrace"), &v);
-			if (g == FTRACE_NOMEM) {
-				src->nomem = true;
-				break;
-			}
-			if (g >= 0 && tep_find_event(src->tep, (int)v.id)) {
-				v.error = "event ID of an earlier format";
-				g = -1;
-			}
-			if (g < 0) {
-				in->bad_formats++;
-				src_warn(src, "%s: event format chunk at offset %llu: %s at byte %zu of the format; its events are not decoded",
-					      src->path,
-					      (unsigned long long)c->offset,
-					      v.error, v.offset);
-				ftrace_verdict_release(&v);
-				break;
-			}
-			/*
-			 * A print fmt replaced by a neutral one (g > 0) is
-			 * no warning: real kernels have some libtraceevent
-			 * cannot evaluate (jiffies_to_msecs(), ...); info
-			 * tells.
-			 */
-			if (g > 0 && !in->replaced_prints++) {
-				/* a byte of the file, unless compressed */
-				in->replaced_offset = c->offset;
-				if (!(c->flags & IOREC_CF_ZSTD))
-					in->replaced_offset +=
-						IOREC_CHUNK_HEADER_LEN +
-						(uint64_t)(text -
-							   (const char *)p) +
-						v.offset;
-				in->replaced_reason = v.error;
-			}
-			e = tep_parse_event(src->tep, v.text ? v.text : text,
-					    v.text ? v.text_len : tlen,
-					    (const char *)p);
-			/*
-			 * dump prints such an event as libtraceevent prints
-			 * one whose print fmt it cannot parse: its fields,
-			 * after "[FAILED TO PARSE]", as trace-cmd does
-			 */
-			if (g > 0 && !e) {
-				struct tep_event *ev =
-					tep_find_event(src->tep, (int)v.id);
-
-				if (ev)
-					ev->flags |= TEP_EVENT_FL_FAILED;
-			}
-			ftrace_verdict_release(&v);
-		}
-		/* A print format libtraceevent cannot evaluate still leaves
-		 * the fields usable, so only a hard failure counts. */
-		if (e && e != TEP_ERRNO__READ_PRINT_FAILED &&
-		    e != TEP_ERRNO__READ_FORMAT_FAILED) {
-			char buf[128];
-
-			in->bad_formats++;
-			tep_strerror(src->tep, e, buf, sizeof(buf));
-			src_warn(src, "%s: event format of %s at offset %llu: %s; its events print as unknown",
-				      src->path, (const char *)p,
-				      (unsigned long long)c->offset, buf);
-		}
+		source_event_format(src, (const char *)p, text,
+				    len - (size_t)(nul + 1 - p), c->offset,
+				    (c->flags & IOREC_CF_ZSTD) ? 0 :
+				    c->offset + IOREC_CHUNK_HEADER_LEN +
+				    (uint64_t)(text - (const char *)p),
+				    "event format chunk");
 		break;
 	}
 	case IOREC_CHUNK_SNAPSHOT: {
@@ -298,12 +212,12 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		char *text;
 
 		if (len < 8) {
-			src_warn(src, "%s: snapshot chunk at offset %llu is too short; skipped",
+			source_warn(src, "%s: snapshot chunk at offset %llu is too short; skipped",
 				      src->path, (unsigned long long)c->offset);
 			break;
 		}
 		phase = iorec_get32(p);
-		text = src_dup_text(src, p + 8, len - 8);
+		text = source_dup_text(src, p + 8, len - 8);
 		if (!text)
 			break;
 		if (phase == IOREC_SNAP_START) {
@@ -317,22 +231,22 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 	}
 	case IOREC_CHUNK_SYSCALLS:
 		free((char *)in->syscalls);
-		in->syscalls = src_dup_text(src, p, len);
+		in->syscalls = source_dup_text(src, p, len);
 		if (in->syscalls)
 			source_load_syscalls(src, &src->syscalls,
 					     in->syscalls);
 		if (in->syscalls && !src->syscalls.n)
-			src_warn(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
+			source_warn(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
 				      src->path, (unsigned long long)c->offset);
 		break;
 	case IOREC_CHUNK_COMPAT_SYSCALLS:
 		free((char *)in->compat_syscalls);
-		in->compat_syscalls = src_dup_text(src, p, len);
+		in->compat_syscalls = source_dup_text(src, p, len);
 		if (in->compat_syscalls)
 			source_load_syscalls(src, &src->compat,
 					     in->compat_syscalls);
 		if (in->compat_syscalls && !src->compat.n)
-			src_warn(src, "%s: compat syscalls chunk at offset %llu has no \"NR\tNAME\" line; 32-bit programs' raw syscall numbers are not named",
+			source_warn(src, "%s: compat syscalls chunk at offset %llu has no \"NR\tNAME\" line; 32-bit programs' raw syscall numbers are not named",
 				      src->path, (unsigned long long)c->offset);
 		break;
 	case IOREC_CHUNK_EXEC_ABI:
@@ -340,36 +254,20 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		break;
 	case IOREC_CHUNK_CMDLINES:
 		free((char *)in->cmdlines);
-		in->cmdlines = src_dup_text(src, p, len);
+		in->cmdlines = source_dup_text(src, p, len);
 		break;
 	case IOREC_CHUNK_STATS:
 		free((char *)in->stats);
-		in->stats = src_dup_text(src, p, len);
+		in->stats = source_dup_text(src, p, len);
 		break;
 	case IOREC_CHUNK_END:
 		free((char *)in->end_text);
-		in->end_text = src_dup_text(src, p, len);
+		in->end_text = source_dup_text(src, p, len);
 		in->seen_end = true;
 		break;
-	case IOREC_CHUNK_PRINTK: {
-		struct ftrace_verdict v;
-		size_t dropped;
-		/* guard: only well-formed lines reach libtraceevent */
-		char *text = ftrace_filter_lines((const char *)p, len, true,
-						 &dropped, &v);
-
-		if (!text) {
-			src->nomem = true;
-			break;
-		}
-		if (dropped)
-			src_warn(src, "%s: printk formats at offset %llu: %zu lines left out, the first at byte %zu: %s",
-				      src->path, (unsigned long long)c->offset,
-				      dropped, v.offset, v.error);
-		tep_parse_printk_formats(src->tep, text);
-		free(text);
+	case IOREC_CHUNK_PRINTK:
+		source_printk(src, (const char *)p, len, c->offset);
 		break;
-	}
 	default:
 		break;		/* HEADER_EVENT, NOTE, unknown: nothing to do */
 	}
@@ -480,7 +378,7 @@ static int skip_damage(struct source *src, int err)
 	return 0;
 }
 
-int src_iorec_load(struct source *src, struct an_err *e)
+int source_iorec_load(struct source *src, struct an_err *e)
 {
 	struct source_info *in = &src->info;
 	struct iorec_chunk c;
@@ -547,7 +445,7 @@ int src_iorec_load(struct source *src, struct an_err *e)
 		if (ret == -IOREC_E_NOMEM)
 			return an_nomem(e, src->path);
 		if (ret < 0) {
-			src_warn(src, "%s: chunk at offset %llu (type %u): %s; skipped",
+			source_warn(src, "%s: chunk at offset %llu (type %u): %s; skipped",
 				      src->path, (unsigned long long)c.offset,
 				      c.type, iorec_strerror(ret));
 			continue;
@@ -601,21 +499,8 @@ int src_iorec_load(struct source *src, struct an_err *e)
 		return an_nomem(e, src->path);
 
 	/* First registration wins: saved_cmdlines, then the snapshots. */
-	if (in->cmdlines) {
-		struct ftrace_verdict v;
-		size_t dropped;
-		char *text = ftrace_filter_lines(in->cmdlines,
-						 strlen(in->cmdlines), false,
-						 &dropped, &v);
-
-		if (!text)
-			return an_nomem(e, src->path);
-		if (dropped)
-			src_warn(src, "%s: saved cmdlines: %zu lines left out, the first at byte %zu: %s",
-				      src->path, dropped, v.offset, v.error);
-		tep_parse_saved_cmdlines(src->tep, text);
-		free(text);
-	}
+	if (source_cmdlines(src) < 0)
+		return an_nomem(e, src->path);
 	register_snapshot_comms(src, in->snapshot_start);
 	register_snapshot_comms(src, in->snapshot_end);
 
@@ -672,7 +557,7 @@ static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 				.last_ts = ref->last_ts,
 			};
 
-			src_warn(src, "%s: data chunk at offset %llu (cpu %d): %s; its events are skipped",
+			source_warn(src, "%s: data chunk at offset %llu (cpu %d): %s; its events are skipped",
 				      src->path,
 				      (unsigned long long)ref->offset,
 				      cur->cpu, iorec_strerror(ret));
@@ -734,7 +619,7 @@ static bool cursor_load_page(struct source *src, struct cursor *cur)
 		commit = read_long(src, page + 8);
 		size = commit & RB_COMMIT_MASK;
 		if (size + hdr > cur->subbuf) {
-			src_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u claims %llu bytes of data in a %u-byte sub-buffer; page skipped",
+			source_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u claims %llu bytes of data in a %u-byte sub-buffer; page skipped",
 				      src->path,
 				      (unsigned long long)cur->chunk_offset,
 				      cur->cpu, cur->page - 1,
@@ -762,7 +647,7 @@ static bool cursor_load_page(struct source *src, struct cursor *cur)
 		/* guard: kbuffer trusts the events' lengths */
 		if (!ftrace_page_events_ok(page + hdr, (size_t)size,
 					   src->info.big_endian)) {
-			src_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u has an event that runs past its data; page skipped",
+			source_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u has an event that runs past its data; page skipped",
 				      src->path,
 				      (unsigned long long)cur->chunk_offset,
 				      cur->cpu, cur->page - 1);
@@ -777,7 +662,7 @@ static bool cursor_load_page(struct source *src, struct cursor *cur)
 }
 
 /* Advance cur to its next record (cur->valid says if there is one). */
-void src_iorec_next(struct source *src, struct cursor *cur)
+void source_iorec_next(struct source *src, struct cursor *cur)
 {
 	unsigned long long ts;
 	void *data = NULL;
@@ -792,7 +677,7 @@ void src_iorec_next(struct source *src, struct cursor *cur)
 					  KBUFFER_ENDIAN_BIG :
 					  KBUFFER_ENDIAN_LITTLE);
 		if (!cur->kbuf) {
-			src_warn(src, "%s: out of memory reading cpu %d",
+			source_warn(src, "%s: out of memory reading cpu %d",
 				      src->path, cur->cpu);
 			cur->done = true;
 			return;
@@ -815,7 +700,7 @@ void src_iorec_next(struct source *src, struct cursor *cur)
 		size = kbuffer_event_size(cur->kbuf);
 		if (size <= 0 || (uint8_t *)data + size >
 		    cur->cur_page + cur->subbuf) {
-			src_warn(src, "%s: data chunk at offset %llu (cpu %d): bad event length %d in page %u; rest of page skipped",
+			source_warn(src, "%s: data chunk at offset %llu (cpu %d): bad event length %d in page %u; rest of page skipped",
 				      src->path,
 				      (unsigned long long)cur->chunk_offset,
 				      cur->cpu, size, cur->page - 1);

@@ -19,6 +19,7 @@
 
 #include "input/source.h"
 #include "input/damage.h"
+#include "tracedat.h"
 
 #define MAX_WARNINGS		32
 
@@ -54,8 +55,10 @@ struct cursor {
 	bool page_loaded;
 	long long pending_missed;
 	struct tep_record rec;
-	/* trace.dat */
+	/* trace.dat: libtracecmd */
 	struct tep_record *trec;
+	/* trace.dat: the formats/ reader's pages of this CPU */
+	struct tracedat_stream *stream;
 	/* both */
 	bool valid;		/* rec/trec holds the next record */
 	bool done;
@@ -80,6 +83,10 @@ struct source {
 	struct iorec_reader *reader;
 	struct tracecmd_input *handle;
 	struct tracecmd_input *parent;	/* when handle is a buffer instance */
+	struct tracedat_reader *tdr;	/* trace.dat through formats/ */
+	int tdr_buffer;			/* the buffer read */
+	int64_t ts_offset;		/* trace.dat: ns added to every ts */
+	uint32_t tsc_mult, tsc_shift;	/* trace.dat: TSC to ns, mult 0: none */
 
 	struct cursor *cursors;		/* info.nr_cpus of them */
 	int only_cpu;
@@ -137,6 +144,52 @@ static inline bool source_host_big_endian(void)
 	return *(const uint8_t *)&one == 0;
 }
 
+/* source.c: queue a warning for source_warning() */
+void source_warn(struct source *src, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* source.c: cursors and info.cpus up to cpu; false (src->nomem): no memory */
+bool source_ensure_cpu(struct source *src, int cpu);
+/* source.c: len bytes as a string; NULL (src->nomem): no memory */
+char *source_dup_text(struct source *src, const uint8_t *p, size_t len);
+/*
+ * source.c: the metadata texts into src->tep, each checked by the guard
+ * of ftrace-guard.h first, problems queued as warnings naming what and
+ * offset.  source_header_page takes text (a heap copy) into
+ * info.header_page; source_event_format counts a bad or replaced
+ * format in info (text_at: the file offset of text when it lies there
+ * uncompressed, else 0); source_cmdlines registers info.cmdlines
+ * (-AN_E_NOMEM or 0).
+ */
+void source_header_page(struct source *src, char *text, size_t len,
+			uint64_t offset, const char *what);
+void source_event_format(struct source *src, const char *system,
+			 const char *text, size_t tlen, uint64_t offset,
+			 uint64_t text_at, const char *what);
+void source_printk(struct source *src, const char *p, size_t len,
+		   uint64_t offset);
+int source_cmdlines(struct source *src);
+
+/*
+ * source-iorec.c: load an .iorec file open at src->fd (pass 1); 0, or a
+ * negative AN_E_* with e filled.  source_iorec_next() advances cur to its
+ * next record (cur->valid says if any).
+ */
+int source_iorec_load(struct source *src, struct an_err *e);
+void source_iorec_next(struct source *src, struct cursor *cur);
+
+/*
+ * tracedat.c: open a trace.dat (magic: the n first bytes of the file)
+ * with the formats/ reader, or libtracecmd where the reader cannot
+ * (another compression) or IOREPORT_TRACEDAT=libtracecmd asks; 0 or a
+ * negative AN_E_* with e filled.
+ */
+int source_tracedat_load(struct source *src, const uint8_t *magic, size_t n,
+			 struct an_err *e);
+/* tracedat.c: advance cur to its next record (cur->valid says if any) */
+void source_tracedat_next(struct source *src, struct cursor *cur);
+/* tracedat.c: free the trace.dat streams, records and handles */
+void source_tracedat_close(struct source *src);
+
 /*
  * events.c: the raw syscall names of a SYSCALLS or COMPAT_SYSCALLS text
  * into tab (src->nomem on failure); source_free_syscalls() frees them.
@@ -158,33 +211,5 @@ static inline struct source_event_type *source_find_type(struct source *src,
 }
 /* events.c: forget what was cached about src's tep before it is freed. */
 void source_fields_forget(const struct source *src);
-
-/* The magic that opens a trace.dat file, and its length. */
-#define TRACEDAT_MAGIC		"\027\010\104tracing"
-#define TRACEDAT_MAGIC_LEN	10
-
-/* source.c: a warning for source_warning() (kept up to MAX_WARNINGS). */
-void src_warn(struct source *src, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Make sure cursors (and info.cpus) exist for cpu; false: no memory. */
-bool src_ensure_cpu(struct source *src, int cpu);
-/* The len bytes at p as a string; NULL (src->nomem set): no memory. */
-char *src_dup_text(struct source *src, const uint8_t *p, size_t len);
-
-/*
- * source-iorec.c: load an .iorec file open at src->fd (pass 1); 0, or a
- * negative AN_E_* with e filled.  src_iorec_next() moves cur to the next
- * record of its CPU (cur->valid false at the end).
- */
-int src_iorec_load(struct source *src, struct an_err *e);
-void src_iorec_next(struct source *src, struct cursor *cur);
-
-/*
- * source-tracedat.c: the same for a trace.dat file whose first n bytes
- * are magic.
- */
-int src_tracedat_load(struct source *src, const uint8_t *magic, size_t n,
-		      struct an_err *e);
-void src_tracedat_next(struct source *src, struct cursor *cur);
 
 #endif /* IOREPORT_INPUT_SOURCE_PRIV_H */

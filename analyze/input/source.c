@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * source.c - opening and reading recordings (with events.c,
- * source-iorec.c and source-tracedat.c, the only files of ioreport that
- * include libtraceevent and libtracecmd): .iorec
- * files through the formats/ reader plus libtraceevent's kbuffer and tep
- * handle, trace.dat files through libtracecmd; both yield events from all
- * CPUs merged in timestamp order.
+ * source-iorec.c and tracedat.c, the only files of ioreport that include
+ * libtraceevent and libtracecmd): .iorec files through the formats/
+ * reader plus libtraceevent's kbuffer and tep handle (source-iorec.c),
+ * trace.dat files in tracedat.c; both yield events from all CPUs merged in
+ * timestamp order, and both load their metadata texts through the guarded
+ * loaders here (source_header_page() ... source_cmdlines()).
  *
  * An .iorec file is read in two passes.  Pass 1 walks every chunk header,
  * loads the metadata (header, header_page, event formats, snapshots,
@@ -39,10 +40,10 @@
 #include "input/meta.h"
 #include "input/damage.h"
 #include "input/ftrace-guard.h"
-#include "input/tracedat-guard.h"
+#include "tracedat.h"
 
 
-void src_warn(struct source *src, const char *fmt, ...)
+void source_warn(struct source *src, const char *fmt, ...)
 {
 	va_list ap;
 	char *msg;
@@ -82,7 +83,7 @@ char *source_warning(struct source *src)
 }
 
 /* Make sure cursors (and info.cpus) exist for cpu; false: no memory. */
-bool src_ensure_cpu(struct source *src, int cpu)
+bool source_ensure_cpu(struct source *src, int cpu)
 {
 	int n = src->info.nr_cpus;
 	struct cursor *c;
@@ -109,7 +110,7 @@ bool src_ensure_cpu(struct source *src, int cpu)
 }
 
 /* The len bytes at p as a string; NULL (src->nomem set): no memory. */
-char *src_dup_text(struct source *src, const uint8_t *p, size_t len)
+char *source_dup_text(struct source *src, const uint8_t *p, size_t len)
 {
 	char *s = malloc(len + 1);
 
@@ -120,6 +121,135 @@ char *src_dup_text(struct source *src, const uint8_t *p, size_t len)
 	memcpy(s, p, len);
 	s[len] = '\0';
 	return s;
+}
+
+void source_header_page(struct source *src, char *text, size_t len,
+			uint64_t offset, const char *what)
+{
+	struct source_info *in = &src->info;
+	struct ftrace_verdict v;
+
+	free((char *)in->header_page);
+	in->header_page = text;
+	/* guard: only the kernel's shape reaches libtraceevent */
+	if (ftrace_check_header_page(text, len, in->subbuf_size, &v) < 0)
+		source_warn(src, "%s: %s at offset %llu: %s at byte %zu; page headers are read with long size %d",
+			    src->path, what, (unsigned long long)offset,
+			    v.error, v.offset, in->long_size);
+	else if (tep_parse_header_page(src->tep, text, len, in->long_size))
+		source_warn(src, "%s: %s at offset %llu does not parse; page headers are read with long size %d",
+			    src->path, what, (unsigned long long)offset,
+			    in->long_size);
+}
+
+void source_event_format(struct source *src, const char *system,
+			 const char *text, size_t tlen, uint64_t offset,
+			 uint64_t text_at, const char *what)
+{
+	struct source_info *in = &src->info;
+	struct ftrace_verdict v = { 0 };
+	enum tep_errno e;
+	int g = -1;
+
+	/* guard: the ftrace grammar before libtraceevent */
+	if (!ftrace_check_system(system, strlen(system)))
+		v.error = "system name not of [A-Za-z0-9_]";
+	else
+		g = ftrace_check_format(text, tlen, in->subbuf_size,
+					!strcmp(system, "ftrace"), &v);
+	if (g == FTRACE_NOMEM) {
+		src->nomem = true;
+		return;
+	}
+	if (g >= 0 && tep_find_event(src->tep, (int)v.id)) {
+		v.error = "event ID of an earlier format";
+		g = -1;
+	}
+	if (g < 0) {
+		in->bad_formats++;
+		source_warn(src, "%s: %s at offset %llu: %s at byte %zu of the format; its events are not decoded",
+			    src->path, what, (unsigned long long)offset,
+			    v.error, v.offset);
+		ftrace_verdict_release(&v);
+		return;
+	}
+	/*
+	 * A print fmt replaced by a neutral one (g > 0) is no warning: real
+	 * kernels have some libtraceevent cannot evaluate
+	 * (jiffies_to_msecs(), ...); info tells.
+	 */
+	if (g > 0 && !in->replaced_prints++) {
+		/* a byte of the file, unless compressed */
+		in->replaced_offset = text_at ? text_at + v.offset : offset;
+		in->replaced_reason = v.error;
+	}
+	e = tep_parse_event(src->tep, v.text ? v.text : text,
+			    v.text ? v.text_len : tlen, system);
+	/*
+	 * dump prints such an event as libtraceevent prints one whose print
+	 * fmt it cannot parse: its fields after "[FAILED TO PARSE]", as
+	 * trace-cmd does
+	 */
+	if (g > 0 && !e) {
+		struct tep_event *ev = tep_find_event(src->tep, (int)v.id);
+
+		if (ev)
+			ev->flags |= TEP_EVENT_FL_FAILED;
+	}
+	ftrace_verdict_release(&v);
+	/* A print format libtraceevent cannot evaluate still leaves the
+	 * fields usable, so only a hard failure counts. */
+	if (e && e != TEP_ERRNO__READ_PRINT_FAILED &&
+	    e != TEP_ERRNO__READ_FORMAT_FAILED) {
+		char buf[128];
+
+		in->bad_formats++;
+		tep_strerror(src->tep, e, buf, sizeof(buf));
+		source_warn(src, "%s: event format of %s at offset %llu: %s; its events print as unknown",
+			    src->path, system, (unsigned long long)offset,
+			    buf);
+	}
+}
+
+void source_printk(struct source *src, const char *p, size_t len,
+		   uint64_t offset)
+{
+	struct ftrace_verdict v;
+	size_t dropped;
+	/* guard: only well-formed lines reach libtraceevent */
+	char *text = ftrace_filter_lines(p, len, true, &dropped, &v);
+
+	if (!text) {
+		src->nomem = true;
+		return;
+	}
+	if (dropped)
+		source_warn(src, "%s: printk formats at offset %llu: %zu lines left out, the first at byte %zu: %s",
+			    src->path, (unsigned long long)offset, dropped,
+			    v.offset, v.error);
+	tep_parse_printk_formats(src->tep, text);
+	free(text);
+}
+
+int source_cmdlines(struct source *src)
+{
+	struct source_info *in = &src->info;
+	struct ftrace_verdict v;
+	size_t dropped;
+	char *text;
+
+	if (!in->cmdlines)
+		return 0;
+	text = ftrace_filter_lines(in->cmdlines, strlen(in->cmdlines), false,
+				   &dropped, &v);
+	if (!text)
+		return -AN_E_NOMEM;
+	if (dropped)
+		source_warn(src, "%s: saved cmdlines: %zu lines left out, the first at byte %zu: %s",
+			    src->path, dropped, v.offset, v.error);
+	tep_parse_saved_cmdlines(src->tep, text);
+	free(text);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -225,11 +355,11 @@ struct source *source_open(const char *path, struct an_err *e)
 	if (n >= IOREC_MAGIC_LEN && !memcmp(magic, IOREC_MAGIC,
 					     IOREC_MAGIC_LEN)) {
 		src->info.kind = SOURCE_IOREC;
-		ret = src_iorec_load(src, e);
+		ret = source_iorec_load(src, e);
 	} else if (n >= TRACEDAT_MAGIC_LEN &&
 		   !memcmp(magic, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN)) {
 		src->info.kind = SOURCE_TRACEDAT;
-		ret = src_tracedat_load(src, magic, (size_t)n, e);
+		ret = source_tracedat_load(src, magic, (size_t)n, e);
 	} else {
 		ret = an_fail(e, AN_E_FORMAT, "%s: not an iorec or trace.dat file (bad magic at offset 0)",
 			      src->path);
@@ -260,16 +390,12 @@ void source_close(struct source *src)
 		free(cur->refs);
 		free(cur->buf);
 		kbuffer_free(cur->kbuf);
-		if (cur->trec)
-			tracecmd_free_record(cur->trec);
 	}
+	/* the trace.dat streams, records and handles (tracedat.c) */
+	source_tracedat_close(src);
 	free(src->cursors);
 	free(in->cpus);
-	/* a trace.dat handle owns its tep; an .iorec tep is ours */
-	if (src->handle)
-		tracecmd_close(src->handle);
-	if (src->parent)
-		tracecmd_close(src->parent);
+	/* a libtracecmd handle owns its tep; any other tep is ours */
 	if (!src->handle && !src->parent && src->tep)
 		tep_free(src->tep);
 	iorec_reader_close(src->reader);
@@ -316,9 +442,9 @@ void source_set_cpu(struct source *src, int cpu)
 static void cursor_next(struct source *src, struct cursor *cur)
 {
 	if (src->info.kind == SOURCE_IOREC)
-		src_iorec_next(src, cur);
+		source_iorec_next(src, cur);
 	else
-		src_tracedat_next(src, cur);
+		source_tracedat_next(src, cur);
 }
 
 static struct tep_record *cursor_rec(struct cursor *cur)

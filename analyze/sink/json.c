@@ -186,6 +186,12 @@ void json_double(struct json *j, const char *key, double v)
 		fputs("null", j->f);
 }
 
+void json_us(struct json *j, const char *key, uint64_t ns)
+{
+	member(j, key);
+	fprintf(j->f, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
+}
+
 void json_bool(struct json *j, const char *key, bool v)
 {
 	member(j, key);

@@ -47,6 +47,8 @@ void json_strn(struct json *j, const char *key, const char *s, size_t len);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_i64(struct json *j, const char *key, int64_t v);
 void json_double(struct json *j, const char *key, double v);	/* NaN/inf: null */
+/* ns as microseconds with three decimals (exact, not a double) */
+void json_us(struct json *j, const char *key, uint64_t ns);
 void json_bool(struct json *j, const char *key, bool v);
 void json_null(struct json *j, const char *key);
 

@@ -11,6 +11,8 @@ analyze_libioreport_a_SOURCES += \
 	analyze/sink/view-diff.c \
 	analyze/sink/view-findings.c \
 	analyze/sink/json.h analyze/sink/json.c \
+	analyze/sink/perfetto.h analyze/sink/perfetto.c \
+	analyze/sink/fio.h analyze/sink/fio.c \
 	analyze/sink/sqlite.h analyze/sink/sqlite-priv.h \
 	analyze/sink/sqlite.c analyze/sink/sqlite-rows.c
 

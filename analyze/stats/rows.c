@@ -54,6 +54,32 @@ static void file_info(const struct file *f, struct file_info *i)
 		 f->path ? "" : file_name(f));
 }
 
+bool rows_proc_at(const struct stats *st, int id, struct proc_info *out)
+{
+	struct proc *p;
+
+	if (!st->pt || id < 0 || (size_t)id >= proctable_count(st->pt))
+		return false;
+	p = proctable_at(st->pt, (size_t)id);
+	if (!p || p->id != id)
+		return false;
+	proc_info(p, out);
+	return true;
+}
+
+bool rows_file_at(const struct stats *st, int id, struct file_info *out)
+{
+	struct file *f;
+
+	if (!st->ft || id < 0 || (size_t)id >= filetab_count(st->ft))
+		return false;
+	f = filetab_at(st->ft, (size_t)id);
+	if (!f || f->id != id)
+		return false;
+	file_info(f, out);
+	return true;
+}
+
 const char *rows_comm_at(const struct stats *st, int tid, uint64_t ts)
 {
 	struct proc *p = st->pt ? proctable_of_tid_at(st->pt, tid, ts) : NULL;

@@ -128,6 +128,14 @@ struct dirty_row {
 /* By time paused (dirty view; dirty.h's tasks). */
 long rows_dirty(const struct stats *st, struct dirty_row **out);
 
+/*
+ * The process or file of an id (proc_info.id, file_info.id, as the
+ * driver's on_call hook gives them), during the pass or after it; false
+ * when there is none.  The strings live until the table changes them.
+ */
+bool rows_proc_at(const struct stats *st, int id, struct proc_info *out);
+bool rows_file_at(const struct stats *st, int id, struct file_info *out);
+
 /* The comm of the process of thread tid at ts, else the task's. */
 const char *rows_comm_at(const struct stats *st, int tid, uint64_t ts);
 

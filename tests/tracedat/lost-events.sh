@@ -11,15 +11,18 @@
 #    reader's own count of pages with the missed-events flag is at least
 #    that (kbuffer reports a page's loss only on a first record at the
 #    start of the page); the CPUSTAT options the reader gives are the
-#    ones 'trace-cmd report --stat' prints, with an overrun.
+#    ones 'trace-cmd report --stat' prints, with an overrun; ioreport's two
+#    trace.dat inputs (src-walk) agree record for record, losses included.
 # 2. iorec with a 4 KiB buffer and the same burst: its recording, converted
-#    to trace.dat (versions 6 and 7 with zstd), keeps every loss where it
-#    was: trace-cmd report -N prints its DROPPED lines where 'ioreport
-#    dump' of the .iorec prints "CPU N: [LOST M EVENTS]", line for line
-#    among the events (COMMs aside, as in convert-samples.sh); the
+#    by 'ioreport convert' to trace.dat (versions 6 and 7 with zstd), keeps
+#    every loss where it was: trace-cmd report -N prints its DROPPED lines
+#    where 'ioreport dump' of the .iorec prints "CPU N: [LOST M EVENTS]",
+#    line for line among the events, COMMs included (cmp-report.py); the
 #    reader's accounting equals libtracecmd's, and its count of flagged
 #    pages and of their lost events per CPU equals 'ioreport info's of
-#    the .iorec; 'trace-cmd report --stat' shows each CPU's overrun and
+#    the .iorec; ioreport's two trace.dat inputs (src-walk: the formats/
+#    reader, libtracecmd) and its .iorec input yield the same records and
+#    losses per CPU; 'trace-cmd report --stat' shows each CPU's overrun and
 #    dropped events as the recording's STATS chunk has them.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/tracedat/td-lib.sh"
@@ -64,6 +67,22 @@ diff <(grep -v '^$' "$f.walk" | awk '/^CPU: / { on = 1 } /^cpu / { on = 0 } on')
 	fail "the reader's CPUSTAT differs from trace-cmd report --stat: $(head -n 6 "$f.d")"
 awk '/^overrun: [1-9]/ { found = 1 } END { exit !found }' "$f.stat" ||
 	fail "no CPU reports an overrun in its stats"
+# ioreport's two trace.dat inputs (the formats/ reader, libtracecmd) agree
+# event for event, lost events included
+srcwalk() {	# FILE OUT [ENV...]
+	local f=$1 out=$2
+	shift 2
+	env "$@" "$top_builddir/tests/tracedat/src-walk" "$f" >"$out" 2>"$out.err" ||
+		fail "src-walk $* $f: $(head -n 3 "$out.err")"
+	grep -E '^(cpu|events) ' "$out" >"$out.cpu"
+}
+srcwalk "$f" "$f.sr"
+srcwalk "$f" "$f.sl" IOREPORT_TRACEDAT=libtracecmd
+diff "$f.sr.cpu" "$f.sl.cpu" >"$f.d" ||
+	fail "trace-cmd record -b 4: ioreport's reader (<) and libtracecmd (>) inputs differ: $(head -n 6 "$f.d")"
+awk '$1 == "cpu" { n += $6 } END { exit !(n > 0) }' "$f.sr.cpu" ||
+	fail "ioreport's trace.dat input saw no lost events: $(cat "$f.sr.cpu")"
+log "ok: trace-cmd record -b 4: ioreport's trace.dat inputs agree: $(tr '\n' ';' <"$f.sr.cpu")"
 log "ok: trace-cmd record -b 4: $(awk '{ printf "cpu %s: %s records after %s lost events; ", $1, $2, $3 }' "$f.drops")reader = libtracecmd = trace-cmd report; pages flagged: $(awk '$1 == "cpu" { printf "%s ", $8 }' "$f.walk"); overruns: $(awk '/^overrun:/ { printf "%s ", $2 }' "$f.stat")"
 
 # 2. iorec's recording, converted
@@ -89,23 +108,26 @@ with open(sys.argv[3], "w") as f:
 	for c in d["kernel_lost"]:
 		print(c["cpu"], c["overrun"], c["dropped"], file=f)
 EOF2
-strip_comm() { sed -E 's/^ *(.*)-([0-9]+) +\[/\2 [/'; }
-strip_comm <"$r.dump" >"$r.nocomm"
 for v in 6 7z; do
 	d=$T/lost.v$v.dat
-	args=(-V "${v%z}")
-	[ "$v" = 7z ] && args+=(-z)
-	"$TD_BIN/iorec2dat" "${args[@]}" -o "$d" "$r" 2>"$d.err" ||
-		fail "iorec2dat ${args[*]}: $(cat "$d.err")"
+	args=(--dat-version "${v%z}")
+	[ "$v" = 7z ] && args+=(--zstd)
+	"$IOREPORT" convert --to trace.dat "${args[@]}" -o "$d" "$r" 2>"$d.err" ||
+		fail "ioreport convert ${args[*]}: $(cat "$d.err")"
 	"$TD_BIN/tdat-walk" "$d" >"$d.walk" 2>"$d.err" || fail "tdat-walk $d: $(cat "$d.err")"
 	"$TD_BIN/tdat-libtracecmd" "$d" >"$d.ltc" 2>"$d.err" || fail "tdat-libtracecmd $d: $(cat "$d.err")"
 	same_as_libtracecmd "$d.walk" "$d.ltc" "converted v$v"
-	trace-cmd report -N "$d" 2>"$d.err" | tail -n +2 |
-		sed -E 's/^CPU:([0-9]+) \[([0-9]+ )?EVENTS DROPPED\]$/CPU \1: [LOST \2EVENTS]/' |
-		strip_comm >"$d.tc"
+	trace-cmd report -N "$d" >"$d.tc" 2>"$d.err"
 	[ -s "$d.err" ] && fail "trace-cmd report -N $d: $(head -n 3 "$d.err")"
-	diff "$d.tc" "$r.nocomm" >"$d.d" ||
-		fail "converted v$v: trace-cmd report and ioreport dump differ ($(grep -c '^<' "$d.d") lines; report <, dump >): $(head -n 6 "$d.d")"
+	python3 "$top_srcdir/tests/tracedat/cmp-report.py" "$d.tc" "$r.dump" >"$d.cmp" 2>"$d.d" ||
+		fail "converted v$v: trace-cmd report and ioreport dump differ: $(head -n 7 "$d.d")"
+	srcwalk "$d" "$d.sr"
+	srcwalk "$d" "$d.sl" IOREPORT_TRACEDAT=libtracecmd
+	[ -s "$r.sw.cpu" ] || srcwalk "$r" "$r.sw"
+	diff "$d.sr.cpu" "$r.sw.cpu" >"$d.d" ||
+		fail "converted v$v: ioreport's reader input (<) and its .iorec input (>) differ: $(head -n 6 "$d.d")"
+	diff "$d.sl.cpu" "$r.sw.cpu" >"$d.d" ||
+		fail "converted v$v: ioreport's libtracecmd input (<) and its .iorec input (>) differ: $(head -n 6 "$d.d")"
 	diff <(awk '$1 == "cpu" { print $2, $8, $10 }' "$d.walk") "$r.pages" >"$d.d" ||
 		fail "converted v$v: pages flagged and their lost events differ from ioreport info's (reader <, ioreport >): $(cat "$d.d")"
 	trace-cmd report --stat "$d" 2>/dev/null |
@@ -113,6 +135,6 @@ for v in 6 7z; do
 		     /^dropped events: / { print c, o[c], $3 }' >"$d.stat"
 	diff "$d.stat" "$r.stats" >"$d.d" ||
 		fail "converted v$v: trace-cmd report --stat's overrun and dropped events differ from the recording's (report <, STATS >): $(cat "$d.d")"
-	log "ok: iorec -b 4, converted to v$v: $(grep -c LOST "$d.tc") losses where ioreport dump has them; $(awk '$1 == "cpu" { printf "cpu %s: %s records after %s lost events; ", $2, $14, $16 }' "$d.walk")reader = libtracecmd = ioreport info; overrun and dropped per CPU in --stat: $(tr '\n' ';' <"$d.stat")"
+	log "ok: iorec -b 4, ioreport convert to v$v: $(grep -c DROPPED "$d.tc") losses where ioreport dump has them; $(awk '$1 == "cpu" { printf "cpu %s: %s records after %s lost events; ", $2, $14, $16 }' "$d.walk")reader = libtracecmd = ioreport info; overrun and dropped per CPU in --stat: $(tr '\n' ';' <"$d.stat")"
 done
 log "PASS"

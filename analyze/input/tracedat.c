@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: MIT
+/*
+ * tracedat.c - trace-cmd's trace.dat files as a source (with source.c):
+ * read by the formats/ trace.dat reader, its metadata into our own tep
+ * handle and its pages, one stream per CPU, through kbuffer, so memory
+ * stays flat whatever the file's length; libtracecmd, behind the
+ * structure guard of tracedat-guard.h, only for what the reader does not
+ * read (another compression) or when IOREPORT_TRACEDAT=libtracecmd asks.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+#include <trace-cmd/trace-cmd.h>
+
+#include "tracedat.h"
+#include "base/err.h"
+#include "base/sbuf.h"
+#include "input/source.h"
+#include "input/source-priv.h"
+#include "input/ftrace-guard.h"
+#include "input/tracedat-guard.h"
+
+
+static bool tracedat_has_data(struct tracecmd_input *h)
+{
+	int ncpus = tep_get_cpus(tracecmd_get_tep(h));
+
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		struct tep_record *r = tracecmd_read_cpu_first(h, cpu);
+
+		if (r) {
+			tracecmd_free_record(r);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int libtracecmd_load(struct source *src, const uint8_t *magic, size_t n,
+			 struct an_err *e)
+{
+	struct source_info *in = &src->info;
+	struct tracedat_patches patches;
+	const char *why;
+	uint64_t off;
+	int fd, ncpus, ret, *replaced;
+	size_t nreplaced;
+
+	/* The version follows the magic as a NUL-terminated decimal. */
+	if (n > TRACEDAT_MAGIC_LEN)
+		in->version_major = (unsigned int)atoi(
+			(const char *)magic + TRACEDAT_MAGIC_LEN);
+	/* guard: the structure and texts before libtracecmd trusts them */
+	ret = tracedat_guard(src->fd, &patches, &why, &off);
+	if (ret == -AN_E_NOMEM)
+		return an_nomem(e, src->path);
+	if (ret < 0)
+		return an_fail(e, AN_E_DAMAGED, "%s: corrupt trace.dat at offset %llu: %s",
+			       src->path, (unsigned long long)off, why);
+	in->replaced_prints = patches.formats;
+	in->replaced_offset = patches.first_offset;
+	in->replaced_reason = patches.first_reason;
+	fd = patches.n ? tracedat_patched_copy(src->fd, &patches) :
+	     dup(src->fd);
+	replaced = patches.ids;
+	nreplaced = patches.nids;
+	patches.ids = NULL;
+	tracedat_patches_release(&patches);
+	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		an_fail(e, AN_E_IO, "%s: %s", src->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		free(replaced);
+		return -AN_E_IO;
+	}
+	src->handle = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!src->handle) {
+		free(replaced);
+		return an_fail(e, AN_E_FORMAT, "%s: cannot read this trace.dat (version %u) with libtracecmd: corrupt, truncated or of an unsupported version",
+			       src->path, in->version_major);
+	}
+	in->trace_buffers = tracecmd_buffer_instances(src->handle);
+	if (in->trace_buffers > 0 && !tracedat_has_data(src->handle)) {
+		/* trace-cmd record -B: the events are in an instance */
+		for (int i = 0; i < in->trace_buffers; i++) {
+			struct tracecmd_input *h =
+				tracecmd_buffer_instance_handle(src->handle,
+								i);
+
+			if (h && tracedat_has_data(h)) {
+				src->parent = src->handle;
+				src->handle = h;
+				in->buffer_name = tracecmd_buffer_instance_name(
+					src->parent, i);
+				break;
+			}
+			if (h)
+				tracecmd_close(h);
+		}
+	}
+	src->tep = tracecmd_get_tep(src->handle);
+	/* dump prints them as trace-cmd does (see source_event_format()) */
+	for (size_t i = 0; i < nreplaced; i++) {
+		struct tep_event *ev = tep_find_event(src->tep, replaced[i]);
+
+		if (ev)
+			ev->flags |= TEP_EVENT_FL_FAILED;
+	}
+	free(replaced);
+	in->big_endian = tep_is_file_bigendian(src->tep);
+	in->long_size = tep_get_long_size(src->tep);
+	in->page_size = (uint32_t)tep_get_page_size(src->tep);
+	in->subbuf_size = (uint32_t)tep_get_sub_buffer_size(src->tep);
+	if (!in->page_size)
+		in->page_size = in->subbuf_size;
+	ncpus = tep_get_cpus(src->tep);
+	in->ncpus = ncpus > 0 ? (uint32_t)ncpus : 0;
+	in->header_text = an_strdup("");
+	if (!in->header_text || (ncpus > 0 && !source_ensure_cpu(src, ncpus - 1)))
+		return an_nomem(e, src->path);
+	for (int cpu = 0; cpu < ncpus; cpu++) {
+		struct tep_record *r = tracecmd_read_cpu_first(src->handle,
+							       cpu);
+
+		if (!r)
+			continue;
+		in->cpus[cpu].present = true;
+		in->cpus[cpu].first_ts = r->ts;
+		if (!in->first_ts || r->ts < in->first_ts)
+			in->first_ts = r->ts;
+		tracecmd_free_record(r);
+	}
+	/* first_ts/last_ts get their final values while iterating. */
+	return 0;
+}
+
+static void libtracecmd_next(struct source *src, struct cursor *cur)
+{
+	if (cur->trec) {
+		tracecmd_free_record(cur->trec);
+		cur->trec = NULL;
+	}
+	cur->valid = false;
+	if (cur->done)
+		return;
+	cur->trec = src->started ? tracecmd_read_data(src->handle, cur->cpu) :
+		tracecmd_read_cpu_first(src->handle, cur->cpu);
+	if (!cur->trec) {
+		cur->done = true;
+		return;
+	}
+	if (cur->trec->missed_events) {
+		struct source_cpu *sc = &src->info.cpus[cur->cpu];
+
+		sc->missed_pages++;
+		if (cur->trec->missed_events > 0)
+			sc->missed_events +=
+				(uint64_t)cur->trec->missed_events;
+	}
+	cur->valid = true;
+}
+
+/* ------------------------------------------------------------------ */
+/* The formats/ reader */
+
+/* "CPU: N" then "key: value" lines (CPUSTAT) as STATS "cpu\tN\tkey\tvalue" */
+static char *cpustats_to_stats(const char *text)
+{
+	struct sbuf out = SBUF_INIT;
+	long cpu = -1;
+
+	sbuf_addstr(&out, "");
+	while (text && *text) {
+		const char *nl = strchr(text, '\n');
+		size_t len = nl ? (size_t)(nl - text) : strlen(text);
+		const char *colon = memchr(text, ':', len);
+
+		if (len > 5 && !memcmp(text, "CPU: ", 5)) {
+			cpu = strtol(text + 5, NULL, 10);
+		} else if (colon && cpu >= 0 && colon + 2 <= text + len) {
+			const char *v = colon + 1;
+
+			while (v < text + len && *v == ' ')
+				v++;
+			sbuf_addf(&out, "cpu\t%ld\t%.*s\t%.*s\n", cpu,
+				  (int)(colon - text), text,
+				  (int)(text + len - v), v);
+		}
+		text += len + (nl ? 1 : 0);
+	}
+	return sbuf_detach(&out);
+}
+
+/* The buffer to read: the top one, or the first instance with data. */
+static int pick_buffer(struct source *src)
+{
+	const struct tracedat_info *ti = tracedat_reader_info(src->tdr);
+	int top = tracedat_reader_top_buffer(src->tdr);
+	int first = -1;
+
+	for (uint32_t i = 0; i < ti->nbuffers; i++) {
+		const struct tracedat_buffer *b =
+			tracedat_reader_buffer(src->tdr, i);
+		bool data = false;
+
+		for (uint32_t c = 0; c < b->ncpus; c++)
+			data |= b->cpus[c].size > 0;
+		if ((int)i == top && data)
+			return top;
+		if (data && first < 0 && !b->latency)
+			first = (int)i;
+	}
+	return first >= 0 ? first : top;
+}
+
+static int reader_fail(struct source *src, struct an_err *e, int err,
+		       uint64_t off)
+{
+	if (err == -TRACEDAT_E_NOMEM)
+		return an_nomem(e, src->path);
+	if (err == -TRACEDAT_E_MEMLIMIT || err == -TRACEDAT_E_TOO_BIG)
+		return an_fail(e, AN_E_DAMAGED, "%s: trace.dat at offset %llu: %s (a structure claims more memory than a trace.dat needs: a corrupt file)",
+			       src->path, (unsigned long long)off,
+			       tracedat_strerror(err));
+	if (err == -TRACEDAT_E_LATENCY)
+		return an_fail(e, AN_E_FORMAT, "%s: a latency trace (text, no ring-buffer pages): record it with trace-cmd record -e EVENTS, without a latency tracer",
+			       src->path);
+	return an_fail(e, AN_E_DAMAGED, "%s: corrupt trace.dat at offset %llu: %s",
+		       src->path, (unsigned long long)off,
+		       tracedat_strerror(err));
+}
+
+static int reader_meta(struct source *src, struct an_err *e)
+{
+	struct source_info *in = &src->info;
+	struct tracedat_meta m;
+	int ret;
+
+	while ((ret = tracedat_reader_meta_next(src->tdr, &m)) > 0) {
+		switch (m.kind) {
+		case TRACEDAT_META_HEADER_PAGE: {
+			char *text = source_dup_text(src,
+						     (const uint8_t *)m.data,
+						     m.len);
+
+			if (text)
+				source_header_page(src, text, m.len, m.offset,
+						   "header_page");
+			break;
+		}
+		case TRACEDAT_META_FTRACE_FORMAT:
+		case TRACEDAT_META_EVENT_FORMAT:
+			in->format_chunks++;
+			source_event_format(src, m.system ? m.system : "ftrace",
+					    m.data, m.len, m.offset, 0,
+					    "event format");
+			break;
+		case TRACEDAT_META_PRINTK:
+			source_printk(src, m.data, m.len, m.offset);
+			break;
+		case TRACEDAT_META_CMDLINES:
+			free((char *)in->cmdlines);
+			in->cmdlines = source_dup_text(src,
+						       (const uint8_t *)m.data,
+						       m.len);
+			break;
+		default:
+			break;	/* header_event; kallsyms are not read */
+		}
+		if (src->nomem)
+			return an_nomem(e, src->path);
+	}
+	if (ret < 0)
+		return reader_fail(src, e, ret,
+				   tracedat_reader_error_offset(src->tdr));
+	if (!in->header_page)
+		return an_fail(e, AN_E_DAMAGED, "%s: corrupt trace.dat: no header_page, so no page can be read",
+			       src->path);
+	return source_cmdlines(src) < 0 ? an_nomem(e, src->path) : 0;
+}
+
+static int reader_load(struct source *src, struct an_err *e)
+{
+	struct tracedat_read_opts ro = { .flags = TRACEDAT_R_SKIP_KALLSYMS };
+	struct source_info *in = &src->info;
+	const struct tracedat_info *ti;
+	const struct tracedat_buffer *b;
+	uint64_t off = 0;
+	int err = 0, ret;
+
+	src->tdr = tracedat_reader_open_fd(src->fd, &ro, &err, &off);
+	if (!src->tdr)
+		return reader_fail(src, e, err, off);
+	ti = tracedat_reader_info(src->tdr);
+	in->version_major = (unsigned int)ti->version;
+	in->big_endian = ti->big_endian;
+	in->long_size = ti->long_size;
+	src->tdr_buffer = pick_buffer(src);
+	b = src->tdr_buffer >= 0 ?
+	    tracedat_reader_buffer(src->tdr, (uint32_t)src->tdr_buffer) : NULL;
+	in->page_size = ti->page_size;
+	in->subbuf_size = b && b->page_size ? b->page_size : ti->page_size;
+	in->ncpus = ti->ncpus;
+	in->trace_buffers = (int)ti->nbuffers -
+			    (tracedat_reader_top_buffer(src->tdr) >= 0);
+	if (b && *b->name)
+		in->buffer_name = b->name;
+	in->header_text = an_strdup("");
+	in->stats = cpustats_to_stats(ti->cpustats);
+	src->ts_offset = ti->ts_offset;
+	if (ti->has_tsc2nsec && ti->tsc_mult && ti->tsc_shift <= 32) {
+		src->tsc_mult = ti->tsc_mult;
+		src->tsc_shift = ti->tsc_shift;
+	}
+	for (uint32_t c = 0; b && c < b->ncpus; c++)
+		if (b->cpus[c].cpu >= in->ncpus)
+			in->ncpus = b->cpus[c].cpu + 1;
+	src->tep = tep_alloc();
+	if (!in->header_text || !in->stats || !src->tep ||
+	    (in->ncpus && !source_ensure_cpu(src, (int)in->ncpus - 1)))
+		return an_nomem(e, src->path);
+	tep_set_file_bigendian(src->tep, in->big_endian ? TEP_BIG_ENDIAN :
+			       TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(src->tep, source_host_big_endian() ?
+				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(src->tep, in->long_size);
+	tep_set_page_size(src->tep, (int)in->subbuf_size);
+	tep_set_cpus(src->tep, (int)in->ncpus);
+	ret = reader_meta(src, e);
+	if (ret < 0)
+		return ret;
+	/* one stream per CPU with data */
+	for (uint32_t c = 0; b && c < b->ncpus; c++) {
+		struct cursor *cur = &src->cursors[b->cpus[c].cpu];
+
+		if (!b->cpus[c].size || cur->stream)
+			continue;
+		cur->stream = tracedat_stream_open(src->tdr,
+						   (uint32_t)src->tdr_buffer,
+						   c, &err);
+		if (!cur->stream)
+			return reader_fail(src, e, err, b->cpus[c].offset);
+		in->cpus[b->cpus[c].cpu].present = true;
+		in->cpus[b->cpus[c].cpu].stored_bytes = b->cpus[c].size;
+	}
+	return 0;
+}
+
+/* The trace clock of ts in ns, as libtracecmd's timestamp_calc(). */
+static uint64_t reader_ts(const struct source *src, uint64_t ts)
+{
+	if (src->tsc_mult)
+		ts = (uint64_t)(((unsigned __int128)ts * src->tsc_mult) >>
+				src->tsc_shift);
+	return ts + (uint64_t)src->ts_offset;
+}
+
+/* A stream failed: the rest of this CPU is lost, the file corrupt. */
+static void stream_failed(struct source *src, struct cursor *cur, int err)
+{
+	struct source_info *in = &src->info;
+	uint64_t off = tracedat_stream_error_offset(cur->stream);
+
+	source_warn(src, "%s: cpu %d data at offset %llu: %s; the rest of its events are skipped",
+		    src->path, cur->cpu, (unsigned long long)off,
+		    tracedat_strerror(err));
+	if (err == -TRACEDAT_E_NOMEM)
+		src->read_err = -AN_E_NOMEM;
+	if (in->integrity == SOURCE_COMPLETE) {
+		in->integrity = err == -TRACEDAT_E_TRUNCATED ?
+				SOURCE_TRUNCATED : SOURCE_CORRUPT;
+		in->stop_offset = off;
+		in->stop_reason = tracedat_strerror(err);
+	}
+}
+
+/* Load the next page of cur that has events into its kbuffer. */
+static bool reader_load_page(struct source *src, struct cursor *cur)
+{
+	struct source_cpu *sc = &src->info.cpus[cur->cpu];
+	const struct tracedat_info *ti = tracedat_reader_info(src->tdr);
+	struct tracedat_page pg;
+
+	for (;;) {
+		int ret = tracedat_stream_next(cur->stream, &pg);
+
+		if (ret <= 0) {
+			if (ret < 0)
+				stream_failed(src, cur, ret);
+			return false;
+		}
+		sc->pages++;
+		sc->raw_bytes += pg.len;
+		if (pg.lost) {
+			sc->missed_pages++;
+			if (pg.lost > 0)
+				sc->missed_events += (uint64_t)pg.lost;
+			if (pg.lost > 0 && cur->pending_missed > 0)
+				cur->pending_missed += pg.lost;
+			else if (!cur->pending_missed || pg.lost < 0)
+				cur->pending_missed = pg.lost;
+		}
+		if (!pg.commit)
+			continue;
+		/* guard: kbuffer trusts the events' lengths */
+		if (!ftrace_page_events_ok(pg.data + ti->page_header_size,
+					   pg.commit, ti->big_endian)) {
+			source_warn(src, "%s: cpu %d page %llu at offset %llu has an event that runs past its data; page skipped",
+				    src->path, cur->cpu,
+				    (unsigned long long)pg.index,
+				    (unsigned long long)pg.offset);
+			cur->pending_missed = -1;
+			continue;
+		}
+		if (kbuffer_load_subbuffer(cur->kbuf, (void *)pg.data) < 0)
+			continue;
+		cur->cur_page = (uint8_t *)pg.data;
+		cur->chunk_offset = pg.offset;
+		cur->page = (uint32_t)pg.index;
+		cur->subbuf = ti->page_header_size + pg.commit;
+		return true;
+	}
+}
+
+static void reader_next(struct source *src, struct cursor *cur)
+{
+	const struct tracedat_info *ti = tracedat_reader_info(src->tdr);
+	unsigned long long ts;
+	void *data = NULL;
+
+	cur->valid = false;
+	if (cur->done || !cur->stream) {
+		cur->done = true;
+		return;
+	}
+	if (!cur->kbuf) {
+		cur->kbuf = kbuffer_alloc(ti->kernel_long_size == 8 ?
+					  KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+					  ti->big_endian ? KBUFFER_ENDIAN_BIG :
+					  KBUFFER_ENDIAN_LITTLE);
+		if (!cur->kbuf) {
+			src->read_err = -AN_E_NOMEM;
+			cur->done = true;
+			return;
+		}
+	}
+	for (;;) {
+		int size;
+
+		if (cur->page_loaded)
+			data = kbuffer_next_event(cur->kbuf, &ts);
+		while (!data) {
+			if (!reader_load_page(src, cur)) {
+				cur->page_loaded = false;
+				cur->done = true;
+				return;
+			}
+			cur->page_loaded = true;
+			data = kbuffer_read_event(cur->kbuf, &ts);
+		}
+		/* every event inside the page's events (cur->subbuf) */
+		size = kbuffer_event_size(cur->kbuf);
+		if (size <= 0 || (uint8_t *)data < cur->cur_page +
+		    ti->page_header_size || (uint8_t *)data + size >
+		    cur->cur_page + cur->subbuf) {
+			source_warn(src, "%s: cpu %d page %u at offset %llu: bad event length %d; rest of page skipped",
+				    src->path, cur->cpu, cur->page,
+				    (unsigned long long)cur->chunk_offset,
+				    size);
+			cur->page_loaded = false;
+			cur->pending_missed = -1;
+			data = NULL;
+			continue;
+		}
+		memset(&cur->rec, 0, sizeof(cur->rec));
+		cur->rec.ts = reader_ts(src, ts);
+		cur->rec.cpu = cur->cpu;
+		cur->rec.data = data;
+		cur->rec.size = size;
+		cur->rec.record_size = size;
+		cur->rec.offset = cur->chunk_offset;
+		cur->rec.missed_events = cur->pending_missed;
+		cur->rec.locked = 1;
+		cur->pending_missed = 0;
+		cur->valid = true;
+		return;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Either */
+
+int source_tracedat_load(struct source *src, const uint8_t *magic, size_t n,
+			 struct an_err *e)
+{
+	const char *how = getenv("IOREPORT_TRACEDAT");
+	int ret;
+
+	if (how && !strcmp(how, "libtracecmd"))
+		return libtracecmd_load(src, magic, n, e);
+	ret = reader_load(src, e);
+	if (ret < 0 && src->tdr == NULL && strstr(e->msg, tracedat_strerror(
+	    -TRACEDAT_E_COMPRESSION))) {
+		/* zlib, ...: libtracecmd reads what the reader does not */
+		if (src->tep)
+			tep_free(src->tep);
+		src->tep = NULL;
+		return libtracecmd_load(src, magic, n, e);
+	}
+	return ret;
+}
+
+void source_tracedat_next(struct source *src, struct cursor *cur)
+{
+	if (src->tdr)
+		reader_next(src, cur);
+	else
+		libtracecmd_next(src, cur);
+}
+
+void source_tracedat_close(struct source *src)
+{
+	for (int i = 0; i < src->info.nr_cpus; i++) {
+		struct cursor *cur = &src->cursors[i];
+
+		tracedat_stream_close(cur->stream);
+		cur->stream = NULL;
+		if (cur->trec)
+			tracecmd_free_record(cur->trec);
+		cur->trec = NULL;
+	}
+	tracedat_reader_close(src->tdr);
+	src->tdr = NULL;
+	if (src->handle)
+		tracecmd_close(src->handle);
+	if (src->parent)
+		tracecmd_close(src->parent);
+}

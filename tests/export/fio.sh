@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# fio.sh - `ioreport export --fio`: a recorded writer with a known pattern
+# (34 pwrites of 4096 bytes, an fsync after every 8 of the first 32, an
+# fdatasync after each of the last 2) replayed by fio on a loop ext4: the
+# recording holds that pattern (its sys_exit events in 'ioreport dump
+# --json'), the writer's iolog replays it, and fio's own counts of the
+# replay (its JSON: write ios and bytes, syncs) equal the recording's, the
+# file it wrote has the recorded size.  Needs root, tracefs and fio
+# (scripts/install-deps.sh); skipped otherwise.  On a sample (no root
+# needed): every iolog starts with the version 3 line, its timestamps
+# never go back, its files are added and opened before use, and
+# replay.fio names one job per iolog.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/live/lib.sh"
+need_cmd python3
+[ -x "$IOREPORT" ] || fail "$IOREPORT not built"
+
+# the iologs' shape, on a sample
+d=$T/sample
+"$IOREPORT" export --fio "$d" "$top_srcdir/samples/story000-sqlite-before.iorec" 2>"$T/s.err" ||
+	fail "export --fio on a sample: $(cat "$T/s.err")"
+python3 - "$d" <<'EOF2' || fail "sample iologs: see above"
+import os, re, sys
+d = sys.argv[1]
+logs = sorted(f for f in os.listdir(d) if f.endswith('.iolog'))
+assert logs, 'no iolog'
+job = open(os.path.join(d, 'replay.fio')).read()
+for f in logs:
+    lines = open(os.path.join(d, f)).read().splitlines()
+    assert lines[0] == 'fio version 3 iolog', '%s: first line %r' % (f, lines[0])
+    last, added, opened = 0, set(), set()
+    for l in lines[1:]:
+        p = l.split(' ')
+        ts = int(p[0])
+        assert ts >= last, '%s: time goes back: %s' % (f, l)
+        last = ts
+        if p[2] == 'add':
+            added.add(p[1])
+        elif p[2] == 'open':
+            assert p[1] in added, '%s: open before add: %s' % (f, l)
+            opened.add(p[1])
+        elif p[2] == 'close':
+            assert p[1] in opened, '%s: close before open: %s' % (f, l)
+        else:
+            assert p[2] in ('read', 'write', 'sync', 'datasync', 'trim') and len(p) == 5, '%s: bad line %s' % (f, l)
+            assert p[1] in opened, '%s: I/O before open: %s' % (f, l)
+    assert 'read_iolog=${IOLOGS}/%s\n' % f in job, 'replay.fio has no job for %s' % f
+print('%d iologs' % len(logs))
+EOF2
+log "ok: sample: $(ls "$d" | grep -c '\.iolog$') iologs of the version 3 shape, a job each in replay.fio"
+
+[ "$(id -u)" = 0 ] || { log "PASS (sample only: the replay needs root)"; exit 0; }
+need_root_tracefs
+need_cmd fio
+need_event syscalls:sys_enter_pwrite64 syscalls:sys_enter_fsync syscalls:sys_enter_fdatasync
+make_loop_ext4 64
+f=$MNT/known.db
+cat >"$T/writer.py" <<EOF2
+import os
+fd = os.open("$f", os.O_WRONLY | os.O_CREAT, 0o644)
+for i in range(32):
+    os.pwrite(fd, b"x" * 4096, i * 4096)
+    if i % 8 == 7:
+        os.fsync(fd)
+for i in range(32, 34):
+    os.pwrite(fd, b"y" * 4096, i * 4096)
+    os.fdatasync(fd)
+os.close(fd)
+EOF2
+run_iorec -q -o "$T/known.iorec" -- python3 "$T/writer.py" 2>"$T/known.err" ||
+	fail "iorec failed: $(tail -n 3 "$T/known.err")"
+"$IOREPORT" dump --json --raw "$T/known.iorec" >"$T/known.dump" 2>/dev/null || fail "dump failed"
+out=$T/replay
+"$IOREPORT" export --fio "$out" "$T/known.iorec" 2>"$T/x.err" || fail "export --fio: $(cat "$T/x.err")"
+log "export: $(cat "$T/x.err")"
+job=$(grep -l ' f[0-9]*-known\.db add$' "$out"/*.iolog | head -n 1)
+[ -n "$job" ] || fail "no iolog writes known.db: $(ls "$out")"
+job=$(basename "$job" .iolog)
+pid=${job%%-*}
+mkdir "$MNT/replay"
+# the files this job reads, laid out first (the others' are not needed)
+lay=()
+for n in $(awk '$3 == "read" { print $2 }' "$out/$job.iolog" | sort -u); do
+	lay+=(--section="layout-$n")
+done
+(cd "$MNT/replay" && export IOLOGS=$out &&
+	{ [ ${#lay[@]} = 0 ] || fio "${lay[@]}" "$out/layout.fio" >/dev/null; } &&
+	fio --output-format=json --output="$T/fio.json" --section="$job" \
+	"$out/replay.fio") >"$T/fio.log" 2>&1 ||
+	fail "fio failed: $(tail -n 5 "$T/fio.log") $(head -c 600 "$T/fio.json" 2>/dev/null)"
+python3 - "$T/known.dump" "$pid" "$T/fio.json" "$job" "$MNT/replay" >"$T/cmp" 2>&1 <<'EOF2' || fail "$(cat "$T/cmp")"
+import glob, json, os, sys
+dump, pid, fio, job, rdir = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+ev = [e for e in json.load(open(dump))['events'] if e.get('pid') == pid]
+def exits(name):
+    return [int(e['fields'].split('ret=')[1].split()[0], 0) for e in ev
+            if e.get('event') == 'sys_exit_' + name]
+# the writer's own calls (its other writes, to stdout or pipes, are no file I/O)
+enter = [e for e in ev if e.get('event') == 'sys_enter_pwrite64']
+pw = exits('pwrite64')
+rec = {'writes': len(pw), 'write_bytes': sum(pw),
+       'syncs': len(exits('fsync')) + len(exits('fdatasync'))}
+want = {'writes': 34, 'write_bytes': 34 * 4096, 'syncs': 6}
+if rec != want:
+    sys.exit('the recording holds %s, the writer made %s' % (rec, want))
+j = [x for x in json.load(open(fio))['jobs'] if x['jobname'] == job]
+if len(j) != 1:
+    sys.exit('fio ran no job %s' % job)
+j = j[0]
+got = {'writes': j['write']['total_ios'], 'write_bytes': j['write']['io_bytes'],
+       'syncs': j['sync']['total_ios']}
+if j['error'] or got != rec:
+    sys.exit('fio replayed %s (error %d), the recording has %s' % (got, j['error'], rec))
+size = [os.path.getsize(p) for p in glob.glob(os.path.join(rdir, 'f*-known.db'))]
+if size != [34 * 4096]:
+    sys.exit('the replayed file has sizes %s, not [%d]' % (size, 34 * 4096))
+print('recording = fio replay: %s; the file %d bytes' % (got, size[0]))
+EOF2
+log "ok: $(cat "$T/cmp")"
+log "PASS"

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# perfetto.sh - `ioreport export --perfetto`: on the sample recordings with
+# file syscalls (and samples/tracecmd.dat), every file syscall is a slice
+# on its thread with the duration of its enter -> exit pair in the
+# recording, every block request a slice on its device with its queue and
+# device phases on the insert, issue and complete events of its sector,
+# as many per device and operation as 'ioreport devices' counts, one
+# dirty counter sample per 100 ms of global_dirty_state, names for every
+# track, the wall clock in the metadata (tests/export/check-perfetto.py).
+# Then, live (root, tracefs; skipped otherwise), a known workload on a
+# loop ext4: a writer that makes 24 pwrites of 4096 bytes and an fsync
+# after every 6 appears as exactly 24 pwrite64 slices of 4096 bytes and 4
+# fsync slices on that file, on the writer's thread, and the loop
+# device's track holds the requests the recording completed on it.
+top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
+. "$top_srcdir/tests/live/lib.sh"
+need_cmd python3
+[ -x "$IOREPORT" ] || fail "$IOREPORT not built"
+CHECK=$top_srcdir/tests/export/check-perfetto.py
+
+check() {	# RECORDING NAME
+	"$IOREPORT" export --perfetto "$T/$2.json" "$1" 2>"$T/$2.err" ||
+		fail "export --perfetto $1: $(cat "$T/$2.err")"
+	grep -q "syscall slices on" "$T/$2.err" || fail "export said: $(cat "$T/$2.err")"
+	"$IOREPORT" dump --json --raw "$1" >"$T/$2.dump" 2>/dev/null || fail "dump --json $1 failed"
+	"$IOREPORT" devices --json "$1" >"$T/$2.dev" 2>/dev/null || fail "devices --json $1 failed"
+	python3 "$CHECK" "$T/$2.json" "$T/$2.dump" "$T/$2.dev" >"$T/$2.ok" 2>"$T/$2.fail" ||
+		fail "$2: $(cat "$T/$2.fail")"
+	log "ok: $2: $(cat "$T/$2.ok")"
+}
+for s in story000-sqlite-before story001-barrier story002-dirty-default; do
+	check "$top_srcdir/samples/$s.iorec" "$s"
+done
+check "$top_srcdir/samples/tracecmd.dat" tracecmd.dat
+"$IOREPORT" export --perfetto - "$top_srcdir/samples/story002-dirty-default.iorec" 2>/dev/null |
+	cmp -s - "$T/story002-dirty-default.json" || fail "--perfetto - wrote other bytes than --perfetto FILE"
+rc=0; "$IOREPORT" export "$top_srcdir/samples/story002-dirty-default.iorec" 2>"$T/u.err" || rc=$?
+[ "$rc" = 2 ] && grep -q "export wants" "$T/u.err" || fail "export without an output: exit $rc: $(cat "$T/u.err")"
+rc=0; "$IOREPORT" export --perfetto "$T/nodir/x.json" "$top_srcdir/samples/story002-dirty-default.iorec" 2>"$T/u.err" || rc=$?
+[ "$rc" = 1 ] && grep -q "cannot create '$T/nodir/x.json'" "$T/u.err" || fail "unwritable output: exit $rc: $(cat "$T/u.err")"
+
+# live: a known workload
+[ "$(id -u)" = 0 ] || { log "PASS (samples only: the live part needs root)"; exit 0; }
+need_root_tracefs
+need_event syscalls:sys_enter_pwrite64 syscalls:sys_enter_fsync
+make_loop_ext4 64
+f=$MNT/known.db
+cat >"$T/writer.py" <<EOF2
+import os
+fd = os.open("$f", os.O_WRONLY | os.O_CREAT, 0o644)
+for i in range(24):
+    os.pwrite(fd, b"x" * 4096, i * 4096)
+    if i % 6 == 5:
+        os.fsync(fd)
+os.close(fd)
+EOF2
+run_iorec -q -o "$T/known.iorec" -- python3 "$T/writer.py" 2>"$T/known.err" ||
+	fail "iorec failed: $(tail -n 3 "$T/known.err")"
+check "$T/known.iorec" known
+python3 - "$T/known.json" "$f" "$LOOPNAME" >"$T/known.k" 2>&1 <<'EOF2' || fail "known workload: $(cat "$T/known.k")"
+import json, sys
+t = json.load(open(sys.argv[1]))
+path, loop = sys.argv[2], sys.argv[3]
+ev = t['traceEvents']
+def calls(name):
+    return [e for e in ev if e['ph'] == 'X' and e.get('cat') == 'syscall'
+            and e['name'] == name and e['args'].get('file') == path]
+pw, fs = calls('pwrite64'), calls('fsync')
+assert len(pw) == 24, '%d pwrite64 slices on %s, not 24' % (len(pw), path)
+assert all(e['args']['bytes'] == 4096 and e['args']['ret'] == 4096 for e in pw), 'a pwrite64 slice not of 4096 bytes'
+assert len(fs) == 4, '%d fsync slices on %s, not 4' % (len(fs), path)
+assert len({(e['pid'], e['tid']) for e in pw + fs}) == 1, 'the calls are on several tracks'
+assert all(e['dur'] > 0 for e in pw + fs), 'a call without duration'
+names = {e['pid']: e['args']['name'] for e in ev if e['ph'] == 'M' and e['name'] == 'process_name'}
+dev = [p for p, n in names.items() if n == 'block device ' + loop]
+assert dev, 'no track for %s: %s' % (loop, sorted(names.values()))
+w = [e for e in ev if e['ph'] == 'X' and e['pid'] == dev[0] and e['name'] == 'write']
+assert sum(e['args']['bytes'] for e in w) >= 24 * 4096, 'the writes on %s hold %d bytes, less than 24 x 4096' % (loop, sum(e['args']['bytes'] for e in w))
+print('24 pwrite64 and 4 fsync slices on %s, %d write requests (%d bytes) on %s' % (path, len(w), sum(e['args']['bytes'] for e in w), loop))
+EOF2
+log "ok: known workload: $(cat "$T/known.k")"
+log "PASS"

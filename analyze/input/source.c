@@ -185,17 +185,6 @@ void source_event_format(struct source *src, const char *system,
 	}
 	e = tep_parse_event(src->tep, v.text ? v.text : text,
 			    v.text ? v.text_len : tlen, system);
-	/*
-	 * dump prints such an event as libtraceevent prints one whose print
-	 * fmt it cannot parse: its fields after "[FAILED TO PARSE]", as
-	 * trace-cmd does
-	 */
-	if (g > 0 && !e) {
-		struct tep_event *ev = tep_find_event(src->tep, (int)v.id);
-
-		if (ev)
-			ev->flags |= TEP_EVENT_FL_FAILED;
-	}
 	ftrace_verdict_release(&v);
 	/* A print format libtraceevent cannot evaluate still leaves the
 	 * fields usable, so only a hard failure counts. */

@@ -111,12 +111,9 @@ void tracedat_patches_release(struct tracedat_patches *p)
 	for (size_t i = 0; i < p->n; i++)
 		free(p->v[i].bytes);
 	free(p->v);
-	free(p->ids);
 	p->v = NULL;
 	p->n = 0;
 	p->formats = 0;
-	p->ids = NULL;
-	p->nids = 0;
 }
 
 static int fail(struct tg *g, const char *why, uint64_t off)
@@ -273,15 +270,7 @@ static int check_text(struct st *s, uint64_t n, uint64_t max, int kind,
 			ret = fail(s->g, v.error, at + v.offset);
 		} else if (r == FTRACE_REWRITTEN) {
 			struct tracedat_patches *tp = s->g->patches;
-			int *ids = an_reallocarray(tp->ids, tp->nids + 1,
-						   sizeof(*ids));
 
-			if (!ids) {
-				ret = nomem(s->g, at);
-				break;
-			}
-			tp->ids = ids;
-			tp->ids[tp->nids++] = (int)v.id;
 			if (!tp->formats++) {
 				tp->first_reason = v.error;
 				tp->first_offset = at + v.offset;

@@ -43,8 +43,6 @@ struct tracedat_patches {
 	unsigned int formats;
 	uint64_t first_offset;
 	const char *first_reason;
-	int *ids;		/* the event IDs of those formats */
-	size_t nids;
 };
 
 /*

@@ -50,8 +50,7 @@ static int libtracecmd_load(struct source *src, const uint8_t *magic, size_t n,
 	struct tracedat_patches patches;
 	const char *why;
 	uint64_t off;
-	int fd, ncpus, ret, *replaced;
-	size_t nreplaced;
+	int fd, ncpus, ret;
 
 	/* The version follows the magic as a NUL-terminated decimal. */
 	if (n > TRACEDAT_MAGIC_LEN)
@@ -69,23 +68,17 @@ static int libtracecmd_load(struct source *src, const uint8_t *magic, size_t n,
 	in->replaced_reason = patches.first_reason;
 	fd = patches.n ? tracedat_patched_copy(src->fd, &patches) :
 	     dup(src->fd);
-	replaced = patches.ids;
-	nreplaced = patches.nids;
-	patches.ids = NULL;
 	tracedat_patches_release(&patches);
 	if (fd < 0 || lseek(fd, 0, SEEK_SET) < 0) {
 		an_fail(e, AN_E_IO, "%s: %s", src->path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		free(replaced);
 		return -AN_E_IO;
 	}
 	src->handle = tracecmd_open_fd(fd, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!src->handle) {
-		free(replaced);
+	if (!src->handle)
 		return an_fail(e, AN_E_FORMAT, "%s: cannot read this trace.dat (version %u) with libtracecmd: corrupt, truncated or of an unsupported version",
 			       src->path, in->version_major);
-	}
 	in->trace_buffers = tracecmd_buffer_instances(src->handle);
 	if (in->trace_buffers > 0 && !tracedat_has_data(src->handle)) {
 		/* trace-cmd record -B: the events are in an instance */
@@ -106,14 +99,6 @@ static int libtracecmd_load(struct source *src, const uint8_t *magic, size_t n,
 		}
 	}
 	src->tep = tracecmd_get_tep(src->handle);
-	/* dump prints them as trace-cmd does (see source_event_format()) */
-	for (size_t i = 0; i < nreplaced; i++) {
-		struct tep_event *ev = tep_find_event(src->tep, replaced[i]);
-
-		if (ev)
-			ev->flags |= TEP_EVENT_FL_FAILED;
-	}
-	free(replaced);
 	in->big_endian = tep_is_file_bigendian(src->tep);
 	in->long_size = tep_get_long_size(src->tep);
 	in->page_size = (uint32_t)tep_get_page_size(src->tep);

@@ -44,7 +44,7 @@ for d in "$top_srcdir"/samples/*.dat; do
 done
 [ "$n" -ge 1 ] || fail "no trace.dat sample in samples/"
 
-for s in "$top_srcdir"/samples/*.iorec "$top_srcdir"/samples/arm/*.iorec; do
+for s in "$top_srcdir"/samples/*.iorec; do
 	b=$(basename "$s" .iorec)
 	walk "$s" "$T/$b.i"
 	"$IOREPORT" dump "$s" >"$T/$b.dump" 2>"$T/$b.err" || fail "ioreport dump $s: $(head -n 3 "$T/$b.err")"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # ioreport-convert.sh - `ioreport convert --to trace.dat`: for every sample
-# recording (samples/*.iorec, samples/arm/*.iorec), converted to trace.dat
+# recording (samples/*.iorec), converted to trace.dat
 # version 6 and version 7 with zstd, 'trace-cmd report -N' prints the
 # event lines 'ioreport dump' prints on the original, line for line, COMMs
 # included (the converted saved cmdlines hold the kernel's names, then the
@@ -29,7 +29,7 @@ same_lines() {
 }
 
 n=0
-for s in "$top_srcdir"/samples/*.iorec "$top_srcdir"/samples/arm/*.iorec; do
+for s in "$top_srcdir"/samples/*.iorec; do
 	b=$(basename "$s" .iorec)
 	"$IOREPORT" dump "$s" >"$T/$b.io" 2>"$T/$b.io.err" ||
 		fail "ioreport dump $s failed: $(head -n 3 "$T/$b.io.err")"

@@ -27,7 +27,7 @@ VIEW_FILTER_HELP
 "requests issued without passing through the queue).\n";
 
 static const char slow_usage[] =
-"usage: ioreport slow [--json] [--top N] [FILTERS] [--min-ms MS] [--all-fds] [--wide] FILE\n"
+"usage: ioreport slow [--json] [--top N] [FILTERS] [--min-ms MS] [--wallclock] [--all-fds] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          how many (default 10)\n"

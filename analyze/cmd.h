@@ -44,7 +44,9 @@ int usage_error(const char *usage, const char *fmt, ...)
 "      --wide           every column, exact numbers, whole names (default:\n" \
 "                       100 columns, sizes in K/M/G)\n"
 #define VIEW_MIN_MS_HELP \
-"      --min-ms MS      only requests and syscalls that took MS ms or more\n"
+"      --min-ms MS      only requests and syscalls that took MS ms or more\n" \
+"      --wallclock      times of day (UTC, from the recording's header), not\n" \
+"                       seconds of the trace clock\n"
 #define VIEW_ALL_FDS_HELP \
 "      --all-fds        slowest syscalls on every fd (pipes, sockets, ttys\n" \
 "                       too), not only on files and block devices\n"
@@ -57,6 +59,7 @@ struct view_opts {
 	bool can_all_fds;	/* --all-fds */
 	bool all_fds;		/* --all-fds: slowest syscalls on every fd */
 	bool wide;		/* --wide: every column, exact numbers */
+	bool wallclock;		/* --wallclock (per-operation views) */
 	bool json;		/* -j, --json */
 	bool no_hist;		/* -H, --no-hist */
 	long top;		/* -n, --top N */

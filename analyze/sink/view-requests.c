@@ -305,13 +305,13 @@ static void slow_calls(struct sink *s)
 			"START(s)", "SYSCALL", "PID", "TID", "COMM", "FD", "BYTES",
 			"LAT(ms)", "FILE");
 	else
-		fprintf(s->out, "  %-12s %-10s %7s %-12s %3s %6s %9s  %s\n",
-			"START(s)", "SYSCALL", "PID", "COMM", "FD", "BYTES",
+		fprintf(s->out, "  %-*s %-10s %7s %-12s %3s %6s %9s  %s\n",
+			s->wallclock ? 15 : 12, s->wallclock ? "START" : "START(s)", "SYSCALL", "PID", "COMM", "FD", "BYTES",
 			"LAT(ms)", "FILE");
 	for (size_t i = 0; i < n; i++) {
 		char ts[32], fd[16], sz[32], nb[64], cb[64], pb[256];
 
-		sink_secs(ts, sizeof(ts), v[i].start);
+		sink_time(s, ts, sizeof(ts), v[i].start);
 		if (v[i].fd >= 0)
 			snprintf(fd, sizeof(fd), "%d", v[i].fd);
 		else
@@ -325,12 +325,14 @@ static void slow_calls(struct sink *s)
 			continue;
 		}
 		sink_size(sz, sizeof(sz), v[i].bytes);
-		fprintf(s->out, "  %-12s %-10s %7d %-12s %3s %6s %9.3f  %s\n", ts,
+		fprintf(s->out, "  %-*s %-10s %7d %-12s %3s %6s %9.3f  %s\n",
+			s->wallclock ? 15 : 12, ts,
 			sink_head(s, sys_kind_info(v[i].kind)->name, 10, nb, sizeof(nb)),
 			v[i].pid, sink_head(s, v[i].comm, 12, cb, sizeof(cb)), fd,
 			sz, (double)(v[i].end - v[i].start) / 1e6,
 			sink_tail(s, v[i].file ? stats_call_file(&v[i]) : "-",
-				  SINK_WIDTH - 70, pb, sizeof(pb)));
+				  SINK_WIDTH - 70 - (s->wallclock ? 3 : 0), pb,
+				  sizeof(pb)));
 	}
 }
 
@@ -361,8 +363,9 @@ void view_slow(struct sink *s)
 			"QUEUE(ms)", "DEVICE(ms)", "TOTAL(ms)", "PID", "COMM",
 			"FILE");
 	else
-		fprintf(s->out, "  %-12s %-8s %-4s %6s %8s %9s %7s %-12s %s\n",
-			"COMPLETE(s)", "DEVICE", "TYPE", "BYTES", "D2C(ms)",
+		fprintf(s->out, "  %-*s %-8s %-4s %6s %8s %9s %7s %-12s %s\n",
+			s->wallclock ? 15 : 12,
+			s->wallclock ? "COMPLETE" : "COMPLETE(s)", "DEVICE", "TYPE", "BYTES", "D2C(ms)",
 			"TOTAL(ms)", "PID", "COMM", "FILE");
 	for (size_t i = 0; i < n; i++) {
 		const struct blk_request *rq = &v[i].rq;
@@ -371,7 +374,7 @@ void view_slow(struct sink *s)
 		const char *file = rq_file(s, &v[i], fb, sizeof(fb));
 
 		rq_type(rq, type);
-		sink_secs(ts, sizeof(ts), rq->complete_ts);
+		sink_time(s, ts, sizeof(ts), rq->complete_ts);
 		rq_queue_ms(rq, q, sizeof(q));
 		if (s->wide) {
 			fprintf(s->out, "  %-16s %-12s %-5s %12" PRIu64 " %9" PRIu64
@@ -384,13 +387,14 @@ void view_slow(struct sink *s)
 			continue;
 		}
 		sink_size(sz, sizeof(sz), rq->bytes);
-		fprintf(s->out, "  %-12s %-8s %-4s %6s %8.3f %9.3f %7d %-12s %s\n",
-			ts, sink_head(s, sink_dev_name(s, rq->dev), 8, nb,
+		fprintf(s->out, "  %-*s %-8s %-4s %6s %8.3f %9.3f %7d %-12s %s\n",
+			s->wallclock ? 15 : 12, ts, sink_head(s, sink_dev_name(s, rq->dev), 8, nb,
 				      sizeof(nb)), type, sz,
 			(double)(rq->complete_ts - rq->issue_ts) / 1e6,
 			(double)blk_total_ns(rq) / 1e6, rq_pid(rq),
 			sink_head(s, rq_comm(s, rq), 12, cb, sizeof(cb)),
-			sink_tail(s, file, SINK_WIDTH - 76, pb, sizeof(pb)));
+			sink_tail(s, file, SINK_WIDTH - 76 - (s->wallclock ? 3 : 0),
+				  pb, sizeof(pb)));
 	}
 	slow_calls(s);
 }
@@ -407,8 +411,8 @@ void view_snoop_begin(struct sink *s)
 			"STARTs", "ENDs", "COMM", "PID", "TYPE", "DEV", "BLOCK",
 			"BYTES", "QUEUEms", "LATms", "FILE");
 	else
-		fprintf(s->out, "%-11s %-12s %-7s %-4s %-8s %-11s %7s %7s %7s %s\n",
-			"STARTs", "COMM", "PID", "TYPE", "DEV", "BLOCK", "BYTES",
+		fprintf(s->out, "%-*s %-12s %-7s %-4s %-8s %-11s %7s %7s %7s %s\n",
+			s->wallclock ? 15 : 11, s->wallclock ? "START" : "STARTs", "COMM", "PID", "TYPE", "DEV", "BLOCK", "BYTES",
 			"QUEUEms", "LATms", "FILE");
 }
 
@@ -427,8 +431,8 @@ void snoop_request(const struct blk_done *d, void *arg)
 	}
 	rq_type(rq, type);
 	file = rq_file(s, d, fb, sizeof(fb));
-	sink_secs(st, sizeof(st), start);
-	sink_secs(et, sizeof(et), rq->complete_ts);
+	sink_time(s, st, sizeof(st), start);
+	sink_time(s, et, sizeof(et), rq->complete_ts);
 	rq_queue_ms(rq, q, sizeof(q));
 	if (s->wide) {
 		fprintf(s->out, "%-14s %-14s %-16s %-7d %-4s %-12s %-12" PRIu64
@@ -438,13 +442,14 @@ void snoop_request(const struct blk_done *d, void *arg)
 			(double)(rq->complete_ts - rq->issue_ts) / 1e6, file);
 		return;
 	}
-	fprintf(s->out, "%-11s %-12s %-7d %-4s %-8s %-11" PRIu64 " %7" PRIu64
-		" %7s %7.3f %s\n", st,
+	fprintf(s->out, "%-*s %-12s %-7d %-4s %-8s %-11" PRIu64 " %7" PRIu64
+		" %7s %7.3f %s\n", s->wallclock ? 15 : 11, st,
 		sink_head(s, rq_comm(s, rq), 12, cb, sizeof(cb)), rq_pid(rq), type,
 		sink_head(s, sink_dev_name(s, rq->dev), 8, nb, sizeof(nb)),
 		rq->sector, rq->bytes, q,
 		(double)(rq->complete_ts - rq->issue_ts) / 1e6,
-		sink_tail(s, file, SINK_WIDTH - 84, pb, sizeof(pb)));
+		sink_tail(s, file, SINK_WIDTH - 84 - (s->wallclock ? 4 : 0), pb,
+			  sizeof(pb)));
 }
 
 void view_snoop_end(struct sink *s)

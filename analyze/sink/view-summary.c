@@ -444,6 +444,14 @@ void view_summary(struct sink *s)
 		if (a->have_sys)
 			json_u64(s->j, "processes",
 				 a->processes);
+		if (sink_wallclock(in, a->first_ts, true, buf, sizeof(buf)))
+			json_str(s->j, "started", buf);
+		else
+			json_null(s->j, "started");
+		if (sink_wallclock(in, a->last_ts, true, buf, sizeof(buf)))
+			json_str(s->j, "ended", buf);
+		else
+			json_null(s->j, "ended");
 		summary_lost(s);
 		summary_devices(s);
 		print_diskstats(s);
@@ -465,7 +473,12 @@ void view_summary(struct sink *s)
 	print_secs(s->out, a->first_ts);
 	sink_printf(s, "\n  %-16s ", "last event");
 	print_secs(s->out, a->last_ts);
-	sink_printf(s, "\n  %-16s %.6f s\n", "duration", (double)stats_duration(a) / 1e9);
+	sink_printf(s, "\n");
+	if (sink_wallclock(in, a->first_ts, true, buf, sizeof(buf)))
+		sink_printf(s, "  %-16s %s\n", "started", buf);
+	if (sink_wallclock(in, a->last_ts, true, buf, sizeof(buf)))
+		sink_printf(s, "  %-16s %s\n", "ended", buf);
+	sink_printf(s, "  %-16s %.6f s\n", "duration", (double)stats_duration(a) / 1e9);
 	sink_printf(s, "  %-16s %" PRIu64 " of %d types\n", "events", a->events,
 	       ntypes);
 	sink_printf(s, "  %-16s %" PRIu64 " (distinct pids in the events)\n",

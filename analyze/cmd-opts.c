@@ -53,7 +53,7 @@ int parse_count(const char *usage, const char *opt, const char *arg,
 
 /* Long options without a letter. */
 enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
-       OPT_WALLCLOCK };
+       OPT_WALLCLOCK, OPT_CSV };
 
 /* A comma-separated list of arg into v (at most FILTER_MAX). */
 static int split_list(const char *usage, const char *opt, char *arg,
@@ -173,6 +173,7 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		{ "all-fds", no_argument, NULL, OPT_ALL_FDS },
 		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "wallclock", no_argument, NULL, OPT_WALLCLOCK },
+		{ "csv", no_argument, NULL, OPT_CSV },
 		{ NULL, 0, NULL, 0 },
 	};
 	char opts[64];
@@ -187,7 +188,8 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		bool have = c < 256 ? c != '?' && strchr(opts, c) != NULL :
 			    c == OPT_MIN_MS || c == OPT_WALLCLOCK ? o->can_min_ms :
 			    c == OPT_ALL_FDS ? o->can_all_fds :
-			    c == OPT_WIDE ? true : o->can_filter;
+			    c == OPT_WIDE ? true :
+			    c == OPT_CSV ? o->can_csv : o->can_filter;
 
 		if (c != '?' && !have)
 			return usage_error(usage, "%s has no option --%s",
@@ -202,6 +204,9 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 			break;
 		case OPT_WALLCLOCK:
 			o->wallclock = true;
+			break;
+		case OPT_CSV:
+			o->csv = true;
 			break;
 		case 'p':
 		case 'c':
@@ -251,6 +256,8 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 	     o->filter.until_tod_ns <= o->filter.since_tod_ns :
 	     o->filter.until_ns <= o->filter.since_ns))
 		return usage_error(usage, "--until must come after --since");
+	if (o->csv && o->json)
+		return usage_error(usage, "--csv and --json: choose one");
 	if (argc - optind != nfiles)
 		return usage_error(usage, "%s wants %s", argv[0],
 				   nfiles == 1 ? "exactly one FILE" :

@@ -34,7 +34,8 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	struct view_opts o = { .top = c->top, .rows = c->rows,
 			       .can_filter = c->filters,
 			       .can_min_ms = c->min_ms,
-			       .can_all_fds = c->slow };
+			       .can_all_fds = c->slow,
+			       .can_csv = c->csv };
 	const char *bad;
 	int nfiles = c->two ? 2 : 1, rc;
 	struct an_err err;
@@ -84,6 +85,7 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	s.no_hist = o.no_hist;
 	s.wide = o.wide;
 	s.wallclock = o.wallclock;
+	s.csv = o.csv;
 	if (c->begin) {
 		/* a view that prints during the pass */
 		if (jp) {

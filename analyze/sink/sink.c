@@ -221,3 +221,9 @@ void sink_time(const struct sink *s, char *buf, size_t n, uint64_t ts)
 	if (!s->wallclock || !sink_wallclock(s->st->info, ts, false, buf, n))
 		sink_secs(buf, n, ts);
 }
+
+void sink_csv_str(FILE *out, const char *str)
+{
+	if (str)
+		table_csv_field(out, str);
+}

@@ -32,6 +32,8 @@ struct sink {
 	struct stats *st;	/* what is printed */
 	bool no_hist;		/* text: tables only */
 	bool wallclock;		/* text: times of day, not trace seconds */
+	bool csv;		/* text as CSV rows (--csv): one header line,
+				   no other text */
 	bool wide;		/* text: every column, exact numbers, whole
 				   names (--wide); else SINK_WIDTH columns */
 	int err;		/* 0, or the first -AN_E_* of a view (no
@@ -72,6 +74,8 @@ const char *sink_head(const struct sink *s, const char *str, size_t room,
  */
 void sink_printf(const struct sink *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A CSV field: as is, or quoted when it holds a comma, quote or newline. */
+void sink_csv_str(FILE *out, const char *str);
 /* A size in bytes for people: "512", "7.1K", "18.3M", "1.2G" (IEC). */
 void sink_size(char *buf, size_t n, uint64_t v);
 

@@ -31,6 +31,8 @@ static void print_secs(FILE *out, uint64_t ts)
 
 void view_head(struct sink *s)
 {
+	if (s->csv)
+		return;
 	const struct source_info *in = s->st->info;
 	char fmt[64];
 
@@ -100,6 +102,8 @@ static void anomaly_list(struct sink *s, const struct anomaly *v, size_t n,
 
 void view_anomalies(struct sink *s)
 {
+	if (s->csv)
+		return;
 	struct stats *a = s->st;
 	const struct anomaly *v = a->anom;
 	uint64_t gaps, lost = stats_lost(a, &gaps);

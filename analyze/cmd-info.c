@@ -302,6 +302,18 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 	json_bool(&j, "big_endian", in->big_endian);
 	json_u64(&j, "flags", in->flags);
 	json_u64(&j, "first_ts_ns", in->first_ts);
+	{
+		char wall[64];
+
+		if (sink_wallclock(in, in->first_ts, true, wall, sizeof(wall)))
+			json_str(&j, "started", wall);
+		else
+			json_null(&j, "started");
+		if (sink_wallclock(in, in->last_ts, true, wall, sizeof(wall)))
+			json_str(&j, "ended", wall);
+		else
+			json_null(&j, "ended");
+	}
 	json_u64(&j, "last_ts_ns", in->last_ts);
 	json_array_begin(&j, "cpu");
 	for (int i = 0; i < in->nr_cpus; i++) {
@@ -487,8 +499,14 @@ static int info_one(const char *path)
 	if (in->first_ts || in->last_ts) {
 		uint64_t d = in->last_ts - in->first_ts;
 
+		char wall[64];
+
 		print_ts("first event:", in->first_ts);
 		print_ts("last event:", in->last_ts);
+		if (sink_wallclock(in, in->first_ts, true, wall, sizeof(wall)))
+			printf("  %-16s %s\n", "started:", wall);
+		if (sink_wallclock(in, in->last_ts, true, wall, sizeof(wall)))
+			printf("  %-16s %s\n", "ended:", wall);
 		printf("  %-16s %" PRIu64 ".%06" PRIu64 " s\n", "duration:",
 		       d / 1000000000, d % 1000000000 / 1000);
 	} else {

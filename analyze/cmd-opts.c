@@ -53,7 +53,8 @@ int parse_count(const char *usage, const char *opt, const char *arg,
 }
 
 /* Long options without a letter. */
-enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE };
+enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
+       OPT_WALLCLOCK, OPT_CSV };
 
 /* A comma-separated list of arg into v (at most FILTER_MAX). */
 static int split_list(const char *usage, const char *opt, char *arg,
@@ -84,6 +85,23 @@ static int parse_secs(const char *usage, const char *opt, const char *arg,
 				   opt, scale == 1e9 ? "seconds from the recording's start" : "ms",
 				   arg);
 	*ns = (uint64_t)(v * scale + 0.5);
+	return 0;
+}
+
+/* A time of day HH:MM:SS[.frac] (UTC) of --OPT into *ns after midnight. */
+static int parse_tod(const char *usage, const char *opt, const char *arg,
+		     uint64_t *ns)
+{
+	unsigned int h, m;
+	double sec;
+	char tail;
+
+	if (sscanf(arg, "%u:%u:%lf%c", &h, &m, &sec, &tail) != 3 || h > 23 ||
+	    m > 59 || !(sec >= 0 && sec < 60))
+		return usage_error(usage, "--%s wants seconds from the recording's start or a time of day HH:MM:SS (UTC), not '%s'",
+				   opt, arg);
+	*ns = ((uint64_t)h * 3600 + m * 60) * 1000000000ULL +
+	      (uint64_t)(sec * 1e9 + 0.5);
 	return 0;
 }
 
@@ -119,9 +137,17 @@ static int parse_filter(const char *usage, int c, char *arg,
 		return 0;
 	case OPT_SINCE:
 		f->have_since = true;
+		if (strchr(arg, ':')) {
+			f->since_wall = true;
+			return parse_tod(usage, "since", arg, &f->since_tod_ns);
+		}
 		return parse_secs(usage, "since", arg, 1e9, &f->since_ns);
 	case OPT_UNTIL:
 		f->have_until = true;
+		if (strchr(arg, ':')) {
+			f->until_wall = true;
+			return parse_tod(usage, "until", arg, &f->until_tod_ns);
+		}
 		return parse_secs(usage, "until", arg, 1e9, &f->until_ns);
 	default:
 		return parse_secs(usage, "min-ms", arg, 1e6, &f->min_ns);
@@ -147,6 +173,8 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		{ "min-ms", required_argument, NULL, OPT_MIN_MS },
 		{ "all-fds", no_argument, NULL, OPT_ALL_FDS },
 		{ "wide", no_argument, NULL, OPT_WIDE },
+		{ "wallclock", no_argument, NULL, OPT_WALLCLOCK },
+		{ "csv", no_argument, NULL, OPT_CSV },
 		{ NULL, 0, NULL, 0 },
 	};
 	char opts[64];
@@ -159,9 +187,10 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 	while ((c = getopt_long(argc, argv, opts, lo, &li)) != -1) {
 		/* a long option of another view is not one of this view */
 		bool have = c < 256 ? c != '?' && strchr(opts, c) != NULL :
-			    c == OPT_MIN_MS ? o->can_min_ms :
+			    c == OPT_MIN_MS || c == OPT_WALLCLOCK ? o->can_min_ms :
 			    c == OPT_ALL_FDS ? o->can_all_fds :
-			    c == OPT_WIDE ? true : o->can_filter;
+			    c == OPT_WIDE ? true :
+			    c == OPT_CSV ? o->can_csv : o->can_filter;
 
 		if (c != '?' && !have)
 			return usage_error(usage, "%s has no option --%s",
@@ -173,6 +202,12 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 			break;
 		case OPT_WIDE:
 			o->wide = true;
+			break;
+		case OPT_WALLCLOCK:
+			o->wallclock = true;
+			break;
+		case OPT_CSV:
+			o->csv = true;
 			break;
 		case 'p':
 		case 'c':
@@ -217,8 +252,13 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		}
 	}
 	if (o->filter.have_since && o->filter.have_until &&
-	    o->filter.until_ns <= o->filter.since_ns)
+	    o->filter.since_wall == o->filter.until_wall &&
+	    (o->filter.since_wall ?
+	     o->filter.until_tod_ns <= o->filter.since_tod_ns :
+	     o->filter.until_ns <= o->filter.since_ns))
 		return usage_error(usage, "--until must come after --since");
+	if (o->csv && o->json)
+		return usage_error(usage, "--csv and --json: choose one");
 	if (argc - optind != nfiles)
 		return usage_error(usage, "%s wants %s", argv[0],
 				   nfiles == 1 ? "exactly one FILE" :

@@ -14,12 +14,13 @@
 #include "sink/sink.h"
 
 static const char processes_usage[] =
-"usage: ioreport processes [--json] [--top N] [FILTERS] [--wide] FILE\n"
+"usage: ioreport processes [--json] [--top N] [FILTERS] [--wide] [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N processes that moved the most bytes\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_CSV_HELP
 VIEW_FILTER_HELP
 "\n"
 "Per process (by pid, comm after exec/rename): file syscall counts,\n"
@@ -30,12 +31,13 @@ VIEW_FILTER_HELP
 "total, average, p50, p99 and max.  Attribution rules: docs/attribution.md.\n";
 
 static const char files_usage[] =
-"usage: ioreport files [--json] [--top N] [FILTERS] [--wide] FILE\n"
+"usage: ioreport files [--json] [--top N] [FILTERS] [--wide] [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N files that moved the most bytes\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_CSV_HELP
 VIEW_FILTER_HELP
 "\n"
 "Per file: opens, reads and writes (count, bytes, latency p50/p99),\n"
@@ -76,13 +78,13 @@ static int print_files(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_processes = {
 	.usage = processes_usage, .shortopts = "jn:h",
 	.top = -1, .top_max = LONG_MAX,
-	.want = AN_ATTRIB, .need_sys = true, .filters = true,
+	.want = AN_ATTRIB, .need_sys = true, .filters = true, .csv = true,
 	.print = print_processes,
 };
 
 const struct view_cmd cmd_files = {
 	.usage = files_usage, .shortopts = "jn:h",
 	.top = -1, .top_max = LONG_MAX,
-	.want = AN_ATTRIB, .need_sys = true, .filters = true,
+	.want = AN_ATTRIB, .need_sys = true, .filters = true, .csv = true,
 	.print = print_files,
 };

@@ -14,12 +14,13 @@
 #define DEFAULT_TOP	10
 
 static const char devices_usage[] =
-"usage: ioreport devices [--json] [--no-hist] [FILTERS] [--wide] FILE\n"
+"usage: ioreport devices [--json] [--no-hist] [FILTERS] [--wide] [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -H, --no-hist        no histograms, only the tables\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_CSV_HELP
 VIEW_FILTER_HELP
 "\n"
 "Queue time is block_rq_insert -> block_rq_issue (Q2D), device time is\n"
@@ -27,12 +28,13 @@ VIEW_FILTER_HELP
 "requests issued without passing through the queue).\n";
 
 static const char slow_usage[] =
-"usage: ioreport slow [--json] [--top N] [FILTERS] [--min-ms MS] [--all-fds] [--wide] FILE\n"
+"usage: ioreport slow [--json] [--top N] [FILTERS] [--min-ms MS] [--wallclock] [--all-fds] [--wide] [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          how many (default 10)\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_CSV_HELP
 VIEW_FILTER_HELP
 VIEW_MIN_MS_HELP
 VIEW_ALL_FDS_HELP
@@ -44,11 +46,12 @@ VIEW_ALL_FDS_HELP
 "syscall, pid, tid, comm, fd, bytes moved and file.\n";
 
 static const char snoop_usage[] =
-"usage: ioreport snoop [--json] [FILTERS] [--min-ms MS] [--wide] FILE\n"
+"usage: ioreport snoop [--json] [FILTERS] [--min-ms MS] [--wide] [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_CSV_HELP
 VIEW_FILTER_HELP
 VIEW_MIN_MS_HELP
 "\n"
@@ -109,20 +112,20 @@ static int print_snoop(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_devices = {
 	.usage = devices_usage, .shortopts = "jHh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_BLOCK, .filters = true, .print = print_devices,
+	.want = AN_BLOCK, .filters = true, .csv = true, .print = print_devices,
 };
 
 /* the slowest name their process and file: the attribution */
 const struct view_cmd cmd_slow = {
 	.usage = slow_usage, .shortopts = "jn:h",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_ATTRIB, .slow = true, .filters = true, .min_ms = true,
+	.want = AN_ATTRIB, .slow = true, .filters = true, .csv = true, .min_ms = true,
 	.print = print_slow,
 };
 
 const struct view_cmd cmd_snoop = {
 	.usage = snoop_usage, .shortopts = "jh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_ATTRIB, .filters = true, .min_ms = true,
+	.want = AN_ATTRIB, .filters = true, .csv = true, .min_ms = true,
 	.begin = begin_snoop, .print = print_snoop,
 };

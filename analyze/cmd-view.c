@@ -34,7 +34,8 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	struct view_opts o = { .top = c->top, .rows = c->rows,
 			       .can_filter = c->filters,
 			       .can_min_ms = c->min_ms,
-			       .can_all_fds = c->slow };
+			       .can_all_fds = c->slow,
+			       .can_csv = c->csv };
 	const char *bad;
 	int nfiles = c->two ? 2 : 1, rc;
 	struct an_err err;
@@ -65,6 +66,12 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
+		if (!filter_resolve_wall(&o.filter, in->header_text)) {
+			error("%s: the recording has no wall clock (start_realtime_ns in its header): give --since/--until in seconds from its start",
+			      in->path);
+			rc = 1;
+			goto out;
+		}
 		d[0].filter = &o.filter;
 		/* a process or a file: the requests' owners are needed */
 		if (filter_wants_owner(&o.filter))
@@ -77,6 +84,8 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	sink_init(&s, &d[0].st, stdout, jp);
 	s.no_hist = o.no_hist;
 	s.wide = o.wide;
+	s.wallclock = o.wallclock;
+	s.csv = o.csv;
 	if (c->begin) {
 		/* a view that prints during the pass */
 		if (jp) {

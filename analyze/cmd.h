@@ -44,11 +44,16 @@ int usage_error(const char *usage, const char *fmt, ...)
 "  -f, --file GLOB      only files whose path matches GLOB (fnmatch)\n" \
 "      --since SEC      only from SEC seconds after the first event\n" \
 "      --until SEC      only up to SEC seconds after the first event\n"
+#define VIEW_CSV_HELP \
+"      --csv            the rows as CSV (a header line, exact numbers), for\n" \
+"                       spreadsheets\n"
 #define VIEW_WIDE_HELP \
 "      --wide           every column, exact numbers, whole names (default:\n" \
 "                       100 columns, sizes in K/M/G)\n"
 #define VIEW_MIN_MS_HELP \
-"      --min-ms MS      only requests and syscalls that took MS ms or more\n"
+"      --min-ms MS      only requests and syscalls that took MS ms or more\n" \
+"      --wallclock      times of day (UTC, from the recording's header), not\n" \
+"                       seconds of the trace clock\n"
 #define VIEW_ALL_FDS_HELP \
 "      --all-fds        slowest syscalls on every fd (pipes, sockets, ttys\n" \
 "                       too), not only on files and block devices\n"
@@ -61,6 +66,8 @@ struct view_opts {
 	bool can_all_fds;	/* --all-fds */
 	bool all_fds;		/* --all-fds: slowest syscalls on every fd */
 	bool wide;		/* --wide: every column, exact numbers */
+	bool wallclock;		/* --wallclock (per-operation views) */
+	bool can_csv, csv;	/* --csv (the row views) */
 	bool json;		/* -j, --json */
 	bool no_hist;		/* -H, --no-hist */
 	long top;		/* -n, --top N */
@@ -106,6 +113,7 @@ struct view_cmd {
 	bool two;			/* BEFORE and AFTER */
 	bool filters;			/* takes the view filters */
 	bool min_ms;			/* and --min-ms (per-operation views) */
+	bool csv;			/* takes --csv (a row view) */
 	/* before the pass, for a view printed during it (hooks), or NULL */
 	void (*begin)(struct sink *s, struct driver *d);
 	/*

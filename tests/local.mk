@@ -14,9 +14,9 @@ EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
 	tests/test-integrity.sh tests/corrupt/make-corrupt.py tests/corrupt/make-damage.py
 
-TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-width.sh \
+TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-width.sh tests/test-csv.sh \
 	tests/test-json-schema.sh tests/test-findings.sh
-EXTRA_DIST += tests/test-json-schema.sh tests/test-width.sh tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh \
+EXTRA_DIST += tests/test-json-schema.sh tests/test-width.sh tests/test-csv.sh tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh \
 	tests/test-findings.sh \
 	docs/schema-render.py
 

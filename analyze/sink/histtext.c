@@ -79,6 +79,9 @@ void hist_text_pair(FILE *out, const char *title, const struct hist *a,
 		if (b2[i] > m2)
 			m2 = b2[i];
 	}
+	/* BEFORE and AFTER on one scale: 835 and 11 do not both fill a bar */
+	if (two)
+		m1 = m2 = m1 > m2 ? m1 : m2;
 	fprintf(out, "\n%s:\n", title);
 	if (last < 0) {
 		fprintf(out, "  (no samples)\n");

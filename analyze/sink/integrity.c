@@ -172,6 +172,8 @@ void view_filter_kept(struct sink *s)
 	const struct view_filter *f = s->st->filter;
 	struct sbuf sb = SBUF_INIT;
 
+	if (s->csv)
+		return;
 	if (!s->j) {
 		if (!filter_active(f))
 			return;
@@ -238,9 +240,10 @@ void view_integrity(struct sink *s, const struct stats *after)
 	for (int i = 0; i < n; i++) {
 		struct sbuf sb = SBUF_INIT;
 
+		/* CSV has rows only: the warning goes to stderr */
 		if (sink_integrity_line(in[i], st[i], &sb) && !sb.err)
-			fprintf(s->out, "%s%s\n", s->snooping ? "# " : "",
-				sb.buf);
+			fprintf(s->csv ? stderr : s->out, "%s%s\n",
+				s->snooping && !s->csv ? "# " : "", sb.buf);
 		sink_fail(s, sb.err);
 		sbuf_release(&sb);
 	}

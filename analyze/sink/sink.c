@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/err.h"
 #include "input/meta.h"
@@ -179,4 +180,51 @@ void sink_printf(const struct sink *s, const char *fmt, ...)
 			break;
 		fputc('\n', s->out);
 	}
+}
+
+bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
+		    char *buf, size_t n)
+{
+	char rt[32], mt[32], clk[16];
+	unsigned long long r, m;
+	struct tm tm;
+	uint64_t wall;
+	time_t sec;
+
+	if (n)
+		buf[0] = '\0';
+	if (!meta_kv(in->header_text, "start_realtime_ns", rt, sizeof(rt)) ||
+	    !meta_kv(in->header_text, "start_mono_ns", mt, sizeof(mt)) ||
+	    (meta_kv(in->header_text, "clock", clk, sizeof(clk)) &&
+	     strcmp(clk, "mono")))
+		return false;
+	r = strtoull(rt, NULL, 10);
+	m = strtoull(mt, NULL, 10);
+	if (!r || !m)
+		return false;
+	wall = ts >= m ? r + (ts - m) : r - (m - ts);
+	sec = (time_t)(wall / 1000000000);
+	if (!gmtime_r(&sec, &tm))
+		return false;
+	if (date)
+		snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%06u UTC",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			 tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 (unsigned)(wall % 1000000000 / 1000));
+	else
+		snprintf(buf, n, "%02d:%02d:%02d.%06u", tm.tm_hour, tm.tm_min,
+			 tm.tm_sec, (unsigned)(wall % 1000000000 / 1000));
+	return true;
+}
+
+void sink_time(const struct sink *s, char *buf, size_t n, uint64_t ts)
+{
+	if (!s->wallclock || !sink_wallclock(s->st->info, ts, false, buf, n))
+		sink_secs(buf, n, ts);
+}
+
+void sink_csv_str(FILE *out, const char *str)
+{
+	if (str)
+		table_csv_field(out, str);
 }

@@ -31,6 +31,9 @@ struct sink {
 	struct json *j;		/* NULL: text */
 	struct stats *st;	/* what is printed */
 	bool no_hist;		/* text: tables only */
+	bool wallclock;		/* text: times of day, not trace seconds */
+	bool csv;		/* text as CSV rows (--csv): one header line,
+				   no other text */
 	bool wide;		/* text: every column, exact numbers, whole
 				   names (--wide); else SINK_WIDTH columns */
 	int err;		/* 0, or the first -AN_E_* of a view (no
@@ -71,6 +74,8 @@ const char *sink_head(const struct sink *s, const char *str, size_t room,
  */
 void sink_printf(const struct sink *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A CSV field: as is, or quoted when it holds a comma, quote or newline. */
+void sink_csv_str(FILE *out, const char *str);
 /* A size in bytes for people: "512", "7.1K", "18.3M", "1.2G" (IEC). */
 void sink_size(char *buf, size_t n, uint64_t v);
 
@@ -102,6 +107,16 @@ const char *sink_dev_name(struct sink *s, uint32_t dev);
 void sink_dev_mm(uint32_t dev, char *buf, size_t n);
 /* A trace clock time as seconds with microseconds into buf. */
 void sink_secs(char *buf, size_t n, uint64_t ts);
+/*
+ * sink_wallclock - the wall-clock time of trace time ts, from the
+ * header's start_realtime_ns and start_mono_ns (a mono trace clock), in
+ * UTC: "2026-12-01 13:34:56.668997 UTC" with date, else
+ * "13:34:56.668997"; false (buf "") when the recording does not say
+ */
+bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
+		    char *buf, size_t n);
+/* A time for a view's rows: sink_secs(), or with --wallclock the time of day. */
+void sink_time(const struct sink *s, char *buf, size_t n, uint64_t ts);
 
 /*
  * integrity.c: what a damaged, truncated or partly unreadable recording

@@ -92,6 +92,45 @@ out:
 	return rc;
 }
 
+void table_csv_field(FILE *out, const char *str)
+{
+	if (!strpbrk(str, ",\"\n\r")) {
+		fputs(str, out);
+		return;
+	}
+	fputc('"', out);
+	for (const char *p = str; *p; p++) {
+		if (*p == '"')
+			fputc('"', out);
+		fputc(*p, out);
+	}
+	fputc('"', out);
+}
+
+int table_csv(FILE *out, const struct column *cols, int ncols,
+	      const void *rows, size_t nrows, size_t rowsize)
+{
+	char buf[4096];
+
+	for (int c = 0; c < ncols; c++) {
+		if (c)
+			fputc(',', out);
+		table_csv_field(out, cols[c].head);
+	}
+	fputc('\n', out);
+	for (size_t r = 0; r < nrows; r++) {
+		for (int c = 0; c < ncols; c++) {
+			cols[c].fmt((const char *)rows + r * rowsize, buf,
+				    sizeof(buf));
+			if (c)
+				fputc(',', out);
+			table_csv_field(out, buf);
+		}
+		fputc('\n', out);
+	}
+	return 0;
+}
+
 void table_ms(char *buf, size_t n, uint64_t ns)
 {
 	snprintf(buf, n, "%.3f", (double)ns / 1e6);

@@ -33,6 +33,11 @@ int table_print(FILE *out, const struct column *cols, int ncols,
  */
 int table_print_fit(FILE *out, size_t width, const struct column *cols,
 		    int ncols, const void *rows, size_t nrows, size_t rowsize);
+/* One CSV field: as is, or quoted when it holds a comma, quote or newline. */
+void table_csv_field(FILE *out, const char *str);
+/* The same table as CSV: the heads, then one line per row, quoted. */
+int table_csv(FILE *out, const struct column *cols, int ncols,
+	      const void *rows, size_t nrows, size_t rowsize);
 /* A size for people ("7.1M", see sink_size()). */
 void table_size(char *buf, size_t n, uint64_t v);
 

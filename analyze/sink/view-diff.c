@@ -64,7 +64,11 @@ static void print_pct(FILE *out, double b, double a)
 {
 	double p = pct_change(b, a);
 
-	if (isnan(p))
+	if (isnan(b) && !isnan(a))
+		fprintf(out, " %9s", "new");
+	else if (isnan(a) && !isnan(b))
+		fprintf(out, " %9s", "gone");
+	else if (isnan(p))
 		fprintf(out, " %9s", "-");
 	else if (isinf(p))
 		fprintf(out, " %9s", "new");
@@ -113,13 +117,10 @@ static void section_text(struct sink *s, const struct diff *d, int sect,
 			"AFTER", "DELTA", "CHANGE");
 		for (int m = 0; m < sb->nm; m++) {
 			const struct dm_metric *me = &sb->m[m];
-			double b = v[i].b ? dm_value(me, v[i].b) : 0;
-			double a = v[i].a ? dm_value(me, v[i].a) : 0;
+			/* a row of one side only: no 0 and -100 % for the other */
+			double b = v[i].b ? dm_value(me, v[i].b) : NAN;
+			double a = v[i].a ? dm_value(me, v[i].a) : NAN;
 
-			if (!v[i].b && me->u == DM_RATIO)
-				b = NAN;
-			if (!v[i].a && me->u == DM_RATIO)
-				a = NAN;
 			struct dm_sig sig;
 
 			if ((b == 0 || isnan(b)) && (a == 0 || isnan(a)))
@@ -160,8 +161,8 @@ static void section_json(struct sink *s, const struct diff *d, int sect,
 		json_object_begin(j, "metrics");
 		for (int m = 0; m < sb->nm; m++) {
 			const struct dm_metric *me = &sb->m[m];
-			double b = v[i].b ? dm_value(me, v[i].b) : 0;
-			double a = v[i].a ? dm_value(me, v[i].a) : 0;
+			double b = v[i].b ? dm_value(me, v[i].b) : NAN;
+			double a = v[i].a ? dm_value(me, v[i].a) : NAN;
 			struct dm_sig sig;
 
 			dm_signif(me, v[i].b, v[i].a, sb_s, sa_s, &sig);
@@ -193,7 +194,7 @@ typedef void (*picture_fn)(struct sink *s, const char *key,
 			   enum dm_picture pic, const struct hist *hb,
 			   const struct hist *ha);
 
-/* Each row pictured: device Q2C per device+op, ext4 fsync per comm. */
+/* Each row pictured: device I2C per device+op, ext4 fsync per comm. */
 static void each_picture(struct sink *s, const struct diff *d, long top,
 			 picture_fn fn)
 {
@@ -225,7 +226,7 @@ static void picture_text(struct sink *s, const char *key, enum dm_picture pic,
 	if ((!hb || !hb->count) && (!ha || !ha->count))
 		return;
 	snprintf(title, sizeof(title), "%s %s", key, pic == DM_PIC_Q2C ?
-		 "latency (Q2C), BEFORE and AFTER" :
+		 "latency (I2C), BEFORE and AFTER" :
 		 "fsync latency (ext4_sync_file), BEFORE and AFTER");
 	hist_text_pair(s->out, title, hb, ha, 1);
 }

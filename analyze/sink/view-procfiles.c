@@ -490,7 +490,10 @@ void view_processes(struct sink *s, long top)
 	if (no_syscalls(s, "processes"))
 		return;
 	n = rows_processes(s->st, false, &rows);
-	if (n >= 0 && s->j)
+	if (n >= 0 && s->csv)
+		n = table_csv(s->out, proc_cols, (int)ARRAY_SIZE(proc_cols),
+			      rows, sink_top(top, n), sizeof(*rows));
+	else if (n >= 0 && s->j)
 		processes_json(s->j, rows, sink_top(top, n), (size_t)n);
 	else if (n >= 0)
 		n = processes_text(s, rows, sink_top(top, n),
@@ -681,7 +684,11 @@ void view_files(struct sink *s, long top)
 		sink_fail(s, m);
 		return;
 	}
-	if (s->j)
+	if (s->csv)
+		sink_fail(s, table_csv(s->out, file_cols,
+				       (int)ARRAY_SIZE(file_cols), rows,
+				       sink_top(top, m), sizeof(*rows)));
+	else if (s->j)
 		files_json(s->st, s->j, rows, sink_top(top, m), (size_t)m);
 	else
 		sink_fail(s, files_text(s, rows, sink_top(top, m), (size_t)m));
@@ -693,6 +700,8 @@ void view_files(struct sink *s, long top)
 
 void view_procfiles_head(struct sink *s)
 {
+	if (s->csv)
+		return;
 	if (s->j)
 		print_head_json(s->st, s->j);
 }

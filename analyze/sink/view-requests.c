@@ -62,11 +62,47 @@ static void lat_table(struct sink *s, const char *title, size_t off)
 	}
 }
 
+/* devices --csv: one row per device and operation, exact numbers. */
+static void devices_csv(struct sink *s)
+{
+	struct stats *a = s->st;
+	double secs = (double)stats_duration(a) / 1e9;
+	char mm[32];
+
+	fputs("device,dev,op,requests,bytes,iops,bytes_per_s,fua,preflush,errors,"
+	      "i2d_avg_ms,i2d_p99_ms,d2c_avg_ms,d2c_p50_ms,d2c_p99_ms,d2c_max_ms,"
+	      "total_avg_ms,total_p99_ms\n", s->out);
+	for (size_t i = 0; i < a->ndev; i++) {
+		const struct devstat *d = &a->dev[i];
+
+		sink_dev_mm(d->dev, mm, sizeof(mm));
+		sink_csv_str(s->out, sink_dev_name(s, d->dev));
+		fprintf(s->out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.3f,%.1f,%" PRIu64
+			",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+			mm, blk_op_name(d->op), d->reqs, d->bytes,
+			secs > 0 ? (double)d->reqs / secs : 0.0,
+			secs > 0 ? (double)d->bytes / secs : 0.0, d->fua,
+			d->preflush, d->errors,
+			(double)hist_avg(&d->queue) / 1e6,
+			(double)hist_pct(&d->queue, 99) / 1e6,
+			(double)hist_avg(&d->device) / 1e6,
+			(double)hist_pct(&d->device, 50) / 1e6,
+			(double)hist_pct(&d->device, 99) / 1e6,
+			(double)d->device.max / 1e6,
+			(double)hist_avg(&d->total) / 1e6,
+			(double)hist_pct(&d->total, 99) / 1e6);
+	}
+}
+
 void view_devices(struct sink *s)
 {
 	struct stats *a = s->st;
 	double secs = (double)stats_duration(a) / 1e9;
 
+	if (s->csv) {
+		devices_csv(s);
+		return;
+	}
 	if (s->j) {
 		json_array_begin(s->j, "devices");
 		for (size_t i = 0; i < a->ndev; i++) {
@@ -305,13 +341,13 @@ static void slow_calls(struct sink *s)
 			"START(s)", "SYSCALL", "PID", "TID", "COMM", "FD", "BYTES",
 			"LAT(ms)", "FILE");
 	else
-		fprintf(s->out, "  %-12s %-10s %7s %-12s %3s %6s %9s  %s\n",
-			"START(s)", "SYSCALL", "PID", "COMM", "FD", "BYTES",
+		fprintf(s->out, "  %-*s %-10s %7s %-12s %3s %6s %9s  %s\n",
+			s->wallclock ? 15 : 12, s->wallclock ? "START" : "START(s)", "SYSCALL", "PID", "COMM", "FD", "BYTES",
 			"LAT(ms)", "FILE");
 	for (size_t i = 0; i < n; i++) {
 		char ts[32], fd[16], sz[32], nb[64], cb[64], pb[256];
 
-		sink_secs(ts, sizeof(ts), v[i].start);
+		sink_time(s, ts, sizeof(ts), v[i].start);
 		if (v[i].fd >= 0)
 			snprintf(fd, sizeof(fd), "%d", v[i].fd);
 		else
@@ -325,13 +361,66 @@ static void slow_calls(struct sink *s)
 			continue;
 		}
 		sink_size(sz, sizeof(sz), v[i].bytes);
-		fprintf(s->out, "  %-12s %-10s %7d %-12s %3s %6s %9.3f  %s\n", ts,
+		fprintf(s->out, "  %-*s %-10s %7d %-12s %3s %6s %9.3f  %s\n",
+			s->wallclock ? 15 : 12, ts,
 			sink_head(s, sys_kind_info(v[i].kind)->name, 10, nb, sizeof(nb)),
 			v[i].pid, sink_head(s, v[i].comm, 12, cb, sizeof(cb)), fd,
 			sz, (double)(v[i].end - v[i].start) / 1e6,
 			sink_tail(s, v[i].file ? stats_call_file(&v[i]) : "-",
-				  SINK_WIDTH - 70, pb, sizeof(pb)));
+				  SINK_WIDTH - 70 - (s->wallclock ? 3 : 0), pb,
+				  sizeof(pb)));
 	}
+}
+
+/* A request as a CSV row of slow or snoop (the columns of rq_csv_head). */
+static const char rq_csv_head[] =
+	"what,start_s,end_s,device,dev,type,sector,bytes,i2d_ms,d2c_ms,total_ms,"
+	"pid,comm,owner,path,syscall,tid,fd,latency_ms\n";
+
+static void rq_csv(struct sink *s, const struct blk_done *d)
+{
+	const struct blk_request *rq = &d->rq;
+	char type[8], st[32], et[32], mm[32];
+	const char *f = stats_request_file(s->st, d);
+
+	rq_type(rq, type);
+	sink_time(s, st, sizeof(st), rq->insert_ts ? rq->insert_ts : rq->issue_ts);
+	sink_time(s, et, sizeof(et), rq->complete_ts);
+	sink_dev_mm(rq->dev, mm, sizeof(mm));
+	fprintf(s->out, "request,%s,%s,", st, et);
+	sink_csv_str(s->out, sink_dev_name(s, rq->dev));
+	fprintf(s->out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",", mm, type, rq->sector,
+		rq->bytes);
+	if (rq->insert_ts)
+		fprintf(s->out, "%.6f", (double)(rq->issue_ts - rq->insert_ts) / 1e6);
+	fprintf(s->out, ",%.6f,%.6f,%d,",
+		(double)(rq->complete_ts - rq->issue_ts) / 1e6,
+		(double)blk_total_ns(rq) / 1e6, rq_pid(rq));
+	sink_csv_str(s->out, rq_comm(s, rq));
+	fputc(',', s->out);
+	if (d->attributed)
+		fputs(attrib_kind_name(d->own.kind), s->out);
+	fputc(',', s->out);
+	sink_csv_str(s->out, f);
+	fputs(",,,,\n", s->out);
+}
+
+/* A syscall as a CSV row of slow. */
+static void call_csv(struct sink *s, const struct slow_call *c)
+{
+	char st[32], et[32];
+
+	sink_time(s, st, sizeof(st), c->start);
+	sink_time(s, et, sizeof(et), c->end);
+	fprintf(s->out, "syscall,%s,%s,,,,,%" PRIu64 ",,,,%d,", st, et, c->bytes,
+		c->pid);
+	sink_csv_str(s->out, c->comm);
+	fputs(",,", s->out);
+	sink_csv_str(s->out, stats_call_file(c));
+	fprintf(s->out, ",%s,%d,", sys_kind_info(c->kind)->name, c->tid);
+	if (c->fd >= 0)
+		fprintf(s->out, "%d", c->fd);
+	fprintf(s->out, ",%.6f\n", (double)(c->end - c->start) / 1e6);
 }
 
 void view_slow(struct sink *s)
@@ -341,6 +430,18 @@ void view_slow(struct sink *s)
 	size_t n;
 
 	v = stats_slowest(a, &n);
+	if (s->csv) {
+		const struct slow_call *c;
+		size_t nc;
+
+		fputs(rq_csv_head, s->out);
+		for (size_t i = 0; i < n; i++)
+			rq_csv(s, &v[i]);
+		c = a->have_sys ? stats_slowest_calls(a, &nc) : NULL;
+		for (size_t i = 0; c && i < nc; i++)
+			call_csv(s, &c[i]);
+		return;
+	}
 	if (s->j) {
 		json_array_begin(s->j, "slow_requests");
 		for (size_t i = 0; i < n; i++)
@@ -361,8 +462,9 @@ void view_slow(struct sink *s)
 			"QUEUE(ms)", "DEVICE(ms)", "TOTAL(ms)", "PID", "COMM",
 			"FILE");
 	else
-		fprintf(s->out, "  %-12s %-8s %-4s %6s %8s %9s %7s %-12s %s\n",
-			"COMPLETE(s)", "DEVICE", "TYPE", "BYTES", "D2C(ms)",
+		fprintf(s->out, "  %-*s %-8s %-4s %6s %8s %9s %7s %-12s %s\n",
+			s->wallclock ? 15 : 12,
+			s->wallclock ? "COMPLETE" : "COMPLETE(s)", "DEVICE", "TYPE", "BYTES", "D2C(ms)",
 			"TOTAL(ms)", "PID", "COMM", "FILE");
 	for (size_t i = 0; i < n; i++) {
 		const struct blk_request *rq = &v[i].rq;
@@ -371,7 +473,7 @@ void view_slow(struct sink *s)
 		const char *file = rq_file(s, &v[i], fb, sizeof(fb));
 
 		rq_type(rq, type);
-		sink_secs(ts, sizeof(ts), rq->complete_ts);
+		sink_time(s, ts, sizeof(ts), rq->complete_ts);
 		rq_queue_ms(rq, q, sizeof(q));
 		if (s->wide) {
 			fprintf(s->out, "  %-16s %-12s %-5s %12" PRIu64 " %9" PRIu64
@@ -384,13 +486,14 @@ void view_slow(struct sink *s)
 			continue;
 		}
 		sink_size(sz, sizeof(sz), rq->bytes);
-		fprintf(s->out, "  %-12s %-8s %-4s %6s %8.3f %9.3f %7d %-12s %s\n",
-			ts, sink_head(s, sink_dev_name(s, rq->dev), 8, nb,
+		fprintf(s->out, "  %-*s %-8s %-4s %6s %8.3f %9.3f %7d %-12s %s\n",
+			s->wallclock ? 15 : 12, ts, sink_head(s, sink_dev_name(s, rq->dev), 8, nb,
 				      sizeof(nb)), type, sz,
 			(double)(rq->complete_ts - rq->issue_ts) / 1e6,
 			(double)blk_total_ns(rq) / 1e6, rq_pid(rq),
 			sink_head(s, rq_comm(s, rq), 12, cb, sizeof(cb)),
-			sink_tail(s, file, SINK_WIDTH - 76, pb, sizeof(pb)));
+			sink_tail(s, file, SINK_WIDTH - 76 - (s->wallclock ? 3 : 0),
+				  pb, sizeof(pb)));
 	}
 	slow_calls(s);
 }
@@ -398,6 +501,10 @@ void view_slow(struct sink *s)
 void view_snoop_begin(struct sink *s)
 {
 	s->snooping = true;
+	if (s->csv) {
+		fputs(rq_csv_head, s->out);
+		return;
+	}
 	if (s->j) {
 		json_array_begin(s->j, "requests");
 		return;
@@ -407,8 +514,8 @@ void view_snoop_begin(struct sink *s)
 			"STARTs", "ENDs", "COMM", "PID", "TYPE", "DEV", "BLOCK",
 			"BYTES", "QUEUEms", "LATms", "FILE");
 	else
-		fprintf(s->out, "%-11s %-12s %-7s %-4s %-8s %-11s %7s %7s %7s %s\n",
-			"STARTs", "COMM", "PID", "TYPE", "DEV", "BLOCK", "BYTES",
+		fprintf(s->out, "%-*s %-12s %-7s %-4s %-8s %-11s %7s %7s %7s %s\n",
+			s->wallclock ? 15 : 11, s->wallclock ? "START" : "STARTs", "COMM", "PID", "TYPE", "DEV", "BLOCK", "BYTES",
 			"QUEUEms", "LATms", "FILE");
 }
 
@@ -421,14 +528,18 @@ void snoop_request(const struct blk_done *d, void *arg)
 	char type[8], st[32], et[32], q[32], fb[64], cb[64], nb[64], pb[256];
 
 	s->snooped++;
+	if (s->csv) {
+		rq_csv(s, d);
+		return;
+	}
 	if (s->j) {
 		rq_json(s, d);
 		return;
 	}
 	rq_type(rq, type);
 	file = rq_file(s, d, fb, sizeof(fb));
-	sink_secs(st, sizeof(st), start);
-	sink_secs(et, sizeof(et), rq->complete_ts);
+	sink_time(s, st, sizeof(st), start);
+	sink_time(s, et, sizeof(et), rq->complete_ts);
 	rq_queue_ms(rq, q, sizeof(q));
 	if (s->wide) {
 		fprintf(s->out, "%-14s %-14s %-16s %-7d %-4s %-12s %-12" PRIu64
@@ -438,13 +549,14 @@ void snoop_request(const struct blk_done *d, void *arg)
 			(double)(rq->complete_ts - rq->issue_ts) / 1e6, file);
 		return;
 	}
-	fprintf(s->out, "%-11s %-12s %-7d %-4s %-8s %-11" PRIu64 " %7" PRIu64
-		" %7s %7.3f %s\n", st,
+	fprintf(s->out, "%-*s %-12s %-7d %-4s %-8s %-11" PRIu64 " %7" PRIu64
+		" %7s %7.3f %s\n", s->wallclock ? 15 : 11, st,
 		sink_head(s, rq_comm(s, rq), 12, cb, sizeof(cb)), rq_pid(rq), type,
 		sink_head(s, sink_dev_name(s, rq->dev), 8, nb, sizeof(nb)),
 		rq->sector, rq->bytes, q,
 		(double)(rq->complete_ts - rq->issue_ts) / 1e6,
-		sink_tail(s, file, SINK_WIDTH - 84, pb, sizeof(pb)));
+		sink_tail(s, file, SINK_WIDTH - 84 - (s->wallclock ? 4 : 0), pb,
+			  sizeof(pb)));
 }
 
 void view_snoop_end(struct sink *s)

@@ -31,6 +31,8 @@ static void print_secs(FILE *out, uint64_t ts)
 
 void view_head(struct sink *s)
 {
+	if (s->csv)
+		return;
 	const struct source_info *in = s->st->info;
 	char fmt[64];
 
@@ -100,6 +102,8 @@ static void anomaly_list(struct sink *s, const struct anomaly *v, size_t n,
 
 void view_anomalies(struct sink *s)
 {
+	if (s->csv)
+		return;
 	struct stats *a = s->st;
 	const struct anomaly *v = a->anom;
 	uint64_t gaps, lost = stats_lost(a, &gaps);
@@ -444,6 +448,14 @@ void view_summary(struct sink *s)
 		if (a->have_sys)
 			json_u64(s->j, "processes",
 				 a->processes);
+		if (sink_wallclock(in, a->first_ts, true, buf, sizeof(buf)))
+			json_str(s->j, "started", buf);
+		else
+			json_null(s->j, "started");
+		if (sink_wallclock(in, a->last_ts, true, buf, sizeof(buf)))
+			json_str(s->j, "ended", buf);
+		else
+			json_null(s->j, "ended");
 		summary_lost(s);
 		summary_devices(s);
 		print_diskstats(s);
@@ -465,7 +477,12 @@ void view_summary(struct sink *s)
 	print_secs(s->out, a->first_ts);
 	sink_printf(s, "\n  %-16s ", "last event");
 	print_secs(s->out, a->last_ts);
-	sink_printf(s, "\n  %-16s %.6f s\n", "duration", (double)stats_duration(a) / 1e9);
+	sink_printf(s, "\n");
+	if (sink_wallclock(in, a->first_ts, true, buf, sizeof(buf)))
+		sink_printf(s, "  %-16s %s\n", "started", buf);
+	if (sink_wallclock(in, a->last_ts, true, buf, sizeof(buf)))
+		sink_printf(s, "  %-16s %s\n", "ended", buf);
+	sink_printf(s, "  %-16s %.6f s\n", "duration", (double)stats_duration(a) / 1e9);
 	sink_printf(s, "  %-16s %" PRIu64 " of %d types\n", "events", a->events,
 	       ntypes);
 	sink_printf(s, "  %-16s %" PRIu64 " (distinct pids in the events)\n",

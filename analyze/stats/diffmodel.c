@@ -98,14 +98,14 @@ static const struct dm_metric m_devices[] = {
 	GET("bytes_per_s", "MB/s", DM_BPS, d_bps),
 	GET("fua", "FUA", DM_COUNT, d_fua),
 	GET("preflush", "PREFLUSH", DM_COUNT, d_preflush),
-	GETD("p50_ns", "Q2C p50(ms)", DM_NS, d_p50, q2c),
-	GETD("p90_ns", "Q2C p90(ms)", DM_NS, d_p90, q2c),
-	GETD("p99_ns", "Q2C p99(ms)", DM_NS, d_p99, q2c),
-	GETD("p999_ns", "Q2C p99.9(ms)", DM_NS, d_p999, q2c),
-	GETD("max_ns", "Q2C max(ms)", DM_NS, d_max, q2c),
+	GETD("p50_ns", "I2C p50(ms)", DM_NS, d_p50, q2c),
+	GETD("p90_ns", "I2C p90(ms)", DM_NS, d_p90, q2c),
+	GETD("p99_ns", "I2C p99(ms)", DM_NS, d_p99, q2c),
+	GETD("p999_ns", "I2C p99.9(ms)", DM_NS, d_p999, q2c),
+	GETD("max_ns", "I2C max(ms)", DM_NS, d_max, q2c),
 	GETD("d2c_p50_ns", "D2C p50(ms)", DM_NS, d_d2c_p50, d2c),
 	GETD("d2c_p99_ns", "D2C p99(ms)", DM_NS, d_d2c_p99, d2c),
-	GETD("q2d_p50_ns", "Q2D p50(ms)", DM_NS, d_q2d_p50, q2d),
+	GETD("q2d_p50_ns", "I2D p50(ms)", DM_NS, d_q2d_p50, q2d),
 };
 
 GETTER(h_p50, (double)hist_pct(&r->h, 50))
@@ -692,13 +692,8 @@ static int cmp_pair(const void *x, const void *y)
 
 	if (a->w != b->w)
 		return a->w > b->w ? -1 : 1;
-	return strcmp(a->key, b->key);
-}
-
-static int cmp_pair_key(const void *x, const void *y)
-{
-	const struct dm_pair *a = x, *b = y;
-
+	if (a->size != b->size)
+		return a->size > b->size ? -1 : 1;
 	return strcmp(a->key, b->key);
 }
 
@@ -728,13 +723,16 @@ long dm_pairs(const struct diff *d, int sect, long top, struct dm_pair **out)
 		}
 		v[k].a = &sa->rows[i];
 	}
-	for (size_t i = 0; i < n; i++)
-		v[i].w = (v[i].b ? row_weight(sb, v[i].b) : 0) +
-			 (v[i].a ? row_weight(sa, v[i].a) : 0);
+	/* the largest changes first: a row of one side only changes by all it has */
+	for (size_t i = 0; i < n; i++) {
+		double wb = v[i].b ? row_weight(sb, v[i].b) : 0;
+		double wa = v[i].a ? row_weight(sa, v[i].a) : 0;
+
+		v[i].w = fabs(wa - wb);
+		v[i].size = wa + wb;
+	}
 	qsort(v, n, sizeof(*v), cmp_pair);
 	if (top > 0 && n > (size_t)top)
 		n = (size_t)top;
-	/* shown in key order (devices: "loop1 flush" < "loop1 write") */
-	qsort(v, n, sizeof(*v), cmp_pair_key);
 	return (long)n;
 }

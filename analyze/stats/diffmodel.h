@@ -121,13 +121,15 @@ void diff_release(struct diff *d);
 struct dm_pair {
 	const char *key;
 	const struct dm_row *b, *a;	/* NULL: not in that recording */
-	double w;
+	double w;			/* the size of the change */
+	double size;			/* both sides' weight, ties */
 };
 
 /*
  * dm_pairs - the rows of section sect of both recordings paired by key:
- * the top (<= 0: all) by weight (their counts plus their bytes in 4 KiB
- * units, both sides), shown in key order
+ * the top (<= 0: all) by the size of their change (the difference of
+ * their weights: counts plus bytes in 4 KiB units; a row of one side
+ * only changes by all of it), largest first, ties by both weights
  *
  * Returns how many (*out allocated, caller frees), or -AN_E_NOMEM.
  */

@@ -67,6 +67,42 @@ const char *filter_resolve(struct view_filter *f, const char *snap)
 	return NULL;
 }
 
+/* The trace time of time of day tod (ns after midnight UTC). */
+static uint64_t wall_ts(uint64_t r, uint64_t m, uint64_t tod)
+{
+	const uint64_t day = 86400ULL * 1000000000ULL;
+	uint64_t midnight = r - r % day, wall = midnight + tod;
+
+	if (wall + day / 2 < r)		/* earlier in the day: the next */
+		wall += day;
+	return wall >= r ? m + (wall - r) : (m > r - wall ? m - (r - wall) : 0);
+}
+
+bool filter_resolve_wall(struct view_filter *f, const char *header_text)
+{
+	char rt[32], mt[32];
+	uint64_t r, m;
+
+	if (!f->since_wall && !f->until_wall)
+		return true;
+	if (!meta_kv(header_text, "start_realtime_ns", rt, sizeof(rt)) ||
+	    !meta_kv(header_text, "start_mono_ns", mt, sizeof(mt)))
+		return false;
+	r = strtoull(rt, NULL, 10);
+	m = strtoull(mt, NULL, 10);
+	if (!r || !m)
+		return false;
+	if (f->since_wall) {
+		f->since_ns = wall_ts(r, m, f->since_tod_ns);
+		f->since_abs = true;
+	}
+	if (f->until_wall) {
+		f->until_ns = wall_ts(r, m, f->until_tod_ns);
+		f->until_abs = true;
+	}
+	return true;
+}
+
 bool filter_time(const struct view_filter *f, uint64_t ts)
 {
 	uint64_t rel;
@@ -74,9 +110,9 @@ bool filter_time(const struct view_filter *f, uint64_t ts)
 	if (!f || !(f->have_since || f->have_until))
 		return true;
 	rel = ts > f->base_ts ? ts - f->base_ts : 0;
-	if (f->have_since && rel < f->since_ns)
+	if (f->have_since && (f->since_abs ? ts : rel) < f->since_ns)
 		return false;
-	return !(f->have_until && rel >= f->until_ns);
+	return !(f->have_until && (f->until_abs ? ts : rel) >= f->until_ns);
 }
 
 bool filter_dev(const struct view_filter *f, uint32_t dev, uint32_t disk)
@@ -211,11 +247,25 @@ void filter_text(const struct view_filter *f, struct sbuf *out)
 	}
 	if (f->have_since || f->have_until) {
 		sbuf_addstr(out, sep);
-		if (f->have_since)
+		if (f->since_wall)
+			sbuf_addf(out, "from %02u:%02u:%06.3f UTC ",
+				  (unsigned)(f->since_tod_ns / 3600000000000ULL),
+				  (unsigned)(f->since_tod_ns / 60000000000ULL % 60),
+				  (double)(f->since_tod_ns % 60000000000ULL) / 1e9);
+		else if (f->have_since)
 			sbuf_addf(out, "from %.3f s ", (double)f->since_ns / 1e9);
-		if (f->have_until)
+		if (f->until_wall)
+			sbuf_addf(out, "until %02u:%02u:%06.3f UTC ",
+				  (unsigned)(f->until_tod_ns / 3600000000000ULL),
+				  (unsigned)(f->until_tod_ns / 60000000000ULL % 60),
+				  (double)(f->until_tod_ns % 60000000000ULL) / 1e9);
+		else if (f->have_until)
 			sbuf_addf(out, "until %.3f s ", (double)f->until_ns / 1e9);
-		sbuf_addstr(out, "of the recording");
+		if (out->len && out->buf[out->len - 1] == ' ' &&
+		    (f->since_wall || f->until_wall))
+			out->buf[--out->len] = '\0';
+		else
+			sbuf_addstr(out, "of the recording");
 		sep = ", ";
 	}
 	if (f->min_ns)

@@ -30,6 +30,13 @@ struct view_filter {
 	const char *glob;		/* -f, or NULL */
 	bool have_since, have_until;
 	uint64_t since_ns, until_ns;	/* from the recording's first event */
+	/*
+	 * --since/--until HH:MM:SS: seconds of the day (UTC) as given, then
+	 * (filter_resolve_wall()) trace clock times: since_ns/until_ns are
+	 * absolute when *_abs
+	 */
+	bool since_wall, until_wall, since_abs, until_abs;
+	uint64_t since_tod_ns, until_tod_ns;
 	uint64_t min_ns;		/* --min-ms, 0: none */
 	/* the whole disk of a file system's device (set by the driver) */
 	uint32_t (*disk_of)(uint32_t fsdev, void *arg);
@@ -51,6 +58,14 @@ bool filter_wants_owner(const struct view_filter *f);
  * first name that names no device, or NULL.
  */
 const char *filter_resolve(struct view_filter *f, const char *snap);
+
+/*
+ * filter_resolve_wall - a time of day of --since/--until as a trace
+ * clock time, from the header's start_realtime_ns and start_mono_ns
+ * (the day of the recording's start, or the next when earlier in the
+ * day).  Returns false when the recording has no wall clock.
+ */
+bool filter_resolve_wall(struct view_filter *f, const char *header_text);
 
 /* Whether time ts (trace clock) is inside the window. */
 bool filter_time(const struct view_filter *f, uint64_t ts);

@@ -5,7 +5,8 @@
 # pause between them.  Each filter keeps exactly its part: -c and -p the
 # writer's bytes, -f its file, -d its device's requests, --since/--until
 # the half of the recording it wrote in; the parts add up to the whole;
-# combined filters keep what both say (wra on wrb's device: nothing); and
+# the window also as times of day; combined filters keep what both say
+# (wra on wrb's device: nothing); and
 # --min-ms keeps only what took that long.
 . "$(dirname "$0")/lib.sh"
 need_root_tracefs
@@ -78,6 +79,16 @@ j early processes --until "$mid"
 j late processes --since "$mid"
 j early_d devices --until "$mid"
 j late_d devices --since "$mid"
+# the same pause as a time of day (UTC): the wall clock of the header
+j sum summary
+wall=$(python3 -c '
+import datetime, json, sys
+s = json.load(open(sys.argv[1]))["summary"]["started"]
+t = datetime.datetime.strptime(s, "%Y-%m-%d %H:%M:%S.%f UTC") + datetime.timedelta(seconds=float(sys.argv[2]))
+print(t.strftime("%H:%M:%S.%f"))' "$T/sum.json" "$mid") || fail "no wall clock in summary --json"
+log "the pause as a time of day: $wall UTC"
+j early_w processes --until "$wall"
+j late_w processes --since "$wall"
 j cross processes -c wra -d "$B_DEV"
 j slow5 slow --min-ms 0.5 --top 1000 -d "$A_DEV"
 
@@ -116,6 +127,8 @@ want('-d A + -d B = -d A,B (requests kept)', J('dab')['filter']['requests_kept']
 want('--until mid: wra only', {'wra': 4 * MiB}, procs(J('early')))
 want('--since mid: wrb only', {'wrb': 2 * MiB}, procs(J('late')))
 e, l = J('early_d')['filter'], J('late_d')['filter']
+want('--until HH:MM:SS: wra only', {'wra': 4 * MiB}, procs(J('early_w')))
+want('--since HH:MM:SS: wrb only', {'wrb': 2 * MiB}, procs(J('late_w')))
 want('--until + --since = all requests', e['requests'], e['requests_kept'] + l['requests_kept'])
 want('--until + --since = all syscalls', J('early')['filter']['syscalls'],
      J('early')['filter']['syscalls_kept'] + J('late')['filter']['syscalls_kept'])

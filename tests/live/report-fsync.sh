@@ -93,5 +93,5 @@ read -r p_fs p_fds f_fs f_fds <<<"$split"
 [ "$p_fs" = "$f_fs" ] && [ "$p_fds" = "$f_fds" ] ||
 	fail "fsync view: sqlite3 made $p_fs fsync + $p_fds fdatasync calls, its files show $f_fs + $f_fds"
 [ $((p_fs + p_fds)) -ge "$COMMITS" ] || fail "fsync view: $((p_fs + p_fds)) calls for $COMMITS commits"
-assert_grep "latency \(Q2C\), BEFORE and AFTER" "$T/diff.txt" "ioreport diff"
+assert_grep "latency \(I2C\), BEFORE and AFTER" "$T/diff.txt" "ioreport diff"
 finish

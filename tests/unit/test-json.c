@@ -148,7 +148,7 @@ static void test_hist(void **state)
 	json_object_end(&m.j);
 	assert_int_equal(mem_close(&m), 0);
 	assert_string_equal(m.buf,
-		"{\"h\":{\"count\":3,\"sum_ns\":1020,\"min_ns\":10,"
+		"{\"h\":{\"count\":3,\"sum_ns\":1020,\"avg_ns\":340,\"min_ns\":10,"
 		"\"max_ns\":1000,\"p50_ns\":10,\"p90_ns\":1000,"
 		"\"p99_ns\":1000,\"p999_ns\":1000,"
 		"\"buckets\":[[10,10,2],[992,1023,1]]}}\n");

@@ -454,7 +454,9 @@ static void check_print_syscalls(const struct plan *p)
 		       p->raw_forced ? "--raw-syscalls" :
 		       "fallback: no syscalls:* events, kernel lacks CONFIG_FTRACE_SYSCALLS");
 	else
-		printf("  syscalls     syscalls:* events for %d of %d I/O syscalls\n",
+		printf("  syscalls     syscalls:* events for %d of %d I/O syscalls; the enters of ioctl\n"
+		       "               only for FIONCLEX/FIOCLEX and of mmap only for MAP_SHARED (their\n"
+		       "               exits all: an exit has no arguments to filter on)\n",
 		       p->nsyscalls_found, p->nsyscalls);
 }
 

@@ -31,23 +31,6 @@ done
 paths_record "$T/aio.iorec" fio --ioengine=libaio --rw=write --bs=64k \
 	--size="$SIZE" --iodepth=8 --output="$T/fio.out" "${args[@]}"
 paths_check "$T/aio.iorec" "$T/truth" aio
-python3 - "$T/aio.procs.json" "$T/aio.files.json" "$SIZE" "${#JOBS[@]}" <<'PY' ||
-import json, sys
-P, F = (json.load(open(f)) for f in sys.argv[1:3])
-size, jobs = int(sys.argv[3]), int(sys.argv[4])
-aw = [p for p in P["processes"] if "aio_write" in p["syscalls"]]
-got = sorted((p["syscalls"]["aio_write"]["bytes"], p["comm"]) for p in aw)
-print("aio: aio_write per process %r" % got, file=sys.stderr)
-if len(got) != jobs or any(g != (size, "fio") for g in got):
-	sys.exit("expected %d fio processes with %d bytes of aio_write each" % (jobs, size))
-for p in aw:
-	lat = p["syscalls"]["aio_write"]["latency"]
-	if lat["count"] != size // 65536 or lat["max_ns"] <= 0:
-		sys.exit("aio_write latency of pid %d: %r" % (p["pid"], lat))
-a = F["anomalies"]
-for k in ("aio_unnamed", "aio_reaped_unknown", "aio_open_at_end", "aio_evicted"):
-	if a.get(k, -1) != 0:
-		sys.exit("anomaly %s is %r, expected 0" % (k, a.get(k)))
-PY
-	fail "libaio requests not on their processes"
+paths_check_requests aio aio_write "$SIZE" "${#JOBS[@]}" 65536 \
+	aio_unnamed aio_reaped_unknown aio_open_at_end aio_evicted
 finish

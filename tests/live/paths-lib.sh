@@ -85,3 +85,32 @@ if bad:
 PY
 	fail "$tag: the bytes on files or processes differ from the truth"
 }
+
+# paths_check_requests TAG KIND SIZE JOBS BS ANOMALY...: after paths_check
+# TAG, the processes of a fio run of JOBS jobs: exactly JOBS fio processes
+# with SIZE bytes of KIND requests (uring_write, aio_write) each, SIZE/BS
+# of them timed, and each ANOMALY counter 0.
+paths_check_requests() {
+	local tag=$1 kind=$2 size=$3 jobs=$4 bs=$5
+	shift 5
+	python3 - "$T/$tag.procs.json" "$T/$tag.files.json" "$tag" "$kind" "$size" "$jobs" "$bs" "$@" <<'PY' ||
+import json, sys
+P, F = (json.load(open(f)) for f in sys.argv[1:3])
+tag, kind = sys.argv[3], sys.argv[4]
+size, jobs, bs = (int(x) for x in sys.argv[5:8])
+ps = [p for p in P["processes"] if kind in p["syscalls"]]
+got = sorted((p["syscalls"][kind]["bytes"], p["comm"]) for p in ps)
+print("%s: %s per process %r" % (tag, kind, got), file=sys.stderr)
+if len(got) != jobs or any(g != (size, "fio") for g in got):
+	sys.exit("expected %d fio processes with %d bytes of %s each" % (jobs, size, kind))
+for p in ps:
+	lat = p["syscalls"][kind]["latency"]
+	if lat["count"] != size // bs or lat["max_ns"] <= 0:
+		sys.exit("%s latency of pid %d: %r" % (kind, p["pid"], lat))
+a = F["anomalies"]
+for k in sys.argv[8:]:
+	if a.get(k, -1) != 0:
+		sys.exit("anomaly %s is %r, expected 0" % (k, a.get(k)))
+PY
+	fail "$tag: the $kind requests are not on their processes"
+}

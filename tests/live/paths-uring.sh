@@ -49,29 +49,11 @@ done
 paths_check "$T/uring.iorec" "$T/truth" uring
 
 # the processes: one fio job process per file with exactly its bytes as
-# uring_write calls, and nothing else written through io_uring
-python3 - "$T/uring.procs.json" "$T/uring.files.json" "$SIZE" "${#JOBS[@]}" <<'PY' ||
-import json, sys
-P, F = (json.load(open(f)) for f in sys.argv[1:3])
-size, jobs = int(sys.argv[3]), int(sys.argv[4])
-uw = [p for p in P["processes"] if "uring_write" in p["syscalls"]]
-got = sorted((p["syscalls"]["uring_write"]["bytes"], p["comm"]) for p in uw)
-print("uring: uring_write per process %r" % got, file=sys.stderr)
-bad = [g for g in got if g != (size, "fio")]
-if len(got) != jobs or bad:
-	sys.exit("expected %d fio processes with %d bytes of uring_write each" % (jobs, size))
-for p in uw:
-	lat = p["syscalls"]["uring_write"]["latency"]
-	if lat["count"] != size // 65536 or lat["max_ns"] <= 0:
-		sys.exit("uring_write latency of pid %d: %r" % (p["pid"], lat))
-# the fixed files of the jobs with registerfiles or sqpoll are guessed
-a = F["anomalies"]
-print("uring: anomalies %r" % {k: v for k, v in a.items() if k.startswith("uring")}, file=sys.stderr)
-if a.get("uring_fixed_file_guessed", 0) < 3 * (size // 65536):
-	sys.exit("fixed-file requests not counted as guessed")
-for k in ("uring_fixed_file", "uring_no_file", "uring_complete_unknown", "uring_open_at_end"):
-	if a.get(k, -1) != 0:
-		sys.exit("anomaly %s is %r, expected 0" % (k, a.get(k)))
-PY
-	fail "io_uring requests not on their processes"
+# uring_write calls; the fixed files of the jobs with registerfiles or
+# sqpoll are guessed (three jobs)
+paths_check_requests uring uring_write "$SIZE" "${#JOBS[@]}" 65536 \
+	uring_fixed_file uring_no_file uring_complete_unknown uring_open_at_end
+guessed=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["anomalies"]["uring_fixed_file_guessed"])' "$T/uring.files.json")
+[ "$guessed" -ge $((3 * SIZE / 65536)) ] ||
+	fail "uring: $guessed fixed-file requests guessed, expected at least $((3 * SIZE / 65536))"
 finish

@@ -662,6 +662,59 @@ static void test_ioctl_cloexec(void **state)
 	run_release(&run);
 }
 
+/* Renames, RENAME_EXCHANGE, unlinks and links move names between files. */
+static void test_names(void **state)
+{
+	struct run run;
+	struct sys_enter e = { .ts = 90, .tid = 50, .kind = SK_RENAMEAT2,
+			       .args = { -100, 0, -100, 0, 2 }, .path = "/x" };
+	struct sys_call c;
+	struct file *tmp, *x, *y, *g;
+
+	(void)state;
+	run_init(&run);
+	call(&run, 10, 1, 50, SK_OPEN, 0, 0, 0, 3, "/cfg.tmp");
+	call(&run, 20, 1, 50, SK_OPEN, 0, 0, 0, 4, "/cfg");
+	tmp = fdtable_get(proctable_lookup(run.pt, 50)->fds, 3);
+	g = fdtable_get(proctable_lookup(run.pt, 50)->fds, 4);
+	/* the atomic save: the old /cfg loses its name */
+	sysreplay_set_path2(run.sr, 50, "/cfg");
+	call(&run, 30, 1, 50, SK_RENAME, 0, 0, 0, 0, "/cfg.tmp");
+	assert_string_equal(tmp->path, "/cfg");
+	assert_string_equal(tmp->names, "written as /cfg.tmp");
+	assert_true(g->unlinked);
+	assert_ptr_equal(filetab_find_path(run.ft, "/cfg"), tmp);
+	assert_null(filetab_find_path(run.ft, "/cfg.tmp"));
+	/* a new file at the old name is another file */
+	call(&run, 40, 1, 50, SK_OPEN, 0, 0, 0, 5, "/cfg.tmp");
+	assert_ptr_not_equal(fdtable_get(proctable_lookup(run.pt, 50)->fds, 5),
+			     tmp);
+	/* exchange */
+	call(&run, 50, 1, 50, SK_OPEN, 0, 0, 0, 6, "/x");
+	call(&run, 60, 1, 50, SK_OPEN, 0, 0, 0, 7, "/y");
+	x = fdtable_get(proctable_lookup(run.pt, 50)->fds, 6);
+	y = fdtable_get(proctable_lookup(run.pt, 50)->fds, 7);
+	sysreplay_set_path2(run.sr, 50, "/y");
+	sysreplay_enter(run.sr, &e);
+	assert_int_equal(leave(run.sr, 91, 50, 0, SK_RENAMEAT2, 0, &c), 1);
+	account_call(&run.acct, proctable_lookup(run.pt, 50), &c);
+	assert_string_equal(x->path, "/y");
+	assert_string_equal(y->path, "/x");
+	assert_ptr_equal(filetab_find_path(run.ft, "/x"), y);
+	/* unlink, link; a rename without its names is counted */
+	call(&run, 100, 1, 50, SK_UNLINK, 0, 0, 0, 0, "/x");
+	assert_true(y->unlinked);
+	assert_null(filetab_find_path(run.ft, "/x"));
+	sysreplay_set_path2(run.sr, 50, "/z");
+	call(&run, 110, 1, 50, SK_LINK, 0, 0, 0, 0, "/y");
+	assert_ptr_equal(filetab_find_path(run.ft, "/z"), x);
+	assert_string_equal(x->names, "written as /x,linked as /z");
+	call(&run, 120, 1, 50, SK_RENAME, 0, 0, 0, 0, NULL);
+	assert_int_equal(proctable_fdstats(run.pt)->names_unnamed, 1);
+	assert_int_equal(proctable_fdstats(run.pt)->names_followed, 4);
+	run_release(&run);
+}
+
 /* ------------------------------------------------------------------ */
 /* io_uring requests */
 
@@ -781,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_late_path),
 		cmocka_unit_test(test_kinds),
 		cmocka_unit_test(test_ioctl_cloexec),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_uring),
 		cmocka_unit_test(test_aio),
 		cmocka_unit_test(test_kstat_hist),

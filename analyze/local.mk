@@ -46,7 +46,9 @@ ioreport_SOURCES = \
 	analyze/cmd-wa.c \
 	analyze/cmd-dirty.c \
 	analyze/cmd-diff.c \
-	analyze/cmd-db.c
+	analyze/cmd-db.c \
+	analyze/cmd-redact.c \
+	analyze/cmd-redact-names.h analyze/cmd-redact-names.c
 ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC)
 ioreport_LDADD = $(IOREPORT_LIBS)
 

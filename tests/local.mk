@@ -27,6 +27,9 @@ golden-update: ioreport$(EXEEXT)
 # kill -9 mid-load, schema versions
 TESTS += tests/test-db.sh
 EXTRA_DIST += tests/test-db.sh
+# ioreport redact: no name survives, every number does
+TESTS += tests/test-redact.sh
+EXTRA_DIST += tests/test-redact.sh tests/redact/check-redact.py tests/redact/chunk-bytes.py
 
 include $(srcdir)/tests/tracedat/local.mk
 

@@ -18,6 +18,7 @@ int cmd_info(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_redact(int argc, char **argv);
+int cmd_html(int argc, char **argv);
 
 /*
  * parse_count - read the number of option --OPT from arg into *out

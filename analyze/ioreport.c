@@ -37,6 +37,7 @@ static const struct command commands[] = {
 	{ "fsync",     NULL,     &cmd_fsync,     "fsync/fdatasync cost per process and file, and the device flushes they caused" },
 	{ "dirty",     NULL,     &cmd_dirty,     "dirty throttling (balance_dirty_pages), dirty thresholds and writeback over time" },
 	{ "db",        cmd_db,   NULL,           "store recordings in an SQLite database: the views' numbers, every request and syscall" },
+	{ "html",      cmd_html, NULL,           "one self-contained HTML page with plots, of a recording or of a before and an after" },
 	{ "redact",    cmd_redact, NULL,         "a copy of a recording with names replaced by pseudonyms, numbers kept, to share" },
 };
 

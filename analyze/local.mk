@@ -48,6 +48,7 @@ ioreport_SOURCES = \
 	analyze/cmd-diff.c \
 	analyze/cmd-db.c \
 	analyze/cmd-redact.c \
+	analyze/cmd-html.c \
 	analyze/cmd-redact-names.h analyze/cmd-redact-names.c
 ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC)
 ioreport_LDADD = $(IOREPORT_LIBS)

@@ -17,3 +17,6 @@ analyze_libioreport_a_SOURCES += analyze/stats/rows.h analyze/stats/rows.c \
 analyze_libioreport_a_SOURCES += \
 	analyze/stats/snapcmp.h analyze/stats/snapcmp.c \
 	analyze/stats/diffmodel.h analyze/stats/diffmodel.c
+# what the HTML page plots over time: bins and samples
+analyze_libioreport_a_SOURCES += \
+	analyze/stats/timeline.h analyze/stats/timeline.c

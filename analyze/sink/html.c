@@ -826,9 +826,20 @@ int html_page(FILE *f, const struct html_rec *b, const struct html_rec *a,
 	 */
 	fputs("<section id=\"findings\"></section>\n", f);
 	if (a && diff_text) {
+		/* the configuration changes in view, the deltas folded */
+		const char *rest = strstr(diff_text, "\nsummary:");
+		char *head = an_asprintf("%.*s", rest ? (int)(rest - diff_text) :
+					 (int)strlen(diff_text), diff_text);
+
 		fputs("<h2>what changed (ioreport diff)</h2>\n<pre class=\"diff\">", f);
-		html_escape(f, diff_text);
+		html_escape(f, head ? head : diff_text);
 		fputs("</pre>\n", f);
+		if (head && rest) {
+			fputs("<details><summary>the deltas of every view</summary><pre class=\"diff\">", f);
+			html_escape(f, rest + 1);
+			fputs("</pre></details>\n", f);
+		}
+		free(head);
 	}
 	page_init(&pb, f, b);
 	if (a) {

@@ -8,6 +8,7 @@ UNIT_TESTS = \
 	tests/unit/test-sysreplay \
 	tests/unit/test-attrib \
 	tests/unit/test-diff \
+	tests/unit/test-timeline \
 	tests/unit/test-nomem
 if HAVE_CMOCKA
 check_PROGRAMS += $(UNIT_TESTS)
@@ -27,6 +28,8 @@ tests_unit_test_sysreplay_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_sysreplay_LDADD = $(UNIT_LDADD)
 tests_unit_test_attrib_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_attrib_LDADD = $(UNIT_LDADD)
+tests_unit_test_timeline_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_timeline_LDADD = $(UNIT_LDADD)
 tests_unit_test_diff_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_diff_LDADD = $(UNIT_LDADD)
 # the analyzer's allocations wrapped, to fail each in turn

@@ -174,6 +174,28 @@ static void mount_opts(struct rnames *t, const char *s, struct sbuf *out)
 
 typedef void (*field_fn)(struct rnames *, const char *, struct sbuf *);
 
+/* iorec's own sentence (a limit_ key): only the paths in it go. */
+static void sentence(struct rnames *t, const char *s, struct sbuf *out)
+{
+	const char *p = s;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		char *w = an_asprintf("%.*s", (int)n, p);
+
+		if (w && strchr(w, '/'))
+			rnames_path(t, w, out);
+		else if (w)
+			sbuf_addstr(out, w);
+		free(w);
+		p += n;
+		while (*p == ' ') {
+			sbuf_addch(out, ' ');
+			p++;
+		}
+	}
+}
+
 /* What each field of a snapshot line of kind becomes (NULL: kept). */
 static field_fn snap_field(const char *kind, int i)
 {
@@ -257,9 +279,10 @@ static field_fn kv_field(const char *key, bool header)
 		return host_name;
 	if (!strcmp(key, "kernel") || !strcmp(key, "kversion"))
 		return kernel_name;
-	if (!strcmp(key, "cmdline") || !strcmp(key, "command") ||
-	    !strncmp(key, "limit_", 6))
+	if (!strcmp(key, "cmdline") || !strcmp(key, "command"))
 		return rnames_cmdline;
+	if (!strncmp(key, "limit_", 6))
+		return sentence;
 	if (header)
 		return NULL;	/* iorec's own words and numbers */
 	if (!strcmp(key, "reason"))
@@ -640,7 +663,7 @@ static int redact_file(struct redact *r, const char *out, const char *map)
 		goto done;
 	}
 	created = true;
-	w = iorec_writer_new(fd, 9, 0);
+	w = iorec_writer_new(fd, 3, 0);	/* iorec's own level */
 	if (!w) {
 		error("redact: out of memory");
 		goto done;

@@ -92,8 +92,8 @@ read -r xw xr < <(best "$IOREPORT" redact "$rec" "$T/red.iorec")
 size=$(stat -c %s "$T/page.html")
 ndev=$(grep -c '<section class="device"' "$T/page.html" || true)
 npt=$(grep -c '<circle class="pt' "$T/page.html" || true)
-rate() { awk -v e="$events" -v w="$1" 'BEGIN { printf "%.0f", w > 0 ? e / w : 0 }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'; }
+rate() { awk -v e="$events" -v w="$1" 'BEGIN { printf "%.0f", (w > 0 ? e / w : 0) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'; }
 printf 'recording: %s, %s events, %s bytes\n' "$rec" "$events" "$(stat -c %s "$rec")"
 printf '%-8s %9s %12s %9s %10s\n' MEASURE WALL_S EVENTS/S RSS_KB VS_REPORT
 printf '%-8s %9s %12s %9s %10s\n' report "$rw" "$(rate "$rw")" "$rr" 1.00

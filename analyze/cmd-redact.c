@@ -371,7 +371,8 @@ static bool path_field(const struct redact *r, const char *system,
 	    !strcmp(field, "path") || !strcmp(field, "oldname") ||
 	    !strcmp(field, "newname"))
 		return true;
-	return val[0] == '/';
+	/* any other string with a '/' in it is taken for a path too */
+	return strchr(val, '/') != NULL;
 }
 
 static void on_string(void *arg, const char *system, const char *event,

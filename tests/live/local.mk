@@ -12,10 +12,12 @@ LIVE_TESTS = \
 	tests/live/record-limits.sh \
 	tests/live/record-cut.sh
 
-# ioreport on live A/B recordings (stories 001 and 002)
+# ioreport on live A/B recordings (stories 001 and 002); redact of names
+# the test makes up
 REPORT_LIVE_TESTS = \
 	tests/live/report-fsync.sh \
-	tests/live/report-dirty.sh
+	tests/live/report-dirty.sh \
+	tests/live/redact-live.sh
 
 TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) tests/live/lib.sh \

@@ -431,6 +431,9 @@ static int info_one(const char *path)
 		       meta_integrity(in->integrity), in->stop_offset,
 		       in->stop_reason);
 	print_damage(in);
+	if (meta_kv(in->header_text, "redacted", buf, sizeof(buf)) &&
+	    !strcmp(buf, "1"))
+		printf("redacted:          yes (names are pseudonyms, made by ioreport redact)\n");
 
 	printf("header:\n");
 	header_line(in->header_text, "host:", "hostname");

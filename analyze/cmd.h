@@ -23,6 +23,8 @@ int cmd_dump(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_convert(int argc, char **argv);	/* cmd-convert.c */
 int cmd_export(int argc, char **argv);	/* cmd-export.c */
+int cmd_redact(int argc, char **argv);	/* cmd-redact.c */
+int cmd_html(int argc, char **argv);	/* cmd-html.c */
 
 /*
  * parse_count - read the number of option --OPT from arg into *out

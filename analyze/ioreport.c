@@ -40,6 +40,8 @@ static const struct command commands[] = {
 	{ "db",        cmd_db,   NULL,           "store recordings in an SQLite database: the views' numbers, every request and syscall" },
 	{ "convert",   cmd_convert, NULL,        "rewrite a .iorec as a trace.dat for trace-cmd report and KernelShark" },
 	{ "export",    cmd_export, NULL,         "a recording for other tools: a Perfetto/Chrome timeline (JSON)" },
+	{ "html",      cmd_html, NULL,           "one self-contained HTML page with plots, of a recording or of a before and an after" },
+	{ "redact",    cmd_redact, NULL,         "a copy of a recording with names replaced by pseudonyms, numbers kept, to share" },
 };
 
 static const char usage_text[] =

@@ -49,7 +49,10 @@ ioreport_SOURCES = \
 	analyze/cmd-findings.c \
 	analyze/cmd-db.c \
 	analyze/cmd-convert.c \
-	analyze/cmd-export.c
+	analyze/cmd-export.c \
+	analyze/cmd-redact.c \
+	analyze/cmd-html.c \
+	analyze/cmd-redact-names.h analyze/cmd-redact-names.c
 ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC)
 ioreport_LDADD = $(IOREPORT_LIBS)
 

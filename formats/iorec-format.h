@@ -195,6 +195,16 @@ struct iorec_writer;
 struct iorec_writer *iorec_writer_new(int fd, int zstd_level, size_t bufsize);
 
 /*
+ * iorec_writer_set_version - write an older minor version into the file
+ * header (a copy of a recording keeps its version, so that the readers of
+ * that version read it).  Only before the first chunk.  Returns 0,
+ * -IOREC_E_BAD_VERSION for a version this library does not write, or
+ * -IOREC_E_INVAL after the first chunk.
+ */
+int iorec_writer_set_version(struct iorec_writer *w, uint16_t major,
+			     uint16_t minor);
+
+/*
  * iorec_writer_add - append one chunk
  * @prefix, @prefix_len: bytes stored uncompressed before the body (the DATA
  *   descriptor), may be NULL/0

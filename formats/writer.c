@@ -110,6 +110,18 @@ struct iorec_writer *iorec_writer_new(int fd, int zstd_level, size_t bufsize)
 	return w;
 }
 
+int iorec_writer_set_version(struct iorec_writer *w, uint16_t major,
+			     uint16_t minor)
+{
+	if (major != IOREC_VERSION_MAJOR || minor > IOREC_VERSION_MINOR)
+		return -IOREC_E_BAD_VERSION;
+	/* the file header is still in the buffer before the first chunk */
+	if (w->seq || w->written)
+		return -IOREC_E_INVAL;
+	iorec_put16(w->buf + 10, minor);
+	return 0;
+}
+
 static void put_header(uint8_t *h, uint16_t type, uint16_t flags,
 		       uint32_t seq, uint32_t stored, uint32_t raw,
 		       uint32_t pcrc)

@@ -7,7 +7,7 @@ build=(gcc make autoconf automake libtool pkg-config
 	libtracefs-dev libtraceevent-dev libtracecmd-dev
 	libsqlite3-dev libzstd-dev libcmocka-dev)
 test=(trace-cmd fio sqlite3 e2fsprogs util-linux time python3 python3-jsonschema blktrace
-	mount procps)
+	mount procps zstd chromium nodejs npm)
 
 want=("${build[@]}")
 [ "${1:-}" = "--build-only" ] || want+=("${test[@]}")

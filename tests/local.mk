@@ -37,6 +37,12 @@ json-schemas: ioreport$(EXEEXT)
 # kill -9 mid-load, schema versions
 TESTS += tests/test-db.sh
 EXTRA_DIST += tests/test-db.sh
+# ioreport redact: no name survives, every number does
+TESTS += tests/test-redact.sh
+EXTRA_DIST += tests/test-redact.sh tests/redact/check-redact.py tests/redact/chunk-bytes.py
+# ioreport html: the page in headless Chromium holds the views' numbers
+TESTS += tests/test-html.sh
+EXTRA_DIST += tests/test-html.sh tests/html/setup.sh tests/html/check-page.js tests/html/check-html.py
 
 include $(srcdir)/tests/tracedat/local.mk
 include $(srcdir)/tests/export/local.mk

@@ -481,6 +481,51 @@ static void test_writer_enospc(void **state)
 	close(fd);
 }
 
+/* A copy keeps an older minor version; only before the first chunk. */
+static void test_writer_version(void **state)
+{
+	static const char text[] = "kernel=6.1\n";
+	struct iorec_header h = {
+		.endian = IOREC_ENDIAN_LITTLE, .long_size = 8,
+		.page_size = 4096, .subbuf_size = 256, .ncpus = 1,
+		.text = text, .text_len = sizeof(text) - 1,
+	};
+	int fd = memfd_create("iorec-version", 0), err;
+	struct iorec_writer *w = iorec_writer_new(fd, 1, 0);
+	struct iorec_reader *r;
+	struct iorec_chunk c;
+	uint16_t major, minor;
+	uint8_t *hb;
+	size_t hl;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_non_null(w);
+	assert_int_equal(iorec_writer_set_version(w, 2, 0),
+			 -IOREC_E_BAD_VERSION);
+	assert_int_equal(iorec_writer_set_version(w, 1,
+						  IOREC_VERSION_MINOR + 1),
+			 -IOREC_E_BAD_VERSION);
+	assert_int_equal(iorec_writer_set_version(w, 1, 0), 0);
+	assert_int_equal(iorec_header_encode(&h, &hb, &hl), 0);
+	assert_int_equal(iorec_writer_add(w, IOREC_CHUNK_HEADER, NULL, 0, hb,
+					  hl, false), 0);
+	free(hb);
+	assert_int_equal(iorec_writer_set_version(w, 1, 1), -IOREC_E_INVAL);
+	assert_int_equal(iorec_writer_flush(w), 0);
+	iorec_writer_free(w);
+	assert_int_equal(lseek(fd, 0, SEEK_SET), 0);
+	r = iorec_reader_open_fd(fd, &err);
+	assert_non_null(r);
+	iorec_reader_version(r, &major, &minor);
+	assert_int_equal(major, 1);
+	assert_int_equal(minor, 0);
+	assert_int_equal(iorec_reader_next(r, &c, true), 1);
+	assert_int_equal(c.type, IOREC_CHUNK_HEADER);
+	iorec_reader_close(r);
+	close(fd);
+}
+
 static void test_strerror(void **state)
 {
 	(void)state;
@@ -501,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_corruption),
 		cmocka_unit_test(test_random_damage),
 		cmocka_unit_test(test_writer_enospc),
+		cmocka_unit_test(test_writer_version),
 		cmocka_unit_test(test_strerror),
 	};
 

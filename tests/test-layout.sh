@@ -19,7 +19,7 @@ rules=(
 	"stats:		base/ decode/ replay/ stats/ input/meta.h util.h"
 	"sink:		base/ stats/ sink/ input/meta.h input/source.h util.h iorec-format.h analyze/sink/schema-sql.h"
 	"driver:	base/ input/ decode/ replay/ stats/ driver.h util.h"
-	"cmd:		base/ stats/ sink/ input/meta.h input/source.h driver.h cmd.h util.h iorec-format.h iorec-tracedat.h"
+	"cmd:		base/ stats/ sink/ input/meta.h input/source.h input/scrub.h driver.h cmd.h cmd-redact-names.h util.h iorec-format.h iorec-tracedat.h"
 )
 allowed() {	# INCLUDE PATTERNS...: whether INCLUDE is one of them
 	local inc=$1 p

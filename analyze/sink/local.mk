@@ -1,4 +1,4 @@
-# analyze/sink/: the sinks, text, JSON and SQLite
+# analyze/sink/: the sinks, text, JSON, SQLite and the HTML page
 analyze_libioreport_a_SOURCES += \
 	analyze/sink/sink.h analyze/sink/sink.c \
 	analyze/sink/table.h analyze/sink/table.c \
@@ -10,6 +10,8 @@ analyze_libioreport_a_SOURCES += \
 	analyze/sink/view-wa.c \
 	analyze/sink/view-diff.c \
 	analyze/sink/view-findings.c \
+	analyze/sink/html.h analyze/sink/html.c \
+	analyze/sink/svg.h analyze/sink/svg.c \
 	analyze/sink/json.h analyze/sink/json.c \
 	analyze/sink/perfetto.h analyze/sink/perfetto.c \
 	analyze/sink/fio.h analyze/sink/fio.c \

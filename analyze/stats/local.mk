@@ -23,3 +23,6 @@ analyze_libioreport_a_SOURCES += \
 analyze_libioreport_a_SOURCES += \
 	analyze/stats/findings.h analyze/stats/findings.c \
 	analyze/stats/findings-diff.c
+# what the HTML page plots over time: bins and samples
+analyze_libioreport_a_SOURCES += \
+	analyze/stats/timeline.h analyze/stats/timeline.c

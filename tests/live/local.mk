@@ -12,14 +12,16 @@ LIVE_TESTS = \
 	tests/live/record-limits.sh \
 	tests/live/record-cut.sh
 
-# ioreport on live A/B recordings (stories 001 and 002)
+# ioreport on live A/B recordings (stories 001 and 002); redact of names
+# the test makes up
 REPORT_LIVE_TESTS = \
 	tests/live/report-fsync.sh \
 	tests/live/report-dirty.sh \
 	tests/live/report-split.sh \
 	tests/live/report-findings.sh \
 	tests/live/report-findings-rules.sh \
-	tests/live/report-filters.sh
+	tests/live/report-filters.sh \
+	tests/live/redact-live.sh
 
 # every way a program writes a file lands on that file (issue 13)
 PATHS_LIVE_TESTS = \

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+/*
+ * cmd-html.c - `ioreport html [-o FILE] RECORDING [AFTER]`: one
+ * self-contained HTML page with the plots of a recording, or of two
+ * side by side with what changed (sink/html.c); each recording read once
+ * through the driver, whose hooks fill the timeline (stats/timeline.h).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+#include "cmd.h"
+#include "driver.h"
+#include "base/err.h"
+#include "stats/diffmodel.h"
+#include "stats/timeline.h"
+#include "sink/html.h"
+#include "sink/sink.h"
+
+#define SLOW_N		200	/* the slowest requests, ringed on the plots */
+#define DIFF_TOP	10
+
+static const char html_usage[] =
+"usage: ioreport html [-o FILE] RECORDING [AFTER]\n"
+"\n"
+"  -o, --output FILE    write the page to FILE (default: standard output)\n"
+"  -h, --help           this help\n"
+"\n"
+"One HTML file that opens in any browser without network (inline SVG and\n"
+"CSS, no script): per device the device time of the requests over time,\n"
+"throughput, IOPS, queue depth, offsets and latency histograms; per\n"
+"process and file the top bars (bytes, fsync time, throttled time) and the\n"
+"fsync calls; dirty pages and writeback with the thresholds; write\n"
+"amplification; the configuration; lost events and anomalies.  With\n"
+"AFTER, both side by side, histograms overlaid on one scale, and what\n"
+"ioreport diff says.  Points are a uniform sample of at most 4000\n"
+"requests per device (the 200 slowest always drawn), rates 400 time\n"
+"bins at most: a long recording still makes a page of a few MB.\n"
+"\n"
+"Example:\n"
+"  ioreport redact x.iorec public.iorec && ioreport html -o x.html public.iorec\n";
+
+struct one {
+	struct driver d;
+	struct timeline *tl;
+};
+
+static void on_request(const struct blk_done *d, void *arg)
+{
+	timeline_request(arg, &d->rq);
+}
+
+static void on_call(void *arg, const struct sys_call *c, int proc_id,
+		    int file_id)
+{
+	timeline_call(arg, c, proc_id, file_id);
+}
+
+/* Open, read and time one recording; returns 0 or 1 (said). */
+static int load(struct one *o, const char *path)
+{
+	struct an_err err;
+
+	if (driver_open(&o->d, path, &err) < 0)
+		return error("%s", err.msg), 1;
+	o->tl = timeline_new(o->d.info->first_ts);
+	if (!o->tl)
+		return error("%s: out of memory", path), 1;
+	o->d.want = AN_WA | AN_DIRTY;
+	o->d.slow_n = SLOW_N;
+	o->d.on_request = on_request;
+	o->d.on_request_arg = o->tl;
+	o->d.on_call = on_call;
+	o->d.on_call_arg = o->tl;
+	if (driver_run(&o->d, &err) < 0)
+		return error("%s", err.msg), 1;
+	if (o->tl->err)
+		return error("%s: out of memory for the timeline", path), 1;
+	return 0;
+}
+
+/* The text of ioreport diff, for the page; NULL without memory. */
+static char *diff_text(struct one *b, struct one *a)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	struct diff d;
+	struct sink s;
+	FILE *m = open_memstream(&buf, &len);
+
+	if (!m)
+		return NULL;
+	sink_init(&s, &b->d.st, m, NULL);
+	if (diff_compute(&d, &b->d.st, &a->d.st) == 0) {
+		view_diff(&s, &d, DIFF_TOP);
+		diff_release(&d);
+	}
+	sink_release(&s);
+	if (fclose(m)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+int cmd_html(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct one r[2];
+	struct html_rec hb = { 0 }, ha = { 0 };
+	const char *out = NULL;
+	char *dt = NULL;
+	FILE *f = stdout;
+	int c, n, rc = 1, i;
+
+	memset(r, 0, sizeof(r));
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(html_usage, stdout);
+			return 0;
+		default:
+			return usage_error(html_usage, "unknown option");
+		}
+	}
+	n = argc - optind;
+	if (n < 1 || n > 2)
+		return usage_error(html_usage, "html wants RECORDING and at most one AFTER");
+	if (n == 2 && !strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
+		return usage_error(html_usage, "standard input ('-') can be only one of the two recordings");
+	for (i = 0; i < n; i++)
+		if (load(&r[i], argv[optind + i]))
+			goto out;
+	hb.st = &r[0].d.st;
+	hb.tl = r[0].tl;
+	hb.label = n == 2 ? "BEFORE" : r[0].d.info->path;
+	if (n == 2) {
+		ha.st = &r[1].d.st;
+		ha.tl = r[1].tl;
+		ha.label = "AFTER";
+		dt = diff_text(&r[0], &r[1]);
+		if (!dt) {
+			error("html: out of memory");
+			goto out;
+		}
+	}
+	if (out && strcmp(out, "-")) {
+		f = fopen(out, "we");
+		if (!f) {
+			error("cannot create '%s': %s", out, strerror(errno));
+			f = stdout;
+			goto out;
+		}
+	}
+	c = html_page(f, &hb, n == 2 ? &ha : NULL, dt);
+	if (c < 0) {
+		error("%s: %s; the page lacks a part", argv[optind],
+		      an_strerror(c));
+		goto out;
+	}
+	rc = 0;
+out:
+	if (f != stdout) {
+		if (fclose(f) && !rc)
+			rc = error("cannot write '%s': %s", out, strerror(errno));
+		if (rc)
+			remove(out);
+	} else if (fflush(stdout) == EOF || ferror(stdout)) {
+		rc = error("cannot write the output");
+	}
+	for (i = 0; i < 2; i++) {
+		if (r[i].d.src)
+			flush_warnings(r[i].d.src);
+		driver_close(&r[i].d);
+		timeline_free(r[i].tl);
+	}
+	free(dt);
+	return rc ? 1 : 0;
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# redact-live.sh - ioreport redact on a recording of a workload whose names
+# the test makes up: a program copied to a unique name, run from a unique
+# directory with unique arguments, writing, fsyncing and reading a file of
+# a unique name on a loop ext4 mounted at a unique mount point.  The
+# original names them (the test proves it first: comm, path, command
+# line, mount point); after redact none of the made-up words appears in
+# any view's text or JSON, in dump or in the chunk bytes, and every view
+# has the original's numbers (tests/redact/check-redact.py, with the
+# made-up words as extra names); the database keeps its extension.
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
+
+need_root_tracefs
+need_cmd python3 zstd mkfs.ext4
+need_event block:block_rq_complete
+
+tag=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+prog=quokka$tag dir=wombatdir$tag file=numbatfile$tag arg=platypusarg$tag
+make_loop_ext4 32 "" ""
+mkdir "$MNT/$dir"
+cp "$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')" "$T/$prog"
+cat > "$T/work.py" <<EOW
+import os, sys
+p = os.path.join(sys.argv[1], "$file.db")
+with open(p, "wb") as f:
+    for i in range(64):
+        f.write(b"x" * 4096)
+        f.flush()
+        os.fsync(f.fileno())
+with open(p, "rb") as f:
+    f.read()
+EOW
+run_iorec -q -o "$T/orig.iorec" -- "$T/$prog" "$T/work.py" "$MNT/$dir" "--$arg" ||
+	fail "iorec -- $prog failed"
+# the original has every made-up name (grep reads to the end: pipefail)
+"$IOREPORT" files --top 1000 "$T/orig.iorec" | grep "$dir/$file.db" >/dev/null ||
+	fail "the original recording does not name $file.db"
+"$IOREPORT" processes --top 1000 "$T/orig.iorec" | grep "$prog" >/dev/null ||
+	fail "the original recording does not name $prog"
+"$IOREPORT" info "$T/orig.iorec" | grep -- "--$arg" >/dev/null ||
+	fail "the original recording lacks the argument --$arg"
+"$IOREPORT" redact -m "$T/map" "$T/orig.iorec" "$T/red.iorec" || fail "ioreport redact failed"
+python3 "$top_srcdir/tests/redact/check-redact.py" "$IOREPORT" "$T/orig.iorec" "$T/red.iorec" \
+	"$prog" "$dir" "$file" "$file.db" "$arg" || fail "redaction check failed"
+# what the mapping says the database became: its extension kept, its
+# pseudonym in the files view with the original's byte counts
+db=$(awk -F'\t' -v f="$file.db" '$2 == f { print $3 }' "$T/map")
+case $db in *.db) ;; *) fail "the database became '$db', not *.db" ;; esac
+a=$("$IOREPORT" files --top 1000 "$T/orig.iorec" | grep "/$file.db\$" | awk '{ print $4, $8 }')
+b=$("$IOREPORT" files --top 1000 "$T/red.iorec" | grep "/$db\$" | awk '{ print $4, $8 }')
+[ -n "$a" ] && [ "$a" = "$b" ] || fail "the database's bytes: '$a' before, '$b' after redact"
+log "$file.db -> $db, bytes read/written $b"
+finish

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# test-redact.sh - ioreport redact on the samples (recordings of known
+# workloads): no name of the original survives in any view, in dump or in
+# the decompressed chunk bytes, every number of every view is the
+# original's (tests/redact/check-redact.py), a before/after pair redacted
+# with one mapping diffs as the originals do, and the options and failures
+# behave as documented.
+set -u
+cd "$top_srcdir" || exit 1
+export LC_ALL=C TZ=UTC
+command -v python3 >/dev/null || { echo "SKIP: python3 missing (scripts/install-deps.sh installs it)"; exit 77; }
+command -v zstd >/dev/null || { echo "SKIP: zstd missing (scripts/install-deps.sh installs it)"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+check=tests/redact/check-redact.py
+
+# names, numbers, info: on samples of each kind (syscalls, barriers,
+# dirty throttling, a 32-bit ARM recording)
+for s in samples/story000-sqlite-before.iorec samples/story001-barrier.iorec \
+	 samples/story002-dirty-default.iorec samples/arm/arm-armhf.iorec; do
+	[ -f "$s" ] || continue
+	out=$tmp/red.iorec
+	"$IOREPORT" redact -m "$tmp/map" "$s" "$out" || { bad "redact $s failed"; continue; }
+	python3 "$check" "$IOREPORT" "$s" "$out" || fail=1
+	rm -f "$tmp/map"
+done
+
+# a pair with one mapping: the diff has the originals' numbers
+b=samples/story000-sqlite-before.iorec a=samples/story000-sqlite-after.iorec
+"$IOREPORT" redact -m "$tmp/pair.map" "$b" "$tmp/b.iorec" &&
+"$IOREPORT" redact -m "$tmp/pair.map" "$a" "$tmp/a.iorec" || bad "redact of the pair failed"
+num() { grep -oE '(^|[^A-Za-z0-9_./~-])-?[0-9]+(\.[0-9]+)?' | grep -oE -- '-?[0-9]+(\.[0-9]+)?$' | sort; }
+for o in "" --json; do
+	# shellcheck disable=SC2086
+	x=$("$IOREPORT" diff $o "$b" "$a" | grep -v '^BEFORE\|^AFTER\|"file"' | num)
+	# shellcheck disable=SC2086
+	y=$("$IOREPORT" diff $o "$tmp/b.iorec" "$tmp/a.iorec" | grep -v '^BEFORE\|^AFTER\|"file"' | num)
+	[ -n "$x" ] && [ "$x" = "$y" ] || bad "diff $o of the redacted pair has other numbers"
+done
+# the second file reused the first one's pseudonyms: its files are named alike
+grep -q $'path\thome-assistant_v2.db\t' "$tmp/pair.map" || bad "the mapping lacks the database"
+[ "$(grep -c $'^path\thome-assistant_v2.db\t' "$tmp/pair.map")" = 1 ] || bad "a name has two pseudonyms in one mapping"
+db=$(awk -F'\t' '$2 == "home-assistant_v2.db" { print $3 }' "$tmp/pair.map")
+case $db in *.db) ;; *) bad "the extension of home-assistant_v2.db is not kept: '$db'" ;; esac
+"$IOREPORT" files "$tmp/a.iorec" | grep -q "/$db" || bad "the after file does not name $db"
+
+# --keep-basenames keeps file names, --keep-prefix a tree, -E extensions go
+"$IOREPORT" redact -b "$b" "$tmp/kb.iorec" || bad "redact -b failed"
+"$IOREPORT" files "$tmp/kb.iorec" | grep -q '/home-assistant_v2.db$' || bad "-b did not keep the basename"
+"$IOREPORT" files "$tmp/kb.iorec" | grep -q 'iorec-samples' && bad "-b kept a directory"
+"$IOREPORT" redact -k /usr/lib "$b" "$tmp/kp.iorec" || bad "redact -k failed"
+"$IOREPORT" dump "$tmp/kp.iorec" | grep -q 'path="/usr/lib/locale/' || bad "-k /usr/lib did not keep /usr/lib/..."
+"$IOREPORT" dump "$tmp/kp.iorec" | grep -q 'path="/usr/share' && bad "-k /usr/lib kept /usr/share"
+"$IOREPORT" redact -E -m "$tmp/e.map" "$b" "$tmp/e.iorec" || bad "redact -E failed"
+grep -q $'\thome-assistant_v2.db\t[^.]*$' "$tmp/e.map" || bad "-E kept an extension"
+# --drop-devices, --drop-kernel
+"$IOREPORT" redact --drop-devices --drop-kernel "$b" "$tmp/d.iorec" || bad "redact --drop-* failed"
+i=$("$IOREPORT" info "$tmp/d.iorec")
+grep -q '6.18' <<<"$i" && bad "--drop-kernel kept the kernel release"
+"$IOREPORT" devices "$tmp/d.iorec" | grep -q 'loop0' && bad "--drop-devices kept loop0"
+"$IOREPORT" devices "$b" | grep -q 'loop0' || bad "the original has no loop0: the check above proves nothing"
+
+# failures: one line, exit 1, no OUT left behind
+out=$("$IOREPORT" redact samples/tracecmd.dat "$tmp/t.iorec" 2>&1); rc=$?
+[ $rc = 1 ] && [ ! -e "$tmp/t.iorec" ] && [ "$(wc -l <<<"$out")" = 1 ] || bad "trace.dat: rc $rc, '$out'"
+head -c 100000 "$b" > "$tmp/cut.iorec"
+out=$("$IOREPORT" redact "$tmp/cut.iorec" "$tmp/cutr.iorec" 2>&1) || bad "a truncated recording: $out"
+grep -q 'ends inside a chunk' <<<"$out" || bad "no warning for a truncated recording: $out"
+"$IOREPORT" summary "$tmp/cutr.iorec" >/dev/null || bad "the redacted part of a truncated recording does not read"
+printf 'nonsense\n' > "$tmp/badmap"
+out=$("$IOREPORT" redact -m "$tmp/badmap" "$b" "$tmp/x.iorec" 2>&1); rc=$?
+[ $rc = 1 ] && grep -q 'badmap:1:' <<<"$out" || bad "a bad mapping: rc $rc, '$out'"
+"$IOREPORT" redact "$b" 2>/dev/null; [ $? = 2 ] || bad "redact with one file is not a usage error"
+exit $fail

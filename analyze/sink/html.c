@@ -19,12 +19,14 @@
 #include "sink/sink.h"
 #include "sink/svg.h"
 #include "stats/dirty.h"
+#include "stats/findings.h"
 #include "stats/rows.h"
 #include "stats/timeline.h"
 #include "stats/wa.h"
 
 #define TOP_BARS	15
 #define SLOW_DRAWN	200
+#define HTML_FINDINGS	5	/* at the top of the page */
 
 static const char css[] =
 "body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222;max-width:1600px}\n"
@@ -805,6 +807,45 @@ static void one_column(struct page *p, const struct stats *other)
 	fputs("</div>\n", f);
 }
 
+/*
+ * The top findings of one recording as an ordered list (side: "BEFORE" or
+ * "AFTER" on a pair, else NULL); 0 or -AN_E_NOMEM.
+ */
+static int findings_html(FILE *f, const struct stats *st, const char *side)
+{
+	struct findings fs;
+	size_t n;
+
+	if (findings_compute(st, &fs) < 0)
+		return -AN_E_NOMEM;
+	fprintf(f, "<h2>findings%s%s</h2>\n", side ? " of " : "",
+		side ? side : "");
+	if (!fs.n)
+		fputs("<p>none: nothing in this recording costs enough time to name.</p>\n", f);
+	n = fs.n < HTML_FINDINGS ? fs.n : HTML_FINDINGS;
+	if (n)
+		fputs("<ol class=\"findings\">\n", f);
+	for (size_t i = 0; i < n; i++) {
+		const struct finding *x = &fs.v[i];
+
+		fprintf(f, "<li class=\"%s\">", fnd_severity_name(x->sev));
+		html_escape(f, x->sentence ? x->sentence : "");
+		if (x->more) {
+			fputs(" <code>", f);
+			html_escape(f, x->more);
+			fputs("</code>", f);
+		}
+		fputs("</li>\n", f);
+	}
+	if (n)
+		fputs("</ol>\n", f);
+	if (fs.n > n)
+		fprintf(f, "<p>%zu more: <code>ioreport findings</code>.</p>\n",
+			fs.n - n);
+	findings_release(&fs);
+	return 0;
+}
+
 int html_page(FILE *f, const struct html_rec *b, const struct html_rec *a,
 	      const char *diff_text)
 {
@@ -820,11 +861,14 @@ int html_page(FILE *f, const struct html_rec *b, const struct html_rec *a,
 		html_escape(f, a->st->info->path);
 	}
 	fputs("</h1>\n", f);
-	/*
-	 * The hook of the findings (ioreport findings, stats/findings.h):
-	 * their sentences go in this section, before everything else.
-	 */
-	fputs("<section id=\"findings\"></section>\n", f);
+	/* the findings (ioreport findings) before everything else */
+	fputs("<section id=\"findings\">\n", f);
+	err = findings_html(f, b->st, a ? "BEFORE" : NULL);
+	if (!err && a)
+		err = findings_html(f, a->st, "AFTER");
+	fputs("</section>\n", f);
+	if (err)
+		return err;
 	if (a && diff_text) {
 		/* the configuration changes in view, the deltas folded */
 		const char *rest = strstr(diff_text, "\nsummary:");

@@ -41,3 +41,8 @@ tests_test_tracedat_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
 check_PROGRAMS += tests/fuzz-tracedat-reader
 tests_fuzz_tracedat_reader_SOURCES = tests/fuzz/fuzz-tracedat-reader.c
 tests_fuzz_tracedat_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
+
+# libiorec installed (DESTDIR) and used by docs/examples/list-chunks.c;
+# the bash completions against the programs' --help
+TESTS += tests/test-libiorec.sh tests/test-completion.sh
+EXTRA_DIST += tests/test-libiorec.sh tests/test-completion.sh

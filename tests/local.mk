@@ -46,3 +46,6 @@ tests_fuzz_tracedat_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
 # the bash completions against the programs' --help
 TESTS += tests/test-libiorec.sh tests/test-completion.sh
 EXTRA_DIST += tests/test-libiorec.sh tests/test-completion.sh
+# the Debian packages, built and installed (scripts/test.sh runs it; not
+# in make check)
+EXTRA_DIST += tests/debian/packages.sh

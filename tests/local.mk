@@ -49,3 +49,4 @@ EXTRA_DIST += tests/test-libiorec.sh tests/test-completion.sh
 # the Debian packages, built and installed (scripts/test.sh runs it; not
 # in make check)
 EXTRA_DIST += tests/debian/packages.sh
+EXTRA_DIST += tests/debian/cross-deb.sh

@@ -3,8 +3,9 @@
 # built with -Werror from a read-only copy, `make check` run in it, then
 # install, uninstall and clean checked) and an ASan+UBSan build running
 # `make check` (unit, golden, corrupt-input, fuzz-replay and live tests),
-# then a short libFuzzer run of each fuzz target and the Debian packages
-# built, installed, used and purged (tests/debian/packages.sh).
+# then a short libFuzzer run of each fuzz target, the Debian packages
+# built, installed, used and purged (tests/debian/packages.sh) and the
+# recorder's package cross-built for armhf and arm64 (cross-deb.sh).
 # The last line printed is "N passed, N failed, N skipped".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -124,6 +125,15 @@ case $? in
     grep -E '^(dpkg-buildpackage|built|lintian|iorec Depends):' "$top/build-packages.log" ;;
 77) skip=$((skip + 1)); echo "packages: SKIP tests/debian/packages.sh ($(tail -1 "$top/build-packages.log"))" ;;
 *)  fail=$((fail + 1)); rc=1; echo "packages: FAIL tests/debian/packages.sh"; tail -30 "$top/build-packages.log" ;;
+esac
+# The recorder's package cross-built for armhf and arm64.
+echo "=== cross packages: tests/debian/cross-deb.sh"
+bash tests/debian/cross-deb.sh > "$top/build-cross-deb.log" 2>&1
+case $? in
+0)  pass=$((pass + 1)); echo "cross packages: PASS tests/debian/cross-deb.sh"
+    grep '^iorec_' "$top/build-cross-deb.log" ;;
+77) skip=$((skip + 1)); echo "cross packages: SKIP tests/debian/cross-deb.sh ($(tail -1 "$top/build-cross-deb.log"))" ;;
+*)  fail=$((fail + 1)); rc=1; echo "cross packages: FAIL tests/debian/cross-deb.sh"; tail -30 "$top/build-cross-deb.log" ;;
 esac
 [ $fail = 0 ] || rc=1
 echo "$pass passed, $fail failed, $skip skipped"

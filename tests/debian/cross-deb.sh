@@ -78,7 +78,8 @@ for a in "${archs[@]}"; do
 		tar cf - --exclude='./build-*' --exclude='./_build' -C "$top" . | tar xf - -C "$src"
 	fi
 	: >"$src/debian/shlibs.local"
-	for lib in libc:6:libc6 libtracefs:1:libtracefs1 libtraceevent:1:libtraceevent1 libzstd:1:libzstd1; do
+	# the dynamic loader counts as a library of libc6 too
+	for lib in libc:6:libc6 ld-linux-armhf:3:libc6 ld-linux-aarch64:1:libc6 libtracefs:1:libtracefs1 libtraceevent:1:libtraceevent1 libzstd:1:libzstd1; do
 		IFS=: read -r name so pkg <<<"$lib"
 		v=$(apt-cache show --no-all-versions "$pkg:$a" 2>/dev/null | sed -n 's/^Version: //p' | head -1)
 		[ -n "$v" ] || fail "no version of $pkg:$a in the package lists"

@@ -1,6 +1,7 @@
 # formats/: the .iorec container library (bytes only)
 noinst_LIBRARIES += formats/libiorecfmt.a
 formats_libiorecfmt_a_SOURCES = \
+	formats/iorec/format.h \
 	formats/iorec-format.h \
 	formats/crc32c.c \
 	formats/iorec-format.c \
@@ -17,3 +18,23 @@ formats_libiorecfmt_a_SOURCES += \
 	formats/tracedat-reader.c \
 	formats/iorec-tracedat.h \
 	formats/iorec-tracedat.c
+
+# libiorec: the same sources as an installed library, shared (libiorec.so.0)
+# and static, for other programs that read or write .iorec files.  A file
+# added to formats_libiorecfmt_a_SOURCES is in it too.  The programs of
+# this tree keep linking formats/libiorecfmt.a (iorec stays one binary).
+# Only what iorec/format.h declares IOREC_API is exported
+# (-fvisibility=hidden; tests/test-libiorec.sh checks the list).  No
+# sanitizers in the installed library: its code is the archive's, which
+# the sanitizer build tests.
+lib_LTLIBRARIES = formats/libiorec.la
+formats_libiorec_la_SOURCES = $(formats_libiorecfmt_a_SOURCES)
+formats_libiorec_la_CFLAGS = -Wall -Wextra -Wno-unused-parameter \
+	$(WERROR_CFLAGS) -fvisibility=hidden $(ZSTD_CFLAGS)
+formats_libiorec_la_LDFLAGS = -version-info $(LIBIOREC_LT_VERSION) -no-undefined
+formats_libiorec_la_LIBADD = $(ZSTD_LIBS)
+iorecincludedir = $(includedir)/iorec
+iorecinclude_HEADERS = formats/iorec/format.h
+pkgconfigdir = $(libdir)/pkgconfig
+pkgconfig_DATA = formats/iorec.pc
+EXTRA_DIST += formats/iorec.pc.in

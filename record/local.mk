@@ -11,6 +11,8 @@ iorec_SOURCES = \
 	record/abi.c \
 	record/elf.c
 iorec_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS)
-iorec_LDFLAGS = $(AM_LDFLAGS) $(IOREC_STATIC_LDFLAGS)
+# libtool links the programs: its -all-static is the compiler's -static
+# (its own -static would only take libtool libraries statically)
+iorec_LDFLAGS = $(AM_LDFLAGS) $(IOREC_STATIC_LDFLAGS:-static=-all-static)
 iorec_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
 	$(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(ZSTD_LIBS)

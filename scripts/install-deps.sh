@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # install-deps.sh - install the Debian packages iorec needs to build and test,
 # only those that are missing (apt-get update runs once, only if needed).
+# --build-only: only what the build needs; --packaging: what the build and
+# dpkg-buildpackage, lintian (debian/, tests/debian/packages.sh) need.
 set -euo pipefail
 
 build=(gcc make autoconf automake libtool pkg-config
@@ -9,8 +11,14 @@ build=(gcc make autoconf automake libtool pkg-config
 test=(trace-cmd fio sqlite3 e2fsprogs util-linux time python3 python3-jsonschema blktrace
 	mount procps zstd chromium nodejs npm)
 
+packaging=(debhelper dpkg-dev lintian python3 sqlite3)
+
 want=("${build[@]}")
-[ "${1:-}" = "--build-only" ] || want+=("${test[@]}")
+case ${1:-} in
+--build-only) ;;
+--packaging) want+=("${packaging[@]}") ;;
+*) want+=("${test[@]}") ;;
+esac
 
 missing=()
 for p in "${want[@]}"; do

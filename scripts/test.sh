@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# test.sh - the whole test suite: a -Werror build and an ASan+UBSan build,
-# each running `make check` (unit, golden, corrupt-input, fuzz-replay and
-# live tests), then a short libFuzzer run of each fuzz target.
+# test.sh - the whole test suite: `make distcheck` (the release tarball
+# built with -Werror from a read-only copy, `make check` run in it, then
+# install, uninstall and clean checked) and an ASan+UBSan build running
+# `make check` (unit, golden, corrupt-input, fuzz-replay and live tests),
+# then a short libFuzzer run of each fuzz target, the Debian packages
+# built, installed, used and purged (tests/debian/packages.sh) and the
+# recorder's package cross-built for armhf and arm64 (cross-deb.sh).
 # The last line printed is "N passed, N failed, N skipped".
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,7 +66,45 @@ run_suite() {		# NAME CONFIGURE-OPTIONS...
 	fi
 }
 
-run_suite check --enable-werror
+# make distcheck: the -Werror build, from the tarball.  Its per-test lines
+# come from the harness's output; the tree is kept only when it fails.
+run_distcheck() {
+	local dir="$top/build-distcheck" failed_before=$fail mrc line res t log
+	rm -rf "$dir"
+	echo "=== distcheck: make distcheck (-Werror, whole suite)"
+	copy_tree "$dir"
+	if ! (cd "$dir" && autoreconf -fi >/dev/null 2>&1 && ./configure -q); then
+		echo "=== distcheck: configure FAILED"
+		fail=$((fail + 1)); rc=1
+		return
+	fi
+	(cd "$dir" && make -j2 distcheck >"$dir/make-distcheck.out" 2>&1)
+	mrc=$?
+	while IFS= read -r line; do
+		res=${line%%: *} t=${line#*: }
+		echo "distcheck: $res $t"
+		case $res in
+		PASS|XFAIL) pass=$((pass + 1)) ;;
+		SKIP) skip=$((skip + 1)) ;;
+		*) fail=$((fail + 1))
+		   log=$(find "$dir" -path "*/_build/sub/$t.log" 2>/dev/null | head -1)
+		   [ -z "$log" ] || { echo "---- $t.log"; tail -40 "$log"; } ;;
+		esac
+	done < <(sed -n 's/^\(PASS\|FAIL\|SKIP\|XFAIL\|XPASS\|ERROR\): \([^ ]*\).*/\1: \2/p' \
+		"$dir/make-distcheck.out")
+	if [ $mrc != 0 ]; then
+		rc=1
+		if [ $fail = "$failed_before" ]; then
+			# distcheck failed outside any test (dist, build, install, clean)
+			echo "distcheck: FAIL make distcheck"; tail -30 "$dir/make-distcheck.out"
+			fail=$((fail + 1))
+		fi
+	else
+		grep -E '^=+$|archives ready for distribution' -A2 "$dir/make-distcheck.out" | grep '\.tar' | sed 's/^/distcheck: /'
+	fi
+}
+
+run_distcheck
 run_suite asan --enable-werror --enable-sanitizers
 
 # The fuzz targets as libFuzzer binaries, a short run each (skipped
@@ -74,6 +116,24 @@ case $? in
 0)  pass=$((pass + 1)); echo "fuzz: PASS tests/fuzz/smoke.sh"; grep '^ok ' "$top/build-fuzz-smoke.log" ;;
 77) skip=$((skip + 1)); echo "fuzz: SKIP tests/fuzz/smoke.sh ($(tail -1 "$top/build-fuzz-smoke.log"))" ;;
 *)  fail=$((fail + 1)); rc=1; echo "fuzz: FAIL tests/fuzz/smoke.sh"; tail -20 "$top/build-fuzz-smoke.log" ;;
+esac
+# The Debian packages: dpkg-buildpackage, lintian, installed, used, purged.
+echo "=== packages: tests/debian/packages.sh"
+bash tests/debian/packages.sh > "$top/build-packages.log" 2>&1
+case $? in
+0)  pass=$((pass + 1)); echo "packages: PASS tests/debian/packages.sh"
+    grep -E '^(dpkg-buildpackage|built|lintian|iorec Depends):' "$top/build-packages.log" ;;
+77) skip=$((skip + 1)); echo "packages: SKIP tests/debian/packages.sh ($(tail -1 "$top/build-packages.log"))" ;;
+*)  fail=$((fail + 1)); rc=1; echo "packages: FAIL tests/debian/packages.sh"; tail -30 "$top/build-packages.log" ;;
+esac
+# The recorder's package cross-built for armhf and arm64.
+echo "=== cross packages: tests/debian/cross-deb.sh"
+bash tests/debian/cross-deb.sh > "$top/build-cross-deb.log" 2>&1
+case $? in
+0)  pass=$((pass + 1)); echo "cross packages: PASS tests/debian/cross-deb.sh"
+    grep '^iorec_' "$top/build-cross-deb.log" ;;
+77) skip=$((skip + 1)); echo "cross packages: SKIP tests/debian/cross-deb.sh ($(tail -1 "$top/build-cross-deb.log"))" ;;
+*)  fail=$((fail + 1)); rc=1; echo "cross packages: FAIL tests/debian/cross-deb.sh"; tail -30 "$top/build-cross-deb.log" ;;
 esac
 [ $fail = 0 ] || rc=1
 echo "$pass passed, $fail failed, $skip skipped"

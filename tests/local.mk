@@ -58,3 +58,12 @@ tests_test_tracedat_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
 check_PROGRAMS += tests/fuzz-tracedat-reader
 tests_fuzz_tracedat_reader_SOURCES = tests/fuzz/fuzz-tracedat-reader.c
 tests_fuzz_tracedat_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
+
+# libiorec installed (DESTDIR) and used by docs/examples/list-chunks.c;
+# the bash completions against the programs' --help
+TESTS += tests/test-libiorec.sh tests/test-completion.sh
+EXTRA_DIST += tests/test-libiorec.sh tests/test-completion.sh
+# the Debian packages, built and installed (scripts/test.sh runs it; not
+# in make check)
+EXTRA_DIST += tests/debian/packages.sh
+EXTRA_DIST += tests/debian/cross-deb.sh

@@ -97,7 +97,8 @@ restore_toplevel_tracing_on
 # btt's D2C (seconds) and its count, from the "All Devices" table.
 blkparse -q -i "$UPPER_NAME" -D "$T/blk" -d "$T/blk.bin" -O >"$T/blkparse.log" 2>&1 ||
 	{ cat "$T/blkparse.log" >&2; fail "blkparse failed"; }
-btt -i "$T/blk.bin" -o "$T/btt" >"$T/btt.log" 2>&1 ||
+# btt writes its *_iops_fp.dat and *_mbps_fp.dat files where it runs
+(cd "$T" && btt -i "$T/blk.bin" -o "$T/btt") >"$T/btt.log" 2>&1 ||
 	{ cat "$T/btt.log" >&2; fail "btt failed"; }
 read -r btt_min btt_avg btt_max btt_n < <(awk '$1 == "D2C" { print $2, $3, $4, $5; exit }' "$T/btt.avg") ||
 	{ cat "$T/btt.avg" >&2; fail "no D2C line in btt's output"; }

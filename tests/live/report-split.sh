@@ -16,6 +16,10 @@ need_cmd python3
 make_loop_ext4 96
 q=/sys/block/$LOOPNAME/queue/max_sectors_kb
 [ -w "$q" ] || skip "$q is not writable"
+# the limit outlives the loop device's detach: the next user of this loop
+# device would get 16 KiB requests, so it is put back first
+q0=$(cat "$q")
+on_exit "echo $q0 >$q"
 echo 16 >"$q" || skip "cannot set $q to 16"
 unique_dd
 
@@ -34,7 +38,7 @@ log "block_split events: $splits"
 	fail "ioreport processes failed"
 "$IOREPORT" files --json "$T/rec.iorec" >"$T/files.json" ||
 	fail "ioreport files failed"
-"$IOREPORT" snoop "$T/rec.iorec" >"$T/snoop" || fail "ioreport snoop failed"
+"$IOREPORT" snoop --wide "$T/rec.iorec" >"$T/snoop" || fail "ioreport snoop failed"
 python3 - "$T" "$LOOPNAME" "$DD" <<'PY' || fail "split requests lost their owner (see above)"
 import json, os, sys
 t, dev, dd = sys.argv[1:4]

@@ -24,6 +24,9 @@
 
 top=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 [ "$(id -u)" = 0 ] || skip "needs root (apt-get, dpkg --add-architecture)"
+# scripts/test.sh runs it in one of its two builds only (it takes minutes)
+[ -z "${IOREC_TEST_ONCE_DONE:-}" ] ||
+	skip "the ARM guests ran in the $IOREC_TEST_ONCE_DONE build of this run"
 [ "$(uname -m)" = x86_64 ] || skip "written for an x86_64 host (cross compilers, qemu)"
 command -v apt-get >/dev/null || skip "needs apt-get (a Debian host)"
 [ -x "$IOREPORT" ] || fail "$IOREPORT not built (run make)"

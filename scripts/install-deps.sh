@@ -9,7 +9,7 @@ build=(gcc make autoconf automake libtool pkg-config
 	libtracefs-dev libtraceevent-dev libtracecmd-dev
 	libsqlite3-dev libzstd-dev libcmocka-dev)
 test=(trace-cmd fio sqlite3 e2fsprogs util-linux time python3 python3-jsonschema blktrace
-	mount procps zstd chromium nodejs npm)
+	mount procps zstd chromium nodejs)
 
 packaging=(debhelper dpkg-dev lintian python3 sqlite3)
 
@@ -25,6 +25,12 @@ for p in "${want[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done
+# npm (for the HTML test's headless browser driver): Debian's package,
+# unless a nodejs that brings its own (nodesource's conflicts with it)
+case ${1:-} in
+--build-only|--packaging) ;;
+*) command -v npm >/dev/null 2>&1 || missing+=(npm) ;;
+esac
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ]; then
 	echo "install-deps: missing packages: ${missing[*]}; run as root or: sudo apt-get install ${missing[*]}" >&2

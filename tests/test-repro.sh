@@ -4,7 +4,9 @@
 # report and dump (and db, for .iorec files) with a clean exit (0 or 1),
 # no signal, no sanitizer report, within 120 s and a 4 GiB address space
 # (ulimit -v; not in the ASan build, whose shadow memory needs more), and
-# info names the problem as EXPECT says.
+# info names the problem as EXPECT says.  A trace.dat is read both ways:
+# by the formats/ reader (the default) and by libtracecmd behind its guard
+# (IOREPORT_TRACEDAT=libtracecmd), whose words EXPECT gives.
 set -u
 r=$top_srcdir/tests/fuzz/repro
 [ -f "$r/EXPECT" ] || { echo "FAIL: no $r/EXPECT"; exit 1; }
@@ -25,24 +27,35 @@ while IFS=$'\t' read -r file defect fix msg; do
 	f=$r/$file
 	[ -f "$f" ] || { echo "FAIL: $file missing"; fail=1; continue; }
 	cmds=(info report dump)
-	case $f in *.iorec) cmds+=(db) ;; esac
+	paths=(default)
+	case $f in
+	*.iorec) cmds+=(db) ;;
+	*.dat) paths+=(libtracecmd) ;;
+	esac
+	for p in "${paths[@]}"; do
 	for c in "${cmds[@]}"; do
 		out=$dir/$c.out
+		case $p in
+		libtracecmd) export IOREPORT_TRACEDAT=libtracecmd ;;
+		*) unset IOREPORT_TRACEDAT ;;
+		esac
 		case $c in
 		db) rm -f "$dir/db.sqlite"; run "$out" db -q "$dir/db.sqlite" "$f" ;;
 		*) run "$out" "$c" "$f" ;;
 		esac
 		rc=$?
 		if [ $rc -gt 1 ]; then
-			echo "FAIL: $file: ioreport $c exited $rc ($defect)"
+			echo "FAIL: $file: ioreport $c ($p input) exited $rc ($defect)"
 			tail -3 "$out"; fail=1
 		fi
 		if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$out"; then
-			echo "FAIL: $file: ioreport $c: sanitizer report ($defect)"
+			echo "FAIL: $file: ioreport $c ($p input): sanitizer report ($defect)"
 			grep -m3 -E 'ERROR|SUMMARY|runtime error' "$out"; fail=1
 		fi
 		[ $c = info ] && cp "$out" "$dir/info.txt"
 	done
+	done
+	unset IOREPORT_TRACEDAT
 	if [ "$msg" != - ] && ! grep -qF -- "$msg" "$dir/info.txt"; then
 		echo "FAIL: $file: info does not say '$msg':"
 		grep -E 'error|warning|damaged|replaced' "$dir/info.txt" | head -3

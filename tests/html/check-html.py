@@ -55,7 +55,7 @@ def sampled(n):
 
 def devices_text(ioreport, rec):
     """{dev: {op: reqs, bytes, d2c_max, d2c_n, hist}} from `devices`."""
-    t = run(ioreport, "devices", rec)
+    t = run(ioreport, "devices", "--wide", rec)
     out, section, hist = {}, None, None
     for line in t.split("\n"):
         if line.startswith("devices:"):
@@ -234,7 +234,7 @@ def main():
                              where + " " + hg["title"])
             checked += 1
     # the process and file bars of the first recording's column
-    procs = table(run(ioreport, "processes", "--top", "100000", recs[0]),
+    procs = table(run(ioreport, "processes", "--wide", "--top", "100000", recs[0]),
                   "PID")
     want = sorted((int(r["READ(B)"]) + int(r["WRITE(B)"]) for r in procs),
                   reverse=True)
@@ -250,7 +250,7 @@ def main():
     if len(got) != len(fs) or any(abs(a - b) > 0.0006 for a, b in
                                   zip(got, fs)):
         fail("process fsync bars %s, processes says %s" % (got[:5], fs[:5]))
-    files = table(run(ioreport, "files", "--top", "100000", recs[0]),
+    files = table(run(ioreport, "files", "--wide", "--top", "100000", recs[0]),
                   "DEV:INO")
     want = sorted((int(r["READ(B)"]) + int(r["WRITE(B)"]) for r in files),
                   reverse=True)

@@ -132,7 +132,7 @@ def main(trace_path, dump_path, dev_path):
             insert[key].add(d['ts_ns'])
     byname = {}
     for dv in devs:
-        byname[(dv['name'], dv['op'])] = dv['requests']
+        byname[(dv.get('device', dv.get('name')), dv['op'])] = dv['requests']
     devpid = {p: n[len('block device '):] for p, n in pnames.items()
               if n.startswith('block device ')}
     rq = [e for e in sl if e.get('cat') == 'block'

@@ -11,6 +11,7 @@
 
 #include "util.h"
 #include "base/err.h"
+#include "base/syskind.h"
 #include "decode/compat.h"
 
 /* A thread, for telling its raw events' ABI. */
@@ -112,6 +113,36 @@ static int load_unshadowed(struct compat *cx)
 	return 0;
 }
 
+/*
+ * The native calls whose syscalls:* enter iorec records only in part
+ * (SKF_ENTER_FILTERED: mmap of shared mappings, ioctl FIOCLEX): their raw
+ * copy has no twin to find, so their numbers are unshadowed as well.
+ */
+static int filtered_unshadowed(struct compat *cx, const char *syscalls)
+{
+	const char *p = syscalls;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t n = nl ? (size_t)(nl - p) : strlen(p);
+		char name[64], *end;
+		long nr = strtol(p, &end, 10);
+		const char *tab = memchr(p, '\t', n);
+
+		if (end != p && tab && nr >= 0 && nr <= INT_MAX &&
+		    (size_t)(p + n - tab - 1) < sizeof(name)) {
+			memcpy(name, tab + 1, (size_t)(p + n - tab - 1));
+			name[p + n - tab - 1] = '\0';
+			if ((sys_kind_info(sys_kind_lookup(name))->flags &
+			     SKF_ENTER_FILTERED) &&
+			    imap_put(&cx->unshadowed, (int)nr, (void *)1, NULL))
+				return -AN_E_NOMEM;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	return 0;
+}
+
 /* Chain each pid's EXEC_ABI lines in time order, for compat_exec(). */
 static int link_exec(struct compat *cx)
 {
@@ -146,6 +177,7 @@ int compat_init(struct compat *cx, const struct source_info *in)
 	cx->ncpus = in->nr_cpus > 0 ? in->nr_cpus : 1;
 	cx->gaps = an_calloc((size_t)cx->ncpus, sizeof(*cx->gaps));
 	if (!cx->gaps || load_unshadowed(cx) ||
+	    filtered_unshadowed(cx, in->syscalls) ||
 	    meta_exec_abis(in->exec_abi, &cx->abis, &cx->exec, &cx->nexec))
 		return -AN_E_NOMEM;
 	cx->exec_used = an_calloc(cx->nexec ? cx->nexec : 1, 1);

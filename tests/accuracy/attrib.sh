@@ -104,8 +104,8 @@ rc=0
 [ -z "${KEEP:-}" ] || cp "$T/x.iorec" "$KEEP"
 ioreport_to "$T/p.json" processes --json "$T/x.iorec"
 ioreport_to "$T/f.json" files --json "$T/x.iorec"
-ioreport_to "$T/p.txt" processes "$T/x.iorec"
-ioreport_to "$T/f.txt" files "$T/x.iorec"
+ioreport_to "$T/p.txt" processes --wide "$T/x.iorec"
+ioreport_to "$T/f.txt" files --wide "$T/x.iorec"
 assert_grep '^I/O attributed: [0-9.]+% of bytes to a process, [0-9.]+% to a named file; journal [0-9.]+%(; file-system metadata [0-9.]+%)?; unattributed [0-9.]+%' "$T/p.txt" processes
 assert_grep '^I/O attributed: ' "$T/f.txt" files
 assert_grep 'BLK-WRITE\(B\)' "$T/p.txt" processes

@@ -71,7 +71,7 @@ paths_record "$T/names.iorec" "$PY" "$T/names.py" "$MNT" "$T/truth"
 grep -E '^(file|proc)' "$T/truth" >"$T/truth.bytes"
 PATHS_TRUTH_WRITTEN=$T/truth paths_check "$T/names.iorec" "$T/truth.bytes" names
 # the names, in JSON and in the text view
-"$IOREPORT" files --top 1000000 "$T/names.iorec" >"$T/names.files.txt" 2>"$T/err" ||
+"$IOREPORT" files --wide --top 1000000 "$T/names.iorec" >"$T/names.files.txt" 2>"$T/err" ||
 	{ cat "$T/err" >&2; fail "ioreport files failed"; }
 python3 - "$T/names.files.json" "$T/truth" "$T/names.files.txt" <<'PY' ||
 import json, sys

@@ -34,9 +34,9 @@ EOW
 run_iorec -q -o "$T/orig.iorec" -- "$T/$prog" "$T/work.py" "$MNT/$dir" "--$arg" ||
 	fail "iorec -- $prog failed"
 # the original has every made-up name (grep reads to the end: pipefail)
-"$IOREPORT" files --top 1000 "$T/orig.iorec" | grep "$dir/$file.db" >/dev/null ||
+"$IOREPORT" files --wide --top 1000 "$T/orig.iorec" | grep "$dir/$file.db" >/dev/null ||
 	fail "the original recording does not name $file.db"
-"$IOREPORT" processes --top 1000 "$T/orig.iorec" | grep "$prog" >/dev/null ||
+"$IOREPORT" processes --wide --top 1000 "$T/orig.iorec" | grep "$prog" >/dev/null ||
 	fail "the original recording does not name $prog"
 "$IOREPORT" info "$T/orig.iorec" | grep -- "--$arg" >/dev/null ||
 	fail "the original recording lacks the argument --$arg"
@@ -47,8 +47,8 @@ python3 "$top_srcdir/tests/redact/check-redact.py" "$IOREPORT" "$T/orig.iorec" "
 # pseudonym in the files view with the original's byte counts
 db=$(awk -F'\t' -v f="$file.db" '$2 == f { print $3 }' "$T/map")
 case $db in *.db) ;; *) fail "the database became '$db', not *.db" ;; esac
-a=$("$IOREPORT" files --top 1000 "$T/orig.iorec" | grep "/$file.db\$" | awk '{ print $4, $8 }')
-b=$("$IOREPORT" files --top 1000 "$T/red.iorec" | grep "/$db\$" | awk '{ print $4, $8 }')
+a=$("$IOREPORT" files --wide --top 1000 "$T/orig.iorec" | grep "/$file.db\$" | awk '{ print $4, $8 }')
+b=$("$IOREPORT" files --wide --top 1000 "$T/red.iorec" | grep "/$db\$" | awk '{ print $4, $8 }')
 [ -n "$a" ] && [ "$a" = "$b" ] || fail "the database's bytes: '$a' before, '$b' after redact"
 log "$file.db -> $db, bytes read/written $b"
 finish

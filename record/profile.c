@@ -226,6 +226,8 @@ static char *raw_filter(const struct plan *p, bool native)
 	return strbuf_detach(&sb, NULL);
 }
 
+static bool has_enter_filter(const char *call);
+
 /*
  * Shadow mode: for every compat id of interest that is, natively, a call
  * iorec does not record, enable that native call's syscalls:sys_enter
@@ -267,6 +269,23 @@ static void plan_add_markers(struct plan *p)
 		}
 		if (!found)
 			strbuf_addf(&un, "%s%d", un.len ? "," : "", m[i].nr);
+	}
+	/*
+	 * A native call iorec records with an enter filter (ioctl, mmap)
+	 * has no twin when the filter says no: its number is unshadowed
+	 * when it is also a compat id of interest.
+	 */
+	for (i = 0; i < systab_len; i++) {
+		long nr = systab_nr(&systab[i], p->abi);
+		bool compat_id = false;
+
+		if (nr < 0 || !has_enter_filter(systab[i].name))
+			continue;
+		for (j = 0; j < systab_len; j++)
+			if (systab_nr(&systab[j], p->compat) == nr)
+				compat_id = true;
+		if (compat_id)
+			strbuf_addf(&un, "%s%ld", un.len ? "," : "", nr);
 	}
 	free(p->unshadowed);
 	p->unshadowed = strbuf_detach(&un, NULL);
@@ -573,6 +592,18 @@ static const struct {
 	{ "sys_enter_mmap", "(flags & 1)" },
 	{ "sys_enter_mmap_pgoff", "(flags & 1)" },
 };
+
+/* Does iorec record the enters of this call (systab name) only in part? */
+static bool has_enter_filter(const char *call)
+{
+	char name[80];
+
+	snprintf(name, sizeof(name), "sys_enter_%s", call);
+	for (size_t i = 0; i < ARRAY_SIZE(enter_filters); i++)
+		if (!strcmp(enter_filters[i].event, name))
+			return true;
+	return false;
+}
 
 /* The filter of syscalls:NAME: the enter filter if any, and not iorec. */
 static char *syscall_filter(const char *name, const char *self)

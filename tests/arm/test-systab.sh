@@ -20,7 +20,11 @@ check() {
 	command -v "$1" >/dev/null || { echo "SKIP: $1 missing for $abi"; return; }
 	while read -r a name nr; do
 		[ "$a" = "$abi" ] || continue
-		val=$(printf '#include <%s>\n#ifdef __NR_%s\n@ __NR_%s\n#endif\n' "$hdr" "$name" "$name" |
+		# iorec's names are the tracepoints' (syscalls:sys_enter_NAME):
+		# mmap_pgoff is the headers' mmap2
+		local hname=$name
+		[ "$name" = mmap_pgoff ] && hname=mmap2
+		val=$(printf '#include <%s>\n#ifdef __NR_%s\n@ __NR_%s\n#endif\n' "$hdr" "$hname" "$hname" |
 			"$@" -E -P - 2>/dev/null | sed -n 's/^@ //p')
 		if [ -z "$val" ] && [ "$name" = sendfile64 ]; then
 			val=$(printf '#include <%s>\n@ __NR_sendfile\n' "$hdr" | "$@" -E -P - 2>/dev/null |
@@ -33,6 +37,9 @@ check() {
 			"$@" -E -P - 2>/dev/null | grep -q '^[0-9( ]'; then
 			val=-1
 		fi
+		# i386's mmap (90) is old_mmap, one pointer to its arguments:
+		# iorec leaves it out on purpose (glibc calls mmap2)
+		[ "$abi" = i386 ] && [ "$name" = mmap ] && val=-1
 		n=$((n + 1))
 		if [ "$val" != "$nr" ]; then
 			echo "FAIL: $abi $name: iorec has $nr, the kernel headers $val"

@@ -20,6 +20,7 @@ run() {		# OUT CMD...: exit status of ioreport CMD... (stdout+stderr in OUT)
 	local out=$1; shift
 	( ulimit -v $limit; timeout 120 "$IOREPORT" "$@" ) > "$out" 2>&1
 }
+asan0=${ASAN_OPTIONS-}
 fail=0 n=0
 while IFS=$'\t' read -r file defect fix msg; do
 	case $file in '#'*|'') continue ;; esac
@@ -36,8 +37,10 @@ while IFS=$'\t' read -r file defect fix msg; do
 	for c in "${cmds[@]}"; do
 		out=$dir/$c.out
 		case $p in
-		libtracecmd) export IOREPORT_TRACEDAT=libtracecmd ;;
-		*) unset IOREPORT_TRACEDAT ;;
+		# no leak check there: libtracecmd 3.1 leaks a version 6
+		# file's clock name (see tests/tracedat/tdat-libtracecmd.c)
+		libtracecmd) export IOREPORT_TRACEDAT=libtracecmd ASAN_OPTIONS=${asan0:+$asan0:}detect_leaks=0 ;;
+		*) unset IOREPORT_TRACEDAT; export ASAN_OPTIONS=$asan0 ;;
 		esac
 		case $c in
 		db) rm -f "$dir/db.sqlite"; run "$out" db -q "$dir/db.sqlite" "$f" ;;
@@ -56,6 +59,7 @@ while IFS=$'\t' read -r file defect fix msg; do
 	done
 	done
 	unset IOREPORT_TRACEDAT
+	export ASAN_OPTIONS=$asan0
 	if [ "$msg" != - ] && ! grep -qF -- "$msg" "$dir/info.txt"; then
 		echo "FAIL: $file: info does not say '$msg':"
 		grep -E 'error|warning|damaged|replaced' "$dir/info.txt" | head -3

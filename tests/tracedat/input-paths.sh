@@ -17,6 +17,9 @@ WALK=$top_builddir/tests/tracedat/src-walk
 [ -x "$IOREPORT" ] || fail "$IOREPORT not built"
 
 # walk FILE OUT [ENV...]: src-walk's lines; OUT.cpu the per-CPU ones
+# The libtracecmd path runs without the leak check in the sanitizer build:
+# libtracecmd 3.1 leaks a version 6 file's clock name (not ours; see
+# tests/tracedat/tdat-libtracecmd.c).
 walk() {
 	local f=$1 out=$2
 	shift 2
@@ -35,7 +38,7 @@ n=0
 for d in "$top_srcdir"/samples/*.dat; do
 	b=$(basename "$d")
 	walk "$d" "$T/$b.r"
-	walk "$d" "$T/$b.l" IOREPORT_TRACEDAT=libtracecmd
+	walk "$d" "$T/$b.l" IOREPORT_TRACEDAT=libtracecmd ASAN_OPTIONS=detect_leaks=0
 	same "$T/$b.r" "$T/$b.l" "$b: the reader (<) and libtracecmd (>) differ"
 	diff "$T/$b.r.types" "$T/$b.l.types" >"$T/$b.d" ||
 		fail "$b: event types differ (reader <, libtracecmd >): $(head -n 6 "$T/$b.d")"
@@ -55,7 +58,7 @@ for s in "$top_srcdir"/samples/*.iorec; do
 		"$IOREPORT" convert --to trace.dat "${args[@]}" -o "$f" "$s" ||
 			fail "ioreport convert ${args[*]} $s failed"
 		walk "$f" "$f.r"
-		walk "$f" "$f.l" IOREPORT_TRACEDAT=libtracecmd
+		walk "$f" "$f.l" IOREPORT_TRACEDAT=libtracecmd ASAN_OPTIONS=detect_leaks=0
 		same "$f.r" "$T/$b.i" "$b v$v: the reader (<) and the .iorec (>) differ"
 		same "$f.l" "$T/$b.i" "$b v$v: libtracecmd (<) and the .iorec (>) differ"
 		diff "$f.r.types" "$f.l.types" >"$f.d" ||

@@ -69,6 +69,8 @@ awk '/^overrun: [1-9]/ { found = 1 } END { exit !found }' "$f.stat" ||
 	fail "no CPU reports an overrun in its stats"
 # ioreport's two trace.dat inputs (the formats/ reader, libtracecmd) agree
 # event for event, lost events included
+# (the libtracecmd path without the leak check: libtracecmd 3.1 leaks a
+# version 6 file's clock name, see tests/tracedat/tdat-libtracecmd.c)
 srcwalk() {	# FILE OUT [ENV...]
 	local f=$1 out=$2
 	shift 2
@@ -77,7 +79,7 @@ srcwalk() {	# FILE OUT [ENV...]
 	grep -E '^(cpu|events) ' "$out" >"$out.cpu"
 }
 srcwalk "$f" "$f.sr"
-srcwalk "$f" "$f.sl" IOREPORT_TRACEDAT=libtracecmd
+srcwalk "$f" "$f.sl" IOREPORT_TRACEDAT=libtracecmd ASAN_OPTIONS=detect_leaks=0
 diff "$f.sr.cpu" "$f.sl.cpu" >"$f.d" ||
 	fail "trace-cmd record -b 4: ioreport's reader (<) and libtracecmd (>) inputs differ: $(head -n 6 "$f.d")"
 awk '$1 == "cpu" { n += $6 } END { exit !(n > 0) }' "$f.sr.cpu" ||
@@ -122,7 +124,7 @@ for v in 6 7z; do
 	python3 "$top_srcdir/tests/tracedat/cmp-report.py" "$d.tc" "$r.dump" >"$d.cmp" 2>"$d.d" ||
 		fail "converted v$v: trace-cmd report and ioreport dump differ: $(head -n 7 "$d.d")"
 	srcwalk "$d" "$d.sr"
-	srcwalk "$d" "$d.sl" IOREPORT_TRACEDAT=libtracecmd
+	srcwalk "$d" "$d.sl" IOREPORT_TRACEDAT=libtracecmd ASAN_OPTIONS=detect_leaks=0
 	[ -s "$r.sw.cpu" ] || srcwalk "$r" "$r.sw"
 	diff "$d.sr.cpu" "$r.sw.cpu" >"$d.d" ||
 		fail "converted v$v: ioreport's reader input (<) and its .iorec input (>) differ: $(head -n 6 "$d.d")"

@@ -1098,8 +1098,10 @@ char *ftrace_filter_lines(const char *text, size_t len, bool printk,
 		}
 		p += n + 1;
 	}
-	if (sb.err)
+	if (sb.err) {
+		sbuf_release(&sb);
 		return NULL;
+	}
 	out = sbuf_detach(&sb);
 	return out ? out : an_strdup("");
 }

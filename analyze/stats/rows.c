@@ -214,11 +214,13 @@ long rows_files(const struct stats *st, struct file_row **out)
 	const struct file *first = NULL;
 	int rc = 0;
 
-	*out = rows;
+	*out = NULL;
 	if (!v || !rows) {
 		free(v);
+		free(rows);
 		return -AN_E_NOMEM;
 	}
+	*out = rows;
 	for (size_t i = 0; i < nf && !rc; i++) {
 		const struct file *f = filetab_at(st->ft, i);
 		const struct filestat *s = f->user;
@@ -284,11 +286,13 @@ long rows_file_idents(const struct stats *st, struct file_ident **out)
 	struct file_ident *rows = an_calloc(n + 1, sizeof(*rows));
 	int ident = 0;
 
-	*out = rows;
+	*out = NULL;
 	if (!v || !rows) {
 		free(v);
+		free(rows);
 		return -AN_E_NOMEM;
 	}
+	*out = rows;
 	for (size_t i = 0; i < n; i++)
 		v[i] = filetab_at(st->ft, i);
 	qsort(v, n, sizeof(*v), cmp_file);

@@ -1098,12 +1098,9 @@ char *ftrace_filter_lines(const char *text, size_t len, bool printk,
 		}
 		p += n + 1;
 	}
-	if (sb.err) {
-		sbuf_release(&sb);
-		return NULL;
-	}
+	/* sbuf_detach(): NULL (and the buffer freed) after an error */
 	out = sbuf_detach(&sb);
-	return out ? out : an_strdup("");
+	return out || sb.err ? out : an_strdup("");
 }
 
 static uint32_t get32(const uint8_t *p, bool be)

@@ -190,7 +190,7 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 	}
 	case IOREC_CHUNK_EVENT_FORMAT: {
 		const uint8_t *nul = memchr(p, '\0', len);
-		const char *text = (const char *)nul + 1;
+		const char *text;
 
 		in->format_chunks++;
 		if (!nul) {
@@ -199,6 +199,7 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 				    src->path, (unsigned long long)c->offset);
 			break;
 		}
+		text = (const char *)nul + 1;
 		source_event_format(src, (const char *)p, text,
 				    len - (size_t)(nul + 1 - p), c->offset,
 				    (c->flags & IOREC_CF_ZSTD) ? 0 :

@@ -272,6 +272,45 @@ make_loop_ext4() {
 	sync
 }
 
+# make_card_ext4 IOPS SIZE_MB [MKFS_OPTS] [MOUNT_OPTS]: an emulated SD card,
+# as samples/make-samples.sh makes it: ext4 on a loop device with direct I/O
+# whose backing file lives on a second loop device (make_loop_ext4, 3 x
+# SIZE_MB) whose reads and writes the cgroup v1 blkio controller throttles
+# to IOPS a second.  Sets LOWER_MNT and LOWER_DEVT for the lower device and,
+# for the card, what make_loop_ext4 sets.  The throttles are removed before
+# the lower device is detached, on every exit path.  Skips without blkio
+# throttling.
+BLKIO=/sys/fs/cgroup/blkio
+make_card_ext4() {
+	local iops=$1 size=$2 mkfs_opts=${3:-} mount_opts=${4:-} rw
+	[ -w $BLKIO/blkio.throttle.write_iops_device ] ||
+		skip "no cgroup v1 blkio throttling at $BLKIO"
+	make_loop_ext4 $((3 * size)) "" ""
+	LOWER_MNT=$MNT LOWER_DEVT=$LOOP_DEVT
+	for rw in write read; do
+		echo "$LOWER_DEVT $iops" >$BLKIO/blkio.throttle.${rw}_iops_device ||
+			fail "cannot throttle $LOWER_DEVT ($BLKIO/blkio.throttle.${rw}_iops_device)"
+		on_exit "echo '$LOWER_DEVT 0' > $BLKIO/blkio.throttle.${rw}_iops_device"
+	done
+	truncate -s "${size}M" "$LOWER_MNT/card.img"
+	LOOPDEV=$(losetup -f --show --direct-io=on "$LOWER_MNT/card.img") ||
+		fail "losetup --direct-io=on $LOWER_MNT/card.img failed"
+	_OUR_LOOPS+=("$LOOPDEV")
+	on_exit "losetup -d '$LOOPDEV'"
+	LOOPNAME=$(basename "$LOOPDEV")
+	# shellcheck disable=SC2086
+	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $mkfs_opts "$LOOPDEV" ||
+		fail "mkfs.ext4 $LOOPDEV failed"
+	MNT=$LOWER_MNT.card
+	mkdir "$MNT"
+	mount -t ext4 ${mount_opts:+-o "$mount_opts"} "$LOOPDEV" "$MNT" ||
+		fail "mount $LOOPDEV failed"
+	on_exit "umount '$MNT' || umount -l '$MNT'"
+	LOOP_DEVT=$(cat "/sys/block/$LOOPNAME/dev")
+	LOOP_MAJMIN=${LOOP_DEVT/:/,}
+	sync
+}
+
 # diskstats_sectors DEV [r|w]: sectors read or written (default w) so far.
 diskstats_sectors() {
 	local dev=${1#/dev/} what=${2:-w}

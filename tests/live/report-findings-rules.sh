@@ -19,7 +19,6 @@ need_root_tracefs
 need_cmd python3 mkfs.ext4 losetup
 need_event block:block_rq_complete ext4:ext4_sync_file_enter \
 	writeback:balance_dirty_pages sched:sched_switch
-BLKIO=/sys/fs/cgroup/blkio
 [ -w $BLKIO/blkio.throttle.write_iops_device ] ||
 	skip "no cgroup v1 blkio throttling at $BLKIO"
 VM=/proc/sys/vm
@@ -51,25 +50,9 @@ findings() {	# NAME: NAME.iorec -> NAME.json
 		fail "ioreport findings --json $1 failed"
 }
 
-# the card: the lower loop device throttled, the card on a file in it
-make_loop_ext4 200 "" ""
-LOWER_MNT=$MNT LOWER_DEVT=$LOOP_DEVT
-echo "$LOWER_DEVT 100" >$BLKIO/blkio.throttle.write_iops_device
-on_exit "echo '$LOWER_DEVT 0' > $BLKIO/blkio.throttle.write_iops_device"
-echo "$LOWER_DEVT 100" >$BLKIO/blkio.throttle.read_iops_device
-on_exit "echo '$LOWER_DEVT 0' > $BLKIO/blkio.throttle.read_iops_device"
-truncate -s 64M "$LOWER_MNT/card.img"
-CARD=$(losetup -f --show --direct-io=on "$LOWER_MNT/card.img") ||
-	fail "losetup of the card failed"
-_OUR_LOOPS+=("$CARD")
-on_exit "losetup -d '$CARD'"
-CARDNAME=$(basename "$CARD")
-mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 "$CARD" ||
-	fail "mkfs.ext4 $CARD failed"
-CARD_MNT=$T/card
-mkdir "$CARD_MNT"
-mount -t ext4 "$CARD" "$CARD_MNT" || fail "mount $CARD failed"
-on_exit "umount '$CARD_MNT' || umount -l '$CARD_MNT'"
+# the card: 100 IOPS
+make_card_ext4 100 64
+CARD_MNT=$MNT CARDNAME=$LOOPNAME
 python3 -c 'import os,sys
 for name in ("data", "cold"):
     with open(sys.argv[1] + "/" + name, "wb") as f:

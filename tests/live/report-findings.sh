@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # report-findings.sh - the findings and the noise-aware diff on live
 # recordings whose cause is known: the same SQLite commit loop on
-# journaled ext4 recorded twice with barriers (A/A) and once more after
-# a remount with barrier=0 (B).  With barriers `ioreport findings` must
+# journaled ext4 on an emulated SD card (make_card_ext4: the flushes cost
+# what the throttled device makes them cost, not what the host's disk
+# does) recorded twice with barriers (A/A) and once more after a remount
+# with barrier=0 (B).  With barriers `ioreport findings` must
 # name sqlite3's fsyncs and the flushes on the test's device with its
 # mount and the barrier option; without them no flush finding is left
 # for that device.  `ioreport diff` must judge the A/A pair noise for
@@ -24,7 +26,7 @@ py() {	# FILE EXPR: EXPR over the JSON object j of FILE
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-make_loop_ext4 64 "" ""
+make_card_ext4 "${FINDINGS_IOPS:-400}" 64
 sqlite3 "$MNT/db" 'create table t(x integer, y text);'
 sync
 

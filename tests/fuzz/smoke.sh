@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # smoke.sh - build the fuzz targets with clang and libFuzzer (configure
 # --enable-fuzzing) in a temporary directory and give each a short run
-# (FUZZ_SMOKE_SECONDS, 90 by default: about 10 minutes in all with the
+# (FUZZ_SMOKE_SECONDS, 120 by default: about 12 minutes in all with the
 # build) from its committed seeds and reproducers.  Any crash, leak,
 # timeout or out-of-memory fails it, and the input is kept in
 # FUZZ_SMOKE_KEEP (default: build-fuzz-smoke/findings/ in the tree).
@@ -11,7 +11,7 @@
 #   FUZZ_SMOKE_SECONDS=3600 tests/fuzz/smoke.sh fuzz-iorec   # one target, longer
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
-secs=${FUZZ_SMOKE_SECONDS:-90}
+secs=${FUZZ_SMOKE_SECONDS:-120}
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(fuzz-reader fuzz-iorec fuzz-tracedat fuzz-formats fuzz-db)
 command -v clang >/dev/null || { echo "SKIP: no clang (apt-get install clang) for the fuzz smoke run"; exit 77; }

@@ -4,37 +4,19 @@ recording: each file is damaged in one way, and OUTDIR/EXPECT lists the
 error ioreport must name and the offset where it must say it stopped.
 tests/test-corrupt.sh runs it on a real sample recording at test time."""
 import os, struct, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+from iorecfile import chunks as walk, reseal, repay, DATA
 
 here = sys.argv[2]
 os.makedirs(here, exist_ok=True)
 
-def crc32c(data, crc=0):
-    crc ^= 0xffffffff
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ 0x82F63B78 if crc & 1 else crc >> 1
-    return crc ^ 0xffffffff
-
 src = open(sys.argv[1], 'rb').read()
-chunks = []          # (offset, type, stored_len)
-off = 16
-while off + 32 <= len(src):
-    magic, typ, flags, seq, stored, raw, pcrc, _, hcrc = struct.unpack_from('<IHHIIIIII', src, off)
-    chunks.append((off, typ, stored, flags))
-    off += 32 + stored
-data = [c for c in chunks if c[1] == 8]
+chunks = [(off, typ, stored, flags)          # (offset, type, stored length, flags)
+          for off, typ, flags, _, stored, _ in walk(src)]
+data = [c for c in chunks if c[1] == DATA]
 assert len(data) >= 2, "need a recording with at least two DATA chunks"
 d0 = data[0]
 d1 = data[len(data) // 2]
-
-def reseal(b, o):
-    struct.pack_into('<I', b, o + 28, crc32c(bytes(b[o:o + 28])))
-
-def repay(b, o):
-    stored = struct.unpack_from('<I', b, o + 12)[0]
-    struct.pack_into('<I', b, o + 20, crc32c(bytes(b[o + 32:o + 32 + stored])))
-    reseal(b, o)
 
 out = []
 def emit(name, b, status, text, offset):

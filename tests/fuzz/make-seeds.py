@@ -8,19 +8,9 @@ CPU, only the event formats those pages use, texts cut to a few lines.
 
 Needs the zstd command to (de)compress chunk bodies."""
 import os, struct, subprocess, sys, tempfile
-
-_T = []
-for i in range(256):
-    c = i
-    for _ in range(8):
-        c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-    _T.append(c)
-
-def crc32c(data):
-    c = 0xffffffff
-    for b in data:
-        c = _T[(c ^ b) & 0xff] ^ (c >> 8)
-    return c ^ 0xffffffff
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'))
+import iorecfile
+from iorecfile import DATA, FORMAT
 
 def unzstd(b):
     return subprocess.run(['zstd', '-dcq'], input=b, check=True,
@@ -33,20 +23,15 @@ def zstd(b):
         return subprocess.run(['zstd', '-3', '-cq', f.name], check=True,
                               capture_output=True).stdout
 
-DATA, FORMAT = 8, 4
-
 def chunks(path):
     """(type, payload decompressed) of every chunk of an .iorec file"""
-    src = open(path, 'rb').read()
-    off, out = 16, []
-    while off + 32 <= len(src):
-        _, typ, flags, _, stored, _, _, _, _ = struct.unpack_from('<IHHIIIIII', src, off)
-        p = src[off + 32:off + 32 + stored]
+    src, out = open(path, 'rb').read(), []
+    for off, typ, flags, _, _, _ in iorecfile.chunks(src):
+        p = iorecfile.payload(src, off)
         pre = 32 if typ == DATA else 0
-        if flags & 1:
+        if flags & iorecfile.COMPRESSED:
             p = p[:pre] + unzstd(p[pre:])
         out.append((typ, p))
-        off += 32 + stored
     return out
 
 def page_ids(page, lsize):
@@ -82,16 +67,15 @@ def format_id(text):
     return -1
 
 def encode(cs, compress):
-    out = bytearray(b'IOREC\r\n\x1a' + struct.pack('<HHI', 1, 0, 0))
-    for seq, (typ, p) in enumerate(cs):
+    out = []
+    for typ, p in cs:
         pre = 32 if typ == DATA else 0
         raw, flags = len(p), 0
-        if compress and typ != 1 and len(p) > pre + 64:
+        if compress and typ != iorecfile.HEADER and len(p) > pre + 64:
             p = p[:pre] + zstd(p[pre:])
-            flags = 1
-        h = struct.pack('<IHHIIIII', 0x4b43524f, typ, flags, seq, len(p), raw, crc32c(p), 0)
-        out += h + struct.pack('<I', crc32c(h)) + p
-    return bytes(out)
+            flags = iorecfile.COMPRESSED
+        out.append((typ, flags, p, raw))
+    return iorecfile.encode(out)
 
 def shrink(path, pages, per_cpu, lines, compress):
     cs = chunks(path)

@@ -6,36 +6,13 @@ each a small edit of a committed seed that hits one defect of the issue
   python3 tests/fuzz/repro/craft.py
 
 Needs the zstd command (for the frames of zeros)."""
-import os, struct, subprocess, tempfile
-
-T = []
-for i in range(256):
-    c = i
-    for _ in range(8):
-        c = (c >> 1) ^ 0x82F63B78 if c & 1 else c >> 1
-    T.append(c)
-
-def crc(b):
-    c = 0xffffffff
-    for x in b:
-        c = T[(c ^ x) & 0xff] ^ (c >> 8)
-    return c ^ 0xffffffff
+import os, struct, subprocess, sys, tempfile
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..'))
+from iorecfile import chunks as walk, payload, encode
 
 def chunks(b):
-    """(type, flags, stored payload, raw length) of every chunk"""
-    off, out = 16, []
-    while off + 32 <= len(b):
-        _, t, f, _, st, raw, _, _, _ = struct.unpack_from('<IHHIIIIII', b, off)
-        out.append([t, f, b[off + 32:off + 32 + st], raw])
-        off += 32 + st
-    return out
-
-def encode(cs):
-    out = bytearray(b'IOREC\r\n\x1a' + struct.pack('<HHI', 1, 0, 0))
-    for seq, (t, f, p, raw) in enumerate(cs):
-        h = struct.pack('<IHHIIIII', 0x4b43524f, t, f, seq, len(p), raw, crc(p), 0)
-        out += h + struct.pack('<I', crc(h)) + p
-    return bytes(out)
+    """[type, flags, stored payload, raw length] of every chunk"""
+    return [[t, f, payload(b, off), raw] for off, t, f, _, _, raw in walk(b)]
 
 def edit_format(cs, event, old, new):
     for c in cs:

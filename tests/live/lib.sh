@@ -250,19 +250,26 @@ wait_instance() {
 # by mkfs (not lazily after mount) so that no background ext4lazyinit writes
 # pollute the device's I/O during a recording.
 make_loop_ext4() {
-	local size=$1 mkfs_opts=${2:-} mount_opts=${3:-} dir img
+	local size=$1 mkfs_opts=${2:-} mount_opts=${3:-} dir
 	need_cmd losetup mkfs.ext4
 	dir=$(mktemp -d "$T/loop.XXXXXX")
-	img=$dir/disk.img
-	truncate -s "${size}M" "$img"
-	LOOPDEV=$(losetup -f --show "$img") || fail "losetup -f --show $img failed"
+	truncate -s "${size}M" "$dir/disk.img"
+	_loop_ext4 "$dir/disk.img" "$dir/mnt" "$mkfs_opts" "$mount_opts"
+}
+
+# _loop_ext4 IMG MNT MKFS_OPTS MOUNT_OPTS [LOSETUP_OPTS...]: IMG on a new loop
+# device, a fresh ext4 on it mounted on MNT; sets what make_loop_ext4 sets.
+_loop_ext4() {
+	local img=$1 mkfs_opts=$3 mount_opts=$4
+	MNT=$2
+	shift 4
+	LOOPDEV=$(losetup -f --show "$@" "$img") || fail "losetup -f --show $* $img failed"
 	_OUR_LOOPS+=("$LOOPDEV")
 	on_exit "losetup -d '$LOOPDEV'"
 	LOOPNAME=$(basename "$LOOPDEV")
 	# shellcheck disable=SC2086
 	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $mkfs_opts "$LOOPDEV" ||
 		fail "mkfs.ext4 $LOOPDEV failed"
-	MNT=$dir/mnt
 	mkdir "$MNT"
 	mount -t ext4 ${mount_opts:+-o "$mount_opts"} "$LOOPDEV" "$MNT" ||
 		fail "mount $LOOPDEV failed"
@@ -293,22 +300,7 @@ make_card_ext4() {
 		on_exit "echo '$LOWER_DEVT 0' > $BLKIO/blkio.throttle.${rw}_iops_device"
 	done
 	truncate -s "${size}M" "$LOWER_MNT/card.img"
-	LOOPDEV=$(losetup -f --show --direct-io=on "$LOWER_MNT/card.img") ||
-		fail "losetup --direct-io=on $LOWER_MNT/card.img failed"
-	_OUR_LOOPS+=("$LOOPDEV")
-	on_exit "losetup -d '$LOOPDEV'"
-	LOOPNAME=$(basename "$LOOPDEV")
-	# shellcheck disable=SC2086
-	mkfs.ext4 -q -F -E lazy_itable_init=0,lazy_journal_init=0 $mkfs_opts "$LOOPDEV" ||
-		fail "mkfs.ext4 $LOOPDEV failed"
-	MNT=$LOWER_MNT.card
-	mkdir "$MNT"
-	mount -t ext4 ${mount_opts:+-o "$mount_opts"} "$LOOPDEV" "$MNT" ||
-		fail "mount $LOOPDEV failed"
-	on_exit "umount '$MNT' || umount -l '$MNT'"
-	LOOP_DEVT=$(cat "/sys/block/$LOOPNAME/dev")
-	LOOP_MAJMIN=${LOOP_DEVT/:/,}
-	sync
+	_loop_ext4 "$LOWER_MNT/card.img" "$LOWER_MNT.card" "$mkfs_opts" "$mount_opts" --direct-io=on
 }
 
 # diskstats_sectors DEV [r|w]: sectors read or written (default w) so far.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test-repro.sh - every reproducer of tests/fuzz/repro/EXPECT (a defect
 # found by fuzzing or crafted from a seed) is read by ioreport info,
-# report and dump (and db, for .iorec files) with a clean exit (0 or 1),
+# report, dump and dump --raw (and db, for .iorec files) with a clean exit (0 or 1),
 # no signal, no sanitizer report, within 120 s and a 4 GiB address space
 # (ulimit -v; not in the ASan build, whose shadow memory needs more), and
 # info names the problem as EXPECT says.  A trace.dat is read both ways:
@@ -27,7 +27,7 @@ while IFS=$'\t' read -r file defect fix msg; do
 	n=$((n + 1))
 	f=$r/$file
 	[ -f "$f" ] || { echo "FAIL: $file missing"; fail=1; continue; }
-	cmds=(info report dump)
+	cmds=(info report dump dump-raw)
 	paths=(default)
 	case $f in
 	*.iorec) cmds+=(db) ;;
@@ -44,6 +44,7 @@ while IFS=$'\t' read -r file defect fix msg; do
 		esac
 		case $c in
 		db) rm -f "$dir/db.sqlite"; run "$out" db -q "$dir/db.sqlite" "$f" ;;
+		dump-raw) run "$out" dump --raw "$f" ;;
 		*) run "$out" "$c" "$f" ;;
 		esac
 		rc=$?

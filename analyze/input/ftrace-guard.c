@@ -280,7 +280,7 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 	}
 	if ((uint64_t)f->offset + (uint64_t)f->size > max_record)
 		return refuse(fm->v, "field reaches past the end of the record", base + 7 + name_start);
-	if (f->dynamic && f->size != 4 && f->size != 2)
+	if (f->dynamic && f->size != 4)
 		return refuse(fm->v, "dynamic field whose size is not 4", base + 7 + name_start);
 	if (!f->size && !f->array)
 		return refuse(fm->v, "field of size 0", base + 7 + name_start);

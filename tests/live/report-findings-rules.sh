@@ -19,8 +19,6 @@ need_root_tracefs
 need_cmd python3 mkfs.ext4 losetup
 need_event block:block_rq_complete ext4:ext4_sync_file_enter \
 	writeback:balance_dirty_pages sched:sched_switch
-[ -w $BLKIO/blkio.throttle.write_iops_device ] ||
-	skip "no cgroup v1 blkio throttling at $BLKIO"
 VM=/proc/sys/vm
 for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes; do
 	[ -w "$VM/$k" ] || skip "$VM/$k is not writable"

@@ -31,12 +31,6 @@
 #include "stats/dirty.h"
 #include "stats/filter.h"
 
-/* "blockdev NAME ..." lines: whether NAME is the one asked */
-static int is_blockdev(char **f, int n, void *arg)
-{
-	return n >= 2 && !strcmp(f[1], arg);
-}
-
 /*
  * Whether a syscall is I/O on a file or a block device, what the slowest
  * syscalls list by default: a call on no fd (sync) or on a regular file
@@ -57,8 +51,7 @@ static bool file_io(const struct driver *a, const struct file *f,
 		return false;
 	if (strncmp(p, "/dev/", 5))
 		return true;
-	return meta_lines(a->info->snapshot_start, "blockdev", is_blockdev,
-			  (void *)(p + 5)) > 0;
+	return meta_bdevs_has(&a->bdevs, p + 5);
 }
 
 /* The accounting's per-call hook: the slow heap, then the caller's hook. */
@@ -362,7 +355,7 @@ static uint32_t disk_of(uint32_t fsdev, void *arg)
 {
 	struct driver *a = arg;
 
-	return meta_disk_of(a->info->snapshot_start, fsdev);
+	return meta_bdevs_disk_of(&a->bdevs, fsdev);
 }
 
 int driver_open(struct driver *a, const char *path, struct an_err *err)
@@ -385,6 +378,8 @@ static int setup(struct driver *a, struct an_err *err)
 	st->info = a->info;
 	st->filter = a->filter;
 	st->slow_all_fds = a->slow_all_fds;
+	if (meta_bdevs_load(&a->bdevs, a->info->snapshot_start) < 0)
+		return -AN_E_NOMEM;
 	if (a->filter) {
 		a->filter->disk_of = disk_of;
 		a->filter->disk_arg = a;
@@ -604,6 +599,7 @@ void driver_close(struct driver *a)
 	uring_free(a->sys.ur);
 	aio_free(a->sys.ar);
 	decode_free(a->dec);
+	meta_bdevs_release(&a->bdevs);
 	source_close(src);
 	memset(a, 0, sizeof(*a));
 }

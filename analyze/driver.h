@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "input/meta.h"
 #include "stats/stats.h"
 #include "decode/decode.h"
 #include "replay/block.h"
@@ -96,6 +97,7 @@ struct driver {
 	struct attrib *at;		/* NULL: no attribution */
 	struct wa *wa;			/* AN_WA */
 	struct dirty *dirty;		/* AN_DIRTY */
+	struct meta_bdevs bdevs;	/* the start snapshot's block devices */
 	char sys_why[512];
 	int err;			/* a hook's -AN_E_NOMEM */
 };

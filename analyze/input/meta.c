@@ -243,6 +243,90 @@ uint32_t meta_disk_of(const char *snap, uint32_t dev)
 	return q.disk_dev ? q.disk_dev : dev;
 }
 
+/* blockdev lines: "blockdev NAME MAJ:MIN [ATTR VALUE]" */
+static int add_bdev(char **f, int n, void *arg)
+{
+	struct meta_bdevs *b = arg;
+	uint32_t dev;
+	size_t i;
+
+	if (n < 3 || !(dev = meta_devt(f[2])))
+		return 0;
+	for (i = 0; i < b->n; i++)
+		if (b->v[i].dev == dev)
+			break;
+	if (i == b->n) {
+		char *name = strdup(f[1]);
+
+		if (!name || an_grow(&b->v, &b->alloc, b->n + 1,
+				     sizeof(*b->v), 16)) {
+			free(name);
+			return -AN_E_NOMEM;
+		}
+		b->v[b->n++] = (struct meta_bdev){ name, dev, dev };
+	}
+	return 0;
+}
+
+static int cmp_bdev(const void *x, const void *y)
+{
+	return strcmp(((const struct meta_bdev *)x)->name,
+		      ((const struct meta_bdev *)y)->name);
+}
+
+static int add_parent(char **f, int n, void *arg)
+{
+	struct meta_bdevs *b = arg;
+	struct meta_bdev key = { .name = n >= 5 ? f[4] : NULL }, *disk;
+	uint32_t dev;
+
+	if (n < 5 || strcmp(f[3], "parent") || !(dev = meta_devt(f[2])))
+		return 0;
+	disk = bsearch(&key, b->v, b->n, sizeof(*b->v), cmp_bdev);
+	for (size_t i = 0; disk && i < b->n; i++)
+		if (b->v[i].dev == dev)
+			b->v[i].disk = disk->dev;
+	return 0;
+}
+
+int meta_bdevs_load(struct meta_bdevs *b, const char *snap)
+{
+	int rc;
+
+	memset(b, 0, sizeof(*b));
+	rc = meta_lines(snap, "blockdev", add_bdev, b);
+	if (rc < 0) {
+		meta_bdevs_release(b);
+		return rc;
+	}
+	if (b->n)
+		qsort(b->v, b->n, sizeof(*b->v), cmp_bdev);
+	return meta_lines(snap, "blockdev", add_parent, b);
+}
+
+bool meta_bdevs_has(const struct meta_bdevs *b, const char *name)
+{
+	struct meta_bdev key = { .name = (char *)name };
+
+	return b->n && bsearch(&key, b->v, b->n, sizeof(*b->v), cmp_bdev);
+}
+
+uint32_t meta_bdevs_disk_of(const struct meta_bdevs *b, uint32_t dev)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->v[i].dev == dev)
+			return b->v[i].disk;
+	return dev;
+}
+
+void meta_bdevs_release(struct meta_bdevs *b)
+{
+	for (size_t i = 0; i < b->n; i++)
+		free(b->v[i].name);
+	free(b->v);
+	memset(b, 0, sizeof(*b));
+}
+
 struct mnt_q {
 	const char *path;
 	size_t best;

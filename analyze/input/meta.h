@@ -100,6 +100,29 @@ const char *meta_dev_name(const char *snap, uint32_t dev, char *buf,
 uint32_t meta_disk_of(const char *snap, uint32_t dev);
 
 /*
+ * The snapshot's block devices read once, for the questions asked per
+ * event (meta_dev_name() and meta_disk_of() walk the whole snapshot).
+ */
+struct meta_bdev {
+	char *name;
+	uint32_t dev;
+	uint32_t disk;		/* the whole disk's dev; dev when no partition */
+};
+
+struct meta_bdevs {
+	struct meta_bdev *v;	/* sorted by name */
+	size_t n, alloc;
+};
+
+/* Read the blockdev lines of snap (NULL: none); 0 or -AN_E_NOMEM. */
+int meta_bdevs_load(struct meta_bdevs *b, const char *snap);
+/* Whether name ("sda1", not "/dev/sda1") is a block device of the snapshot. */
+bool meta_bdevs_has(const struct meta_bdevs *b, const char *name);
+/* The whole disk of dev, as meta_disk_of(); dev when unknown. */
+uint32_t meta_bdevs_disk_of(const struct meta_bdevs *b, uint32_t dev);
+void meta_bdevs_release(struct meta_bdevs *b);
+
+/*
  * meta_mount_of - the mount whose mount point is the longest prefix of
  * path: its device into *dev and the mount point's length.  Returns 0
  * when none matches (path not absolute, no mounts).

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * hist.c - the log-linear latency histogram of hist.h: fixed memory,
+ * hist.c - the log-linear latency histogram of hist.h: bounded memory,
  * exact count/sum/min/max, interpolated percentiles, log2 view.
  */
 #include "config.h"
@@ -37,21 +37,80 @@ void hist_bounds(int i, uint64_t *lo, uint64_t *hi)
 	*hi = *lo + ((1ULL << shift) - 1);
 }
 
-/* The inline samples into buckets; 0, or -AN_E_NOMEM with h unchanged. */
-static int spill(struct hist *h)
+static int group_of(uint64_t ns)
 {
-	h->b = an_calloc(HIST_BUCKETS, sizeof(*h->b));
-	if (!h->b)
+	return hist_bucket(ns) / HIST_SUB;
+}
+
+/*
+ * Make the bucket array cover groups [lo, hi] besides those it covers;
+ * 0, or -AN_E_NOMEM with h unchanged.
+ */
+static int cover(struct hist *h, int lo, int hi)
+{
+	int g0 = h->g0, ng = h->ng, n0, n1;
+	uint64_t *b;
+
+	if (h->b && lo >= g0 && hi < g0 + ng)
+		return 0;
+	n0 = h->b && g0 < lo ? g0 : lo;
+	n1 = h->b && g0 + ng - 1 > hi ? g0 + ng - 1 : hi;
+	b = an_calloc((size_t)(n1 - n0 + 1) * HIST_SUB, sizeof(*b));
+	if (!b)
+		return -AN_E_NOMEM;
+	if (h->b)
+		memcpy(b + (g0 - n0) * HIST_SUB, h->b,
+		       (size_t)ng * HIST_SUB * sizeof(*b));
+	free(h->b);
+	h->b = b;
+	h->g0 = (uint8_t)n0;
+	h->ng = (uint8_t)(n1 - n0 + 1);
+	return 0;
+}
+
+/* The counter of bucket i, inside the array's groups. */
+static inline uint64_t *slot_of(const struct hist *h, int i)
+{
+	return &h->b[i - h->g0 * HIST_SUB];
+}
+
+/* Bucket indexes [*lo, *hi) the array covers; empty without one. */
+static void span(const struct hist *h, int *lo, int *hi)
+{
+	*lo = h->b ? h->g0 * HIST_SUB : 0;
+	*hi = h->b ? (h->g0 + h->ng) * HIST_SUB : 0;
+}
+
+/*
+ * The inline samples, and ns beside them, into buckets; 0, or
+ * -AN_E_NOMEM with h unchanged.
+ */
+static int spill(struct hist *h, uint64_t ns)
+{
+	int lo = group_of(ns), hi = lo;
+
+	for (uint64_t i = 0; i < h->count && i < HIST_INLINE; i++) {
+		int g = group_of(h->small[i]);
+
+		lo = g < lo ? g : lo;
+		hi = g > hi ? g : hi;
+	}
+	if (cover(h, lo, hi) < 0)
 		return -AN_E_NOMEM;
 	for (uint64_t i = 0; i < h->count && i < HIST_INLINE; i++)
-		h->b[hist_bucket(h->small[i])]++;
+		(*slot_of(h, hist_bucket(h->small[i])))++;
 	return 0;
 }
 
 int hist_add(struct hist *h, uint64_t ns)
 {
-	if (h->count >= HIST_INLINE && !h->b && spill(h) < 0)
-		return -AN_E_NOMEM;
+	int i = hist_bucket(ns);
+
+	if (h->count >= HIST_INLINE) {
+		if (!h->b ? spill(h, ns) < 0 :
+		    cover(h, i / HIST_SUB, i / HIST_SUB) < 0)
+			return -AN_E_NOMEM;
+	}
 	if (!h->count || ns < h->min)
 		h->min = ns;
 	if (ns > h->max)
@@ -61,13 +120,15 @@ int hist_add(struct hist *h, uint64_t ns)
 		h->small[h->count++] = ns;
 		return 0;
 	}
-	h->b[hist_bucket(ns)]++;
+	(*slot_of(h, i))++;
 	h->count++;
 	return 0;
 }
 
 int hist_merge(struct hist *dst, const struct hist *src)
 {
+	int lo, hi;
+
 	if (!src->count)
 		return 0;
 	if (!src->b) {
@@ -76,10 +137,13 @@ int hist_merge(struct hist *dst, const struct hist *src)
 				return -AN_E_NOMEM;
 		return 0;
 	}
-	if (!dst->b && spill(dst) < 0)
+	if (!dst->b && spill(dst, src->min) < 0)
 		return -AN_E_NOMEM;
-	for (int i = 0; i < HIST_BUCKETS; i++)
-		dst->b[i] += src->b[i];
+	if (cover(dst, src->g0, src->g0 + src->ng - 1) < 0)
+		return -AN_E_NOMEM;
+	span(src, &lo, &hi);
+	for (int i = lo; i < hi; i++)
+		*slot_of(dst, i) += *slot_of(src, i);
 	if (!dst->count || src->min < dst->min)
 		dst->min = src->min;
 	if (src->max > dst->max)
@@ -114,6 +178,7 @@ static uint64_t rank_of(const struct hist *h, double p)
 uint64_t hist_pct(const struct hist *h, double p)
 {
 	uint64_t rank, cum = 0, lo, hi, v;
+	int first, end;
 	double pos;
 
 	if (!h->count)
@@ -128,14 +193,17 @@ uint64_t hist_pct(const struct hist *h, double p)
 		qsort(s, h->count, sizeof(*s), cmp_u64);
 		return s[rank - 1];
 	}
-	for (int i = 0; i < HIST_BUCKETS; i++) {
-		if (cum + h->b[i] < rank) {
-			cum += h->b[i];
+	span(h, &first, &end);
+	for (int i = first; i < end; i++) {
+		uint64_t n = *slot_of(h, i);
+
+		if (cum + n < rank) {
+			cum += n;
 			continue;
 		}
 		hist_bounds(i, &lo, &hi);
-		/* the k-th of b[i] samples spread evenly over the bucket */
-		pos = ((double)(rank - cum) - 0.5) / (double)h->b[i];
+		/* the k-th of n samples spread evenly over the bucket */
+		pos = ((double)(rank - cum) - 0.5) / (double)n;
 		v = lo + (uint64_t)(pos * (double)(hi - lo + 1));
 		if (v < h->min)
 			v = h->min;
@@ -150,9 +218,11 @@ uint64_t hist_pct(const struct hist *h, double p)
 static uint64_t bucket_count(const struct hist *h, int i)
 {
 	uint64_t n = 0;
+	int lo, hi;
 
+	span(h, &lo, &hi);
 	if (h->b)
-		return h->b[i];
+		return i >= lo && i < hi ? *slot_of(h, i) : 0;
 	for (uint64_t k = 0; k < h->count; k++)
 		n += hist_bucket(h->small[k]) == i;
 	return n;
@@ -175,8 +245,15 @@ int hist_next_bucket(const struct hist *h, int *pos, uint64_t *lo,
 		}
 		i = best;
 	} else {
-		while (i < HIST_BUCKETS && !h->b[i])
+		int lo, hi;
+
+		span(h, &lo, &hi);
+		if (i < lo)
+			i = lo;
+		while (i < hi && !*slot_of(h, i))
 			i++;
+		if (i >= hi)
+			i = HIST_BUCKETS;
 	}
 	if (i >= HIST_BUCKETS)
 		return 0;

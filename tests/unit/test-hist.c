@@ -2,7 +2,8 @@
 /*
  * test-hist.c - unit tests of the log-linear histogram: bucket bounds,
  * exact small histograms, percentile accuracy against the exact sorted
- * values on random data of several shapes, merge, and the log2 view.
+ * values on random data of several shapes, merge, the log2 view, and
+ * the bucket array that covers only the groups its samples need.
  */
 #include "config.h"
 
@@ -211,6 +212,87 @@ static void test_log2(void **state)
 	hist_release(&h);
 }
 
+/*
+ * Every bucket's count against a full array of HIST_BUCKETS counters, on
+ * samples that widen the histogram's groups downwards and upwards, and
+ * after merging histograms whose groups do not overlap.
+ */
+static void check_counts(const struct hist *h, const uint64_t *ref)
+{
+	uint64_t lo, hi, n, total = 0;
+	int pos = 0, want = 0;
+
+	while (hist_next_bucket(h, &pos, &lo, &hi, &n)) {
+		while (want < HIST_BUCKETS && !ref[want])
+			want++;
+		assert_true(want < HIST_BUCKETS);
+		assert_int_equal(hist_bucket(lo), want);
+		assert_int_equal(n, ref[want]);
+		total += n;
+		want++;
+	}
+	while (want < HIST_BUCKETS && !ref[want])
+		want++;
+	assert_int_equal(want, HIST_BUCKETS);
+	assert_int_equal(total, h->count);
+}
+
+static void test_groups(void **state)
+{
+	static uint64_t ref[HIST_BUCKETS], ref2[HIST_BUCKETS];
+	struct hist a = HIST_INIT, b = HIST_INIT;
+	uint64_t v, s[] = { 50000, 60000, 70000, 80000, 90000, 3000, 10,
+			    400000000, 1, UINT64_MAX, 0 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(s) / sizeof(*s); i++) {
+		hist_add(&a, s[i]);
+		ref[hist_bucket(s[i])]++;
+		check_counts(&a, ref);
+	}
+	/* every group, from 0 to 2^64 - 1 */
+	assert_int_equal(a.g0, 0);
+	assert_int_equal(a.ng, HIST_BUCKETS / HIST_SUB);
+	assert_int_equal(hist_pct(&a, 100), UINT64_MAX);
+	assert_int_equal(hist_pct(&a, 1), 0);
+
+	/* a process's syscalls, 1 us to 100 ms: 17 groups, not 61 */
+	hist_release(&a);
+	memset(ref, 0, sizeof(ref));
+	for (int i = 0; i < 100000; i++) {
+		v = (uint64_t)(1000.0 * pow(10.0, 5.0 * rnd01()));
+		hist_add(&a, v);
+		ref[hist_bucket(v)]++;
+	}
+	check_counts(&a, ref);
+	assert_true(a.ng <= 18);
+	/* merged with a histogram above it, and one below */
+	for (int i = 0; i < 1000; i++) {
+		v = 1000000000ULL + rnd() % 1000000000ULL;
+		hist_add(&b, v);
+		ref2[hist_bucket(v)]++;
+	}
+	assert_int_equal(hist_merge(&a, &b), 0);
+	for (int i = 0; i < HIST_BUCKETS; i++)
+		ref[i] += ref2[i];
+	check_counts(&a, ref);
+	hist_release(&b);
+	memset(ref2, 0, sizeof(ref2));
+	for (int i = 0; i < 1000; i++) {
+		v = rnd() % 200;
+		hist_add(&b, v);
+		ref2[hist_bucket(v)]++;
+	}
+	assert_int_equal(hist_merge(&b, &a), 0);
+	for (int i = 0; i < HIST_BUCKETS; i++)
+		ref2[i] += ref[i];
+	check_counts(&b, ref2);
+	assert_int_equal(b.count, 102000);
+	assert_int_equal(hist_pct(&b, 100), a.max);
+	hist_release(&a);
+	hist_release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -219,6 +301,7 @@ int main(void)
 		cmocka_unit_test(test_accuracy),
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_log2),
+		cmocka_unit_test(test_groups),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -157,15 +157,11 @@ long rows_processes(const struct stats *st, bool all, struct proc_row **out)
 /* ------------------------------------------------------------------ */
 /* Files */
 
-struct frow {
-	const struct file *f;
-	struct filestat s;
-};
-
-static int cmp_ident(const void *a, const void *b)
+/* Files by identity (fileid.h), then id. */
+static int cmp_file(const void *a, const void *b)
 {
-	return fileid_cmp(((const struct frow *)a)->f,
-			  ((const struct frow *)b)->f);
+	return fileid_cmp(*(const struct file *const *)a,
+			  *(const struct file *const *)b);
 }
 
 static uint64_t frow_bytes(const struct file_row *r)
@@ -206,55 +202,61 @@ static int merge_filestat(struct filestat *d, const struct filestat *s)
 	return 0;
 }
 
+/* Whether f is a row: it did something, and -f/-d keep it. */
+static bool file_kept(const struct stats *st, const struct file *f)
+{
+	const struct filestat *s = f->user;
+
+	if (!s || !(s->opens || s->reads || s->writes ||
+		    s->fsync.count || s->blk.read_bytes ||
+		    s->blk.write_bytes || s->blk.journal_bytes))
+		return false;
+	return filter_path(st->filter, f->path) &&
+	       !(st->filter && st->filter->ndevs &&
+		 !filter_file_dev(st->filter, f));
+}
+
 long rows_files(const struct stats *st, struct file_row **out)
 {
 	size_t nf = st->ft ? filetab_count(st->ft) : 0, n = 0, m = 0;
-	struct frow *v = an_calloc(nf + 1, sizeof(*v));
-	struct file_row *rows = an_calloc(nf + 1, sizeof(*rows));
-	const struct file *first = NULL;
+	const struct file **v;
+	struct file_row *rows;
 	int rc = 0;
 
 	*out = NULL;
-	if (!v || !rows) {
+	v = an_calloc(nf + 1, sizeof(*v));
+	if (!v)
+		return -AN_E_NOMEM;
+	for (size_t i = 0; i < nf; i++) {
+		const struct file *f = filetab_at(st->ft, i);
+
+		if (file_kept(st, f))
+			v[n++] = f;
+	}
+	/*
+	 * the files of one identity (dev:ino, or path) merged into one row,
+	 * straight from their aggregates: a row per identity, not per open
+	 */
+	qsort(v, n, sizeof(*v), cmp_file);
+	for (size_t i = 0; i < n; i++)
+		m += !i || !fileid_same(v[i - 1], v[i]);
+	rows = an_calloc(m + 1, sizeof(*rows));
+	if (!rows) {
 		free(v);
-		free(rows);
 		return -AN_E_NOMEM;
 	}
 	*out = rows;
-	for (size_t i = 0; i < nf && !rc; i++) {
-		const struct file *f = filetab_at(st->ft, i);
-		const struct filestat *s = f->user;
-
-		if (!s || !(s->opens || s->reads || s->writes ||
-			    s->fsync.count || s->blk.read_bytes ||
-			    s->blk.write_bytes || s->blk.journal_bytes))
-			continue;
-		/* -f/-d: the files asked for only */
-		if (!filter_path(st->filter, f->path) ||
-		    (st->filter && st->filter->ndevs &&
-		     !filter_file_dev(st->filter, f)))
-			continue;
-		v[n].f = f;
-		rc = merge_filestat(&v[n].s, s);
-		n++;
-	}
-	/* merge the files of one identity (dev:ino, or path) */
-	qsort(v, n, sizeof(*v), cmp_ident);
-	for (size_t i = 0; i < n; i++) {
-		if (m && fileid_same(first, v[i].f)) {
+	m = 0;
+	for (size_t i = 0; i < n && !rc; i++) {
+		if (i && fileid_same(v[i - 1], v[i])) {
 			/* the newest file of a path says what the path is now */
-			if (v[i].f->names)
-				rows[m - 1].f.names = v[i].f->names;
-			rows[m - 1].f.unlinked = v[i].f->unlinked;
-			if (!rc)
-				rc = merge_filestat(&rows[m - 1].s, &v[i].s);
-			filestat_release(&v[i].s);
-			continue;
+			if (v[i]->names)
+				rows[m - 1].f.names = v[i]->names;
+			rows[m - 1].f.unlinked = v[i]->unlinked;
+		} else {
+			file_info(v[i], &rows[m++].f);
 		}
-		first = v[i].f;
-		file_info(v[i].f, &rows[m].f);
-		rows[m].s = v[i].s;
-		m++;
+		rc = merge_filestat(&rows[m - 1].s, v[i]->user);
 	}
 	free(v);
 	if (rc) {
@@ -271,12 +273,6 @@ void rows_files_release(struct file_row *v, long n)
 	for (long i = 0; i < n; i++)
 		filestat_release(&v[i].s);
 	free(v);
-}
-
-static int cmp_file(const void *a, const void *b)
-{
-	return fileid_cmp(*(const struct file *const *)a,
-			  *(const struct file *const *)b);
 }
 
 long rows_file_idents(const struct stats *st, struct file_ident **out)

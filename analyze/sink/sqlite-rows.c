@@ -722,7 +722,7 @@ int db_add_process(struct db *db, const struct proc_row *r)
 	if (!ps)
 		return 0;
 	for (int k = SK_NONE + 1; k < SK_NR; k++) {
-		const struct kstat *ks = &ps->k[k];
+		const struct kstat *ks = procstat_kind(ps, k);
 
 		if (!ks->count)
 			continue;

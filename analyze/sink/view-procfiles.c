@@ -404,7 +404,7 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 		json_u64(j, "dstates", ps->dstates);
 		json_object_begin(j, "syscalls");
 		for (int k = 1; k < SK_NR; k++) {
-			const struct kstat *ks = &ps->k[k];
+			const struct kstat *ks = procstat_kind(ps, k);
 
 			if (!ks->count)
 				continue;
@@ -443,7 +443,7 @@ static int processes_text(struct sink *s, const struct proc_row *rows,
 				     shown, sizeof(*rows));
 	for (size_t i = 0; i < shown; i++)
 		for (int k = 1; k < SK_NR; k++)
-			if (rows[i].ps->k[k].count)
+			if (procstat_kind(rows[i].ps, k)->count)
 				nk++;
 	krows = an_calloc(nk + 1, sizeof(*krows));
 	if (!krows)
@@ -451,11 +451,11 @@ static int processes_text(struct sink *s, const struct proc_row *rows,
 	nk = 0;
 	for (size_t i = 0; i < shown; i++) {
 		for (int k = 1; k < SK_NR; k++) {
-			if (!rows[i].ps->k[k].count)
+			if (!procstat_kind(rows[i].ps, k)->count)
 				continue;
 			krows[nk].p = &rows[i].p;
 			krows[nk].k = k;
-			krows[nk++].ks = &rows[i].ps->k[k];
+			krows[nk++].ks = procstat_kind(rows[i].ps, k);
 		}
 	}
 	fprintf(out, "\nper syscall (latency enter -> exit):\n");

@@ -14,6 +14,32 @@
 #include "stats/account.h"
 #include "stats/filter.h"
 
+_Static_assert(SK_NR < 256, "procstat.ki holds kind indexes in a byte");
+
+const struct kstat kstat_none = { .lat = HIST_INIT };
+
+/* The calls of kind k of ps, added when absent; NULL: no memory. */
+static struct kstat *kind_add(struct procstat *ps, int k)
+{
+	if (!ps->ki[k]) {
+		if (ps->nk == ps->kalloc) {
+			size_t n = ps->kalloc ? 2u * ps->kalloc : 4;
+			struct kstat *v;
+
+			if (n > SK_NR)
+				n = SK_NR;
+			v = an_reallocarray(ps->kv, n, sizeof(*v));
+			if (!v)
+				return NULL;
+			ps->kv = v;
+			ps->kalloc = (uint8_t)n;
+		}
+		ps->kv[ps->nk] = kstat_none;
+		ps->ki[k] = ++ps->nk;
+	}
+	return &ps->kv[ps->ki[k] - 1];
+}
+
 struct procstat *procstat_of(struct proc *p)
 {
 	if (!p->user)
@@ -60,8 +86,9 @@ void procstat_free(void *p)
 
 	if (!ps)
 		return;
-	for (int k = 0; k < SK_NR; k++)
-		hist_release(&ps->k[k].lat);
+	for (int i = 0; i < ps->nk; i++)
+		hist_release(&ps->kv[i].lat);
+	free(ps->kv);
 	hist_release(&ps->fsync);
 	free(ps);
 }
@@ -103,7 +130,11 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 			return;
 		}
 	}
-	ks = &ps->k[c->kind];
+	ks = kind_add(ps, c->kind);
+	if (!ks) {
+		a->err = -AN_E_NOMEM;
+		return;
+	}
 	ks->count++;
 	ps->calls++;
 	if (c->ret < 0) {

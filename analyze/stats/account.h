@@ -41,9 +41,15 @@ struct blkio {
 /* Add s's counts to d. */
 void blkio_add(struct blkio *d, const struct blkio *s);
 
-/* Per process (proc.user). */
+/*
+ * Per process (proc.user).  The syscall kinds a process used only (most
+ * use a handful of the SK_NR): read them with procstat_kind().
+ */
 struct procstat {
-	struct kstat k[SK_NR];
+	uint8_t ki[SK_NR];	/* kind -> 1 + index in kv, 0: never called */
+	/* SK_NR < 256: see the _Static_assert in account.c */
+	uint8_t nk, kalloc;
+	struct kstat *kv;
 	uint64_t calls, errors;
 	uint64_t read_bytes, write_bytes;
 	struct hist fsync;	/* fsync + fdatasync */
@@ -62,6 +68,14 @@ struct filestat {
 	uint64_t n_fsync, n_fdatasync, n_sfr;	/* of which (paired calls) */
 	struct blkio blk;
 };
+
+/* The calls of kind k of a process (all zero when it made none). */
+extern const struct kstat kstat_none;
+static inline const struct kstat *procstat_kind(const struct procstat *ps,
+						int k)
+{
+	return ps->ki[k] ? &ps->kv[ps->ki[k] - 1] : &kstat_none;
+}
 
 /* The aggregate of a process or a file, created when absent; NULL: no memory. */
 struct procstat *procstat_of(struct proc *p);

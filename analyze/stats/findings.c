@@ -402,7 +402,7 @@ static uint64_t calls_ns(const struct procstat *ps)
 	uint64_t s = 0;
 
 	for (int k = 0; k < SK_NR; k++)
-		s += ps->k[k].lat.sum;
+		s += procstat_kind(ps, k)->lat.sum;
 	return s;
 }
 
@@ -873,7 +873,7 @@ static uint64_t read_ns(const struct procstat *ps)
 
 	for (int k = 0; k < SK_NR; k++)
 		if (sys_kinds[k].flags & SKF_READ)
-			s += ps->k[k].lat.sum;
+			s += procstat_kind(ps, k)->lat.sum;
 	return s;
 }
 

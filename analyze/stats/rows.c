@@ -143,10 +143,10 @@ long rows_processes(const struct stats *st, bool all, struct proc_row **out)
 		proc_info(p, &rows[n].p);
 		rows[n].ps = ps;
 		if (ps)
-			rows[n].fsyncs = ps->k[SK_FSYNC].count +
-					 ps->k[SK_FDATASYNC].count +
-					 ps->k[SK_URING_FSYNC].count +
-					 ps->k[SK_AIO_FSYNC].count;
+			rows[n].fsyncs = procstat_kind(ps, SK_FSYNC)->count +
+					 procstat_kind(ps, SK_FDATASYNC)->count +
+					 procstat_kind(ps, SK_URING_FSYNC)->count +
+					 procstat_kind(ps, SK_AIO_FSYNC)->count;
 		n++;
 	}
 	if (!all)
@@ -439,16 +439,16 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 		const struct procstat *ps = p->user;
 
 		if (!ps || !(ps->fsync.count ||
-			     ps->k[SK_SYNC_FILE_RANGE].count))
+			     procstat_kind(ps, SK_SYNC_FILE_RANGE)->count))
 			continue;
 		v[n].p = p;
 		v[n].pid = p->pid;
 		v[n].lat = &ps->fsync;
-		v[n].fsyncs = ps->k[SK_FSYNC].count +
-			      ps->k[SK_URING_FSYNC].count +
-			      ps->k[SK_AIO_FSYNC].count;
-		v[n].fdatasyncs = ps->k[SK_FDATASYNC].count;
-		v[n].sfr = ps->k[SK_SYNC_FILE_RANGE].count;
+		v[n].fsyncs = procstat_kind(ps, SK_FSYNC)->count +
+			      procstat_kind(ps, SK_URING_FSYNC)->count +
+			      procstat_kind(ps, SK_AIO_FSYNC)->count;
+		v[n].fdatasyncs = procstat_kind(ps, SK_FDATASYNC)->count;
+		v[n].sfr = procstat_kind(ps, SK_SYNC_FILE_RANGE)->count;
 		n++;
 	}
 	for (size_t i = 0; st->have_sys && !byproc &&

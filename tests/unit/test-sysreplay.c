@@ -537,11 +537,11 @@ static void test_account(void **state)
 	assert_int_equal(ps->errors, 2);
 	assert_int_equal(ps->write_bytes, 1510);
 	assert_int_equal(ps->read_bytes, 7);
-	assert_int_equal(ps->k[SK_WRITE].count, 3);
-	assert_int_equal(ps->k[SK_WRITE].errors, 1);
-	assert_int_equal(ps->k[SK_WRITE].bytes, 1500);
-	assert_int_equal(ps->k[SK_WRITE].lat.sum, 900);
-	assert_int_equal(ps->k[SK_WRITE].lat.max, 400);
+	assert_int_equal(procstat_kind(ps, SK_WRITE)->count, 3);
+	assert_int_equal(procstat_kind(ps, SK_WRITE)->errors, 1);
+	assert_int_equal(procstat_kind(ps, SK_WRITE)->bytes, 1500);
+	assert_int_equal(procstat_kind(ps, SK_WRITE)->lat.sum, 900);
+	assert_int_equal(procstat_kind(ps, SK_WRITE)->lat.max, 400);
 	assert_int_equal(ps->fsync.count, 2);
 	assert_int_equal(ps->fsync.sum, 12000);
 	assert_int_equal(ps->fsync.max, 7000);

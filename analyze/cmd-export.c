@@ -20,12 +20,13 @@
 #include "driver.h"
 #include "sink/fio.h"
 #include "sink/perfetto.h"
+#include "sink/sink.h"
 
 static const char export_usage[] =
-"usage: ioreport export --perfetto OUT.json RECORDING\n"
-"       ioreport export --fio DIR RECORDING\n"
+"usage: ioreport export --perfetto OUT.json [FILTERS] RECORDING\n"
+"       ioreport export --fio DIR [--per-file] [FILTERS] RECORDING\n"
 "\n"
-"  -p, --perfetto OUT   a Chrome/Perfetto trace event JSON file ('-' for\n"
+"      --perfetto OUT   a Chrome/Perfetto trace event JSON file ('-' for\n"
 "                       standard output): a track per thread with its file\n"
 "                       syscalls as slices (fd, file, bytes), a process per\n"
 "                       block device with each request as a slice holding\n"
@@ -33,23 +34,69 @@ static const char export_usage[] =
 "                       writeback pages, names, and the wall clock in the\n"
 "                       metadata; open it in ui.perfetto.dev or\n"
 "                       chrome://tracing\n"
-"  -f, --fio DIR        fio iolog (version 3) files in DIR, one per process\n"
+"      --fio DIR        fio iolog (version 3) files in DIR, one per process\n"
 "                       with file I/O (reads, writes, fsync, fdatasync as\n"
-"                       fsync, hole punches), DIR/replay.fio, one job per iolog, and\n"
-"                       DIR/layout.fio, which writes the files it reads;\n"
-"                       replay in directory D: cd D && export IOLOGS=DIR &&\n"
-"                       fio DIR/layout.fio && fio DIR/replay.fio\n"
+"                       fsync, hole punches), DIR/replay.fio, one job per\n"
+"                       iolog, and DIR/layout.fio, which writes the files it\n"
+"                       reads; replay in directory D: cd D && export\n"
+"                       IOLOGS=DIR && fio DIR/layout.fio && fio DIR/replay.fio\n"
+"      --per-file       with --fio: one iolog (and job) per file instead of\n"
+"                       per process\n"
+VIEW_FILTER_HELP
+"      --min-ms MS      only requests and syscalls that took MS ms or more\n"
 "  -q, --quiet          no summary line on standard error\n"
 "  -h, --help           this help\n"
 "\n"
+"The filters keep what they keep in the views: the syscalls and requests\n"
+"of the processes, files, devices and time asked (and the dirty-page\n"
+"counters of that time).\n"
+"\n"
 "Examples:\n"
 "  ioreport export --perfetto x.json x.iorec\n"
+"  ioreport export --perfetto db.json -c sqlite3 --since 2 --until 5 x.iorec\n"
 "  ioreport export --fio /tmp/r x.iorec\n"
+"  ioreport export --fio /tmp/r --per-file -f '/var/lib/*' x.iorec\n"
 "  cd /mnt/t && export IOLOGS=/tmp/r && fio $IOLOGS/layout.fio && fio $IOLOGS/replay.fio\n";
 
-/* Write the Perfetto JSON of path to out; 0 or 1 after saying why. */
-static int export_perfetto(const char *path, const char *out, bool quiet)
+/* What an export does, from its options. */
+struct export_opts {
+	const char *path;		/* the RECORDING */
+	bool quiet;
+	bool per_file;			/* --fio --per-file */
+	struct view_filter filter;
+};
+
+/* Open the recording for the stages want, with the filters; 0 or 1. */
+static int open_rec(struct driver *d, unsigned int want,
+		    struct export_opts *o)
 {
+	struct an_err err;
+
+	if (driver_open(d, o->path, &err) < 0) {
+		error("%s", err.msg);
+		return 1;
+	}
+	d->want = want;
+	return driver_filter(d, &o->filter);
+}
+
+/* The filter line of the views, on standard error. */
+static void say_filter(struct driver *d, const struct export_opts *o)
+{
+	struct sink s;
+
+	if (o->quiet || !d->filter)
+		return;
+	sink_init(&s, &d->st, stderr, NULL);
+	view_filter_kept(&s);
+	sink_release(&s);
+}
+
+/* Write the Perfetto JSON of path to out; 0 or 1 after saying why. */
+static int export_perfetto(struct export_opts *o, const char *out)
+{
+	const char *path = o->path;
+	bool quiet = o->quiet;
 	struct driver d = { 0 };
 	struct perfetto_counts n;
 	struct perfetto *p = NULL;
@@ -58,10 +105,8 @@ static int export_perfetto(const char *path, const char *out, bool quiet)
 	char *tmp = NULL;
 	int ret = 1, rc;
 
-	if (driver_open(&d, path, &err) < 0) {
-		error("%s", err.msg);
+	if (open_rec(&d, AN_BLOCK | AN_SYS | AN_ATTRIB | AN_DIRTY, o))
 		goto out;
-	}
 	if (strcmp(out, "-")) {
 		int fd;
 
@@ -86,7 +131,6 @@ static int export_perfetto(const char *path, const char *out, bool quiet)
 		error("%s: %s", path, an_strerror(AN_E_NOMEM));
 		goto out;
 	}
-	d.want = AN_BLOCK | AN_SYS | AN_ATTRIB | AN_DIRTY;
 	d.on_request = perfetto_request;
 	d.on_request_arg = p;
 	d.on_call = perfetto_call;
@@ -112,6 +156,7 @@ static int export_perfetto(const char *path, const char *out, bool quiet)
 		free(tmp);
 		tmp = NULL;
 	}
+	say_filter(&d, o);
 	if (!d.st.have_sys && !quiet)
 		warning("%s: %s; the threads have no syscall slices", path,
 			d.sys_why[0] ? d.sys_why : "no syscall events");
@@ -137,24 +182,22 @@ out:
 }
 
 /* Write the fio iologs of path into dir; 0 or 1 after saying why. */
-static int export_fio(const char *path, const char *dir, bool quiet)
+static int export_fio(struct export_opts *o, const char *dir)
 {
+	const char *path = o->path;
 	struct driver d = { 0 };
 	struct fio_export *fx = NULL;
 	struct fio_counts n;
 	struct an_err err;
 	int ret = 1;
 
-	if (driver_open(&d, path, &err) < 0) {
-		error("%s", err.msg);
+	if (open_rec(&d, AN_SYS, o))
 		goto out;
-	}
-	fx = fio_export_new(dir, &d.st, &err);
+	fx = fio_export_new(dir, &d.st, o->per_file, &err);
 	if (!fx) {
 		error("%s", err.msg);
 		goto out;
 	}
-	d.want = AN_SYS;
 	d.on_call = fio_export_call;
 	d.on_call_arg = fx;
 	if (driver_run(&d, &err) < 0) {
@@ -171,9 +214,10 @@ static int export_fio(const char *path, const char *dir, bool quiet)
 		error("%s", err.msg);
 		goto out;
 	}
-	if (!quiet)
+	say_filter(&d, o);
+	if (!o->quiet)
 		fprintf(stderr, "%s: %llu iologs, %llu files: %llu reads (%llu B), %llu writes (%llu B), %llu fsyncs, %llu fdatasyncs, %llu trims; %llu calls on no regular file left out\n",
-			dir, (unsigned long long)n.procs,
+			dir, (unsigned long long)n.iologs,
 			(unsigned long long)n.files,
 			(unsigned long long)n.reads,
 			(unsigned long long)n.read_bytes,
@@ -192,42 +236,67 @@ out:
 
 int cmd_export(int argc, char **argv)
 {
+	enum { OPT_PERFETTO = OPT_CMD, OPT_FIO, OPT_PER_FILE };
 	static const struct option opts[] = {
-		{ "perfetto", required_argument, NULL, 'p' },
-		{ "fio",      required_argument, NULL, 'f' },
+		{ "perfetto", required_argument, NULL, OPT_PERFETTO },
+		{ "fio",      required_argument, NULL, OPT_FIO },
+		{ "per-file", no_argument,       NULL, OPT_PER_FILE },
 		{ "quiet",    no_argument,       NULL, 'q' },
 		{ "help",     no_argument,       NULL, 'h' },
+		FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
 	const char *perfetto = NULL, *fio = NULL;
-	bool quiet = false;
+	struct export_opts o = { 0 };
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "p:f:qh", opts, NULL)) != -1) {
+	opterr = 0;		/* the messages below name the option */
+	while ((c = getopt_long(argc, argv, ":qhp:c:d:f:", opts, NULL)) != -1) {
 		switch (c) {
-		case 'p':
+		case OPT_PERFETTO:
 			perfetto = optarg;
 			break;
-		case 'f':
+		case OPT_FIO:
 			fio = optarg;
 			break;
+		case OPT_PER_FILE:
+			o.per_file = true;
+			break;
 		case 'q':
-			quiet = true;
+			o.quiet = true;
 			break;
 		case 'h':
 			fputs(export_usage, stdout);
 			return 0;
+		case 'p':
+		case 'c':
+		case 'd':
+		case 'f':
+		case OPT_SINCE:
+		case OPT_UNTIL:
+		case OPT_MIN_MS:
+			if (parse_filter(export_usage, c, optarg, &o.filter))
+				return 2;
+			break;
+		case ':':
+			return usage_error(export_usage, "option '%s' wants an argument",
+					   argv[optind - 1]);
 		default:
 			return usage_error(export_usage, "unknown option '%s'",
 					   argv[optind - 1]);
 		}
 	}
+	if (check_filter(export_usage, &o.filter))
+		return 2;
 	if (!perfetto == !fio)
 		return usage_error(export_usage, "export wants one of --perfetto OUT.json and --fio DIR");
+	if (o.per_file && !fio)
+		return usage_error(export_usage, "--per-file is an option of --fio");
 	if (argc - optind != 1)
 		return usage_error(export_usage, "export wants exactly one RECORDING");
+	o.path = argv[optind];
 	if (fio)
-		return export_fio(argv[optind], fio, quiet);
-	return export_perfetto(argv[optind], perfetto, quiet);
+		return export_fio(&o, fio);
+	return export_perfetto(&o, perfetto);
 }

@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "input/meta.h"
 #include "input/source.h"
+#include "driver.h"
 
 int usage_error(const char *usage, const char *fmt, ...)
 {
@@ -51,10 +52,6 @@ int parse_count(const char *usage, const char *opt, const char *arg,
 	*out = v;
 	return 0;
 }
-
-/* Long options without a letter. */
-enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
-       OPT_WALLCLOCK, OPT_CSV };
 
 /* A comma-separated list of arg into v (at most FILTER_MAX). */
 static int split_list(const char *usage, const char *opt, char *arg,
@@ -105,9 +102,7 @@ static int parse_tod(const char *usage, const char *opt, const char *arg,
 	return 0;
 }
 
-/* -p, -c, -d, -f, --since, --until, --min-ms into f; 0 or 2 */
-static int parse_filter(const char *usage, int c, char *arg,
-			struct view_filter *f)
+int parse_filter(const char *usage, int c, char *arg, struct view_filter *f)
 {
 	const char *v[FILTER_MAX];
 	size_t n = 0;
@@ -154,6 +149,41 @@ static int parse_filter(const char *usage, int c, char *arg,
 	}
 }
 
+int check_filter(const char *usage, const struct view_filter *f)
+{
+	if (f->have_since && f->have_until && f->since_wall == f->until_wall &&
+	    (f->since_wall ? f->until_tod_ns <= f->since_tod_ns :
+	     f->until_ns <= f->since_ns))
+		return usage_error(usage, "--until must come after --since");
+	return 0;
+}
+
+int driver_filter(struct driver *d, struct view_filter *f)
+{
+	const struct source_info *in = d->info;
+	const char *bad;
+
+	if (!filter_active(f))
+		return 0;
+	bad = filter_resolve(f, in->snapshot_start ? in->snapshot_start :
+			     in->snapshot_end);
+	if (bad) {
+		error("%s: no block device '%s' in the recording's snapshot; give its MAJ:MIN (ioreport summary lists the devices)",
+		      in->path, bad);
+		return 1;
+	}
+	if (!filter_resolve_wall(f, in->header_text)) {
+		error("%s: the recording has no wall clock (start_realtime_ns in its header): give --since/--until in seconds from its start",
+		      in->path);
+		return 1;
+	}
+	d->filter = f;
+	/* a process or a file: the requests' owners are needed */
+	if (filter_wants_owner(f))
+		d->want |= AN_ATTRIB;
+	return 0;
+}
+
 int parse_view_opts(int argc, char **argv, const char *usage,
 		    const char *shortopts, long top_min, long top_max,
 		    int nfiles, struct view_opts *o)
@@ -164,13 +194,7 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		{ "rows", required_argument, NULL, 'r' },
 		{ "no-hist", no_argument, NULL, 'H' },
 		{ "help", no_argument, NULL, 'h' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, 'c' },
-		{ "dev", required_argument, NULL, 'd' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "since", required_argument, NULL, OPT_SINCE },
-		{ "until", required_argument, NULL, OPT_UNTIL },
-		{ "min-ms", required_argument, NULL, OPT_MIN_MS },
+		FILTER_LONGOPTS,
 		{ "all-fds", no_argument, NULL, OPT_ALL_FDS },
 		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "wallclock", no_argument, NULL, OPT_WALLCLOCK },
@@ -251,12 +275,8 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 					   argv[optind - 1]);
 		}
 	}
-	if (o->filter.have_since && o->filter.have_until &&
-	    o->filter.since_wall == o->filter.until_wall &&
-	    (o->filter.since_wall ?
-	     o->filter.until_tod_ns <= o->filter.since_tod_ns :
-	     o->filter.until_ns <= o->filter.since_ns))
-		return usage_error(usage, "--until must come after --since");
+	if (check_filter(usage, &o->filter))
+		return 2;
 	if (o->csv && o->json)
 		return usage_error(usage, "--csv and --json: choose one");
 	if (argc - optind != nfiles)

@@ -36,7 +36,6 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 			       .can_min_ms = c->min_ms,
 			       .can_all_fds = c->slow,
 			       .can_csv = c->csv };
-	const char *bad;
 	int nfiles = c->two ? 2 : 1, rc;
 	struct an_err err;
 	struct json j, *jp = NULL;
@@ -55,27 +54,9 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 		if (driver_open(&d[i], o.path[i], &err) < 0)
 			goto fail;
 	}
-	if (filter_active(&o.filter)) {
-		const struct source_info *in = d[0].info;
-
-		bad = filter_resolve(&o.filter, in->snapshot_start ?
-				     in->snapshot_start : in->snapshot_end);
-		if (bad) {
-			error("%s: no block device '%s' in the recording's snapshot; give its MAJ:MIN (ioreport summary lists the devices)",
-			      in->path, bad);
-			rc = 1;
-			goto out;
-		}
-		if (!filter_resolve_wall(&o.filter, in->header_text)) {
-			error("%s: the recording has no wall clock (start_realtime_ns in its header): give --since/--until in seconds from its start",
-			      in->path);
-			rc = 1;
-			goto out;
-		}
-		d[0].filter = &o.filter;
-		/* a process or a file: the requests' owners are needed */
-		if (filter_wants_owner(&o.filter))
-			d[0].want |= AN_ATTRIB;
+	if (driver_filter(&d[0], &o.filter)) {
+		rc = 1;
+		goto out;
 	}
 	if (o.json) {
 		json_init(&j, stdout);

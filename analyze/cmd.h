@@ -38,6 +38,39 @@ int parse_count(const char *usage, const char *opt, const char *arg,
 int usage_error(const char *usage, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* Long options without a letter. */
+enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
+       OPT_WALLCLOCK, OPT_CSV, OPT_CMD };	/* OPT_CMD: a command's own */
+
+/* The view filters' long options, for a struct option table. */
+#define FILTER_LONGOPTS \
+	{ "pid", required_argument, NULL, 'p' }, \
+	{ "comm", required_argument, NULL, 'c' }, \
+	{ "dev", required_argument, NULL, 'd' }, \
+	{ "file", required_argument, NULL, 'f' }, \
+	{ "since", required_argument, NULL, OPT_SINCE }, \
+	{ "until", required_argument, NULL, OPT_UNTIL }, \
+	{ "min-ms", required_argument, NULL, OPT_MIN_MS }
+
+/*
+ * parse_filter - one filter option (c: 'p', 'c', 'd', 'f', OPT_SINCE,
+ * OPT_UNTIL or OPT_MIN_MS) and its argument into f
+ *
+ * Returns 0, or 2 after a usage error.  check_filter() once they are all
+ * read: 0, or 2 after a usage error (--until before --since).
+ */
+int parse_filter(const char *usage, int c, char *arg, struct view_filter *f);
+int check_filter(const char *usage, const struct view_filter *f);
+
+struct driver;
+/*
+ * driver_filter - give the opened recording d the filters f (nothing
+ * when none is set): resolve the device names and times of day against
+ * the recording, ask for the requests' owners when a process or file is
+ * asked.  Returns 0, or 1 after an error line naming the fix.
+ */
+int driver_filter(struct driver *d, struct view_filter *f);
+
 /* The help lines of the view filters, for the usage texts. */
 #define VIEW_FILTER_HELP \
 "  -p, --pid PID[,PID]  only these processes (a process and its threads)\n" \

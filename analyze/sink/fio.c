@@ -24,9 +24,9 @@
 
 #define FALLOC_PUNCH_HOLE	0x02
 
-struct flog {			/* the iolog of one process */
-	int pid;
-	char name[64];		/* "PID-COMM" */
+struct flog {			/* the iolog of one process, or one file */
+	int key;		/* its pid, or its file id */
+	char name[96];		/* "PID-COMM", or the file's flat name */
 	FILE *f;
 	uint64_t used;		/* last use, for closing the oldest */
 	uint64_t last_us;
@@ -48,7 +48,8 @@ struct fio_export {
 	struct stats *st;
 	struct flog **logs;
 	size_t nlogs, logs_alloc;
-	struct imap log_of;	/* pid -> index + 1 in logs */
+	struct imap log_of;	/* pid (file id) -> index + 1 in logs */
+	bool per_file;		/* an iolog per file, not per process */
 	struct hmap pos;	/* read/write positions */
 	int nopen;
 	uint64_t clock;
@@ -60,7 +61,7 @@ struct fio_export {
 };
 
 struct fio_export *fio_export_new(const char *dir, struct stats *st,
-				  struct an_err *e)
+				  bool per_file, struct an_err *e)
 {
 	struct fio_export *fx;
 
@@ -76,6 +77,7 @@ struct fio_export *fio_export_new(const char *dir, struct stats *st,
 		return NULL;
 	}
 	fx->st = st;
+	fx->per_file = per_file;
 	imap_init(&fx->log_of);
 	imap_init(&fx->fnames);
 	return fx;
@@ -174,9 +176,15 @@ static FILE *log_file(struct fio_export *fx, struct flog *l)
 	return l->f;
 }
 
-static struct flog *log_of(struct fio_export *fx, int pid)
+/*
+ * The iolog of process pid, or with --per-file of the file fi (named
+ * as the file); NULL without memory.
+ */
+static struct flog *log_of(struct fio_export *fx, int pid,
+			   const struct file_info *fi)
 {
-	void *v = imap_get(&fx->log_of, pid);
+	int key = fx->per_file ? fi->id : pid;
+	void *v = imap_get(&fx->log_of, key);
 	struct flog *l;
 	const char *comm;
 
@@ -189,10 +197,15 @@ static struct flog *log_of(struct fio_export *fx, int pid)
 		return NULL;
 	}
 	fx->logs[fx->nlogs++] = l;
-	if (imap_put(&fx->log_of, pid, (void *)(intptr_t)fx->nlogs, NULL))
+	if (imap_put(&fx->log_of, key, (void *)(intptr_t)fx->nlogs, NULL))
 		fx->err = -AN_E_NOMEM;
-	l->pid = pid;
+	l->key = key;
 	imap_init(&l->files);
+	if (fx->per_file) {
+		flat_name(fi, l->name, sizeof(l->name));
+		fx->n.iologs++;
+		return l;
+	}
 	comm = stats_comm(fx->st, pid);
 	snprintf(l->name, sizeof(l->name), "%d-", pid);
 	for (size_t k = strlen(l->name); *comm && k + 1 < sizeof(l->name);
@@ -203,7 +216,7 @@ static struct flog *log_of(struct fio_export *fx, int pid)
 				    *comm == '.' || *comm == '-' ? *comm : '_');
 		l->name[k + 1] = '\0';
 	}
-	fx->n.procs++;
+	fx->n.iologs++;
 	return l;
 }
 
@@ -298,7 +311,7 @@ void fio_export_call(void *arg, const struct sys_call *c, int proc_id,
 	} else {
 		return;		/* sync, syncfs: no file */
 	}
-	if (!(l = log_of(fx, pid)) || !(f = log_file(fx, l)))
+	if (!(l = log_of(fx, pid, &fi)) || !(f = log_file(fx, l)))
 		return;
 	flat_name(&fi, name, sizeof(name));
 	us = (c->start - fx->st->first_ts) / 1000;
@@ -436,11 +449,11 @@ static int write_job(struct fio_export *fx)
 		";   cd D && export IOLOGS=THIS_DIRECTORY\n"
 		";   fio $IOLOGS/layout.fio && fio $IOLOGS/replay.fio\n"
 		"; layout.fio writes the files the replay reads, up to the end\n"
-		"; of their furthest read.  One job per process, its iolog's\n"
+		"; of their furthest read.  One job per %s, its iolog's\n"
 		"; timestamps kept (add replay_no_stall=1 to the global section\n"
 		"; to go as fast as the device allows; fio skips an fsync that\n"
 		"; follows no write).  The files, as named in the iologs:\n",
-		fx->st->info->path);
+		fx->st->info->path, fx->per_file ? "file" : "process");
 	while (imap_next(&fx->fnames, &pos, &id, &v)) {
 		struct file_info fi;
 		char name[96];

@@ -3,7 +3,9 @@
  * fio.h - the fio replay sink (`ioreport export --fio DIR`): one fio iolog
  * (version 3: "TIMESTAMP FILE ACTION [OFFSET LENGTH]", microseconds from
  * the start of the recording) per process with file I/O, and
- * DIR/replay.fio, a job per iolog that replays it, the files renamed to
+ * DIR/replay.fio, a job per iolog that replays it (or one iolog per
+ * file, named as the file, with --per-file: each file's I/O replayed by
+ * a job of its own, in parallel), the files renamed to
  * flat names relative to fio's working directory (fio 3.33 crashes on a
  * version 3 iolog under --directory), the iologs found through $IOLOGS,
  * and DIR/layout.fio, which first writes the files the replay reads:
@@ -22,6 +24,7 @@
 #ifndef IOREPORT_SINK_FIO_H
 #define IOREPORT_SINK_FIO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "base/syskind.h"
@@ -30,7 +33,7 @@
 struct fio_counts {
 	uint64_t reads, writes, read_bytes, write_bytes;
 	uint64_t syncs, datasyncs, trims;
-	uint64_t procs, files;
+	uint64_t iologs, files;
 	uint64_t skipped;	/* calls on no regular file */
 };
 
@@ -41,7 +44,7 @@ struct fio_export;
  * @err: on failure, one line naming the problem and the fix
  */
 struct fio_export *fio_export_new(const char *dir, struct stats *st,
-				  struct an_err *err);
+				  bool per_file, struct an_err *err);
 /* The driver's on_call hook. */
 void fio_export_call(void *fx, const struct sys_call *c, int proc_id,
 		     int file_id);

@@ -18,6 +18,7 @@
 #include "sink/perfetto.h"
 #include "sink/sink.h"
 #include "stats/dirty.h"
+#include "stats/filter.h"
 #include "stats/rows.h"
 
 /* More requests in flight on one device than this share the last lane. */
@@ -324,7 +325,9 @@ static void counters(struct perfetto *p)
 	for (size_t i = 0; i < d->nslot; i++) {
 		const struct dirty_slot *s = &d->slot[i];
 
-		if (!s->gds)
+		/* --since/--until: the samples inside the window only */
+		if (!s->gds || !filter_time(p->st->filter,
+					    d->t0 + i * DIRTY_SLOT_NS))
 			continue;
 		event(p, "C", "dirty pages", "memory", PERFETTO_MEM_PID,
 		      PERFETTO_MEM_PID);

@@ -5,7 +5,9 @@
 # recording holds that pattern (its sys_exit events in 'ioreport dump
 # --json'), the writer's iolog replays it, and fio's own counts of the
 # replay (its JSON: write ios and bytes, syncs) equal the recording's, the
-# file it wrote has the recorded size.  Needs root, tracefs and fio
+# file it wrote has the recorded size.  A child then writes another file:
+# the export of -p CHILD holds only its calls, of -f GLOB only that
+# file's, and --per-file gives one iolog per file.  Needs root, tracefs and fio
 # (scripts/install-deps.sh); skipped otherwise.  On a sample (no root
 # needed): every iolog starts with the version 3 line, its timestamps
 # never go back, its files are added and opened before use, and
@@ -66,6 +68,16 @@ for i in range(32, 34):
     os.pwrite(fd, b"y" * 4096, i * 4096)
     os.fdatasync(fd)
 os.close(fd)
+# a child writes another file: 5 pwrites of 8192 bytes and an fsync
+pid = os.fork()
+if pid == 0:
+    fd = os.open("$MNT/other.db", os.O_WRONLY | os.O_CREAT, 0o644)
+    for i in range(5):
+        os.pwrite(fd, b"z" * 8192, i * 8192)
+    os.fsync(fd)
+    os.close(fd)
+    os._exit(0)
+os.waitpid(pid, 0)
 EOF2
 run_iorec -q -o "$T/known.iorec" -- python3 "$T/writer.py" 2>"$T/known.err" ||
 	fail "iorec failed: $(tail -n 3 "$T/known.err")"
@@ -117,4 +129,33 @@ if size != [34 * 4096]:
 print('recording = fio replay: %s; the file %d bytes' % (got, size[0]))
 EOF2
 log "ok: $(cat "$T/cmp")"
+
+# the view filters and --per-file: each export holds exactly the calls of
+# the process or file asked, as the writers made them
+child=$(grep -l ' f[0-9]*-other\.db add$' "$out"/*.iolog | head -n 1)
+child=$(basename "${child:-x}" .iolog)
+child=${child%%-*}
+[ "$child" -gt 0 ] 2>/dev/null || fail "no iolog writes other.db: $(ls "$out")"
+iolog_counts() {	# DIR: "FILE writes bytes syncs" per iolog file name
+	awk '$3 == "write" { w[FILENAME" "$2]++; b[FILENAME" "$2] += $5 }
+	     $3 == "sync" { s[FILENAME" "$2]++ }
+	     $3 == "add" { a[FILENAME" "$2] = 1 }
+	     END { for (k in a) { split(k, p, " "); n = p[1]; sub(".*/", "", n);
+		   printf "%s %s %d %d %d\n", n, p[2], w[k], b[k], s[k] } }' "$1"/*.iolog | sort
+}
+"$IOREPORT" export -q --fio "$T/onep" -p "$child" "$T/known.iorec" 2>"$T/x.err" || fail "export --fio -p: $(cat "$T/x.err")"
+got=$(iolog_counts "$T/onep" | sed 's/^[^ ]* f[0-9]*-/ /')
+[ "$got" = " other.db 5 40960 1" ] || fail "export --fio -p $child (the child): $got, not other.db 5 writes of 40960 B and 1 sync"
+"$IOREPORT" export --fio "$T/onef" -f '*/known.db' "$T/known.iorec" 2>"$T/x.err" || fail "export --fio -f: $(cat "$T/x.err")"
+grep -q '^filter: file \*/known.db; kept .*[0-9]* of [0-9]* syscalls$' "$T/x.err" || fail "export --fio -f said: $(cat "$T/x.err")"
+got=$(iolog_counts "$T/onef" | sed 's/^[^ ]* f[0-9]*-/ /')
+[ "$got" = " known.db 34 139264 6" ] || fail "export --fio -f '*/known.db': $got, not known.db 34 writes of 139264 B and 6 syncs"
+"$IOREPORT" export -q --fio "$T/perf" --per-file -f "$MNT/*" "$T/known.iorec" 2>"$T/x.err" || fail "export --fio --per-file: $(cat "$T/x.err")"
+got=$(iolog_counts "$T/perf" | awk '{ n = $1; sub(/^f[0-9]*-/, "", n); sub(/\.iolog$/, "", n); m = $2; sub(/^f[0-9]*-/, "", m); print n, m, $3, $4, $5 }' | sort)
+want=$(printf 'known.db known.db 34 139264 6\nother.db other.db 5 40960 1')
+[ "$got" = "$want" ] || fail "export --fio --per-file: iologs $(echo $got), not one per file: $(echo $want)"
+grep -q '^read_iolog=${IOLOGS}/f[0-9]*-known.db.iolog$' "$T/perf/replay.fio" &&
+	grep -q '^read_iolog=${IOLOGS}/f[0-9]*-other.db.iolog$' "$T/perf/replay.fio" ||
+	fail "replay.fio of --per-file has no job per file: $(grep read_iolog "$T/perf/replay.fio")"
+log "ok: -p child: other.db 5 writes, 40960 B, 1 sync; -f known.db: 34 writes, 139264 B, 6 syncs; --per-file: one iolog and job per file"
 log "PASS"

@@ -6,7 +6,9 @@
 # device phases on the insert, issue and complete events of its sector,
 # as many per device and operation as 'ioreport devices' counts, one
 # dirty counter sample per 100 ms of global_dirty_state, names for every
-# track, the wall clock in the metadata (tests/export/check-perfetto.py).
+# track, the wall clock in the metadata (tests/export/check-perfetto.py);
+# with the view filters (--since/--until, -p), exactly the slices and
+# counters of the whole export that they keep.
 # Then, live (root, tracefs; skipped otherwise), a known workload on a
 # loop ext4: a writer that makes 24 pwrites of 4096 bytes and an fsync
 # after every 6 appears as exactly 24 pwrite64 slices of 4096 bytes and 4
@@ -34,6 +36,53 @@ done
 check "$top_srcdir/samples/tracecmd.dat" tracecmd.dat
 "$IOREPORT" export --perfetto - "$top_srcdir/samples/story002-dirty-default.iorec" 2>/dev/null |
 	cmp -s - "$T/story002-dirty-default.json" || fail "--perfetto - wrote other bytes than --perfetto FILE"
+# the view filters: a time window and a process keep exactly the slices
+# of the whole export that fall in them (syscalls by their start, requests
+# by their completion, the counters by their time)
+s0=$top_srcdir/samples/story000-sqlite-before.iorec
+pid=$(python3 -c '
+import collections, json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+c = collections.Counter(e["pid"] for e in ev if e.get("cat") == "syscall")
+print(c.most_common(2)[1][0])' "$T/story000-sqlite-before.json")
+"$IOREPORT" export --perfetto "$T/win.json" --since 1.5 --until 3.25 "$s0" 2>"$T/win.err" ||
+	fail "export --perfetto --since --until: $(cat "$T/win.err")"
+grep -q "^filter: from 1.500 s until 3.250 s of the recording; kept [0-9]* of [0-9]* requests, [0-9]* of [0-9]* syscalls$" "$T/win.err" ||
+	fail "export --since/--until said: $(cat "$T/win.err")"
+"$IOREPORT" export --perfetto "$T/pid.json" -p "$pid" "$s0" 2>"$T/pid.err" ||
+	fail "export --perfetto -p: $(cat "$T/pid.err")"
+python3 - "$T/story000-sqlite-before.json" "$T/win.json" "$T/pid.json" "$pid" >"$T/filt.ok" 2>&1 <<'EOF2' || fail "filtered export: $(cat "$T/filt.ok")"
+import json, sys
+full, win, one = (json.load(open(f)) for f in sys.argv[1:4])
+pid = int(sys.argv[4])
+base = full['metadata']['first_ts_ns']
+def ns(us):
+    return round(us * 1000)
+def inwin(t):
+    return 1500000000 <= t - base < 3250000000
+def calls(t):
+    return sorted((e['pid'], e['tid'], e['ts'], e['name']) for e in t['traceEvents']
+                  if e['ph'] == 'X' and e.get('cat') == 'syscall')
+def reqs(t):
+    return sorted((e['pid'], e['ts'], e['dur'], e['name']) for e in t['traceEvents']
+                  if e['ph'] == 'X' and e.get('cat') == 'block' and 'bytes' in e.get('args', {}))
+def ctrs(t):
+    return sorted((e['name'], e['ts']) for e in t['traceEvents'] if e['ph'] == 'C')
+want = [c for c in calls(full) if inwin(ns(c[2]))]
+assert want and len(want) < len(calls(full)), 'the window holds %d of %d calls: no test' % (len(want), len(calls(full)))
+assert calls(win) == want, 'window: %d syscall slices, the whole export has %d in it' % (len(calls(win)), len(want))
+wr = [r for r in reqs(full) if inwin(ns(r[1]) + ns(r[2]))]
+got = reqs(win)
+# a request's end is its ts + dur in the JSON's microseconds: one ns either way
+assert len(got) == len(wr), 'window: %d requests, the whole export has %d ending in it' % (len(got), len(wr))
+wc = [c for c in ctrs(full) if inwin(ns(c[1]))]
+assert ctrs(win) == wc, 'window: counters %s, not %s' % (ctrs(win), wc)
+wp = [c for c in calls(full) if c[0] == pid]
+assert wp and calls(one) == wp, '-p %d: %d syscall slices, the whole export has %d of it' % (pid, len(calls(one)), len(wp))
+print('window 1.5-3.25 s: %d of %d syscall slices, %d of %d requests, %d of %d counters; -p %d: its %d syscall slices'
+      % (len(want), len(calls(full)), len(wr), len(reqs(full)), len(wc), len(ctrs(full)), pid, len(wp)))
+EOF2
+log "ok: filters: $(cat "$T/filt.ok")"
 rc=0; "$IOREPORT" export "$top_srcdir/samples/story002-dirty-default.iorec" 2>"$T/u.err" || rc=$?
 [ "$rc" = 2 ] && grep -q "export wants" "$T/u.err" || fail "export without an output: exit $rc: $(cat "$T/u.err")"
 rc=0; "$IOREPORT" export --perfetto "$T/nodir/x.json" "$top_srcdir/samples/story002-dirty-default.iorec" 2>"$T/u.err" || rc=$?

@@ -9,7 +9,9 @@
 # under trace-cmd record with the same events.  Then prints, best of
 # ROUNDS runs each:
 #   ioreport report  (all text views) on the large .iorec and on both
-#                    trace.dat files (ioreport's own trace.dat reader), and
+#                    trace.dat files (ioreport's own trace.dat reader), on
+#                    the large .iorec converted to a version 6 trace.dat
+#                    (ioreport convert -V 6: trace-cmd reads it back), and
 #                    on the large trace.dat through libtracecmd
 #                    (IOREPORT_TRACEDAT=libtracecmd)
 #   ioreport slow    the one-pass analysis alone (block + syscall replay +
@@ -17,7 +19,7 @@
 #   ioreport devices the block replay alone
 #   ioreport info    the trace.dat input alone (every event read and
 #                    counted, no analysis), on both trace.dat files
-#   trace-cmd report > /dev/null on both trace.dat files
+#   trace-cmd report > /dev/null on the three trace.dat files
 # as wall seconds, events/s and the ratio to trace-cmd report on the same
 # file, and the peak RSS of ioreport report and of ioreport info on the
 # small and the large recording and trace.dat (the input's should be flat).
@@ -155,10 +157,16 @@ for size in small large; do
 	[ -s "$T/$size.dat" ] || die "trace-cmd record wrote no file (see $T/tc.log)"
 done
 
+# the same large recording as a version 6 trace.dat (uncompressed), which
+# trace-cmd 3.1.6 reads back (it cannot read the v6 files it writes here)
+"$IOREPORT" convert --to trace.dat -V 6 -o "$T/large6.dat" "$T/large.iorec" 2>"$T/conv.log" ||
+	die "ioreport convert -V 6 failed: $(tail -n 3 "$T/conv.log")"
+
 EV_SMALL=$(events_of "$T/small.iorec")
 EV_LARGE=$(events_of "$T/large.iorec")
 EV_DAT=$(events_of "$T/large.dat")
 EV_SDAT=$(events_of "$T/small.dat")
+EV_DAT6=$(events_of "$T/large6.dat")
 echo "events: small.iorec $EV_SMALL, large.iorec $EV_LARGE, small.dat $EV_SDAT, large.dat $EV_DAT" >&2
 
 # ---------------------------------------------------------------- measure
@@ -192,6 +200,8 @@ measure "ioreport report (small.dat)" "$EV_SDAT" "$IOREPORT" report "$T/small.da
 measure "ioreport report (large.dat)" "$EV_DAT" "$IOREPORT" report "$T/large.dat"
 measure "ioreport info (small.dat)" "$EV_SDAT" "$IOREPORT" info "$T/small.dat"
 measure "ioreport info (large.dat)" "$EV_DAT" "$IOREPORT" info "$T/large.dat"
+measure "trace-cmd report (large6.dat)" "$EV_DAT6" trace-cmd report "$T/large6.dat"
+measure "ioreport report (large6.dat)" "$EV_DAT6" "$IOREPORT" report "$T/large6.dat"
 measure "ioreport report (large.dat, ltc)" "$EV_DAT" env IOREPORT_TRACEDAT=libtracecmd "$IOREPORT" report "$T/large.dat"
 measure "ioreport report (large.iorec)" "$EV_LARGE" "$IOREPORT" report "$T/large.iorec"
 measure "ioreport report (small.iorec)" "$EV_SMALL" "$IOREPORT" report "$T/small.iorec"
@@ -201,15 +211,18 @@ measure "ioreport devices (large.iorec)" "$EV_LARGE" "$IOREPORT" devices "$T/lar
 rate() { awk -v e="$1" -v w="$2" 'BEGIN { print (w > 0 ? e / w : 0) }'; }
 TC=$(rate "$EV_DAT" "${WALL[trace-cmd report (large.dat)]}")
 TCS=$(rate "$EV_SDAT" "${WALL[trace-cmd report (small.dat)]}")
+TC6=$(rate "$EV_DAT6" "${WALL[trace-cmd report (large6.dat)]}")
 echo
 echo "ratios to trace-cmd report (events/s over events/s; a trace.dat against"
 echo "trace-cmd report on the same file, an .iorec against large.dat):"
 for n in "ioreport report (small.dat)" "ioreport report (large.dat)" \
+	 "ioreport report (large6.dat)" \
 	 "ioreport report (large.dat, ltc)" "ioreport report (large.iorec)" \
 	 "ioreport slow (large.iorec)" "ioreport devices (large.iorec)"; do
 	t=$TC
 	case $n in
 	*small.dat*) ev=$EV_SDAT; t=$TCS ;;
+	*large6.dat*) ev=$EV_DAT6; t=$TC6 ;;
 	*large.dat*) ev=$EV_DAT ;;
 	*) ev=$EV_LARGE ;;
 	esac
@@ -219,5 +232,6 @@ done
 echo
 echo "peak RSS of ioreport report: ${RSS[ioreport report (small.iorec)]} KB at $EV_SMALL events, ${RSS[ioreport report (large.iorec)]} KB at $EV_LARGE events (.iorec)"
 echo "peak RSS of ioreport report: ${RSS[ioreport report (small.dat)]} KB at $EV_SDAT events, ${RSS[ioreport report (large.dat)]} KB at $EV_DAT events (trace.dat; libtracecmd: ${RSS[ioreport report (large.dat, ltc)]} KB)"
+echo "peak RSS of ioreport report: ${RSS[ioreport report (large6.dat)]} KB at $EV_DAT6 events (the large .iorec converted to a version 6 trace.dat)"
 echo "peak RSS of ioreport info (the trace.dat input alone, every event read): ${RSS[ioreport info (small.dat)]} KB at $EV_SDAT events, ${RSS[ioreport info (large.dat)]} KB at $EV_DAT events"
 echo "peak RSS of trace-cmd report: ${RSS[trace-cmd report (small.dat)]} KB, ${RSS[trace-cmd report (large.dat)]} KB"

@@ -85,7 +85,10 @@ static int parse_secs(const char *usage, const char *opt, const char *arg,
 	return 0;
 }
 
-/* A time of day HH:MM:SS[.frac] (UTC) of --OPT into *ns after midnight. */
+/*
+ * A time of day HH:MM:SS[.frac] of --OPT into *ns after midnight (of the
+ * recording machine's clock: see filter_resolve_wall()).
+ */
 static int parse_tod(const char *usage, const char *opt, const char *arg,
 		     uint64_t *ns)
 {
@@ -95,7 +98,7 @@ static int parse_tod(const char *usage, const char *opt, const char *arg,
 
 	if (sscanf(arg, "%u:%u:%lf%c", &h, &m, &sec, &tail) != 3 || h > 23 ||
 	    m > 59 || !(sec >= 0 && sec < 60))
-		return usage_error(usage, "--%s wants seconds from the recording's start or a time of day HH:MM:SS (UTC), not '%s'",
+		return usage_error(usage, "--%s wants seconds from the recording's start or a time of day HH:MM:SS (the recording machine's), not '%s'",
 				   opt, arg);
 	*ns = ((uint64_t)h * 3600 + m * 60) * 1000000000ULL +
 	      (uint64_t)(sec * 1e9 + 0.5);

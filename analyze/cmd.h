@@ -87,8 +87,8 @@ int driver_filter(struct driver *d, struct view_filter *f);
 "                       100 columns, sizes in K/M/G)\n"
 #define VIEW_MIN_MS_HELP \
 "      --min-ms MS      only requests and syscalls that took MS ms or more\n" \
-"      --wallclock      times of day (UTC, from the recording's header), not\n" \
-"                       seconds of the trace clock\n"
+"      --wallclock      times of day of the recording machine (from its\n" \
+"                       header), not seconds of the trace clock\n"
 #define VIEW_ALL_FDS_HELP \
 "      --all-fds        slowest syscalls on every fd (pipes, sockets, ttys\n" \
 "                       too), not only on files and block devices\n"

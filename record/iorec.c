@@ -19,6 +19,7 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <event-parse.h>
@@ -723,6 +724,22 @@ static void names_header(const struct rec *r, struct strbuf *sb)
 		strbuf_addf(sb, "limit_3=%s\n", lim[2]);
 }
 
+/*
+ * The machine's offset from UTC and its zone's name at the start, so that
+ * ioreport prints the times people see in their logs wherever it runs.
+ */
+static void header_zone(struct rec *r, struct strbuf *sb)
+{
+	time_t sec = (time_t)(r->start_real / 1000000000);
+	struct tm tm;
+
+	if (!localtime_r(&sec, &tm))
+		return;
+	strbuf_addf(sb, "utc_offset_s=%ld\n", (long)tm.tm_gmtoff);
+	if (tm.tm_zone && tm.tm_zone[0] && !strpbrk(tm.tm_zone, "\n="))
+		strbuf_addf(sb, "timezone=%s\n", tm.tm_zone);
+}
+
 static void header_text(struct rec *r, struct strbuf *sb)
 {
 	struct utsname u;
@@ -736,6 +753,7 @@ static void header_text(struct rec *r, struct strbuf *sb)
 	strbuf_addf(sb, "start_realtime_ns=%llu\nstart_mono_ns=%llu\n",
 		    (unsigned long long)r->start_real,
 		    (unsigned long long)r->start_mono);
+	header_zone(r, sb);
 	strbuf_addf(sb, "instance=%s\nbuffer_kb=%u\nprofile=%s\n", r->ri.name,
 		    env.buffer_kb, plan_profile_names(env.profiles));
 	strbuf_addstr(sb, "cmdline=");

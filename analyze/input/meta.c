@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,6 +98,28 @@ const char *meta_kv(const char *text, const char *key, char *buf, size_t n)
 		return NULL;
 	}
 	return buf;
+}
+
+bool meta_utc_offset(const char *header_text, long *sec, char *zone,
+		     size_t n)
+{
+	char v[32], *end;
+	long off;
+
+	*sec = 0;
+	if (n)
+		zone[0] = '\0';
+	if (!meta_kv(header_text, "utc_offset_s", v, sizeof(v)))
+		return false;
+	errno = 0;
+	off = strtol(v, &end, 10);
+	/* UTC-12 to UTC+14, and a little more for the odd historical zone */
+	if (errno || *end || off < -16 * 3600 || off > 16 * 3600)
+		return false;
+	*sec = off;
+	if (n && !meta_kv(header_text, "timezone", zone, n))
+		zone[0] = '\0';
+	return true;
 }
 
 int meta_kv_each(const char *text, meta_kv_fn fn, void *arg)

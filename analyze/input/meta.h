@@ -59,6 +59,15 @@ typedef int (*meta_kv_fn)(const char *key, size_t klen, const char *val,
 			  size_t vlen, void *arg);
 int meta_kv_each(const char *text, meta_kv_fn fn, void *arg);
 
+/*
+ * meta_utc_offset - the recording machine's offset from UTC at the start
+ * (utc_offset_s in the header) into *sec, and its time zone's name
+ * (timezone, "" when absent) into zone.  False when the header has no
+ * offset (recordings of iorec before 0.1.0's wall-clock zone: UTC).
+ */
+bool meta_utc_offset(const char *header_text, long *sec, char *zone,
+		     size_t n);
+
 /* ------------------------------------------------------------------ */
 /* Snapshot lines */
 

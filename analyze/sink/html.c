@@ -55,9 +55,6 @@ struct page {
 	const struct html_rec *r;
 	struct sink s;		/* device names */
 	uint64_t t0;		/* x = 0 */
-	/* wall clock: realtime = real0 + (ts - mono0) */
-	bool wall;
-	uint64_t real0, mono0;
 	int err;
 };
 
@@ -74,42 +71,23 @@ static double secs(const struct page *p, uint64_t ts)
 	return ts > p->t0 ? (double)(ts - p->t0) / 1e9 : 0;
 }
 
-/* "12:03:04.123456 UTC" of a trace timestamp, else "+1.234567 s". */
+/*
+ * The wall-clock date and time of a trace timestamp (the recording
+ * machine's local time, sink_wallclock()), else "+1.234567 s".
+ */
 static void when(const struct page *p, uint64_t ts, char *buf, size_t n)
 {
-	if (p->wall && ts >= p->mono0) {
-		uint64_t real = p->real0 + (ts - p->mono0);
-		time_t t = (time_t)(real / 1000000000);
-		struct tm tm;
-
-		gmtime_r(&t, &tm);
-		snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%06u UTC",
-			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-			 tm.tm_hour, tm.tm_min, tm.tm_sec,
-			 (unsigned int)(real % 1000000000 / 1000));
-	} else {
+	if (!sink_wallclock(p->r->st->info, ts, true, buf, n))
 		snprintf(buf, n, "+%.6f s", secs(p, ts));
-	}
 }
 
 static void page_init(struct page *p, FILE *f, const struct html_rec *r)
 {
-	const char *hdr = r->st->info->header_text;
-	char clock[32], real[32], mono[32];
-
 	memset(p, 0, sizeof(*p));
 	p->f = f;
 	p->r = r;
 	sink_init(&p->s, r->st, f, NULL);
 	p->t0 = r->st->first_ts;
-	if (meta_kv(hdr, "clock", clock, sizeof(clock)) &&
-	    !strcmp(clock, "mono") &&
-	    meta_kv(hdr, "start_realtime_ns", real, sizeof(real)) &&
-	    meta_kv(hdr, "start_mono_ns", mono, sizeof(mono))) {
-		p->real0 = strtoull(real, NULL, 10);
-		p->mono0 = strtoull(mono, NULL, 10);
-		p->wall = p->real0 && p->mono0;
-	}
 }
 
 /* ------------------------------------------------------------------ */

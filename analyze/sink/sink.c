@@ -185,11 +185,12 @@ void sink_printf(const struct sink *s, const char *fmt, ...)
 bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
 		    char *buf, size_t n)
 {
-	char rt[32], mt[32], clk[16];
+	char rt[32], mt[32], clk[16], zone[16], off[64] = " UTC";
 	unsigned long long r, m;
 	struct tm tm;
 	uint64_t wall;
 	time_t sec;
+	long utc;
 
 	if (n)
 		buf[0] = '\0';
@@ -203,14 +204,22 @@ bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
 	if (!r || !m)
 		return false;
 	wall = ts >= m ? r + (ts - m) : r - (m - ts);
+	/* the recording machine's local time, when the header says its zone */
+	if (meta_utc_offset(in->header_text, &utc, zone, sizeof(zone))) {
+		long a = utc < 0 ? -utc : utc;
+
+		wall += (uint64_t)((int64_t)utc * 1000000000);
+		snprintf(off, sizeof(off), " %c%02ld:%02ld%s%s", utc < 0 ? '-' : '+',
+			 a / 3600, a / 60 % 60, zone[0] ? " " : "", zone);
+	}
 	sec = (time_t)(wall / 1000000000);
 	if (!gmtime_r(&sec, &tm))
 		return false;
 	if (date)
-		snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%06u UTC",
+		snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%06u%s",
 			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
 			 tm.tm_hour, tm.tm_min, tm.tm_sec,
-			 (unsigned)(wall % 1000000000 / 1000));
+			 (unsigned)(wall % 1000000000 / 1000), off);
 	else
 		snprintf(buf, n, "%02d:%02d:%02d.%06u", tm.tm_hour, tm.tm_min,
 			 tm.tm_sec, (unsigned)(wall % 1000000000 / 1000));

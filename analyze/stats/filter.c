@@ -67,7 +67,11 @@ const char *filter_resolve(struct view_filter *f, const char *snap)
 	return NULL;
 }
 
-/* The trace time of time of day tod (ns after midnight UTC). */
+/*
+ * The trace time of time of day tod (ns after midnight of the wall clock
+ * r is in: the recording machine's local time when r is shifted by its
+ * UTC offset, else UTC).
+ */
 static uint64_t wall_ts(uint64_t r, uint64_t m, uint64_t tod)
 {
 	const uint64_t day = 86400ULL * 1000000000ULL;
@@ -80,8 +84,9 @@ static uint64_t wall_ts(uint64_t r, uint64_t m, uint64_t tod)
 
 bool filter_resolve_wall(struct view_filter *f, const char *header_text)
 {
-	char rt[32], mt[32];
+	char rt[32], mt[32], zone[16];
 	uint64_t r, m;
+	long utc;
 
 	if (!f->since_wall && !f->until_wall)
 		return true;
@@ -92,6 +97,9 @@ bool filter_resolve_wall(struct view_filter *f, const char *header_text)
 	m = strtoull(mt, NULL, 10);
 	if (!r || !m)
 		return false;
+	/* times of day are the recording machine's, as the views print them */
+	if (meta_utc_offset(header_text, &utc, zone, sizeof(zone)))
+		r += (uint64_t)((int64_t)utc * 1000000000);
 	if (f->since_wall) {
 		f->since_ns = wall_ts(r, m, f->since_tod_ns);
 		f->since_abs = true;

@@ -23,7 +23,9 @@ cp "$(command -v dd)" "$T/bin/wra"
 cp "$(command -v dd)" "$T/bin/wrb"
 
 rc=0
-run_iorec -q -o "$T/rec.iorec" -- sh -c "
+# recorded in a zone 5:30 east of UTC (a POSIX TZ, no tzdata needed): the
+# views print, and the filters read, times of day of the recording machine
+TZ=XYZ-5:30 run_iorec -q -o "$T/rec.iorec" -- sh -c "
 	'$T/bin/wra' if=/dev/zero of='$A_MNT/a' bs=64k count=64 oflag=direct status=none &&
 	sleep 1 &&
 	'$T/bin/wrb' if=/dev/zero of='$B_MNT/b' bs=64k count=32 oflag=direct status=none" \
@@ -79,14 +81,26 @@ j early processes --until "$mid"
 j late processes --since "$mid"
 j early_d devices --until "$mid"
 j late_d devices --since "$mid"
-# the same pause as a time of day (UTC): the wall clock of the header
+# the same pause as a time of day of the recording machine: the wall
+# clock of the header in its zone, which summary prints with its offset
 j sum summary
 wall=$(python3 -c '
 import datetime, json, sys
 s = json.load(open(sys.argv[1]))["summary"]["started"]
-t = datetime.datetime.strptime(s, "%Y-%m-%d %H:%M:%S.%f UTC") + datetime.timedelta(seconds=float(sys.argv[2]))
-print(t.strftime("%H:%M:%S.%f"))' "$T/sum.json" "$mid") || fail "no wall clock in summary --json"
-log "the pause as a time of day: $wall UTC"
+rt = int(sys.argv[3])
+assert s.endswith(" +05:30 XYZ"), "started %r is not in the recording zone +05:30 XYZ" % s
+t = datetime.datetime.strptime(s[:26], "%Y-%m-%d %H:%M:%S.%f")
+# the local time is the header'"'"'s start_realtime_ns + 5:30 (to the us of the first event)
+utc = datetime.datetime.fromtimestamp(rt / 1e9, datetime.timezone.utc).replace(tzinfo=None)
+d = (t - utc - datetime.timedelta(hours=5, minutes=30)).total_seconds()
+assert 0 <= d < 5, "started %s is %.3f s from the recording start + 5:30" % (s, d)
+t += datetime.timedelta(seconds=float(sys.argv[2]))
+print(t.strftime("%H:%M:%S.%f"))' "$T/sum.json" "$mid" \
+	"$("$IOREPORT" info --json "$T/rec.iorec" | python3 -c 'import json, sys; print(json.load(sys.stdin)["header"]["start_realtime_ns"])')") ||
+	fail "no wall clock of the recording zone in summary --json"
+log "the pause as a time of day: $wall (+05:30)"
+"$IOREPORT" info "$T/rec.iorec" | grep -q '^  started: *[0-9-]* [0-9:.]* +05:30 XYZ$' ||
+	fail "info does not print the start in the recording's zone: $("$IOREPORT" info "$T/rec.iorec" | grep started)"
 j early_w processes --until "$wall"
 j late_w processes --since "$wall"
 j cross processes -c wra -d "$B_DEV"

@@ -16,12 +16,16 @@
 #define TOP_FINDINGS	5	/* what changed, at the head */
 
 static const char diff_usage[] =
-"usage: ioreport diff [--json] [--top N] [--wide] BEFORE AFTER\n"
+"usage: ioreport diff [--json] [--top N] [--wide] [FILTERS] BEFORE AFTER\n"
 "\n"
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
 "  -n, --top N          rows of each list (default 10)\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_FILTER_HELP
+"                       (each applied to both recordings: --since/--until\n"
+"                       from each one's first event, -d names resolved in\n"
+"                       each one's snapshot)\n"
 "\n"
 "Two recordings side by side: what changed in the machine (kernel,\n"
 "sysctls, mount options such as barrier/data=/commit=, block queue\n"
@@ -55,5 +59,6 @@ static int print_diff(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_diff = {
 	.usage = diff_usage, .shortopts = "jn:h",
 	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
-	.want = AN_WA | AN_DIRTY, .two = true, .print = print_diff,
+	.want = AN_WA | AN_DIRTY, .two = true, .filters = true,
+	.print = print_diff,
 };

@@ -88,7 +88,7 @@ static void say_filter(struct driver *d, const struct export_opts *o)
 	if (o->quiet || !d->filter)
 		return;
 	sink_init(&s, &d->st, stderr, NULL);
-	view_filter_kept(&s);
+	view_filter_kept(&s, NULL);
 	sink_release(&s);
 }
 

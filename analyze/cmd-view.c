@@ -37,6 +37,7 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 			       .can_all_fds = c->slow,
 			       .can_csv = c->csv };
 	int nfiles = c->two ? 2 : 1, rc;
+	struct view_filter after_filter;
 	struct an_err err;
 	struct json j, *jp = NULL;
 	struct sink s;
@@ -54,7 +55,10 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 		if (driver_open(&d[i], o.path[i], &err) < 0)
 			goto fail;
 	}
-	if (driver_filter(&d[0], &o.filter)) {
+	/* diff: each recording resolves and counts the filters for itself */
+	after_filter = o.filter;
+	if (driver_filter(&d[0], &o.filter) ||
+	    (c->two && driver_filter(&d[1], &after_filter))) {
 		rc = 1;
 		goto out;
 	}
@@ -97,12 +101,12 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	 */
 	if (!c->begin) {
 		view_integrity(&s, c->two ? &d[1].st : NULL);
-		view_filter_kept(&s);
+		view_filter_kept(&s, c->two ? &d[1].st : NULL);
 	}
 	rc = c->print(&s, &o, c->two ? &d[1].st : NULL);
 	if (c->begin) {
 		view_integrity(&s, NULL);
-		view_filter_kept(&s);
+		view_filter_kept(&s, c->two ? &d[1].st : NULL);
 	}
 	if (jp) {
 		json_object_end(jp);

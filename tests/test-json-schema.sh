@@ -46,6 +46,13 @@ for args in "processes -c python3" "slow --min-ms 1 --since 0.2 --until 1" \
 		echo "$args" >> "$dir/failed"
 	set +f
 done
+# a filtered diff: a filter object for each recording
+if [ -f samples/story000-sqlite-before.iorec ]; then
+	n=$((n + 1))
+	"$IOREPORT" diff --json -c python3 --since 0.5 samples/story000-sqlite-before.iorec \
+		samples/story000-sqlite-after.iorec > "$dir/$n.diff.json" 2>/dev/null ||
+		echo "diff -c python3 --since 0.5" >> "$dir/failed"
+fi
 if [ -s "$dir/failed" ]; then
 	echo "FAIL: a view failed on a sample:"; cat "$dir/failed"; exit 1
 fi

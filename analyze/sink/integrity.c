@@ -167,63 +167,84 @@ void sink_integrity_json(struct json *j, const struct source_info *const *in,
 	sbuf_release(&sb);
 }
 
-void view_filter_kept(struct sink *s)
+/* " kept R of N requests, C of M syscalls" of one recording's pass. */
+static void kept_text(FILE *out, const struct stats *st)
+{
+	const struct view_filter *f = st->filter;
+
+	fputs(" kept", out);
+	if (st->have_block)
+		fprintf(out, " %" PRIu64 " of %" PRIu64 " requests%s",
+			f->requests_kept, f->requests, st->have_sys ? "," : "");
+	if (st->have_sys)
+		fprintf(out, " %" PRIu64 " of %" PRIu64 " syscalls",
+			f->calls_kept, f->calls);
+}
+
+static void filter_json(struct json *j, const char *key,
+			const struct view_filter *f)
+{
+	if (!filter_active(f)) {
+		json_null(j, key);
+		return;
+	}
+	json_object_begin(j, key);
+	json_array_begin(j, "pids");
+	for (size_t i = 0; i < f->npids; i++)
+		json_i64(j, NULL, f->pids[i]);
+	json_array_end(j);
+	json_array_begin(j, "comms");
+	for (size_t i = 0; i < f->ncomms; i++)
+		json_str(j, NULL, f->comms[i]);
+	json_array_end(j);
+	json_array_begin(j, "devices");
+	for (size_t i = 0; i < f->ndevs; i++)
+		json_str(j, NULL, f->devs[i]);
+	json_array_end(j);
+	json_str(j, "path", f->glob);
+	if (f->have_since)
+		json_u64(j, "since_ns", f->since_ns);
+	else
+		json_null(j, "since_ns");
+	if (f->have_until)
+		json_u64(j, "until_ns", f->until_ns);
+	else
+		json_null(j, "until_ns");
+	json_u64(j, "min_ns", f->min_ns);
+	json_u64(j, "requests", f->requests);
+	json_u64(j, "requests_kept", f->requests_kept);
+	json_u64(j, "syscalls", f->calls);
+	json_u64(j, "syscalls_kept", f->calls_kept);
+	json_object_end(j);
+}
+
+void view_filter_kept(struct sink *s, const struct stats *after)
 {
 	const struct view_filter *f = s->st->filter;
 	struct sbuf sb = SBUF_INIT;
 
 	if (s->csv)
 		return;
-	if (!s->j) {
-		if (!filter_active(f))
-			return;
-		filter_text(f, &sb);
-		fprintf(s->out, "%sfilter: %s; kept", s->snooping ? "# " : "",
-			sb.buf ? sb.buf : "");
-		if (s->st->have_block)
-			fprintf(s->out, " %" PRIu64 " of %" PRIu64 " requests%s",
-				f->requests_kept, f->requests,
-				s->st->have_sys ? "," : "");
-		if (s->st->have_sys)
-			fprintf(s->out, " %" PRIu64 " of %" PRIu64 " syscalls",
-				f->calls_kept, f->calls);
-		fputc('\n', s->out);
-		sink_fail(s, sb.err);
-		sbuf_release(&sb);
+	if (s->j) {
+		filter_json(s->j, "filter", f);
+		if (after)
+			filter_json(s->j, "filter_after", after->filter);
 		return;
 	}
-	if (!filter_active(f)) {
-		json_null(s->j, "filter");
+	if (!filter_active(f))
 		return;
+	filter_text(f, &sb);
+	fprintf(s->out, "%sfilter: %s;", s->snooping ? "# " : "",
+		sb.buf ? sb.buf : "");
+	kept_text(s->out, s->st);
+	if (after && filter_active(after->filter)) {
+		fputs(" (before);", s->out);
+		kept_text(s->out, after);
+		fputs(" (after)", s->out);
 	}
-	json_object_begin(s->j, "filter");
-	json_array_begin(s->j, "pids");
-	for (size_t i = 0; i < f->npids; i++)
-		json_i64(s->j, NULL, f->pids[i]);
-	json_array_end(s->j);
-	json_array_begin(s->j, "comms");
-	for (size_t i = 0; i < f->ncomms; i++)
-		json_str(s->j, NULL, f->comms[i]);
-	json_array_end(s->j);
-	json_array_begin(s->j, "devices");
-	for (size_t i = 0; i < f->ndevs; i++)
-		json_str(s->j, NULL, f->devs[i]);
-	json_array_end(s->j);
-	json_str(s->j, "path", f->glob);
-	if (f->have_since)
-		json_u64(s->j, "since_ns", f->since_ns);
-	else
-		json_null(s->j, "since_ns");
-	if (f->have_until)
-		json_u64(s->j, "until_ns", f->until_ns);
-	else
-		json_null(s->j, "until_ns");
-	json_u64(s->j, "min_ns", f->min_ns);
-	json_u64(s->j, "requests", f->requests);
-	json_u64(s->j, "requests_kept", f->requests_kept);
-	json_u64(s->j, "syscalls", f->calls);
-	json_u64(s->j, "syscalls_kept", f->calls_kept);
-	json_object_end(s->j);
+	fputc('\n', s->out);
+	sink_fail(s, sb.err);
+	sbuf_release(&sb);
 }
 
 void view_integrity(struct sink *s, const struct stats *after)

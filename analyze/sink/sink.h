@@ -139,9 +139,10 @@ void view_integrity(struct sink *s, const struct stats *after);
 /*
  * view_filter_kept - what the view filters of the pass kept: a text
  * line "filter: ..." (none without a filter), or the "filter" member of
- * JSON (null without one)
+ * JSON (null without one); with after (diff), both recordings' counts,
+ * and "filter_after" in JSON
  */
-void view_filter_kept(struct sink *s);
+void view_filter_kept(struct sink *s, const struct stats *after);
 
 /* view-summary.c: the file line, the summary, the anomaly counters */
 void view_head(struct sink *s);

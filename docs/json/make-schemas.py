@@ -45,7 +45,7 @@ def merge(values, path):
     """The schema of every value in values, found at path."""
     if path.endswith('.integrity'):
         return {'$ref': COMMON + 'integrity'}
-    if path == '.filter':
+    if path in ('.filter', '.filter_after'):
         return {'anyOf': [{'$ref': COMMON + 'filter'}, {'type': 'null'}]}
     if path == '.schema_version':
         return {'const': values[0]}

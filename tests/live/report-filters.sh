@@ -6,8 +6,8 @@
 # writer's bytes, -f its file, -d its device's requests, --since/--until
 # the half of the recording it wrote in; the parts add up to the whole;
 # the window also as times of day; combined filters keep what both say
-# (wra on wrb's device: nothing); and
-# --min-ms keeps only what took that long.
+# (wra on wrb's device: nothing); --min-ms keeps only what took that
+# long; and diff filters each recording by itself.
 . "$(dirname "$0")/lib.sh"
 need_root_tracefs
 need_event block:block_rq_issue block:block_rq_complete \
@@ -99,8 +99,9 @@ print(t.strftime("%H:%M:%S.%f"))' "$T/sum.json" "$mid" \
 	"$("$IOREPORT" info --json "$T/rec.iorec" | python3 -c 'import json, sys; print(json.load(sys.stdin)["header"]["start_realtime_ns"])')") ||
 	fail "no wall clock of the recording zone in summary --json"
 log "the pause as a time of day: $wall (+05:30)"
-"$IOREPORT" info "$T/rec.iorec" | grep -q '^  started: *[0-9-]* [0-9:.]* +05:30 XYZ$' ||
-	fail "info does not print the start in the recording's zone: $("$IOREPORT" info "$T/rec.iorec" | grep started)"
+"$IOREPORT" info "$T/rec.iorec" >"$T/info" 2>&1 || fail "info failed: $(tail -n 3 "$T/info")"
+grep -q '^  started: *[0-9-]* [0-9:.]* +05:30 XYZ$' "$T/info" ||
+	fail "info does not print the start in the recording's zone: $(grep started "$T/info")"
 j early_w processes --until "$wall"
 j late_w processes --since "$wall"
 j cross processes -c wra -d "$B_DEV"
@@ -160,4 +161,23 @@ EOF
 # the text view says what it kept
 "$IOREPORT" processes -c wra "$T/rec.iorec" >"$T/text" 2>&1 || fail "processes -c wra failed"
 assert_grep "^filter: comm wra; kept [0-9]+ of [0-9]+ requests, [0-9]+ of [0-9]+ syscalls" "$T/text"
+
+# diff takes the filters too, each recording filtered by itself: the
+# recording against itself, -c wrb: only wrb, its 2 MiB on both sides
+"$IOREPORT" diff --json -c wrb "$T/rec.iorec" "$T/rec.iorec" >"$T/diff.json" 2>"$T/diff.err" ||
+	fail "diff -c wrb failed: $(cat "$T/diff.err")"
+python3 - "$T/diff.json" >"$T/diff.ok" 2>&1 <<'EOF' || fail "diff -c wrb: $(cat "$T/diff.ok")"
+import json, sys
+d = json.load(open(sys.argv[1]))
+p = d['sections']['processes']
+assert [r['key'] for r in p] == ['wrb'], 'processes %s, not only wrb' % [r['key'] for r in p]
+w = p[0]['metrics']['write_bytes']
+assert w['before'] == w['after'] == 2 * 1024 * 1024, 'wrb wrote %s / %s, not 2 MiB on each side' % (w['before'], w['after'])
+f, a = d['filter'], d['filter_after']
+assert f['comms'] == a['comms'] == ['wrb'] and f['syscalls_kept'] == a['syscalls_kept'] > 0, 'filter objects %s %s' % (f, a)
+print('only wrb, 2 MiB before and after; %d of %d syscalls kept on each side' % (f['syscalls_kept'], f['syscalls']))
+EOF
+log "ok: diff -c wrb: $(cat "$T/diff.ok")"
+"$IOREPORT" diff -c wrb "$T/rec.iorec" "$T/rec.iorec" >"$T/text" 2>&1 || fail "diff -c wrb (text) failed"
+assert_grep "^filter: comm wrb; kept .* \(before\); kept .* \(after\)$" "$T/text"
 finish

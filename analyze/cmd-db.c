@@ -27,13 +27,20 @@
 #include "driver.h"
 #include "stats/attrib.h"
 #include "stats/rows.h"
+#include "base/sbuf.h"
+#include "sink/sink.h"
 #include "sink/sqlite.h"
 
 static const char db_usage[] =
-"usage: ioreport db [-q] DB.sqlite RECORDING...\n"
+"usage: ioreport db [-q] [FILTERS] DB.sqlite RECORDING...\n"
 "\n"
 "  -q, --quiet          print nothing but errors\n"
 "  -h, --help           this help\n"
+VIEW_FILTER_HELP
+"      --min-ms MS      only requests and syscalls that took MS ms or more\n"
+"                       (the filters keep what they keep in the views, for\n"
+"                       each recording; the recording's recording_meta rows\n"
+"                       of section 'filter' say what was kept)\n"
 "\n"
 "Replay each RECORDING (.iorec or trace.dat) and store in the SQLite\n"
 "database DB.sqlite (created if needed) what the views show, plus every\n"
@@ -243,9 +250,32 @@ static void load_release(struct load *l)
 	driver_close(&l->a);
 }
 
-/* Replay path and store it.  Returns 0, or -1 after printing the error. */
-static int load_one(struct db *db, const char *path, bool quiet)
+/* The filters of a load, and what they kept, as recording_meta rows. */
+static int store_filter(struct db *db, const struct view_filter *f)
 {
+	struct sbuf sb = SBUF_INIT, what = SBUF_INIT;
+	int rc;
+
+	filter_text(f, &what);
+	sbuf_addf(&sb, "filter=%s\nrequests=%" PRIu64 "\nrequests_kept=%"
+		  PRIu64 "\nsyscalls=%" PRIu64 "\nsyscalls_kept=%" PRIu64 "\n",
+		  what.buf ? what.buf : "", f->requests, f->requests_kept,
+		  f->calls, f->calls_kept);
+	rc = sb.err || what.err ? -AN_E_NOMEM : db_add_meta(db, "filter", sb.buf);
+	sbuf_release(&sb);
+	sbuf_release(&what);
+	return rc;
+}
+
+/*
+ * Replay path and store it, with the filters (a copy of *filter: each
+ * recording counts for itself).  Returns 0, or -1 after printing the
+ * error.
+ */
+static int load_one(struct db *db, const char *path,
+		    const struct view_filter *filter, bool quiet)
+{
+	struct view_filter f = *filter;
 	struct load l;
 	struct an_err err;
 	uint64_t rows0 = db_rows(db);
@@ -265,6 +295,10 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		return -1;
 	}
 	l.a.want = AN_ATTRIB;
+	if (driver_filter(&l.a, &f)) {
+		load_release(&l);
+		return -1;
+	}
 	l.a.on_request = on_request;
 	l.a.on_request_arg = &l;
 	l.a.on_call = on_call;
@@ -284,6 +318,8 @@ static int load_one(struct db *db, const char *path, bool quiet)
 	if (!l.a.st.have_sys && !quiet && l.a.st.sys_why)
 		note("%s", l.a.st.sys_why);
 	rc = l.failed ? l.failed : store_results(&l);
+	if (!rc && l.a.filter)
+		rc = store_filter(db, l.a.filter);
 	if (rc) {
 		if (rc == AN_E_NOMEM || (rc == -AN_E_NOMEM && !*db_errmsg(db)))
 			error("%s: %s", path, an_strerror(rc));
@@ -298,6 +334,13 @@ static int load_one(struct db *db, const char *path, bool quiet)
 		       PRIu64 " rows\n", path, db_rec_id(db),
 		       db_replaced(db) ? " (replaced)" : "", l.a.st.events,
 		       db_rows(db) - rows0);
+	if (!quiet && l.a.filter) {
+		struct sink s;
+
+		sink_init(&s, &l.a.st, stdout, NULL);
+		view_filter_kept(&s, NULL);
+		sink_release(&s);
+	}
 	/* a line per recording as it is stored, not at the end */
 	fflush(stdout);
 	load_release(&l);
@@ -370,8 +413,10 @@ int cmd_db(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "help",  no_argument, NULL, 'h' },
+		FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct view_filter filter = { 0 };
 	bool quiet = false;
 	struct db *db;
 	struct an_err err;
@@ -380,7 +425,8 @@ int cmd_db(int argc, char **argv)
 	int c, rc = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+	opterr = 0;		/* the messages below name the option */
+	while ((c = getopt_long(argc, argv, ":qhp:c:d:f:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'q':
 			quiet = true;
@@ -388,10 +434,26 @@ int cmd_db(int argc, char **argv)
 		case 'h':
 			fputs(db_usage, stdout);
 			return 0;
+		case 'p':
+		case 'c':
+		case 'd':
+		case 'f':
+		case OPT_SINCE:
+		case OPT_UNTIL:
+		case OPT_MIN_MS:
+			if (parse_filter(db_usage, c, optarg, &filter))
+				return 2;
+			break;
+		case ':':
+			return usage_error(db_usage, "option '%s' wants an argument",
+					   argv[optind - 1]);
 		default:
-			return usage_error(db_usage, "unknown option");
+			return usage_error(db_usage, "unknown option '%s'",
+					   argv[optind - 1]);
 		}
 	}
+	if (check_filter(db_usage, &filter))
+		return 2;
 	if (argc - optind < 2)
 		return usage_error(db_usage,
 				   "db wants a database file and at least one recording");
@@ -410,7 +472,7 @@ int cmd_db(int argc, char **argv)
 		return 1;
 	}
 	for (int i = optind + 1; i < argc && !rc; i++)
-		rc = load_one(db, argv[i], quiet);
+		rc = load_one(db, argv[i], &filter, quiet);
 	if (!rc && db_commit(db)) {
 		error("%s", db_errmsg(db));
 		rc = -1;

@@ -3,7 +3,8 @@
 # numbers equal the `processes`, `files` and `devices` JSON views; two recordings in
 # one database and a query across them; re-loading replaces instead of
 # doubling; a load killed midway (kill -9) or failing leaves the previous
-# database; a database of another schema version is refused.
+# database; a database of another schema version is refused; a load
+# with the view filters stores what the filtered views keep.
 #
 # Needs python3 (its sqlite3 module) and the samples (skips otherwise).
 set -euo pipefail
@@ -269,4 +270,34 @@ rc=0
 assert "exit code on a text file" 1 "$rc"
 grep -q 'is not an SQLite database' "$T/err" || fail "text file: $(cat "$T/err")"
 log "database argument: swapped, device node, foreign file refused in one line"
+
+# 8. The view filters: a filtered load stores what the filtered views
+# count (the syscalls and requests they keep, their processes), and says
+# what it kept in recording_meta
+FDB=$T/filtered.sqlite
+"$IOREPORT" db -c python3 --since 0.5 "$FDB" "$S/story000-sqlite-before.iorec" >"$T/out" 2>"$T/err" ||
+	fail "db with filters: $(cat "$T/err")"
+grep -q '^filter: comm python3, from 0.500 s of the recording; kept' "$T/out" || fail "db with filters said: $(cat "$T/out")"
+"$IOREPORT" processes --json --top 100000 -c python3 --since 0.5 "$S/story000-sqlite-before.iorec" >"$T/fp.json"
+python3 - "$FDB" "$T/fp.json" <<'EOF' || fail "filtered database differs from the filtered view"
+import json, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+v = json.load(open(sys.argv[2]))
+f = v['filter']
+meta = dict(db.execute("SELECT key, value FROM recording_meta WHERE section = 'filter'"))
+want = {'syscalls_kept': f['syscalls_kept'], 'requests_kept': f['requests_kept'],
+        'syscalls': f['syscalls'], 'requests': f['requests']}
+got = {k: int(meta[k]) for k in want}
+assert got == want, 'recording_meta filter %s, the view kept %s' % (got, want)
+assert meta['filter'] == 'comm python3, from 0.500 s of the recording', meta['filter']
+n = db.execute('SELECT count(*) FROM syscalls').fetchone()[0]
+assert n == f['syscalls_kept'], '%d syscall rows, the view kept %d' % (n, f['syscalls_kept'])
+n = db.execute('SELECT count(*) FROM requests').fetchone()[0]
+assert n == f['requests_kept'], '%d request rows, the view kept %d' % (n, f['requests_kept'])
+w = sum(p['write_bytes'] for p in v['processes'])
+d = db.execute('SELECT sum(write_bytes) FROM processes').fetchone()[0]
+assert d == w, 'processes write %s bytes in the database, %s in the view' % (d, w)
+print('%d syscalls, %d requests, %d bytes written: as the filtered view' % (f['syscalls_kept'], f['requests_kept'], w))
+EOF
+log "filters: the filtered load stores what the filtered view keeps"
 log PASS

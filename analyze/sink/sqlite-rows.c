@@ -114,6 +114,11 @@ static int add_meta(struct db *db, const char *section, const char *text)
 	return meta_kv_each(text, meta_row, &w);
 }
 
+int db_add_meta(struct db *db, const char *section, const char *text)
+{
+	return add_meta(db, section, text) ? sq_failed(db) : 0;
+}
+
 static int config_row(struct db *db, const char *phase, const char *kind,
 		      const char *name, const char *attr, const char *value)
 {

@@ -69,6 +69,12 @@ int db_load_begin(struct db *db);
 int db_recording_begin(struct db *db, const struct source_info *in,
 		       const char *path);
 
+/*
+ * db_add_meta - the "key=value" lines of text as recording_meta rows of
+ * section for the current recording; 0, or -1 (db_errmsg())
+ */
+int db_add_meta(struct db *db, const char *section, const char *text);
+
 /* The rec_id of the current recording (0 before db_recording_begin). */
 int64_t db_rec_id(const struct db *db);
 /* Whether the current recording replaced an earlier load of itself. */

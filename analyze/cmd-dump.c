@@ -22,11 +22,19 @@
 #include "sink/sink.h"
 
 static const char dump_usage[] =
-"usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [--raw] [--json] FILE\n"
+"usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [FILTERS] [--raw]\n"
+"                     [--json] FILE\n"
 "\n"
 "  -c, --cpu N          only the events of CPU N\n"
 "  -e, --events LIST    only these events: SYS:EVENT, SYS:* or SYS, EVENT;\n"
 "                       comma-separated, may be repeated\n"
+"  -p, --pid PID[,PID]  only the events of these tasks (the event's pid)\n"
+"      --comm NAME[,NAME] only the events of tasks of these names\n"
+"  -d, --dev DEV[,DEV]  only the events of these block devices (name or\n"
+"                       MAJ:MIN; events without a dev field are left out)\n"
+"      --since SEC, --until SEC\n"
+"                       only the events of that window: seconds after the\n"
+"                       first event, or times of day HH:MM:SS\n"
 "  -r, --raw            print fields as name=value instead of the event's format\n"
 "  -j, --json           one JSON object with an \"events\" array, one per line\n"
 "  -h, --help           this help\n"
@@ -38,7 +46,66 @@ static struct {
 	int cpu;
 	bool raw, json;
 	struct sbuf events;	/* comma-separated list, as given */
+	struct view_filter filter;	/* -p --comm -d --since --until */
+	bool filtered;
+	struct source_field **dev;	/* the "dev" field of each event id */
+	bool *dev_known;		/* dev[id] looked up */
+	int ndev;
+	struct meta_bdevs bdevs;
 } env;
+
+/* The dev field of ev's type, looked up once per type; NULL: none. */
+static const struct source_field *dev_field(struct source *src,
+					    const struct source_event *ev)
+{
+	if (ev->id < 0)
+		return NULL;
+	if (ev->id >= env.ndev) {
+		int n = ev->id + 64;
+		struct source_field **v = an_reallocarray(env.dev, (size_t)n,
+							  sizeof(*v));
+		bool *k;
+
+		if (!v)
+			return NULL;
+		env.dev = v;
+		k = an_reallocarray(env.dev_known, (size_t)n, sizeof(*k));
+		if (!k)
+			return NULL;
+		env.dev_known = k;
+		memset(k + env.ndev, 0, (size_t)(n - env.ndev) * sizeof(*k));
+		env.ndev = n;
+	}
+	if (!env.dev_known[ev->id]) {
+		env.dev[ev->id] = source_field(src, ev->id, "dev");
+		env.dev_known[ev->id] = true;
+	}
+	return env.dev[ev->id];
+}
+
+/* Whether the filters keep ev (the base time set from the first event). */
+static bool keep_event(struct source *src, const struct source_event *ev)
+{
+	struct view_filter *f = &env.filter;
+
+	if (!env.filtered)
+		return true;
+	if (!f->base_ts)
+		f->base_ts = ev->ts ? ev->ts : 1;
+	if (!filter_time(f, ev->ts) ||
+	    !filter_task(f, ev->pid, source_comm(src, ev->pid)))
+		return false;
+	if (f->ndevs) {
+		const struct source_field *df = dev_field(src, ev);
+		uint64_t dev;
+
+		if (!df || source_field_u64(df, ev, &dev) < 0)
+			return false;
+		return filter_dev(f, (uint32_t)dev,
+				  meta_bdevs_disk_of(&env.bdevs, (uint32_t)dev));
+	}
+	return true;
+}
 
 /*
  * Mark in want[] (indexed by event id) the events named by one
@@ -126,8 +193,9 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 	while ((ret = source_next(src, &ev)) > 0) {
 		const struct source_event_type *t;
 
-		if (want && !ev.missed &&
-		    (ev.id < 0 || ev.id > maxid || !want[ev.id]))
+		if ((want && !ev.missed &&
+		     (ev.id < 0 || ev.id > maxid || !want[ev.id])) ||
+		    (!ev.missed && !keep_event(src, &ev)))
 			continue;
 		t = source_event_type(src, ev.id);
 		json_object_begin(&j, NULL);
@@ -136,7 +204,8 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 		json_i64(&j, "cpu", ev.cpu);
 		if (ev.missed)
 			json_i64(&j, "lost_before", ev.missed);
-		if (want && (ev.id < 0 || ev.id > maxid || !want[ev.id])) {
+		if ((want && (ev.id < 0 || ev.id > maxid || !want[ev.id])) ||
+		    !keep_event(src, &ev)) {
 			/* a filtered-out event that carries a gap */
 			json_object_end(&j);
 			j.compact = false;
@@ -180,6 +249,11 @@ int cmd_dump(int argc, char **argv)
 		{ "raw",    no_argument,       NULL, 'r' },
 		{ "json",   no_argument,       NULL, 'j' },
 		{ "help",   no_argument,       NULL, 'h' },
+		{ "pid",    required_argument, NULL, 'p' },
+		{ "comm",   required_argument, NULL, OPT_COMM },
+		{ "dev",    required_argument, NULL, 'd' },
+		{ "since",  required_argument, NULL, OPT_SINCE },
+		{ "until",  required_argument, NULL, OPT_UNTIL },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sbuf line = SBUF_INIT;
@@ -193,8 +267,22 @@ int cmd_dump(int argc, char **argv)
 
 	env.cpu = -1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:e:rjh", opts, NULL)) != -1) {
+	opterr = 0;		/* the messages below name the option */
+	while ((c = getopt_long(argc, argv, ":c:e:rjhp:d:", opts, NULL)) != -1) {
 		switch (c) {
+		case 'p':
+		case 'd':
+		case OPT_COMM:
+		case OPT_SINCE:
+		case OPT_UNTIL:
+			if (parse_filter(dump_usage, c == OPT_COMM ? 'c' : c,
+					 optarg, &env.filter))
+				return 2;
+			env.filtered = true;
+			break;
+		case ':':
+			return usage_error(dump_usage, "option '%s' wants an argument",
+					   argv[optind - 1]);
 		case 'c':
 			if (parse_count(dump_usage, "cpu", optarg, 0, 65535, &v))
 				return 2;
@@ -215,9 +303,12 @@ int cmd_dump(int argc, char **argv)
 			fputs(dump_usage, stdout);
 			return 0;
 		default:
-			return usage_error(dump_usage, "unknown option");
+			return usage_error(dump_usage, "unknown option '%s'",
+					   argv[optind - 1]);
 		}
 	}
+	if (check_filter(dump_usage, &env.filter))
+		return 2;
 	if (argc - optind != 1) {
 		sbuf_release(&env.events);
 		return usage_error(dump_usage, "dump wants exactly one FILE");
@@ -231,6 +322,15 @@ int cmd_dump(int argc, char **argv)
 		return 1;
 	}
 	src = d.src;
+	if (env.filtered) {
+		/* the filters' names and times of day, as in the views */
+		if (driver_filter(&d, &env.filter) ||
+		    meta_bdevs_load(&env.bdevs, d.info->snapshot_start) < 0) {
+			ret = 1;
+			goto out;
+		}
+		d.filter = NULL;	/* the driver does not run */
+	}
 	if (env.events.len &&
 	    build_filter(src, argv[optind], &want, &maxid) < 0) {
 		ret = 1;
@@ -252,6 +352,8 @@ int cmd_dump(int argc, char **argv)
 		else if (ev.missed < 0)
 			printf("CPU %d: [LOST EVENTS]\n", ev.cpu);
 		if (want && (ev.id < 0 || ev.id > maxid || !want[ev.id]))
+			continue;
+		if (!keep_event(src, &ev))
 			continue;
 		sbuf_reset(&line);
 		source_format_event(src, &ev, env.raw, &line);
@@ -283,6 +385,9 @@ int cmd_dump(int argc, char **argv)
 	}
 out:
 	free(want);
+	free(env.dev);
+	free(env.dev_known);
+	meta_bdevs_release(&env.bdevs);
 	sbuf_release(&line);
 	sbuf_release(&env.events);
 	driver_close(&d);

@@ -40,7 +40,7 @@ int usage_error(const char *usage, const char *fmt, ...)
 
 /* Long options without a letter. */
 enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
-       OPT_WALLCLOCK, OPT_CSV, OPT_CMD };	/* OPT_CMD: a command's own */
+       OPT_WALLCLOCK, OPT_CSV, OPT_COMM, OPT_CMD };	/* OPT_CMD: a command's own */
 
 /* The view filters' long options, for a struct option table. */
 #define FILTER_LONGOPTS \

@@ -202,6 +202,7 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "wallclock", no_argument, NULL, OPT_WALLCLOCK },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ NULL, 0, NULL, 0 },
 	};
 	char opts[64];
@@ -217,7 +218,8 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 			    c == OPT_MIN_MS || c == OPT_WALLCLOCK ? o->can_min_ms :
 			    c == OPT_ALL_FDS ? o->can_all_fds :
 			    c == OPT_WIDE ? true :
-			    c == OPT_CSV ? o->can_csv : o->can_filter;
+			    c == OPT_CSV ? o->can_csv :
+			    c == OPT_INTERVAL ? o->can_interval : o->can_filter;
 
 		if (c != '?' && !have)
 			return usage_error(usage, "%s has no option --%s",
@@ -235,6 +237,14 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 			break;
 		case OPT_CSV:
 			o->csv = true;
+			break;
+		case OPT_INTERVAL:
+			if (parse_secs(usage, "interval", optarg, 1e9,
+				       &o->interval_ns))
+				return 2;
+			if (o->interval_ns < 1000000)
+				return usage_error(usage, "--interval wants at least 0.001 seconds, not '%s'",
+						   optarg);
 			break;
 		case 'p':
 		case 'c':
@@ -282,6 +292,8 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		return 2;
 	if (o->csv && o->json)
 		return usage_error(usage, "--csv and --json: choose one");
+	if (o->csv && o->interval_ns)
+		return usage_error(usage, "--csv has no --interval: use --json for the intervals");
 	if (argc - optind != nfiles)
 		return usage_error(usage, "%s wants %s", argv[0],
 				   nfiles == 1 ? "exactly one FILE" :

@@ -14,7 +14,8 @@
 #include "sink/sink.h"
 
 static const char processes_usage[] =
-"usage: ioreport processes [--json] [--top N] [FILTERS] [--wide] [--csv] FILE\n"
+"usage: ioreport processes [--json] [--top N] [FILTERS] [--interval SEC] [--wide]\n"
+"                          [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N processes that moved the most bytes\n"
@@ -22,6 +23,7 @@ static const char processes_usage[] =
 VIEW_WIDE_HELP
 VIEW_CSV_HELP
 VIEW_FILTER_HELP
+VIEW_INTERVAL_HELP
 "\n"
 "Per process (by pid, comm after exec/rename): file syscall counts,\n"
 "errors, bytes read and written, fsync cost; the block I/O attributed to\n"
@@ -79,6 +81,7 @@ const struct view_cmd cmd_processes = {
 	.usage = processes_usage, .shortopts = "jn:h",
 	.top = -1, .top_max = LONG_MAX,
 	.want = AN_ATTRIB, .need_sys = true, .filters = true, .csv = true,
+	.interval = IVL_PROCESSES,
 	.print = print_processes,
 };
 

@@ -14,7 +14,8 @@
 #define DEFAULT_TOP	10
 
 static const char devices_usage[] =
-"usage: ioreport devices [--json] [--no-hist] [FILTERS] [--wide] [--csv] FILE\n"
+"usage: ioreport devices [--json] [--no-hist] [FILTERS] [--interval SEC] [--wide]\n"
+"                        [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -H, --no-hist        no histograms, only the tables\n"
@@ -22,6 +23,7 @@ static const char devices_usage[] =
 VIEW_WIDE_HELP
 VIEW_CSV_HELP
 VIEW_FILTER_HELP
+VIEW_INTERVAL_HELP
 "\n"
 "Queue time is block_rq_insert -> block_rq_issue (Q2D), device time is\n"
 "block_rq_issue -> block_rq_complete (D2C), total is Q2C (or D2C for\n"
@@ -112,7 +114,8 @@ static int print_snoop(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_devices = {
 	.usage = devices_usage, .shortopts = "jHh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_BLOCK, .filters = true, .csv = true, .print = print_devices,
+	.want = AN_BLOCK, .filters = true, .csv = true, .interval = IVL_DEVICES,
+	.print = print_devices,
 };
 
 /* the slowest name their process and file: the attribution */

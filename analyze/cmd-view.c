@@ -16,6 +16,7 @@
 #include "driver.h"
 #include "sink/json.h"
 #include "sink/sink.h"
+#include "stats/interval.h"
 
 int view_require_block(struct sink *s, const char *path)
 {
@@ -28,6 +29,19 @@ int view_require_block(struct sink *s, const char *path)
 	return 1;
 }
 
+/* --interval: the driver's hooks into the interval aggregates */
+static void ivl_request(const struct blk_done *d, void *arg)
+{
+	interval_request(arg, d);
+}
+
+static void ivl_call(void *arg, const struct sys_call *c, int proc_id,
+		     int file_id)
+{
+	(void)file_id;
+	interval_call(arg, c, proc_id);
+}
+
 int run_view(const struct view_cmd *c, int argc, char **argv)
 {
 	struct driver d[2] = { { 0 } };
@@ -35,9 +49,12 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 			       .can_filter = c->filters,
 			       .can_min_ms = c->min_ms,
 			       .can_all_fds = c->slow,
-			       .can_csv = c->csv };
+			       .can_csv = c->csv,
+			       .can_interval = c->interval != IVL_NONE };
 	int nfiles = c->two ? 2 : 1, rc;
 	struct view_filter after_filter;
+	struct interval iv = { 0 };
+	bool during;		/* the view prints during the pass */
 	struct an_err err;
 	struct json j, *jp = NULL;
 	struct sink s;
@@ -71,26 +88,47 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	s.wide = o.wide;
 	s.wallclock = o.wallclock;
 	s.csv = o.csv;
-	if (c->begin) {
+	during = c->begin || o.interval_ns;
+	if (during) {
 		/* a view that prints during the pass */
 		if (jp) {
 			json_object_begin(jp, NULL);
 			json_u64(jp, "schema_version", JSON_SCHEMA_VERSION);
 		}
-		c->begin(&s, &d[0]);
+		if (c->begin)
+			c->begin(&s, &d[0]);
+	}
+	if (o.interval_ns) {
+		interval_init(&iv, &d[0].st, o.interval_ns, view_interval_slot,
+			      &s);
+		view_interval_begin(&s, d[0].info->path, o.interval_ns,
+				    c->interval == IVL_PROCESSES, o.top);
+		d[0].on_request = ivl_request;
+		d[0].on_request_arg = &iv;
+		d[0].on_call = ivl_call;
+		d[0].on_call_arg = &iv;
 	}
 	for (int i = 0; i < nfiles; i++)
 		if (driver_run(&d[i], &err) < 0) {
+			interval_release(&iv);
 			sink_release(&s);
 			goto fail;
 		}
+	if (o.interval_ns) {
+		int irc = interval_finish(&iv, d[0].st.last_ts);
+
+		if (irc < 0 && !s.err)
+			s.err = irc;
+		view_interval_end(&s);
+		interval_release(&iv);
+	}
 	if (c->need_sys && !d[0].st.have_sys) {
 		error("%s", d[0].st.sys_why);
 		sink_release(&s);
 		rc = 1;
 		goto out;
 	}
-	if (jp && !c->begin) {
+	if (jp && !during) {
 		json_object_begin(jp, NULL);
 		json_u64(jp, "schema_version", JSON_SCHEMA_VERSION);
 	}
@@ -99,12 +137,16 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	 * or a warning line above the view (after it for a view printed
 	 * during the pass)
 	 */
-	if (!c->begin) {
+	if (!during) {
 		view_integrity(&s, c->two ? &d[1].st : NULL);
 		view_filter_kept(&s, c->two ? &d[1].st : NULL);
 	}
-	rc = c->print(&s, &o, c->two ? &d[1].st : NULL);
-	if (c->begin) {
+	/* the intervals in text are the view; in JSON beside its members */
+	if (!o.interval_ns || jp)
+		rc = c->print(&s, &o, c->two ? &d[1].st : NULL);
+	else if (c->interval == IVL_DEVICES)
+		rc = view_require_block(&s, o.path[0]);
+	if (during) {
 		view_integrity(&s, NULL);
 		view_filter_kept(&s, c->two ? &d[1].st : NULL);
 	}

@@ -40,7 +40,8 @@ int usage_error(const char *usage, const char *fmt, ...)
 
 /* Long options without a letter. */
 enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
-       OPT_WALLCLOCK, OPT_CSV, OPT_COMM, OPT_CMD };	/* OPT_CMD: a command's own */
+       OPT_WALLCLOCK, OPT_CSV, OPT_COMM, OPT_INTERVAL,
+       OPT_CMD };	/* OPT_CMD: a command's own */
 
 /* The view filters' long options, for a struct option table. */
 #define FILTER_LONGOPTS \
@@ -89,6 +90,10 @@ int driver_filter(struct driver *d, struct view_filter *f);
 "      --min-ms MS      only requests and syscalls that took MS ms or more\n" \
 "      --wallclock      times of day of the recording machine (from its\n" \
 "                       header), not seconds of the trace clock\n"
+#define VIEW_INTERVAL_HELP \
+"      --interval SEC   one block of rows per SEC seconds from the first\n" \
+"                       event, like iostat (JSON: an \"intervals\" array\n" \
+"                       beside the view's members)\n"
 #define VIEW_ALL_FDS_HELP \
 "      --all-fds        slowest syscalls on every fd (pipes, sockets, ttys\n" \
 "                       too), not only on files and block devices\n"
@@ -103,6 +108,8 @@ struct view_opts {
 	bool wide;		/* --wide: every column, exact numbers */
 	bool wallclock;		/* --wallclock (per-operation views) */
 	bool can_csv, csv;	/* --csv (the row views) */
+	bool can_interval;	/* --interval (devices, processes) */
+	uint64_t interval_ns;	/* --interval SEC, 0: none */
 	bool json;		/* -j, --json */
 	bool no_hist;		/* -H, --no-hist */
 	long top;		/* -n, --top N */
@@ -149,6 +156,8 @@ struct view_cmd {
 	bool filters;			/* takes the view filters */
 	bool min_ms;			/* and --min-ms (per-operation views) */
 	bool csv;			/* takes --csv (a row view) */
+	/* takes --interval: its blocks are of devices or of processes */
+	enum { IVL_NONE, IVL_DEVICES, IVL_PROCESSES } interval;
 	/* before the pass, for a view printed during it (hooks), or NULL */
 	void (*begin)(struct sink *s, struct driver *d);
 	/*

@@ -37,7 +37,8 @@ for schema in docs/json/*.schema.json; do
 done
 # filtered views: the same schemas, with the filter object
 for args in "processes -c python3" "slow --min-ms 1 --since 0.2 --until 1" \
-	    "snoop -d vda" "files -f */*.sqlite*" "report -p 16616 --all-fds"; do
+	    "snoop -d vda" "files -f */*.sqlite*" "report -p 16616 --all-fds" \
+	    "devices --interval 0.1" "processes --interval 0.2 -n 3"; do
 	[ -f samples/story001-barrier.iorec ] || break
 	n=$((n + 1))
 	set -f	# the glob is -f's

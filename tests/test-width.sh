@@ -22,6 +22,12 @@ for v in report summary devices slow snoop processes files wa fsync dirty; do
 		check "$v $s" < <("$IOREPORT" "$v" "$s" 2>/dev/null)
 	done
 done
+# the --interval blocks
+for v in devices processes; do
+	for s in "${samples[@]}"; do
+		check "$v --interval 0.25 $s" < <("$IOREPORT" "$v" --interval 0.25 "$s" 2>/dev/null)
+	done
+done
 while read -r before after opts; do
 	case $before in '#'*|'') continue ;; esac
 	case " $opts " in *" --json "*) continue ;; esac

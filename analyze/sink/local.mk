@@ -6,6 +6,7 @@ analyze_libioreport_a_SOURCES += \
 	analyze/sink/integrity.c \
 	analyze/sink/view-summary.c \
 	analyze/sink/view-requests.c \
+	analyze/sink/view-interval.c \
 	analyze/sink/view-procfiles.c \
 	analyze/sink/view-wa.c \
 	analyze/sink/view-diff.c \

@@ -48,7 +48,22 @@ struct sink {
 	/* snoop */
 	bool snooping;
 	uint64_t snooped;
+	/* --interval: processes (else devices), rows per interval */
+	bool ivl_procs;
+	long ivl_top;
 };
+
+/*
+ * view-interval.c: --interval of devices and processes.  Begin (in JSON
+ * the "interval_ns" member and the "intervals" array), each slot as the
+ * pass hands it on (an ivl_slot_fn of stats/interval.h with the sink as
+ * its argument), end.
+ */
+struct ivl_slot;
+void view_interval_begin(struct sink *s, const char *path, uint64_t width,
+			 bool procs, long top);
+int view_interval_slot(void *arg, const struct ivl_slot *sl);
+void view_interval_end(struct sink *s);
 
 /* A sink of st's views to out (text) or to j (JSON, when not NULL). */
 void sink_init(struct sink *s, struct stats *st, FILE *out, struct json *j);

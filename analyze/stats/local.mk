@@ -13,7 +13,8 @@ analyze_libioreport_a_SOURCES += analyze/stats/wa.h analyze/stats/wa.c \
 # the rows the views print, the summary's diskstats and config
 analyze_libioreport_a_SOURCES += analyze/stats/rows.h analyze/stats/rows.c \
 	analyze/stats/summary.h analyze/stats/summary.c \
-	analyze/stats/filter.h analyze/stats/filter.c
+	analyze/stats/filter.h analyze/stats/filter.c \
+	analyze/stats/interval.h analyze/stats/interval.c
 # two recordings: what changed in the machine, the diff model
 analyze_libioreport_a_SOURCES += \
 	analyze/stats/snapcmp.h analyze/stats/snapcmp.c \

@@ -89,6 +89,8 @@ def main():
         docs = []
         runs = [[view, '--json', s] for s in samples] if view != 'diff' else \
             [['diff', '--json', a, b] for a, b in pairs]
+        if view in ('devices', 'processes'):
+            runs += [[view, '--json', '--interval', '0.25', s] for s in samples]
         for args in runs:
             r = subprocess.run([ioreport] + args, capture_output=True)
             if r.returncode == 0:

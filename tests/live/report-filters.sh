@@ -7,7 +7,8 @@
 # the half of the recording it wrote in; the parts add up to the whole;
 # the window also as times of day; combined filters keep what both say
 # (wra on wrb's device: nothing); --min-ms keeps only what took that
-# long; and diff filters each recording by itself.
+# long; diff filters each recording by itself; --interval blocks add up
+# to the whole view.
 . "$(dirname "$0")/lib.sh"
 need_root_tracefs
 need_event block:block_rq_issue block:block_rq_complete \
@@ -178,6 +179,44 @@ assert f['comms'] == a['comms'] == ['wrb'] and f['syscalls_kept'] == a['syscalls
 print('only wrb, 2 MiB before and after; %d of %d syscalls kept on each side' % (f['syscalls_kept'], f['syscalls']))
 EOF
 log "ok: diff -c wrb: $(cat "$T/diff.ok")"
+# --interval: the intervals add up to the whole view, and the writers'
+# bytes fall on their side of the pause
+"$IOREPORT" devices --json --interval 0.25 "$T/rec.iorec" >"$T/ivd.json" 2>/dev/null || fail "devices --interval failed"
+"$IOREPORT" processes --json --interval 0.25 "$T/rec.iorec" >"$T/ivp.json" 2>/dev/null || fail "processes --interval failed"
+python3 - "$T/ivd.json" "$T/ivp.json" "$A_DEV" "$B_DEV" "$mid" >"$T/iv.ok" 2>&1 <<'EOF' || fail "--interval: $(cat "$T/iv.ok")"
+import collections, json, sys
+d, p = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+adev, bdev, mid = sys.argv[3], sys.argv[4], float(sys.argv[5]) * 1e9
+W = 250000000
+assert d['interval_ns'] == W and p['interval_ns'] == W
+idx = [iv['index'] for iv in d['intervals']]
+assert idx == sorted(idx) and all(iv['end_ns'] - iv['start_ns'] == W * iv['count'] for iv in d['intervals']), 'intervals not in order or not 0.25 s'
+sums = collections.Counter()
+for iv in d['intervals']:
+    for r in iv['devices']:
+        sums[(r['device'], r['op'], 'requests')] += r['requests']
+        sums[(r['device'], r['op'], 'bytes')] += r['bytes']
+        assert iv['count'] == 1
+for r in d['devices']:
+    for k in ('requests', 'bytes'):
+        assert sums[(r['device'], r['op'], k)] == r[k], '%s %s %s: intervals %d, view %d' % (r['device'], r['op'], k, sums[(r['device'], r['op'], k)], r[k])
+def dev_writes(dev, before):
+    return sum(r['bytes'] for iv in d['intervals'] for r in iv['devices']
+               if r['device'] == dev and r['op'] == 'write' and (iv['end_ns'] <= mid) == before)
+assert dev_writes(adev, True) >= 4 * 1024 * 1024 and dev_writes(bdev, False) >= 2 * 1024 * 1024, 'the writers are not on their side of the pause'
+assert dev_writes(bdev, True) < 2 * 1024 * 1024, 'wrb wrote before the pause'
+ps = collections.Counter()
+for iv in p['intervals']:
+    for r in iv['processes']:
+        ps[(r['pid'], 'write_bytes')] += r['write_bytes']
+        ps[(r['pid'], 'calls')] += r['calls']
+for r in p['processes']:
+    if r['comm'] in ('wra', 'wrb'):
+        assert ps[(r['pid'], 'write_bytes')] == r['write_bytes'] == {'wra': 4, 'wrb': 2}[r['comm']] * 1024 * 1024, '%s: intervals %d, view %d' % (r['comm'], ps[(r['pid'], 'write_bytes')], r['write_bytes'])
+        assert ps[(r['pid'], 'calls')] == r['calls'], '%s calls: intervals %d, view %d' % (r['comm'], ps[(r['pid'], 'calls')], r['calls'])
+print('%d intervals of 0.25 s add up to the devices and processes views; wra 4 MiB before the pause, wrb 2 MiB after' % len(idx))
+EOF
+log "ok: --interval: $(cat "$T/iv.ok")"
 "$IOREPORT" diff -c wrb "$T/rec.iorec" "$T/rec.iorec" >"$T/text" 2>&1 || fail "diff -c wrb (text) failed"
 assert_grep "^filter: comm wrb; kept .* \(before\); kept .* \(after\)$" "$T/text"
 finish

@@ -35,7 +35,8 @@ VIEW_FILTER_HELP
 "relative change, and the latency histograms of both in one picture.\n"
 "A file system mounted at another directory or on another device in\n"
 "AFTER is matched to BEFORE's (same source, or the only one of its type\n"
-"that did I/O), and its files are named as in BEFORE.\n"
+"that did I/O), its files are named as in BEFORE, and its device and disk\n"
+"too: a card that was mmcblk0 and is sda compares as one device.\n"
 "\n"
 "Both recordings can also be loaded into one SQLite database (ioreport db)\n"
 "and compared there.\n";

@@ -471,6 +471,12 @@ int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 		if (strcmp(mb->dir, ma->dir))
 			mpmap_add(sd, ma->dir, mb->dir);
 		devmap_add(sd, ma->dev, mb->dev);
+		/*
+		 * and their disks, which the block requests name: a card that
+		 * was mmcblk0 (mmcblk0p2 mounted on /) and is sda after
+		 */
+		devmap_add(sd, meta_disk_of(snap_a, ma->dev),
+			   meta_disk_of(snap_b, mb->dev));
 		if (!mnt_interesting(mb, used, arg) &&
 		    !mnt_interesting(ma, used, arg))
 			continue;

@@ -144,6 +144,46 @@ static void test_snapdiff(void **state)
 	snapdiff_release(&sd);
 }
 
+/*
+ * The same SD card as mmcblk0 on one machine and sda on the next: its
+ * root file system on partition 2 matched by mount point, and the disks,
+ * which the block requests name, matched with it.
+ */
+static const char snap_card_b[] =
+	"mount\t179:2\t/dev/mmcblk0p2\t/\text4\trw,relatime\trw\n"
+	"mount\t179:1\t/dev/mmcblk0p1\t/boot\tvfat\trw\trw\n"
+	"blockdev\tmmcblk0\t179:0\tscheduler\tmq-deadline\n"
+	"blockdev\tmmcblk0p1\t179:1\tparent\tmmcblk0\n"
+	"blockdev\tmmcblk0p2\t179:2\tparent\tmmcblk0\n";
+static const char snap_card_a[] =
+	"mount\t8:2\t/dev/sda2\t/\text4\trw,relatime\trw\n"
+	"mount\t8:1\t/dev/sda1\t/boot\tvfat\trw\trw\n"
+	"blockdev\tsda\t8:0\tscheduler\tmq-deadline\n"
+	"blockdev\tsda1\t8:1\tparent\tsda\n"
+	"blockdev\tsda2\t8:2\tparent\tsda\n";
+
+static bool used_card(uint32_t dev, void *arg)
+{
+	(void)arg;
+	return dev >> 20 == 179 || dev >> 20 == 8;
+}
+
+static void test_snapdiff_disks(void **state)
+{
+	struct snapdiff sd = { 0 };
+
+	(void)state;
+	snapdiff_compute(&sd, NULL, snap_card_b, NULL, snap_card_a, used_card,
+			 NULL);
+	assert_int_equal(sd.err, 0);
+	assert_int_equal(snapdiff_dev(&sd, DEV(8, 2)), DEV(179, 2));
+	assert_int_equal(snapdiff_dev(&sd, DEV(8, 1)), DEV(179, 1));
+	assert_int_equal(snapdiff_dev(&sd, DEV(8, 0)), DEV(179, 0));
+	/* a device of neither */
+	assert_int_equal(snapdiff_dev(&sd, DEV(7, 0)), DEV(7, 0));
+	snapdiff_release(&sd);
+}
+
 /* ------------------------------------------------------------------ */
 /* wa */
 
@@ -459,6 +499,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snapdiff),
+		cmocka_unit_test(test_snapdiff_disks),
 		cmocka_unit_test(test_wa_classes),
 		cmocka_unit_test(test_wa_diskstats),
 		cmocka_unit_test(test_wa_fsync_join),

@@ -35,6 +35,8 @@ static const char dump_usage[] =
 "      --since SEC, --until SEC\n"
 "                       only the events of that window: seconds after the\n"
 "                       first event, or times of day HH:MM:SS\n"
+"      --wallclock      times of day of the recording machine instead of\n"
+"                       seconds of the trace clock (JSON: \"wallclock\")\n"
 "  -r, --raw            print fields as name=value instead of the event's format\n"
 "  -j, --json           one JSON object with an \"events\" array, one per line\n"
 "  -h, --help           this help\n"
@@ -44,7 +46,7 @@ static const char dump_usage[] =
 
 static struct {
 	int cpu;
-	bool raw, json;
+	bool raw, json, wallclock;
 	struct sbuf events;	/* comma-separated list, as given */
 	struct view_filter filter;	/* -p --comm -d --since --until */
 	bool filtered;
@@ -81,6 +83,12 @@ static const struct source_field *dev_field(struct source *src,
 		env.dev_known[ev->id] = true;
 	}
 	return env.dev[ev->id];
+}
+
+/* --wallclock: the time of day of ts on the recording's clock, or NULL. */
+static const char *when(struct source *src, uint64_t ts, char *buf, size_t n)
+{
+	return sink_wallclock(source_info(src), ts, false, buf, n) ? buf : NULL;
 }
 
 /* Whether the filters keep ev (the base time set from the first event). */
@@ -183,6 +191,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 	const struct source_info *in;
 	struct source_event ev;
 	struct json j;
+	char wall[64];
 	int ret = 0;
 
 	json_init(&j, stdout);
@@ -201,6 +210,9 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 		json_object_begin(&j, NULL);
 		j.compact = true;
 		json_u64(&j, "ts_ns", ev.ts);
+		if (env.wallclock)
+			json_str(&j, "wallclock", when(src, ev.ts, wall,
+						       sizeof(wall)));
 		json_i64(&j, "cpu", ev.cpu);
 		if (ev.missed)
 			json_i64(&j, "lost_before", ev.missed);
@@ -254,11 +266,13 @@ int cmd_dump(int argc, char **argv)
 		{ "dev",    required_argument, NULL, 'd' },
 		{ "since",  required_argument, NULL, OPT_SINCE },
 		{ "until",  required_argument, NULL, OPT_UNTIL },
+		{ "wallclock", no_argument,    NULL, OPT_WALLCLOCK },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sbuf line = SBUF_INIT;
 	struct source_event ev;
 	struct driver d = { 0 };
+	char wall[64];
 	struct source *src;
 	struct an_err err;
 	bool *want = NULL;
@@ -295,6 +309,9 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case 'r':
 			env.raw = true;
+			break;
+		case OPT_WALLCLOCK:
+			env.wallclock = true;
 			break;
 		case 'j':
 			env.json = true;
@@ -340,6 +357,10 @@ int cmd_dump(int argc, char **argv)
 		warning("%s: no CPU %d in this recording (it has %d)",
 			argv[optind], env.cpu, source_info(src)->nr_cpus);
 	source_set_cpu(src, env.cpu);
+	if (env.wallclock && !when(src, source_info(src)->first_ts, wall,
+				   sizeof(wall)))
+		warning("%s: no wall clock in the recording (start_realtime_ns and start_mono_ns of a mono-clock header): times are seconds of the trace clock",
+			argv[optind]);
 
 	if (env.json) {
 		ret = dump_json(src, argv[optind], want, maxid);
@@ -356,7 +377,10 @@ int cmd_dump(int argc, char **argv)
 		if (!keep_event(src, &ev))
 			continue;
 		sbuf_reset(&line);
-		source_format_event(src, &ev, env.raw, &line);
+		source_format_event(src, &ev, env.raw,
+				    env.wallclock ? when(src, ev.ts, wall,
+							 sizeof(wall)) : NULL,
+				    &line);
 		sbuf_addch(&line, '\n');
 		if (line.err)
 			break;

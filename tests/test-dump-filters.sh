@@ -2,7 +2,8 @@
 # test-dump-filters.sh - the view filters of `ioreport dump` on a sample
 # against the unfiltered dump: --comm, -p, -d MAJ:MIN and --since/--until
 # each keep exactly the event lines of the whole dump that they name
-# (their comm-pid, their dev field, their time), and combine.
+# (their comm-pid, their dev field, their time), and combine; --wallclock
+# prints each event's time on the header's wall clock.
 set -euo pipefail
 export LC_ALL=C
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/.." && pwd)}
@@ -35,4 +36,22 @@ pick "-d 7:0" "grep -E '(^| )dev=(7340032|0x700000)( |\$)'" -d 7:0
 first=$("$IOREPORT" info "$S" | sed -n 's/^ *first event: *//p')
 pick "--since 0.5 --until 0.75" "awk -v a=$first '{ t = \$3; sub(/:\$/, \"\", t); if (t - a >= 0.5 && t - a < 0.75) print }'" --since 0.5 --until 0.75
 pick "-p 16616 -d 7:0" "awk '\$1 ~ /-16616\$/' | grep -E '(^| )dev=(7340032|0x700000)( |\$)'" -p 16616 -d 7:0
+# --wallclock: the header's wall clock at each event (UTC: the sample has
+# no utc_offset_s), the same lines otherwise
+"$IOREPORT" dump --json --wallclock -e block "$S" >"$T/w.json" || fail "dump --json --wallclock failed"
+"$IOREPORT" info --json "$S" >"$T/info.json" || fail "info --json failed"
+"$IOREPORT" dump --wallclock -e block "$S" | grep -v '^CPU [0-9]*: \[LOST' >"$T/w.txt" || fail "dump --wallclock failed"
+python3 - "$T/w.json" "$T/info.json" "$T/w.txt" <<'PY' || fail "dump --wallclock: see above"
+import datetime, json, sys
+ev = json.load(open(sys.argv[1]))['events']
+h = json.load(open(sys.argv[2]))['header']
+rt, mt = int(h['start_realtime_ns']), int(h['start_mono_ns'])
+txt = [l.split()[2].rstrip(':') for l in open(sys.argv[3])]
+assert len(txt) == len(ev) > 0, '%d text lines, %d JSON events' % (len(txt), len(ev))
+for e, t in zip(ev, txt):
+    w = rt + e['ts_ns'] - mt
+    want = datetime.datetime.fromtimestamp(w // 1000000000, datetime.timezone.utc).strftime('%H:%M:%S') + '.%06d' % (w % 1000000000 // 1000)
+    assert e['wallclock'] == want == t, 'event at %d: JSON %s, text %s, header says %s' % (e['ts_ns'], e['wallclock'], t, want)
+print('test-dump-filters: ok: --wallclock: %d events at the header\'s wall clock' % len(ev))
+PY
 echo "test-dump-filters: PASS"

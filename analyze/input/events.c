@@ -421,7 +421,7 @@ static struct tep_record *print_record(struct source *src,
 }
 
 void source_format_event(struct source *src, const struct source_event *ev,
-			 bool raw, struct sbuf *out)
+			 bool raw, const char *when, struct sbuf *out)
 {
 	struct tep_record *rec = print_record(src, ev);
 	const struct source_event_type *t = source_find_type(src, ev->id);
@@ -435,7 +435,11 @@ void source_format_event(struct source *src, const struct source_event *ev,
 	trace_seq_reset(&src->seq);
 	tep_print_event(src->tep, &src->seq, rec, "%16s-%-5d [%03d]",
 			TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
-	tep_print_event(src->tep, &src->seq, rec, " %6.1000d:", TEP_PRINT_TIME);
+	if (when)
+		trace_seq_printf(&src->seq, " %s:", when);
+	else
+		tep_print_event(src->tep, &src->seq, rec, " %6.1000d:",
+				TEP_PRINT_TIME);
 	trace_seq_printf(&src->seq, " %s: %*s", name, len < 20 ? 20 - len : 0,
 			 "");
 	seq_fields(src, rec, raw, out, false);

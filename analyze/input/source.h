@@ -255,9 +255,10 @@ int source_field_str(const struct source_field *f,
  * source_format_event - append one line like trace-cmd report's:
  * "COMM-PID [CPU] SECONDS.USECS: EVENT: fields" (no newline)
  * @raw: print the fields as name=value instead of the event's print format
+ * @when: the time to print instead of SECONDS.USECS, or NULL
  */
 void source_format_event(struct source *src, const struct source_event *ev,
-			 bool raw, struct sbuf *out);
+			 bool raw, const char *when, struct sbuf *out);
 /* Append only the fields part of that line (no newline). */
 void source_format_fields(struct source *src, const struct source_event *ev,
 			  bool raw, struct sbuf *out);

@@ -25,7 +25,7 @@ static void format_events(const char *path, unsigned int n)
 	for (unsigned int i = 0; src && i < n && source_next(src, &ev) > 0;
 	     i++) {
 		sbuf_reset(&sb);
-		source_format_event(src, &ev, i & 1, &sb);
+		source_format_event(src, &ev, i & 1, NULL, &sb);
 	}
 	sbuf_release(&sb);
 	source_close(src);

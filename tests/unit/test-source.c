@@ -366,7 +366,7 @@ static void test_format_line(void **state)
 	struct source *src = open_standard(&f, true, 4, true);
 
 	assert_int_equal(source_next(src, &ev), 1);
-	source_format_event(src, &ev, false, &sb);
+	source_format_event(src, &ev, false, NULL, &sb);
 	assert_non_null(strstr(sb.buf, "snapcomm-77"));
 	assert_non_null(strstr(sb.buf, "[000]"));
 	assert_non_null(strstr(sb.buf, "0.000001: test_ev:"));

@@ -30,6 +30,7 @@ PATHS_LIVE_TESTS = \
 	tests/live/paths-copy.sh \
 	tests/live/paths-names.sh \
 	tests/live/paths-mmap.sh \
+	tests/live/paths-closed.sh \
 	tests/live/paths-aio.sh
 
 TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS)

@@ -91,15 +91,23 @@ static const char *when(struct source *src, uint64_t ts, char *buf, size_t n)
 	return sink_wallclock(source_info(src), ts, false, buf, n) ? buf : NULL;
 }
 
-/* Whether the filters keep ev (the base time set from the first event). */
+/*
+ * The first event of the recording, whatever -e and -c keep: the time
+ * --since and --until count from, as in the views.
+ */
+static void saw_event(const struct source_event *ev)
+{
+	if (env.filtered && !env.filter.base_ts)
+		env.filter.base_ts = ev->ts ? ev->ts : 1;
+}
+
+/* Whether the filters keep ev. */
 static bool keep_event(struct source *src, const struct source_event *ev)
 {
 	struct view_filter *f = &env.filter;
 
 	if (!env.filtered)
 		return true;
-	if (!f->base_ts)
-		f->base_ts = ev->ts ? ev->ts : 1;
 	if (!filter_time(f, ev->ts) ||
 	    !filter_task(f, ev->pid, source_comm(src, ev->pid)))
 		return false;
@@ -202,6 +210,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 	while ((ret = source_next(src, &ev)) > 0) {
 		const struct source_event_type *t;
 
+		saw_event(&ev);
 		if ((want && !ev.missed &&
 		     (ev.id < 0 || ev.id > maxid || !want[ev.id])) ||
 		    (!ev.missed && !keep_event(src, &ev)))
@@ -357,6 +366,9 @@ int cmd_dump(int argc, char **argv)
 		warning("%s: no CPU %d in this recording (it has %d)",
 			argv[optind], env.cpu, source_info(src)->nr_cpus);
 	source_set_cpu(src, env.cpu);
+	/* a .iorec knows its first event before reading (--cpu reads one CPU) */
+	if (env.filtered && source_info(src)->first_ts)
+		env.filter.base_ts = source_info(src)->first_ts;
 	if (env.wallclock && !when(src, source_info(src)->first_ts, wall,
 				   sizeof(wall)))
 		warning("%s: no wall clock in the recording (start_realtime_ns and start_mono_ns of a mono-clock header): times are seconds of the trace clock",
@@ -367,6 +379,7 @@ int cmd_dump(int argc, char **argv)
 		goto out;
 	}
 	while ((ret = source_next(src, &ev)) > 0) {
+		saw_event(&ev);
 		if (ev.missed > 0)
 			printf("CPU %d: [LOST %lld EVENTS]\n", ev.cpu,
 			       ev.missed);

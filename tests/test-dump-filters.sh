@@ -35,6 +35,8 @@ pick "-p 16616" "awk '\$1 ~ /-16616\$/'" -p 16616
 pick "-d 7:0" "grep -E '(^| )dev=(7340032|0x700000)( |\$)'" -d 7:0
 first=$("$IOREPORT" info "$S" | sed -n 's/^ *first event: *//p')
 pick "--since 0.5 --until 0.75" "awk -v a=$first '{ t = \$3; sub(/:\$/, \"\", t); if (t - a >= 0.5 && t - a < 0.75) print }'" --since 0.5 --until 0.75
+# the window counts from the recording's first event, whatever -e and -c keep
+pick "-e block --since 0.5 --until 0.75" "awk -v a=$first '{ t = \$3; sub(/:\$/, \"\", t); if (t - a >= 0.5 && t - a < 0.75 && \$4 ~ /^block_/) print }'" -e block --since 0.5 --until 0.75
 pick "-p 16616 -d 7:0" "awk '\$1 ~ /-16616\$/' | grep -E '(^| )dev=(7340032|0x700000)( |\$)'" -p 16616 -d 7:0
 # --wallclock: the header's wall clock at each event (UTC: the sample has
 # no utc_offset_s), the same lines otherwise

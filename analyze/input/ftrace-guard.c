@@ -3,12 +3,11 @@
  * ftrace-guard.c - the ftrace grammar check of the texts a recording
  * carries, before libtraceevent sees them (ftrace-guard.h).
  *
- * The grammar is the one the kernel prints (kernel/trace/trace_events.c
- * f_show and the TP_printk() expansions): a name line, an ID line,
- * "format:", field lines, a blank line after the common fields, and one
- * "print fmt:" line.  The print fmt is parsed as the C expressions
- * libtraceevent's parser understands, by recursive descent with a depth
- * limit; whatever is not in that subset makes it "not well formed".
+ * The grammar is the kernel's (trace_events.c f_show, the TP_printk()
+ * expansions): a name line, an ID line, "format:", field lines, a blank
+ * line after the common fields, one "print fmt:" line.  The print fmt is
+ * parsed as the C expressions libtraceevent understands, by recursive
+ * descent with a depth limit; anything else is "not well formed".
  */
 #include "config.h"
 
@@ -203,6 +202,8 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 	dn = (size_t)(semi - decl);
 	if (!dn || dn > MAX_DECL)
 		return refuse(fm->v, "field declaration empty or too long", base + 7);
+	if ((v = (long)ftrace_rewritten_word(decl, dn)))
+		return refuse(fm->v, "LOCAL_PR_FMT, STA_PR_FMT or VIF_PR_FMT in a field declaration (libtraceevent rewrites them)", base + 6 + (size_t)v);
 
 	/* from the end: NAME, or NAME[...] */
 	name_end = dn;

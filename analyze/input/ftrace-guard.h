@@ -21,9 +21,33 @@
 #ifndef IOREPORT_FTRACE_GUARD_H
 #define IOREPORT_FTRACE_GUARD_H
 
+#include <ctype.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+
+/*
+ * ftrace_rewritten_word - 1 + the offset in p of the first word that
+ * libtraceevent's tokenizer rewrites into a string, 0 when none:
+ * LOCAL_PR_FMT, STA_PR_FMT and VIF_PR_FMT, its workaround for an old
+ * mac80211 print fmt, which leaks the word's type when it comes in a
+ * field declaration (found by the fuzz-tracedat campaign).
+ */
+static inline size_t ftrace_rewritten_word(const char *p, size_t n)
+{
+	static const char *const w[] = { "LOCAL_PR_FMT", "STA_PR_FMT",
+					 "VIF_PR_FMT" };
+
+	for (size_t i = 0, j; i < n; i = j + 1) {
+		for (j = i; j < n && (p[j] == '_' || isalnum((unsigned char)p[j])); j++)
+			;
+		for (size_t k = 0; k < 3 && j > i; k++)
+			if (j - i == strlen(w[k]) && !memcmp(p + i, w[k], j - i))
+				return i + 1;
+	}
+	return 0;
+}
 
 /* The largest record a field may reach into (a 16-bit kernel limit). */
 #define FTRACE_MAX_RECORD	65536u

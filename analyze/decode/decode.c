@@ -93,8 +93,10 @@ static const struct row_def defs[] = {
 	  .fields = RQ_FIELDS, .need = RQ_NEED },
 	{ ROW("block", "block_bio_queue", DK_BIO_QUEUE),
 	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
-	{ ROW("block", "block_bio_backmerge", DK_BIO_MERGE) },
-	{ ROW("block", "block_bio_frontmerge", DK_BIO_MERGE) },
+	{ ROW("block", "block_bio_backmerge", DK_BIO_MERGE),
+	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
+	{ ROW("block", "block_bio_frontmerge", DK_BIO_MERGE),
+	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
 	{ ROW("block", "block_bio_remap", DK_BIO_REMAP),
 	  .fields = { "dev", "sector", "old_dev", "old_sector" } },
 	{ ROW("block", "block_split", DK_BIO_SPLIT),
@@ -375,6 +377,9 @@ static void note_caps(struct decoder *d, const struct row *r)
 		break;
 	case DK_BIO_QUEUE:
 		c->bio_events = true;
+		break;
+	case DK_BIO_MERGE:
+		c->merge_events = true;
 		break;
 	case DK_DIRTY_FOLIO:
 		c->dirty_events = true;
@@ -853,11 +858,16 @@ static void decode_bio(struct decoder *d, const struct row *r,
 	}
 	b->nr = (uint32_t)u64_at(d, r, BIO_NR, ev, NULL);
 	b->meta = false;
+	b->op = BLK_OP_OTHER;
 	if (r->f[BIO_RWBS]) {
 		char rwbs[16];
+		struct dec_rq q;
 
-		if (!source_field_str(r->f[BIO_RWBS], ev, rwbs, sizeof(rwbs)))
+		if (!source_field_str(r->f[BIO_RWBS], ev, rwbs, sizeof(rwbs))) {
 			b->meta = strchr(rwbs, 'M') != NULL;
+			blk_parse_rwbs(rwbs, &q);
+			b->op = q.op;
+		}
 	}
 	b->comm[0] = '\0';
 	if (r->f[BIO_COMM])
@@ -936,6 +946,7 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		decode_rq(d, r, ev, out);
 		break;
 	case DK_BIO_QUEUE:
+	case DK_BIO_MERGE:
 	case DK_BIO_REMAP:
 	case DK_BIO_SPLIT:
 		decode_bio(d, r, ev, out);

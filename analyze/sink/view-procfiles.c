@@ -277,6 +277,37 @@ static void c_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r
 static void c_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.write_bytes); }
 static void c_bdev(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->blk.dev_ns); }
 static void c_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.journal_bytes); }
+/* Its own requests' average size and sequential share, "-" without. */
+static void c_rqsize(const void *r, char *b, size_t n)
+{
+	const struct blkshape *sh = PROW(r)->ps->shape;
+
+	if (sh && sh->sizes.count)
+		table_size(b, n, sh->sizes.bytes / sh->sizes.count);
+	else
+		snprintf(b, n, "-");
+}
+static void c_rqbytes(const void *r, char *b, size_t n)
+{
+	const struct blkshape *sh = PROW(r)->ps->shape;
+
+	if (sh && sh->sizes.count)
+		table_u64(b, n, sh->sizes.bytes / sh->sizes.count);
+	else
+		snprintf(b, n, "-");
+}
+static void seq_pct(const void *r, char *b, size_t n, const char *fmt)
+{
+	const struct blkshape *sh = PROW(r)->ps->shape;
+
+	if (sh && sh->sizes.count)
+		snprintf(b, n, fmt, 100.0 * (double)sh->seq /
+			 (double)sh->sizes.count);
+	else
+		snprintf(b, n, "-");
+}
+static void c_seq(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.1f"); }
+static void c_seq0(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.0f"); }
 static void c_throttle(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->throttle_ns); }
 static void c_dstate(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->dstate_ns); }
 static void c_comms(const void *r, char *b, size_t n)
@@ -301,6 +332,8 @@ static const struct column proc_cols[] = {
 	{ "BLK-READ(B)", false, c_brbytes },
 	{ "BLK-WRITE(B)", false, c_bwbytes },
 	{ "BLK-DEV(ms)", false, c_bdev },
+	{ "BLK-AVG-RQ(B)", false, c_rqbytes },
+	{ "BLK-SEQ%", false, c_seq },
 	{ "JRNL-FSYNC(B)", false, c_bjrnl },
 	{ "THROTTLED(ms)", false, c_throttle },
 	{ "D-STATE(ms)", false, c_dstate },
@@ -330,6 +363,8 @@ static const struct column proc_cols_narrow[] = {
 	{ "BLK-R", false, c_hbrbytes },
 	{ "BLK-W", false, c_hbwbytes },
 	{ "DEV(ms)", false, c_bdev },
+	{ "RQ-SZ", false, c_rqsize },
+	{ "SEQ", false, c_seq0 },	/* percent, 100 columns */
 };
 
 #define KROW(r) ((const struct krow *)(r))
@@ -398,6 +433,13 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 		json_u64(j, "fsyncs", rows[i].fsyncs);
 		json_lat(j, "fsync", &ps->fsync);
 		json_blk(j, &ps->blk);
+		/* its own requests (the first bio's owner): bitesize,
+		 * biopattern */
+		json_sizes(j, "request_sizes", ps->shape ? &ps->shape->sizes :
+			   &(const struct sizehist){ 0 });
+		json_u64(j, "sequential", ps->shape ? ps->shape->seq : 0);
+		json_u64(j, "random", ps->shape ? ps->shape->sizes.count -
+			 ps->shape->seq : 0);
 		json_u64(j, "throttled_ns", ps->throttle_ns);
 		json_u64(j, "throttles", ps->throttles);
 		json_u64(j, "dstate_ns", ps->dstate_ns);

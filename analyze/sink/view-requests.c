@@ -164,32 +164,6 @@ static void measure_lines(struct sink *s)
 	}
 }
 
-static void json_sizes(struct json *j, const struct sizehist *h)
-{
-	json_object_begin(j, "sizes");
-	json_u64(j, "count", h->count);
-	json_u64(j, "bytes", h->bytes);
-	json_array_begin(j, "buckets");
-	for (int k = 0; k < SIZEHIST_SLOTS; k++) {
-		uint64_t lo, hi;
-		bool c = j->compact;
-
-		if (!h->n[k])
-			continue;
-		sizehist_bounds(k, &lo, &hi);
-		/* one bucket per line: [lo, hi, count], bytes inclusive */
-		json_array_begin(j, NULL);
-		j->compact = true;
-		json_u64(j, NULL, lo);
-		json_u64(j, NULL, hi);
-		json_u64(j, NULL, h->n[k]);
-		json_array_end(j);
-		j->compact = c;
-	}
-	json_array_end(j);
-	json_object_end(j);
-}
-
 /* The shape, merges and what is measurable of a devices row. */
 static void json_shape(struct sink *s, const struct devstat *d)
 {
@@ -197,7 +171,7 @@ static void json_shape(struct sink *s, const struct devstat *d)
 	struct json *j = s->j;
 	struct dev_measure m;
 
-	json_sizes(j, &d->sizes);
+	json_sizes(j, "sizes", &d->sizes);
 	json_u64(j, "sequential", d->seq);
 	json_u64(j, "random", d->sizes.count - d->seq);
 	if (a->bio_events)

@@ -42,12 +42,13 @@ struct blkio {
 void blkio_add(struct blkio *d, const struct blkio *s);
 
 /*
- * The shape of the requests whose first bio was a process's: their
- * sizes and how many of them were sequential on their device.
+ * The shape of the requests whose first bio was a process's, reads
+ * ([0]) and writes ([1]) apart: their sizes and how many of them were
+ * sequential on their device.
  */
 struct blkshape {
-	struct sizehist sizes;
-	uint64_t seq;
+	struct sizehist sizes[2];
+	uint64_t seq[2];
 };
 
 /*

@@ -118,15 +118,17 @@ int stats_proc_request(struct proc *p, const struct blk_request *rq,
 {
 	struct procstat *ps;
 
-	if (!p || !rq->bytes)
+	int w = rq->op == BLK_OP_WRITE;
+
+	if (!p || !rq->bytes || (!w && rq->op != BLK_OP_READ))
 		return 0;
 	ps = procstat_of(p);
 	if (ps && !ps->shape)
 		ps->shape = an_calloc(1, sizeof(*ps->shape));
 	if (!ps || !ps->shape)
 		return -AN_E_NOMEM;
-	sizehist_add(&ps->shape->sizes, rq->bytes);
-	ps->shape->seq += seq;
+	sizehist_add(&ps->shape->sizes[w], rq->bytes);
+	ps->shape->seq[w] += seq;
 	return 0;
 }
 

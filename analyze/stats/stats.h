@@ -208,8 +208,8 @@ static inline void stats_event(struct stats *st, uint64_t ts, int cpu,
  */
 int stats_request(struct stats *st, const struct blk_request *rq);
 /*
- * The shape of a request whose first bio is process p's (attrib.h):
- * its size and whether stats_request() found it sequential.
+ * The shape of a read or write whose first bio is process p's
+ * (attrib.h): its size and whether stats_request() found it sequential.
  */
 int stats_proc_request(struct proc *p, const struct blk_request *rq,
 		       bool seq);

@@ -204,18 +204,20 @@ static void devices_csv(struct sink *s)
 {
 	struct stats *a = s->st;
 	double secs = (double)stats_duration(a) / 1e9;
+	struct dev_measure m;
 	char mm[32];
 
 	fputs("device,dev,op,requests,bytes,iops,bytes_per_s,fua,preflush,errors,"
 	      "i2d_avg_ms,i2d_p99_ms,d2c_avg_ms,d2c_p50_ms,d2c_p99_ms,d2c_max_ms,"
-	      "total_avg_ms,total_p99_ms\n", s->out);
+	      "total_avg_ms,total_p99_ms,sequential,random,avg_request_bytes,"
+	      "bios_queued,bios_merged,merged_bytes,i2d_measurable\n", s->out);
 	for (size_t i = 0; i < a->ndev; i++) {
 		const struct devstat *d = &a->dev[i];
 
 		sink_dev_mm(d->dev, mm, sizeof(mm));
 		sink_csv_str(s->out, sink_dev_name(s, d->dev));
 		fprintf(s->out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.3f,%.1f,%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+			",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f",
 			mm, blk_op_name(d->op), d->reqs, d->bytes,
 			secs > 0 ? (double)d->reqs / secs : 0.0,
 			secs > 0 ? (double)d->bytes / secs : 0.0, d->fua,
@@ -228,6 +230,20 @@ static void devices_csv(struct sink *s)
 			(double)d->device.max / 1e6,
 			(double)hist_avg(&d->total) / 1e6,
 			(double)hist_pct(&d->total, 99) / 1e6);
+		/* the shape; a bio count is empty when not recorded */
+		summary_measure(a, d->dev, &m);
+		fprintf(s->out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", d->seq,
+			d->sizes.count - d->seq,
+			d->sizes.count ? d->sizes.bytes / d->sizes.count : 0);
+		if (a->bio_events)
+			fprintf(s->out, "%" PRIu64, d->bios);
+		fputc(',', s->out);
+		if (a->merge_events)
+			fprintf(s->out, "%" PRIu64 ",%" PRIu64, d->merges,
+				d->merged_bytes);
+		else
+			fputc(',', s->out);
+		fprintf(s->out, ",%d\n", m.i2d);
 	}
 }
 

@@ -94,8 +94,7 @@ static void shape_table(struct sink *s)
 	struct stats *a = s->st;
 	int dw = s->wide ? 20 : 10, ow = s->wide ? 8 : 5;
 
-	fprintf(s->out, "\nrequest sizes and pattern (sequential: starts where the previous one ended),\n"
-		"bios merged into a queued request (btt's Q2M):\n");
+	fprintf(s->out, "\nrequest sizes, pattern (sequential: starts where the previous ended), merges (Q2M):\n");
 	fprintf(s->out, "  %-*s %-*s %8s %*s %6s %6s %9s %9s %*s %6s\n", dw,
 		"DEVICE", ow, "OP", "REQS", s->wide ? 12 : 7, "AVG-SZ", "SEQ%",
 		"RAND%", "BIOS", "MERGED", s->wide ? 14 : 9, "MRG-BYTES",
@@ -338,7 +337,7 @@ void view_devices(struct sink *s)
 	for (size_t i = 0; !s->no_hist && i < a->ndev; i++) {
 		if (!a->dev[i].sizes.count)
 			continue;
-		fprintf(s->out, "\n%s %s: request sizes (bitesize)\n",
+		fprintf(s->out, "\n%s %s: request sizes (bitesize):\n",
 		       sink_dev_name(s, a->dev[i].dev),
 		       blk_op_name(a->dev[i].op));
 		hist_text_sizes(s->out, &a->dev[i].sizes);

@@ -156,7 +156,7 @@ if writes == pattern:
     check('bios queued', 24, r['bios_queued'])
 # the text says the same
 txt = open(os.path.join(t, 'direct.dev.txt')).read()
-txt = txt[txt.index('\nrequest sizes and pattern'):]
+txt = txt[txt.index('\nrequest sizes, pattern'):]
 m = re.search(r'^  ' + re.escape(name[:10]) + r'\s+write\s+(\d+)\s+\S+\s+([\d.]+)\s+([\d.]+)', txt, re.M)
 check('text: requests, SEQ%, RAND%', (len(writes), f'{100 * want_seq / len(writes):.1f}',
       f'{100 * want_rand / len(writes):.1f}'),

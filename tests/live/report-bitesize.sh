@@ -42,7 +42,8 @@ command -v udevadm >/dev/null && udevadm settle -t 10 2>/dev/null || true
 
 cat >"$T/writer.py" <<'PY'
 import mmap, os, sys
-dev, mode = sys.argv[1], sys.argv[2]
+dev, mode, pidfile = sys.argv[1], sys.argv[2], sys.argv[3]
+open(pidfile, 'w').write(f'{os.getpid()}\n')
 K = 1024
 if mode == 'direct':
     fd = os.open(dev, os.O_WRONLY | os.O_DIRECT)
@@ -67,7 +68,7 @@ for mode in direct files; do
 	rc=0
 	target=$RAWDEV
 	[ "$mode" = files ] && target=$MNT
-	run_iorec -q -o "$T/$mode.iorec" -- python3 "$T/writer.py" "$target" "$mode" \
+	run_iorec -q -o "$T/$mode.iorec" -- python3 "$T/writer.py" "$target" "$mode" "$T/$mode.pid" \
 		2>"$T/$mode.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$T/$mode.err" >&2; fail "iorec -- writer $mode exited $rc"; }
 	"$IOREPORT" devices --json "$T/$mode.iorec" >"$T/$mode.dev.json" ||
@@ -81,6 +82,8 @@ done
 	fail "ioreport processes --json failed"
 "$IOREPORT" processes "$T/direct.iorec" >"$T/direct.proc.txt" ||
 	fail "ioreport processes failed"
+"$IOREPORT" db "$T/direct.sqlite" "$T/direct.iorec" >/dev/null 2>"$T/db.err" ||
+	{ cat "$T/db.err" >&2; fail "ioreport db failed"; }
 
 python3 - "$T" "$RAWDEVT" "$RAWNAME" "$LOOP_DEVT" "$LOOPNAME" <<'PY' || fail "sizes, pattern or merges wrong (see above)"
 import json, os, re, sys
@@ -161,11 +164,23 @@ m = re.search(r'^  ' + re.escape(name[:10]) + r'\s+write\s+(\d+)\s+\S+\s+([\d.]+
 check('text: requests, SEQ%, RAND%', (len(writes), f'{100 * want_seq / len(writes):.1f}',
       f'{100 * want_rand / len(writes):.1f}'),
       (int(m[1]), m[2], m[3]) if m else None)
-# the writer's own requests: a python3 process
+# the database's requests give the same (docs/schema.md, query 14)
+import sqlite3
+db = sqlite3.connect(os.path.join(t, 'direct.sqlite'))
+q = db.execute("""
+  SELECT q.bytes, q.sector = lag(q.sector + q.nr_sector) OVER
+         (PARTITION BY q.dev, q.op ORDER BY q.complete_ts, q.req_id)
+  FROM requests q JOIN ops o ON o.rec_id = q.rec_id AND o.op = q.op
+  WHERE q.dev = ? AND o.name = 'write' AND q.nr_sector > 0
+  ORDER BY q.complete_ts, q.req_id""",
+  (int(devt.split(':')[0]) << 20 | int(devt.split(':')[1]),)).fetchall()
+check('database: write requests, sequential',
+      (len(writes), want_seq), (len(q), sum(1 for _, sq in q if sq)))
+# the writer's own requests (its pid: other programs may write meanwhile)
 procs = json.load(open(os.path.join(t, 'direct.proc.json')))['processes']
-w = [p['request_shape']['write'] for p in procs
-     if 'python3' in p['comms'] and p['request_shape']['write']['sizes']['count']]
-check('writer processes with write requests', 1, len(w))
+wpid = int(open(os.path.join(t, 'direct.pid')).read())
+w = [p['request_shape']['write'] for p in procs if p['pid'] == wpid]
+check('writer process found', 1, len(w))
 if w:
     check('writer: writes by size slot', want_slots, slots(w[0]['sizes']))
     check('writer: sequential writes', want_seq, w[0]['sequential'])

@@ -54,7 +54,8 @@ static void lat_table(struct sink *s, const char *title, size_t off,
 			summary_measure(a, a->dev[i].dev, &m);
 			if (!m.i2d) {
 				fprintf(s->out, "  not measurable: %s\n",
-					m.inserts ? "no I/O scheduler" :
+					!strcmp(m.scheduler, "none") ?
+					"no I/O scheduler" :
 					"no request inserted");
 				continue;
 			}
@@ -135,6 +136,8 @@ static void shape_table(struct sink *s)
 	}
 }
 
+#define MEASURE_NOTE	"Q2I and I2D are not measurable, total is D2C"
+
 /*
  * One line per device whose requests went straight to the driver: what
  * its times measure (btt: Q bio queued, I inserted, D issued, C done).
@@ -155,11 +158,8 @@ static void measure_lines(struct sink *s)
 		if (!head)
 			fprintf(s->out, "\nwhat is measurable (btt: Q bio queued, I inserted, D issued, C completed):\n");
 		head = true;
-		fprintf(s->out, "  %s: %s: Q2I and I2D are not measurable, total is D2C\n",
-			sink_dev_name(s, a->dev[i].dev),
-			!strcmp(m.scheduler, "none") ?
-			"no I/O scheduler (scheduler none)" :
-			"no request inserted (no block_rq_insert)");
+		fprintf(s->out, "  %s: %s: %s\n", sink_dev_name(s, a->dev[i].dev),
+			m.why, MEASURE_NOTE);
 	}
 }
 
@@ -195,6 +195,14 @@ static void json_shape(struct sink *s, const struct devstat *d)
 	json_bool(j, "inserts", m.inserts);
 	json_bool(j, "i2d", m.i2d);
 	json_str(j, "total", m.total);
+	if (m.i2d) {
+		json_null(j, "note");
+	} else {
+		char note[160];
+
+		snprintf(note, sizeof(note), "%s: %s", m.why, MEASURE_NOTE);
+		json_str(j, "note", note);
+	}
 	json_object_end(j);
 }
 

@@ -303,6 +303,10 @@ void summary_measure(const struct stats *st, uint32_t dev,
 		meta_lines(st->info->snapshot_start, "blockdev", acc_sched, &so);
 	m->i2d = m->inserts && strcmp(m->scheduler, "none");
 	m->total = m->i2d ? "I2C" : "D2C";
+	if (!strcmp(m->scheduler, "none"))
+		m->why = "no I/O scheduler (scheduler none)";
+	else if (!m->inserts)
+		m->why = "no request inserted (no block_rq_insert)";
 }
 
 int summary_config(const struct stats *st, struct config *c)

@@ -88,6 +88,7 @@ struct dev_measure {
 	bool inserts;		/* a request of it was inserted */
 	bool i2d;		/* I2D measurable (a scheduler, inserts) */
 	const char *total;	/* what the total time is: "I2C" or "D2C" */
+	const char *why;	/* not measurable: why, in words; else NULL */
 };
 
 /* Fill *m for device dev (the start snapshot and the finished pass). */

@@ -211,6 +211,7 @@ if '[none]' in sched or sched.strip() == 'none':
     line = [l for l in open(os.path.join(t, 'files.dev.txt'))
             if l.startswith(f'  {fsname}: ') and 'not measurable' in l]
     check('one "not measurable" line for the device', 1, len(line))
+    check('the line is the JSON note', [f'  {fsname}: {r["measurable"]["note"]}\n'], line)
 sys.exit(0 if ok else 1)
 PY
 finish

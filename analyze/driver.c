@@ -351,8 +351,13 @@ static void dispatch(struct driver *a, const struct dec_ev *ev)
 		return;
 	case DK_BIO_QUEUE:
 	case DK_BIO_MERGE:
-		if (a->rb)
-			bio_event(a, ev);
+	case DK_BIO_REMAP:
+	case DK_BIO_SPLIT:
+		if (a->rb) {
+			replay_block_bio(a->rb, ev);
+			if (ev->kind == DK_BIO_QUEUE || ev->kind == DK_BIO_MERGE)
+				bio_event(a, ev);
+		}
 		break;
 	case DK_JBD2_RUN:
 	case DK_FSYNC_ENTER:

@@ -38,6 +38,7 @@
 
 /* How a row's fields are read (struct row_def). */
 #define ROW_FALLBACK	0x01	/* used only when the previous row's event is absent */
+#define ROW_FRONT	0x02	/* block_bio_frontmerge: dec_bio.front */
 
 /*
  * Rows that decode to no dec_ev but feed the compat bookkeeping: a
@@ -96,7 +97,8 @@ static const struct row_def defs[] = {
 	{ ROW("block", "block_bio_backmerge", DK_BIO_MERGE),
 	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
 	{ ROW("block", "block_bio_frontmerge", DK_BIO_MERGE),
-	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
+	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" },
+	  .flags = ROW_FRONT },
 	{ ROW("block", "block_bio_remap", DK_BIO_REMAP),
 	  .fields = { "dev", "sector", "old_dev", "old_sector" } },
 	{ ROW("block", "block_split", DK_BIO_SPLIT),
@@ -208,6 +210,7 @@ struct row {
 	enum dec_kind kind;
 	enum row_role role;
 	bool raw;			/* raw_syscalls encoding */
+	bool front;			/* block_bio_frontmerge */
 	enum sys_kind sk;		/* syscalls:*: the kind of the name */
 	unsigned int count, absent;
 	struct source_field *f[NF];
@@ -307,6 +310,7 @@ static bool resolve_row(struct decoder *d, const struct row_def *def,
 	r->count = def->count;
 	r->absent = def->absent;
 	r->raw = def == &raw_enter_def || def == &raw_exit_def;
+	r->front = def->flags & ROW_FRONT;
 	if (def == &mark_def || def == &exec_native_def ||
 	    def == &exec_compat_def) {
 		r->role = def == &mark_def ? ROLE_MARK :
@@ -850,6 +854,8 @@ static void decode_bio(struct decoder *d, const struct row *r,
 	if (out->kind == DK_BIO_REMAP || out->kind == DK_BIO_SPLIT) {
 		b->nr = 0;
 		b->meta = false;
+		b->front = false;
+		b->op = BLK_OP_OTHER;
 		b->comm[0] = '\0';
 		b->dev2 = out->kind == DK_BIO_SPLIT ? b->dev :
 			  (uint32_t)u64_at(d, r, REMAP_OLD_DEV, ev, NULL);
@@ -858,6 +864,7 @@ static void decode_bio(struct decoder *d, const struct row *r,
 	}
 	b->nr = (uint32_t)u64_at(d, r, BIO_NR, ev, NULL);
 	b->meta = false;
+	b->front = r->front;
 	b->op = BLK_OP_OTHER;
 	if (r->f[BIO_RWBS]) {
 		char rwbs[16];

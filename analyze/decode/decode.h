@@ -98,6 +98,8 @@ struct dec_bio {
 	bool meta;		/* queue: REQ_META ('M' in rwbs) */
 	enum blk_op op;		/* queue, merge: from rwbs (BLK_OP_OTHER
 				   when absent) */
+	bool front;		/* merge: a front merge (the bio ends where
+				   the request started) */
 	char comm[32];		/* queue: the comm field, else the task's */
 };
 

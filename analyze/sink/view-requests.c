@@ -136,7 +136,12 @@ static void shape_table(struct sink *s)
 	}
 }
 
-#define MEASURE_NOTE	"Q2I and I2D are not measurable, total is D2C"
+/* What is measurable on a device without queueing, in one sentence. */
+static const char *measure_note(const struct dev_measure *m)
+{
+	return m->q2c ? "Q2I and I2D not measurable, total is D2C; Q2C from its bios" :
+	       "Q2I and I2D not measurable, total is D2C";
+}
 
 /*
  * One line per device whose requests went straight to the driver: what
@@ -149,6 +154,7 @@ static void measure_lines(struct sink *s)
 
 	for (size_t i = 0; i < a->ndev; i++) {
 		struct dev_measure m;
+		char nb[64];
 
 		if (i && a->dev[i - 1].dev == a->dev[i].dev)
 			continue;
@@ -158,8 +164,10 @@ static void measure_lines(struct sink *s)
 		if (!head)
 			fprintf(s->out, "\nwhat is measurable (btt: Q bio queued, I inserted, D issued, C completed):\n");
 		head = true;
-		fprintf(s->out, "  %s: %s: %s\n", sink_dev_name(s, a->dev[i].dev),
-			m.why, MEASURE_NOTE);
+		fprintf(s->out, "  %s: %s: %s\n", s->wide ?
+			sink_dev_name(s, a->dev[i].dev) :
+			sink_head(s, sink_dev_name(s, a->dev[i].dev), 10, nb,
+				  sizeof(nb)), m.why, measure_note(&m));
 	}
 }
 
@@ -194,13 +202,14 @@ static void json_shape(struct sink *s, const struct devstat *d)
 	json_str(j, "scheduler", m.scheduler[0] ? m.scheduler : NULL);
 	json_bool(j, "inserts", m.inserts);
 	json_bool(j, "i2d", m.i2d);
+	json_bool(j, "q2c", m.q2c);
 	json_str(j, "total", m.total);
 	if (m.i2d) {
 		json_null(j, "note");
 	} else {
 		char note[160];
 
-		snprintf(note, sizeof(note), "%s: %s", m.why, MEASURE_NOTE);
+		snprintf(note, sizeof(note), "%s: %s", m.why, measure_note(&m));
 		json_str(j, "note", note);
 	}
 	json_object_end(j);
@@ -286,6 +295,10 @@ void view_devices(struct sink *s)
 			json_hist(s->j, "i2d", &d->queue);
 			json_hist(s->j, "d2c", &d->device);
 			json_hist(s->j, "total", &d->total);
+			if (a->bio_events)
+				json_hist(s->j, "q2c", &d->q2c);
+			else
+				json_null(s->j, "q2c");
 			json_shape(s, d);
 			json_object_end(s->j);
 		}
@@ -336,6 +349,9 @@ void view_devices(struct sink *s)
 		  offsetof(struct devstat, device), false);
 	lat_table(s, "total time (insert -> complete, I2C; D2C when issued without insert)",
 		  offsetof(struct devstat, total), false);
+	if (a->bio_events)
+		lat_table(s, "bio time (first bio queued -> complete, btt's Q2C)",
+			  offsetof(struct devstat, q2c), false);
 	for (size_t i = 0; !s->no_hist && i < a->ndev; i++) {
 		fprintf(s->out, "\n%s %s: device time (issue -> complete)\n",
 		       sink_dev_name(s, a->dev[i].dev),

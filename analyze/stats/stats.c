@@ -52,6 +52,7 @@ void stats_release(struct stats *st)
 		hist_release(&st->dev[i].queue);
 		hist_release(&st->dev[i].device);
 		hist_release(&st->dev[i].total);
+		hist_release(&st->dev[i].q2c);
 	}
 	free(st->dev);
 	free(st->bio);
@@ -108,7 +109,9 @@ int stats_request(struct stats *st, const struct blk_request *rq)
 	if ((rq->insert_ts && rq->issue_ts &&
 	     hist_add(&d->queue, rq->issue_ts - rq->insert_ts) < 0) ||
 	    hist_add(&d->device, rq->complete_ts - rq->issue_ts) < 0 ||
-	    hist_add(&d->total, blk_total_ns(rq)) < 0)
+	    hist_add(&d->total, blk_total_ns(rq)) < 0 ||
+	    (rq->queue_ts && rq->queue_ts <= rq->complete_ts &&
+	     hist_add(&d->q2c, rq->complete_ts - rq->queue_ts) < 0))
 		return -AN_E_NOMEM;
 	return seq;
 }

@@ -47,7 +47,8 @@ struct devstat {
 	uint64_t reqs, bytes, fua, preflush, errors;
 	struct hist queue;	/* insert -> issue (Q2D), when both seen */
 	struct hist device;	/* issue -> complete (D2C) */
-	struct hist total;	/* insert (or issue) -> complete (Q2C) */
+	struct hist total;	/* insert (or issue) -> complete (I2C) */
+	struct hist q2c;	/* first bio queued -> complete, when seen */
 	/* the shape of the I/O (findings.h): requests that began where the
 	 * previous one of this device and operation to complete ended, and
 	 * the small ones (<= STATS_SMALL bytes) with their device time */

@@ -295,18 +295,23 @@ void summary_measure(const struct stats *st, uint32_t dev,
 	struct sched_of so = { .buf = m->scheduler, .n = sizeof(m->scheduler) };
 
 	memset(m, 0, sizeof(*m));
-	for (size_t i = 0; i < st->ndev; i++)
-		if (st->dev[i].dev == dev && st->dev[i].queue.count)
+	for (size_t i = 0; i < st->ndev; i++) {
+		if (st->dev[i].dev != dev)
+			continue;
+		if (st->dev[i].queue.count)
 			m->inserts = true;
+		if (st->dev[i].q2c.count)
+			m->q2c = true;
+	}
 	snprintf(so.mm, sizeof(so.mm), "%u:%u", dev >> 20, dev & 0xfffff);
 	if (st->info && st->info->snapshot_start)
 		meta_lines(st->info->snapshot_start, "blockdev", acc_sched, &so);
 	m->i2d = m->inserts && strcmp(m->scheduler, "none");
 	m->total = m->i2d ? "I2C" : "D2C";
 	if (!strcmp(m->scheduler, "none"))
-		m->why = "no I/O scheduler (scheduler none)";
+		m->why = "no I/O scheduler (none)";
 	else if (!m->inserts)
-		m->why = "no request inserted (no block_rq_insert)";
+		m->why = "no block_rq_insert";
 }
 
 int summary_config(const struct stats *st, struct config *c)

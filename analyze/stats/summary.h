@@ -81,12 +81,14 @@ struct config {
  * (Q bio queued, I inserted, D issued, C completed): without an I/O
  * scheduler (the start snapshot says "none") or without any
  * block_rq_insert of it, requests go straight to the driver, so Q2I and
- * I2D are not measured and the total is D2C.
+ * I2D are not measured and the total is D2C; with bio events, Q2C is.
  */
 struct dev_measure {
 	char scheduler[64];	/* the snapshot's, "" when unknown */
 	bool inserts;		/* a request of it was inserted */
 	bool i2d;		/* I2D measurable (a scheduler, inserts) */
+	bool q2c;		/* Q2C measured: requests whose first bio's
+				   queueing was recorded */
 	const char *total;	/* what the total time is: "I2C" or "D2C" */
 	const char *why;	/* not measurable: why, in words; else NULL */
 };

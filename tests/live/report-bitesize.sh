@@ -11,7 +11,9 @@
 #    not: nothing ended where it starts) and 9 random, no bio merged; the
 #    writer's own process row has the same.  Should the kernel split or
 #    merge them, the truth is what the recording's own block_rq_complete
-#    events say (ioreport dump), and the test says so.
+#    events say (ioreport dump), and the test says so.  When 1:1, each
+#    write's Q2C (its bio queued -> its completion, from the recording's
+#    events) sums and peaks exactly as the view's Q2C histogram.
 # 2. 200 small files created on an ext4 (on a second loop device), then
 #    sync: the journal commit submits its blocks one bio each, which the
 #    block layer merges into few requests.  The devices view's bios
@@ -97,8 +99,8 @@ def check(what, want, got):
         print(f'report-bitesize: FAIL: {what}')
         ok = False
 
-def events(mode, kinds, devt):
-    """The device's events of kinds, as (event, rwbs, sector, nr)."""
+def events(mode, kinds, devt, ts=False):
+    """The device's events of kinds, as (event, rwbs, sector, nr[, ts_ns])."""
     major, minor = devt.split(':')
     out = []
     for line in open(os.path.join(t, mode + '.dump.json')):
@@ -110,7 +112,8 @@ def events(mode, kinds, devt):
             continue
         m = re.match(r'(\d+),(\d+) (\S+) (?:\(.*?\) )?(\d+) \+ (\d+)', e['fields'])
         if m and (m[1], m[2]) == (major, minor):
-            out.append((e['event'], m[3], int(m[4]), int(m[5])))
+            out.append((e['event'], m[3], int(m[4]), int(m[5])) +
+                       ((e['ts_ns'],) if ts else ()))
     return out
 
 def row(mode, op, devt):
@@ -157,6 +160,18 @@ check('bytes of the sized requests', sum(n for _, n in writes) * 512, r['sizes']
 if writes == pattern:
     check('bios merged (O_DIRECT, one write at a time)', 0, r['bios_merged'])
     check('bios queued', 24, r['bios_queued'])
+    # Q2C: each write's bio queued -> its completion, from the events
+    qc, qd = {}, []
+    for ev, rwbs, sec, n, ts in events('direct', {'block_bio_queue', 'block_rq_complete'},
+                                       devt, ts=True):
+        if 'W' not in rwbs or not n:
+            continue
+        if ev == 'block_bio_queue':
+            qc[sec] = ts
+        elif sec in qc:
+            qd.append(ts - qc.pop(sec))
+    check('Q2C: requests, sum and max (ns)', (24, sum(qd), max(qd) if qd else None),
+          (r['q2c']['count'], r['q2c']['sum_ns'], r['q2c']['max_ns']))
 # the text says the same
 txt = open(os.path.join(t, 'direct.dev.txt')).read()
 txt = txt[txt.index('\nrequest sizes, pattern'):]

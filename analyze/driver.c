@@ -124,6 +124,7 @@ static void on_request(const struct blk_request *rq, void *arg)
 	struct driver *a = arg;
 	struct blk_done done;
 	bool keep = true;
+	int seq;
 
 	if (a->filter) {
 		a->filter->requests++;
@@ -151,7 +152,9 @@ static void on_request(const struct blk_request *rq, void *arg)
 			return;
 		a->filter->requests_kept++;
 	}
-	if (stats_request(&a->st, rq) < 0)
+	seq = stats_request(&a->st, rq);
+	if (seq < 0 || (done.attributed &&
+			stats_proc_request(done.own.proc, rq, seq) < 0))
 		a->err = -AN_E_NOMEM;
 	stats_keep_request(&a->st, &done);
 	/* the timed machines see each request as it completes */
@@ -163,6 +166,26 @@ static void on_request(const struct blk_request *rq, void *arg)
 		dirty_request(a->dirty, rq);
 	if (a->on_request)
 		a->on_request(&done, a->on_request_arg);
+}
+
+/*
+ * A bio queued or merged (btt's Q and M), counted on its disk when the
+ * view filters keep its time, device and task.
+ */
+static void bio_event(struct driver *a, const struct dec_ev *ev)
+{
+	const struct dec_bio *b = &ev->bio;
+	const struct view_filter *f = a->filter;
+	uint32_t disk;
+
+	if (ev->bad || !b->nr)
+		return;		/* an empty preflush carries no data */
+	disk = meta_bdevs_disk_of(&a->bdevs, b->dev);
+	if (f && (!filter_time(f, ev->ts) || !filter_dev(f, disk, disk) ||
+		  !filter_task(f, ev->pid, b->comm) || f->glob))
+		return;
+	if (stats_bio(&a->st, disk, b->op, b->nr, ev->kind == DK_BIO_MERGE) < 0)
+		a->err = -AN_E_NOMEM;
 }
 
 /* The sys replay of one exit: pair it, find its process, account it. */
@@ -326,6 +349,16 @@ static void dispatch(struct driver *a, const struct dec_ev *ev)
 		if (a->rb)
 			replay_block_feed(a->rb, ev);
 		return;
+	case DK_BIO_QUEUE:
+	case DK_BIO_MERGE:
+	case DK_BIO_REMAP:
+	case DK_BIO_SPLIT:
+		if (a->rb) {
+			replay_block_bio(a->rb, ev);
+			if (ev->kind == DK_BIO_QUEUE || ev->kind == DK_BIO_MERGE)
+				bio_event(a, ev);
+		}
+		break;
 	case DK_JBD2_RUN:
 	case DK_FSYNC_ENTER:
 	case DK_FSYNC_EXIT:
@@ -453,6 +486,8 @@ static int setup(struct driver *a, struct an_err *err)
 		if (!a->rb)
 			return -AN_E_NOMEM;
 		st->have_block = true;
+		st->bio_events = a->caps->bio_events;
+		st->merge_events = a->caps->merge_events;
 	} else if (a->want & AN_BLOCK) {
 		st->block_why = "the recording lacks block:block_rq_issue or block:block_rq_complete (record the 'io' profile or -e block)";
 	} else {

@@ -31,6 +31,8 @@ struct blk_request {
 	bool fua;		/* REQ_FUA ('F' after the op) */
 	bool sync, meta, ahead;
 	int error;
+	uint64_t queue_ts;	/* block_bio_queue of its first bio (btt's
+				   Q), 0 when not seen */
 	uint64_t insert_ts;	/* 0 when not seen (issued directly) */
 	uint64_t issue_ts;	/* 0 when not seen */
 	uint64_t complete_ts;

@@ -38,6 +38,7 @@
 
 /* How a row's fields are read (struct row_def). */
 #define ROW_FALLBACK	0x01	/* used only when the previous row's event is absent */
+#define ROW_FRONT	0x02	/* block_bio_frontmerge: dec_bio.front */
 
 /*
  * Rows that decode to no dec_ev but feed the compat bookkeeping: a
@@ -93,8 +94,11 @@ static const struct row_def defs[] = {
 	  .fields = RQ_FIELDS, .need = RQ_NEED },
 	{ ROW("block", "block_bio_queue", DK_BIO_QUEUE),
 	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
-	{ ROW("block", "block_bio_backmerge", DK_BIO_MERGE) },
-	{ ROW("block", "block_bio_frontmerge", DK_BIO_MERGE) },
+	{ ROW("block", "block_bio_backmerge", DK_BIO_MERGE),
+	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
+	{ ROW("block", "block_bio_frontmerge", DK_BIO_MERGE),
+	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" },
+	  .flags = ROW_FRONT },
 	{ ROW("block", "block_bio_remap", DK_BIO_REMAP),
 	  .fields = { "dev", "sector", "old_dev", "old_sector" } },
 	{ ROW("block", "block_split", DK_BIO_SPLIT),
@@ -206,6 +210,7 @@ struct row {
 	enum dec_kind kind;
 	enum row_role role;
 	bool raw;			/* raw_syscalls encoding */
+	bool front;			/* block_bio_frontmerge */
 	enum sys_kind sk;		/* syscalls:*: the kind of the name */
 	unsigned int count, absent;
 	struct source_field *f[NF];
@@ -305,6 +310,7 @@ static bool resolve_row(struct decoder *d, const struct row_def *def,
 	r->count = def->count;
 	r->absent = def->absent;
 	r->raw = def == &raw_enter_def || def == &raw_exit_def;
+	r->front = def->flags & ROW_FRONT;
 	if (def == &mark_def || def == &exec_native_def ||
 	    def == &exec_compat_def) {
 		r->role = def == &mark_def ? ROLE_MARK :
@@ -375,6 +381,9 @@ static void note_caps(struct decoder *d, const struct row *r)
 		break;
 	case DK_BIO_QUEUE:
 		c->bio_events = true;
+		break;
+	case DK_BIO_MERGE:
+		c->merge_events = true;
 		break;
 	case DK_DIRTY_FOLIO:
 		c->dirty_events = true;
@@ -845,6 +854,8 @@ static void decode_bio(struct decoder *d, const struct row *r,
 	if (out->kind == DK_BIO_REMAP || out->kind == DK_BIO_SPLIT) {
 		b->nr = 0;
 		b->meta = false;
+		b->front = false;
+		b->op = BLK_OP_OTHER;
 		b->comm[0] = '\0';
 		b->dev2 = out->kind == DK_BIO_SPLIT ? b->dev :
 			  (uint32_t)u64_at(d, r, REMAP_OLD_DEV, ev, NULL);
@@ -853,11 +864,17 @@ static void decode_bio(struct decoder *d, const struct row *r,
 	}
 	b->nr = (uint32_t)u64_at(d, r, BIO_NR, ev, NULL);
 	b->meta = false;
+	b->front = r->front;
+	b->op = BLK_OP_OTHER;
 	if (r->f[BIO_RWBS]) {
 		char rwbs[16];
+		struct dec_rq q;
 
-		if (!source_field_str(r->f[BIO_RWBS], ev, rwbs, sizeof(rwbs)))
+		if (!source_field_str(r->f[BIO_RWBS], ev, rwbs, sizeof(rwbs))) {
 			b->meta = strchr(rwbs, 'M') != NULL;
+			blk_parse_rwbs(rwbs, &q);
+			b->op = q.op;
+		}
 	}
 	b->comm[0] = '\0';
 	if (r->f[BIO_COMM])
@@ -936,6 +953,7 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		decode_rq(d, r, ev, out);
 		break;
 	case DK_BIO_QUEUE:
+	case DK_BIO_MERGE:
 	case DK_BIO_REMAP:
 	case DK_BIO_SPLIT:
 		decode_bio(d, r, ev, out);

@@ -34,7 +34,7 @@ enum dec_kind {
 	DK_RQ_COMPLETE,		/* block_rq_complete: .rq (error) */
 	DK_RQ_REQUEUE,		/* block_rq_requeue: .rq */
 	DK_BIO_QUEUE,		/* block_bio_queue: .bio */
-	DK_BIO_MERGE,		/* block_bio_back/frontmerge */
+	DK_BIO_MERGE,		/* block_bio_back/frontmerge: .bio */
 	DK_BIO_REMAP,		/* block_bio_remap: .bio (old_* in dev2, sector2) */
 	DK_BIO_SPLIT,		/* block_split: .bio (new_sector in sector2) */
 	/* file syscalls, either encoding */
@@ -96,6 +96,10 @@ struct dec_bio {
 	uint64_t sector, sector2;
 	uint32_t nr;		/* sectors */
 	bool meta;		/* queue: REQ_META ('M' in rwbs) */
+	enum blk_op op;		/* queue, merge: from rwbs (BLK_OP_OTHER
+				   when absent) */
+	bool front;		/* merge: a front merge (the bio ends where
+				   the request started) */
 	char comm[32];		/* queue: the comm field, else the task's */
 };
 
@@ -210,6 +214,7 @@ struct dec_caps {
 				   (compat_syscalls shadow or raw) */
 	bool proc_events;	/* sched fork, exec or exit */
 	bool bio_events;	/* block_bio_queue */
+	bool merge_events;	/* block_bio_backmerge or _frontmerge */
 	bool dirty_events;	/* writeback_dirty_folio/page */
 	bool ext4_events;	/* ext4_writepages, ext4_sync_file_enter */
 	bool jbd2_events;	/* jbd2_start_commit */

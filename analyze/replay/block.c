@@ -19,6 +19,15 @@
  *    (dropped_at_gap), as its missing step may be in the gap;
  *  - memory is bounded: past MAX_PENDING waiting requests, the oldest
  *    are dropped (evicted).
+ *
+ * With bio events, a request's Q (btt: its first bio queued) is kept by
+ * device and sector: block_bio_queue notes a bio's time at its sector; a
+ * bio merged at the back of a request is forgotten (the request's first
+ * bio is older), one merged at the front takes the time of the bio it
+ * now precedes; a split leaves the remainder the time of the whole; a
+ * remapped bio is queued again below, with its own time there; a
+ * completing request takes the time noted at its sector.  The same
+ * bound and the same drop at lost events hold.
  */
 #include "config.h"
 
@@ -28,6 +37,7 @@
 #include "util.h"
 #include "decode/decode.h"
 #include "base/err.h"
+#include "base/hmap.h"
 #include "replay/block.h"
 
 #define NBUCKETS	4096
@@ -46,8 +56,17 @@ struct pending {
 	bool requeued;		/* back in the queue: expect insert/issue */
 };
 
+/* A bio queued, by device and sector, until its request completes. */
+struct qbio {
+	struct hnode h;
+	uint32_t dev;
+	uint64_t sector;
+	uint64_t ts;
+};
+
 struct replay_block {
 	struct pending *bucket[NBUCKETS];
+	struct hmap bios;		/* struct qbio */
 	struct pending *free_list;
 	uint64_t npending;
 	struct blk_anomalies an;
@@ -178,10 +197,147 @@ static void evict(struct replay_block *rb, uint64_t now)
 		drop_all(rb, &rb->an.evicted);
 }
 
+/* ------------------------------------------------------------------ */
+/* Bios queued (btt's Q) */
+
+static uint64_t qkey(uint32_t dev, uint64_t sector)
+{
+	return sector * 0x9e3779b97f4a7c15ULL ^ dev;
+}
+
+/* The link to the bio at dev:sector, or NULL. */
+static struct hnode **qfind(struct replay_block *rb, uint32_t dev,
+			    uint64_t sector)
+{
+	uint64_t key = qkey(dev, sector);
+	struct hnode **pp = hmap_slot(&rb->bios, key);
+
+	for (; pp && *pp; pp = &(*pp)->next) {
+		struct qbio *b = (struct qbio *)*pp;
+
+		if (b->h.key == key && b->dev == dev && b->sector == sector)
+			return pp;
+	}
+	return NULL;
+}
+
+static void qfree(struct hnode *h)
+{
+	free(h);
+}
+
+/* Take the time of the bio at dev:sector out of the table; 0: none. */
+static uint64_t qtake(struct replay_block *rb, uint32_t dev, uint64_t sector)
+{
+	struct hnode **pp = qfind(rb, dev, sector);
+	struct qbio *b;
+	uint64_t ts;
+
+	if (!pp)
+		return 0;
+	b = (struct qbio *)*pp;
+	ts = b->ts;
+	hmap_unlink(&rb->bios, pp);
+	free(b);
+	return ts;
+}
+
+/* Past MAX_PENDING bios: those older than EVICT_AGE go, or all. */
+static void qevict(struct replay_block *rb, uint64_t now)
+{
+	for (size_t i = 0; i < rb->bios.cap; i++) {
+		struct hnode **pp = &rb->bios.b[i];
+
+		while (*pp) {
+			struct qbio *b = (struct qbio *)*pp;
+
+			if (b->ts + EVICT_AGE < now) {
+				hmap_unlink(&rb->bios, pp);
+				free(b);
+			} else {
+				pp = &(*pp)->next;
+			}
+		}
+	}
+	if (rb->bios.n >= MAX_PENDING / 2)
+		hmap_release(&rb->bios, qfree);
+}
+
+/* Note time ts for the bio at dev:sector (replacing one there). */
+static void qput(struct replay_block *rb, uint32_t dev, uint64_t sector,
+		 uint64_t ts)
+{
+	struct hnode **pp = qfind(rb, dev, sector);
+	struct qbio *b;
+
+	if (pp) {
+		((struct qbio *)*pp)->ts = ts;
+		return;
+	}
+	if (rb->bios.n >= MAX_PENDING)
+		qevict(rb, ts);
+	b = malloc(sizeof(*b));
+	if (!b) {
+		rb->err = -AN_E_NOMEM;
+		return;
+	}
+	b->h.key = qkey(dev, sector);
+	b->dev = dev;
+	b->sector = sector;
+	b->ts = ts;
+	if (hmap_add(&rb->bios, &b->h)) {
+		free(b);
+		rb->err = -AN_E_NOMEM;
+	}
+}
+
+void replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
+{
+	const struct dec_bio *b = &ev->bio;
+	uint64_t ts;
+
+	if (ev->bad)
+		return;
+	switch (ev->kind) {
+	case DK_BIO_QUEUE:
+		if (b->nr)
+			qput(rb, b->dev, b->sector, ev->ts);
+		break;
+	case DK_BIO_MERGE:
+		/* the merged bio is not the first of its request ... */
+		ts = qtake(rb, b->dev, b->sector);
+		/* ... unless at the front: then it takes the first's time */
+		if (b->front && b->nr) {
+			uint64_t first = qtake(rb, b->dev, b->sector + b->nr);
+
+			if (first || ts)
+				qput(rb, b->dev, b->sector, first ? first : ts);
+		}
+		break;
+	case DK_BIO_REMAP:
+		/* queued again on the device below: its own Q there */
+		qtake(rb, b->dev2, b->sector2);
+		break;
+	case DK_BIO_SPLIT:
+		if (b->sector2 > b->sector) {
+			struct hnode **pp = qfind(rb, b->dev, b->sector);
+
+			if (pp)
+				qput(rb, b->dev, b->sector2,
+				     ((struct qbio *)*pp)->ts);
+		}
+		break;
+	default:
+		break;
+	}
+}
+
 void replay_block_gap(struct replay_block *rb)
 {
 	if (rb->npending)
 		drop_all(rb, &rb->an.dropped_at_gap);
+	if (rb->bios.n)
+		hmap_release(&rb->bios, qfree);
 }
 
 void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
@@ -263,6 +419,14 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 		}
 		p->rq.error = ev->rq.error;
 		p->rq.complete_ts = ev->ts;
+		if (rb->bios.n && p->rq.nr_sector) {
+			struct hnode **q = qfind(rb, p->rq.dev, p->rq.sector);
+
+			/* a bio queued after its request's issue is not its */
+			if (q && ((struct qbio *)*q)->ts <= p->rq.issue_ts)
+				p->rq.queue_ts = qtake(rb, p->rq.dev,
+						       p->rq.sector);
+		}
 		rb->emit(&p->rq, rb->arg);
 		unlink_pending(rb, pp);
 		break;
@@ -301,6 +465,7 @@ void replay_block_free(struct replay_block *rb)
 	if (!rb)
 		return;
 	drop_all(rb, &rb->an.still_open);
+	hmap_release(&rb->bios, qfree);
 	while ((p = rb->free_list)) {
 		rb->free_list = p->next;
 		free(p);

@@ -3,7 +3,8 @@
  * block.h - the block request state machine: pairs
  * block_rq_insert -> block_rq_issue -> block_rq_complete by device and
  * sector and hands every finished request to a callback, with its queue
- * time (insert -> issue) and device time (issue -> complete).
+ * time (insert -> issue), device time (issue -> complete) and, with bio
+ * events, the time its first bio was queued (Q2C).
  *
  * It never prints; what it cannot pair it counts (struct blk_anomalies).
  */
@@ -38,6 +39,13 @@ struct replay_block;
 struct replay_block *replay_block_new(blk_emit_fn emit, void *arg);
 /* Feed one decoded block_rq_* record (DK_RQ_*). */
 void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev);
+/*
+ * Feed one decoded bio record (DK_BIO_QUEUE, DK_BIO_MERGE, DK_BIO_REMAP,
+ * DK_BIO_SPLIT):
+ * a completed request then carries its first bio's queue time
+ * (blk_request.queue_ts, btt's Q).
+ */
+void replay_block_bio(struct replay_block *rb, const struct dec_ev *ev);
 /*
  * Events were lost (on any CPU): every pending request is dropped, as
  * its missing step may be in the gap.

@@ -38,6 +38,37 @@ void hist_text_log2(FILE *out, const struct hist *h)
 		(double)hist_pct(h, 99) / 1e6, (double)h->max / 1e6);
 }
 
+void hist_text_sizes(FILE *out, const struct sizehist *h)
+{
+	uint64_t top = 0;
+	int used = 0;
+
+	for (int i = 0; i < SIZEHIST_SLOTS; i++) {
+		if (h->n[i])
+			used = i + 1;
+		if (h->n[i] > top)
+			top = h->n[i];
+	}
+	if (!used)
+		return;
+	fprintf(out, "%5s%-19s : count    distribution\n", "", "Kbytes");
+	for (int i = 0; i < used; i++) {
+		uint64_t lo = i ? 1ULL << i : 0, hi = (1ULL << (i + 1)) - 1;
+		int k = (int)(h->n[i] * 40 / top);
+
+		if (i == SIZEHIST_SLOTS - 1)
+			fprintf(out, "%10" PRIu64 " -> %-10s : %-8" PRIu64
+				" |%.*s%*s|\n", lo, "", h->n[i], k, stars,
+				40 - k, "");
+		else
+			fprintf(out, "%10" PRIu64 " -> %-10" PRIu64 " : %-8"
+				PRIu64 " |%.*s%*s|\n", lo, hi, h->n[i], k,
+				stars, 40 - k, "");
+	}
+	fprintf(out, "%5sn %" PRIu64 ", average %.1f KiB\n", "", h->count,
+		(double)h->bytes / (double)h->count / 1024);
+}
+
 /* A bar of width characters, n of max rounded up. */
 static void bar(FILE *out, uint64_t n, uint64_t max, int width)
 {

@@ -16,6 +16,14 @@ struct hist;
 /* One distribution in log2 usecs slots; nothing when it is empty. */
 void hist_text_log2(FILE *out, const struct hist *h);
 
+struct sizehist;
+/*
+ * hist_text_sizes - request sizes as bcc's bitesize prints them
+ * (`Kbytes : count distribution`, log2 KiB slots, a 40-character bar)
+ * and their count and average; nothing when there is none.
+ */
+void hist_text_sizes(FILE *out, const struct sizehist *h);
+
 /*
  * hist_text_pair - "TITLE:" then the bins of a and, when two, of b
  * beside it, in ms when either has a sample of 2 ms or more, else

@@ -266,3 +266,29 @@ void json_hist(struct json *j, const char *key, const struct hist *h)
 	json_array_end(j);
 	json_object_end(j);
 }
+
+void json_sizes(struct json *j, const char *key, const struct sizehist *h)
+{
+	json_object_begin(j, key);
+	json_u64(j, "count", h->count);
+	json_u64(j, "bytes", h->bytes);
+	json_array_begin(j, "buckets");
+	for (int k = 0; k < SIZEHIST_SLOTS; k++) {
+		uint64_t lo, hi;
+		bool c = j->compact;
+
+		if (!h->n[k])
+			continue;
+		sizehist_bounds(k, &lo, &hi);
+		/* one bucket per line: [lo, hi, count], bytes inclusive */
+		json_array_begin(j, NULL);
+		j->compact = true;
+		json_u64(j, NULL, lo);
+		json_u64(j, NULL, hi);
+		json_u64(j, NULL, h->n[k]);
+		json_array_end(j);
+		j->compact = c;
+	}
+	json_array_end(j);
+	json_object_end(j);
+}

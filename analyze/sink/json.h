@@ -79,6 +79,14 @@ struct hist;
 void json_hist(struct json *j, const char *key, const struct hist *h);
 void json_lat(struct json *j, const char *key, const struct hist *h);
 
+struct sizehist;
+/*
+ * json_sizes - request sizes (stats/hist.h's bitesize slots): count,
+ * bytes and "buckets": [[lo_bytes, hi_bytes, count], ...] with the
+ * inclusive bounds of every non-empty slot.
+ */
+void json_sizes(struct json *j, const char *key, const struct sizehist *h);
+
 /* The version of the JSON vocabulary (docs/json/), first in every object. */
 #define JSON_SCHEMA_VERSION	2
 

@@ -277,6 +277,46 @@ static void c_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r
 static void c_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.write_bytes); }
 static void c_bdev(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->blk.dev_ns); }
 static void c_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.journal_bytes); }
+/* Its own reads' and writes' count, bytes and sequential ones. */
+static uint64_t shape_sum(const void *r, uint64_t *bytes, uint64_t *seq)
+{
+	const struct blkshape *sh = PROW(r)->ps->shape;
+
+	*bytes = sh ? sh->sizes[0].bytes + sh->sizes[1].bytes : 0;
+	*seq = sh ? sh->seq[0] + sh->seq[1] : 0;
+	return sh ? sh->sizes[0].count + sh->sizes[1].count : 0;
+}
+
+/* Its own requests' average size and sequential share, "-" without. */
+static void c_rqsize(const void *r, char *b, size_t n)
+{
+	uint64_t bytes, seq, c = shape_sum(r, &bytes, &seq);
+
+	if (c)
+		table_size(b, n, bytes / c);
+	else
+		snprintf(b, n, "-");
+}
+static void c_rqbytes(const void *r, char *b, size_t n)
+{
+	uint64_t bytes, seq, c = shape_sum(r, &bytes, &seq);
+
+	if (c)
+		table_u64(b, n, bytes / c);
+	else
+		snprintf(b, n, "-");
+}
+static void seq_pct(const void *r, char *b, size_t n, const char *fmt)
+{
+	uint64_t bytes, seq, c = shape_sum(r, &bytes, &seq);
+
+	if (c)
+		snprintf(b, n, fmt, 100.0 * (double)seq / (double)c);
+	else
+		snprintf(b, n, "-");
+}
+static void c_seq(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.1f"); }
+static void c_seq0(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.0f"); }
 static void c_throttle(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->throttle_ns); }
 static void c_dstate(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->dstate_ns); }
 static void c_comms(const void *r, char *b, size_t n)
@@ -301,6 +341,8 @@ static const struct column proc_cols[] = {
 	{ "BLK-READ(B)", false, c_brbytes },
 	{ "BLK-WRITE(B)", false, c_bwbytes },
 	{ "BLK-DEV(ms)", false, c_bdev },
+	{ "BLK-AVG-RQ(B)", false, c_rqbytes },
+	{ "BLK-SEQ%", false, c_seq },
 	{ "JRNL-FSYNC(B)", false, c_bjrnl },
 	{ "THROTTLED(ms)", false, c_throttle },
 	{ "D-STATE(ms)", false, c_dstate },
@@ -330,6 +372,8 @@ static const struct column proc_cols_narrow[] = {
 	{ "BLK-R", false, c_hbrbytes },
 	{ "BLK-W", false, c_hbwbytes },
 	{ "DEV(ms)", false, c_bdev },
+	{ "RQ-SZ", false, c_rqsize },
+	{ "SEQ", false, c_seq0 },	/* percent, 100 columns */
 };
 
 #define KROW(r) ((const struct krow *)(r))
@@ -378,6 +422,26 @@ static const struct json_u64_field kstat_fields[] = {
 	JSON_U64("unpaired", struct kstat, unpaired),
 };
 
+/*
+ * A process's own reads and writes (it owns a request's first bio):
+ * their sizes (bitesize) and how many were sequential on their device.
+ */
+static void json_shape(struct json *j, const struct blkshape *sh)
+{
+	static const char *const dir[2] = { "read", "write" };
+	static const struct sizehist none;
+
+	json_object_begin(j, "request_shape");
+	for (int w = 0; w < 2; w++) {
+		json_object_begin(j, dir[w]);
+		json_sizes(j, "sizes", sh ? &sh->sizes[w] : &none);
+		json_u64(j, "sequential", sh ? sh->seq[w] : 0);
+		json_u64(j, "random", sh ? sh->sizes[w].count - sh->seq[w] : 0);
+		json_object_end(j);
+	}
+	json_object_end(j);
+}
+
 static void processes_json(struct json *j, const struct proc_row *rows,
 			   size_t n, size_t total)
 {
@@ -398,6 +462,7 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 		json_u64(j, "fsyncs", rows[i].fsyncs);
 		json_lat(j, "fsync", &ps->fsync);
 		json_blk(j, &ps->blk);
+		json_shape(j, ps->shape);
 		json_u64(j, "throttled_ns", ps->throttle_ns);
 		json_u64(j, "throttles", ps->throttles);
 		json_u64(j, "dstate_ns", ps->dstate_ns);

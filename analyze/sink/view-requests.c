@@ -27,7 +27,8 @@ static void print_ms(FILE *out, uint64_t ns)
 	fprintf(out, " %10.3f", (double)ns / 1e6);
 }
 
-static void lat_table(struct sink *s, const char *title, size_t off)
+static void lat_table(struct sink *s, const char *title, size_t off,
+		      bool queue)
 {
 	struct stats *a = s->st;
 
@@ -47,6 +48,18 @@ static void lat_table(struct sink *s, const char *title, size_t off)
 			sink_head(s, sink_dev_name(s, a->dev[i].dev), 10, nb,
 				  sizeof(nb)),
 			ow, blk_op_name(a->dev[i].op), nw, h->count);
+		if (queue) {
+			struct dev_measure m;
+
+			summary_measure(a, a->dev[i].dev, &m);
+			if (!m.i2d) {
+				fprintf(s->out, "  not measurable: %s\n",
+					!strcmp(m.scheduler, "none") ?
+					"no I/O scheduler" :
+					"no request inserted");
+				continue;
+			}
+		}
 		if (!h->count) {
 			fprintf(s->out, " %10s %10s %10s %10s %10s %10s\n", "-", "-",
 			       "-", "-", "-", "-");
@@ -62,23 +75,165 @@ static void lat_table(struct sink *s, const char *title, size_t off)
 	}
 }
 
+/* The share n of d in percent, "-" when d is 0. */
+static const char *pct(char *buf, size_t len, uint64_t n, uint64_t d)
+{
+	if (!d)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", 100.0 * (double)n / (double)d);
+	return buf;
+}
+
+/*
+ * Request sizes (bitesize), the sequential share (biopattern: a request
+ * that starts where the previous one of its device and operation
+ * ended) and the bios merged into queued requests (btt's Q2M).
+ */
+static void shape_table(struct sink *s)
+{
+	struct stats *a = s->st;
+	int dw = s->wide ? 20 : 10, ow = s->wide ? 8 : 5;
+
+	fprintf(s->out, "\nrequest sizes, pattern (sequential: starts where the previous ended), merges (Q2M):\n");
+	fprintf(s->out, "  %-*s %-*s %8s %*s %6s %6s %9s %9s %*s %6s\n", dw,
+		"DEVICE", ow, "OP", "REQS", s->wide ? 12 : 7, "AVG-SZ", "SEQ%",
+		"RAND%", "BIOS", "MERGED", s->wide ? 14 : 9, "MRG-BYTES",
+		"MRG%");
+	for (size_t i = 0; i < a->ndev; i++) {
+		const struct devstat *d = &a->dev[i];
+		uint64_t n = d->sizes.count;
+		char nb[64], sz[32], sq[16], rn[16], bi[32], mg[32], mb[32];
+		char mp[16];
+
+		if (!n && !d->bios && !d->merges)
+			continue;	/* flushes: no data, no bios */
+		if (!n)
+			snprintf(sz, sizeof(sz), "-");
+		else if (s->wide)
+			snprintf(sz, sizeof(sz), "%" PRIu64, d->sizes.bytes / n);
+		else
+			sink_size(sz, sizeof(sz), d->sizes.bytes / n);
+		snprintf(bi, sizeof(bi), a->bio_events ? "%" PRIu64 : "-",
+			 d->bios);
+		snprintf(mg, sizeof(mg), a->merge_events ? "%" PRIu64 : "-",
+			 d->merges);
+		if (!a->merge_events)
+			snprintf(mb, sizeof(mb), "-");
+		else if (s->wide)
+			snprintf(mb, sizeof(mb), "%" PRIu64, d->merged_bytes);
+		else
+			sink_size(mb, sizeof(mb), d->merged_bytes);
+		fprintf(s->out, "  %-*s %-*s %8" PRIu64 " %*s %6s %6s %9s %9s %*s %6s\n",
+			dw, s->wide ? sink_dev_name(s, d->dev) :
+			sink_head(s, sink_dev_name(s, d->dev), 10, nb, sizeof(nb)),
+			ow, blk_op_name(d->op), n, s->wide ? 12 : 7, sz,
+			pct(sq, sizeof(sq), d->seq, n),
+			pct(rn, sizeof(rn), n - d->seq, n), bi, mg,
+			s->wide ? 14 : 9, mb,
+			a->bio_events && a->merge_events ?
+			pct(mp, sizeof(mp), d->merges, d->bios) : "-");
+	}
+}
+
+/* What is measurable on a device without queueing, in one sentence. */
+static const char *measure_note(const struct dev_measure *m)
+{
+	return m->q2c ? "Q2I and I2D not measurable, total is D2C; Q2C from its bios" :
+	       "Q2I and I2D not measurable, total is D2C";
+}
+
+/*
+ * One line per device whose requests went straight to the driver: what
+ * its times measure (btt: Q bio queued, I inserted, D issued, C done).
+ */
+static void measure_lines(struct sink *s)
+{
+	struct stats *a = s->st;
+	bool head = false;
+
+	for (size_t i = 0; i < a->ndev; i++) {
+		struct dev_measure m;
+		char nb[64];
+
+		if (i && a->dev[i - 1].dev == a->dev[i].dev)
+			continue;
+		summary_measure(a, a->dev[i].dev, &m);
+		if (m.i2d)
+			continue;
+		if (!head)
+			fprintf(s->out, "\nwhat is measurable (btt: Q bio queued, I inserted, D issued, C completed):\n");
+		head = true;
+		fprintf(s->out, "  %s: %s: %s\n", s->wide ?
+			sink_dev_name(s, a->dev[i].dev) :
+			sink_head(s, sink_dev_name(s, a->dev[i].dev), 10, nb,
+				  sizeof(nb)), m.why, measure_note(&m));
+	}
+}
+
+/* The shape, merges and what is measurable of a devices row. */
+static void json_shape(struct sink *s, const struct devstat *d)
+{
+	struct stats *a = s->st;
+	struct json *j = s->j;
+	struct dev_measure m;
+
+	json_sizes(j, "sizes", &d->sizes);
+	json_u64(j, "sequential", d->seq);
+	json_u64(j, "random", d->sizes.count - d->seq);
+	if (a->bio_events)
+		json_u64(j, "bios_queued", d->bios);
+	else
+		json_null(j, "bios_queued");
+	if (a->merge_events) {
+		json_u64(j, "bios_merged", d->merges);
+		json_u64(j, "merged_bytes", d->merged_bytes);
+	} else {
+		json_null(j, "bios_merged");
+		json_null(j, "merged_bytes");
+	}
+	if (a->bio_events && a->merge_events && d->bios)
+		json_double(j, "merged_share",
+			    (double)d->merges / (double)d->bios);
+	else
+		json_null(j, "merged_share");
+	summary_measure(a, d->dev, &m);
+	json_object_begin(j, "measurable");
+	json_str(j, "scheduler", m.scheduler[0] ? m.scheduler : NULL);
+	json_bool(j, "inserts", m.inserts);
+	json_bool(j, "i2d", m.i2d);
+	json_bool(j, "q2c", m.q2c);
+	json_str(j, "total", m.total);
+	if (m.i2d) {
+		json_null(j, "note");
+	} else {
+		char note[160];
+
+		snprintf(note, sizeof(note), "%s: %s", m.why, measure_note(&m));
+		json_str(j, "note", note);
+	}
+	json_object_end(j);
+}
+
 /* devices --csv: one row per device and operation, exact numbers. */
 static void devices_csv(struct sink *s)
 {
 	struct stats *a = s->st;
 	double secs = (double)stats_duration(a) / 1e9;
+	struct dev_measure m;
 	char mm[32];
 
 	fputs("device,dev,op,requests,bytes,iops,bytes_per_s,fua,preflush,errors,"
 	      "i2d_avg_ms,i2d_p99_ms,d2c_avg_ms,d2c_p50_ms,d2c_p99_ms,d2c_max_ms,"
-	      "total_avg_ms,total_p99_ms\n", s->out);
+	      "total_avg_ms,total_p99_ms,sequential,random,avg_request_bytes,"
+	      "bios_queued,bios_merged,merged_bytes,i2d_measurable\n", s->out);
 	for (size_t i = 0; i < a->ndev; i++) {
 		const struct devstat *d = &a->dev[i];
 
 		sink_dev_mm(d->dev, mm, sizeof(mm));
 		sink_csv_str(s->out, sink_dev_name(s, d->dev));
 		fprintf(s->out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.3f,%.1f,%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f\n",
+			",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f",
 			mm, blk_op_name(d->op), d->reqs, d->bytes,
 			secs > 0 ? (double)d->reqs / secs : 0.0,
 			secs > 0 ? (double)d->bytes / secs : 0.0, d->fua,
@@ -91,6 +246,20 @@ static void devices_csv(struct sink *s)
 			(double)d->device.max / 1e6,
 			(double)hist_avg(&d->total) / 1e6,
 			(double)hist_pct(&d->total, 99) / 1e6);
+		/* the shape; a bio count is empty when not recorded */
+		summary_measure(a, d->dev, &m);
+		fprintf(s->out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", d->seq,
+			d->sizes.count - d->seq,
+			d->sizes.count ? d->sizes.bytes / d->sizes.count : 0);
+		if (a->bio_events)
+			fprintf(s->out, "%" PRIu64, d->bios);
+		fputc(',', s->out);
+		if (a->merge_events)
+			fprintf(s->out, "%" PRIu64 ",%" PRIu64, d->merges,
+				d->merged_bytes);
+		else
+			fputc(',', s->out);
+		fprintf(s->out, ",%d\n", m.i2d);
 	}
 }
 
@@ -126,6 +295,11 @@ void view_devices(struct sink *s)
 			json_hist(s->j, "i2d", &d->queue);
 			json_hist(s->j, "d2c", &d->device);
 			json_hist(s->j, "total", &d->total);
+			if (a->bio_events)
+				json_hist(s->j, "q2c", &d->q2c);
+			else
+				json_null(s->j, "q2c");
+			json_shape(s, d);
 			json_object_end(s->j);
 		}
 		json_array_end(s->j);
@@ -165,18 +339,32 @@ void view_devices(struct sink *s)
 	}
 	if (!a->ndev)
 		fprintf(s->out, "  (no completed block requests)\n");
+	else
+		shape_table(s);
+	measure_lines(s);
 	/* btt's names: Q is the bio queued, I the request inserted */
 	lat_table(s, "queue time (insert -> issue, I2D)",
-		  offsetof(struct devstat, queue));
+		  offsetof(struct devstat, queue), true);
 	lat_table(s, "device time (issue -> complete, D2C)",
-		  offsetof(struct devstat, device));
+		  offsetof(struct devstat, device), false);
 	lat_table(s, "total time (insert -> complete, I2C; D2C when issued without insert)",
-		  offsetof(struct devstat, total));
+		  offsetof(struct devstat, total), false);
+	if (a->bio_events)
+		lat_table(s, "bio time (first bio queued -> complete, btt's Q2C)",
+			  offsetof(struct devstat, q2c), false);
 	for (size_t i = 0; !s->no_hist && i < a->ndev; i++) {
 		fprintf(s->out, "\n%s %s: device time (issue -> complete)\n",
 		       sink_dev_name(s, a->dev[i].dev),
 		       blk_op_name(a->dev[i].op));
 		hist_text_log2(s->out, &a->dev[i].device);
+	}
+	for (size_t i = 0; !s->no_hist && i < a->ndev; i++) {
+		if (!a->dev[i].sizes.count)
+			continue;
+		fprintf(s->out, "\n%s %s: request sizes (bitesize):\n",
+		       sink_dev_name(s, a->dev[i].dev),
+		       blk_op_name(a->dev[i].op));
+		hist_text_sizes(s->out, &a->dev[i].sizes);
 	}
 }
 

@@ -90,6 +90,7 @@ void procstat_free(void *p)
 		hist_release(&ps->kv[i].lat);
 	free(ps->kv);
 	hist_release(&ps->fsync);
+	free(ps->shape);
 	free(ps);
 }
 

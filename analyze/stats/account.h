@@ -42,6 +42,16 @@ struct blkio {
 void blkio_add(struct blkio *d, const struct blkio *s);
 
 /*
+ * The shape of the requests whose first bio was a process's, reads
+ * ([0]) and writes ([1]) apart: their sizes and how many of them were
+ * sequential on their device.
+ */
+struct blkshape {
+	struct sizehist sizes[2];
+	uint64_t seq[2];
+};
+
+/*
  * Per process (proc.user).  The syscall kinds a process used only (most
  * use a handful of the SK_NR): read them with procstat_kind().
  */
@@ -54,6 +64,7 @@ struct procstat {
 	uint64_t read_bytes, write_bytes;
 	struct hist fsync;	/* fsync + fdatasync */
 	struct blkio blk;
+	struct blkshape *shape;	/* NULL until a request of its own */
 	uint64_t throttle_ns;	/* paused by balance_dirty_pages */
 	uint64_t throttles;
 	uint64_t dstate_ns;	/* blocked in D state (sched_switch recorded) */

@@ -308,3 +308,41 @@ void hist_release(struct hist *h)
 	free(h->b);
 	memset(h, 0, sizeof(*h));
 }
+
+/* ------------------------------------------------------------------ */
+/* Request sizes */
+
+int sizehist_slot(uint64_t bytes)
+{
+	uint64_t kib = bytes / 1024;
+	int k = 0;
+
+	while (kib > 1 && k < SIZEHIST_SLOTS - 1) {
+		kib >>= 1;
+		k++;
+	}
+	return k;
+}
+
+void sizehist_bounds(int k, uint64_t *lo, uint64_t *hi)
+{
+	*lo = k ? 1024ULL << k : 0;
+	*hi = k == SIZEHIST_SLOTS - 1 ? UINT64_MAX : (2048ULL << k) - 1;
+}
+
+void sizehist_add(struct sizehist *h, uint64_t bytes)
+{
+	if (!bytes)
+		return;
+	h->n[sizehist_slot(bytes)]++;
+	h->count++;
+	h->bytes += bytes;
+}
+
+void sizehist_merge(struct sizehist *d, const struct sizehist *s)
+{
+	for (int k = 0; k < SIZEHIST_SLOTS; k++)
+		d->n[k] += s->n[k];
+	d->count += s->count;
+	d->bytes += s->bytes;
+}

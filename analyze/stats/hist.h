@@ -100,4 +100,24 @@ void hist_bins(const struct hist *h, uint64_t unit, uint64_t *bins, int nbins);
 /* Free the bucket array and zero h. */
 void hist_release(struct hist *h);
 
+/*
+ * Request sizes as bcc's bitesize bins them, in log2 KiB slots: slot 0
+ * holds 0 and 1 KiB (bytes / 1024), slot k the sizes of 2^k to
+ * 2^(k+1) - 1 KiB, the last slot also everything larger.  Fixed size.
+ */
+#define SIZEHIST_SLOTS	16
+
+struct sizehist {
+	uint64_t n[SIZEHIST_SLOTS];
+	uint64_t count, bytes;
+};
+
+/* Count a request of bytes (> 0; 0-byte requests are not counted). */
+void sizehist_add(struct sizehist *h, uint64_t bytes);
+/* The slot of bytes and the inclusive bounds in bytes of slot k. */
+int sizehist_slot(uint64_t bytes);
+void sizehist_bounds(int k, uint64_t *lo, uint64_t *hi);
+/* Add s's counts to d. */
+void sizehist_merge(struct sizehist *d, const struct sizehist *s);
+
 #endif /* IOREPORT_HIST_H */

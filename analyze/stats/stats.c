@@ -52,8 +52,10 @@ void stats_release(struct stats *st)
 		hist_release(&st->dev[i].queue);
 		hist_release(&st->dev[i].device);
 		hist_release(&st->dev[i].total);
+		hist_release(&st->dev[i].q2c);
 	}
 	free(st->dev);
+	free(st->bio);
 	free(st->slow.v);
 	free(st->slow_calls.v);
 	free(st->lost);
@@ -85,6 +87,7 @@ static struct devstat *devstat_get(struct stats *st, uint32_t dev,
 int stats_request(struct stats *st, const struct blk_request *rq)
 {
 	struct devstat *d = devstat_get(st, rq->dev, rq->op);
+	bool seq;
 
 	if (!d)
 		return -AN_E_NOMEM;
@@ -93,9 +96,10 @@ int stats_request(struct stats *st, const struct blk_request *rq)
 	d->fua += rq->fua;
 	d->preflush += rq->preflush;
 	d->errors += rq->error != 0;
-	if (d->reqs > 1 && rq->sector == d->next_sector)
-		d->seq++;
+	seq = rq->nr_sector && d->reqs > 1 && rq->sector == d->next_sector;
+	d->seq += seq;
 	d->next_sector = rq->sector + rq->nr_sector;
+	sizehist_add(&d->sizes, rq->bytes);
 	if (rq->bytes && rq->bytes <= STATS_SMALL) {
 		d->small++;
 		d->small_dev_ns += rq->complete_ts - rq->issue_ts;
@@ -105,8 +109,57 @@ int stats_request(struct stats *st, const struct blk_request *rq)
 	if ((rq->insert_ts && rq->issue_ts &&
 	     hist_add(&d->queue, rq->issue_ts - rq->insert_ts) < 0) ||
 	    hist_add(&d->device, rq->complete_ts - rq->issue_ts) < 0 ||
-	    hist_add(&d->total, blk_total_ns(rq)) < 0)
+	    hist_add(&d->total, blk_total_ns(rq)) < 0 ||
+	    (rq->queue_ts && rq->queue_ts <= rq->complete_ts &&
+	     hist_add(&d->q2c, rq->complete_ts - rq->queue_ts) < 0))
 		return -AN_E_NOMEM;
+	return seq;
+}
+
+int stats_proc_request(struct proc *p, const struct blk_request *rq,
+		       bool seq)
+{
+	struct procstat *ps;
+
+	int w = rq->op == BLK_OP_WRITE;
+
+	if (!p || !rq->bytes || (!w && rq->op != BLK_OP_READ))
+		return 0;
+	ps = procstat_of(p);
+	if (ps && !ps->shape)
+		ps->shape = an_calloc(1, sizeof(*ps->shape));
+	if (!ps || !ps->shape)
+		return -AN_E_NOMEM;
+	sizehist_add(&ps->shape->sizes[w], rq->bytes);
+	ps->shape->seq[w] += seq;
+	return 0;
+}
+
+int stats_bio(struct stats *st, uint32_t dev, enum blk_op op,
+	      uint32_t sectors, bool merge)
+{
+	struct biostat *b = NULL;
+
+	for (size_t i = 0; i < st->nbio; i++)
+		if (st->bio[i].dev == dev && st->bio[i].op == op) {
+			b = &st->bio[i];
+			break;
+		}
+	if (!b) {
+		if (an_grow(&st->bio, &st->bio_alloc, st->nbio + 1,
+			    sizeof(*st->bio), 8))
+			return -AN_E_NOMEM;
+		b = &st->bio[st->nbio++];
+		memset(b, 0, sizeof(*b));
+		b->dev = dev;
+		b->op = op;
+	}
+	if (merge) {
+		b->merges++;
+		b->merged_bytes += (uint64_t)sectors * 512;
+	} else {
+		b->bios++;
+	}
 	return 0;
 }
 
@@ -316,6 +369,15 @@ void stats_end(struct stats *st, const struct replay_block *rb,
 	size_t n = 0;
 
 	st->ended = true;
+	/* the bios of a device and operation that completed requests */
+	for (size_t i = 0; i < st->nbio; i++)
+		for (size_t k = 0; k < st->ndev; k++)
+			if (st->dev[k].dev == st->bio[i].dev &&
+			    st->dev[k].op == st->bio[i].op) {
+				st->dev[k].bios = st->bio[i].bios;
+				st->dev[k].merges = st->bio[i].merges;
+				st->dev[k].merged_bytes = st->bio[i].merged_bytes;
+			}
 	if (st->ndev > 1)
 		qsort(st->dev, st->ndev, sizeof(*st->dev), cmp_devstat);
 	if (st->pt)

@@ -35,6 +35,7 @@ struct dirty;
 struct replay_block;
 struct sysreplay;
 struct dec_stats;
+struct proc;
 
 /* The kernel's PID_MAX_LIMIT on 64-bit: larger ids are not counted. */
 #define STATS_PIDMAP_BITS	(4u * 1024 * 1024)
@@ -46,13 +47,26 @@ struct devstat {
 	uint64_t reqs, bytes, fua, preflush, errors;
 	struct hist queue;	/* insert -> issue (Q2D), when both seen */
 	struct hist device;	/* issue -> complete (D2C) */
-	struct hist total;	/* insert (or issue) -> complete (Q2C) */
+	struct hist total;	/* insert (or issue) -> complete (I2C) */
+	struct hist q2c;	/* first bio queued -> complete, when seen */
 	/* the shape of the I/O (findings.h): requests that began where the
 	 * previous one of this device and operation to complete ended, and
 	 * the small ones (<= STATS_SMALL bytes) with their device time */
 	uint64_t seq, small, small_dev_ns;
 	uint64_t small_sync_bytes;	/* of small sync/FUA/preflush ones */
 	uint64_t next_sector;
+	struct sizehist sizes;	/* of the requests with data (bitesize) */
+	/* btt's Q and M: bios queued (block_bio_queue) and merged into a
+	 * request already queued (block_bio_back/frontmerge), on this
+	 * device and operation */
+	uint64_t bios, merges, merged_bytes;
+};
+
+/* The bios queued and merged per device and operation (struct devstat). */
+struct biostat {
+	uint32_t dev;
+	enum blk_op op;
+	uint64_t bios, merges, merged_bytes;
 };
 
 /* A small request (the SD card's scattered writes): 16 KiB or less. */
@@ -110,6 +124,10 @@ struct stats {
 	const char *block_why;		/* why not */
 	struct devstat *dev;		/* sorted by device then op */
 	size_t ndev, dev_alloc;
+	bool bio_events;		/* block_bio_queue recorded */
+	bool merge_events;		/* block_bio_back/frontmerge recorded */
+	struct biostat *bio;		/* copied into dev at the end */
+	size_t nbio, bio_alloc;
 	struct {
 		size_t cap, n;
 		struct blk_done *v;
@@ -183,8 +201,25 @@ static inline void stats_event(struct stats *st, uint64_t ts, int cpu,
 	}
 }
 
-/* A completed request: its device and operation's counts and times. */
+/*
+ * A completed request: its device and operation's counts and times.
+ * Returns 1 when it is sequential (it starts where the previous request
+ * of its device and operation to complete ended), 0 when not, or
+ * -AN_E_NOMEM.
+ */
 int stats_request(struct stats *st, const struct blk_request *rq);
+/*
+ * The shape of a read or write whose first bio is process p's
+ * (attrib.h): its size and whether stats_request() found it sequential.
+ */
+int stats_proc_request(struct proc *p, const struct blk_request *rq,
+		       bool seq);
+/*
+ * A bio queued (merge false) or merged into a queued request (true) on
+ * disk dev: sectors of operation op.  0 or -AN_E_NOMEM.
+ */
+int stats_bio(struct stats *st, uint32_t dev, enum blk_op op,
+	      uint32_t sectors, bool merge);
 /* Whether stats_keep_request() would keep a request (a slow heap). */
 static inline bool stats_keeps_requests(const struct stats *st)
 {

@@ -264,6 +264,56 @@ static int acc_mount(char **f, int n, void *arg)
 	return 0;
 }
 
+struct sched_of {
+	char mm[32];
+	char *buf;
+	size_t n;
+};
+
+/* "blockdev NAME MAJ:MIN scheduler VALUE": the active one of VALUE. */
+static int acc_sched(char **f, int n, void *arg)
+{
+	struct sched_of *so = arg;
+	const char *v, *open, *close;
+
+	if (n < 5 || strcmp(f[2], so->mm) || strcmp(f[3], "scheduler"))
+		return 0;
+	v = f[4];
+	open = strchr(v, '[');
+	close = open ? strchr(open, ']') : NULL;
+	if (open && close)
+		snprintf(so->buf, so->n, "%.*s", (int)(close - open - 1),
+			 open + 1);
+	else
+		snprintf(so->buf, so->n, "%s", v);
+	return 1;
+}
+
+void summary_measure(const struct stats *st, uint32_t dev,
+		     struct dev_measure *m)
+{
+	struct sched_of so = { .buf = m->scheduler, .n = sizeof(m->scheduler) };
+
+	memset(m, 0, sizeof(*m));
+	for (size_t i = 0; i < st->ndev; i++) {
+		if (st->dev[i].dev != dev)
+			continue;
+		if (st->dev[i].queue.count)
+			m->inserts = true;
+		if (st->dev[i].q2c.count)
+			m->q2c = true;
+	}
+	snprintf(so.mm, sizeof(so.mm), "%u:%u", dev >> 20, dev & 0xfffff);
+	if (st->info && st->info->snapshot_start)
+		meta_lines(st->info->snapshot_start, "blockdev", acc_sched, &so);
+	m->i2d = m->inserts && strcmp(m->scheduler, "none");
+	m->total = m->i2d ? "I2C" : "D2C";
+	if (!strcmp(m->scheduler, "none"))
+		m->why = "no I/O scheduler (none)";
+	else if (!m->inserts)
+		m->why = "no block_rq_insert";
+}
+
 int summary_config(const struct stats *st, struct config *c)
 {
 	const char *snap = st->info->snapshot_start;

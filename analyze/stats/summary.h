@@ -76,6 +76,27 @@ struct config {
 	size_t nbdev;
 };
 
+/*
+ * What a recording can measure of one device's requests, in btt's words
+ * (Q bio queued, I inserted, D issued, C completed): without an I/O
+ * scheduler (the start snapshot says "none") or without any
+ * block_rq_insert of it, requests go straight to the driver, so Q2I and
+ * I2D are not measured and the total is D2C; with bio events, Q2C is.
+ */
+struct dev_measure {
+	char scheduler[64];	/* the snapshot's, "" when unknown */
+	bool inserts;		/* a request of it was inserted */
+	bool i2d;		/* I2D measurable (a scheduler, inserts) */
+	bool q2c;		/* Q2C measured: requests whose first bio's
+				   queueing was recorded */
+	const char *total;	/* what the total time is: "I2C" or "D2C" */
+	const char *why;	/* not measurable: why, in words; else NULL */
+};
+
+/* Fill *m for device dev (the start snapshot and the finished pass). */
+void summary_measure(const struct stats *st, uint32_t dev,
+		     struct dev_measure *m);
+
 /* Fill *c (zeroed first); 0, or -AN_E_NOMEM (c released). */
 int summary_config(const struct stats *st, struct config *c);
 void summary_config_release(struct config *c);

@@ -18,6 +18,7 @@ REPORT_LIVE_TESTS = \
 	tests/live/report-fsync.sh \
 	tests/live/report-dirty.sh \
 	tests/live/report-split.sh \
+	tests/live/report-bitesize.sh \
 	tests/live/report-findings.sh \
 	tests/live/report-findings-rules.sh \
 	tests/live/report-filters.sh \

@@ -4,6 +4,7 @@ UNIT_TESTS = \
 	tests/unit/test-source \
 	tests/unit/test-meta \
 	tests/unit/test-hist \
+	tests/unit/test-block \
 	tests/unit/test-json \
 	tests/unit/test-sysreplay \
 	tests/unit/test-attrib \
@@ -24,6 +25,8 @@ tests_unit_test_meta_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_meta_LDADD = $(UNIT_LDADD)
 tests_unit_test_hist_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_hist_LDADD = $(UNIT_LDADD)
+tests_unit_test_block_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_block_LDADD = $(UNIT_LDADD)
 tests_unit_test_json_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_json_LDADD = $(UNIT_LDADD)
 tests_unit_test_sysreplay_CFLAGS = $(UNIT_CFLAGS)

@@ -3,7 +3,8 @@
  * test-hist.c - unit tests of the log-linear histogram: bucket bounds,
  * exact small histograms, percentile accuracy against the exact sorted
  * values on random data of several shapes, merge, the log2 view, and
- * the bucket array that covers only the groups its samples need.
+ * the bucket array that covers only the groups its samples need; the
+ * request-size slots (bitesize) and a device's sequential requests.
  */
 #include "config.h"
 
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "stats/hist.h"
+#include "stats/stats.h"
 
 /* xorshift64*: deterministic random numbers */
 static uint64_t rng_state = 88172645463325252ULL;
@@ -293,6 +295,89 @@ static void test_groups(void **state)
 	hist_release(&b);
 }
 
+/* Every size lands in the slot whose bounds hold it, bitesize's KiB. */
+static void test_sizes(void **state)
+{
+	static const struct { uint64_t bytes; int slot; } v[] = {
+		{ 512, 0 }, { 1024, 0 }, { 2047, 0 }, { 2048, 1 },
+		{ 4095, 1 }, { 4096, 2 }, { 8191, 2 }, { 65536, 6 },
+		{ 131071, 6 }, { 1u << 20, 10 }, { 1ULL << 40, 15 },
+	};
+	struct sizehist h = { 0 };
+	uint64_t lo, hi, sum = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_int_equal(sizehist_slot(v[i].bytes), v[i].slot);
+		sizehist_bounds(v[i].slot, &lo, &hi);
+		assert_true(lo <= v[i].bytes && v[i].bytes <= hi);
+		sizehist_add(&h, v[i].bytes);
+		sum += v[i].bytes;
+	}
+	sizehist_add(&h, 0);		/* a flush: not counted */
+	assert_int_equal(h.count, sizeof(v) / sizeof(v[0]));
+	assert_int_equal(h.bytes, sum);
+	assert_int_equal(h.n[0], 3);
+	assert_int_equal(h.n[6], 2);
+	/* the slots tile the sizes: each starts after the previous one */
+	for (int k = 1; k < SIZEHIST_SLOTS; k++) {
+		uint64_t plo, phi;
+
+		sizehist_bounds(k - 1, &plo, &phi);
+		sizehist_bounds(k, &lo, &hi);
+		assert_int_equal(lo, phi + 1);
+	}
+}
+
+/*
+ * A device's requests: 4 sequential 64 KiB writes, then 3 random 4 KiB
+ * ones, a read between them that does not break the writes' run (another
+ * direction) and a flush (no data): 3 sequential writes, 4 random.
+ */
+static void test_sequential(void **state)
+{
+	static const struct { enum blk_op op; uint64_t sector; uint32_t nr; } v[] = {
+		{ BLK_OP_WRITE, 1000, 128 }, { BLK_OP_WRITE, 1128, 128 },
+		{ BLK_OP_READ, 1256, 8 }, { BLK_OP_WRITE, 1256, 128 },
+		{ BLK_OP_FLUSH, 0, 0 }, { BLK_OP_WRITE, 1384, 128 },
+		{ BLK_OP_WRITE, 9000, 8 }, { BLK_OP_WRITE, 5000, 8 },
+		{ BLK_OP_WRITE, 7000, 8 },
+	};
+	struct stats st;
+	int seq = 0;
+
+	(void)state;
+	assert_int_equal(stats_init(&st, 1, 0, false), 0);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct blk_request rq = {
+			.dev = 7 << 20, .op = v[i].op, .sector = v[i].sector,
+			.nr_sector = v[i].nr, .bytes = v[i].nr * 512ULL,
+			.issue_ts = 10 * i + 1, .complete_ts = 10 * i + 5,
+		};
+		int rc = stats_request(&st, &rq);
+
+		assert_true(rc >= 0);
+		seq += rc;
+	}
+	stats_end(&st, NULL, NULL, NULL);
+	assert_int_equal(seq, 3);
+	assert_int_equal(st.ndev, 3);
+	for (size_t i = 0; i < st.ndev; i++) {
+		const struct devstat *d = &st.dev[i];
+
+		if (d->op != BLK_OP_WRITE) {
+			assert_int_equal(d->seq, 0);
+			continue;
+		}
+		assert_int_equal(d->reqs, 7);
+		assert_int_equal(d->seq, 3);
+		assert_int_equal(d->sizes.count, 7);
+		assert_int_equal(d->sizes.n[sizehist_slot(65536)], 4);
+		assert_int_equal(d->sizes.n[sizehist_slot(4096)], 3);
+	}
+	stats_release(&st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -302,6 +387,8 @@ int main(void)
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_log2),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_sizes),
+		cmocka_unit_test(test_sequential),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

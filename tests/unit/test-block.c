@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-block.c - unit tests of the block request replay (replay/block.h)
+ * on synthetic events: a request's first bio queued (btt's Q) through
+ * back and front merges, splits, remaps, a bio queued after the issue,
+ * and lost events.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "decode/decode.h"
+#include "replay/block.h"
+
+#define DEV	((8u << 20) | 0)
+#define PART	((8u << 20) | 1)
+
+/* The requests the replay completed. */
+struct done {
+	struct blk_request rq[8];
+	int n;
+};
+
+static void emit(const struct blk_request *rq, void *arg)
+{
+	struct done *d = arg;
+
+	if (d->n < 8)
+		d->rq[d->n++] = *rq;
+}
+
+/* A bio record: queue, merge (front), remap and split (dev2, sector2). */
+static void feed_bio(struct replay_block *rb, enum dec_kind k, uint64_t ts,
+		     struct dec_bio b)
+{
+	struct dec_ev e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = k;
+	e.ts = ts;
+	e.bio = b;
+	e.bio.op = BLK_OP_WRITE;
+	replay_block_bio(rb, &e);
+}
+
+static void bio(struct replay_block *rb, enum dec_kind k, uint64_t ts,
+		uint32_t dev, uint64_t sector, uint32_t nr, bool front)
+{
+	feed_bio(rb, k, ts, (struct dec_bio){ .dev = dev, .sector = sector,
+					      .nr = nr, .front = front });
+}
+
+/* block_bio_remap / block_split: sector2 the old (or remainder's) one. */
+static void bio2(struct replay_block *rb, enum dec_kind k, uint64_t ts,
+		 uint32_t dev, uint64_t sector, uint32_t dev2, uint64_t sector2)
+{
+	feed_bio(rb, k, ts, (struct dec_bio){ .dev = dev, .sector = sector,
+					      .dev2 = dev2,
+					      .sector2 = sector2 });
+}
+
+static void rq(struct replay_block *rb, enum dec_kind k, uint64_t ts,
+	       uint64_t sector, uint32_t nr)
+{
+	struct dec_ev e;
+
+	memset(&e, 0, sizeof(e));
+	e.kind = k;
+	e.ts = ts;
+	e.rq.dev = DEV;
+	e.rq.sector = sector;
+	e.rq.nr_sector = nr;
+	e.rq.bytes = nr * 512ULL;
+	e.rq.op = BLK_OP_WRITE;
+	replay_block_feed(rb, &e);
+}
+
+/* Insert, issue and complete a request. */
+static void request(struct replay_block *rb, uint64_t ts, uint64_t sector,
+		    uint32_t nr)
+{
+	rq(rb, DK_RQ_INSERT, ts, sector, nr);
+	rq(rb, DK_RQ_ISSUE, ts + 1, sector, nr);
+	rq(rb, DK_RQ_COMPLETE, ts + 5, sector, nr);
+}
+
+/*
+ * Bio A at 100 queued at 10, B merged at its back (108, at 12), C at
+ * its front (92, at 14): the request at 92 started with A, Q = 10.
+ * A lone bio at 500 (at 20) is its request's Q; a request no bio
+ * announced has none.
+ */
+static void test_merges(void **state)
+{
+	struct done d = { 0 };
+	struct replay_block *rb = replay_block_new(emit, &d);
+
+	(void)state;
+	assert_non_null(rb);
+	bio(rb, DK_BIO_QUEUE, 10, DEV, 100, 8, false);
+	bio(rb, DK_BIO_QUEUE, 12, DEV, 108, 8, false);
+	bio(rb, DK_BIO_MERGE, 12, DEV, 108, 8, false);
+	bio(rb, DK_BIO_QUEUE, 14, DEV, 92, 8, false);
+	bio(rb, DK_BIO_MERGE, 14, DEV, 92, 8, true);
+	bio(rb, DK_BIO_QUEUE, 20, DEV, 500, 8, false);
+	request(rb, 30, 92, 24);
+	request(rb, 40, 500, 8);
+	request(rb, 50, 900, 8);
+	replay_block_finish(rb);
+	assert_int_equal(d.n, 3);
+	assert_int_equal(d.rq[0].queue_ts, 10);
+	assert_int_equal(d.rq[1].queue_ts, 20);
+	assert_int_equal(d.rq[2].queue_ts, 0);
+	assert_int_equal(replay_block_error(rb), 0);
+	replay_block_free(rb);
+}
+
+/*
+ * A bio of 64 sectors at 0 (at 10) split at 16: both requests take its
+ * time.  A partition's bio (at 20) remapped to the disk and queued
+ * there again (at 22): the disk's Q.  A bio queued at the sector of a
+ * request after its issue is not that request's.
+ */
+static void test_split_remap(void **state)
+{
+	struct done d = { 0 };
+	struct replay_block *rb = replay_block_new(emit, &d);
+
+	(void)state;
+	assert_non_null(rb);
+	bio(rb, DK_BIO_QUEUE, 10, DEV, 0, 64, false);
+	bio2(rb, DK_BIO_SPLIT, 10, DEV, 0, DEV, 16);
+	bio(rb, DK_BIO_QUEUE, 20, PART, 2000, 8, false);
+	bio2(rb, DK_BIO_REMAP, 21, DEV, 4048, PART, 2000);
+	bio(rb, DK_BIO_QUEUE, 22, DEV, 4048, 8, false);
+	request(rb, 30, 0, 16);
+	request(rb, 40, 16, 48);
+	request(rb, 50, 4048, 8);
+	rq(rb, DK_RQ_INSERT, 60, 7000, 8);
+	rq(rb, DK_RQ_ISSUE, 61, 7000, 8);
+	bio(rb, DK_BIO_QUEUE, 62, DEV, 7000, 8, false);
+	rq(rb, DK_RQ_COMPLETE, 65, 7000, 8);
+	replay_block_finish(rb);
+	assert_int_equal(d.n, 4);
+	assert_int_equal(d.rq[0].queue_ts, 10);
+	assert_int_equal(d.rq[1].queue_ts, 10);
+	assert_int_equal(d.rq[2].queue_ts, 22);
+	assert_int_equal(d.rq[3].queue_ts, 0);
+	replay_block_free(rb);
+}
+
+/* Lost events: the bios noted before are forgotten with the requests. */
+static void test_gap(void **state)
+{
+	struct done d = { 0 };
+	struct replay_block *rb = replay_block_new(emit, &d);
+
+	(void)state;
+	assert_non_null(rb);
+	bio(rb, DK_BIO_QUEUE, 10, DEV, 100, 8, false);
+	replay_block_gap(rb);
+	request(rb, 30, 100, 8);
+	replay_block_finish(rb);
+	assert_int_equal(d.n, 1);
+	assert_int_equal(d.rq[0].queue_ts, 0);
+	replay_block_free(rb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_merges),
+		cmocka_unit_test(test_split_remap),
+		cmocka_unit_test(test_gap),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -65,14 +65,20 @@ else:
 PY
 
 RAWDEV=$LOOPDEV RAWNAME=$LOOPNAME RAWDEVT=$LOOP_DEVT
+# the writer's pid file on tmpfs: written under $T it is a small write of
+# the writer that writeback may send to the root device during the
+# recording, and the writer's request counts then hold one 4 KiB more
+PIDDIR=$(mktemp -d /dev/shm/iorec-bitesize.XXXXXX) || fail "mktemp in /dev/shm failed"
+on_exit "rm -rf '$PIDDIR'"
 make_loop_ext4 32
 for mode in direct files; do
 	rc=0
 	target=$RAWDEV
 	[ "$mode" = files ] && target=$MNT
-	run_iorec -q -o "$T/$mode.iorec" -- python3 "$T/writer.py" "$target" "$mode" "$T/$mode.pid" \
+	PYTHONDONTWRITEBYTECODE=1 run_iorec -q -o "$T/$mode.iorec" -- python3 "$T/writer.py" "$target" "$mode" "$PIDDIR/$mode.pid" \
 		2>"$T/$mode.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$T/$mode.err" >&2; fail "iorec -- writer $mode exited $rc"; }
+	cp "$PIDDIR/$mode.pid" "$T/$mode.pid"
 	"$IOREPORT" devices --json "$T/$mode.iorec" >"$T/$mode.dev.json" ||
 		fail "ioreport devices --json $mode failed"
 	"$IOREPORT" devices "$T/$mode.iorec" >"$T/$mode.dev.txt" ||

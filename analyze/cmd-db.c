@@ -434,13 +434,7 @@ int cmd_db(int argc, char **argv)
 		case 'h':
 			fputs(db_usage, stdout);
 			return 0;
-		case 'p':
-		case 'c':
-		case 'd':
-		case 'f':
-		case OPT_SINCE:
-		case OPT_UNTIL:
-		case OPT_MIN_MS:
+		FILTER_CASES:
 			if (parse_filter(db_usage, c, optarg, &filter))
 				return 2;
 			break;

@@ -269,13 +269,7 @@ int cmd_export(int argc, char **argv)
 		case 'h':
 			fputs(export_usage, stdout);
 			return 0;
-		case 'p':
-		case 'c':
-		case 'd':
-		case 'f':
-		case OPT_SINCE:
-		case OPT_UNTIL:
-		case OPT_MIN_MS:
+		FILTER_CASES:
 			if (parse_filter(export_usage, c, optarg, &o.filter))
 				return 2;
 			break;

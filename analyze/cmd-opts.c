@@ -246,13 +246,7 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 				return usage_error(usage, "--interval wants at least 0.001 seconds, not '%s'",
 						   optarg);
 			break;
-		case 'p':
-		case 'c':
-		case 'd':
-		case 'f':
-		case OPT_SINCE:
-		case OPT_UNTIL:
-		case OPT_MIN_MS:
+		FILTER_CASES:
 			if (parse_filter(usage, c, optarg, &o->filter))
 				return 2;
 			break;

@@ -61,6 +61,10 @@ enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
  * read: 0, or 2 after a usage error (--until before --since).
  */
 int parse_filter(const char *usage, int c, char *arg, struct view_filter *f);
+/* The case labels of the options parse_filter() takes, for a switch. */
+#define FILTER_CASES \
+	case 'p': case 'c': case 'd': case 'f': \
+	case OPT_SINCE: case OPT_UNTIL: case OPT_MIN_MS
 int check_filter(const char *usage, const struct view_filter *f);
 
 struct driver;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "base/err.h"
 #include "sink/json.h"
 #include "sink/sink.h"
@@ -158,6 +159,26 @@ static void processes_text(struct sink *s, const struct ivl_slot *sl,
 			sl->nproc - n);
 }
 
+static const struct json_u64_field dev_fields[] = {
+	JSON_U64("requests", struct ivl_dev, requests),
+	JSON_U64("bytes", struct ivl_dev, bytes),
+	JSON_U64("total_ns", struct ivl_dev, total_ns),
+	JSON_U64("d2c_ns", struct ivl_dev, d2c_ns),
+	JSON_U64("max_ns", struct ivl_dev, max_ns),
+};
+
+static const struct json_u64_field proc_fields[] = {
+	JSON_U64("calls", struct ivl_proc, calls),
+	JSON_U64("reads", struct ivl_proc, reads),
+	JSON_U64("read_bytes", struct ivl_proc, read_bytes),
+	JSON_U64("writes", struct ivl_proc, writes),
+	JSON_U64("write_bytes", struct ivl_proc, write_bytes),
+	JSON_U64("syncs", struct ivl_proc, syncs),
+	JSON_U64("latency_ns", struct ivl_proc, lat_ns),
+	JSON_U64("blk_requests", struct ivl_proc, blk_requests),
+	JSON_U64("blk_bytes", struct ivl_proc, blk_bytes),
+};
+
 static void slot_json(struct sink *s, const struct ivl_slot *sl,
 		      const struct ivl_proc **v, size_t n)
 {
@@ -176,11 +197,7 @@ static void slot_json(struct sink *s, const struct ivl_slot *sl,
 			json_object_begin(j, NULL);
 			json_str(j, "device", sink_dev_name(s, d->dev));
 			json_str(j, "op", blk_op_name(d->op));
-			json_u64(j, "requests", d->requests);
-			json_u64(j, "bytes", d->bytes);
-			json_u64(j, "total_ns", d->total_ns);
-			json_u64(j, "d2c_ns", d->d2c_ns);
-			json_u64(j, "max_ns", d->max_ns);
+			json_u64s(j, d, dev_fields, ARRAY_SIZE(dev_fields));
 			json_object_end(j);
 		}
 		json_array_end(j);
@@ -195,15 +212,7 @@ static void slot_json(struct sink *s, const struct ivl_slot *sl,
 			json_object_begin(j, NULL);
 			json_i64(j, "pid", pi.pid);
 			json_str(j, "comm", pi.comm);
-			json_u64(j, "calls", p->calls);
-			json_u64(j, "reads", p->reads);
-			json_u64(j, "read_bytes", p->read_bytes);
-			json_u64(j, "writes", p->writes);
-			json_u64(j, "write_bytes", p->write_bytes);
-			json_u64(j, "syncs", p->syncs);
-			json_u64(j, "latency_ns", p->lat_ns);
-			json_u64(j, "blk_requests", p->blk_requests);
-			json_u64(j, "blk_bytes", p->blk_bytes);
+			json_u64s(j, p, proc_fields, ARRAY_SIZE(proc_fields));
 			json_object_end(j);
 		}
 		json_array_end(j);

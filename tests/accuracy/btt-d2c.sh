@@ -15,11 +15,11 @@
 # both average per request over the same requests: the capture brackets the
 # recording and the recording brackets fio, the only user of UPPER, so no
 # request of either is at a window edge.  Tolerance: the request counts
-# must be equal, and the averages (and the min and max, which are single
-# requests) within 1% (+ 2 us): what is left is
-# rounding (btt prints 9 decimals of a second, ioreport integer ns), and the
-# blk tracer's and iorec's clocks (local vs mono), which advance at the
-# same rate to well under 0.1% over seconds.
+# must be equal, the averages within 1% (+ 2 us), and the min and max,
+# which are single requests, within 1% (+ 10 us, see below): what is left
+# is rounding (btt prints 9 decimals of a second, ioreport integer ns),
+# the order of the two tracers' probes on each tracepoint, and their
+# clocks (ktime_get vs mono), which advance at the same rate.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/accuracy/acc-lib.sh"
 need_root_tracefs
@@ -121,12 +121,18 @@ elif [ "$io_n" -gt "$btt_n" ]; then
 fi
 [ "$io_n" -ge "$NIOS" ] || fail_acc "ioreport: $io_n requests with a device time, fio did $NIOS"
 within "mean device time ns (ioreport vs btt D2C)" "$io_ns" "$btt_ns" 2000 0.01
-# The extremes are single requests, the same one for both: as close.
+# The extremes are single requests, the same one for both: as close, but
+# for one thing.  Each tracepoint runs the two tracers' probes one after the
+# other, so a request's D and C differ between them by what the probe run
+# between costs: under a microsecond on an idle machine, a few on a loaded
+# one (ioreport's min 24.8 us vs btt's 20.4 once, while the means of the
+# same run were 0.13% apart).  A mean hides it; a single request does not:
+# the extremes get 10 us.
 read -r io_min io_max < <(python3 -c '
 import json, sys
 d = [x["d2c"] for x in json.load(open(sys.argv[1]))["devices"] if x["dev"] == sys.argv[2] and x["d2c"]["count"]]
 print(min(x["min_ns"] for x in d), max(x["max_ns"] for x in d))' "$T/devices.json" "$UPPER_DEVT")
-within "min device time ns (ioreport vs btt D2C)" "$io_min" "$btt_min_ns" 2000 0.01
-within "max device time ns (ioreport vs btt D2C)" "$io_max" "$btt_max_ns" 2000 0.01
+within "min device time ns (ioreport vs btt D2C)" "$io_min" "$btt_min_ns" 10000 0.01
+within "max device time ns (ioreport vs btt D2C)" "$io_max" "$btt_max_ns" 10000 0.01
 
 finish

@@ -13,19 +13,23 @@
 #define DEFAULT_ROWS	20
 
 static const char dirty_usage[] =
-"usage: ioreport dirty [--json] [--top N] [--rows N] [--wide] FILE\n"
+"usage: ioreport dirty [--json] [--top N] [--rows N] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
 "  -n, --top N          rows of the process list (default 10)\n"
 "  -r, --rows N         time rows (default 20; JSON: every 100 ms slot)\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_FILTER_HELP
 "\n"
 "Dirty page throttling and writeback: the time each process was paused\n"
 "in balance_dirty_pages, the global dirty state and its thresholds\n"
 "(global_dirty_state: background and dirty limits, dirty and writeback\n"
 "pages), the flusher's writeback by reason (writeback_written) and the\n"
-"bytes that reached the devices, over time.\n";
+"bytes that reached the devices, over time.  Filtered: the pauses of the\n"
+"processes asked for, the bytes the filters keep; the dirty state, its\n"
+"thresholds and the flusher's work are the machine's (only --since and\n"
+"--until apply to them), and the time rows start at --since.\n";
 
 static int print_dirty(struct sink *s, const struct view_opts *o,
 		       struct stats *after)
@@ -39,5 +43,5 @@ const struct view_cmd cmd_dirty = {
 	.usage = dirty_usage, .shortopts = "jn:r:h",
 	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
 	.rows = DEFAULT_ROWS,
-	.want = AN_WA | AN_DIRTY, .print = print_dirty,
+	.want = AN_WA | AN_DIRTY, .filters = true, .print = print_dirty,
 };

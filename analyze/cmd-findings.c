@@ -14,13 +14,14 @@
 #define DEFAULT_TOP	20
 
 static const char findings_usage[] =
-"usage: ioreport findings [--json] [--top N] FILE\n"
+"usage: ioreport findings [--json] [--top N] [FILTERS] FILE\n"
 "\n"
 "  -j, --json           one JSON object with a \"findings\" array (rule,\n"
 "                       severity, entities, numbers in ns and bytes,\n"
 "                       sentence, the command that shows more)\n"
 "  -n, --top N          at most N findings (default 20)\n"
 "  -h, --help           this help\n"
+VIEW_FILTER_HELP
 "\n"
 "Answers instead of tables: who loses time on what, one plain sentence\n"
 "each naming the process, the files and the device with the numbers\n"
@@ -30,7 +31,9 @@ static const char findings_usage[] =
 "domination, a slow device (and the small scattered writes of an SD\n"
 "card), flushes and barriers, dirty throttling, write amplification and\n"
 "its cause, read misses, I/O wait, flash wear per day.  Rules, thresholds\n"
-"and what can fool them: docs/findings.md.\n";
+"and what can fool them: docs/findings.md.  Filtered, the findings are\n"
+"those of what the filters keep (as the views show it with the same\n"
+"filters).\n";
 
 static int print_findings(struct sink *s, const struct view_opts *o,
 			  struct stats *after)
@@ -45,5 +48,6 @@ static int print_findings(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_findings = {
 	.usage = findings_usage, .shortopts = "jn:h",
 	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
-	.want = AN_WA | AN_DIRTY, .slow = true, .print = print_findings,
+	.want = AN_WA | AN_DIRTY, .slow = true, .filters = true,
+	.print = print_findings,
 };

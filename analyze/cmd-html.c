@@ -26,10 +26,11 @@
 #define DIFF_TOP	10
 
 static const char html_usage[] =
-"usage: ioreport html [-o FILE] RECORDING [AFTER]\n"
+"usage: ioreport html [-o FILE] [FILTERS] RECORDING [AFTER]\n"
 "\n"
 "  -o, --output FILE    write the page to FILE (default: standard output)\n"
 "  -h, --help           this help\n"
+VIEW_FILTER_HELP
 "\n"
 "One HTML file that opens in any browser without network (inline SVG and\n"
 "CSS, no script): per device the device time of the requests over time,\n"
@@ -40,7 +41,9 @@ static const char html_usage[] =
 "AFTER, both side by side, histograms overlaid on one scale, and what\n"
 "ioreport diff says.  Points are a uniform sample of at most 4000\n"
 "requests per device (the 200 slowest always drawn), rates 400 time\n"
-"bins at most: a long recording still makes a page of a few MB.\n"
+"bins at most: a long recording still makes a page of a few MB.  The\n"
+"filters keep what they keep in the views, on both recordings, and the\n"
+"page says what they kept.\n"
 "\n"
 "Example:\n"
 "  ioreport redact x.iorec public.iorec && ioreport html -o x.html public.iorec\n";
@@ -61,13 +64,15 @@ static void on_call(void *arg, const struct sys_call *c, int proc_id,
 	timeline_call(arg, c, proc_id, file_id);
 }
 
-/* Open, read and time one recording; returns 0 or 1 (said). */
-static int load(struct one *o, const char *path)
+/* Open, read and time one recording with filter f; 0 or 1 (said). */
+static int load(struct one *o, const char *path, struct view_filter *f)
 {
 	struct an_err err;
 
 	if (driver_open(&o->d, path, &err) < 0)
 		return error("%s", err.msg), 1;
+	if (driver_filter(&o->d, f))
+		return 1;
 	o->tl = timeline_new(o->d.info->first_ts);
 	if (!o->tl)
 		return error("%s: out of memory", path), 1;
@@ -113,8 +118,10 @@ int cmd_html(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		FILTER_LONGOPTS,
 		{ NULL, 0, NULL, 0 }
 	};
+	struct view_filter filter[2];
 	struct one r[2];
 	struct html_rec hb = { 0 }, ha = { 0 };
 	const char *out = NULL;
@@ -123,8 +130,10 @@ int cmd_html(int argc, char **argv)
 	int c, n, rc = 1, i;
 
 	memset(r, 0, sizeof(r));
+	memset(filter, 0, sizeof(filter));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "o:hp:c:d:f:", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
@@ -132,17 +141,26 @@ int cmd_html(int argc, char **argv)
 		case 'h':
 			fputs(html_usage, stdout);
 			return 0;
+		FILTER_CASES:
+			if (parse_filter(html_usage, c, optarg, &filter[0]))
+				return 2;
+			break;
 		default:
 			return usage_error(html_usage, "unknown option");
 		}
 	}
+	if (check_filter(html_usage, &filter[0]))
+		return 2;
+	if (filter[0].min_ns)
+		return usage_error(html_usage, "--min-ms is an option of the per-operation views (slow, snoop)");
+	filter[1] = filter[0];	/* each recording counts for itself */
 	n = argc - optind;
 	if (n < 1 || n > 2)
 		return usage_error(html_usage, "html wants RECORDING and at most one AFTER");
 	if (n == 2 && !strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		return usage_error(html_usage, "standard input ('-') can be only one of the two recordings");
 	for (i = 0; i < n; i++)
-		if (load(&r[i], argv[optind + i]))
+		if (load(&r[i], argv[optind + i], &filter[i]))
 			goto out;
 	hb.st = &r[0].d.st;
 	hb.tl = r[0].tl;

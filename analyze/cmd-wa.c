@@ -13,12 +13,13 @@
 #define DEFAULT_TOP	10
 
 static const char wa_usage[] =
-"usage: ioreport wa [--json] [--top N] [--wide] FILE\n"
+"usage: ioreport wa [--json] [--top N] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
 "  -n, --top N          rows of the process and file lists (default 10)\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_FILTER_HELP
 "\n"
 "Write amplification: the bytes applications wrote with file syscalls\n"
 "against the bytes written to each device, split into file data, journal\n"
@@ -27,15 +28,19 @@ VIEW_WIDE_HELP
 "snapshots).  The overall ratio covers the devices that received\n"
 "application writes.  Per process and file: bytes attributed to them at\n"
 "the device (attribution rules: docs/attribution.md), journal commits\n"
-"their fsyncs waited for included.  Method: docs/write-amplification.md.\n";
+"their fsyncs waited for included.  With -p/-c/-f the jbd2 commit\n"
+"statistics (the file system's) are left out, and with any filter but -d\n"
+"the diskstats counts (whole devices, start to end).  Method:\n"
+"docs/write-amplification.md.\n";
 
 static const char fsync_usage[] =
-"usage: ioreport fsync [--json] [--top N] [--wide] FILE\n"
+"usage: ioreport fsync [--json] [--top N] [FILTERS] [--wide] FILE\n"
 "\n"
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
 "  -n, --top N          rows of the process and file lists (default 10)\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_FILTER_HELP
 "\n"
 "What fsync costs, per process and per file: fsync/fdatasync/\n"
 "sync_file_range calls and their latency (syscall enter -> exit), the\n"
@@ -43,7 +48,9 @@ VIEW_WIDE_HELP
 "an fsync waited on the same device, and their device time (shared among\n"
 "concurrent fsyncs).  Per device: flush requests, PREFLUSH and FUA\n"
 "writes and their device time.  A file system mounted without barriers\n"
-"(barrier=0 / nobarrier) issues no flushes.\n";
+"(barrier=0 / nobarrier) issues no flushes.  Filtered, an fsync counts\n"
+"when it began inside --since/--until on a device -d keeps, by a process\n"
+"and on a file the filters keep, with every flush it waited for.\n";
 
 static int print_wa(struct sink *s, const struct view_opts *o,
 		    struct stats *after)
@@ -64,11 +71,11 @@ static int print_fsync(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_wa = {
 	.usage = wa_usage, .shortopts = "jn:h",
 	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
-	.want = AN_WA | AN_DIRTY, .print = print_wa,
+	.want = AN_WA | AN_DIRTY, .filters = true, .print = print_wa,
 };
 
 const struct view_cmd cmd_fsync = {
 	.usage = fsync_usage, .shortopts = "jn:h",
 	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
-	.want = AN_WA | AN_DIRTY, .print = print_fsync,
+	.want = AN_WA | AN_DIRTY, .filters = true, .print = print_fsync,
 };

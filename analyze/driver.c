@@ -146,6 +146,12 @@ static void on_request(const struct blk_request *rq, void *arg)
 	} else {
 		memset(&done.own, 0, sizeof(done.own));
 	}
+	/*
+	 * the flushes an fsync waited for are its, whoever owns them: the
+	 * fsync intervals see every request of the time window and devices
+	 */
+	if (a->wa && keep)
+		wa_timed_request(a->wa, rq);
 	if (a->filter) {
 		keep = keep && keep_after(a, &done);
 		if (!keep)
@@ -158,10 +164,8 @@ static void on_request(const struct blk_request *rq, void *arg)
 		a->err = -AN_E_NOMEM;
 	stats_keep_request(&a->st, &done);
 	/* the timed machines see each request as it completes */
-	if (a->wa) {
-		wa_timed_request(a->wa, rq);
+	if (a->wa)
 		wa_request(a->wa, &done);
-	}
 	if (a->dirty)
 		dirty_request(a->dirty, rq);
 	if (a->on_request)
@@ -307,6 +311,28 @@ static void sys_event(struct driver *a, const struct dec_ev *ev)
 	}
 }
 
+/*
+ * Whether the view filters keep a dirty-throttling event: inside the
+ * time window, and a pause (balance_dirty_pages) of a process asked for.
+ * The dirty state and thresholds are the machine's: only the window
+ * applies to them (the view says so).
+ */
+static bool dirty_kept(const struct driver *a, const struct dec_ev *ev)
+{
+	const struct view_filter *f = a->filter;
+	const struct proc *p;
+
+	if (!f)
+		return true;
+	if (!filter_time(f, ev->ts))
+		return false;
+	if (ev->kind != DK_BDP || !(f->npids || f->ncomms))
+		return true;
+	p = a->st.have_sys ? proctable_lookup(a->sys.pt, ev->pid) : NULL;
+	return p ? filter_proc(f, p) :
+	       filter_task(f, ev->pid, decode_comm(a->dec, ev->pid));
+}
+
 /* A window of the window machine closed. */
 static void window_closed(void *arg, enum win_id w, int tid,
 			  const struct win *open, const struct dec_ev *ev)
@@ -315,7 +341,7 @@ static void window_closed(void *arg, enum win_id w, int tid,
 
 	if (w == WIN_DSTATE && a->at)
 		attrib_window_closed(a->at, w, tid, open, ev);
-	if (w == WIN_WB_WORK && a->dirty)
+	if (w == WIN_WB_WORK && a->dirty && filter_time(a->filter, ev->ts))
 		dirty_work_done(a->dirty, open, ev);
 }
 
@@ -369,7 +395,7 @@ static void dispatch(struct driver *a, const struct dec_ev *ev)
 		break;
 	case DK_BDP:
 	case DK_DIRTY_STATE:
-		if (a->dirty)
+		if (a->dirty && dirty_kept(a, ev))
 			dirty_event(a->dirty, ev);
 		break;
 	default:
@@ -381,6 +407,15 @@ static void dispatch(struct driver *a, const struct dec_ev *ev)
 		windows_feed(a->win, ev);
 	if (a->at)
 		attrib_event(a->at, ev);
+}
+
+/* The device of the mount path is under, from the start snapshot; 0. */
+static uint32_t mount_of(const char *path, void *arg)
+{
+	struct driver *a = arg;
+	uint32_t dev = 0;
+
+	return meta_mounts_of(&a->mounts, path, &dev) ? dev : 0;
 }
 
 /* The whole disk of a file system's device, from the start snapshot. */
@@ -416,6 +451,10 @@ static int setup(struct driver *a, struct an_err *err)
 	if (a->filter) {
 		a->filter->disk_of = disk_of;
 		a->filter->disk_arg = a;
+		a->filter->mount_of = mount_of;
+		if (a->filter->ndevs &&
+		    meta_mounts_load(&a->mounts, a->info->snapshot_start) < 0)
+			return -AN_E_NOMEM;
 	}
 	source_event_types(a->src, &n);
 	st->event_types = n;
@@ -498,6 +537,7 @@ static int setup(struct driver *a, struct an_err *err)
 			       disk_of, a);
 		if (!a->wa)
 			return -AN_E_NOMEM;
+		wa_set_filter(a->wa, a->filter);
 	}
 	if (a->want & AN_DIRTY) {
 		struct dirty_caps dc = {
@@ -552,7 +592,7 @@ int driver_run(struct driver *a, struct an_err *err)
 	struct stats *st = &a->st;
 	struct source_event ev;
 	struct dec_ev d;
-	bool decode;
+	bool decode, dirty_begun = false;
 	int rc;
 
 	if (a->want & AN_WA)
@@ -572,8 +612,11 @@ int driver_run(struct driver *a, struct an_err *err)
 			a->filter->base_ts = ev.ts;
 		if (!decode)
 			continue;
-		if (a->dirty && st->events == 1)
+		/* the time rows begin at the window's first event */
+		if (a->dirty && !dirty_begun && filter_time(a->filter, ev.ts)) {
 			dirty_begin(a->dirty, ev.ts);
+			dirty_begun = true;
+		}
 		if (ev.missed)
 			gap(a, ev.cpu);
 		if (decode_event(a->dec, &ev, &d))
@@ -635,6 +678,7 @@ void driver_close(struct driver *a)
 	aio_free(a->sys.ar);
 	decode_free(a->dec);
 	meta_bdevs_release(&a->bdevs);
+	meta_mounts_release(&a->mounts);
 	source_close(src);
 	memset(a, 0, sizeof(*a));
 }

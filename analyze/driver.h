@@ -98,6 +98,7 @@ struct driver {
 	struct wa *wa;			/* AN_WA */
 	struct dirty *dirty;		/* AN_DIRTY */
 	struct meta_bdevs bdevs;	/* the start snapshot's block devices */
+	struct meta_mounts mounts;	/* and its mounts (for -d) */
 	char sys_why[512];
 	int err;			/* a hook's -AN_E_NOMEM */
 };

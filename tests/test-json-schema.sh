@@ -38,7 +38,9 @@ done
 # filtered views: the same schemas, with the filter object
 for args in "processes -c python3" "slow --min-ms 1 --since 0.2 --until 1" \
 	    "snoop -d vda" "files -f */*.sqlite*" "report -p 16616 --all-fds" \
-	    "devices --interval 0.1" "processes --interval 0.2 -n 3"; do
+	    "devices --interval 0.1" "processes --interval 0.2 -n 3" \
+	    "wa -p 16616" "fsync --since 0.5 -d loop0" "dirty -c bcfg2-server" \
+	    "findings -f */*.sqlite*"; do
 	[ -f samples/story001-barrier.iorec ] || break
 	n=$((n + 1))
 	set -f	# the glob is -f's

@@ -388,6 +388,65 @@ size_t meta_mount_of(const char *snap, const char *path, uint32_t *dev)
 	return q.best;
 }
 
+static int add_mount(char **f, int n, void *arg)
+{
+	struct meta_mounts *m = arg;
+	struct meta_mount *e;
+
+	if (n < 5)
+		return 0;
+	if (an_grow(&m->v, &m->alloc, m->n + 1, sizeof(*m->v), 16))
+		return -AN_E_NOMEM;
+	e = &m->v[m->n];
+	e->dir = an_strdup(f[3]);
+	if (!e->dir)
+		return -AN_E_NOMEM;
+	e->len = strlen(e->dir);
+	e->dev = meta_devt(f[1]);
+	m->n++;
+	return 0;
+}
+
+int meta_mounts_load(struct meta_mounts *m, const char *snap)
+{
+	int rc;
+
+	memset(m, 0, sizeof(*m));
+	rc = meta_lines(snap, "mount", add_mount, m);
+	if (rc < 0)
+		meta_mounts_release(m);
+	return rc < 0 ? rc : 0;
+}
+
+size_t meta_mounts_of(const struct meta_mounts *m, const char *path,
+		      uint32_t *dev)
+{
+	size_t best = 0;
+
+	if (!path || path[0] != '/')
+		return 0;
+	for (size_t i = 0; i < m->n; i++) {
+		const struct meta_mount *e = &m->v[i];
+
+		if (strncmp(path, e->dir, e->len) ||
+		    (e->len > 1 && path[e->len] != '/' && path[e->len]) ||
+		    e->len < best)
+			continue;
+		/* the last of equal mount points is the one on top */
+		best = e->len;
+		*dev = e->dev;
+	}
+	return best;
+}
+
+void meta_mounts_release(struct meta_mounts *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->v[i].dir);
+	free(m->v);
+	memset(m, 0, sizeof(*m));
+}
+
 bool meta_mount_opt(const char *opts, const char *opt, char *val, size_t n)
 {
 	size_t l = strlen(opt);

@@ -138,6 +138,24 @@ void meta_bdevs_release(struct meta_bdevs *b);
  */
 size_t meta_mount_of(const char *snap, const char *path, uint32_t *dev);
 
+/* The mount lines of a snapshot, read once, for many meta_mount_of(). */
+struct meta_mount {
+	char *dir;
+	size_t len;
+	uint32_t dev;
+};
+struct meta_mounts {
+	struct meta_mount *v;
+	size_t n, alloc;
+};
+
+/* Read the mount lines of snap (NULL: none); 0 or -AN_E_NOMEM. */
+int meta_mounts_load(struct meta_mounts *m, const char *snap);
+/* As meta_mount_of(), on the mounts read. */
+size_t meta_mounts_of(const struct meta_mounts *m, const char *path,
+		      uint32_t *dev);
+void meta_mounts_release(struct meta_mounts *m);
+
 /*
  * meta_mount_opt - whether the comma-separated option list has opt,
  * exactly or as "opt=value"; the value (or "") into val when val is not

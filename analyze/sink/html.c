@@ -14,11 +14,13 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/sbuf.h"
 #include "input/meta.h"
 #include "sink/html.h"
 #include "sink/sink.h"
 #include "sink/svg.h"
 #include "stats/dirty.h"
+#include "stats/filter.h"
 #include "stats/findings.h"
 #include "stats/rows.h"
 #include "stats/timeline.h"
@@ -129,6 +131,15 @@ static void summary(struct page *p)
 		 gaps);
 	kv_row(p->f, "lost events", buf);
 	kv_row(p->f, "integrity", meta_integrity(in->integrity));
+	if (filter_active(st->filter)) {
+		struct sbuf sb = SBUF_INIT;
+
+		sink_filter_text(st, &sb);
+		kv_row(p->f, "filter", sb.buf ? sb.buf : "");
+		if (sb.err && !p->err)
+			p->err = sb.err;
+		sbuf_release(&sb);
+	}
 	fputs("</table>\n", p->f);
 }
 

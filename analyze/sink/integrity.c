@@ -168,17 +168,27 @@ void sink_integrity_json(struct json *j, const struct source_info *const *in,
 }
 
 /* " kept R of N requests, C of M syscalls" of one recording's pass. */
-static void kept_text(FILE *out, const struct stats *st)
+static void kept_text(struct sbuf *out, const struct stats *st)
 {
 	const struct view_filter *f = st->filter;
 
-	fputs(" kept", out);
+	sbuf_addstr(out, " kept");
 	if (st->have_block)
-		fprintf(out, " %" PRIu64 " of %" PRIu64 " requests%s",
-			f->requests_kept, f->requests, st->have_sys ? "," : "");
+		sbuf_addf(out, " %" PRIu64 " of %" PRIu64 " requests%s",
+			  f->requests_kept, f->requests,
+			  st->have_sys ? "," : "");
 	if (st->have_sys)
-		fprintf(out, " %" PRIu64 " of %" PRIu64 " syscalls",
-			f->calls_kept, f->calls);
+		sbuf_addf(out, " %" PRIu64 " of %" PRIu64 " syscalls",
+			  f->calls_kept, f->calls);
+}
+
+void sink_filter_text(const struct stats *st, struct sbuf *out)
+{
+	if (!filter_active(st->filter))
+		return;
+	filter_text(st->filter, out);
+	sbuf_addch(out, ';');
+	kept_text(out, st);
 }
 
 static void filter_json(struct json *j, const char *key,
@@ -233,16 +243,14 @@ void view_filter_kept(struct sink *s, const struct stats *after)
 	}
 	if (!filter_active(f))
 		return;
-	filter_text(f, &sb);
-	fprintf(s->out, "%sfilter: %s;", s->snooping ? "# " : "",
-		sb.buf ? sb.buf : "");
-	kept_text(s->out, s->st);
+	sink_filter_text(s->st, &sb);
 	if (after && filter_active(after->filter)) {
-		fputs(" (before);", s->out);
-		kept_text(s->out, after);
-		fputs(" (after)", s->out);
+		sbuf_addstr(&sb, " (before);");
+		kept_text(&sb, after);
+		sbuf_addstr(&sb, " (after)");
 	}
-	fputc('\n', s->out);
+	fprintf(s->out, "%sfilter: %s\n", s->snooping ? "# " : "",
+		sb.buf ? sb.buf : "");
 	sink_fail(s, sb.err);
 	sbuf_release(&sb);
 }

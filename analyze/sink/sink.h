@@ -158,6 +158,13 @@ void view_integrity(struct sink *s, const struct stats *after);
  * and "filter_after" in JSON
  */
 void view_filter_kept(struct sink *s, const struct stats *after);
+/*
+ * sink_filter_text - what the filters of the pass st keep and kept
+ * ("pid 42; kept 10 of 90 requests, 30 of 200 syscalls"), appended to
+ * out; nothing without a filter
+ */
+struct sbuf;
+void sink_filter_text(const struct stats *st, struct sbuf *out);
 
 /* view-summary.c: the file line, the summary, the anomaly counters */
 void view_head(struct sink *s);

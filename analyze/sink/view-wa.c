@@ -15,6 +15,7 @@
 #include "util.h"
 #include "base/err.h"
 #include "stats/dirty.h"
+#include "stats/filter.h"
 #include "stats/rows.h"
 #include "stats/wa.h"
 #include "sink/histtext.h"
@@ -199,6 +200,8 @@ static void wa_text(struct sink *s, long top)
 	if (ds && app)
 		fprintf(out, "  by diskstats        %10.2fx\n",
 			ratio((double)ds, (double)app));
+	if (wa->st.diskstats_not_split)
+		fprintf(out, "  (diskstats left out: they count whole devices from start to end)\n");
 	if (wa->app_unplaced)
 		sink_printf(s, "  not placed          %12.3f MB written to files of no known device (pipes, sockets, unnamed files)\n",
 			    (double)wa->app_unplaced / MB);
@@ -246,6 +249,9 @@ static void wa_text(struct sink *s, long top)
 				lost_what(s->st));
 		else
 			fprintf(out, "  not recorded (no jbd2:jbd2_run_stats events; a file system without a journal has none)\n");
+	} else if (wa->st.jbd2_not_split) {
+		fprintf(out, "  left out: the commits are the file system's, not split by process or\n"
+			"  file (without -p/-c/-f they are shown)\n");
 	} else {
 		fprintf(out, "  %-10s %8s %10s %10s %12s %12s %10s %12s\n",
 			"DEVICE", "COMMITS", "HANDLES", "BLOCKS", "LOGGED",
@@ -354,6 +360,9 @@ static void wa_json(struct sink *s, long top)
 	}
 	json_array_end(j);
 	json_bool(j, "jbd2_recorded", wa->st.jbd2);
+	/* what the view filters leave out (wa.h) */
+	json_bool(j, "jbd2_left_out", wa->st.jbd2_not_split);
+	json_bool(j, "diskstats_left_out", wa->st.diskstats_not_split);
 	wa_rows(s, true, top);
 	wa_rows(s, false, top);
 }
@@ -525,6 +534,9 @@ static void fsync_devices(struct sink *s)
 	}
 	if (j)
 		json_array_end(j);
+	else if (filter_wants_owner(s->st->filter))
+		fprintf(s->out, "  (the requests charged to what the filters keep; the flushes their\n"
+			"  fsyncs waited for, whoever issued them, are FLUSH below)\n");
 }
 
 void view_fsync(struct sink *s, long top)
@@ -704,6 +716,10 @@ static void dirty_text(struct sink *s, const struct dirty_row *v, size_t k,
 	FILE *out = s->out;
 
 	view_title(s, "dirty", "dirty throttling and writeback");
+	if (filter_wants_owner(s->st->filter) || (s->st->filter &&
+						  s->st->filter->ndevs))
+		fprintf(out, "\nfiltered: the pauses and the bytes written are those kept; the dirty\n"
+			"state, its thresholds and the flusher's work are the machine's\n");
 	fprintf(out, "\nthresholds (global_dirty_state):\n");
 	if (!d->have_gds || !d->gds_samples) {
 		fprintf(out, "  none recorded (global_dirty_state fires only when a writer is throttled\n"

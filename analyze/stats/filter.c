@@ -197,9 +197,13 @@ bool filter_file_dev(const struct view_filter *f, const struct file *file)
 
 	if (!f || !f->ndevs)
 		return true;
-	if (!file || !file->has_devino)
+	if (!file)
 		return false;
-	dev = file->major << 20 | file->minor;
+	if (file->has_devino)
+		dev = file->major << 20 | file->minor;
+	else if (!file->path || !f->mount_of ||
+		 !(dev = f->mount_of(file->path, f->disk_arg)))
+		return false;
 	return filter_dev(f, dev, f->disk_of ? f->disk_of(dev, f->disk_arg) :
 			  dev);
 }
@@ -278,4 +282,87 @@ void filter_text(const struct view_filter *f, struct sbuf *out)
 	}
 	if (f->min_ns)
 		sbuf_addf(out, "%sat least %.3f ms", sep, (double)f->min_ns / 1e6);
+}
+
+/* " OPT VALUE", the value in single quotes unless it is plain. */
+static void add_arg(struct sbuf *out, const char *opt, const char *v)
+{
+	bool plain = *v != '\0';
+
+	for (const char *c = v; *c; c++)
+		plain &= (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+			 (*c >= '0' && *c <= '9') || strchr("_./:,@%+=-", *c);
+	sbuf_addf(out, " %s ", opt);
+	if (plain) {
+		sbuf_addstr(out, v);
+		return;
+	}
+	sbuf_addch(out, '\'');
+	for (const char *c = v; *c; c++)
+		if (*c == '\'')
+			sbuf_addstr(out, "'\\''");
+		else
+			sbuf_addch(out, *c);
+	sbuf_addch(out, '\'');
+}
+
+/* A time of --since/--until as given: seconds, or HH:MM:SS[.frac]. */
+static void time_arg(struct sbuf *out, const char *opt, bool wall,
+		     uint64_t tod, uint64_t ns)
+{
+	char v[40];
+	size_t n;
+
+	if (wall)
+		snprintf(v, sizeof(v), "%02u:%02u:%02u.%09u",
+			 (unsigned)(tod / 3600000000000ULL),
+			 (unsigned)(tod / 60000000000ULL % 60),
+			 (unsigned)(tod / 1000000000ULL % 60),
+			 (unsigned)(tod % 1000000000ULL));
+	else
+		snprintf(v, sizeof(v), "%" PRIu64 ".%09u", ns / UINT64_C(1000000000),
+			 (unsigned)(ns % 1000000000ULL));
+	n = strlen(v);
+	while (v[n - 1] == '0')
+		v[--n] = '\0';
+	if (v[n - 1] == '.')
+		v[--n] = '\0';
+	add_arg(out, opt, v);
+}
+
+/* A list option: its values joined by commas. */
+static void list_arg(struct sbuf *out, const char *opt,
+		     const char *const *names, const int *nums, size_t n)
+{
+	struct sbuf v = SBUF_INIT;
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			sbuf_addch(&v, ',');
+		if (names)
+			sbuf_addstr(&v, names[i]);
+		else
+			sbuf_addf(&v, "%d", nums[i]);
+	}
+	add_arg(out, opt, v.buf ? v.buf : "");
+	sbuf_release(&v);
+}
+
+void filter_args(const struct view_filter *f, struct sbuf *out)
+{
+	if (!filter_active(f))
+		return;
+	list_arg(out, "-p", NULL, f->pids, f->npids);
+	list_arg(out, "-c", f->comms, NULL, f->ncomms);
+	list_arg(out, "-d", f->devs, NULL, f->ndevs);
+	if (f->glob)
+		add_arg(out, "-f", f->glob);
+	if (f->have_since)
+		time_arg(out, "--since", f->since_wall, f->since_tod_ns,
+			 f->since_ns);
+	if (f->have_until)
+		time_arg(out, "--until", f->until_wall, f->until_tod_ns,
+			 f->until_ns);
 }

@@ -41,6 +41,8 @@ struct view_filter {
 	/* the whole disk of a file system's device (set by the driver) */
 	uint32_t (*disk_of)(uint32_t fsdev, void *arg);
 	void *disk_arg;
+	/* the device of the mount a path is under, 0: unknown (the driver's) */
+	uint32_t (*mount_of)(const char *path, void *arg);
 	/* set by the pass */
 	uint64_t base_ts;		/* the first event's time */
 	uint64_t requests, requests_kept;
@@ -77,7 +79,11 @@ bool filter_proc(const struct view_filter *f, const struct proc *p);
 bool filter_task(const struct view_filter *f, int pid, const char *comm);
 /* Whether a file's path (NULL: unknown) passes -f. */
 bool filter_path(const struct view_filter *f, const char *path);
-/* Whether a file's device (or its disk) passes -d; unknown: no. */
+/*
+ * Whether a file's device (or its disk) passes -d: its dev:ino, else
+ * the mount its path is under (a file created during the recording);
+ * unknown: no.
+ */
 bool filter_file_dev(const struct view_filter *f, const struct file *file);
 /*
  * filter_call - whether syscall c of process p on file (NULL: none or
@@ -92,5 +98,11 @@ bool filter_call(struct view_filter *f, const struct proc *p,
  * 1.000 s to 2.000 s"), appended to out
  */
 void filter_text(const struct view_filter *f, struct sbuf *out);
+/*
+ * filter_args - f as the options that ask for it again (" -p 42 --since
+ * 1.5"; nothing without a filter; --min-ms left out), quoted for a
+ * shell, appended to out: for the commands a view suggests
+ */
+void filter_args(const struct view_filter *f, struct sbuf *out);
 
 #endif /* IOREPORT_STATS_FILTER_H */

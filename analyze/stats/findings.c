@@ -18,6 +18,7 @@
 #include "replay/proctable.h"
 #include "stats/attrib.h"
 #include "stats/dirty.h"
+#include "stats/filter.h"
 #include "stats/findings.h"
 #include "stats/rows.h"
 #include "stats/stats.h"
@@ -53,6 +54,7 @@ struct ctx {
 	const struct stats *st;
 	struct findings *f;
 	const char *path;	/* of the recording, for the commands */
+	struct sbuf args;	/* the view filters, for the commands */
 	const char *snap;	/* start snapshot, or NULL */
 	double dur;		/* ns */
 	struct config cfg;
@@ -119,7 +121,10 @@ static void say(struct ctx *c, struct finding *x, struct sbuf *sb,
 		return;
 	}
 	x->sentence = sbuf_detach(sb);
-	x->more = an_asprintf("ioreport %s %s", view, c->path);
+	/* the filters the findings were made with (info takes none) */
+	x->more = an_asprintf("ioreport %s%s %s", view,
+			      strcmp(view, "info") && c->args.buf ?
+			      c->args.buf : "", c->path);
 	if (!x->sentence || !x->more)
 		c->err = -AN_E_NOMEM;
 }
@@ -1153,11 +1158,14 @@ int findings_compute(const struct stats *st, struct findings *f)
 
 	memset(f, 0, sizeof(*f));
 	c.path = st->info->path;
+	filter_args(st->filter, &c.args);
+	c.err = c.args.err;
 	c.snap = st->info->snapshot_start;
 	c.dur = (double)stats_duration(st);
 	if (c.dur <= 0)
 		c.dur = 1;
-	c.err = summary_config(st, &c.cfg);
+	if (!c.err)
+		c.err = summary_config(st, &c.cfg);
 	if (!c.err && st->have_sys) {
 		c.nprocs = rows_processes(st, false, &c.procs);
 		if (c.nprocs < 0) {
@@ -1168,6 +1176,7 @@ int findings_compute(const struct stats *st, struct findings *f)
 	for (k = 0; !c.err && k < sizeof(rules) / sizeof(*rules); k++)
 		rules[k].run(&c);
 	free(c.procs);
+	sbuf_release(&c.args);
 	summary_config_release(&c.cfg);
 	if (c.err) {
 		findings_release(f);

@@ -355,6 +355,12 @@ long rows_wa(const struct stats *st, bool byproc, struct wa_row **out)
 		}
 		if (!w && !bw && !bj)
 			continue;
+		/* the processes and files the view filters ask for only */
+		if (p ? !filter_proc(st->filter, p) :
+			!filter_path(st->filter, f->path) ||
+			(st->filter && st->filter->ndevs &&
+			 !filter_file_dev(st->filter, f)))
+			continue;
 		v[n].name = an_strdup(p ? (p->comm ? p->comm : "?") :
 				      file_name(f));
 		if (!v[n].name) {
@@ -421,6 +427,44 @@ static struct fsync_row *fsrow_find(struct fsync_row *v, size_t n,
 	return NULL;
 }
 
+/* The file of an ext4 fsync interval's inode, or NULL. */
+static const struct file *fsync_file(const struct stats *st,
+				     const struct wa_fsync *w)
+{
+	const struct file *f = filetab_find_devino(st->ft, w->fsdev >> 20,
+						   w->fsdev & 0xfffff, w->ino);
+
+	return f || !st->at ? f : attrib_inode_file(st->at, w->fsdev, w->ino);
+}
+
+/*
+ * Whether the view filters keep an ext4 fsync interval's thread and file
+ * (p, f: those already found, else NULL); its time and device were
+ * decided as it was recorded (wa.c).
+ */
+static bool fsync_kept(const struct stats *st, const struct wa_fsync *w,
+		       const struct proc *p, const struct file *f)
+{
+	const struct view_filter *flt = st->filter;
+
+	if (!filter_wants_owner(flt))
+		return true;
+	if (flt->npids || flt->ncomms) {
+		if (!p && st->have_sys)
+			p = proctable_of_tid_at(st->pt, w->tid, w->last_ts);
+		if (p ? !filter_proc(flt, p) :
+			!filter_task(flt, w->tid, stats_comm(st, w->tid)))
+			return false;
+	}
+	if (flt->glob) {
+		if (!f && st->have_sys)
+			f = fsync_file(st, w);
+		if (!f || !filter_path(flt, f->path))
+			return false;
+	}
+	return true;
+}
+
 long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 {
 	size_t nfs = st->wa ? st->wa->nfs : 0, n = 0, cap = nfs + 1;
@@ -474,12 +518,10 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 
 		if (byproc && st->have_sys)
 			p = proctable_of_tid_at(st->pt, w->tid, w->last_ts);
-		if (st->have_sys && !byproc) {
-			f = filetab_find_devino(st->ft, w->fsdev >> 20,
-						w->fsdev & 0xfffff, w->ino);
-			if (!f && st->at)
-				f = attrib_inode_file(st->at, w->fsdev, w->ino);
-		}
+		if (st->have_sys && !byproc)
+			f = fsync_file(st, w);
+		if (!fsync_kept(st, w, p, f))
+			continue;
 		if (byproc && !p) {
 			/* a thread the replay does not know: by tid */
 			row = NULL;

@@ -15,6 +15,7 @@
 #include "replay/fdtable.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
+#include "stats/filter.h"
 #include "base/err.h"
 #include "stats/wa.h"
 
@@ -23,13 +24,16 @@ struct pending {
 	int tid;
 	int cpu;
 	uint32_t disk;		/* of the requests */
-	size_t fs;		/* index in w->fs */
+	size_t fs;		/* index in w->fs; NOT_KEPT: filtered out */
 	uint64_t ts;
 };
+
+#define NOT_KEPT	((size_t)-1)
 
 struct wa_priv {
 	uint32_t (*disk_of)(uint32_t, void *);
 	void *arg;
+	const struct view_filter *filter;
 	struct pending *pend;
 	size_t npend, apend;
 	size_t last_fs;		/* lookup cache */
@@ -68,6 +72,23 @@ struct wa *wa_new(bool jbd2, bool ext4_sync,
 	w->st.jbd2 = jbd2;
 	w->st.ext4_sync = ext4_sync;
 	return w;
+}
+
+void wa_set_filter(struct wa *w, const struct view_filter *f)
+{
+	w->p->filter = filter_active(f) ? f : NULL;
+	w->st.jbd2_not_split = filter_wants_owner(f);
+	w->st.diskstats_not_split = filter_active(f) &&
+		(f->have_since || f->have_until || filter_wants_owner(f));
+}
+
+/* Whether the filters keep what happened at ts on file system fsdev. */
+static bool kept(struct wa *w, uint64_t ts, uint32_t fsdev)
+{
+	const struct view_filter *f = w->p->filter;
+
+	return !f || (filter_time(f, ts) &&
+		      filter_dev(f, fsdev, disk_of(w, fsdev)));
 }
 
 int wa_error(const struct wa *w)
@@ -139,6 +160,7 @@ static void on_enter(struct wa *w, const struct dec_ev *ev)
 	struct pending *pd;
 	ssize_t fs;
 	size_t i;
+	bool keep;
 
 	if (ev->bad)
 		return;
@@ -148,8 +170,12 @@ static void on_enter(struct wa *w, const struct dec_ev *ev)
 			pend_drop(p, i);
 			break;
 		}
-	/* without memory the fsync is not followed: its exit is unmatched */
-	fs = fsync_get(w, ev->pid, ev->inode.dev, ev->inode.ino);
+	/*
+	 * without memory the fsync is not followed: its exit is unmatched;
+	 * one the filters leave out is followed to its exit, not counted
+	 */
+	keep = kept(w, ev->ts, ev->inode.dev);
+	fs = keep ? fsync_get(w, ev->pid, ev->inode.dev, ev->inode.ino) : 0;
 	if (fs < 0 ||
 	    an_grow(&p->pend, &p->apend, p->npend + 1, sizeof(*p->pend), 16)) {
 		p->err = -AN_E_NOMEM;
@@ -159,9 +185,10 @@ static void on_enter(struct wa *w, const struct dec_ev *ev)
 	pd->tid = ev->pid;
 	pd->cpu = ev->cpu;
 	pd->disk = disk_of(w, ev->inode.dev);
-	pd->fs = (size_t)fs;
+	pd->fs = keep ? (size_t)fs : NOT_KEPT;
 	pd->ts = ev->ts;
-	w->fs[pd->fs].datasync += ev->inode.datasync;
+	if (pd->fs != NOT_KEPT)
+		w->fs[pd->fs].datasync += ev->inode.datasync;
 }
 
 static void on_exit_ev(struct wa *w, const struct dec_ev *ev)
@@ -174,6 +201,10 @@ static void on_exit_ev(struct wa *w, const struct dec_ev *ev)
 
 		if (pd->tid != ev->pid)
 			continue;
+		if (pd->fs == NOT_KEPT) {
+			pend_drop(p, i);
+			return;
+		}
 		f = &w->fs[pd->fs];
 		f->count++;
 		f->errors += ev->ret < 0;
@@ -190,7 +221,7 @@ static void on_run_stats(struct wa *w, const struct dec_ev *ev)
 {
 	struct wa_dev *d;
 
-	if (ev->bad)
+	if (ev->bad || w->st.jbd2_not_split || !kept(w, ev->ts, ev->jbd2.dev))
 		return;
 	d = wa_dev_get(w, disk_of(w, ev->jbd2.dev));
 	d->commits++;
@@ -243,8 +274,8 @@ void wa_timed_request(struct wa *w, const struct blk_request *rq)
 	for (i = 0; i < p->npend; i++) {
 		struct wa_fsync *f;
 
-		if (p->pend[i].disk != rq->dev)
-			continue;
+		if (p->pend[i].disk != rq->dev || p->pend[i].fs == NOT_KEPT)
+			continue;	/* a filtered one's share is not shown */
 		f = &w->fs[p->pend[i].fs];
 		if (flush) {
 			f->flushes++;
@@ -434,9 +465,12 @@ void wa_finish(struct wa *w, struct filetab *ft, const char *snap_start,
 		}
 		wa_add_app(w, dev, fs->write_bytes);
 	}
-	for (size_t i = 0; snap_start && snap_end && i < w->ndev; i++) {
+	for (size_t i = 0; snap_start && snap_end &&
+	     !w->st.diskstats_not_split && i < w->ndev; i++) {
 		uint32_t dev = w->dev[i].dev;
 
+		if (w->p->filter && !filter_dev(w->p->filter, dev, dev))
+			continue;
 		if (meta_diskstats(snap_start, dev, &a) &&
 		    meta_diskstats(snap_end, dev, &b))
 			wa_diskstats(w, &a, &b);

@@ -83,6 +83,13 @@ struct wa_stats {
 	uint64_t fsync_open_at_end;
 	uint64_t fsync_dropped_at_gap;
 	uint64_t requests;	/* seen by wa_request */
+	/*
+	 * The view filters asked for processes or files (-p/-c/-f): the
+	 * jbd2 commits are the file system's, not split by owner, and are
+	 * left out; the diskstats counts are whole devices over the whole
+	 * recording, left out under any filter but -d.
+	 */
+	bool jbd2_not_split, diskstats_not_split;
 };
 
 struct wa {
@@ -109,6 +116,16 @@ struct wa {
 struct wa *wa_new(bool jbd2, bool ext4_sync,
 		  uint32_t (*disk_of)(uint32_t, void *), void *arg);
 void wa_free(struct wa *w);
+/*
+ * wa_set_filter - the view filters of the pass (NULL: none): an fsync
+ * counts when it began inside the time window on a device -d keeps (its
+ * process and file are the rows' to filter, rows.c), a jbd2 commit when
+ * it ran inside the window on such a device and no process or file is
+ * asked; diskstats only for the devices -d keeps and without any other
+ * filter
+ */
+struct view_filter;
+void wa_set_filter(struct wa *w, const struct view_filter *f);
 /* 0, or -AN_E_NOMEM once a device or fsync could not be kept for memory. */
 int wa_error(const struct wa *w);
 

@@ -79,16 +79,6 @@ if pid == 0:
     os._exit(0)
 os.waitpid(pid, 0)
 EOF2
-# lost_events FILE: the events the recording says it lost (its CPUs' lost
-# events and the kernel's overruns and drops), 0 for a whole recording
-lost_events() {
-	"$IOREPORT" info --json "$1" | python3 -c '
-import json, sys
-i = json.load(sys.stdin)
-print(sum(c["lost_events"] for c in i["cpu"]) +
-      sum(k["overrun"] + k["dropped"] for k in i["kernel_lost"]) +
-      i["integrity"]["recordings"][0]["lost_events_known"])'
-}
 record_known() {	# [IOREC-OPTION...]
 	rm -f "$MNT/known.db" "$MNT/other.db"
 	run_iorec -q "$@" -o "$T/known.iorec" -- python3 "$T/writer.py" 2>"$T/known.err" ||

@@ -379,6 +379,19 @@ assert_complete() {
 	esac
 }
 
+# lost_events FILE: the events the recording says it lost (its CPUs' lost
+# events, the kernel's overruns and drops), 0 for a whole recording.  A
+# loaded machine can overrun the ring buffers of a whole-system recording:
+# a test whose truth needs every event records again with larger buffers.
+lost_events() {
+	"$IOREPORT" info --json "$1" | python3 -c '
+import json, sys
+i = json.load(sys.stdin)
+print(sum(c["lost_events"] for c in i["cpu"]) +
+      sum(k["overrun"] + k["dropped"] for k in i["kernel_lost"]) +
+      i["integrity"]["recordings"][0]["lost_events_known"])'
+}
+
 # end_reason INFO: the "reason:" of the "end:" section of 'ioreport info'.
 end_reason() {
 	awk '/^end:/ { e = 1; next } /^[^ ]/ { e = 0 }

@@ -98,8 +98,15 @@ bool filter_resolve_wall(struct view_filter *f, const char *header_text)
 	if (!r || !m)
 		return false;
 	/* times of day are the recording machine's, as the views print them */
-	if (meta_utc_offset(header_text, &utc, zone, sizeof(zone)))
+	snprintf(f->zone, sizeof(f->zone), " UTC");
+	if (meta_utc_offset(header_text, &utc, zone, sizeof(zone))) {
+		long a = utc < 0 ? -utc : utc;
+
 		r += (uint64_t)((int64_t)utc * 1000000000);
+		snprintf(f->zone, sizeof(f->zone), " %c%02ld:%02ld%s%s",
+			 utc < 0 ? '-' : '+', a / 3600, a / 60 % 60,
+			 zone[0] ? " " : "", zone);
+	}
 	if (f->since_wall) {
 		f->since_ns = wall_ts(r, m, f->since_tod_ns);
 		f->since_abs = true;
@@ -260,17 +267,19 @@ void filter_text(const struct view_filter *f, struct sbuf *out)
 	if (f->have_since || f->have_until) {
 		sbuf_addstr(out, sep);
 		if (f->since_wall)
-			sbuf_addf(out, "from %02u:%02u:%06.3f UTC ",
+			sbuf_addf(out, "from %02u:%02u:%06.3f%s ",
 				  (unsigned)(f->since_tod_ns / 3600000000000ULL),
 				  (unsigned)(f->since_tod_ns / 60000000000ULL % 60),
-				  (double)(f->since_tod_ns % 60000000000ULL) / 1e9);
+				  (double)(f->since_tod_ns % 60000000000ULL) / 1e9,
+				  f->zone[0] ? f->zone : " UTC");
 		else if (f->have_since)
 			sbuf_addf(out, "from %.3f s ", (double)f->since_ns / 1e9);
 		if (f->until_wall)
-			sbuf_addf(out, "until %02u:%02u:%06.3f UTC ",
+			sbuf_addf(out, "until %02u:%02u:%06.3f%s ",
 				  (unsigned)(f->until_tod_ns / 3600000000000ULL),
 				  (unsigned)(f->until_tod_ns / 60000000000ULL % 60),
-				  (double)(f->until_tod_ns % 60000000000ULL) / 1e9);
+				  (double)(f->until_tod_ns % 60000000000ULL) / 1e9,
+				  f->zone[0] ? f->zone : " UTC");
 		else if (f->have_until)
 			sbuf_addf(out, "until %.3f s ", (double)f->until_ns / 1e9);
 		if (out->len && out->buf[out->len - 1] == ' ' &&

@@ -37,6 +37,8 @@ struct view_filter {
 	 */
 	bool since_wall, until_wall, since_abs, until_abs;
 	uint64_t since_tod_ns, until_tod_ns;
+	char zone[64];			/* of those times, as the views print
+					   it (" +05:30 IST", " UTC") */
 	uint64_t min_ns;		/* --min-ms, 0: none */
 	/* the whole disk of a file system's device (set by the driver) */
 	uint32_t (*disk_of)(uint32_t fsdev, void *arg);

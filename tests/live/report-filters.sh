@@ -246,6 +246,9 @@ EOF
 # the text view says what it kept
 "$IOREPORT" processes -c wra "$T/rec.iorec" >"$T/text" 2>&1 || fail "processes -c wra failed"
 assert_grep "^filter: comm wra; kept [0-9]+ of [0-9]+ requests, [0-9]+ of [0-9]+ syscalls" "$T/text"
+# a time of day is the recording machine's, and its line says which zone
+"$IOREPORT" processes --since "$wall" "$T/rec.iorec" >"$T/text" 2>&1 || fail "processes --since $wall failed"
+assert_grep "^filter: from [0-9]{2}:[0-9]{2}:[0-9.]{6} \+05:30 XYZ; kept " "$T/text"
 
 # diff takes the filters too, each recording filtered by itself: the
 # recording against itself, -c wrb: only wrb, its 2 MiB on both sides

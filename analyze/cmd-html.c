@@ -71,12 +71,12 @@ static int load(struct one *o, const char *path, struct view_filter *f)
 
 	if (driver_open(&o->d, path, &err) < 0)
 		return error("%s", err.msg), 1;
+	o->d.want = AN_WA | AN_DIRTY;	/* the filters may ask for more */
 	if (driver_filter(&o->d, f))
 		return 1;
 	o->tl = timeline_new(o->d.info->first_ts);
 	if (!o->tl)
 		return error("%s: out of memory", path), 1;
-	o->d.want = AN_WA | AN_DIRTY;
 	o->d.slow_n = SLOW_N;
 	o->d.on_request = on_request;
 	o->d.on_request_arg = o->tl;

@@ -19,28 +19,20 @@
 #include "base/err.h"
 #include "base/sbuf.h"
 #include "input/ftrace-guard.h"
+#include "input/ftrace-guard-priv.h"
 
 #define MAX_FIELDS	256
 #define MAX_NAME	128
 #define MAX_DECL	256
 #define MAX_TOKENS	16384
 #define MAX_DEPTH	48
-#define MAX_LINE	4096
+#define MAX_WIDTH	4096	/* of a conversion: libtraceevent pads to it */
 
 void ftrace_verdict_release(struct ftrace_verdict *v)
 {
 	free(v->text);
 	v->text = NULL;
 	v->text_len = 0;
-}
-
-static int refuse(struct ftrace_verdict *v, const char *why, size_t off)
-{
-	if (!v->error) {
-		v->error = why;
-		v->offset = off;
-	}
-	return FTRACE_REFUSED;
 }
 
 static bool is_ident_start(int c)
@@ -51,38 +43,6 @@ static bool is_ident_start(int c)
 static bool is_ident(int c)
 {
 	return isalnum(c) || c == '_';
-}
-
-/* A decimal number without a leading zero, at most max; -1 if not one. */
-static long decimal(const char *p, size_t n, long max)
-{
-	long v = 0;
-
-	if (!n || n > 10 || (n > 1 && p[0] == '0'))
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (!isdigit((unsigned char)p[i]))
-			return -1;
-		v = v * 10 + (p[i] - '0');
-		if (v > max)
-			return -1;
-	}
-	return v;
-}
-
-/* The next line of [p, end): its length without the '\n'. */
-static size_t line_len(const char *p, const char *end)
-{
-	const char *nl = memchr(p, '\n', (size_t)(end - p));
-
-	return nl ? (size_t)(nl - p) : (size_t)(end - p);
-}
-
-static bool starts(const char *p, size_t n, const char *prefix)
-{
-	size_t k = strlen(prefix);
-
-	return n >= k && !memcmp(p, prefix, k);
 }
 
 bool ftrace_check_system(const char *name, size_t len)
@@ -306,6 +266,8 @@ struct pf {
 	int nt, maxt, i, depth;
 	const char *why;	/* the first problem */
 	size_t why_off;
+	uint64_t widths;	/* the arguments that are a '*' width or
+				   precision, of the first 64 */
 };
 
 static bool tok_is(const struct tok *t, const char *s)
@@ -724,6 +686,62 @@ static bool expr(struct pf *pf)
 	return ok;
 }
 
+/* The decimal digits at *p (advanced past them), capped; 0 without any. */
+static unsigned long digits(const char **p, const char *e)
+{
+	unsigned long v = 0;
+
+	for (; *p < e && isdigit((unsigned char)**p); (*p)++)
+		v = v > MAX_WIDTH ? v : v * 10 + (unsigned long)(**p - '0');
+	return v;
+}
+
+/*
+ * A width or precision argument: a constant of integers, parentheses,
+ * +, -, *, << and | in [0, MAX_WIDTH] (the kernel's "(1 << 10)" of a
+ * %*pbl), never a value of the event, which could pad an event's text to
+ * gigabytes.  Evaluated left to right within each precedence level.
+ */
+static bool cvalue(struct pf *pf, int level, unsigned long long *v)
+{
+	static const char *const ops[][3] = { { "|" }, { "<<" },
+					      { "+", "-" }, { "*" } };
+	unsigned long long r;
+
+	if (++pf->depth > MAX_DEPTH)
+		return bad(pf, "print fmt nests too deeply");
+	if (level == 4) {
+		bool ok;
+
+		if (accept(pf, "("))
+			ok = cvalue(pf, 0, v) && expect(pf, ")");
+		else if ((ok = cur(pf)->kind == T_NUM && number(cur(pf), v)))
+			pf->i++;
+		pf->depth--;
+		return ok || bad(pf, "print fmt takes a width or precision from the event's data");
+	}
+	if (!cvalue(pf, level + 1, v))
+		return false;
+	for (;;) {
+		const char *op = NULL;
+
+		for (int k = 0; k < 3 && ops[level][k]; k++)
+			if (tok_is(cur(pf), ops[level][k]))
+				op = ops[level][k];
+		if (!op)
+			break;
+		pf->i++;
+		if (!cvalue(pf, level + 1, &r))
+			return false;
+		*v = op[0] == '|' ? *v | r : op[0] == '<' ? (r < 16 ? *v << r : ~0ULL) :
+		     op[0] == '+' ? *v + r : op[0] == '-' ? *v - r : *v * r;
+		if (*v > MAX_WIDTH || r > MAX_WIDTH)
+			return bad(pf, "print fmt pads a conversion wider than 4096");
+	}
+	pf->depth--;
+	return true;
+}
+
 /*
  * The conversions of the format string (the first string token and the
  * ones right after it), counted as the arguments they take; -1 when one
@@ -732,6 +750,7 @@ static bool expr(struct pf *pf)
 static int conversions(struct pf *pf, int *ntok)
 {
 	int n = 0, i = 0;
+	bool star, dot, dstar = false;
 
 	for (; pf->t[i].kind == T_STR; i++) {
 		const char *p = pf->t[i].p + 1, *e = pf->t[i].p + pf->t[i].n - 1;
@@ -749,24 +768,33 @@ static int conversions(struct pf *pf, int *ntok)
 			}
 			while (p < e && strchr("-+ #0", *p))
 				p++;
-			if (p < e && *p == '*') {
+			star = p < e && *p == '*';
+			if (star) {
+				pf->widths |= n < 64 ? 1ULL << n : 0;
 				n++;
 				p++;
 			}
-			while (p < e && isdigit((unsigned char)*p))
+			if (!star && digits(&p, e) > MAX_WIDTH)
+				return -1;
+			dot = p < e && *p == '.';
+			if (dot) {
 				p++;
-			if (p < e && *p == '.') {
-				p++;
-				if (p < e && *p == '*') {
+				dstar = p < e && *p == '*';
+				if (dstar) {
 					n++;
 					p++;
 				}
-				while (p < e && isdigit((unsigned char)*p))
-					p++;
+				if (!dstar && digits(&p, e) > MAX_WIDTH)
+					return -1;
 			}
 			while (p < e && strchr("hlLzjt", *p))
 				p++;
-			if (p >= e || !strchr("diouxXcsp", *p))
+			if (p >= e || !strchr("diouxXcsp", *p) || (star && n > 64))
+				return -1;
+			/* a precision bounds a string; it pads a number */
+			if (dot && dstar && *p != 's')
+				pf->widths |= n <= 64 ? 1ULL << (n - 1) : 0;
+			if (dot && dstar && *p != 's' && n > 64)
 				return -1;
 			if (*p++ == 'p')
 				while (p < e && isalnum((unsigned char)*p))
@@ -793,8 +821,16 @@ static bool check_print(struct pf *pf, const char *p, const char *e)
 	}
 	pf->i = ntok;
 	while (accept(pf, ",")) {
-		if (!expr(pf))
+		unsigned long long w;
+
+		if (args < 64 && (pf->widths >> args & 1)) {
+			if (!cvalue(pf, 0, &w))
+				return false;
+			if (w > MAX_WIDTH)
+				return bad(pf, "print fmt pads a conversion wider than 4096");
+		} else if (!expr(pf)) {
 			return false;
+		}
 		args++;
 	}
 	if (cur(pf)->kind != T_END)
@@ -961,240 +997,4 @@ out:
 	free(fm->f);
 	free(fm);
 	return ret;
-}
-
-/* ------------------------------------------------------------------ */
-/* header_page, printk formats, saved cmdlines, kallsyms */
-
-/* "\tfield: TYPE NAME;\toffset:N;\tsize:N;\tsigned:B;" */
-static bool header_field(const char *p, size_t n, const char *decl,
-			 long *off, long *size)
-{
-	char want[64];
-	const char *q, *semi, *e = p + n;
-	int k = snprintf(want, sizeof(want), "\tfield: %s;\toffset:", decl);
-
-	if (!starts(p, n, want))
-		return false;
-	q = p + k;
-	semi = memchr(q, ';', (size_t)(e - q));
-	if (!semi || (*off = decimal(q, (size_t)(semi - q), 64)) < 0)
-		return false;
-	q = semi + 1;
-	if (!starts(q, (size_t)(e - q), "\tsize:"))
-		return false;
-	q += 6;
-	semi = memchr(q, ';', (size_t)(e - q));
-	if (!semi || (*size = decimal(q, (size_t)(semi - q), 16 << 20)) < 0)
-		return false;
-	q = semi + 1;
-	return q == e || (e - q == 10 && starts(q, 10, "\tsigned:") &&
-			  (q[8] == '0' || q[8] == '1') && q[9] == ';');
-}
-
-int ftrace_check_header_page(const char *text, size_t len,
-			     uint32_t subbuf_size, struct ftrace_verdict *v)
-{
-	const char *p = text, *e = text + len;
-	long ts_off = -1, ts_size, c_off = -1, c_size = 0, d_off = -1, d_size;
-	long o_off, o_size;
-
-	memset(v, 0, sizeof(*v));
-	if (!len || len > 4096)
-		return refuse(v, "header_page empty or too long", 0);
-	if (memchr(text, '\0', len))
-		return refuse(v, "NUL byte inside header_page",
-			      (size_t)((const char *)memchr(text, '\0', len) - text));
-	/* in the kernel's order, which libtraceevent reads them in */
-	while (p < e) {
-		size_t n = line_len(p, e);
-
-		if (!n) {
-			p++;
-			continue;
-		}
-		if (ts_off < 0 && header_field(p, n, "u64 timestamp", &ts_off,
-					       &ts_size)) {
-			if (ts_off != 0 || ts_size != 8)
-				return refuse(v, "header_page timestamp not 8 bytes at offset 0", (size_t)(p - text));
-		} else if (ts_off >= 0 && c_off < 0 &&
-			   header_field(p, n, "local_t commit", &c_off, &c_size)) {
-			if (c_off != 8 || (c_size != 4 && c_size != 8))
-				return refuse(v, "header_page commit not a long at offset 8", (size_t)(p - text));
-		} else if (c_off >= 0 && d_off < 0 &&
-			   header_field(p, n, "int overwrite", &o_off, &o_size)) {
-			;
-		} else if (c_off >= 0 && d_off < 0 &&
-			   header_field(p, n, "char data", &d_off, &d_size)) {
-			if (c_off < 0 || d_off != 8 + c_size ||
-			    (subbuf_size && (uint64_t)d_off + (uint64_t)d_size >
-			     subbuf_size))
-				return refuse(v, "header_page data not after the commit, inside the sub-buffer", (size_t)(p - text));
-		} else {
-			return refuse(v, "header_page line not of the kernel's shape", (size_t)(p - text));
-		}
-		p += n + 1;
-	}
-	if (ts_off < 0 || c_off < 0 || d_off < 0)
-		return refuse(v, "header_page without timestamp, commit and data", len);
-	return FTRACE_OK;
-}
-
-/* "0xADDR : \"TEXT\"" with TEXT of at least two bytes, no '"' inside */
-static bool printk_line(const char *p, size_t n)
-{
-	size_t i = 2;
-
-	if (n < 2 || p[0] != '0' || p[1] != 'x')
-		return false;
-	while (i < n && isxdigit((unsigned char)p[i]))
-		i++;
-	if (i == 2 || i > 18 || n - i < 7 || memcmp(p + i, " : \"", 4) ||
-	    p[n - 1] != '"')
-		return false;
-	for (size_t k = i + 4; k < n - 1; k++)
-		if (p[k] == '"' || (unsigned char)p[k] < 0x20)
-			return false;
-	return n - 1 - (i + 4) >= 2;
-}
-
-/* "PID COMM" with COMM of 1 to 64 printable bytes */
-static bool cmdline_line(const char *p, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && isdigit((unsigned char)p[i]))
-		i++;
-	if (!i || i > 10 || i + 1 >= n || p[i] != ' ' || n - i - 1 > 64)
-		return false;
-	for (size_t k = i + 1; k < n; k++)
-		if ((unsigned char)p[k] < 0x20 || p[k] == 0x7f)
-			return false;
-	return true;
-}
-
-char *ftrace_filter_lines(const char *text, size_t len, bool printk,
-			  size_t *dropped, struct ftrace_verdict *v)
-{
-	struct sbuf sb = SBUF_INIT;
-	const char *p = text, *e = text + len;
-	char *out;
-
-	memset(v, 0, sizeof(*v));
-	*dropped = 0;
-	while (p < e) {
-		size_t n = line_len(p, e);
-		bool ok = !memchr(p, '\0', n) &&
-			  (printk ? printk_line(p, n) : cmdline_line(p, n));
-
-		if (ok) {
-			sbuf_add(&sb, p, n);
-			sbuf_addch(&sb, '\n');
-		} else if (n) {
-			if (!*dropped)
-				refuse(v, printk ? "printk format line not of the shape 0xADDR : \"FORMAT\"" :
-				       "saved cmdline not of the shape PID COMM",
-				       (size_t)(p - text));
-			(*dropped)++;
-		}
-		p += n + 1;
-	}
-	/* sbuf_detach(): NULL (and the buffer freed) after an error */
-	out = sbuf_detach(&sb);
-	return out || sb.err ? out : an_strdup("");
-}
-
-static uint32_t get32(const uint8_t *p, bool be)
-{
-	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-		    (uint32_t)p[2] << 8 | p[3] :
-		    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-		    (uint32_t)p[1] << 8 | p[0];
-}
-
-/*
- * The events of one sub-buffer's data [d, d + n), walked as kbuffer
- * walks them: every event inside the data, every step forward (a
- * negative length makes kbuffer go back, and libtracecmd read forever).
- */
-bool ftrace_page_events_ok(const uint8_t *d, size_t n, bool big_endian)
-{
-	size_t cur = 0;
-
-	while (cur < n) {
-		uint32_t w, len;
-
-		if (n - cur < 4)
-			return false;
-		w = get32(d + cur, big_endian);
-		/* the 5 type bits are the low ones in either byte order */
-		switch (big_endian ? w >> 27 : w & 31) {
-		case 29:	/* padding: a length */
-			if (n - cur < 8)
-				return false;
-			len = get32(d + cur + 4, big_endian);
-			if (len > 0x7fffffff)
-				return false;
-			cur += 4 + (size_t)len;
-			if (!len)
-				cur += 4;
-			break;
-		case 30:	/* time extend, time stamp */
-		case 31:
-			if (n - cur < 8)
-				return false;
-			cur += 8;
-			break;
-		case 0:		/* a length word, then the data */
-			if (n - cur < 8)
-				return false;
-			len = get32(d + cur + 4, big_endian);
-			if (len < 8 || len > n)
-				return false;
-			cur += 8 + (((size_t)len - 4 + 3) & ~(size_t)3);
-			if (cur > n)
-				return false;
-			break;
-		default:
-			cur += 4 + 4 * (size_t)(big_endian ? w >> 27 : w & 31);
-			if (cur > n)
-				return false;
-			break;
-		}
-	}
-	return true;
-}
-
-/* "HEX TYPE NAME" with an optional "\t[MODULE]" */
-int ftrace_check_kallsyms(const char *text, size_t len,
-			  struct ftrace_verdict *v)
-{
-	const char *p = text, *e = text + len;
-
-	memset(v, 0, sizeof(*v));
-	if (memchr(text, '\0', len))
-		return refuse(v, "NUL byte inside kallsyms",
-			      (size_t)((const char *)memchr(text, '\0', len) - text));
-	while (p < e) {
-		size_t n = line_len(p, e), i = 0;
-
-		if (n) {
-			while (i < n && isxdigit((unsigned char)p[i]))
-				i++;
-			if (!i || i > 16 || i + 3 >= n || p[i] != ' ' ||
-			    !isalpha((unsigned char)p[i + 1]) || p[i + 2] != ' ')
-				return refuse(v, "kallsyms line not of the shape ADDR TYPE NAME",
-					      (size_t)(p - text));
-			for (size_t k = i + 3; k < n; k++)
-				if ((unsigned char)p[k] < 0x20 && p[k] != '\t')
-					return refuse(v, "control character in kallsyms",
-						      (size_t)(p + k - text));
-			if (memchr(p + i + 3, '[', n - i - 3) &&
-			    p[n - 1] != ']')
-				return refuse(v, "kallsyms module name not in brackets",
-					      (size_t)(p - text));
-		}
-		p += n + 1;
-	}
-	return FTRACE_OK;
 }

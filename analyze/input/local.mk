@@ -10,5 +10,6 @@ analyze_libioreport_a_SOURCES += \
 	analyze/input/meta.h analyze/input/meta.c \
 	analyze/input/damage.h analyze/input/damage.c \
 	analyze/input/ftrace-guard.h analyze/input/ftrace-guard.c \
+	analyze/input/ftrace-guard-priv.h analyze/input/ftrace-guard-text.c \
 	analyze/input/tracedat-guard.h analyze/input/tracedat-guard.c \
 	analyze/input/scrub.h analyze/input/scrub.c

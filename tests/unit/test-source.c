@@ -26,6 +26,7 @@
 #include "base/err.h"
 #include "base/sbuf.h"
 #include "input/source.h"
+#include "input/ftrace-guard.h"
 #include "decode/decode.h"
 #include "replay/block.h"
 
@@ -508,6 +509,45 @@ static const char fmt_complete[] =
 	"\tfield:char rwbs[10];\toffset:32;\tsize:10;\tsigned:0;\n"
 	"\nprint fmt: \"%llu %s\", REC->sector, REC->rwbs\n";
 
+/*
+ * The widths and precisions of a print fmt: a constant up to 4096 (the
+ * kernel's "%*pbl", (1 << 10)), a string's precision from the event
+ * ("%.*s"); never a width from the event (it padded every event of dump
+ * to 16 MB: a fuzz-formats hang) nor a larger one.
+ */
+static void test_print_widths(void **state)
+{
+	static const struct { const char *print; int ret; } c[] = {
+		{ "\"m=%*pbl\", (1 << 10), REC->a", FTRACE_OK },
+		{ "\"s=%.*s\", REC->a, REC->b", FTRACE_OK },
+		{ "\"n=%016lx %-8d\", REC->a, REC->b", FTRACE_OK },
+		{ "\"n=%*ld\", REC->a, REC->b", FTRACE_REWRITTEN },
+		{ "\"n=%.*d\", REC->a, REC->b", FTRACE_REWRITTEN },
+		{ "\"n=%*d\", (1 << 20), REC->a", FTRACE_REWRITTEN },
+		{ "\"n=%*d\", 4000 + 200, REC->a", FTRACE_REWRITTEN },
+		{ "\"n=%99999d\", REC->a", FTRACE_REWRITTEN },
+		{ "\"n=%.5000u\", REC->a", FTRACE_REWRITTEN },
+		{ "\"n=%*d\", 4096, REC->a", FTRACE_OK },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(*c); i++) {
+		struct ftrace_verdict v = { 0 };
+		char text[1024];
+		int n = snprintf(text, sizeof(text),
+				 "name: e\nID: 7\nformat:\n" COMMON_FIELDS
+				 "\tfield:unsigned long a;\toffset:8;\tsize:8;\tsigned:0;\n"
+				 "\tfield:char b[8];\toffset:16;\tsize:8;\tsigned:0;\n"
+				 "\nprint fmt: %s\n", c[i].print);
+
+		if (ftrace_check_format(text, (size_t)n, 4096, false, &v) !=
+		    c[i].ret)
+			fail_msg("print fmt %s: %s", c[i].print,
+				 v.error ? v.error : "accepted");
+		ftrace_verdict_release(&v);
+	}
+}
+
 static void file_format(struct file *f, const char *sys, const char *fmt)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -748,6 +788,7 @@ int main(void)
 		cmocka_unit_test(test_replay_block),
 		cmocka_unit_test(test_replay_block_evict),
 		cmocka_unit_test(test_rwbs),
+		cmocka_unit_test(test_print_widths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

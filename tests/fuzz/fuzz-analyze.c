@@ -11,6 +11,7 @@
 #include "base/sbuf.h"
 #include "driver.h"
 #include "input/source.h"
+#include "stats/findings.h"
 #include "stats/rows.h"
 #include "fuzz.h"
 
@@ -37,6 +38,10 @@ int fuzz_analyze(const char *path, unsigned int print_events)
 	struct an_err err;
 	struct proc_row *procs;
 	struct file_row *files;
+	struct wa_row *wa;
+	struct fsync_row *fs;
+	struct dirty_row *dirty;
+	struct findings fnd;
 	char *msg;
 	size_t n;
 	long k;
@@ -49,8 +54,12 @@ int fuzz_analyze(const char *path, unsigned int print_events)
 		driver_close(&d);
 		return -1;
 	}
-	/* what `ioreport report` computes before it prints */
-	d.want = AN_ATTRIB;
+	/*
+	 * what `ioreport report` computes before it prints: every stage
+	 * (write amplification and dirty throttling too), the rows of its
+	 * views and the findings
+	 */
+	d.want = AN_WA | AN_DIRTY;
 	d.slow_n = 10;
 	if (driver_run(&d, &err) == 0) {
 		stats_slowest(&d.st, &n);
@@ -61,6 +70,19 @@ int fuzz_analyze(const char *path, unsigned int print_events)
 		k = rows_files(&d.st, &files);
 		if (k >= 0)
 			rows_files_release(files, k);
+		for (int byproc = 0; byproc < 2; byproc++) {
+			k = rows_wa(&d.st, byproc, &wa);
+			if (k >= 0)
+				rows_wa_release(wa, k);
+			k = rows_fsync(&d.st, byproc, &fs);
+			if (k >= 0)
+				rows_fsync_release(fs, k);
+		}
+		k = rows_dirty(&d.st, &dirty);
+		if (k >= 0)
+			free(dirty);
+		if (findings_compute(&d.st, &fnd) == 0)
+			findings_release(&fnd);
 	}
 	while ((msg = source_warning(d.src)))
 		free(msg);

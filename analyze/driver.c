@@ -592,7 +592,7 @@ int driver_run(struct driver *a, struct an_err *err)
 	struct stats *st = &a->st;
 	struct source_event ev;
 	struct dec_ev d;
-	bool decode, dirty_begun = false;
+	bool decode;
 	int rc;
 
 	if (a->want & AN_WA)
@@ -612,11 +612,9 @@ int driver_run(struct driver *a, struct an_err *err)
 			a->filter->base_ts = ev.ts;
 		if (!decode)
 			continue;
-		/* the time rows begin at the window's first event */
-		if (a->dirty && !dirty_begun && filter_time(a->filter, ev.ts)) {
-			dirty_begin(a->dirty, ev.ts);
-			dirty_begun = true;
-		}
+		/* the time rows begin where the window does */
+		if (a->dirty && st->events == 1)
+			dirty_begin(a->dirty, filter_start(a->filter, ev.ts));
 		if (ev.missed)
 			gap(a, ev.cpu);
 		if (decode_event(a->dec, &ev, &d))

@@ -668,8 +668,9 @@ static void dirty_over_time(struct sink *s, long rows)
 	}
 	w = dirty_rebin(d, rb, (size_t)rows);
 	used = (d->nslot + w / DIRTY_SLOT_NS - 1) / (w / DIRTY_SLOT_NS);
-	fprintf(out, "\nover time (rows of %.1f s from the first event; dirty and thresholds: last sample):\n",
-		(double)w / 1e9);
+	fprintf(out, "\nover time (rows of %.1f s from %s; dirty and thresholds: last sample):\n",
+		(double)w / 1e9, s->st->filter && s->st->filter->have_since ?
+		"--since" : "the first event");
 	int tw = s->wide ? 8 : 6, mw = s->wide ? 10 : 8, bw = s->wide ? 8 : 7;
 	int pw = s->wide ? 12 : 9, ww = s->wide ? 12 : 8, fw = s->wide ? 7 : 6;
 

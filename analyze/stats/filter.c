@@ -118,6 +118,13 @@ bool filter_resolve_wall(struct view_filter *f, const char *header_text)
 	return true;
 }
 
+uint64_t filter_start(const struct view_filter *f, uint64_t first_ts)
+{
+	if (!f || !f->have_since)
+		return first_ts;
+	return f->since_abs ? f->since_ns : first_ts + f->since_ns;
+}
+
 bool filter_time(const struct view_filter *f, uint64_t ts)
 {
 	uint64_t rel;

@@ -72,6 +72,11 @@ const char *filter_resolve(struct view_filter *f, const char *snap);
 bool filter_resolve_wall(struct view_filter *f, const char *header_text);
 
 /* Whether time ts (trace clock) is inside the window. */
+/*
+ * filter_start - where the time window begins (trace clock), for a
+ * recording whose first event is at first_ts: first_ts without --since
+ */
+uint64_t filter_start(const struct view_filter *f, uint64_t first_ts);
 bool filter_time(const struct view_filter *f, uint64_t ts);
 /* Whether a block device (disk) or a file system's device passes -d. */
 bool filter_dev(const struct view_filter *f, uint32_t dev, uint32_t disk);

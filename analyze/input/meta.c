@@ -356,6 +356,14 @@ struct mnt_q {
 	uint32_t dev;
 };
 
+/* Whether mount point dir (of length len) holds path. */
+static bool mount_holds(const char *dir, size_t len, const char *path)
+{
+	/* "/" holds everything; "/mnt" does not hold "/mntx" */
+	return !strncmp(path, dir, len) &&
+	       (len <= 1 || path[len] == '/' || path[len] == '\0');
+}
+
 static int find_mount(char **f, int n, void *arg)
 {
 	struct mnt_q *q = arg;
@@ -364,10 +372,7 @@ static int find_mount(char **f, int n, void *arg)
 	if (n < 5)
 		return 0;
 	l = strlen(f[3]);
-	if (strncmp(q->path, f[3], l))
-		return 0;
-	/* "/" matches everything; "/mnt" must not match "/mntx" */
-	if (l > 1 && q->path[l] != '/' && q->path[l] != '\0')
+	if (!mount_holds(f[3], l, q->path))
 		return 0;
 	if (l >= q->best) {
 		q->best = l;
@@ -428,9 +433,7 @@ size_t meta_mounts_of(const struct meta_mounts *m, const char *path,
 	for (size_t i = 0; i < m->n; i++) {
 		const struct meta_mount *e = &m->v[i];
 
-		if (strncmp(path, e->dir, e->len) ||
-		    (e->len > 1 && path[e->len] != '/' && path[e->len]) ||
-		    e->len < best)
+		if (e->len < best || !mount_holds(e->dir, e->len, path))
 			continue;
 		/* the last of equal mount points is the one on top */
 		best = e->len;

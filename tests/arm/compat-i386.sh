@@ -43,26 +43,24 @@ gcc -m32 -O2 -Wall -Wextra -I"$T/inc" -o "$W" "$top/tests/arm/writer.c" ||
 make_loop_ext4 96
 O=$T/out-x86
 mkdir -p "$O"
+record_case() {	# [IOREC-OPTION...]: case $name with ${args[@]}
+	local rc=0
+	rm -rf "$MNT/$name"
+	mkdir -p "$MNT/$name"
+	sync
+	cp /proc/diskstats "$O/$name.ds0"
+	run_iorec "${args[@]}" "$@" -o "$O/$name.iorec" -- \
+		"$W" "$MNT/$name" "$name" >"$O/$name.out" 2>"$O/$name.err" || rc=$?
+	echo "$rc" >"$O/$name.rc"
+	cp /proc/diskstats "$O/$name.ds1"
+}
 for mode in default raw; do
 	name=i32
 	args=()
 	[ "$mode" = raw ] && { name=i32r; args=(--raw-syscalls); }
 	# a loaded machine can overrun the ring buffers (the twin checks need
 	# every event): the case is then recorded again with larger ones
-	for buf in "" 16384; do
-		rm -rf "$MNT/$name"
-		mkdir -p "$MNT/$name"
-		sync
-		cp /proc/diskstats "$O/$name.ds0"
-		rc=0
-		run_iorec "${args[@]}" ${buf:+-b "$buf"} -o "$O/$name.iorec" -- \
-			"$W" "$MNT/$name" "$name" >"$O/$name.out" 2>"$O/$name.err" || rc=$?
-		echo "$rc" >"$O/$name.rc"
-		cp /proc/diskstats "$O/$name.ds1"
-		lost=$(lost_events "$O/$name.iorec" 2>/dev/null) || lost=0
-		[ "$lost" = 0 ] && break
-		log "$name: the recording lost $lost events (a loaded machine)${buf:+ again}"
-	done
+	record_whole "$O/$name.iorec" record_case
 done
 rc=0
 python3 "$top/tests/arm/check-arm.py" --ioreport "$IOREPORT" --chunks "$chunks" \

@@ -392,6 +392,20 @@ print(sum(c["lost_events"] for c in i["cpu"]) +
       i["integrity"]["recordings"][0]["lost_events_known"])'
 }
 
+# record_whole FILE CMD...: run CMD (which records FILE), and once more
+# as CMD -b 16384 when the recording lost events; says so in the log.
+record_whole() {
+	local file=$1 lost
+	shift
+	"$@"
+	lost=$(lost_events "$file") || fail "ioreport info --json $file failed"
+	[ "$lost" = 0 ] && return 0
+	log "$(basename "$file"): the recording lost $lost events (a loaded machine); recording again with -b 16384"
+	"$@" -b 16384
+	lost=$(lost_events "$file") || fail "ioreport info --json $file failed"
+	[ "$lost" = 0 ] || log "$(basename "$file"): it lost $lost events again: a failure below may be theirs"
+}
+
 # end_reason INFO: the "reason:" of the "end:" section of 'ioreport info'.
 end_reason() {
 	awk '/^end:/ { e = 1; next } /^[^ ]/ { e = 0 }

@@ -38,14 +38,7 @@ record() {	# [IOREC-OPTION...]
 		2>"$T/rec.err" || rc=$?
 	[ "$rc" = 0 ] || { cat "$T/rec.err" >&2; fail "iorec -- the writers exited $rc"; }
 }
-record
-lost=$(lost_events "$T/rec.iorec") || fail "ioreport info --json failed"
-if [ "$lost" != 0 ]; then
-	log "the recording lost $lost events (a loaded machine); recording again with -b 16384"
-	record -b 16384
-	lost=$(lost_events "$T/rec.iorec") || fail "ioreport info --json failed"
-	[ "$lost" = 0 ] || log "the recording lost $lost events again: a failure below may be theirs"
-fi
+record_whole "$T/rec.iorec" record
 [ "$(stat -c %s "$A_MNT/a")" = 4194304 ] && [ "$(stat -c %s "$B_MNT/b")" = 2097152 ] ||
 	fail "the writers did not write 4 MiB and 2 MiB"
 "$IOREPORT" info "$T/rec.iorec" >"$T/info" 2>&1 || { cat "$T/info" >&2; fail "ioreport info failed"; }

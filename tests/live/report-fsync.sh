@@ -76,7 +76,9 @@ p50_a=$(fs p50_ns after)
 n_b=$(fs ext4_fsyncs before)
 log "sqlite3 fsync p50: $p50_b ns -> $p50_a ns ($n_b fsyncs before)"
 [ "$n_b" -ge "$COMMITS" ] || fail "sqlite3: $n_b ext4 fsyncs for $COMMITS commits"
-[ "$p50_a" -lt "$p50_b" ] || fail "sqlite3's fsync p50 did not fall: $p50_b -> $p50_a ns"
+# the p50 itself is a latency on a shared machine (a loop device over a
+# file, where a flush costs microseconds): it is logged above, not
+# asserted (once 262 -> 359 us with the flushes gone); the flushes are
 
 # fsync: flushes joined to sqlite3's fsyncs with barriers
 assert_grep "^ +[0-9]+ sqlite3 " "$T/fsync.txt" "ioreport fsync"

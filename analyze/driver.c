@@ -174,9 +174,11 @@ static void on_request(const struct blk_request *rq, void *arg)
 
 /*
  * A bio queued or merged (btt's Q and M), counted on its disk when the
- * view filters keep its time, device and task.
+ * view filters keep its time, device and task; merged_qts, of a merge,
+ * when the merged bio was queued (its Q2M), or 0.
  */
-static void bio_event(struct driver *a, const struct dec_ev *ev)
+static void bio_event(struct driver *a, const struct dec_ev *ev,
+		      uint64_t merged_qts)
 {
 	const struct dec_bio *b = &ev->bio;
 	const struct view_filter *f = a->filter;
@@ -188,7 +190,8 @@ static void bio_event(struct driver *a, const struct dec_ev *ev)
 	if (f && (!filter_time(f, ev->ts) || !filter_dev(f, disk, disk) ||
 		  !filter_task(f, ev->pid, b->comm) || f->glob))
 		return;
-	if (stats_bio(&a->st, disk, b->op, b->nr, ev->kind == DK_BIO_MERGE) < 0)
+	if (stats_bio(&a->st, disk, b->op, b->nr, ev->kind == DK_BIO_MERGE,
+		      merged_qts ? (int64_t)(ev->ts - merged_qts) : -1) < 0)
 		a->err = -AN_E_NOMEM;
 }
 
@@ -380,9 +383,10 @@ static void dispatch(struct driver *a, const struct dec_ev *ev)
 	case DK_BIO_REMAP:
 	case DK_BIO_SPLIT:
 		if (a->rb) {
-			replay_block_bio(a->rb, ev);
+			uint64_t merged_qts = replay_block_bio(a->rb, ev);
+
 			if (ev->kind == DK_BIO_QUEUE || ev->kind == DK_BIO_MERGE)
-				bio_event(a, ev);
+				bio_event(a, ev, merged_qts);
 		}
 		break;
 	case DK_JBD2_RUN:

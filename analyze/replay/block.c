@@ -291,13 +291,13 @@ static void qput(struct replay_block *rb, uint32_t dev, uint64_t sector,
 	}
 }
 
-void replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
+uint64_t replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
 {
 	const struct dec_bio *b = &ev->bio;
-	uint64_t ts;
+	uint64_t ts = 0;
 
 	if (ev->bad)
-		return;
+		return 0;
 	switch (ev->kind) {
 	case DK_BIO_QUEUE:
 		if (b->nr)
@@ -313,7 +313,7 @@ void replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
 			if (first || ts)
 				qput(rb, b->dev, b->sector, first ? first : ts);
 		}
-		break;
+		return ts <= ev->ts ? ts : 0;
 	case DK_BIO_REMAP:
 		/* queued again on the device below: its own Q there */
 		qtake(rb, b->dev2, b->sector2);
@@ -330,6 +330,7 @@ void replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
 	default:
 		break;
 	}
+	return 0;
 }
 
 void replay_block_gap(struct replay_block *rb)

@@ -43,9 +43,11 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev);
  * Feed one decoded bio record (DK_BIO_QUEUE, DK_BIO_MERGE, DK_BIO_REMAP,
  * DK_BIO_SPLIT):
  * a completed request then carries its first bio's queue time
- * (blk_request.queue_ts, btt's Q).
+ * (blk_request.queue_ts, btt's Q).  Returns, for a merge, the time the
+ * merged bio was queued (its Q2M starts there); else, or when its
+ * queueing was not recorded, 0.
  */
-void replay_block_bio(struct replay_block *rb, const struct dec_ev *ev);
+uint64_t replay_block_bio(struct replay_block *rb, const struct dec_ev *ev);
 /*
  * Events were lost (on any CPU): every pending request is dropped, as
  * its missing step may be in the gap.

@@ -295,10 +295,17 @@ void view_devices(struct sink *s)
 			json_hist(s->j, "i2d", &d->queue);
 			json_hist(s->j, "d2c", &d->device);
 			json_hist(s->j, "total", &d->total);
-			if (a->bio_events)
+			if (a->bio_events) {
 				json_hist(s->j, "q2c", &d->q2c);
-			else
+				json_hist(s->j, "q2i", &d->q2i);
+			} else {
 				json_null(s->j, "q2c");
+				json_null(s->j, "q2i");
+			}
+			if (a->bio_events && a->merge_events)
+				json_hist(s->j, "q2m", &d->q2m);
+			else
+				json_null(s->j, "q2m");
 			json_shape(s, d);
 			json_object_end(s->j);
 		}
@@ -349,9 +356,15 @@ void view_devices(struct sink *s)
 		  offsetof(struct devstat, device), false);
 	lat_table(s, "total time (insert -> complete, I2C; D2C when issued without insert)",
 		  offsetof(struct devstat, total), false);
-	if (a->bio_events)
+	if (a->bio_events) {
 		lat_table(s, "bio time (first bio queued -> complete, btt's Q2C)",
 			  offsetof(struct devstat, q2c), false);
+		lat_table(s, "bio wait (first bio queued -> inserted, btt's Q2I)",
+			  offsetof(struct devstat, q2i), true);
+	}
+	if (a->bio_events && a->merge_events)
+		lat_table(s, "merge time (bio queued -> merged into a request, btt's Q2M)",
+			  offsetof(struct devstat, q2m), false);
 	for (size_t i = 0; !s->no_hist && i < a->ndev; i++) {
 		fprintf(s->out, "\n%s %s: device time (issue -> complete)\n",
 		       sink_dev_name(s, a->dev[i].dev),

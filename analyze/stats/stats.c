@@ -53,7 +53,11 @@ void stats_release(struct stats *st)
 		hist_release(&st->dev[i].device);
 		hist_release(&st->dev[i].total);
 		hist_release(&st->dev[i].q2c);
+		hist_release(&st->dev[i].q2i);
+		hist_release(&st->dev[i].q2m);
 	}
+	for (size_t i = 0; i < st->nbio; i++)
+		hist_release(&st->bio[i].q2m);
 	free(st->dev);
 	free(st->bio);
 	free(st->slow.v);
@@ -111,7 +115,9 @@ int stats_request(struct stats *st, const struct blk_request *rq)
 	    hist_add(&d->device, rq->complete_ts - rq->issue_ts) < 0 ||
 	    hist_add(&d->total, blk_total_ns(rq)) < 0 ||
 	    (rq->queue_ts && rq->queue_ts <= rq->complete_ts &&
-	     hist_add(&d->q2c, rq->complete_ts - rq->queue_ts) < 0))
+	     hist_add(&d->q2c, rq->complete_ts - rq->queue_ts) < 0) ||
+	    (rq->queue_ts && rq->insert_ts && rq->queue_ts <= rq->insert_ts &&
+	     hist_add(&d->q2i, rq->insert_ts - rq->queue_ts) < 0))
 		return -AN_E_NOMEM;
 	return seq;
 }
@@ -136,7 +142,7 @@ int stats_proc_request(struct proc *p, const struct blk_request *rq,
 }
 
 int stats_bio(struct stats *st, uint32_t dev, enum blk_op op,
-	      uint32_t sectors, bool merge)
+	      uint32_t sectors, bool merge, int64_t q2m_ns)
 {
 	struct biostat *b = NULL;
 
@@ -157,6 +163,8 @@ int stats_bio(struct stats *st, uint32_t dev, enum blk_op op,
 	if (merge) {
 		b->merges++;
 		b->merged_bytes += (uint64_t)sectors * 512;
+		if (q2m_ns >= 0 && hist_add(&b->q2m, (uint64_t)q2m_ns) < 0)
+			return -AN_E_NOMEM;
 	} else {
 		b->bios++;
 	}
@@ -377,6 +385,9 @@ void stats_end(struct stats *st, const struct replay_block *rb,
 				st->dev[k].bios = st->bio[i].bios;
 				st->dev[k].merges = st->bio[i].merges;
 				st->dev[k].merged_bytes = st->bio[i].merged_bytes;
+				/* moved: the bio's buckets are the device's */
+				st->dev[k].q2m = st->bio[i].q2m;
+				memset(&st->bio[i].q2m, 0, sizeof(st->bio[i].q2m));
 			}
 	if (st->ndev > 1)
 		qsort(st->dev, st->ndev, sizeof(*st->dev), cmp_devstat);

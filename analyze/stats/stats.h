@@ -49,6 +49,9 @@ struct devstat {
 	struct hist device;	/* issue -> complete (D2C) */
 	struct hist total;	/* insert (or issue) -> complete (I2C) */
 	struct hist q2c;	/* first bio queued -> complete, when seen */
+	struct hist q2i;	/* first bio queued -> inserted, when both seen */
+	struct hist q2m;	/* a bio queued -> merged into a request (btt's
+				   Q2M), when its queueing was seen */
 	/* the shape of the I/O (findings.h): requests that began where the
 	 * previous one of this device and operation to complete ended, and
 	 * the small ones (<= STATS_SMALL bytes) with their device time */
@@ -67,6 +70,7 @@ struct biostat {
 	uint32_t dev;
 	enum blk_op op;
 	uint64_t bios, merges, merged_bytes;
+	struct hist q2m;
 };
 
 /* A small request (the SD card's scattered writes): 16 KiB or less. */
@@ -216,10 +220,12 @@ int stats_proc_request(struct proc *p, const struct blk_request *rq,
 		       bool seq);
 /*
  * A bio queued (merge false) or merged into a queued request (true) on
- * disk dev: sectors of operation op.  0 or -AN_E_NOMEM.
+ * disk dev: sectors of operation op; q2m_ns, for a merge whose bio's
+ * queueing was seen, the time from that to the merge (else -1).  0 or
+ * -AN_E_NOMEM.
  */
 int stats_bio(struct stats *st, uint32_t dev, enum blk_op op,
-	      uint32_t sectors, bool merge);
+	      uint32_t sectors, bool merge, int64_t q2m_ns);
 /* Whether stats_keep_request() would keep a request (a slow heap). */
 static inline bool stats_keeps_requests(const struct stats *st)
 {

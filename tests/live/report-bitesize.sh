@@ -13,13 +13,17 @@
 #    merge them, the truth is what the recording's own block_rq_complete
 #    events say (ioreport dump), and the test says so.  When 1:1, each
 #    write's Q2C (its bio queued -> its completion, from the recording's
-#    events) sums and peaks exactly as the view's Q2C histogram.
+#    events) sums and peaks exactly as the view's Q2C histogram.  The
+#    device runs mq-deadline, so its requests are inserted: each write's
+#    Q2I (bio queued -> request inserted) sums and peaks as the view's.
 # 2. 200 small files created on an ext4 (on a second loop device), then
 #    sync: the journal commit submits its blocks one bio each, which the
 #    block layer merges into few requests.  The devices view's bios
 #    queued, bios merged, merged bytes and share must equal the counts of
 #    the recording's block_bio_queue and block_bio_backmerge/frontmerge
-#    events of the device (ioreport dump), with some merge seen.
+#    events of the device (ioreport dump), with some merge seen, and
+#    each merge's Q2M (the merged bio queued -> merged) sums and peaks as
+#    the view's Q2M histogram.
 . "$(dirname "$0")/lib.sh"
 need_root_tracefs
 need_event block:block_rq_issue block:block_rq_complete block:block_bio_queue \
@@ -39,6 +43,11 @@ if [ "$q0" -lt 128 ]; then
 	on_exit "echo $q0 >$q"
 	echo 128 >"$q" 2>/dev/null || log "cannot raise $q from $q0: the kernel will split"
 fi
+# an I/O scheduler, so that the requests are inserted (Q2I, I2D measured);
+# the device is ours and goes at the end
+sched=/sys/block/$LOOPNAME/queue/scheduler
+grep -qw mq-deadline "$sched" && echo mq-deadline >"$sched" 2>/dev/null
+grep -q '\[mq-deadline\]' "$sched" || log "no mq-deadline for $LOOPNAME ($(cat "$sched")): Q2I not checked"
 # udev's probe of the new device reads it: let it finish first
 command -v udevadm >/dev/null && udevadm settle -t 10 2>/dev/null || true
 
@@ -106,7 +115,8 @@ def check(what, want, got):
         ok = False
 
 def events(mode, kinds, devt, ts=False):
-    """The device's events of kinds, as (event, rwbs, sector, nr[, ts_ns])."""
+    """The device's events of kinds, as (event, rwbs, sector, nr[, ts_ns]);
+    block_rq_insert and _issue have the bytes before the sector."""
     major, minor = devt.split(':')
     out = []
     for line in open(os.path.join(t, mode + '.dump.json')):
@@ -116,7 +126,7 @@ def events(mode, kinds, devt, ts=False):
         e = json.loads(line)
         if e['event'] not in kinds:
             continue
-        m = re.match(r'(\d+),(\d+) (\S+) (?:\(.*?\) )?(\d+) \+ (\d+)', e['fields'])
+        m = re.match(r'(\d+),(\d+) (\S+) (?:\d+ )?(?:\(.*?\) )?(\d+) \+ (\d+)', e['fields'])
         if m and (m[1], m[2]) == (major, minor):
             out.append((e['event'], m[3], int(m[4]), int(m[5])) +
                        ((e['ts_ns'],) if ts else ()))
@@ -178,6 +188,20 @@ if writes == pattern:
             qd.append(ts - qc.pop(sec))
     check('Q2C: requests, sum and max (ns)', (24, sum(qd), max(qd) if qd else None),
           (r['q2c']['count'], r['q2c']['sum_ns'], r['q2c']['max_ns']))
+    # Q2I: each write's bio queued -> its request inserted
+    if '[mq-deadline]' in open(f'/sys/block/{name}/queue/scheduler').read():
+        qc, qi = {}, []
+        for ev, rwbs, sec, n, ts in events('direct', {'block_bio_queue', 'block_rq_insert'},
+                                           devt, ts=True):
+            if 'W' not in rwbs or not n:
+                continue
+            if ev == 'block_bio_queue':
+                qc[sec] = ts
+            elif sec in qc:
+                qi.append(ts - qc.pop(sec))
+        check('Q2I: requests, sum and max (ns)', (24, sum(qi), max(qi) if qi else None),
+              (r['q2i']['count'], r['q2i']['sum_ns'], r['q2i']['max_ns']))
+        check('measurable: i2d (mq-deadline)', True, r['measurable']['i2d'])
 # the text says the same
 txt = open(os.path.join(t, 'direct.dev.txt')).read()
 txt = txt[txt.index('\nrequest sizes, pattern'):]
@@ -223,6 +247,18 @@ check('merged share', round(len(mg) / len(q), 6) if q else None,
 if not mg:
     print('report-bitesize: FAIL: no merge in a journal commit (the test needs one)')
     ok = False
+# Q2M: each merged bio's own queueing (the last one at its sector) -> its merge
+qc, qm = {}, []
+for e, rwbs, sec, n, ts in events('files', {'block_bio_queue', 'block_bio_backmerge',
+                                          'block_bio_frontmerge'}, fsdevt, ts=True):
+    if 'W' not in rwbs or not n:
+        continue
+    if e == 'block_bio_queue':
+        qc[sec] = ts
+    elif sec in qc:
+        qm.append(ts - qc.pop(sec))
+check('Q2M: merges, sum and max (ns)', (len(mg), sum(qm), max(qm) if qm else None),
+      (r['q2m']['count'], r['q2m']['sum_ns'], r['q2m']['max_ns']))
 # a loop device has no I/O scheduler: the view says what is not measurable
 sched = open(f'/sys/block/{fsname}/queue/scheduler').read()
 print(f'report-bitesize: {fsname} scheduler: {sched.strip()}')

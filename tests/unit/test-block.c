@@ -36,8 +36,8 @@ static void emit(const struct blk_request *rq, void *arg)
 }
 
 /* A bio record: queue, merge (front), remap and split (dev2, sector2). */
-static void feed_bio(struct replay_block *rb, enum dec_kind k, uint64_t ts,
-		     struct dec_bio b)
+static uint64_t feed_bio(struct replay_block *rb, enum dec_kind k,
+			 uint64_t ts, struct dec_bio b)
 {
 	struct dec_ev e;
 
@@ -46,13 +46,14 @@ static void feed_bio(struct replay_block *rb, enum dec_kind k, uint64_t ts,
 	e.ts = ts;
 	e.bio = b;
 	e.bio.op = BLK_OP_WRITE;
-	replay_block_bio(rb, &e);
+	return replay_block_bio(rb, &e);
 }
 
-static void bio(struct replay_block *rb, enum dec_kind k, uint64_t ts,
-		uint32_t dev, uint64_t sector, uint32_t nr, bool front)
+/* A bio queued or merged; a merge returns its bio's queue time (Q2M). */
+static uint64_t bio(struct replay_block *rb, enum dec_kind k, uint64_t ts,
+		    uint32_t dev, uint64_t sector, uint32_t nr, bool front)
 {
-	feed_bio(rb, k, ts, (struct dec_bio){ .dev = dev, .sector = sector,
+	return feed_bio(rb, k, ts, (struct dec_bio){ .dev = dev, .sector = sector,
 					      .nr = nr, .front = front });
 }
 
@@ -91,10 +92,11 @@ static void request(struct replay_block *rb, uint64_t ts, uint64_t sector,
 }
 
 /*
- * Bio A at 100 queued at 10, B merged at its back (108, at 12), C at
- * its front (92, at 14): the request at 92 started with A, Q = 10.
- * A lone bio at 500 (at 20) is its request's Q; a request no bio
- * announced has none.
+ * Bio A at 100 queued at 10, B (queued at 12) merged at its back (108,
+ * at 13), C (queued at 14) at its front (92, at 16): the request at 92
+ * started with A, Q = 10; each merge returns its own bio's queue time
+ * (Q2M 1 and 2), a merge of a bio never queued 0.  A lone bio at 500
+ * (at 20) is its request's Q; a request no bio announced has none.
  */
 static void test_merges(void **state)
 {
@@ -105,9 +107,10 @@ static void test_merges(void **state)
 	assert_non_null(rb);
 	bio(rb, DK_BIO_QUEUE, 10, DEV, 100, 8, false);
 	bio(rb, DK_BIO_QUEUE, 12, DEV, 108, 8, false);
-	bio(rb, DK_BIO_MERGE, 12, DEV, 108, 8, false);
+	assert_int_equal(bio(rb, DK_BIO_MERGE, 13, DEV, 108, 8, false), 12);
 	bio(rb, DK_BIO_QUEUE, 14, DEV, 92, 8, false);
-	bio(rb, DK_BIO_MERGE, 14, DEV, 92, 8, true);
+	assert_int_equal(bio(rb, DK_BIO_MERGE, 16, DEV, 92, 8, true), 14);
+	assert_int_equal(bio(rb, DK_BIO_MERGE, 17, DEV, 700, 8, false), 0);
 	bio(rb, DK_BIO_QUEUE, 20, DEV, 500, 8, false);
 	request(rb, 30, 92, 24);
 	request(rb, 40, 500, 8);

@@ -616,7 +616,7 @@ static void files(struct page *p)
 	}
 	for (int k = 0; k < 2; k++) {
 		for (long i = 0; i < n; i++) {
-			const struct filestat *fs = &rows[i].s;
+			const struct filestat *fs = rows[i].s;
 			uint64_t raw = k ? fs->fsync.sum :
 				       fs->read_bytes + fs->write_bytes;
 

@@ -592,23 +592,23 @@ static void f_devino(const void *r, char *b, size_t n)
 	else
 		snprintf(b, n, "-");
 }
-static void f_opens(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.opens); }
-static void f_reads(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.reads); }
-static void f_rbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.read_bytes); }
-static void f_rp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s.rlat, 50)); }
-static void f_rp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s.rlat, 99)); }
-static void f_writes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.writes); }
-static void f_wbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.write_bytes); }
-static void f_wp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s.wlat, 50)); }
-static void f_wp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s.wlat, 99)); }
-static void f_fsyncs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.fsync.count); }
-static void f_fsync_tot(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s.fsync.sum); }
-static void f_fsync_max(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s.fsync.max); }
-static void f_breqs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.blk.requests); }
-static void f_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.blk.read_bytes); }
-static void f_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.blk.write_bytes); }
-static void f_bdev(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s.blk.dev_ns); }
-static void f_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s.blk.journal_bytes); }
+static void f_opens(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->opens); }
+static void f_reads(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->reads); }
+static void f_rbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->read_bytes); }
+static void f_rp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->rlat, 50)); }
+static void f_rp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->rlat, 99)); }
+static void f_writes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->writes); }
+static void f_wbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->write_bytes); }
+static void f_wp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->wlat, 50)); }
+static void f_wp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->wlat, 99)); }
+static void f_fsyncs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->fsync.count); }
+static void f_fsync_tot(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s->fsync.sum); }
+static void f_fsync_max(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s->fsync.max); }
+static void f_breqs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.requests); }
+static void f_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.read_bytes); }
+static void f_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.write_bytes); }
+static void f_bdev(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s->blk.dev_ns); }
+static void f_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.journal_bytes); }
 
 static const struct column file_cols[] = {
 	{ "DEV:INO", true, f_devino },
@@ -632,9 +632,9 @@ static const struct column file_cols[] = {
 	{ "FILE", true, f_name },
 };
 
-static void f_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s.read_bytes); }
-static void f_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s.write_bytes); }
-static void f_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s.blk.write_bytes); }
+static void f_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s->read_bytes); }
+static void f_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s->write_bytes); }
+static void f_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s->blk.write_bytes); }
 
 static const struct column file_cols_narrow[] = {
 	{ "READS", false, f_reads },
@@ -668,7 +668,7 @@ static void files_json(const struct stats *a, struct json *j,
 	json_array_begin(j, "files");
 	for (size_t i = 0; i < n; i++) {
 		const struct file_info *f = &rows[i].f;
-		const struct filestat *s = &rows[i].s;
+		const struct filestat *s = rows[i].s;
 
 		json_object_begin(j, NULL);
 		json_str(j, "path", f->path);

@@ -923,7 +923,7 @@ static void rule_reads(struct ctx *c)
 			char buf[96];
 			uint32_t dev;
 
-			if (fr[k].s.blk.read_bytes < READ_MIN_BYTES / 4)
+			if (fr[k].s->blk.read_bytes < READ_MIN_BYTES / 4)
 				continue;
 			sbuf_addstr(&sb, shown ? ", " : "; most on ");
 			sbuf_addstr(&sb, name);

@@ -166,8 +166,8 @@ static int cmp_file(const void *a, const void *b)
 
 static uint64_t frow_bytes(const struct file_row *r)
 {
-	return r->s.read_bytes + r->s.write_bytes + r->s.blk.read_bytes +
-	       r->s.blk.write_bytes;
+	return r->s->read_bytes + r->s->write_bytes + r->s->blk.read_bytes +
+	       r->s->blk.write_bytes;
 }
 
 static int cmp_frow(const void *a, const void *b)
@@ -248,15 +248,30 @@ long rows_files(const struct stats *st, struct file_row **out)
 	*out = rows;
 	m = 0;
 	for (size_t i = 0; i < n && !rc; i++) {
-		if (i && fileid_same(v[i - 1], v[i])) {
-			/* the newest file of a path says what the path is now */
-			if (v[i]->names)
-				rows[m - 1].f.names = v[i]->names;
-			rows[m - 1].f.unlinked = v[i]->unlinked;
-		} else {
-			file_info(v[i], &rows[m++].f);
+		struct file_row *r;
+
+		if (!i || !fileid_same(v[i - 1], v[i])) {
+			r = &rows[m++];
+			file_info(v[i], &r->f);
+			r->s = v[i]->user;
+			continue;
 		}
-		rc = merge_filestat(&rows[m - 1].s, v[i]->user);
+		r = &rows[m - 1];
+		/* the newest file of a path says what the path is now */
+		if (v[i]->names)
+			r->f.names = v[i]->names;
+		r->f.unlinked = v[i]->unlinked;
+		if (!r->merged) {
+			r->merged = an_calloc(1, sizeof(*r->merged));
+			if (!r->merged) {
+				rc = -AN_E_NOMEM;
+				break;
+			}
+			rc = merge_filestat(r->merged, r->s);
+			r->s = r->merged;
+		}
+		if (!rc)
+			rc = merge_filestat(r->merged, v[i]->user);
 	}
 	free(v);
 	if (rc) {
@@ -270,8 +285,11 @@ long rows_files(const struct stats *st, struct file_row **out)
 
 void rows_files_release(struct file_row *v, long n)
 {
-	for (long i = 0; i < n; i++)
-		filestat_release(&v[i].s);
+	for (long i = 0; v && i < n; i++) {
+		if (v[i].merged)
+			filestat_release(v[i].merged);
+		free(v[i].merged);
+	}
 	free(v);
 }
 

@@ -57,10 +57,15 @@ static inline const char *file_info_name(const struct file_info *i)
 	return i->path ? i->path : i->unnamed;
 }
 
-/* A row of the files view: the files of one identity merged. */
+/*
+ * A row of the files view: the files of one identity merged.  Most
+ * identities are one file, whose aggregate the row points at; only
+ * those of several files get a merged copy of their own.
+ */
 struct file_row {
 	struct file_info f;	/* the first of the identity */
-	struct filestat s;	/* of them all (owned histograms) */
+	const struct filestat *s;	/* of them all: its one file's, or merged */
+	struct filestat *merged;	/* owned (with its histograms), or NULL */
 };
 
 /* A file for the database: itself, and the first file of its identity. */

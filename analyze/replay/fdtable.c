@@ -723,16 +723,25 @@ struct file *fdtable_map_file(const struct fdtable *t, uint64_t addr)
 	return NULL;
 }
 
-struct file *fdtable_only_map(const struct fdtable *t)
+struct file *fdtable_map_of_inode(const struct fdtable *t, uint32_t dev,
+				  uint64_t ino)
 {
-	struct file *f = NULL;
+	struct file *unknown = NULL;
 
 	for (size_t i = 0; t && i < t->nmaps; i++) {
-		if (f && t->maps[i].f != f)
-			return NULL;
-		f = t->maps[i].f;
+		struct file *f = t->maps[i].f;
+
+		if (f->has_devino) {
+			if (f->ino == ino && (!dev || (f->major == dev >> 20 &&
+						       f->minor == (dev & 0xfffff))))
+				return f;
+		} else if (unknown && unknown != f) {
+			return NULL;	/* two candidates */
+		} else {
+			unknown = f;
+		}
 	}
-	return f;
+	return unknown;
 }
 
 bool fdtable_next(const struct fdtable *t, size_t *pos, int *fd,

@@ -145,7 +145,13 @@ int fdtable_map(struct fdtable *t, uint64_t start, uint64_t len,
 void fdtable_unmap(struct fdtable *t, uint64_t start, uint64_t len);
 /* The file mapped at addr, or NULL. */
 struct file *fdtable_map_file(const struct fdtable *t, uint64_t addr);
-/* The one file every shared mapping is of, or NULL (none, or several). */
-struct file *fdtable_only_map(const struct fdtable *t);
+/*
+ * The file of the shared mappings that can be inode ino of file system
+ * dev (0: unknown): the mapped file known as dev:ino; else the one mapped
+ * file whose inode is unknown, when every other mapped file is known as
+ * another inode; else NULL.
+ */
+struct file *fdtable_map_of_inode(const struct fdtable *t, uint32_t dev,
+				  uint64_t ino);
 
 #endif /* IOREPORT_FDTABLE_H */

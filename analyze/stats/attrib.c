@@ -425,6 +425,8 @@ static struct file *pending_file(struct attrib *at, int tid,
 	     ki->fd_in >= 0 ? (int)e->args[ki->fd_in] : -1;
 	if (e->kind == SK_IO_SUBMIT)	/* the fd all its iocbs share */
 		fd = aio_submit_fd(at->ar, tid);
+	if (e->kind == SK_MMAP)		/* a shared mapping of fd */
+		fd = (int)e->args[4];
 	if (fd < 0 && e->kind != SK_MSYNC)
 		return NULL;
 	p = proctable_lookup(at->pt, tid);
@@ -683,13 +685,17 @@ static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 	if (!ir)
 		return;
 	f = pending_file(at, ev->pid, &pe);
-	if (f && pe && (sys_kind_info(pe->kind)->flags & SKF_WRITE)) {
+	if (f && pe && (sys_kind_info(pe->kind)->flags & (SKF_WRITE | SKF_META))) {
+		/* a write, or an ftruncate, fallocate or mmap of the fd:
+		 * the one inode such a call dirties is its file's */
 		inode_tie(at, ir, f, bytes > 0);
-	} else if (!pe && bytes) {
-		/* a page fault writing a shared mapping: when the process
-		 * maps one file only, that file (docs/attribution.md) */
+	} else if (!pe && bytes && !ir->f) {
+		/* a page fault writing a shared mapping: the one file of
+		 * the process's mappings that can be this inode
+		 * (docs/attribution.md) */
 		p = proctable_lookup(at->pt, ev->pid);
-		f = p ? fdtable_only_map(p->fds) : NULL;
+		f = p ? fdtable_map_of_inode(p->fds, ir->fs_dev ?
+					     ir->dev : 0, ino) : NULL;
 		if (f)
 			inode_tie(at, ir, f, false);
 	}

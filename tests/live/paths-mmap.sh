@@ -2,9 +2,12 @@
 # paths-mmap.sh - pages written through a shared mapping land on the
 # mapped file and on the process that dirtied them: 4 MiB written into a
 # MAP_SHARED mapping and msync'ed, and 4 MiB written into another and
-# left to writeback (a sync).  Each file must show its bytes at the
-# device (the msync'ed one up to the file system's own blocks its fsync
-# writes), its msync as a sync of the file, and the process the pages.
+# left to writeback (a sync); then three files mapped at once and
+# written in turns (2 MiB, 1 MiB, 512 KiB), left to writeback, so that a
+# page fault's file is not the process's only mapping.  Each file must
+# show its bytes at the device (the msync'ed one up to the file system's
+# own blocks its fsync writes), its msync as a sync of the file, and the
+# process the pages.
 #
 # Needs root and tracefs (skips otherwise, exit 77).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -34,6 +37,22 @@ def mapped(name, fill, sync):
 	os.close(fd)
 mapped("msync.dat", b"m", True)
 mapped("wb.dat", b"w", False)
+# three mappings at once, written in turns
+M = 2 * 1024 * 1024
+sizes = {"m1.dat": M, "m2.dat": M // 2, "m3.dat": M // 4}
+maps = []
+for name in sizes:
+	fd = os.open(d + "/" + name, os.O_RDWR | os.O_CREAT | os.O_TRUNC, 0o644)
+	os.ftruncate(fd, M)
+	maps.append((fd, mmap.mmap(fd, M, mmap.MAP_SHARED, mmap.PROT_READ | mmap.PROT_WRITE),
+		     sizes[name]))
+for i in range(0, M, 4096):
+	for fd, m, n in maps:
+		if i < n:
+			m[i:i + 4096] = b"t" * 4096
+for fd, m, n in maps:
+	m.close()
+	os.close(fd)
 # writeback of this file system only (a sync would charge the process
 # with every dirty page of the machine)
 fd = os.open(d, os.O_RDONLY)
@@ -42,7 +61,9 @@ os.close(fd)
 with open(truth, "w") as t:
 	t.write("blk+ %s/msync.dat %d\n" % (d, N))
 	t.write("blk %s/wb.dat %d\n" % (d, N))
-	t.write("pblk+ %d %d\n" % (os.getpid(), 2 * N))
+	for name, n in sizes.items():
+		t.write("blk %s/%s %d\n" % (d, name, n))
+	t.write("pblk+ %d %d\n" % (os.getpid(), 2 * N + sum(sizes.values())))
 PYEOF
 
 paths_record "$T/mm.iorec" "$PY" "$T/mm.py" "$MNT" "$T/truth"

@@ -270,6 +270,44 @@ static void test_unnamed_cap(void **state)
 	filetab_free(ft, NULL);
 }
 
+/*
+ * The file of a page fault's inode among a process's shared mappings:
+ * the mapping known as that inode; else the one whose inode is unknown
+ * when every other is known as another; two unknown ones: none.
+ */
+static void test_map_of_inode(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct fdtable *t = fdtable_new();
+	struct file *a, *b, *c;
+	const uint32_t dev = 7u << 20;
+
+	(void)state;
+	assert_non_null(ft);
+	assert_non_null(t);
+	a = filetab_devino(ft, 7, 0, 12, "/m/a");
+	b = filetab_path(ft, "/m/b");
+	c = filetab_path(ft, "/m/c");
+	assert_null(fdtable_map_of_inode(t, dev, 12));
+	assert_int_equal(fdtable_map(t, 0x10000, 0x4000, a), 0);
+	assert_ptr_equal(fdtable_map_of_inode(t, dev, 12), a);
+	assert_null(fdtable_map_of_inode(t, dev, 13));	/* a is 12 */
+	assert_null(fdtable_map_of_inode(t, 8u << 20, 12));	/* other fs */
+	assert_int_equal(fdtable_map(t, 0x20000, 0x4000, b), 0);
+	assert_ptr_equal(fdtable_map_of_inode(t, dev, 13), b);
+	assert_ptr_equal(fdtable_map_of_inode(t, dev, 12), a);
+	assert_ptr_equal(fdtable_map_of_inode(t, 0, 12), a);	/* dev unknown */
+	assert_int_equal(fdtable_map(t, 0x30000, 0x4000, c), 0);
+	assert_null(fdtable_map_of_inode(t, dev, 13));	/* b or c */
+	filetab_set_devino(ft, c, 7, 0, 14);
+	assert_ptr_equal(fdtable_map_of_inode(t, dev, 13), b);
+	assert_ptr_equal(fdtable_map_of_inode(t, dev, 14), c);
+	fdtable_unmap(t, 0x20000, 0x4000);
+	assert_null(fdtable_map_of_inode(t, dev, 13));
+	fdtable_free(t);
+	filetab_free(ft, NULL);
+}
+
 static void test_imap(void **state)
 {
 	struct imap m;
@@ -841,6 +879,7 @@ int main(void)
 		cmocka_unit_test(test_on_call),
 		cmocka_unit_test(test_unnamed_cap),
 		cmocka_unit_test(test_imap),
+		cmocka_unit_test(test_map_of_inode),
 		cmocka_unit_test(test_dup2_then_close),
 		cmocka_unit_test(test_close_range_and_exec),
 		cmocka_unit_test(test_snapshot_seed),

@@ -601,9 +601,8 @@ static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 }
 
 /* Load the next non-empty page of cur into its kbuffer.  false: none left. */
-static bool cursor_load_page(struct source *src, struct cursor *cur)
+bool source_iorec_load_page(struct source *src, struct cursor *cur)
 {
-	struct source_cpu *sc = &src->info.cpus[cur->cpu];
 	int hdr = 8 + src->info.long_size;
 
 	for (;;) {
@@ -635,13 +634,7 @@ static bool cursor_load_page(struct source *src, struct cursor *cur)
 			    size + hdr + src->info.long_size <= cur->subbuf)
 				n = (long long)read_long(src,
 							 page + hdr + size);
-			sc->missed_pages++;
-			if (n > 0)
-				sc->missed_events += (uint64_t)n;
-			if (n > 0 && cur->pending_missed > 0)
-				cur->pending_missed += n;
-			else if (!cur->pending_missed || n < 0)
-				cur->pending_missed = n;
+			source_page_lost(src, cur, n);
 		}
 		if (!size)
 			continue;
@@ -658,69 +651,7 @@ static bool cursor_load_page(struct source *src, struct cursor *cur)
 		if (kbuffer_load_subbuffer(cur->kbuf, page) < 0)
 			continue;
 		cur->cur_page = page;
+		cur->page_end = page + hdr + size;
 		return true;
-	}
-}
-
-/* Advance cur to its next record (cur->valid says if there is one). */
-void source_iorec_next(struct source *src, struct cursor *cur)
-{
-	unsigned long long ts;
-	void *data = NULL;
-
-	cur->valid = false;
-	if (cur->done)
-		return;
-	if (!cur->kbuf) {
-		cur->kbuf = kbuffer_alloc(src->info.long_size == 8 ?
-					  KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					  src->info.big_endian ?
-					  KBUFFER_ENDIAN_BIG :
-					  KBUFFER_ENDIAN_LITTLE);
-		if (!cur->kbuf) {
-			source_warn(src, "%s: out of memory reading cpu %d",
-				      src->path, cur->cpu);
-			cur->done = true;
-			return;
-		}
-	}
-	for (;;) {
-		int size;
-
-		if (cur->page_loaded)
-			data = kbuffer_next_event(cur->kbuf, &ts);
-		while (!data) {
-			if (!cursor_load_page(src, cur)) {
-				cur->page_loaded = false;
-				cur->done = true;
-				return;
-			}
-			cur->page_loaded = true;
-			data = kbuffer_read_event(cur->kbuf, &ts);
-		}
-		size = kbuffer_event_size(cur->kbuf);
-		if (size <= 0 || (uint8_t *)data + size >
-		    cur->cur_page + cur->subbuf) {
-			source_warn(src, "%s: data chunk at offset %llu (cpu %d): bad event length %d in page %u; rest of page skipped",
-				      src->path,
-				      (unsigned long long)cur->chunk_offset,
-				      cur->cpu, size, cur->page - 1);
-			cur->page_loaded = false;
-			cur->pending_missed = -1;
-			data = NULL;
-			continue;
-		}
-		memset(&cur->rec, 0, sizeof(cur->rec));
-		cur->rec.ts = ts;
-		cur->rec.cpu = cur->cpu;
-		cur->rec.data = data;
-		cur->rec.size = size;
-		cur->rec.record_size = size;
-		cur->rec.offset = cur->chunk_offset;
-		cur->rec.missed_events = cur->pending_missed;
-		cur->rec.locked = 1;
-		cur->pending_missed = 0;
-		cur->valid = true;
-		return;
 	}
 }

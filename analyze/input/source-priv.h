@@ -51,6 +51,7 @@ struct cursor {
 	uint64_t chunk_offset;
 	uint32_t npages, page, subbuf;
 	uint8_t *cur_page;
+	uint8_t *page_end;	/* end of the loaded page's events */
 	struct kbuffer *kbuf;
 	bool page_loaded;
 	long long pending_missed;
@@ -170,12 +171,29 @@ void source_printk(struct source *src, const char *p, size_t len,
 int source_cmdlines(struct source *src);
 
 /*
+ * source.c: the walk of a CPU's pages, the same for both formats.
+ * source_page_lost() counts a page's lost-event mark n (0: none; < 0: an
+ * unknown number) on cur's CPU and on the next record.
+ * source_kbuf_next() advances cur to its next event through its kbuffer
+ * (cur->valid says if there is one): load() puts the next page with
+ * events into the kbuffer and sets cur->cur_page, cur->page_end, cur->page
+ * and cur->chunk_offset (false: no page left); long_size is the kernel's.
+ * An event that does not lie inside the page's events ends the page,
+ * counted as a gap of unknown size.  rec.ts is the page's clock.
+ */
+typedef bool (*source_load_page_fn)(struct source *src, struct cursor *cur);
+void source_page_lost(struct source *src, struct cursor *cur, long long n);
+void source_kbuf_next(struct source *src, struct cursor *cur,
+		      source_load_page_fn load, size_t page_header_size,
+		      int long_size);
+
+/*
  * source-iorec.c: load an .iorec file open at src->fd (pass 1); 0, or a
- * negative AN_E_* with e filled.  source_iorec_next() advances cur to its
- * next record (cur->valid says if any).
+ * negative AN_E_* with e filled.  source_iorec_load_page() is the .iorec
+ * load() of source_kbuf_next().
  */
 int source_iorec_load(struct source *src, struct an_err *e);
-void source_iorec_next(struct source *src, struct cursor *cur);
+bool source_iorec_load_page(struct source *src, struct cursor *cur);
 
 /*
  * tracedat.c: open a trace.dat (magic: the n first bytes of the file)

@@ -428,10 +428,99 @@ void source_set_cpu(struct source *src, int cpu)
 	src->only_cpu = cpu;
 }
 
+void source_page_lost(struct source *src, struct cursor *cur, long long n)
+{
+	struct source_cpu *sc = &src->info.cpus[cur->cpu];
+
+	if (!n)
+		return;
+	sc->missed_pages++;
+	if (n > 0)
+		sc->missed_events += (uint64_t)n;
+	if (n > 0 && cur->pending_missed > 0)
+		cur->pending_missed += n;
+	else if (!cur->pending_missed || n < 0)
+		cur->pending_missed = n;
+}
+
+void source_kbuf_next(struct source *src, struct cursor *cur,
+		      source_load_page_fn load, size_t page_header_size,
+		      int long_size)
+{
+	unsigned long long ts;
+	void *data = NULL;
+
+	cur->valid = false;
+	if (cur->done)
+		return;
+	if (!cur->kbuf) {
+		cur->kbuf = kbuffer_alloc(long_size == 8 ? KBUFFER_LSIZE_8 :
+					  KBUFFER_LSIZE_4,
+					  src->info.big_endian ?
+					  KBUFFER_ENDIAN_BIG :
+					  KBUFFER_ENDIAN_LITTLE);
+		if (!cur->kbuf) {
+			/* the walk stops: source_next() says why */
+			src->read_err = -AN_E_NOMEM;
+			cur->done = true;
+			return;
+		}
+	}
+	for (;;) {
+		int size;
+
+		if (cur->page_loaded)
+			data = kbuffer_next_event(cur->kbuf, &ts);
+		while (!data) {
+			if (!load(src, cur)) {
+				cur->page_loaded = false;
+				cur->done = true;
+				return;
+			}
+			cur->page_loaded = true;
+			data = kbuffer_read_event(cur->kbuf, &ts);
+		}
+		/* every event inside the page's events: kbuffer trusts them */
+		size = kbuffer_event_size(cur->kbuf);
+		if (size <= 0 ||
+		    (uint8_t *)data < cur->cur_page + page_header_size ||
+		    (uint8_t *)data + size > cur->page_end) {
+			if (src->info.kind == SOURCE_IOREC)
+				source_warn(src, "%s: data chunk at offset %llu (cpu %d): bad event length %d in page %u; rest of page skipped",
+					    src->path,
+					    (unsigned long long)cur->chunk_offset,
+					    cur->cpu, size, cur->page - 1);
+			else
+				source_warn(src, "%s: cpu %d page %u at offset %llu: bad event length %d; rest of page skipped",
+					    src->path, cur->cpu, cur->page,
+					    (unsigned long long)cur->chunk_offset,
+					    size);
+			cur->page_loaded = false;
+			cur->pending_missed = -1;
+			data = NULL;
+			continue;
+		}
+		memset(&cur->rec, 0, sizeof(cur->rec));
+		cur->rec.ts = ts;
+		cur->rec.cpu = cur->cpu;
+		cur->rec.data = data;
+		cur->rec.size = size;
+		cur->rec.record_size = size;
+		cur->rec.offset = cur->chunk_offset;
+		cur->rec.missed_events = cur->pending_missed;
+		cur->rec.locked = 1;
+		cur->pending_missed = 0;
+		cur->valid = true;
+		return;
+	}
+}
+
 static void cursor_next(struct source *src, struct cursor *cur)
 {
 	if (src->info.kind == SOURCE_IOREC)
-		source_iorec_next(src, cur);
+		source_kbuf_next(src, cur, source_iorec_load_page,
+				 8 + (size_t)src->info.long_size,
+				 src->info.long_size);
 	else
 		source_tracedat_next(src, cur);
 }

@@ -369,8 +369,8 @@ static void stream_failed(struct source *src, struct cursor *cur, int err)
 /* Load the next page of cur that has events into its kbuffer. */
 static bool reader_load_page(struct source *src, struct cursor *cur)
 {
-	struct source_cpu *sc = &src->info.cpus[cur->cpu];
 	const struct tracedat_info *ti = tracedat_reader_info(src->tdr);
+	struct source_cpu *sc = &src->info.cpus[cur->cpu];
 	struct tracedat_page pg;
 
 	for (;;) {
@@ -383,15 +383,7 @@ static bool reader_load_page(struct source *src, struct cursor *cur)
 		}
 		sc->pages++;
 		sc->raw_bytes += pg.len;
-		if (pg.lost) {
-			sc->missed_pages++;
-			if (pg.lost > 0)
-				sc->missed_events += (uint64_t)pg.lost;
-			if (pg.lost > 0 && cur->pending_missed > 0)
-				cur->pending_missed += pg.lost;
-			else if (!cur->pending_missed || pg.lost < 0)
-				cur->pending_missed = pg.lost;
-		}
+		source_page_lost(src, cur, pg.lost);
 		if (!pg.commit)
 			continue;
 		/* guard: kbuffer trusts the events' lengths */
@@ -410,6 +402,7 @@ static bool reader_load_page(struct source *src, struct cursor *cur)
 		cur->chunk_offset = pg.offset;
 		cur->page = (uint32_t)pg.index;
 		cur->subbuf = ti->page_header_size + pg.commit;
+		cur->page_end = cur->cur_page + cur->subbuf;
 		return true;
 	}
 }
@@ -417,66 +410,16 @@ static bool reader_load_page(struct source *src, struct cursor *cur)
 static void reader_next(struct source *src, struct cursor *cur)
 {
 	const struct tracedat_info *ti = tracedat_reader_info(src->tdr);
-	unsigned long long ts;
-	void *data = NULL;
 
-	cur->valid = false;
-	if (cur->done || !cur->stream) {
+	if (!cur->stream) {
+		cur->valid = false;
 		cur->done = true;
 		return;
 	}
-	if (!cur->kbuf) {
-		cur->kbuf = kbuffer_alloc(ti->kernel_long_size == 8 ?
-					  KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
-					  ti->big_endian ? KBUFFER_ENDIAN_BIG :
-					  KBUFFER_ENDIAN_LITTLE);
-		if (!cur->kbuf) {
-			src->read_err = -AN_E_NOMEM;
-			cur->done = true;
-			return;
-		}
-	}
-	for (;;) {
-		int size;
-
-		if (cur->page_loaded)
-			data = kbuffer_next_event(cur->kbuf, &ts);
-		while (!data) {
-			if (!reader_load_page(src, cur)) {
-				cur->page_loaded = false;
-				cur->done = true;
-				return;
-			}
-			cur->page_loaded = true;
-			data = kbuffer_read_event(cur->kbuf, &ts);
-		}
-		/* every event inside the page's events (cur->subbuf) */
-		size = kbuffer_event_size(cur->kbuf);
-		if (size <= 0 || (uint8_t *)data < cur->cur_page +
-		    ti->page_header_size || (uint8_t *)data + size >
-		    cur->cur_page + cur->subbuf) {
-			source_warn(src, "%s: cpu %d page %u at offset %llu: bad event length %d; rest of page skipped",
-				    src->path, cur->cpu, cur->page,
-				    (unsigned long long)cur->chunk_offset,
-				    size);
-			cur->page_loaded = false;
-			cur->pending_missed = -1;
-			data = NULL;
-			continue;
-		}
-		memset(&cur->rec, 0, sizeof(cur->rec));
-		cur->rec.ts = reader_ts(src, ts);
-		cur->rec.cpu = cur->cpu;
-		cur->rec.data = data;
-		cur->rec.size = size;
-		cur->rec.record_size = size;
-		cur->rec.offset = cur->chunk_offset;
-		cur->rec.missed_events = cur->pending_missed;
-		cur->rec.locked = 1;
-		cur->pending_missed = 0;
-		cur->valid = true;
-		return;
-	}
+	source_kbuf_next(src, cur, reader_load_page, ti->page_header_size,
+			 ti->kernel_long_size);
+	if (cur->valid)
+		cur->rec.ts = reader_ts(src, cur->rec.ts);
 }
 
 /* ------------------------------------------------------------------ */

@@ -40,7 +40,6 @@
 #include "base/hmap.h"
 #include "replay/block.h"
 
-#define NBUCKETS	4096
 /*
  * At most this many requests wait for their next step; beyond, the ones
  * waiting longer than EVICT_AGE are dropped (counted as evicted), and if
@@ -49,8 +48,9 @@
 #define MAX_PENDING	(1 << 16)
 #define EVICT_AGE	(60ULL * 1000000000)
 
+/* A request between its steps, keyed by device, sector and flush (pkey()). */
 struct pending {
-	struct pending *next;
+	struct hnode h;		/* in pending, or next in the free list */
 	struct blk_request rq;
 	bool issued;
 	bool requeued;		/* back in the queue: expect insert/issue */
@@ -65,10 +65,9 @@ struct qbio {
 };
 
 struct replay_block {
-	struct pending *bucket[NBUCKETS];
+	struct hmap pending;		/* struct pending */
 	struct hmap bios;		/* struct qbio */
-	struct pending *free_list;
-	uint64_t npending;
+	struct hnode *free_list;	/* of struct pending */
 	struct blk_anomalies an;
 	blk_emit_fn emit;
 	void *arg;
@@ -86,58 +85,62 @@ struct replay_block *replay_block_new(blk_emit_fn emit, void *arg)
 	return rb;
 }
 
-static unsigned int hash(uint32_t dev, uint64_t sector, bool flush)
+static uint64_t pkey(uint32_t dev, uint64_t sector, bool flush)
 {
-	uint64_t h = sector * 0x9e3779b97f4a7c15ULL ^ dev * 0xff51afd7ULL ^
-		     (uint64_t)flush;
-
-	return (unsigned int)(h >> 40) % NBUCKETS;
+	return sector * 0x9e3779b97f4a7c15ULL ^ dev * 0xff51afd7ULL ^
+	       (uint64_t)flush;
 }
 
-static struct pending **find(struct replay_block *rb, uint32_t dev,
-			     uint64_t sector, bool flush)
+/* The link to the pending request at dev:sector (a flush or not), or NULL. */
+static struct hnode **find(struct replay_block *rb, uint32_t dev,
+			   uint64_t sector, bool flush)
 {
-	struct pending **pp = &rb->bucket[hash(dev, sector, flush)];
+	uint64_t key = pkey(dev, sector, flush);
+	struct hnode **pp = hmap_slot(&rb->pending, key);
 
-	for (; *pp; pp = &(*pp)->next) {
-		struct blk_request *q = &(*pp)->rq;
+	for (; pp && *pp; pp = &(*pp)->next) {
+		const struct blk_request *q = &((struct pending *)*pp)->rq;
 
-		if (q->dev == dev && q->sector == sector &&
+		if ((*pp)->key == key && q->dev == dev && q->sector == sector &&
 		    (q->op == BLK_OP_FLUSH) == flush)
 			return pp;
 	}
-	return pp;
+	return NULL;
 }
 
-static void unlink_pending(struct replay_block *rb, struct pending **pp)
+static void unlink_pending(struct replay_block *rb, struct hnode **pp)
 {
-	struct pending *p = *pp;
+	struct hnode *n = *pp;
 
-	*pp = p->next;
-	p->next = rb->free_list;
-	rb->free_list = p;
-	rb->npending--;
+	hmap_unlink(&rb->pending, pp);
+	n->next = rb->free_list;
+	rb->free_list = n;
 }
 
+/* A new pending request for rq, in the table; NULL: no memory. */
 static struct pending *new_pending(struct replay_block *rb,
-				   struct pending **slot)
+				   const struct blk_request *rq)
 {
-	struct pending *p = rb->free_list;
+	struct pending *p = (struct pending *)rb->free_list;
 
 	if (p)
-		rb->free_list = p->next;
+		rb->free_list = p->h.next;
 	else
 		p = malloc(sizeof(*p));
+	if (p) {
+		memset(p, 0, sizeof(*p));
+		p->rq = *rq;
+		p->h.key = pkey(rq->dev, rq->sector, rq->op == BLK_OP_FLUSH);
+		if (hmap_add(&rb->pending, &p->h) < 0) {
+			free(p);
+			p = NULL;
+		}
+	}
 	if (!p) {
 		/* the request is not followed: its completion will be an
 		 * unmatched one, and the pass fails (replay_block_error) */
 		rb->err = -AN_E_NOMEM;
-		return NULL;
 	}
-	memset(p, 0, sizeof(*p));
-	p->next = NULL;
-	*slot = p;
-	rb->npending++;
 	return p;
 }
 
@@ -163,10 +166,10 @@ static void rq_of(const struct dec_rq *d, struct blk_request *rq)
 
 static void drop_all(struct replay_block *rb, uint64_t *counter)
 {
-	for (int i = 0; i < NBUCKETS; i++)
-		while (rb->bucket[i]) {
+	for (size_t i = 0; rb->pending.n && i < rb->pending.cap; i++)
+		while (rb->pending.b[i]) {
 			(*counter)++;
-			unlink_pending(rb, &rb->bucket[i]);
+			unlink_pending(rb, &rb->pending.b[i]);
 		}
 }
 
@@ -180,11 +183,11 @@ static uint64_t last_step(const struct pending *p)
  * more than half, all. */
 static void evict(struct replay_block *rb, uint64_t now)
 {
-	for (int i = 0; i < NBUCKETS; i++) {
-		struct pending **pp = &rb->bucket[i];
+	for (size_t i = 0; i < rb->pending.cap; i++) {
+		struct hnode **pp = &rb->pending.b[i];
 
 		while (*pp) {
-			if (last_step(*pp) + EVICT_AGE < now) {
+			if (last_step((struct pending *)*pp) + EVICT_AGE < now) {
 				rb->an.evicted++;
 				unlink_pending(rb, pp);
 			} else {
@@ -193,7 +196,7 @@ static void evict(struct replay_block *rb, uint64_t now)
 		}
 	}
 	/* not enough old ones: start afresh rather than scan again soon */
-	if (rb->npending >= MAX_PENDING / 2)
+	if (rb->pending.n >= MAX_PENDING / 2)
 		drop_all(rb, &rb->an.evicted);
 }
 
@@ -335,7 +338,7 @@ uint64_t replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
 
 void replay_block_gap(struct replay_block *rb)
 {
-	if (rb->npending)
+	if (rb->pending.n)
 		drop_all(rb, &rb->an.dropped_at_gap);
 	if (rb->bios.n)
 		hmap_release(&rb->bios, qfree);
@@ -344,10 +347,11 @@ void replay_block_gap(struct replay_block *rb)
 void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 {
 	struct blk_request rq;
-	struct pending **pp, *p;
+	struct hnode **pp;
+	struct pending *p;
 	bool flush;
 
-	if (rb->npending >= MAX_PENDING)
+	if (rb->pending.n >= MAX_PENDING)
 		evict(rb, ev->ts);
 	if (ev->bad) {
 		if (ev->kind != DK_RQ_REQUEUE)
@@ -357,31 +361,29 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 	rq_of(&ev->rq, &rq);
 	flush = rq.op == BLK_OP_FLUSH;
 	pp = find(rb, rq.dev, rq.sector, flush);
+	p = pp ? (struct pending *)*pp : NULL;
 	switch (ev->kind) {
 	case DK_RQ_INSERT:
-		if (*pp && (*pp)->requeued)
+		if (p && p->requeued)
 			return;		/* queued again: keep the first insert */
-		if (*pp) {
+		if (p) {
 			rb->an.duplicate++;
 			unlink_pending(rb, pp);
-			pp = find(rb, rq.dev, rq.sector, flush);
 		}
-		p = new_pending(rb, pp);
+		p = new_pending(rb, &rq);
 		if (!p)
 			break;
-		p->rq = rq;
 		p->rq.insert_ts = ev->ts;
 		p->rq.insert_pid = ev->pid;
 		memcpy(p->rq.comm, ev->rq.comm, sizeof(p->rq.comm));
 		break;
 	case DK_RQ_ISSUE:
-		if (*pp && (*pp)->issued) {
+		if (p && p->issued) {
 			rb->an.duplicate++;
 			unlink_pending(rb, pp);
-			pp = find(rb, rq.dev, rq.sector, flush);
+			p = NULL;
 		}
-		if (*pp) {
-			p = *pp;
+		if (p) {
 			/* issue may have merged more in: take its size */
 			p->rq.nr_sector = rq.nr_sector;
 			p->rq.bytes = rq.bytes;
@@ -389,10 +391,9 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 				rb->an.negative_time++;
 		} else {
 			rb->an.issue_without_insert++;
-			p = new_pending(rb, pp);
+			p = new_pending(rb, &rq);
 			if (!p)
 				break;
-			p->rq = rq;
 			memcpy(p->rq.comm, ev->rq.comm, sizeof(p->rq.comm));
 		}
 		p->issued = true;
@@ -401,18 +402,17 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 		p->rq.issue_pid = ev->pid;
 		break;
 	case DK_RQ_COMPLETE:
-		if (!*pp && !rq.nr_sector) {
+		if (!p && !rq.nr_sector) {
 			/* the empty request that carried a preflush */
 			rb->an.empty_complete++;
 			return;
 		}
-		if (!*pp || !(*pp)->issued) {
+		if (!p || !p->issued) {
 			rb->an.complete_without_issue++;
-			if (*pp)
+			if (p)
 				unlink_pending(rb, pp);
 			return;
 		}
-		p = *pp;
 		if (ev->ts < p->rq.issue_ts) {
 			rb->an.negative_time++;
 			unlink_pending(rb, pp);
@@ -433,10 +433,10 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 		break;
 	case DK_RQ_REQUEUE:
 		rb->an.requeued++;
-		if (*pp) {
-			(*pp)->requeued = true;
-			(*pp)->issued = false;
-			(*pp)->rq.issue_ts = 0;
+		if (p) {
+			p->requeued = true;
+			p->issued = false;
+			p->rq.issue_ts = 0;
 		}
 		break;
 	default:
@@ -461,15 +461,16 @@ const struct blk_anomalies *replay_block_anomalies(const struct replay_block *rb
 
 void replay_block_free(struct replay_block *rb)
 {
-	struct pending *p;
+	struct hnode *n;
 
 	if (!rb)
 		return;
 	drop_all(rb, &rb->an.still_open);
+	free(rb->pending.b);
 	hmap_release(&rb->bios, qfree);
-	while ((p = rb->free_list)) {
-		rb->free_list = p->next;
-		free(p);
+	while ((n = rb->free_list)) {
+		rb->free_list = n->next;
+		free(n);
 	}
 	free(rb);
 }

@@ -12,24 +12,24 @@
 
 #include "util.h"
 #include "base/err.h"
+#include "base/hmap.h"
 #include "base/imap.h"
 #include "replay/fdtable.h"
 
 /* ------------------------------------------------------------------ */
 /* Files */
 
-/* Index entry: files by key "d MAJ MIN INO" or "p PATH", chained. */
+/* Index entry: files by key "d MAJ MIN INO" or "p PATH" (hnode.key: its hash). */
 struct fkey {
+	struct hnode h;
 	char *key;
 	struct file *f;
-	struct fkey *next;
 };
 
 struct filetab {
 	struct file **v;
 	size_t n, alloc;
-	struct fkey **idx;
-	size_t idx_cap, idx_n;
+	struct hmap idx;	/* struct fkey */
 	struct imap overflow;	/* pid -> its catch-all unnamed file */
 	struct filetab_stats st;
 	struct file spare;	/* handed out when a file cannot be made */
@@ -52,82 +52,62 @@ static uint64_t hash_str(const char *s)
 	return h;
 }
 
+/* The link to key's entry, or NULL. */
+static struct hnode **idx_find(const struct filetab *ft, const char *key)
+{
+	uint64_t h = hash_str(key);
+	struct hnode **pp = hmap_slot(&ft->idx, h);
+
+	for (; pp && *pp; pp = &(*pp)->next)
+		if ((*pp)->key == h && !strcmp(((struct fkey *)*pp)->key, key))
+			return pp;
+	return NULL;
+}
+
 static struct file *idx_get(const struct filetab *ft, const char *key)
 {
-	if (!ft->idx_cap)
-		return NULL;
-	for (struct fkey *k = ft->idx[hash_str(key) & (ft->idx_cap - 1)]; k;
-	     k = k->next)
-		if (!strcmp(k->key, key))
-			return k->f;
-	return NULL;
+	struct hnode **pp = idx_find(ft, key);
+
+	return pp ? ((struct fkey *)*pp)->f : NULL;
 }
 
 /* Index f by key (taken: freed here when it cannot be kept). */
 static void idx_put(struct filetab *ft, char *key, struct file *f)
 {
-	struct fkey *k;
-	size_t h;
+	struct fkey *k = key ? malloc(sizeof(*k)) : NULL;
 
-	if (!key) {
-		ft->err = -AN_E_NOMEM;
-		return;
-	}
-	if (ft->idx_n >= ft->idx_cap) {
-		size_t cap = ft->idx_cap ? ft->idx_cap * 2 : 256;
-		struct fkey **idx = an_calloc(cap, sizeof(*idx));
-
-		/* without a bigger index the chains grow longer */
-		if (!idx && !ft->idx_cap) {
-			ft->err = -AN_E_NOMEM;
-			free(key);
-			return;
-		}
-		for (size_t i = 0; idx && i < ft->idx_cap; i++) {
-			while ((k = ft->idx[i])) {
-				ft->idx[i] = k->next;
-				h = hash_str(k->key) & (cap - 1);
-				k->next = idx[h];
-				idx[h] = k;
-			}
-		}
-		if (idx) {
-			free(ft->idx);
-			ft->idx = idx;
-			ft->idx_cap = cap;
-		}
-	}
-	k = malloc(sizeof(*k));
 	if (!k) {
 		ft->err = -AN_E_NOMEM;
 		free(key);
 		return;
 	}
+	k->h.key = hash_str(key);
 	k->key = key;
 	k->f = f;
-	h = hash_str(key) & (ft->idx_cap - 1);
-	k->next = ft->idx[h];
-	ft->idx[h] = k;
-	ft->idx_n++;
+	if (hmap_add(&ft->idx, &k->h) < 0) {
+		ft->err = -AN_E_NOMEM;
+		free(key);
+		free(k);
+	}
+}
+
+static void fkey_free(struct hnode *n)
+{
+	free(((struct fkey *)n)->key);
+	free(n);
 }
 
 /* Remove key from the index (if it is there). */
 static void idx_del(struct filetab *ft, const char *key)
 {
-	struct fkey **pp, *k;
+	struct hnode **pp = idx_find(ft, key);
+	struct hnode *n;
 
-	if (!ft->idx_cap)
+	if (!pp)
 		return;
-	for (pp = &ft->idx[hash_str(key) & (ft->idx_cap - 1)]; (k = *pp);
-	     pp = &k->next) {
-		if (!strcmp(k->key, key)) {
-			*pp = k->next;
-			free(k->key);
-			free(k);
-			ft->idx_n--;
-			return;
-		}
-	}
+	n = *pp;
+	hmap_unlink(&ft->idx, pp);
+	fkey_free(n);
 }
 
 /* A copy of s, or NULL with the table's error set. */
@@ -168,16 +148,7 @@ void filetab_free(struct filetab *ft, void (*free_user)(void *))
 		free(ft->v[i]->names);
 		free(ft->v[i]);
 	}
-	for (size_t i = 0; i < ft->idx_cap; i++) {
-		struct fkey *k, *next;
-
-		for (k = ft->idx[i]; k; k = next) {
-			next = k->next;
-			free(k->key);
-			free(k);
-		}
-	}
-	free(ft->idx);
+	hmap_release(&ft->idx, fkey_free);
 	imap_release(&ft->overflow);
 	free(ft->v);
 	if (free_user)

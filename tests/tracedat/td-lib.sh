@@ -53,9 +53,18 @@ tc_record() {
 		on_exit "_td_restore"
 		_TD_RESTORE_SET=1
 	fi
-	(cd "$T" && trace-cmd record -q -d --no-filter -o "$out" "${args[@]}" "$@") \
-		>"$out.log" 2>&1 || rc=$?
-	_td_restore
+	# trace-cmd reads every event directory the kernel has; one that
+	# another program removes meanwhile (the live tests' iorec uprobe
+	# groups) makes it stop without a file: then it records again
+	for try in 1 2 3; do
+		rm -f "$out"
+		rc=0
+		(cd "$T" && trace-cmd record -q -d --no-filter -o "$out" "${args[@]}" "$@") \
+			>"$out.log" 2>&1 || rc=$?
+		_td_restore
+		[ -s "$out" ] && break
+		log "trace-cmd record wrote no $(basename "$out") (try $try, exit $rc): $(tail -n 1 "$out.log")"
+	done
 	flock -u 9
 	_TOPLEVEL_HELD=
 	[ -s "$out" ] || fail "trace-cmd record wrote no $out (exit $rc): $(tail -n 3 "$out.log")"

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "fmt-util.h"
 #include "tracedat.h"
 #include "tracedat-int.h"
 
@@ -40,11 +41,7 @@ static const char *const tracedat_error_str[] = { TRACEDAT_ERRORS };
 
 const char *tracedat_strerror(int err)
 {
-	if (err < 0)
-		err = -err;
-	if (err >= TRACEDAT_E_MAX)
-		return "unknown error";
-	return tracedat_error_str[err];
+	return fmt_strerror(tracedat_error_str, TRACEDAT_E_MAX, err);
 }
 
 struct rbuffer {

@@ -3,6 +3,9 @@
  * fmt-util.c - the helpers the .iorec and the trace.dat writers and
  * readers share.
  */
+#include <errno.h>
+#include <unistd.h>
+
 #include "fmt-util.h"
 
 const char *fmt_strerror(const char *const *str, int max, int err)
@@ -12,4 +15,30 @@ const char *fmt_strerror(const char *const *str, int max, int err)
 	if (err >= max)
 		return "unknown error";
 	return str[err];
+}
+
+int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
+		  uint64_t *done)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = at ? pwrite(fd, p, len, (off_t)*at) :
+				 write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		if (at)
+			*at += (uint64_t)n;
+		if (done)
+			*done += (uint64_t)n;
+	}
+	return 0;
 }

@@ -8,6 +8,7 @@
 #define FMT_UTIL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * fmt_strerror - the string of an error code in a table built from an
@@ -19,5 +20,18 @@
  * Return: a static string, "unknown error" for a code out of range.
  */
 const char *fmt_strerror(const char *const *str, int max, int err);
+
+/*
+ * fmt_write_all - write all of buf to fd, retrying on EINTR and short
+ * writes
+ * @at: NULL to write at fd's position (fd may be a pipe); else the file
+ *   offset to pwrite() at, advanced past what was written
+ * @done: NULL, or a count increased by every byte written, also by those
+ *   written before a failure
+ *
+ * Return: 0, or -1 with errno set (EIO for a write that wrote nothing).
+ */
+int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
+		  uint64_t *done);
 
 #endif /* FMT_UTIL_H */

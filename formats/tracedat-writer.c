@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "fmt-util.h"
 #include "tracedat.h"
 #include "tracedat-int.h"
 
@@ -108,36 +109,15 @@ static int fail_errno(struct tracedat_writer *w, int code)
 	return code;
 }
 
-static int write_all(struct tracedat_writer *w, int fd, const uint8_t *p,
-		     size_t len, bool out)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return fail_errno(w, -TRACEDAT_E_IO);
-		}
-		p += n;
-		len -= (size_t)n;
-		if (out)
-			w->written += (uint64_t)n;
-	}
-	return 0;
-}
-
 static int out_flush(struct tracedat_writer *w)
 {
 	int ret;
 
 	if (!w->olen)
 		return 0;
-	ret = write_all(w, w->fd, w->obuf, w->olen, true);
+	ret = fmt_write_all(w->fd, w->obuf, w->olen, NULL, &w->written);
 	w->olen = 0;
-	return ret;
+	return ret ? fail_errno(w, -TRACEDAT_E_IO) : 0;
 }
 
 static int out_put(struct tracedat_writer *w, const void *data, size_t len)
@@ -570,25 +550,11 @@ static int spool_open(struct tracedat_writer *w)
 	return 0;
 }
 
-static int pwrite_all(struct tracedat_writer *w, const void *buf, size_t len,
-		      uint64_t off)
+static int spool_write(struct tracedat_writer *w, const void *buf, size_t len,
+		       uint64_t off)
 {
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(w->spool, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return fail_errno(w, -TRACEDAT_E_IO);
-		}
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
+	if (fmt_write_all(w->spool, buf, len, &off, NULL))
+		return fail_errno(w, -TRACEDAT_E_IO);
 	return 0;
 }
 
@@ -607,13 +573,13 @@ static int spool_append(struct tracedat_writer *w, struct wcpu *c,
 	at = w->spool_end;
 	memcpy(h, &next, 8);
 	memcpy(h + 8, &len, 4);
-	if ((ret = pwrite_all(w, h, SPOOL_HDR, at)) ||
-	    (hdr_len && (ret = pwrite_all(w, hdr, hdr_len, at + SPOOL_HDR))) ||
-	    (ret = pwrite_all(w, body, body_len, at + SPOOL_HDR + hdr_len)))
+	if ((ret = spool_write(w, h, SPOOL_HDR, at)) ||
+	    (hdr_len && (ret = spool_write(w, hdr, hdr_len, at + SPOOL_HDR))) ||
+	    (ret = spool_write(w, body, body_len, at + SPOOL_HDR + hdr_len)))
 		return ret;
 	if (c->last_blk == NO_BLOCK)
 		c->first_blk = at;
-	else if ((ret = pwrite_all(w, &at, 8, c->last_blk)))
+	else if ((ret = spool_write(w, &at, 8, c->last_blk)))
 		return ret;
 	c->last_blk = at;
 	w->spool_end = at + SPOOL_HDR + len;

@@ -10,9 +10,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zstd.h>
 
+#include "fmt-util.h"
 #include "iorec-format.h"
 
 struct iorec_writer {
@@ -31,27 +31,6 @@ struct iorec_writer {
 	size_t zcap;
 };
 
-static int put_all(struct iorec_writer *w, const uint8_t *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(w->fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			w->saved_errno = n < 0 ? errno : EIO;
-			w->failed = w->saved_errno == ENOSPC ||
-				    w->saved_errno == EDQUOT ?
-				    -IOREC_E_NOSPC : -IOREC_E_IO;
-			return w->failed;
-		}
-		p += n;
-		len -= (size_t)n;
-		w->written += (uint64_t)n;
-	}
-	return 0;
-}
-
 int iorec_writer_flush(struct iorec_writer *w)
 {
 	int ret;
@@ -60,9 +39,15 @@ int iorec_writer_flush(struct iorec_writer *w)
 		return w->failed;
 	if (!w->len)
 		return 0;
-	ret = put_all(w, w->buf, w->len);
+	ret = fmt_write_all(w->fd, w->buf, w->len, NULL, &w->written);
 	w->len = 0;
-	return ret;
+	if (ret) {
+		w->saved_errno = errno;
+		w->failed = errno == ENOSPC || errno == EDQUOT ?
+			    -IOREC_E_NOSPC : -IOREC_E_IO;
+		return w->failed;
+	}
+	return 0;
 }
 
 /* Make room for n more bytes, flushing first when the buffer is full. */

@@ -4,6 +4,7 @@
  * readers share.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "fmt-util.h"
@@ -40,5 +41,26 @@ int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
 		if (done)
 			*done += (uint64_t)n;
 	}
+	return 0;
+}
+
+int fmt_grow(void **buf, size_t *cap, size_t need, size_t first)
+{
+	size_t n = need;
+	void *nb;
+
+	if (need <= *cap)
+		return 0;
+	if (first) {
+		n = *cap ? *cap : first;
+		/* doubling stops short of overflow: then exactly need */
+		while (n < need)
+			n = n > SIZE_MAX / 2 ? need : n * 2;
+	}
+	nb = realloc(*buf, n);
+	if (!nb)
+		return -1;
+	*buf = nb;
+	*cap = n;
 	return 0;
 }

@@ -34,4 +34,14 @@ const char *fmt_strerror(const char *const *str, int max, int err);
 int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
 		  uint64_t *done);
 
+/*
+ * fmt_grow - make the heap buffer *buf of *cap bytes hold need bytes
+ * @first: 0 to grow to need bytes exactly; else the capacity an empty
+ *   buffer starts with, doubled until it holds need (a buffer appended to
+ *   in small pieces is then reallocated only a few times)
+ *
+ * Return: 0, or -1 when out of memory (*buf and *cap unchanged).
+ */
+int fmt_grow(void **buf, size_t *cap, size_t need, size_t first);
+
 #endif /* FMT_UTIL_H */

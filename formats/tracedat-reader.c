@@ -169,7 +169,6 @@ static void mem_give(struct tracedat_reader *r, size_t n)
 static int mem_grow(struct tracedat_reader *r, uint8_t **buf, size_t *cap,
 		    size_t n)
 {
-	uint8_t *nb;
 	int ret;
 
 	if (n <= *cap)
@@ -177,13 +176,10 @@ static int mem_grow(struct tracedat_reader *r, uint8_t **buf, size_t *cap,
 	ret = mem_take(r, n - *cap);
 	if (ret)
 		return ret;
-	nb = realloc(*buf, n);
-	if (!nb) {
+	if (fmt_grow((void **)buf, cap, n, 0)) {
 		mem_give(r, n - *cap);
 		return -TRACEDAT_E_NOMEM;
 	}
-	*buf = nb;
-	*cap = n;
 	return 0;
 }
 

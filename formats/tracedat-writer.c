@@ -197,19 +197,9 @@ static void mb_put(struct mbuf *b, const void *data, size_t len)
 {
 	if (b->oom)
 		return;
-	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		uint8_t *np;
-
-		while (cap < b->len + len)
-			cap *= 2;
-		np = realloc(b->p, cap);
-		if (!np) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
+	if (fmt_grow((void **)&b->p, &b->cap, b->len + len, 256)) {
+		b->oom = true;
+		return;
 	}
 	if (len)
 		memcpy(b->p + b->len, data, len);
@@ -595,20 +585,13 @@ static int cpu_flush(struct tracedat_writer *w, struct wcpu *c)
 	if (!c->npages)
 		return 0;
 	if (w->o.compress) {
-		size_t bound = ZSTD_compressBound(raw);
 		uint8_t zh[8];
 		size_t z;
 
-		if (!w->cctx && !(w->cctx = ZSTD_createCCtx()))
+		if ((!w->cctx && !(w->cctx = ZSTD_createCCtx())) ||
+		    fmt_grow((void **)&w->zbuf, &w->zcap,
+			     ZSTD_compressBound(raw), 0))
 			return -TRACEDAT_E_NOMEM;
-		if (bound > w->zcap) {
-			uint8_t *nz = realloc(w->zbuf, bound);
-
-			if (!nz)
-				return -TRACEDAT_E_NOMEM;
-			w->zbuf = nz;
-			w->zcap = bound;
-		}
 		z = ZSTD_compressCCtx(w->cctx, w->zbuf, w->zcap, c->buf, raw,
 				      w->o.zstd_level);
 		if (ZSTD_isError(z))

@@ -60,15 +60,7 @@ static int reserve(struct iorec_writer *w, size_t n)
 	ret = iorec_writer_flush(w);
 	if (ret)
 		return ret;
-	if (n > w->cap) {
-		uint8_t *nb = realloc(w->buf, n);
-
-		if (!nb)
-			return -IOREC_E_NOMEM;
-		w->buf = nb;
-		w->cap = n;
-	}
-	return 0;
+	return fmt_grow((void **)&w->buf, &w->cap, n, 0) ? -IOREC_E_NOMEM : 0;
 }
 
 struct iorec_writer *iorec_writer_new(int fd, int zstd_level, size_t bufsize)
@@ -175,7 +167,7 @@ int iorec_writer_add(struct iorec_writer *w, uint16_t type,
 		     const void *prefix, size_t prefix_len,
 		     const void *body, size_t body_len, bool compress)
 {
-	size_t cap, n;
+	size_t n;
 
 	if (!compress || !body_len)
 		return emit(w, type, 0, prefix, prefix_len, body, body_len,
@@ -188,15 +180,9 @@ int iorec_writer_add(struct iorec_writer *w, uint16_t type,
 				       w->level);
 		ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0);
 	}
-	cap = ZSTD_compressBound(body_len);
-	if (cap > w->zcap) {
-		uint8_t *nz = realloc(w->zbuf, cap);
-
-		if (!nz)
-			return -IOREC_E_NOMEM;
-		w->zbuf = nz;
-		w->zcap = cap;
-	}
+	if (fmt_grow((void **)&w->zbuf, &w->zcap, ZSTD_compressBound(body_len),
+		     0))
+		return -IOREC_E_NOMEM;
 	n = ZSTD_compress2(w->cctx, w->zbuf, w->zcap, body, body_len);
 	if (ZSTD_isError(n))
 		return -IOREC_E_COMPRESS;

@@ -36,7 +36,7 @@
 #define NO_BLOCK	UINT64_MAX
 
 struct text {
-	uint8_t *p;
+	uint8_t *p;		/* NULL until the text is given (even empty) */
 	size_t len;
 };
 
@@ -74,7 +74,6 @@ struct tracedat_writer {
 	struct wcpu *cpus;
 
 	struct text header_page, header_event, kallsyms, printk, cmdlines;
-	bool have_header_page, have_header_event;
 	struct text *ftrace;
 	size_t nftrace, ftrace_cap;
 	struct wsys *sys;
@@ -314,21 +313,33 @@ static int check_open(struct tracedat_writer *w)
 	return 0;
 }
 
+/* A copy of len bytes (one byte allocated for none), or NULL. */
+static uint8_t *memdup(const void *data, size_t len)
+{
+	uint8_t *p = malloc(len ? len : 1);
+
+	if (p && len)
+		memcpy(p, data, len);
+	return p;
+}
+
+/* Keep a copy of a metadata text; max: what its size field holds. */
 static int set_text(struct tracedat_writer *w, struct text *t,
-		    const void *text, size_t len)
+		    const void *text, size_t len, size_t max)
 {
 	uint8_t *p;
-	int ret = check_open(w);
+	int ret;
 
+	if (len > max)
+		return -TRACEDAT_E_INVAL;
+	ret = check_open(w);
 	if (ret)
 		return ret;
 	if (len && !text)
 		return -TRACEDAT_E_INVAL;
-	p = malloc(len ? len : 1);
+	p = memdup(text, len);
 	if (!p)
 		return -TRACEDAT_E_NOMEM;
-	if (len)
-		memcpy(p, text, len);
 	free(t->p);
 	t->p = p;
 	t->len = len;
@@ -338,43 +349,32 @@ static int set_text(struct tracedat_writer *w, struct text *t,
 int tracedat_writer_set_header_page(struct tracedat_writer *w,
 				    const void *text, size_t len)
 {
-	int ret = set_text(w, &w->header_page, text, len);
-
-	if (!ret)
-		w->have_header_page = true;
-	return ret;
+	return set_text(w, &w->header_page, text, len, SIZE_MAX);
 }
 
 int tracedat_writer_set_header_event(struct tracedat_writer *w,
 				     const void *text, size_t len)
 {
-	int ret = set_text(w, &w->header_event, text, len);
-
-	if (!ret)
-		w->have_header_event = true;
-	return ret;
+	return set_text(w, &w->header_event, text, len, SIZE_MAX);
 }
 
+/* kallsyms and printk have a u32 size in both versions */
 int tracedat_writer_set_kallsyms(struct tracedat_writer *w,
 				 const void *text, size_t len)
 {
-	if (len > UINT32_MAX)	/* a u32 size in both versions */
-		return -TRACEDAT_E_INVAL;
-	return set_text(w, &w->kallsyms, text, len);
+	return set_text(w, &w->kallsyms, text, len, UINT32_MAX);
 }
 
 int tracedat_writer_set_printk(struct tracedat_writer *w,
 			       const void *text, size_t len)
 {
-	if (len > UINT32_MAX)
-		return -TRACEDAT_E_INVAL;
-	return set_text(w, &w->printk, text, len);
+	return set_text(w, &w->printk, text, len, UINT32_MAX);
 }
 
 int tracedat_writer_set_cmdlines(struct tracedat_writer *w,
 				 const void *text, size_t len)
 {
-	return set_text(w, &w->cmdlines, text, len);
+	return set_text(w, &w->cmdlines, text, len, SIZE_MAX);
 }
 
 /* Grow an array of n elements of size sz to hold one more. */
@@ -397,16 +397,13 @@ static int grow(void **arr, size_t *cap, size_t n, size_t sz)
 static int add_text(struct text **arr, size_t *n, size_t *cap,
 		    const void *text, size_t len)
 {
-	struct text t = { NULL, 0 };
+	struct text t = { NULL, len };
 
 	if (grow((void **)arr, cap, *n, sizeof(**arr)))
 		return -TRACEDAT_E_NOMEM;
-	t.p = malloc(len ? len : 1);
+	t.p = memdup(text, len);
 	if (!t.p)
 		return -TRACEDAT_E_NOMEM;
-	if (len)
-		memcpy(t.p, text, len);
-	t.len = len;
 	(*arr)[(*n)++] = t;
 	return 0;
 }
@@ -499,11 +496,9 @@ int tracedat_writer_add_option(struct tracedat_writer *w, uint16_t id,
 	o = &w->opts[w->nopts];
 	o->id = id;
 	o->len = (uint32_t)len;
-	o->data = malloc(len ? len : 1);
+	o->data = memdup(data, len);
 	if (!o->data)
 		return -TRACEDAT_E_NOMEM;
-	if (len)
-		memcpy(o->data, data, len);
 	w->nopts++;
 	return 0;
 }
@@ -1068,7 +1063,7 @@ int tracedat_writer_finish(struct tracedat_writer *w)
 	if (ret)
 		return ret;
 	w->finished = true;
-	if (!w->have_header_page || !w->have_header_event)
+	if (!w->header_page.p || !w->header_event.p)
 		return w->failed = -TRACEDAT_E_STATE;
 	for (uint32_t i = 0; i < w->o.ncpus; i++) {
 		ret = cpu_flush(w, &w->cpus[i]);

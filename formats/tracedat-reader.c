@@ -1124,7 +1124,7 @@ static int open_section(struct tracedat_reader *r, uint16_t id, bool *present)
 	return 0;
 }
 
-/* Take a sized item of n bytes at the cursor into m. */
+/* Take an item of n bytes at the cursor into m: 1, or an error. */
 static int take_item(struct tracedat_reader *r, struct tracedat_meta *m,
 		     uint64_t n, uint64_t at)
 {
@@ -1146,7 +1146,7 @@ static int take_item(struct tracedat_reader *r, struct tracedat_meta *m,
 		p[n] = 0;
 		m->data = (const char *)p;
 		c->pos += n;
-		return 0;
+		return 1;
 	}
 	ret = mem_grow(r, &r->item, &r->item_cap, (size_t)n + 1);
 	if (ret)
@@ -1156,9 +1156,10 @@ static int take_item(struct tracedat_reader *r, struct tracedat_meta *m,
 		return ret;
 	r->item[n] = 0;
 	m->data = (const char *)r->item;
-	return 0;
+	return 1;
 }
 
+/* Take an item preceded by its size (width 4 or 8 bytes): 1, or an error. */
 static int take_sized(struct tracedat_reader *r, struct tracedat_meta *m,
 		      enum tracedat_meta_kind kind, int width)
 {
@@ -1174,6 +1175,21 @@ static int take_sized(struct tracedat_reader *r, struct tracedat_meta *m,
 	m->system = kind == TRACEDAT_META_FTRACE_FORMAT ? "ftrace" :
 		    kind == TRACEDAT_META_EVENT_FORMAT ? r->system : NULL;
 	return take_item(r, m, n, at);
+}
+
+/*
+ * Count one more entry of a list of n (*i taken so far); false when the
+ * list is done, and the iteration goes on at phase then.
+ */
+static bool list_next(struct tracedat_reader *r, uint32_t *i, uint32_t n,
+		      enum meta_phase then)
+{
+	if (*i == n) {
+		r->phase = then;
+		return false;
+	}
+	(*i)++;
+	return true;
 }
 
 /* The groups of metadata items, in file order: a v7 section each. */
@@ -1249,10 +1265,10 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 			r->phase = hp ? M_HEADER_EVENT : M_NEXT_GROUP;
 			ret = expect(r, &r->mc, hp ? "header_page" : "header_event",
 				     hp ? 12 : 13, -TRACEDAT_E_BAD_METADATA);
-			if (!ret)
-				ret = take_sized(r, m, hp ? TRACEDAT_META_HEADER_PAGE :
-						 TRACEDAT_META_HEADER_EVENT, 8);
-			return ret ? ret : 1;
+			if (ret)
+				return ret;
+			return take_sized(r, m, hp ? TRACEDAT_META_HEADER_PAGE :
+					  TRACEDAT_META_HEADER_EVENT, 8);
 		}
 		case M_FTRACE_COUNT:
 		case M_EVENTS_COUNT:
@@ -1263,19 +1279,12 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 			r->phase = r->phase == M_FTRACE_COUNT ? M_FTRACE : M_SYSTEM;
 			break;
 		case M_FTRACE:
-			if (r->index == r->count) {
-				r->phase = M_NEXT_GROUP;
+			if (!list_next(r, &r->index, r->count, M_NEXT_GROUP))
 				break;
-			}
-			r->index++;
-			ret = take_sized(r, m, TRACEDAT_META_FTRACE_FORMAT, 8);
-			return ret ? ret : 1;
+			return take_sized(r, m, TRACEDAT_META_FTRACE_FORMAT, 8);
 		case M_SYSTEM:
-			if (r->index == r->count) {
-				r->phase = M_NEXT_GROUP;
+			if (!list_next(r, &r->index, r->count, M_NEXT_GROUP))
 				break;
-			}
-			r->index++;
 			ret = cur_string(r, &r->mc, r->system, sizeof(r->system));
 			if (!ret)
 				ret = cur_u32(r, &r->mc, &r->nev);
@@ -1285,13 +1294,9 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 			r->phase = M_EVENT;
 			break;
 		case M_EVENT:
-			if (r->iev == r->nev) {
-				r->phase = M_SYSTEM;
+			if (!list_next(r, &r->iev, r->nev, M_SYSTEM))
 				break;
-			}
-			r->iev++;
-			ret = take_sized(r, m, TRACEDAT_META_EVENT_FORMAT, 8);
-			return ret ? ret : 1;
+			return take_sized(r, m, TRACEDAT_META_EVENT_FORMAT, 8);
 		case M_SINGLE:
 			r->phase = M_NEXT_GROUP;
 			if (groups[r->group].kind == TRACEDAT_META_KALLSYMS &&
@@ -1301,9 +1306,8 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 					return ret;
 				break;
 			}
-			ret = take_sized(r, m, groups[r->group].kind,
-					 groups[r->group].width);
-			return ret ? ret : 1;
+			return take_sized(r, m, groups[r->group].kind,
+					  groups[r->group].width);
 		case M_DONE:
 			return 0;
 		}

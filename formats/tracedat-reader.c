@@ -539,20 +539,23 @@ static int new_buffer(struct tracedat_reader *r, uint64_t off,
 	return 0;
 }
 
-/* v7 BUFFER and BUFFER_TEXT options. */
-static int parse_buffer_v7(struct tracedat_reader *r, uint16_t id,
-			   const uint8_t *d, uint32_t len, uint64_t off)
+/*
+ * A new buffer from what begins a BUFFER option in both versions: the u64
+ * offset of its data, its name and (version 7) its clock; *pos is after
+ * them.
+ */
+static int buffer_option(struct tracedat_reader *r, const uint8_t *d,
+			 uint32_t len, uint64_t off, size_t *pos,
+			 struct rbuffer **out)
 {
+	bool v7 = r->info.version == 7;
+	const char *name, *clock = "";
 	struct rbuffer *b;
-	const char *name, *clock;
-	struct sec_hdr s;
-	size_t pos = 8;
-	uint32_t n;
-	uint8_t seen[TRACEDAT_MAX_CPUS / 8] = { 0 };
 	int ret;
 
-	if (len < 8 || !(name = data_string(d, len, &pos)) ||
-	    !(clock = data_string(d, len, &pos)) ||
+	*pos = 8;
+	if (len < 8 || !(name = data_string(d, len, pos)) ||
+	    (v7 && !(clock = data_string(d, len, pos))) ||
 	    strlen(name) >= MAX_STRING || strlen(clock) >= MAX_STRING)
 		return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
 	ret = new_buffer(r, off, &b);
@@ -560,9 +563,27 @@ static int parse_buffer_v7(struct tracedat_reader *r, uint16_t id,
 		return ret;
 	b->pub.offset = td_get64(d, r->be);
 	b->name = strdup(name);
-	b->clock = strdup(clock);
-	if (!b->name || !b->clock)
+	if (v7)
+		b->clock = strdup(clock);
+	if (!b->name || (v7 && !b->clock))
 		return fail(r, -TRACEDAT_E_NOMEM, off);
+	*out = b;
+	return 0;
+}
+
+/* v7 BUFFER and BUFFER_TEXT options. */
+static int parse_buffer_v7(struct tracedat_reader *r, uint16_t id,
+			   const uint8_t *d, uint32_t len, uint64_t off)
+{
+	struct rbuffer *b;
+	struct sec_hdr s;
+	size_t pos;
+	uint32_t n;
+	uint8_t seen[TRACEDAT_MAX_CPUS / 8] = { 0 };
+	int ret = buffer_option(r, d, len, off, &pos, &b);
+
+	if (ret)
+		return ret;
 	ret = read_sec_hdr(r, b->pub.offset, &s);
 	if (ret)
 		return ret == -TRACEDAT_E_TRUNCATED ? ret :
@@ -659,19 +680,11 @@ static int parse_option(struct tracedat_reader *r, uint16_t id,
 			return parse_buffer_v7(r, id, d, len, off);
 		if (id == TRACEDAT_OPT_BUFFER) {
 			struct rbuffer *b;
-			size_t pos = 8;
-			const char *name;
+			size_t pos;
 
-			if (len < 8 || !(name = data_string(d, len, &pos)) ||
-			    strlen(name) >= MAX_STRING)
-				return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
-			ret = new_buffer(r, off, &b);
+			ret = buffer_option(r, d, len, off, &pos, &b);
 			if (ret)
 				return ret;
-			b->pub.offset = td_get64(d, r->be);
-			b->name = strdup(name);
-			if (!b->name)
-				return fail(r, -TRACEDAT_E_NOMEM, off);
 			b->v6_ncpus = r->info.ncpus;
 			r->pending_v6_buffer = (int)(r->nbuf - 1);
 		}

@@ -1209,12 +1209,12 @@ static bool list_next(struct tracedat_reader *r, uint32_t *i, uint32_t n,
 static const struct {
 	uint16_t sec;
 	enum meta_phase phase;		/* the group's first phase */
-	enum tracedat_meta_kind kind;	/* M_SINGLE: the item, its size's width */
-	int width;
+	enum tracedat_meta_kind kind;	/* but the headers': the items' kind */
+	int width;			/* and their size's width */
 } groups[] = {
 	{ TRACEDAT_SEC_HEADER_INFO, M_HEADER_PAGE, 0, 0 },
-	{ TRACEDAT_SEC_FTRACE_EVENTS, M_FTRACE_COUNT, 0, 0 },
-	{ TRACEDAT_SEC_EVENT_FORMATS, M_EVENTS_COUNT, 0, 0 },
+	{ TRACEDAT_SEC_FTRACE_EVENTS, M_FTRACE_COUNT, TRACEDAT_META_FTRACE_FORMAT, 8 },
+	{ TRACEDAT_SEC_EVENT_FORMATS, M_EVENTS_COUNT, TRACEDAT_META_EVENT_FORMAT, 8 },
 	{ TRACEDAT_SEC_KALLSYMS, M_SINGLE, TRACEDAT_META_KALLSYMS, 4 },
 	{ TRACEDAT_SEC_PRINTK, M_SINGLE, TRACEDAT_META_PRINTK, 4 },
 	{ TRACEDAT_SEC_CMDLINES, M_SINGLE, TRACEDAT_META_CMDLINES, 8 },
@@ -1292,9 +1292,17 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 			r->phase = r->phase == M_FTRACE_COUNT ? M_FTRACE : M_SYSTEM;
 			break;
 		case M_FTRACE:
-			if (!list_next(r, &r->index, r->count, M_NEXT_GROUP))
+		case M_EVENT: {
+			/* the next format of ftrace's list, or of a system's */
+			bool ev = r->phase == M_EVENT;
+
+			if (!list_next(r, ev ? &r->iev : &r->index,
+				       ev ? r->nev : r->count,
+				       ev ? M_SYSTEM : M_NEXT_GROUP))
 				break;
-			return take_sized(r, m, TRACEDAT_META_FTRACE_FORMAT, 8);
+			return take_sized(r, m, groups[r->group].kind,
+					  groups[r->group].width);
+		}
 		case M_SYSTEM:
 			if (!list_next(r, &r->index, r->count, M_NEXT_GROUP))
 				break;
@@ -1306,10 +1314,6 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 			r->iev = 0;
 			r->phase = M_EVENT;
 			break;
-		case M_EVENT:
-			if (!list_next(r, &r->iev, r->nev, M_SYSTEM))
-				break;
-			return take_sized(r, m, TRACEDAT_META_EVENT_FORMAT, 8);
 		case M_SINGLE:
 			r->phase = M_NEXT_GROUP;
 			if (groups[r->group].kind == TRACEDAT_META_KALLSYMS &&

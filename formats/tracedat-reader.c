@@ -341,6 +341,21 @@ static int cur_u64(struct tracedat_reader *r, struct cur *c, uint64_t *v)
 	return ret;
 }
 
+/* The size of width bytes (4 or 8) that precedes an item at c. */
+static int cur_size(struct tracedat_reader *r, struct cur *c, int width,
+		    uint64_t *n)
+{
+	uint32_t n32;
+	int ret;
+
+	if (width != 4)
+		return cur_u64(r, c, n);
+	ret = cur_u32(r, c, &n32);
+	if (!ret)
+		*n = n32;
+	return ret;
+}
+
 /* A NUL-terminated string of at most cap - 1 bytes. */
 static int cur_string(struct tracedat_reader *r, struct cur *c, char *dst,
 		      size_t cap)
@@ -891,13 +906,10 @@ static int read_options_v7(struct tracedat_reader *r, uint64_t off, uint64_t ref
 static int skip_sized(struct tracedat_reader *r, struct cur *c, int width)
 {
 	uint64_t at = cur_off(c), n;
-	uint32_t n32;
-	int ret = width == 4 ? cur_u32(r, c, &n32) : cur_u64(r, c, &n);
+	int ret = cur_size(r, c, width, &n);
 
 	if (ret)
 		return ret;
-	if (width == 4)
-		n = n32;
 	if (n > cur_left(c))
 		return fail(r, -TRACEDAT_E_TRUNCATED, at);
 	return cur_skip(r, c, n);
@@ -1177,13 +1189,10 @@ static int take_sized(struct tracedat_reader *r, struct tracedat_meta *m,
 		      enum tracedat_meta_kind kind, int width)
 {
 	uint64_t at = cur_off(&r->mc), n;
-	uint32_t n32;
-	int ret = width == 4 ? cur_u32(r, &r->mc, &n32) : cur_u64(r, &r->mc, &n);
+	int ret = cur_size(r, &r->mc, width, &n);
 
 	if (ret)
 		return ret;
-	if (width == 4)
-		n = n32;
 	m->kind = kind;
 	m->system = kind == TRACEDAT_META_FTRACE_FORMAT ? "ftrace" :
 		    kind == TRACEDAT_META_EVENT_FORMAT ? r->system : NULL;

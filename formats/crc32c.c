@@ -41,10 +41,8 @@ uint32_t iorec_crc32c(uint32_t crc, const void *buf, size_t len)
 	}
 	while (len >= 8) {
 		/* little-endian order of the bytes, whatever the host */
-		uint32_t lo = crc ^ ((uint32_t)p[0] | (uint32_t)p[1] << 8 |
-				     (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24);
-		uint32_t hi = (uint32_t)p[4] | (uint32_t)p[5] << 8 |
-			      (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
+		uint32_t lo = crc ^ iorec_get32(p);
+		uint32_t hi = iorec_get32(p + 4);
 
 		crc = crc_table[7][lo & 0xff] ^ crc_table[6][(lo >> 8) & 0xff] ^
 		      crc_table[5][(lo >> 16) & 0xff] ^ crc_table[4][lo >> 24] ^

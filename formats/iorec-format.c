@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt-util.h"
 #include "iorec-format.h"
 
 #define _IOREC_E(name, str) str,
@@ -14,11 +15,7 @@ static const char *const iorec_error_str[] = { IOREC_ERRORS };
 
 const char *iorec_strerror(int err)
 {
-	if (err < 0)
-		err = -err;
-	if (err >= IOREC_E_MAX)
-		return "unknown error";
-	return iorec_error_str[err];
+	return fmt_strerror(iorec_error_str, IOREC_E_MAX, err);
 }
 
 int iorec_header_encode(const struct iorec_header *h, uint8_t **out,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fmt-util.h"
 #include "iorec-tracedat.h"
 
 struct text {
@@ -22,19 +23,9 @@ static void text_add(struct text *t, const char *s, size_t n)
 {
 	if (t->oom)
 		return;
-	if (t->len + n + 1 > t->cap) {
-		size_t cap = t->cap ? t->cap : 256;
-		char *np;
-
-		while (cap < t->len + n + 1)
-			cap *= 2;
-		np = realloc(t->p, cap);
-		if (!np) {
-			t->oom = true;
-			return;
-		}
-		t->p = np;
-		t->cap = cap;
+	if (fmt_grow((void **)&t->p, &t->cap, t->len + n + 1, 256)) {
+		t->oom = true;
+		return;
 	}
 	memcpy(t->p + t->len, s, n);
 	t->len += n;

@@ -3,6 +3,8 @@ noinst_LIBRARIES += formats/libiorecfmt.a
 formats_libiorecfmt_a_SOURCES = \
 	formats/iorec/format.h \
 	formats/iorec-format.h \
+	formats/fmt-util.h \
+	formats/fmt-util.c \
 	formats/crc32c.c \
 	formats/iorec-format.c \
 	formats/writer.c \

@@ -2,7 +2,9 @@
 /*
  * tracedat-int.h - byte-order helpers shared by the trace.dat writer and
  * reader (not installed): a trace.dat stores its numbers in the byte order
- * its header names.
+ * its header names.  Little-endian numbers are those of the .iorec
+ * container (iorec_put32(), iorec_get32(), ...); only the big-endian order
+ * is written out here.
  */
 #ifndef TRACEDAT_INT_H
 #define TRACEDAT_INT_H
@@ -10,12 +12,14 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "iorec/format.h"
+
 static inline void td_put16(uint8_t *p, uint16_t v, bool be)
 {
 	if (be) {
 		p[0] = v >> 8; p[1] = v;
 	} else {
-		p[0] = v; p[1] = v >> 8;
+		iorec_put16(p, v);
 	}
 }
 
@@ -24,7 +28,7 @@ static inline void td_put32(uint8_t *p, uint32_t v, bool be)
 	if (be) {
 		p[0] = v >> 24; p[1] = v >> 16; p[2] = v >> 8; p[3] = v;
 	} else {
-		p[0] = v; p[1] = v >> 8; p[2] = v >> 16; p[3] = v >> 24;
+		iorec_put32(p, v);
 	}
 }
 
@@ -34,14 +38,13 @@ static inline void td_put64(uint8_t *p, uint64_t v, bool be)
 		td_put32(p, (uint32_t)(v >> 32), true);
 		td_put32(p + 4, (uint32_t)v, true);
 	} else {
-		td_put32(p, (uint32_t)v, false);
-		td_put32(p + 4, (uint32_t)(v >> 32), false);
+		iorec_put64(p, v);
 	}
 }
 
 static inline uint16_t td_get16(const uint8_t *p, bool be)
 {
-	return be ? (uint16_t)(p[0] << 8 | p[1]) : (uint16_t)(p[0] | p[1] << 8);
+	return be ? (uint16_t)(p[0] << 8 | p[1]) : iorec_get16(p);
 }
 
 static inline uint32_t td_get32(const uint8_t *p, bool be)
@@ -49,15 +52,14 @@ static inline uint32_t td_get32(const uint8_t *p, bool be)
 	if (be)
 		return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
 		       (uint32_t)p[2] << 8 | (uint32_t)p[3];
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 |
-	       (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return iorec_get32(p);
 }
 
 static inline uint64_t td_get64(const uint8_t *p, bool be)
 {
 	if (be)
 		return (uint64_t)td_get32(p, true) << 32 | td_get32(p + 4, true);
-	return (uint64_t)td_get32(p + 4, false) << 32 | td_get32(p, false);
+	return iorec_get64(p);
 }
 
 #endif /* TRACEDAT_INT_H */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "fmt-util.h"
 #include "tracedat.h"
 #include "tracedat-int.h"
 
@@ -40,11 +41,7 @@ static const char *const tracedat_error_str[] = { TRACEDAT_ERRORS };
 
 const char *tracedat_strerror(int err)
 {
-	if (err < 0)
-		err = -err;
-	if (err >= TRACEDAT_E_MAX)
-		return "unknown error";
-	return tracedat_error_str[err];
+	return fmt_strerror(tracedat_error_str, TRACEDAT_E_MAX, err);
 }
 
 struct rbuffer {
@@ -172,7 +169,6 @@ static void mem_give(struct tracedat_reader *r, size_t n)
 static int mem_grow(struct tracedat_reader *r, uint8_t **buf, size_t *cap,
 		    size_t n)
 {
-	uint8_t *nb;
 	int ret;
 
 	if (n <= *cap)
@@ -180,13 +176,10 @@ static int mem_grow(struct tracedat_reader *r, uint8_t **buf, size_t *cap,
 	ret = mem_take(r, n - *cap);
 	if (ret)
 		return ret;
-	nb = realloc(*buf, n);
-	if (!nb) {
+	if (fmt_grow((void **)buf, cap, n, 0)) {
 		mem_give(r, n - *cap);
 		return -TRACEDAT_E_NOMEM;
 	}
-	*buf = nb;
-	*cap = n;
 	return 0;
 }
 
@@ -345,6 +338,21 @@ static int cur_u64(struct tracedat_reader *r, struct cur *c, uint64_t *v)
 
 	if (!ret)
 		*v = td_get64(b, r->be);
+	return ret;
+}
+
+/* The size of width bytes (4 or 8) that precedes an item at c. */
+static int cur_size(struct tracedat_reader *r, struct cur *c, int width,
+		    uint64_t *n)
+{
+	uint32_t n32;
+	int ret;
+
+	if (width != 4)
+		return cur_u64(r, c, n);
+	ret = cur_u32(r, c, &n32);
+	if (!ret)
+		*n = n32;
 	return ret;
 }
 
@@ -546,20 +554,23 @@ static int new_buffer(struct tracedat_reader *r, uint64_t off,
 	return 0;
 }
 
-/* v7 BUFFER and BUFFER_TEXT options. */
-static int parse_buffer_v7(struct tracedat_reader *r, uint16_t id,
-			   const uint8_t *d, uint32_t len, uint64_t off)
+/*
+ * A new buffer from what begins a BUFFER option in both versions: the u64
+ * offset of its data, its name and (version 7) its clock; *pos is after
+ * them.
+ */
+static int buffer_option(struct tracedat_reader *r, const uint8_t *d,
+			 uint32_t len, uint64_t off, size_t *pos,
+			 struct rbuffer **out)
 {
+	bool v7 = r->info.version == 7;
+	const char *name, *clock = "";
 	struct rbuffer *b;
-	const char *name, *clock;
-	struct sec_hdr s;
-	size_t pos = 8;
-	uint32_t n;
-	uint8_t seen[TRACEDAT_MAX_CPUS / 8] = { 0 };
 	int ret;
 
-	if (len < 8 || !(name = data_string(d, len, &pos)) ||
-	    !(clock = data_string(d, len, &pos)) ||
+	*pos = 8;
+	if (len < 8 || !(name = data_string(d, len, pos)) ||
+	    (v7 && !(clock = data_string(d, len, pos))) ||
 	    strlen(name) >= MAX_STRING || strlen(clock) >= MAX_STRING)
 		return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
 	ret = new_buffer(r, off, &b);
@@ -567,9 +578,27 @@ static int parse_buffer_v7(struct tracedat_reader *r, uint16_t id,
 		return ret;
 	b->pub.offset = td_get64(d, r->be);
 	b->name = strdup(name);
-	b->clock = strdup(clock);
-	if (!b->name || !b->clock)
+	if (v7)
+		b->clock = strdup(clock);
+	if (!b->name || (v7 && !b->clock))
 		return fail(r, -TRACEDAT_E_NOMEM, off);
+	*out = b;
+	return 0;
+}
+
+/* v7 BUFFER and BUFFER_TEXT options. */
+static int parse_buffer_v7(struct tracedat_reader *r, uint16_t id,
+			   const uint8_t *d, uint32_t len, uint64_t off)
+{
+	struct rbuffer *b;
+	struct sec_hdr s;
+	size_t pos;
+	uint32_t n;
+	uint8_t seen[TRACEDAT_MAX_CPUS / 8] = { 0 };
+	int ret = buffer_option(r, d, len, off, &pos, &b);
+
+	if (ret)
+		return ret;
 	ret = read_sec_hdr(r, b->pub.offset, &s);
 	if (ret)
 		return ret == -TRACEDAT_E_TRUNCATED ? ret :
@@ -666,19 +695,11 @@ static int parse_option(struct tracedat_reader *r, uint16_t id,
 			return parse_buffer_v7(r, id, d, len, off);
 		if (id == TRACEDAT_OPT_BUFFER) {
 			struct rbuffer *b;
-			size_t pos = 8;
-			const char *name;
+			size_t pos;
 
-			if (len < 8 || !(name = data_string(d, len, &pos)) ||
-			    strlen(name) >= MAX_STRING)
-				return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
-			ret = new_buffer(r, off, &b);
+			ret = buffer_option(r, d, len, off, &pos, &b);
 			if (ret)
 				return ret;
-			b->pub.offset = td_get64(d, r->be);
-			b->name = strdup(name);
-			if (!b->name)
-				return fail(r, -TRACEDAT_E_NOMEM, off);
 			b->v6_ncpus = r->info.ncpus;
 			r->pending_v6_buffer = (int)(r->nbuf - 1);
 		}
@@ -885,13 +906,10 @@ static int read_options_v7(struct tracedat_reader *r, uint64_t off, uint64_t ref
 static int skip_sized(struct tracedat_reader *r, struct cur *c, int width)
 {
 	uint64_t at = cur_off(c), n;
-	uint32_t n32;
-	int ret = width == 4 ? cur_u32(r, c, &n32) : cur_u64(r, c, &n);
+	int ret = cur_size(r, c, width, &n);
 
 	if (ret)
 		return ret;
-	if (width == 4)
-		n = n32;
 	if (n > cur_left(c))
 		return fail(r, -TRACEDAT_E_TRUNCATED, at);
 	return cur_skip(r, c, n);
@@ -1131,7 +1149,7 @@ static int open_section(struct tracedat_reader *r, uint16_t id, bool *present)
 	return 0;
 }
 
-/* Take a sized item of n bytes at the cursor into m. */
+/* Take an item of n bytes at the cursor into m: 1, or an error. */
 static int take_item(struct tracedat_reader *r, struct tracedat_meta *m,
 		     uint64_t n, uint64_t at)
 {
@@ -1153,7 +1171,7 @@ static int take_item(struct tracedat_reader *r, struct tracedat_meta *m,
 		p[n] = 0;
 		m->data = (const char *)p;
 		c->pos += n;
-		return 0;
+		return 1;
 	}
 	ret = mem_grow(r, &r->item, &r->item_cap, (size_t)n + 1);
 	if (ret)
@@ -1163,36 +1181,49 @@ static int take_item(struct tracedat_reader *r, struct tracedat_meta *m,
 		return ret;
 	r->item[n] = 0;
 	m->data = (const char *)r->item;
-	return 0;
+	return 1;
 }
 
+/* Take an item preceded by its size (width 4 or 8 bytes): 1, or an error. */
 static int take_sized(struct tracedat_reader *r, struct tracedat_meta *m,
 		      enum tracedat_meta_kind kind, int width)
 {
 	uint64_t at = cur_off(&r->mc), n;
-	uint32_t n32;
-	int ret = width == 4 ? cur_u32(r, &r->mc, &n32) : cur_u64(r, &r->mc, &n);
+	int ret = cur_size(r, &r->mc, width, &n);
 
 	if (ret)
 		return ret;
-	if (width == 4)
-		n = n32;
 	m->kind = kind;
 	m->system = kind == TRACEDAT_META_FTRACE_FORMAT ? "ftrace" :
 		    kind == TRACEDAT_META_EVENT_FORMAT ? r->system : NULL;
 	return take_item(r, m, n, at);
 }
 
+/*
+ * Count one more entry of a list of n (*i taken so far); false when the
+ * list is done, and the iteration goes on at phase then.
+ */
+static bool list_next(struct tracedat_reader *r, uint32_t *i, uint32_t n,
+		      enum meta_phase then)
+{
+	if (*i == n) {
+		r->phase = then;
+		return false;
+	}
+	(*i)++;
+	return true;
+}
+
 /* The groups of metadata items, in file order: a v7 section each. */
 static const struct {
 	uint16_t sec;
 	enum meta_phase phase;		/* the group's first phase */
-	enum tracedat_meta_kind kind;	/* M_SINGLE: the item, its size's width */
-	int width;
+	enum tracedat_meta_kind kind;	/* but the headers': the items' kind */
+	int width;			/* and their size's width */
 } groups[] = {
 	{ TRACEDAT_SEC_HEADER_INFO, M_HEADER_PAGE, 0, 0 },
-	{ TRACEDAT_SEC_FTRACE_EVENTS, M_FTRACE_COUNT, 0, 0 },
-	{ TRACEDAT_SEC_EVENT_FORMATS, M_EVENTS_COUNT, 0, 0 },
+	{ TRACEDAT_SEC_FTRACE_EVENTS, M_FTRACE_COUNT, TRACEDAT_META_FTRACE_FORMAT, 8 },
+	{ TRACEDAT_SEC_EVENT_FORMATS, M_EVENTS_COUNT, TRACEDAT_META_EVENT_FORMAT, 8 },
 	{ TRACEDAT_SEC_KALLSYMS, M_SINGLE, TRACEDAT_META_KALLSYMS, 4 },
 	{ TRACEDAT_SEC_PRINTK, M_SINGLE, TRACEDAT_META_PRINTK, 4 },
 	{ TRACEDAT_SEC_CMDLINES, M_SINGLE, TRACEDAT_META_CMDLINES, 8 },
@@ -1256,10 +1287,10 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 			r->phase = hp ? M_HEADER_EVENT : M_NEXT_GROUP;
 			ret = expect(r, &r->mc, hp ? "header_page" : "header_event",
 				     hp ? 12 : 13, -TRACEDAT_E_BAD_METADATA);
-			if (!ret)
-				ret = take_sized(r, m, hp ? TRACEDAT_META_HEADER_PAGE :
-						 TRACEDAT_META_HEADER_EVENT, 8);
-			return ret ? ret : 1;
+			if (ret)
+				return ret;
+			return take_sized(r, m, hp ? TRACEDAT_META_HEADER_PAGE :
+					  TRACEDAT_META_HEADER_EVENT, 8);
 		}
 		case M_FTRACE_COUNT:
 		case M_EVENTS_COUNT:
@@ -1270,19 +1301,20 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 			r->phase = r->phase == M_FTRACE_COUNT ? M_FTRACE : M_SYSTEM;
 			break;
 		case M_FTRACE:
-			if (r->index == r->count) {
-				r->phase = M_NEXT_GROUP;
+		case M_EVENT: {
+			/* the next format of ftrace's list, or of a system's */
+			bool ev = r->phase == M_EVENT;
+
+			if (!list_next(r, ev ? &r->iev : &r->index,
+				       ev ? r->nev : r->count,
+				       ev ? M_SYSTEM : M_NEXT_GROUP))
 				break;
-			}
-			r->index++;
-			ret = take_sized(r, m, TRACEDAT_META_FTRACE_FORMAT, 8);
-			return ret ? ret : 1;
+			return take_sized(r, m, groups[r->group].kind,
+					  groups[r->group].width);
+		}
 		case M_SYSTEM:
-			if (r->index == r->count) {
-				r->phase = M_NEXT_GROUP;
+			if (!list_next(r, &r->index, r->count, M_NEXT_GROUP))
 				break;
-			}
-			r->index++;
 			ret = cur_string(r, &r->mc, r->system, sizeof(r->system));
 			if (!ret)
 				ret = cur_u32(r, &r->mc, &r->nev);
@@ -1291,14 +1323,6 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 			r->iev = 0;
 			r->phase = M_EVENT;
 			break;
-		case M_EVENT:
-			if (r->iev == r->nev) {
-				r->phase = M_SYSTEM;
-				break;
-			}
-			r->iev++;
-			ret = take_sized(r, m, TRACEDAT_META_EVENT_FORMAT, 8);
-			return ret ? ret : 1;
 		case M_SINGLE:
 			r->phase = M_NEXT_GROUP;
 			if (groups[r->group].kind == TRACEDAT_META_KALLSYMS &&
@@ -1308,9 +1332,8 @@ static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
 					return ret;
 				break;
 			}
-			ret = take_sized(r, m, groups[r->group].kind,
-					 groups[r->group].width);
-			return ret ? ret : 1;
+			return take_sized(r, m, groups[r->group].kind,
+					  groups[r->group].width);
 		case M_DONE:
 			return 0;
 		}

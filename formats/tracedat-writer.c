@@ -26,6 +26,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "fmt-util.h"
 #include "tracedat.h"
 #include "tracedat-int.h"
 
@@ -35,7 +36,7 @@
 #define NO_BLOCK	UINT64_MAX
 
 struct text {
-	uint8_t *p;
+	uint8_t *p;		/* NULL until the text is given (even empty) */
 	size_t len;
 };
 
@@ -73,7 +74,6 @@ struct tracedat_writer {
 	struct wcpu *cpus;
 
 	struct text header_page, header_event, kallsyms, printk, cmdlines;
-	bool have_header_page, have_header_event;
 	struct text *ftrace;
 	size_t nftrace, ftrace_cap;
 	struct wsys *sys;
@@ -108,36 +108,15 @@ static int fail_errno(struct tracedat_writer *w, int code)
 	return code;
 }
 
-static int write_all(struct tracedat_writer *w, int fd, const uint8_t *p,
-		     size_t len, bool out)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return fail_errno(w, -TRACEDAT_E_IO);
-		}
-		p += n;
-		len -= (size_t)n;
-		if (out)
-			w->written += (uint64_t)n;
-	}
-	return 0;
-}
-
 static int out_flush(struct tracedat_writer *w)
 {
 	int ret;
 
 	if (!w->olen)
 		return 0;
-	ret = write_all(w, w->fd, w->obuf, w->olen, true);
+	ret = fmt_write_all(w->fd, w->obuf, w->olen, NULL, &w->written);
 	w->olen = 0;
-	return ret;
+	return ret ? fail_errno(w, -TRACEDAT_E_IO) : 0;
 }
 
 static int out_put(struct tracedat_writer *w, const void *data, size_t len)
@@ -217,19 +196,9 @@ static void mb_put(struct mbuf *b, const void *data, size_t len)
 {
 	if (b->oom)
 		return;
-	if (b->len + len > b->cap) {
-		size_t cap = b->cap ? b->cap : 256;
-		uint8_t *np;
-
-		while (cap < b->len + len)
-			cap *= 2;
-		np = realloc(b->p, cap);
-		if (!np) {
-			b->oom = true;
-			return;
-		}
-		b->p = np;
-		b->cap = cap;
+	if (fmt_grow((void **)&b->p, &b->cap, b->len + len, 256)) {
+		b->oom = true;
+		return;
 	}
 	if (len)
 		memcpy(b->p + b->len, data, len);
@@ -344,21 +313,33 @@ static int check_open(struct tracedat_writer *w)
 	return 0;
 }
 
+/* A copy of len bytes (one byte allocated for none), or NULL. */
+static uint8_t *memdup(const void *data, size_t len)
+{
+	uint8_t *p = malloc(len ? len : 1);
+
+	if (p && len)
+		memcpy(p, data, len);
+	return p;
+}
+
+/* Keep a copy of a metadata text; max: what its size field holds. */
 static int set_text(struct tracedat_writer *w, struct text *t,
-		    const void *text, size_t len)
+		    const void *text, size_t len, size_t max)
 {
 	uint8_t *p;
-	int ret = check_open(w);
+	int ret;
 
+	if (len > max)
+		return -TRACEDAT_E_INVAL;
+	ret = check_open(w);
 	if (ret)
 		return ret;
 	if (len && !text)
 		return -TRACEDAT_E_INVAL;
-	p = malloc(len ? len : 1);
+	p = memdup(text, len);
 	if (!p)
 		return -TRACEDAT_E_NOMEM;
-	if (len)
-		memcpy(p, text, len);
 	free(t->p);
 	t->p = p;
 	t->len = len;
@@ -368,43 +349,32 @@ static int set_text(struct tracedat_writer *w, struct text *t,
 int tracedat_writer_set_header_page(struct tracedat_writer *w,
 				    const void *text, size_t len)
 {
-	int ret = set_text(w, &w->header_page, text, len);
-
-	if (!ret)
-		w->have_header_page = true;
-	return ret;
+	return set_text(w, &w->header_page, text, len, SIZE_MAX);
 }
 
 int tracedat_writer_set_header_event(struct tracedat_writer *w,
 				     const void *text, size_t len)
 {
-	int ret = set_text(w, &w->header_event, text, len);
-
-	if (!ret)
-		w->have_header_event = true;
-	return ret;
+	return set_text(w, &w->header_event, text, len, SIZE_MAX);
 }
 
+/* kallsyms and printk have a u32 size in both versions */
 int tracedat_writer_set_kallsyms(struct tracedat_writer *w,
 				 const void *text, size_t len)
 {
-	if (len > UINT32_MAX)	/* a u32 size in both versions */
-		return -TRACEDAT_E_INVAL;
-	return set_text(w, &w->kallsyms, text, len);
+	return set_text(w, &w->kallsyms, text, len, UINT32_MAX);
 }
 
 int tracedat_writer_set_printk(struct tracedat_writer *w,
 			       const void *text, size_t len)
 {
-	if (len > UINT32_MAX)
-		return -TRACEDAT_E_INVAL;
-	return set_text(w, &w->printk, text, len);
+	return set_text(w, &w->printk, text, len, UINT32_MAX);
 }
 
 int tracedat_writer_set_cmdlines(struct tracedat_writer *w,
 				 const void *text, size_t len)
 {
-	return set_text(w, &w->cmdlines, text, len);
+	return set_text(w, &w->cmdlines, text, len, SIZE_MAX);
 }
 
 /* Grow an array of n elements of size sz to hold one more. */
@@ -427,16 +397,13 @@ static int grow(void **arr, size_t *cap, size_t n, size_t sz)
 static int add_text(struct text **arr, size_t *n, size_t *cap,
 		    const void *text, size_t len)
 {
-	struct text t = { NULL, 0 };
+	struct text t = { NULL, len };
 
 	if (grow((void **)arr, cap, *n, sizeof(**arr)))
 		return -TRACEDAT_E_NOMEM;
-	t.p = malloc(len ? len : 1);
+	t.p = memdup(text, len);
 	if (!t.p)
 		return -TRACEDAT_E_NOMEM;
-	if (len)
-		memcpy(t.p, text, len);
-	t.len = len;
 	(*arr)[(*n)++] = t;
 	return 0;
 }
@@ -529,11 +496,9 @@ int tracedat_writer_add_option(struct tracedat_writer *w, uint16_t id,
 	o = &w->opts[w->nopts];
 	o->id = id;
 	o->len = (uint32_t)len;
-	o->data = malloc(len ? len : 1);
+	o->data = memdup(data, len);
 	if (!o->data)
 		return -TRACEDAT_E_NOMEM;
-	if (len)
-		memcpy(o->data, data, len);
 	w->nopts++;
 	return 0;
 }
@@ -570,25 +535,11 @@ static int spool_open(struct tracedat_writer *w)
 	return 0;
 }
 
-static int pwrite_all(struct tracedat_writer *w, const void *buf, size_t len,
-		      uint64_t off)
+static int spool_write(struct tracedat_writer *w, const void *buf, size_t len,
+		       uint64_t off)
 {
-	const uint8_t *p = buf;
-
-	while (len) {
-		ssize_t n = pwrite(w->spool, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			if (n == 0)
-				errno = EIO;
-			return fail_errno(w, -TRACEDAT_E_IO);
-		}
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
+	if (fmt_write_all(w->spool, buf, len, &off, NULL))
+		return fail_errno(w, -TRACEDAT_E_IO);
 	return 0;
 }
 
@@ -607,13 +558,13 @@ static int spool_append(struct tracedat_writer *w, struct wcpu *c,
 	at = w->spool_end;
 	memcpy(h, &next, 8);
 	memcpy(h + 8, &len, 4);
-	if ((ret = pwrite_all(w, h, SPOOL_HDR, at)) ||
-	    (hdr_len && (ret = pwrite_all(w, hdr, hdr_len, at + SPOOL_HDR))) ||
-	    (ret = pwrite_all(w, body, body_len, at + SPOOL_HDR + hdr_len)))
+	if ((ret = spool_write(w, h, SPOOL_HDR, at)) ||
+	    (hdr_len && (ret = spool_write(w, hdr, hdr_len, at + SPOOL_HDR))) ||
+	    (ret = spool_write(w, body, body_len, at + SPOOL_HDR + hdr_len)))
 		return ret;
 	if (c->last_blk == NO_BLOCK)
 		c->first_blk = at;
-	else if ((ret = pwrite_all(w, &at, 8, c->last_blk)))
+	else if ((ret = spool_write(w, &at, 8, c->last_blk)))
 		return ret;
 	c->last_blk = at;
 	w->spool_end = at + SPOOL_HDR + len;
@@ -629,20 +580,13 @@ static int cpu_flush(struct tracedat_writer *w, struct wcpu *c)
 	if (!c->npages)
 		return 0;
 	if (w->o.compress) {
-		size_t bound = ZSTD_compressBound(raw);
 		uint8_t zh[8];
 		size_t z;
 
-		if (!w->cctx && !(w->cctx = ZSTD_createCCtx()))
+		if ((!w->cctx && !(w->cctx = ZSTD_createCCtx())) ||
+		    fmt_grow((void **)&w->zbuf, &w->zcap,
+			     ZSTD_compressBound(raw), 0))
 			return -TRACEDAT_E_NOMEM;
-		if (bound > w->zcap) {
-			uint8_t *nz = realloc(w->zbuf, bound);
-
-			if (!nz)
-				return -TRACEDAT_E_NOMEM;
-			w->zbuf = nz;
-			w->zcap = bound;
-		}
 		z = ZSTD_compressCCtx(w->cctx, w->zbuf, w->zcap, c->buf, raw,
 				      w->o.zstd_level);
 		if (ZSTD_isError(z))
@@ -1119,7 +1063,7 @@ int tracedat_writer_finish(struct tracedat_writer *w)
 	if (ret)
 		return ret;
 	w->finished = true;
-	if (!w->have_header_page || !w->have_header_event)
+	if (!w->header_page.p || !w->header_event.p)
 		return w->failed = -TRACEDAT_E_STATE;
 	for (uint32_t i = 0; i < w->o.ncpus; i++) {
 		ret = cpu_flush(w, &w->cpus[i]);

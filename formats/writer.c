@@ -10,9 +10,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <zstd.h>
 
+#include "fmt-util.h"
 #include "iorec-format.h"
 
 struct iorec_writer {
@@ -31,27 +31,6 @@ struct iorec_writer {
 	size_t zcap;
 };
 
-static int put_all(struct iorec_writer *w, const uint8_t *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(w->fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			w->saved_errno = n < 0 ? errno : EIO;
-			w->failed = w->saved_errno == ENOSPC ||
-				    w->saved_errno == EDQUOT ?
-				    -IOREC_E_NOSPC : -IOREC_E_IO;
-			return w->failed;
-		}
-		p += n;
-		len -= (size_t)n;
-		w->written += (uint64_t)n;
-	}
-	return 0;
-}
-
 int iorec_writer_flush(struct iorec_writer *w)
 {
 	int ret;
@@ -60,9 +39,15 @@ int iorec_writer_flush(struct iorec_writer *w)
 		return w->failed;
 	if (!w->len)
 		return 0;
-	ret = put_all(w, w->buf, w->len);
+	ret = fmt_write_all(w->fd, w->buf, w->len, NULL, &w->written);
 	w->len = 0;
-	return ret;
+	if (ret) {
+		w->saved_errno = errno;
+		w->failed = errno == ENOSPC || errno == EDQUOT ?
+			    -IOREC_E_NOSPC : -IOREC_E_IO;
+		return w->failed;
+	}
+	return 0;
 }
 
 /* Make room for n more bytes, flushing first when the buffer is full. */
@@ -75,15 +60,7 @@ static int reserve(struct iorec_writer *w, size_t n)
 	ret = iorec_writer_flush(w);
 	if (ret)
 		return ret;
-	if (n > w->cap) {
-		uint8_t *nb = realloc(w->buf, n);
-
-		if (!nb)
-			return -IOREC_E_NOMEM;
-		w->buf = nb;
-		w->cap = n;
-	}
-	return 0;
+	return fmt_grow((void **)&w->buf, &w->cap, n, 0) ? -IOREC_E_NOMEM : 0;
 }
 
 struct iorec_writer *iorec_writer_new(int fd, int zstd_level, size_t bufsize)
@@ -190,7 +167,7 @@ int iorec_writer_add(struct iorec_writer *w, uint16_t type,
 		     const void *prefix, size_t prefix_len,
 		     const void *body, size_t body_len, bool compress)
 {
-	size_t cap, n;
+	size_t n;
 
 	if (!compress || !body_len)
 		return emit(w, type, 0, prefix, prefix_len, body, body_len,
@@ -203,15 +180,9 @@ int iorec_writer_add(struct iorec_writer *w, uint16_t type,
 				       w->level);
 		ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 0);
 	}
-	cap = ZSTD_compressBound(body_len);
-	if (cap > w->zcap) {
-		uint8_t *nz = realloc(w->zbuf, cap);
-
-		if (!nz)
-			return -IOREC_E_NOMEM;
-		w->zbuf = nz;
-		w->zcap = cap;
-	}
+	if (fmt_grow((void **)&w->zbuf, &w->zcap, ZSTD_compressBound(body_len),
+		     0))
+		return -IOREC_E_NOMEM;
 	n = ZSTD_compress2(w->cctx, w->zbuf, w->zcap, body, body_len);
 	if (ZSTD_isError(n))
 		return -IOREC_E_COMPRESS;

@@ -288,15 +288,21 @@ uint64_t now_real_ns(void)
 	return clock_ns(CLOCK_REALTIME);
 }
 
+/* The number at the start of s (not negative) and where it ends: 0, or -1. */
+static int parse_number(const char *s, double *v, char **end)
+{
+	errno = 0;
+	*v = strtod(s, end);
+	return errno || *end == s || *v < 0 ? -1 : 0;
+}
+
 int64_t parse_size(const char *s)
 {
 	char *end;
 	double v;
 	double mul = 1;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	if (parse_number(s, &v, &end) < 0)
 		return -1;
 	switch (tolower((unsigned char)*end)) {
 	case '\0': break;
@@ -316,25 +322,18 @@ int64_t parse_size(const char *s)
 
 int64_t parse_duration(const char *s)
 {
+	static const struct { const char *suffix; double ns; } units[] = {
+		{ "", 1e9 }, { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
+		{ "m", 60e9 }, { "min", 60e9 }, { "h", 3600e9 },
+	};
 	char *end;
 	double v;
-	double mul = 1e9;
+	size_t i;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || v < 0)
+	if (parse_number(s, &v, &end) < 0)
 		return -1;
-	if (!strcmp(end, "") || !strcmp(end, "s"))
-		mul = 1e9;
-	else if (!strcmp(end, "ms"))
-		mul = 1e6;
-	else if (!strcmp(end, "us"))
-		mul = 1e3;
-	else if (!strcmp(end, "m") || !strcmp(end, "min"))
-		mul = 60e9;
-	else if (!strcmp(end, "h"))
-		mul = 3600e9;
-	else
-		return -1;
-	return (int64_t)(v * mul);
+	for (i = 0; i < ARRAY_SIZE(units); i++)
+		if (!strcmp(end, units[i].suffix))
+			return (int64_t)(v * units[i].ns);
+	return -1;
 }

@@ -21,15 +21,9 @@
 
 #include "record.h"
 
-static const char *const abi_names[ABI_NR] = {
-	[ABI_UNKNOWN] = "unknown",
-	[ABI_X86_64] = "x86_64",
-	[ABI_I386] = "i386",
-	[ABI_X32] = "x32",
-	[ABI_AARCH64] = "aarch64",
-	[ABI_ARM] = "arm",
-	[ABI_RISCV64] = "riscv64",
-};
+#define REC_ABI(name, word) word,
+static const char *const abi_names[ABI_NR] = { REC_ABI_LIST };
+#undef REC_ABI
 
 const char *abi_name(enum rec_abi abi)
 {

@@ -166,6 +166,19 @@ static int parse_uint(const char *s, unsigned long min, unsigned long max,
 	return 0;
 }
 
+/*
+ * Set *dst to v, the value parsed from an option's arg (-1 when it did
+ * not parse), if it is at least min; else the usage error of fmt.
+ */
+static int set_at_least(uint64_t *dst, int64_t v, int64_t min,
+			const char *fmt, const char *arg)
+{
+	if (v < min)
+		return usage_error(fmt, arg);
+	*dst = (uint64_t)v;
+	return 0;
+}
+
 /* Handle one option; returns 0, or an exit code (2 usage, 0 done). */
 static int parse_opt(int c, const char *arg)
 {
@@ -177,23 +190,14 @@ static int parse_opt(int c, const char *arg)
 		env.output = arg;
 		break;
 	case 'd':
-		v = parse_duration(arg);
-		if (v <= 0)
-			return usage_error("invalid duration '%s' (use 10, 1.5s, 500ms, 2m)", arg);
-		env.duration_ns = (uint64_t)v;
-		break;
+		return set_at_least(&env.duration_ns, parse_duration(arg), 1,
+				    "invalid duration '%s' (use 10, 1.5s, 500ms, 2m)", arg);
 	case 'S':
-		v = parse_size(arg);
-		if (v <= 0)
-			return usage_error("invalid size '%s' (use 100M, 1G, 512k)", arg);
-		env.max_size = (uint64_t)v;
-		break;
+		return set_at_least(&env.max_size, parse_size(arg), 1,
+				    "invalid size '%s' (use 100M, 1G, 512k)", arg);
 	case 'F':
-		v = parse_size(arg);
-		if (v < (64 << 10))
-			return usage_error("invalid flight size '%s' (use 64k or more, e.g. 50M)", arg);
-		env.flight = (uint64_t)v;
-		break;
+		return set_at_least(&env.flight, parse_size(arg), 64 << 10,
+				    "invalid flight size '%s' (use 64k or more, e.g. 50M)", arg);
 	case 'p':
 		v = plan_parse_profiles(arg);
 		if (v < 0)

@@ -51,13 +51,9 @@
 #define GROUP_PREFIX	"iorec_"
 #define MAX_LIBCS	4
 
-static const char *const src_words[NS_NR] = {
-	[NS_STRINGS] = "strings",
-	[NS_KPROBE] = "kprobe",
-	[NS_EPROBE] = "eprobe",
-	[NS_UPROBE] = "uprobe",
-	[NS_SNAPSHOT] = "snapshot",
-};
+#define NAME_SRC(name, word) word,
+static const char *const src_words[NS_NR] = { NAME_SRC_LIST };
+#undef NAME_SRC
 
 static void set_default_order(struct names *n)
 {

@@ -24,16 +24,22 @@ struct iorec_writer;
 /* ------------------------------------------------------------------ */
 /* abi.c: syscall ABIs and their numbers; elf.c: ELF headers and symbols */
 
-enum rec_abi {
-	ABI_UNKNOWN,
-	ABI_X86_64,
-	ABI_I386,
-	ABI_X32,
-	ABI_AARCH64,
-	ABI_ARM,		/* arm EABI */
-	ABI_RISCV64,
-	ABI_NR,
-};
+/*
+ * The ABIs and their names (abi_name()), as an X-macro so that a value
+ * cannot be added without its name.
+ */
+#define REC_ABI_LIST						\
+	REC_ABI(UNKNOWN,	"unknown")			\
+	REC_ABI(X86_64,		"x86_64")			\
+	REC_ABI(I386,		"i386")				\
+	REC_ABI(X32,		"x32")				\
+	REC_ABI(AARCH64,	"aarch64")			\
+	REC_ABI(ARM,		"arm")		/* arm EABI */	\
+	REC_ABI(RISCV64,	"riscv64")
+
+#define REC_ABI(name, word) ABI_##name,
+enum rec_abi { REC_ABI_LIST ABI_NR };
+#undef REC_ABI
 
 #define SYSTAB_COLUMNS 5
 
@@ -203,15 +209,25 @@ void plan_add_ok(struct plan *p, const char *system, const char *name,
 struct tracefs_dynevent;
 struct tracefs_instance;
 
-/* The sources of file names, in the default order of the chain. */
-enum name_src {
-	NS_STRINGS,		/* path strings in the syscall events */
-	NS_KPROBE,		/* kprobe on the kernel's open path */
-	NS_EPROBE,		/* eprobes on syscalls:sys_enter_open* */
-	NS_UPROBE,		/* uprobes on the C library's open functions */
-	NS_SNAPSHOT,		/* fd snapshots and inode joins: always */
-	NS_NR,
-};
+/*
+ * The sources of file names, in the default order of the chain, with the
+ * words of --names and --check: an X-macro, as the ABIs above.
+ */
+#define NAME_SRC_LIST						\
+	/* path strings in the syscall events */		\
+	NAME_SRC(STRINGS,	"strings")			\
+	/* kprobe on the kernel's open path */			\
+	NAME_SRC(KPROBE,	"kprobe")			\
+	/* eprobes on syscalls:sys_enter_open* */		\
+	NAME_SRC(EPROBE,	"eprobe")			\
+	/* uprobes on the C library's open functions */		\
+	NAME_SRC(UPROBE,	"uprobe")			\
+	/* fd snapshots and inode joins: always */		\
+	NAME_SRC(SNAPSHOT,	"snapshot")
+
+#define NAME_SRC(name, word) NS_##name,
+enum name_src { NAME_SRC_LIST NS_NR };
+#undef NAME_SRC
 
 #define NAMES_MAX_PROBES 128
 

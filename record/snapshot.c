@@ -355,27 +355,42 @@ static void proc_cmdline(const char *dir, struct strbuf *sb)
 	free(text);
 }
 
-static void add_threads(struct strbuf *sb, const char *dir, const char *pid)
-{
-	char path[640], comm[64];
-	struct dirent *de;
-	DIR *d;
+/*
+ * Where a walk of /proc's numbered entries (processes, then each one's
+ * threads and fds) stands, for the function it calls on each entry.
+ */
+struct walk {
+	struct strbuf *sb;
+	struct strbuf *cmd;	/* one command line buffer for all processes */
+	const char *dir;	/* /proc/PID, for its threads and fds */
+	const char *pid;
+};
 
-	snprintf(path, sizeof(path), "%s/task", dir);
-	d = opendir(path);
+/* Call fn for each entry of path whose name is a number (pid, tid, fd). */
+static void each_number(const char *path, const struct walk *w,
+			void (*fn)(const struct walk *w, const char *name))
+{
+	DIR *d = opendir(path);
+	struct dirent *de;
+
 	if (!d)
 		return;
-	while ((de = readdir(d))) {
-		if (!isdigit((unsigned char)de->d_name[0]) ||
-		    !strcmp(de->d_name, pid))
-			continue;
-		snprintf(path, sizeof(path), "%s/task/%s/comm", dir,
-			 de->d_name);
-		if (read_small(path, comm, sizeof(comm)) < 0)
-			continue;
-		add_line(sb, "thread", de->d_name, pid, comm, NULL);
-	}
+	while ((de = readdir(d)))
+		if (isdigit((unsigned char)de->d_name[0]))
+			fn(w, de->d_name);
 	closedir(d);
+}
+
+static void add_thread(const struct walk *w, const char *tid)
+{
+	char path[640], comm[64];
+
+	if (!strcmp(tid, w->pid))
+		return;
+	snprintf(path, sizeof(path), "%s/task/%s/comm", w->dir, tid);
+	if (read_small(path, comm, sizeof(comm)) < 0)
+		return;
+	add_line(w->sb, "thread", tid, w->pid, comm, NULL);
 }
 
 /* pos and flags (octal text) of /proc/PID/fdinfo/FD. */
@@ -394,47 +409,33 @@ static void fd_info(const char *dir, const char *fd, char *pos, char *flags)
 		sscanf(p + 6, " %31s", flags);
 }
 
-static void add_fds(struct strbuf *sb, const char *dir, const char *pid)
+static void add_fd(const struct walk *w, const char *fd)
 {
-	char path[640], target[4096];
-	struct dirent *de;
-	DIR *d;
+	char path[640], target[4096], dev[32], ino[32], pos[32], flags[32];
+	struct stat st;
+	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/fd", dir);
-	d = opendir(path);
-	if (!d)
+	snprintf(path, sizeof(path), "%s/fd/%s", w->dir, fd);
+	if (stat(path, &st) < 0 ||
+	    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ||
+	      S_ISBLK(st.st_mode)))
 		return;
-	while ((de = readdir(d))) {
-		char dev[32], ino[32], pos[32], flags[32];
-		struct stat st;
-		ssize_t n;
-
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(path, sizeof(path), "%s/fd/%s", dir, de->d_name);
-		if (stat(path, &st) < 0 ||
-		    !(S_ISREG(st.st_mode) || S_ISDIR(st.st_mode) ||
-		      S_ISBLK(st.st_mode)))
-			continue;
-		n = readlink(path, target, sizeof(target) - 1);
-		if (n < 0)
-			continue;
-		target[n] = '\0';
-		snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev),
-			 minor(st.st_dev));
-		snprintf(ino, sizeof(ino), "%llu",
-			 (unsigned long long)st.st_ino);
-		fd_info(dir, de->d_name, pos, flags);
-		add_line(sb, "fd", pid, de->d_name, dev, ino, flags, pos,
-			 target, NULL);
-	}
-	closedir(d);
+	n = readlink(path, target, sizeof(target) - 1);
+	if (n < 0)
+		return;
+	target[n] = '\0';
+	snprintf(dev, sizeof(dev), "%u:%u", major(st.st_dev),
+		 minor(st.st_dev));
+	snprintf(ino, sizeof(ino), "%llu", (unsigned long long)st.st_ino);
+	fd_info(w->dir, fd, pos, flags);
+	add_line(w->sb, "fd", w->pid, fd, dev, ino, flags, pos, target, NULL);
 }
 
-static void add_process(struct strbuf *sb, const char *pid,
-			struct strbuf *cmd)
+static void add_process(const struct walk *all, const char *pid)
 {
 	char dir[64], path[96], comm[64], ppid_s[32], exe[4096];
+	struct walk w = { .sb = all->sb, .dir = dir, .pid = pid };
+	struct strbuf *sb = all->sb;
 	long ppid;
 	ssize_t n;
 
@@ -445,9 +446,9 @@ static void add_process(struct strbuf *sb, const char *pid,
 	snprintf(path, sizeof(path), "%s/exe", dir);
 	n = readlink(path, exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = '\0';
-	proc_cmdline(dir, cmd);
-	add_line(sb, "proc", pid, ppid_s, comm, exe, cmd->buf ? cmd->buf : "",
-		 NULL);
+	proc_cmdline(dir, all->cmd);
+	add_line(sb, "proc", pid, ppid_s, comm, exe,
+		 all->cmd->buf ? all->cmd->buf : "", NULL);
 	/* the syscall ABI of its program: which table names its raw ids */
 	if (n > 0) {
 		enum rec_abi abi = elf_file_abi(path);
@@ -455,22 +456,18 @@ static void add_process(struct strbuf *sb, const char *pid,
 		if (abi != ABI_UNKNOWN)
 			add_line(sb, "abi", pid, abi_name(abi), NULL);
 	}
-	add_threads(sb, dir, pid);
-	add_fds(sb, dir, pid);
+	snprintf(path, sizeof(path), "%s/task", dir);
+	each_number(path, &w, add_thread);
+	snprintf(path, sizeof(path), "%s/fd", dir);
+	each_number(path, &w, add_fd);
 }
 
 static void add_processes(struct strbuf *sb)
 {
 	struct strbuf cmd = STRBUF_INIT;
-	DIR *d = opendir("/proc");
-	struct dirent *de;
+	struct walk w = { .sb = sb, .cmd = &cmd };
 
-	if (!d)
-		return;
-	while ((de = readdir(d)))
-		if (isdigit((unsigned char)de->d_name[0]))
-			add_process(sb, de->d_name, &cmd);
-	closedir(d);
+	each_number("/proc", &w, add_process);
 	strbuf_release(&cmd);
 }
 

@@ -7,6 +7,15 @@ tests_test_format_SOURCES = tests/test-format.c
 tests_test_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_format_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
 
+# the helpers formats/fmt-util.c gives both containers
+if HAVE_CMOCKA
+check_PROGRAMS += tests/test-fmt-util
+TESTS += tests/test-fmt-util
+endif
+tests_test_fmt_util_SOURCES = tests/test-fmt-util.c
+tests_test_fmt_util_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+tests_test_fmt_util_LDADD = formats/libiorecfmt.a $(CMOCKA_LIBS)
+
 TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
 	tests/test-integrity.sh

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+/*
+ * fmt-util.c - the helpers the .iorec and the trace.dat writers and
+ * readers share.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "fmt-util.h"
+
+const char *fmt_strerror(const char *const *str, int max, int err)
+{
+	if (err < 0)
+		err = -err;
+	if (err >= max)
+		return "unknown error";
+	return str[err];
+}
+
+int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
+		  uint64_t *done)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = at ? pwrite(fd, p, len, (off_t)*at) :
+				 write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO;
+			return -1;
+		}
+		p += n;
+		len -= (size_t)n;
+		if (at)
+			*at += (uint64_t)n;
+		if (done)
+			*done += (uint64_t)n;
+	}
+	return 0;
+}
+
+int fmt_grow(void **buf, size_t *cap, size_t need, size_t first)
+{
+	size_t n = need;
+	void *nb;
+
+	if (need <= *cap)
+		return 0;
+	if (first) {
+		n = *cap ? *cap : first;
+		/* doubling stops short of overflow: then exactly need */
+		while (n < need)
+			n = n > SIZE_MAX / 2 ? need : n * 2;
+	}
+	nb = realloc(*buf, n);
+	if (!nb)
+		return -1;
+	*buf = nb;
+	*cap = n;
+	return 0;
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fmt-util.h - helpers shared by the .iorec and the trace.dat code of
+ * libiorec (not installed, not exported), each written once for both
+ * containers.
+ */
+#ifndef FMT_UTIL_H
+#define FMT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * fmt_strerror - the string of an error code in a table built from an
+ * X-macro error list (IOREC_ERRORS, TRACEDAT_ERRORS)
+ * @str: the strings, indexed by the positive code
+ * @max: their number
+ * @err: the code, negative (as returned) or positive
+ *
+ * Return: a static string, "unknown error" for a code out of range.
+ */
+const char *fmt_strerror(const char *const *str, int max, int err);
+
+/*
+ * fmt_write_all - write all of buf to fd, retrying on EINTR and short
+ * writes
+ * @at: NULL to write at fd's position (fd may be a pipe); else the file
+ *   offset to pwrite() at, advanced past what was written
+ * @done: NULL, or a count increased by every byte written, also by those
+ *   written before a failure
+ *
+ * Return: 0, or -1 with errno set (EIO for a write that wrote nothing).
+ */
+int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
+		  uint64_t *done);
+
+/*
+ * fmt_grow - make the heap buffer *buf of *cap bytes hold need bytes
+ * @first: 0 to grow to need bytes exactly; else the capacity an empty
+ *   buffer starts with, doubled until it holds need (a buffer appended to
+ *   in small pieces is then reallocated only a few times)
+ *
+ * Return: 0, or -1 when out of memory (*buf and *cap unchanged).
+ */
+int fmt_grow(void **buf, size_t *cap, size_t need, size_t first);
+
+#endif /* FMT_UTIL_H */

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: MIT
+/*
+ * test-fmt-util.c - unit tests of the helpers the .iorec and trace.dat
+ * code of formats/ shares: the write loop through interrupted and short
+ * writes, its pwrite() form and its errors, buffer growth to a size or by
+ * doubling (and its failure), and the error-table lookup.
+ */
+#include "config.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fmt-util.h"
+
+#define PIPE_BYTES	(8u << 20)
+
+static volatile sig_atomic_t alarms;
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	alarms++;
+}
+
+static uint8_t pattern(size_t i)
+{
+	return (uint8_t)(i * 7 + i / 4096);
+}
+
+/*
+ * A slow reader on a pipe, and a timer signal without SA_RESTART every
+ * millisecond: the writer's write() calls are interrupted, before any
+ * byte (EINTR) or after some (a short write).  Every byte must arrive, in
+ * order, and be counted once.
+ */
+static void test_write_all_interrupted(void **state)
+{
+	struct itimerval it = { { 0, 1000 }, { 0, 1000 } }, off = { 0 };
+	struct sigaction sa;
+	uint64_t done = 0;
+	uint8_t *buf = malloc(PIPE_BYTES);
+	int p[2], status;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(buf);
+	for (size_t i = 0; i < PIPE_BYTES; i++)
+		buf[i] = pattern(i);
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		uint8_t in[4096];
+		size_t got = 0;
+		ssize_t n;
+
+		close(p[1]);
+		while ((n = read(p[0], in, sizeof(in))) > 0) {
+			for (ssize_t i = 0; i < n; i++)
+				if (in[i] != pattern(got + (size_t)i))
+					_exit(2);
+			got += (size_t)n;
+			if (got % (256u << 10) < sizeof(in))
+				usleep(2000);
+		}
+		_exit(n == 0 && got == PIPE_BYTES ? 0 : 3);
+	}
+	close(p[0]);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, NULL), 0);
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+	assert_int_equal(fmt_write_all(p[1], buf, PIPE_BYTES, NULL, &done), 0);
+	setitimer(ITIMER_REAL, &off, NULL);
+	close(p[1]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(done, PIPE_BYTES);
+	assert_true(alarms > 0);
+	free(buf);
+}
+
+/* With an offset: pwrite() there, the offset advanced, fd's own not. */
+static void test_write_all_at(void **state)
+{
+	int fd = memfd_create("fmt-util", 0);
+	uint64_t at = 100, done = 5;
+	char back[8];
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(fmt_write_all(fd, "abcdef", 6, &at, &done), 0);
+	assert_int_equal(at, 106);
+	assert_int_equal(done, 11);
+	assert_int_equal(lseek(fd, 0, SEEK_CUR), 0);
+	assert_int_equal(pread(fd, back, 6, 100), 6);
+	assert_memory_equal(back, "abcdef", 6);
+	/* no count asked for, nothing to write */
+	assert_int_equal(fmt_write_all(fd, "x", 1, NULL, NULL), 0);
+	assert_int_equal(fmt_write_all(fd, NULL, 0, NULL, &done), 0);
+	assert_int_equal(done, 11);
+	close(fd);
+}
+
+/* A failed write: -1 with the errno of write(), nothing counted. */
+static void test_write_all_errors(void **state)
+{
+	int fd = open("/dev/full", O_WRONLY);
+	uint64_t done = 0;
+
+	(void)state;
+	if (fd < 0)
+		skip();
+	assert_int_equal(fmt_write_all(fd, "abc", 3, NULL, &done), -1);
+	assert_int_equal(errno, ENOSPC);
+	assert_int_equal(done, 0);
+	close(fd);
+	assert_int_equal(fmt_write_all(-1, "abc", 3, NULL, &done), -1);
+	assert_int_equal(errno, EBADF);
+}
+
+static void test_grow(void **state)
+{
+	void *buf = NULL;
+	size_t cap = 0;
+
+	(void)state;
+	/* exact */
+	assert_int_equal(fmt_grow(&buf, &cap, 10, 0), 0);
+	assert_non_null(buf);
+	assert_int_equal(cap, 10);
+	assert_int_equal(fmt_grow(&buf, &cap, 7, 0), 0);
+	assert_int_equal(cap, 10);
+	free(buf);
+
+	/* doubling from a first capacity */
+	buf = NULL;
+	cap = 0;
+	assert_int_equal(fmt_grow(&buf, &cap, 1, 256), 0);
+	assert_int_equal(cap, 256);
+	memset(buf, 'x', 256);
+	assert_int_equal(fmt_grow(&buf, &cap, 257, 256), 0);
+	assert_int_equal(cap, 512);
+	assert_int_equal(fmt_grow(&buf, &cap, 3000, 256), 0);
+	assert_int_equal(cap, 4096);
+	assert_int_equal(((char *)buf)[255], 'x');
+
+	/* too much: no doubling past the overflow, the buffer kept */
+	{
+		void *old = buf;
+
+		assert_int_equal(fmt_grow(&buf, &cap, SIZE_MAX, 256), -1);
+		assert_ptr_equal(buf, old);
+		assert_int_equal(cap, 4096);
+		assert_int_equal(((char *)buf)[0], 'x');
+	}
+	free(buf);
+}
+
+static void test_strerror(void **state)
+{
+	static const char *const str[] = { "zero", "one", "two" };
+
+	(void)state;
+	assert_string_equal(fmt_strerror(str, 3, 0), "zero");
+	assert_string_equal(fmt_strerror(str, 3, -2), "two");
+	assert_string_equal(fmt_strerror(str, 3, 1), "one");
+	assert_string_equal(fmt_strerror(str, 3, -3), "unknown error");
+	assert_string_equal(fmt_strerror(str, 3, 99), "unknown error");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_write_all_interrupted),
+		cmocka_unit_test(test_write_all_at),
+		cmocka_unit_test(test_write_all_errors),
+		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_strerror),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

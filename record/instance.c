@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <tracefs.h>
@@ -63,6 +64,23 @@ static bool pid_alive(pid_t pid)
 	return kill(pid, 0) == 0 || errno != ESRCH;
 }
 
+/*
+ * Remove ti's directory.  Another program that has one of its files open
+ * (trace-cmd walking every instance's events, a shell reading its trace)
+ * makes rmdir fail with EBUSY for as long as it does: try again for up
+ * to two seconds before giving up.  Returns 0 or -1 (errno set).
+ */
+static int instance_rmdir(struct tracefs_instance *ti)
+{
+	const struct timespec pause = { 0, 50 * 1000 * 1000 };
+	int ret, tries = 40;
+
+	while ((ret = tracefs_instance_destroy(ti)) < 0 && errno == EBUSY &&
+	       --tries > 0)
+		nanosleep(&pause, NULL);
+	return ret;
+}
+
 /* Remove one instance by name.  Returns 0 or -1. */
 static int instance_remove_name(const char *name)
 {
@@ -74,7 +92,7 @@ static int instance_remove_name(const char *name)
 		return -1;
 	/* Its tracing may still run into the buffers: stop it first. */
 	tracefs_trace_off(ti);
-	ret = tracefs_instance_destroy(ti);
+	ret = instance_rmdir(ti);
 	tracefs_instance_free(ti);
 	return ret;
 }
@@ -216,7 +234,7 @@ void instance_destroy(struct rec_instance *ri)
 	tracefs_trace_off(ri->ti);
 	/* Disabling first lets rmdir succeed even on older kernels. */
 	tracefs_event_disable(ri->ti, NULL, NULL);
-	if (tracefs_instance_destroy(ri->ti) < 0)
+	if (instance_rmdir(ri->ti) < 0)
 		warning("cannot remove tracefs instance %s: %m (remove it with: rmdir %s/instances/%s)",
 			ri->name, tracefs_tracing_dir(), ri->name);
 	tracefs_instance_free(ri->ti);

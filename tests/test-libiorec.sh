@@ -59,6 +59,17 @@ if ! cmp -s "$T/api" "$T/exported"; then
 	fail=1
 fi
 [ "$(wc -l <"$T/api")" -ge 20 ] || { echo "FAIL: only $(wc -l <"$T/api") functions found in the header"; fail=1; }
+# and the Debian symbols file lists each of them (dpkg-gensymbols would
+# only warn of one it lacks)
+if [ -f "$top_srcdir/debian/libiorec0.symbols" ]; then
+	awk '/^ [a-z_0-9]+@Base/ { sub(/@.*/, "", $1); print $1 }' \
+		"$top_srcdir/debian/libiorec0.symbols" | sort -u >"$T/symbols"
+	if ! cmp -s "$T/exported" "$T/symbols"; then
+		echo "FAIL: debian/libiorec0.symbols differs from the exports (< library, > symbols file):"
+		diff "$T/exported" "$T/symbols"
+		fail=1
+	fi
+fi
 # every function has its kernel-doc comment, "/**" then " * name - ..."
 while read -r f; do
 	grep -qE "^ \* $f - " "$incdir/iorec/format.h" ||

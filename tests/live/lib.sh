@@ -362,6 +362,15 @@ finish() {
 	exit 0
 }
 
+# info_to FILE INFO [WHAT]: 'ioreport info' of FILE into INFO; it must exit
+# 0 on whatever iorec left, cut files too (else fail, showing its output;
+# WHAT names FILE in the message).
+info_to() {
+	local rc=0
+	"$IOREPORT" info "$1" >"$2" 2>&1 || rc=$?
+	[ "$rc" = 0 ] || { cat "$2" >&2; fail "ioreport info on ${3:-$1} exited $rc, expected 0"; }
+}
+
 # info_integrity FILE: the integrity line of 'ioreport info' output.
 info_integrity() {
 	grep -iE '^ *integrity' "$1" | head -n 1

@@ -6,7 +6,8 @@
 # a test creates (temp dirs, loop devices, mounts, background processes) is
 # registered with on_exit and torn down in reverse order on every exit path.
 #
-# Variables set here: T (private temp dir), TRACEFS, IOREC, IOREPORT.
+# Variables set here: T (private temp dir), TRACEFS, IOREC, IOREPORT, VM
+# (/proc/sys/vm).
 # Variables set by make_loop_ext4: LOOPDEV, LOOPNAME, MNT, LOOP_MAJMIN
 # ("7,0": the MAJ,MIN form that block events print), LOOP_DEVT ("7:0").
 
@@ -308,6 +309,30 @@ diskstats_sectors() {
 	local dev=${1#/dev/} what=${2:-w}
 	awk -v d="$dev" -v w="$what" '$3 == d { print (w == "r") ? $6 : $10; f = 1 }
 		END { if (!f) exit 1 }' /proc/diskstats
+}
+
+# ---------------------------------------------------------------- vm.dirty_*
+
+VM=/proc/sys/vm
+
+# save_dirty_sysctls: skip unless the vm.dirty_* limits are writable; note
+# them (SAVED_R, SAVED_BR, SAVED_B, SAVED_BB) and put them back at exit.
+save_dirty_sysctls() {
+	local k
+	for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes; do
+		[ -w "$VM/$k" ] || skip "$VM/$k is not writable"
+	done
+	SAVED_R=$(cat $VM/dirty_ratio) SAVED_BR=$(cat $VM/dirty_background_ratio)
+	SAVED_B=$(cat $VM/dirty_bytes) SAVED_BB=$(cat $VM/dirty_background_bytes)
+	on_exit restore_dirty_sysctls
+}
+
+# restore_dirty_sysctls: the limits save_dirty_sysctls noted.  A ratio and
+# its bytes twin exclude each other (writing one zeroes the other), so
+# write back whichever was in force.
+restore_dirty_sysctls() {
+	if [ "$SAVED_B" != 0 ]; then echo "$SAVED_B" >$VM/dirty_bytes; else echo "$SAVED_R" >$VM/dirty_ratio; fi
+	if [ "$SAVED_BB" != 0 ]; then echo "$SAVED_BB" >$VM/dirty_background_bytes; else echo "$SAVED_BR" >$VM/dirty_background_ratio; fi
 }
 
 # ---------------------------------------------------------------- assertions

@@ -19,10 +19,7 @@ need_root_tracefs
 need_cmd python3 mkfs.ext4 losetup
 need_event block:block_rq_complete ext4:ext4_sync_file_enter \
 	writeback:balance_dirty_pages sched:sched_switch
-VM=/proc/sys/vm
-for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes; do
-	[ -w "$VM/$k" ] || skip "$VM/$k is not writable"
-done
+save_dirty_sysctls
 
 py() {	# FILE EXPR: EXPR over the findings f of FILE, one(rule, kind=name)
 	python3 - "$1" "$2" <<'PY'
@@ -98,19 +95,12 @@ x=$(py "$T/cold.json" "one('iowait', process='coldreader', device='$CARDNAME')")
 log "$x"
 
 # 3. dirty throttling with low limits
-SAVED_R=$(cat $VM/dirty_ratio) SAVED_BR=$(cat $VM/dirty_background_ratio)
-SAVED_B=$(cat $VM/dirty_bytes) SAVED_BB=$(cat $VM/dirty_background_bytes)
-restore_sysctls() {
-	if [ "$SAVED_B" != 0 ]; then echo "$SAVED_B" >$VM/dirty_bytes; else echo "$SAVED_R" >$VM/dirty_ratio; fi
-	if [ "$SAVED_BB" != 0 ]; then echo "$SAVED_BB" >$VM/dirty_background_bytes; else echo "$SAVED_BR" >$VM/dirty_background_ratio; fi
-}
-on_exit restore_sysctls
 unique_dd
 echo $((4 << 20)) >$VM/dirty_background_bytes
 echo $((8 << 20)) >$VM/dirty_bytes
 run_iorec -q -o "$T/dirty.iorec" -- "$DD" if=/dev/zero of="$LOWER_MNT/big" bs=1M count=48 status=none ||
 	fail "iorec -- dd failed"
-restore_sysctls
+restore_dirty_sysctls
 findings dirty
 x=$(py "$T/dirty.json" "(x := one('dirty-throttling', process='dd', sysctl='vm.dirty_bytes=8388608')) and x['numbers']['paused_ns'] > 0 and x") ||
 	fail "no dirty-throttling of dd naming vm.dirty_bytes=8388608"

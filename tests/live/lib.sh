@@ -18,9 +18,11 @@ TEST_NAME=$(basename "$0" .sh)
 TRACEFS=/sys/kernel/tracing
 
 # Binaries: the test harness exports absolute paths; when a test is run by
-# hand from the source tree, fall back to the built programs next to it.
+# hand from the source tree, fall back to the built programs next to it
+# (and to that tree for top_srcdir).
 _lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${top_builddir:=$(cd "$_lib_dir/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$_lib_dir/../.." && pwd)}"
 : "${IOREC:=$top_builddir/iorec}"
 : "${IOREPORT:=$top_builddir/ioreport}"
 

@@ -1,11 +1,19 @@
 # tests/: C unit tests (cmocka), the corrupt-input corpus, man-page checks
+
+# the unit tests of formats/ (the .iorec file, trace.dat), linking it alone
+FORMAT_TESTS = tests/test-format tests/test-tracedat
 if HAVE_CMOCKA
-check_PROGRAMS += tests/test-format
-TESTS += tests/test-format
+check_PROGRAMS += $(FORMAT_TESTS)
+TESTS += $(FORMAT_TESTS)
 endif
+FORMAT_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+FORMAT_TEST_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
 tests_test_format_SOURCES = tests/test-format.c
-tests_test_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_format_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
+tests_test_format_CFLAGS = $(FORMAT_TEST_CFLAGS)
+tests_test_format_LDADD = $(FORMAT_TEST_LDADD)
+tests_test_tracedat_SOURCES = tests/test-tracedat.c
+tests_test_tracedat_CFLAGS = $(FORMAT_TEST_CFLAGS)
+tests_test_tracedat_LDADD = $(FORMAT_TEST_LDADD)
 
 TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
@@ -47,14 +55,6 @@ EXTRA_DIST += tests/test-html.sh tests/html/setup.sh tests/html/check-page.js te
 
 include $(srcdir)/tests/tracedat/local.mk
 include $(srcdir)/tests/export/local.mk
-
-if HAVE_CMOCKA
-check_PROGRAMS += tests/test-tracedat
-TESTS += tests/test-tracedat
-endif
-tests_test_tracedat_SOURCES = tests/test-tracedat.c
-tests_test_tracedat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_tracedat_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
 
 check_PROGRAMS += tests/fuzz-tracedat-reader
 tests_fuzz_tracedat_reader_SOURCES = tests/fuzz/fuzz-tracedat-reader.c

@@ -66,5 +66,4 @@ TESTS += tests/test-libiorec.sh tests/test-completion.sh
 EXTRA_DIST += tests/test-libiorec.sh tests/test-completion.sh
 # the Debian packages, built and installed (scripts/test.sh runs it; not
 # in make check)
-EXTRA_DIST += tests/debian/packages.sh
-EXTRA_DIST += tests/debian/cross-deb.sh
+EXTRA_DIST += tests/debian/packages.sh tests/debian/cross-deb.sh tests/debian/lib.sh

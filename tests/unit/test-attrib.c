@@ -23,6 +23,7 @@
 #include "replay/window.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
+#include "fixture.h"
 
 #define DEV70	((7u << 20) | 0)
 #define DEV80	((8u << 20) | 0)
@@ -198,26 +199,9 @@ static void req(struct fx *x, uint32_t dev, uint64_t sector, uint32_t nr,
 	attrib_request(x->at, &rq, o);
 }
 
-/* cmocka fixtures: each test's replay, fresh. */
-static int fx_setup(void **state)
-{
-	struct fx *x = malloc(sizeof(*x));
-
-	if (!x)
-		return -1;
-	fx_init(x);
-	*state = x;
-	return 0;
-}
-
-static int fx_teardown(void **state)
-{
-	fx_release(*state);
-	free(*state);
-	return 0;
-}
-
-#define FX_TEST(t)	cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+/* each test's replay, fresh */
+DEFINE_FIXTURE(fx, struct fx, fx_init, fx_release)
+#define FX_TEST(t)	FIXTURE_TEST(fx, t)
 
 static struct blkio *pblk(struct proc *p)
 {

@@ -22,6 +22,7 @@
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
 #include "stats/account.h"
+#include "fixture.h"
 
 /* ------------------------------------------------------------------ */
 /* helpers */
@@ -85,26 +86,10 @@ static int sr_teardown(void **state)
 	return 0;
 }
 
-static int run_setup(void **state)
-{
-	struct run *run = malloc(sizeof(*run));
+DEFINE_FIXTURE(run, struct run, run_init, run_release)
 
-	if (!run)
-		return -1;
-	run_init(run);
-	*state = run;
-	return 0;
-}
-
-static int run_teardown(void **state)
-{
-	run_release(*state);
-	free(*state);
-	return 0;
-}
-
-#define SR_TEST(t)	cmocka_unit_test_setup_teardown(t, sr_setup, sr_teardown)
-#define RUN_TEST(t)	cmocka_unit_test_setup_teardown(t, run_setup, run_teardown)
+#define SR_TEST(t)	FIXTURE_TEST(sr, t)
+#define RUN_TEST(t)	FIXTURE_TEST(run, t)
 
 /* One complete syscall of tid, accounted. */
 static void call(struct run *run, uint64_t ts, uint64_t dur, int tid,

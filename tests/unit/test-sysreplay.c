@@ -88,8 +88,29 @@ static int sr_teardown(void **state)
 
 DEFINE_FIXTURE(run, struct run, run_init, run_release)
 
+/* A process table over its file table, no statistics attached. */
+struct tables {
+	struct filetab *ft;
+	struct proctable *pt;
+};
+
+static void tables_init(struct tables *tb)
+{
+	tb->ft = filetab_new();
+	tb->pt = proctable_new(tb->ft);
+}
+
+static void tables_release(struct tables *tb)
+{
+	proctable_free(tb->pt, NULL);
+	filetab_free(tb->ft, NULL);
+}
+
+DEFINE_FIXTURE(tables, struct tables, tables_init, tables_release)
+
 #define SR_TEST(t)	FIXTURE_TEST(sr, t)
 #define RUN_TEST(t)	FIXTURE_TEST(run, t)
+#define TABLES_TEST(t)	FIXTURE_TEST(tables, t)
 
 /* One complete syscall of tid, accounted. */
 static void call(struct run *run, uint64_t ts, uint64_t dur, int tid,
@@ -361,8 +382,7 @@ static const char start_snap[] =
 
 static void test_snapshot_seed(void **state)
 {
-	struct filetab *ft = filetab_new();
-	struct proctable *pt = proctable_new(ft);
+	struct proctable *pt = ((struct tables *)*state)->pt;
 	struct proc *p, *q;
 	struct file *f;
 
@@ -388,14 +408,11 @@ static void test_snapshot_seed(void **state)
 	assert_string_equal(p->comm, "db2");
 	assert_string_equal(p->comms, "db\tserver,db2");
 	assert_int_equal(proctable_stats(pt)->fds_seeded, 3);
-	proctable_free(pt, NULL);
-	filetab_free(ft, NULL);
 }
 
 static void test_fork_inherits(void **state)
 {
-	struct filetab *ft = filetab_new();
-	struct proctable *pt = proctable_new(ft);
+	struct proctable *pt = ((struct tables *)*state)->pt;
 	struct proc *parent, *child;
 	struct file *f;
 
@@ -429,14 +446,11 @@ static void test_fork_inherits(void **state)
 	assert_true(parent->exited);
 	assert_null(parent->fds);
 	assert_null(proctable_lookup(pt, 100));
-	proctable_free(pt, NULL);
-	filetab_free(ft, NULL);
 }
 
 static void test_pid_reuse(void **state)
 {
-	struct filetab *ft = filetab_new();
-	struct proctable *pt = proctable_new(ft);
+	struct proctable *pt = ((struct tables *)*state)->pt;
 	struct proc *a, *b, *c;
 
 	proctable_load_start(pt, "proc\t1\t0\tinit\t/sbin/init\tinit\n");
@@ -460,14 +474,11 @@ static void test_pid_reuse(void **state)
 	assert_ptr_not_equal(b, c);
 	assert_true(b->exited);
 	assert_int_equal(proctable_stats(pt)->pid_reuse, 1);
-	proctable_free(pt, NULL);
-	filetab_free(ft, NULL);
 }
 
 static void test_exec_by_thread_and_rename(void **state)
 {
-	struct filetab *ft = filetab_new();
-	struct proctable *pt = proctable_new(ft);
+	struct proctable *pt = ((struct tables *)*state)->pt;
 	struct proc *p;
 
 	proctable_load_start(pt, start_snap);
@@ -483,8 +494,6 @@ static void test_exec_by_thread_and_rename(void **state)
 	assert_null(proctable_lookup(pt, 101));
 	assert_string_equal(p->comm, "a-very-long-pro");
 	assert_string_equal(p->comms, "db\tserver,flusher,dbmain,a-very-long-pro");
-	proctable_free(pt, NULL);
-	filetab_free(ft, NULL);
 }
 
 static void test_end_snapshot(void **state)
@@ -843,10 +852,10 @@ int main(void)
 		cmocka_unit_test(test_imap),
 		cmocka_unit_test(test_dup2_then_close),
 		cmocka_unit_test(test_close_range_and_exec),
-		cmocka_unit_test(test_snapshot_seed),
-		cmocka_unit_test(test_fork_inherits),
-		cmocka_unit_test(test_pid_reuse),
-		cmocka_unit_test(test_exec_by_thread_and_rename),
+		TABLES_TEST(test_snapshot_seed),
+		TABLES_TEST(test_fork_inherits),
+		TABLES_TEST(test_pid_reuse),
+		TABLES_TEST(test_exec_by_thread_and_rename),
 		RUN_TEST(test_end_snapshot),
 		RUN_TEST(test_account),
 		RUN_TEST(test_account_dup_cloexec),

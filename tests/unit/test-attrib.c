@@ -213,6 +213,19 @@ static struct blkio *fblk(struct file *f)
 	return &filestat_of(f)->blk;
 }
 
+/*
+ * The write request app and other shared: each charged its bytes, the
+ * request counted once, for app.
+ */
+static void assert_shared(struct fx *x, uint64_t app_bytes,
+			  uint64_t other_bytes)
+{
+	assert_int_equal(pblk(x->app)->write_bytes, app_bytes);
+	assert_int_equal(pblk(x->other)->write_bytes, other_bytes);
+	assert_int_equal(pblk(x->app)->requests, 1);
+	assert_int_equal(pblk(x->other)->requests, 0);
+}
+
 /* Rule "syscall": direct I/O inside write(fd) -> caller and fd's file. */
 static void test_syscall_direct(void **state)
 {
@@ -253,10 +266,7 @@ static void test_writeback_shares(void **state)
 	assert_int_equal(o.kind, AK_WRITEBACK);
 	assert_ptr_equal(o.proc, x->app);		/* the largest share */
 	assert_ptr_equal(o.file, x->fa);
-	assert_int_equal(pblk(x->app)->write_bytes, 6144);
-	assert_int_equal(pblk(x->other)->write_bytes, 2048);
-	assert_int_equal(pblk(x->app)->requests, 1);
-	assert_int_equal(pblk(x->other)->requests, 0);
+	assert_shared(x, 6144, 2048);
 	assert_int_equal(fblk(x->fa)->write_bytes, 8192);
 	/* the dirt still pending is shared the same way */
 	flush(x, 12, 3000, 8);
@@ -329,11 +339,8 @@ static void test_merge_and_split(void **state)
 	sys_out(x, 200, SK_PWRITE64);
 	req(x, DEV70, 0, 16, true, &o);
 	assert_ptr_equal(o.proc, x->app);
-	assert_int_equal(pblk(x->app)->write_bytes, 4096);
-	assert_int_equal(pblk(x->app)->requests, 1);
+	assert_shared(x, 4096, 4096);
 	assert_int_equal(pblk(x->app)->dev_ns, 500);
-	assert_int_equal(pblk(x->other)->write_bytes, 4096);
-	assert_int_equal(pblk(x->other)->requests, 0);
 	assert_int_equal(pblk(x->other)->dev_ns, 500);
 	assert_int_equal(fblk(x->fb)->write_bytes, 4096);
 	/* one bio split into two requests */

@@ -259,7 +259,8 @@ static void test_writeback_shares(void **state)
 	struct fx *x = *state;
 	struct attrib_owner o;
 
-	app_write(x, 3, DK_DIRTY_FOLIO, DEV70, 12, 3);	/* ties ino 12 to a */
+	/* three folios of ino 12 dirtied by app's write to a: ties it to a */
+	app_write(x, 3, DK_DIRTY_FOLIO, DEV70, 12, 3);
 	ev(x, DK_DIRTY_FOLIO, 200, DEV70, 12);	/* mmap: no syscall */
 	flush(x, 12, 2000, 16);
 	req(x, DEV70, 2000, 16, true, &o);

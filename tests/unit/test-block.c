@@ -193,7 +193,8 @@ static void test_gap(void **state)
 	finish_queued(f, 1, (const uint64_t[]){ 0 });
 }
 
-#define FX_TEST(t)	cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
+#define FX_TEST(t)	\
+	cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
 {

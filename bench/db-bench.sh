@@ -14,21 +14,17 @@
 # usage: bench/db-bench.sh [RECORDING]
 #   env: IOREC, IOREPORT (default: the built programs), COUNT (dd writes,
 #   default 400000: ~1.6 M events)
-set -euo pipefail
-export LC_ALL=C
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/.." && pwd)
-IOREC=${IOREC:-$top/iorec}
-IOREPORT=${IOREPORT:-$top/ioreport}
+# shellcheck source=lib.sh
+. "$here/lib.sh"
 COUNT=${COUNT:-400000}
 
-T=$(mktemp -d "${TMPDIR:-/tmp}/db-bench.XXXXXX")
-trap 'rm -rf "$T"' EXIT
+make_tmp files
 
 if [ $# -ge 1 ]; then
 	REC=$1
 else
-	[ "$(id -u)" = 0 ] || { echo "db-bench: recording needs root (or give a recording)" >&2; exit 1; }
+	[ "$(id -u)" = 0 ] || die "recording needs root (or give a recording)"
 	REC=$T/big.iorec
 	echo "recording: dd of $COUNT writes of 512 bytes under iorec..."
 	"$IOREC" -q -o "$REC" -- dd if=/dev/zero of="$T/dd.out" bs=512 count="$COUNT" status=none

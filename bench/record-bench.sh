@@ -33,9 +33,7 @@
 #
 # usage: bench/record-bench.sh [-n ROUNDS] [-w sqlite,fio] [-t TOOLS]
 #                              [-q SQLITE_TXNS] [-f FIO_MB] [-b KB] [-k]
-
-set -euo pipefail
-export LC_ALL=C
+#   -t TOOLS         comma list of none, iorec, tc6, tc7 (default all four)
 
 ROUNDS=3
 WORKLOADS=sqlite,fio
@@ -43,67 +41,31 @@ TOOLS=none,iorec,tc6,tc7
 SQL_TXNS=4000
 FIO_MB=24
 IOREC_BUF=
-KEEP=0
 SETTLE=2
 
-usage() {
-	sed -n 's/^# usage: //p; s/^#  \{24,\}/  /p' "$0" | head -n 2 >&2
-	echo "  TOOLS: comma list of none, iorec, tc6, tc7 (default $TOOLS)" >&2
-	exit 2
-}
-while getopts "n:w:t:q:f:b:kh" opt; do
-	case $opt in
-	n) ROUNDS=$OPTARG ;;
-	w) WORKLOADS=$OPTARG ;;
-	t) TOOLS=$OPTARG ;;
-	q) SQL_TXNS=$OPTARG ;;
-	f) FIO_MB=$OPTARG ;;
-	b) IOREC_BUF=$OPTARG ;;
-	k) KEEP=1 ;;
-	*) usage ;;
-	esac
-done
-shift $((OPTIND - 1))
-[ $# = 0 ] || usage
-
 here=$(cd "$(dirname "$0")" && pwd)
-: "${IOREC:=$here/../iorec}"
-: "${IOREPORT:=$here/../ioreport}"
+# shellcheck source=lib.sh
+. "$here/lib.sh"
+bench_options n:ROUNDS w:WORKLOADS t:TOOLS q:SQL_TXNS f:FIO_MB b:IOREC_BUF k=KEEP -- "$@"
+[ ${#ARGS[@]} = 0 ] || usage
 
 # ---------------------------------------------------------------- preconditions
 
-die() { echo "record-bench: $*" >&2; exit 1; }
-[ "$(id -u)" = 0 ] || die "needs root to trace (run it with sudo)"
-missing=()
-for c in fio:fio trace-cmd:trace-cmd sqlite3:sqlite3 /usr/bin/time:time \
-	losetup:mount mkfs.ext4:e2fsprogs; do
-	command -v "${c%%:*}" >/dev/null 2>&1 || missing+=("${c#*:}")
-done
-[ ${#missing[@]} = 0 ] || die "missing tools: apt-get install ${missing[*]}"
-[ -x "$IOREC" ] || [ "$TOOLS" = none,tc6,tc7 ] || die "$IOREC or $IOREPORT not built (run make)"
+need_tracing fio:fio trace-cmd:trace-cmd sqlite3:sqlite3 /usr/bin/time:time \
+	losetup:mount mkfs.ext4:e2fsprogs
+[ "$TOOLS" = none,tc6,tc7 ] || need "$IOREC"
 
 # The cleanup stack, loop device and tracefs helpers of the live tests.
 # shellcheck source=../tests/live/lib.sh
 . "$here/../tests/live/lib.sh"
-if [ ! -e "$TRACEFS/tracing_on" ]; then
-	mount -t tracefs nodev "$TRACEFS" || die "cannot mount tracefs at $TRACEFS"
-fi
-TRACING_ON0=$(cat "$TRACEFS/tracing_on")
-on_exit "echo $TRACING_ON0 > $TRACEFS/tracing_on"
-# the top-level buffer is shared with the tests' trace-cmd and blk tracer
-# runs: hold their lock while this script uses it
-exec 9>/run/iorec-test-toplevel.lock
-flock -w 600 9 || { echo "record-bench: another run holds /run/iorec-test-toplevel.lock" >&2; exit 1; }
+borrow_toplevel
+on_exit restore_toplevel
 
 # ---------------------------------------------------------------- events
 
-# The events iorec's io profile enables, as 'iorec --check -v' lists them
-# ("ok SYSTEM:EVENT" lines); a fixed list if that fails.
-events_from_check() {
-	"$IOREC" --check -v 2>&1 | awk '$1 == "ok" && $2 ~ /^[a-z0-9_]+:[a-z0-9_]+$/ { print $2 }'
-	return 0
-}
-EVENTS=$(events_from_check)
+# The events iorec's io profile enables; a fixed list if 'iorec --check'
+# cannot say.
+EVENTS=$(profile_events)
 if [ "$(printf '%s\n' "$EVENTS" | grep -c .)" -lt 10 ]; then
 	echo "record-bench: could not read the event list from 'iorec --check'; using a fixed list" >&2
 	EVENTS="block:* writeback:* jbd2:* ext4:ext4_sync_file_enter ext4:ext4_sync_file_exit

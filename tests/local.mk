@@ -1,11 +1,19 @@
 # tests/: C unit tests (cmocka), the corrupt-input corpus, man-page checks
+
+# the unit tests of formats/ (the .iorec file, trace.dat), linking it alone
+FORMAT_TESTS = tests/test-format tests/test-tracedat
 if HAVE_CMOCKA
-check_PROGRAMS += tests/test-format
-TESTS += tests/test-format
+check_PROGRAMS += $(FORMAT_TESTS)
+TESTS += $(FORMAT_TESTS)
 endif
+FORMAT_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+FORMAT_TEST_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
 tests_test_format_SOURCES = tests/test-format.c
-tests_test_format_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_format_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
+tests_test_format_CFLAGS = $(FORMAT_TEST_CFLAGS)
+tests_test_format_LDADD = $(FORMAT_TEST_LDADD)
+tests_test_tracedat_SOURCES = tests/test-tracedat.c
+tests_test_tracedat_CFLAGS = $(FORMAT_TEST_CFLAGS)
+tests_test_tracedat_LDADD = $(FORMAT_TEST_LDADD)
 
 # the helpers formats/fmt-util.c gives both containers
 if HAVE_CMOCKA
@@ -27,7 +35,7 @@ EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-width.sh tests/test-csv.sh \
 	tests/test-json-schema.sh tests/test-findings.sh tests/test-dump-filters.sh
 EXTRA_DIST += tests/test-json-schema.sh tests/test-width.sh tests/test-csv.sh tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh \
-	tests/test-findings.sh tests/test-dump-filters.sh \
+	tests/test-findings.sh tests/findings-query.py tests/test-dump-filters.sh \
 	docs/schema-render.py
 
 # Rewrite the expected outputs of the golden tests after an intended change.
@@ -57,14 +65,6 @@ EXTRA_DIST += tests/test-html.sh tests/html/setup.sh tests/html/check-page.js te
 include $(srcdir)/tests/tracedat/local.mk
 include $(srcdir)/tests/export/local.mk
 
-if HAVE_CMOCKA
-check_PROGRAMS += tests/test-tracedat
-TESTS += tests/test-tracedat
-endif
-tests_test_tracedat_SOURCES = tests/test-tracedat.c
-tests_test_tracedat_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_tracedat_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
-
 check_PROGRAMS += tests/fuzz-tracedat-reader
 tests_fuzz_tracedat_reader_SOURCES = tests/fuzz/fuzz-tracedat-reader.c
 tests_fuzz_tracedat_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
@@ -75,5 +75,4 @@ TESTS += tests/test-libiorec.sh tests/test-completion.sh
 EXTRA_DIST += tests/test-libiorec.sh tests/test-completion.sh
 # the Debian packages, built and installed (scripts/test.sh runs it; not
 # in make check)
-EXTRA_DIST += tests/debian/packages.sh
-EXTRA_DIST += tests/debian/cross-deb.sh
+EXTRA_DIST += tests/debian/packages.sh tests/debian/cross-deb.sh tests/debian/lib.sh

@@ -89,6 +89,28 @@ static char *header_page(uint8_t lsize)
 }
 
 /*
+ * A writer of fd, long size 8, one CPU, with the header page and a header
+ * event set: the start of the small files the tests write page by page.
+ */
+static struct tracedat_writer *new_writer(int fd, int version, bool compress,
+					  uint32_t psize)
+{
+	struct tracedat_write_opts o = {
+		.version = version, .compress = compress, .long_size = 8,
+		.page_size = psize, .ncpus = 1,
+	};
+	const char *hp = header_page(8);
+	struct tracedat_writer *w;
+	int err;
+
+	w = tracedat_writer_new(fd, &o, &err);
+	assert_non_null(w);
+	assert_int_equal(tracedat_writer_set_header_page(w, hp, strlen(hp)), 0);
+	assert_int_equal(tracedat_writer_set_header_event(w, "e", 1), 0);
+	return w;
+}
+
+/*
  * The bytes of page i of a CPU: a kernel page header (timestamp, commit
  * with the missed-events flags, a stored lost count after the data) and
  * a fill pattern.  Page 2 of CPU 0 has 7 lost events, stored; page 3 an
@@ -574,22 +596,14 @@ static void test_crafted(void **state)
  * reader names the page. */
 static void test_bad_page(void **state)
 {
-	struct tracedat_write_opts o = {
-		.version = 7, .compress = true, .long_size = 8, .page_size = 256,
-		.ncpus = 1,
-	};
-	const char *hp = header_page(8);
 	uint8_t page[256] = { 0 };
 	int fd = memfd_create("bad-page", 0), err;
-	struct tracedat_writer *w = tracedat_writer_new(fd, &o, &err);
+	struct tracedat_writer *w = new_writer(fd, 7, true, sizeof(page));
 	struct tracedat_reader *r;
 	struct tracedat_stream *s;
 	struct tracedat_page pg;
 	uint64_t off;
 
-	assert_non_null(w);
-	assert_int_equal(tracedat_writer_set_header_page(w, hp, strlen(hp)), 0);
-	assert_int_equal(tracedat_writer_set_header_event(w, "e", 1), 0);
 	for (int i = 0; i < 25; i++) {
 		td_put64(page + 8, i == 13 ? 241 : 240, false);	/* 256 - 16 = 240 */
 		assert_int_equal(tracedat_writer_add_page(w, 0, page, sizeof(page)), 0);
@@ -633,20 +647,12 @@ static void test_bad_page(void **state)
 static void make_simple(int version, bool compress, uint32_t psize,
 			size_t klen, uint32_t pages, struct file *f)
 {
-	struct tracedat_write_opts o = {
-		.version = version, .compress = compress, .long_size = 8,
-		.page_size = psize, .ncpus = 1,
-	};
-	const char *hp = header_page(8);
-	int fd = memfd_create("simple", 0), err;
-	struct tracedat_writer *w = tracedat_writer_new(fd, &o, &err);
+	int fd = memfd_create("simple", 0);
+	struct tracedat_writer *w = new_writer(fd, version, compress, psize);
 	char *k = malloc(klen + 1), *pg = calloc(1, psize);
 
-	assert_non_null(w);
 	for (size_t i = 0; i < klen; i++)
 		k[i] = "0123456789abcdef T sym\n"[i % 23];
-	assert_int_equal(tracedat_writer_set_header_page(w, hp, strlen(hp)), 0);
-	assert_int_equal(tracedat_writer_set_header_event(w, "e", 1), 0);
 	assert_int_equal(tracedat_writer_set_kallsyms(w, k, klen), 0);
 	for (uint32_t i = 0; i < pages; i++) {
 		pg[0] = (char)i;	/* timestamps, not to compress to nothing */

@@ -34,6 +34,21 @@ static int die(const char *what, const char *path)
 	exit(1);
 }
 
+static int open_or_die(const char *path, int flags)
+{
+	int fd = open(path, flags, 0644);
+
+	if (fd < 0)
+		die("open", path);
+	return fd;
+}
+
+static void close_or_die(int fd, const char *path)
+{
+	if (close(fd) < 0)
+		die("close", path);
+}
+
 int main(int argc, char **argv)
 {
 	const char *dir = argc > 1 ? argv[1] : ".";
@@ -60,23 +75,18 @@ int main(int argc, char **argv)
 		return 1;
 
 	/* O_DIRECT: each pwrite goes to the device as it is */
-	fd = open(path[0], O_CREAT | O_TRUNC | O_WRONLY | O_DIRECT, 0644);
-	if (fd < 0)
-		die("open", path[0]);
+	fd = open_or_die(path[0], O_CREAT | O_TRUNC | O_WRONLY | O_DIRECT);
 	for (i = 0; i < DIRECT_N; i++) {
 		memset(block, 'A' + i % 26, DIRECT_SZ);
 		if (pwrite(fd, block, DIRECT_SZ, (off_t)i * DIRECT_SZ) != DIRECT_SZ)
 			die("pwrite", path[0]);
 	}
-	if (close(fd) < 0)
-		die("close", path[0]);
+	close_or_die(fd, path[0]);
 	printf("writer: %d %s pwrite64 %d bytes %ld\n", (int)getpid(), path[0],
 	       DIRECT_N, (long)DIRECT_N * DIRECT_SZ);
 
 	/* buffered writes, then one fsync */
-	fd = open(path[1], O_CREAT | O_TRUNC | O_WRONLY, 0644);
-	if (fd < 0)
-		die("open", path[1]);
+	fd = open_or_die(path[1], O_CREAT | O_TRUNC | O_WRONLY);
 	for (i = 0; i < BUF_N; i++) {
 		memset(buf, 'a' + i % 26, BUF_SZ);
 		if (write(fd, buf, BUF_SZ) != BUF_SZ)
@@ -84,15 +94,12 @@ int main(int argc, char **argv)
 	}
 	if (fsync(fd) < 0)
 		die("fsync", path[1]);
-	if (close(fd) < 0)
-		die("close", path[1]);
+	close_or_die(fd, path[1]);
 	printf("writer: %d %s write %d bytes %ld fsync 1\n", (int)getpid(),
 	       path[1], BUF_N, (long)BUF_N * BUF_SZ);
 
 	/* small vector writes, then one fdatasync */
-	fd = open(path[2], O_CREAT | O_TRUNC | O_WRONLY, 0644);
-	if (fd < 0)
-		die("open", path[2]);
+	fd = open_or_die(path[2], O_CREAT | O_TRUNC | O_WRONLY);
 	memset(small[0], 'x', SMALL_SZ);
 	memset(small[1], 'y', SMALL_SZ);
 	iov[0].iov_base = small[0];
@@ -104,20 +111,16 @@ int main(int argc, char **argv)
 			die("writev", path[2]);
 	if (fdatasync(fd) < 0)
 		die("fdatasync", path[2]);
-	if (close(fd) < 0)
-		die("close", path[2]);
+	close_or_die(fd, path[2]);
 	printf("writer: %d %s writev %d bytes %ld fdatasync 1\n", (int)getpid(),
 	       path[2], SMALL_N, (long)SMALL_N * 2 * SMALL_SZ);
 
 	/* read the buffered file back (from the page cache) */
-	fd = open(path[1], O_RDONLY);
-	if (fd < 0)
-		die("open", path[1]);
+	fd = open_or_die(path[1], O_RDONLY);
 	for (i = 0, done = 0; i < BUF_N; i++, done += BUF_SZ)
 		if (read(fd, buf, BUF_SZ) != BUF_SZ)
 			die("read", path[1]);
-	if (close(fd) < 0)
-		die("close", path[1]);
+	close_or_die(fd, path[1]);
 	printf("writer: %d %s read %d bytes %ld\n", (int)getpid(), path[1],
 	       BUF_N, done);
 	/* metadata too, so that the device is quiet when the writer ends */

@@ -11,17 +11,14 @@
 # Needs root (apt-get install of the cross compilers, dpkg architectures;
 # those this script adds it removes again); skips (77) without it.
 # IOREC_DEB_KEEP=DIR keeps the .debs in DIR.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (apt-get, dpkg --add-architecture)"
 [ "$(uname -m)" = x86_64 ] || skip "written for an x86_64 build machine"
 command -v apt-get >/dev/null || skip "needs a Debian system"
 archs=("$@")
 [ ${#archs[@]} -gt 0 ] || archs=(armhf arm64)
 triplet() { case $1 in armhf) echo arm-linux-gnueabihf ;; arm64) echo aarch64-linux-gnu ;; *) return 1 ;; esac; }
-apt_locked() { flock -w 600 /run/iorec-test-apt.lock "$@"; }
 
 "$top/scripts/install-deps.sh" --packaging || fail "scripts/install-deps.sh --packaging failed"
 need=(file)
@@ -70,13 +67,7 @@ for a in "${archs[@]}"; do
 		{ tail -5 "$T/sysroot-$a.log"; fail "scripts/cross-sysroot.sh $a failed"; }
 	# the sources, and what the sysroot's libraries give as dependencies
 	src=$T/src-$a/iorec-$version
-	mkdir -p "$src"
-	if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-		git -C "$top" ls-files -z --cached --others --exclude-standard |
-			(cd "$top" && xargs -0 tar cf - --no-recursion 2>/dev/null) | tar xf - -C "$src"
-	else
-		tar cf - --exclude='./build-*' --exclude='./_build' -C "$top" . | tar xf - -C "$src"
-	fi
+	copy_sources "$src"
 	: >"$src/debian/shlibs.local"
 	# the dynamic loader counts as a library of libc6 too
 	for lib in libc:6:libc6 ld-linux-armhf:3:libc6 ld-linux-aarch64:1:libc6 libtracefs:1:libtracefs1 libtraceevent:1:libtraceevent1 libzstd:1:libzstd1; do

@@ -14,10 +14,8 @@
 # of the packages already installed.  IOREC_DEB_KEEP=DIR keeps the .debs
 # and the lintian report in DIR; IOREC_DEB_PREBUILT=DIR takes the .debs and
 # the .changes from DIR instead of building them.
-set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-skip() { echo "SKIP: $*"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=lib.sh
+. "$(dirname "$0")/lib.sh"
 [ "$(id -u)" = 0 ] || skip "needs root (apt-get install of the packages)"
 command -v apt-get >/dev/null && command -v dpkg >/dev/null || skip "needs a Debian system"
 pkgs=(iorec ioreport libiorec0 libiorec-dev)
@@ -27,8 +25,6 @@ for p in "${pkgs[@]}"; do
 	fi
 done
 "$top/scripts/install-deps.sh" --packaging || fail "scripts/install-deps.sh --packaging failed"
-# apt and dpkg one at a time with the other tests that install packages
-apt_locked() { flock -w 600 /run/iorec-test-apt.lock "$@"; }
 
 T=$(mktemp -d "${TMPDIR:-/tmp}/iorec-deb.XXXXXX")
 installed=0
@@ -49,13 +45,7 @@ trap 'exit 1' INT TERM HUP
 # the sources: what git tracks (or the unpacked tarball), nothing built
 version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 src=$T/iorec-$version
-mkdir -p "$src"
-if git -C "$top" rev-parse --git-dir >/dev/null 2>&1; then
-	git -C "$top" ls-files -z --cached --others --exclude-standard |
-		(cd "$top" && xargs -0 tar cf - --no-recursion 2>/dev/null) | tar xf - -C "$src"
-else
-	tar cf - --exclude='./build-*' --exclude='./_build' -C "$top" . | tar xf - -C "$src"
-fi
+copy_sources "$src"
 upstream=$(sed -n 's/^AC_INIT(\[iorec\], \[\([^]]*\)\].*/\1/p' "$src/configure.ac")
 [ "$upstream" = "$version" ] ||
 	fail "debian/changelog is at $version, configure.ac at $upstream: add a changelog entry (dch -v $upstream)"

@@ -57,31 +57,12 @@ need_cmd fio
 need_event syscalls:sys_enter_pwrite64 syscalls:sys_enter_fsync syscalls:sys_enter_fdatasync
 make_loop_ext4 64
 f=$MNT/known.db
-cat >"$T/writer.py" <<EOF2
-import os
-fd = os.open("$f", os.O_WRONLY | os.O_CREAT, 0o644)
-for i in range(32):
-    os.pwrite(fd, b"x" * 4096, i * 4096)
-    if i % 8 == 7:
-        os.fsync(fd)
-for i in range(32, 34):
-    os.pwrite(fd, b"y" * 4096, i * 4096)
-    os.fdatasync(fd)
-os.close(fd)
-# a child writes another file: 5 pwrites of 8192 bytes and an fsync
-pid = os.fork()
-if pid == 0:
-    fd = os.open("$MNT/other.db", os.O_WRONLY | os.O_CREAT, 0o644)
-    for i in range(5):
-        os.pwrite(fd, b"z" * 8192, i * 8192)
-    os.fsync(fd)
-    os.close(fd)
-    os._exit(0)
-os.waitpid(pid, 0)
-EOF2
+# the writer's 32 pwrites of 4096 bytes to known.db with an fsync after
+# every 8, 2 more each with an fdatasync, and its child's 5 to other.db
 record_known() {	# [IOREC-OPTION...]
 	rm -f "$MNT/known.db" "$MNT/other.db"
-	run_iorec -q "$@" -o "$T/known.iorec" -- python3 "$T/writer.py" 2>"$T/known.err" ||
+	run_iorec -q "$@" -o "$T/known.iorec" -- \
+		python3 "$top_srcdir/tests/export/writer.py" "$f" 32 8 2 "$MNT/other.db" 2>"$T/known.err" ||
 		fail "iorec failed: $(tail -n 3 "$T/known.err")"
 }
 # fail_cmp: the comparison's complaint, and what ioreport info says of

@@ -3,4 +3,4 @@
 # (samples; then a known workload, live: root, tracefs, a loop device).
 EXPORT_TESTS = tests/export/perfetto.sh tests/export/fio.sh
 TESTS += $(EXPORT_TESTS)
-EXTRA_DIST += $(EXPORT_TESTS) tests/export/check-perfetto.py
+EXTRA_DIST += $(EXPORT_TESTS) tests/export/check-perfetto.py tests/export/writer.py

@@ -94,16 +94,7 @@ need_root_tracefs
 need_event syscalls:sys_enter_pwrite64 syscalls:sys_enter_fsync
 make_loop_ext4 64
 f=$MNT/known.db
-cat >"$T/writer.py" <<EOF2
-import os
-fd = os.open("$f", os.O_WRONLY | os.O_CREAT, 0o644)
-for i in range(24):
-    os.pwrite(fd, b"x" * 4096, i * 4096)
-    if i % 6 == 5:
-        os.fsync(fd)
-os.close(fd)
-EOF2
-run_iorec -q -o "$T/known.iorec" -- python3 "$T/writer.py" 2>"$T/known.err" ||
+run_iorec -q -o "$T/known.iorec" -- python3 "$top_srcdir/tests/export/writer.py" "$f" 24 6 2>"$T/known.err" ||
 	fail "iorec failed: $(tail -n 3 "$T/known.err")"
 check "$T/known.iorec" known
 python3 - "$T/known.json" "$f" "$LOOPNAME" >"$T/known.k" 2>&1 <<'EOF2' || fail "known workload: $(cat "$T/known.k")"

@@ -6,7 +6,8 @@
 # a test creates (temp dirs, loop devices, mounts, background processes) is
 # registered with on_exit and torn down in reverse order on every exit path.
 #
-# Variables set here: T (private temp dir), TRACEFS, IOREC, IOREPORT.
+# Variables set here: T (private temp dir), TRACEFS, IOREC, IOREPORT, VM
+# (/proc/sys/vm).
 # Variables set by make_loop_ext4: LOOPDEV, LOOPNAME, MNT, LOOP_MAJMIN
 # ("7,0": the MAJ,MIN form that block events print), LOOP_DEVT ("7:0").
 
@@ -17,9 +18,11 @@ TEST_NAME=$(basename "$0" .sh)
 TRACEFS=/sys/kernel/tracing
 
 # Binaries: the test harness exports absolute paths; when a test is run by
-# hand from the source tree, fall back to the built programs next to it.
+# hand from the source tree, fall back to the built programs next to it
+# (and to that tree for top_srcdir).
 _lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${top_builddir:=$(cd "$_lib_dir/../.." && pwd)}"
+: "${top_srcdir:=$(cd "$_lib_dir/../.." && pwd)}"
 : "${IOREC:=$top_builddir/iorec}"
 : "${IOREPORT:=$top_builddir/ioreport}"
 
@@ -310,6 +313,30 @@ diskstats_sectors() {
 		END { if (!f) exit 1 }' /proc/diskstats
 }
 
+# ---------------------------------------------------------------- vm.dirty_*
+
+VM=/proc/sys/vm
+
+# save_dirty_sysctls: skip unless the vm.dirty_* limits are writable; note
+# them (SAVED_R, SAVED_BR, SAVED_B, SAVED_BB) and put them back at exit.
+save_dirty_sysctls() {
+	local k
+	for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes; do
+		[ -w "$VM/$k" ] || skip "$VM/$k is not writable"
+	done
+	SAVED_R=$(cat $VM/dirty_ratio) SAVED_BR=$(cat $VM/dirty_background_ratio)
+	SAVED_B=$(cat $VM/dirty_bytes) SAVED_BB=$(cat $VM/dirty_background_bytes)
+	on_exit restore_dirty_sysctls
+}
+
+# restore_dirty_sysctls: the limits save_dirty_sysctls noted.  A ratio and
+# its bytes twin exclude each other (writing one zeroes the other), so
+# write back whichever was in force.
+restore_dirty_sysctls() {
+	if [ "$SAVED_B" != 0 ]; then echo "$SAVED_B" >$VM/dirty_bytes; else echo "$SAVED_R" >$VM/dirty_ratio; fi
+	if [ "$SAVED_BB" != 0 ]; then echo "$SAVED_BB" >$VM/dirty_background_bytes; else echo "$SAVED_BR" >$VM/dirty_background_ratio; fi
+}
+
 # ---------------------------------------------------------------- assertions
 
 # assert_no_instances: no instance of an iorec this test ran (run_iorec,
@@ -360,6 +387,15 @@ finish() {
 	assert_no_leftovers
 	log "PASS"
 	exit 0
+}
+
+# info_to FILE INFO [WHAT]: 'ioreport info' of FILE into INFO; it must exit
+# 0 on whatever iorec left, cut files too (else fail, showing its output;
+# WHAT names FILE in the message).
+info_to() {
+	local rc=0
+	"$IOREPORT" info "$1" >"$2" 2>&1 || rc=$?
+	[ "$rc" = 0 ] || { cat "$2" >&2; fail "ioreport info on ${3:-$1} exited $rc, expected 0"; }
 }
 
 # info_integrity FILE: the integrity line of 'ioreport info' output.

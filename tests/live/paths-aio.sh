@@ -8,10 +8,8 @@
 #
 # Needs root, tracefs, fio and libaio uprobes (skips otherwise).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/live/lib.sh"
 . "$top_srcdir/tests/live/paths-lib.sh"
-need_root_tracefs
-need_cmd python3 fio
+need_cmd fio
 need_event syscalls:sys_enter_io_submit syscalls:sys_enter_io_getevents
 "$IOREC" --check 2>/dev/null | grep -q 'libaio_io_submit on libaio' ||
 	skip "no uprobe on libaio's io_submit here (libaio or uprobes missing)"

@@ -10,17 +10,14 @@
 #
 # Needs root and tracefs (skips otherwise, exit 77).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/live/lib.sh"
 . "$top_srcdir/tests/live/paths-lib.sh"
-need_root_tracefs
-need_cmd python3
 need_event syscalls:sys_enter_write writeback:writeback_dirty_folio
 
 make_loop_ext4 64
-PY=$(python3 -c "import sys; print(sys.executable)")
 
 cat >"$T/closed.py" <<'PYEOF'
-import ctypes, os, sys
+import os, sys
+from pathswork import syncfs
 d, truth = sys.argv[1], sys.argv[2]
 N = 4 * 1024 * 1024
 pid = os.fork()
@@ -32,15 +29,13 @@ if pid == 0:
 	os._exit(0)
 os.waitpid(pid, 0)
 # the writer is gone, its file closed: now the writeback of its pages
-fd = os.open(d, os.O_RDONLY)
-assert ctypes.CDLL(None, use_errno=True).syncfs(fd) == 0
-os.close(fd)
+syncfs(d)
 with open(truth, "w") as t:
 	t.write("file %s/closed.dat %d\n" % (d, N))
 	t.write("blk %s/closed.dat %d\n" % (d, N))
 	t.write("pblk+ %d %d\n" % (pid, N))
 PYEOF
 
-paths_record "$T/closed.iorec" "$PY" "$T/closed.py" "$MNT" "$T/truth"
+paths_workload "$T/closed.iorec" "$T/closed.py"
 paths_check "$T/closed.iorec" "$T/truth" closed
 finish

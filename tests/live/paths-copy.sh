@@ -7,15 +7,11 @@
 #
 # Needs root and tracefs (skips otherwise, exit 77).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/live/lib.sh"
 . "$top_srcdir/tests/live/paths-lib.sh"
-need_root_tracefs
-need_cmd python3
 need_event syscalls:sys_enter_splice syscalls:sys_enter_tee \
 	syscalls:sys_enter_vmsplice syscalls:sys_enter_copy_file_range
 
 make_loop_ext4 64
-PY=$(python3 -c "import sys; print(sys.executable)")
 head -c $((3 * 1024 * 1024)) /dev/urandom >"$MNT/src.dat"
 sync
 
@@ -82,6 +78,6 @@ with open(truth, "w") as t:
 	t.write("proc+truth %d %d\n" % (os.getpid(), moved))
 PYEOF
 
-paths_record "$T/copy.iorec" "$PY" "$T/copy.py" "$MNT" "$T/truth"
+paths_workload "$T/copy.iorec" "$T/copy.py"
 paths_check "$T/copy.iorec" "$T/truth" copy
 finish

@@ -10,14 +10,10 @@
 #
 # Needs root and tracefs (skips otherwise, exit 77).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/live/lib.sh"
 . "$top_srcdir/tests/live/paths-lib.sh"
-need_root_tracefs
-need_cmd python3
 need_event sched:sched_process_exec syscalls:sys_enter_write syscalls:sys_enter_ioctl
 
 make_loop_ext4 64
-PY=$(python3 -c "import sys; print(sys.executable)")
 
 cat >"$T/parent.py" <<'PYEOF'
 import ctypes, fcntl, os, subprocess, sys, termios, threading
@@ -89,9 +85,9 @@ for a in sys.argv[1:]:
 			pass
 PYEOF
 
-paths_record "$T/exec.iorec" "$PY" "$T/parent.py" "$MNT" "$T/truth" "$T/child.py"
+paths_workload "$T/exec.iorec" "$T/parent.py" "$T/child.py"
 paths_check "$T/exec.iorec" "$T/truth" exec
 # the same with the raw_syscalls fallback (every ioctl is recorded there)
-PATHS_IOREC_FLAGS=--raw-syscalls paths_record "$T/raw.iorec" "$PY" "$T/parent.py" "$MNT" "$T/truth" "$T/child.py"
+PATHS_IOREC_FLAGS=--raw-syscalls paths_workload "$T/raw.iorec" "$T/parent.py" "$T/child.py"
 paths_check "$T/raw.iorec" "$T/truth" raw
 finish

@@ -1,6 +1,10 @@
 # tests/live/paths-lib.sh - helpers for the live tests of the ways a program
-# writes a file (sourced after lib.sh, not run).
+# writes a file (sourced, not run; it sources lib.sh).
 # shellcheck shell=bash
+#
+# Every such test needs what lib.sh's need_root_tracefs checks, and
+# python3, which compares the truth with ioreport's JSON: sourcing this
+# file skips the test without them.
 #
 # A test records a workload with iorec on a fresh journaled ext4 loop file
 # system; the workload writes a truth file of lines
@@ -16,6 +20,26 @@
 #                     ($PATHS_TRUTH_WRITTEN when the truth given is a part)
 #
 # and paths_check compares them with 'ioreport files/processes --json'.
+
+# shellcheck source=lib.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+need_root_tracefs
+need_cmd python3
+
+# The python3 workloads (scripts in $T) run as PY SCRIPT MNT TRUTH ARG...
+# and import what they share from $T/pathswork.py, next to them.
+PY=$(python3 -c "import sys; print(sys.executable)")
+cat >"$T/pathswork.py" <<'PYEOF'
+"""What the workloads of the paths tests share."""
+import ctypes, os
+
+def syncfs(d):
+	"""The writeback of the file system at d alone (a sync would charge
+	the process with every dirty page of the machine)."""
+	fd = os.open(d, os.O_RDONLY)
+	assert ctypes.CDLL(None, use_errno=True).syncfs(fd) == 0
+	os.close(fd)
+PYEOF
 
 # paths_record OUT CMD...: record CMD with iorec into OUT, on this machine
 # (syscalls:* events unless the caller adds flags in PATHS_IOREC_FLAGS),
@@ -35,6 +59,15 @@ d = json.load(open(sys.argv[1]))
 print(sum(c["overrun"] + c["dropped"] + c["lost_pages"] for c in d["kernel_lost"]) +
       sum(c["lost_events"] + c["lost_pages"] for c in d["cpu"]))' "$T/info.json")
 	[ "$lost" = 0 ] || fail "the recording lost $lost events (the machine was too busy): its truths cannot be checked"
+}
+
+# paths_workload OUT SCRIPT ARG...: paths_record of the python3 SCRIPT
+# writing on MNT the truth $T/truth.  -B: no byte code written, which
+# would be bytes of the process that the truth does not count.
+paths_workload() {
+	local out=$1
+	shift
+	paths_record "$out" "$PY" -B "$1" "$MNT" "$T/truth" "${@:2}"
 }
 
 # paths_check REC TRUTH [TAG]: every truth line holds in REC's views.

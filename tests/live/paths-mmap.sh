@@ -11,18 +11,15 @@
 #
 # Needs root and tracefs (skips otherwise, exit 77).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/live/lib.sh"
 . "$top_srcdir/tests/live/paths-lib.sh"
-need_root_tracefs
-need_cmd python3
 need_event syscalls:sys_enter_mmap syscalls:sys_enter_msync \
 	writeback:writeback_dirty_folio
 
 make_loop_ext4 64
-PY=$(python3 -c "import sys; print(sys.executable)")
 
 cat >"$T/mm.py" <<'PYEOF'
-import ctypes, mmap, os, sys
+import mmap, os, sys
+from pathswork import syncfs
 d, truth = sys.argv[1], sys.argv[2]
 N = 4 * 1024 * 1024
 def mapped(name, fill, sync):
@@ -53,11 +50,7 @@ for i in range(0, M, 4096):
 for fd, m, n in maps:
 	m.close()
 	os.close(fd)
-# writeback of this file system only (a sync would charge the process
-# with every dirty page of the machine)
-fd = os.open(d, os.O_RDONLY)
-assert ctypes.CDLL(None, use_errno=True).syncfs(fd) == 0
-os.close(fd)
+syncfs(d)
 with open(truth, "w") as t:
 	t.write("blk+ %s/msync.dat %d\n" % (d, N))
 	t.write("blk %s/wb.dat %d\n" % (d, N))
@@ -66,7 +59,7 @@ with open(truth, "w") as t:
 	t.write("pblk+ %d %d\n" % (os.getpid(), 2 * N + sum(sizes.values())))
 PYEOF
 
-paths_record "$T/mm.iorec" "$PY" "$T/mm.py" "$MNT" "$T/truth"
+paths_workload "$T/mm.iorec" "$T/mm.py"
 paths_check "$T/mm.iorec" "$T/truth" mmap
 python3 - "$T/mmap.files.json" "$T/mmap.procs.json" "$MNT/msync.dat" <<'PY' ||
 import json, sys

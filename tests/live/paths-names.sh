@@ -9,16 +9,12 @@
 #
 # Needs root, tracefs and libc uprobes for the names (skips otherwise).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/live/lib.sh"
 . "$top_srcdir/tests/live/paths-lib.sh"
-need_root_tracefs
-need_cmd python3
 need_event syscalls:sys_enter_renameat2 syscalls:sys_enter_unlink syscalls:sys_enter_link
 "$IOREC" --check 2>/dev/null | grep -qE '^ *[0-9]+\. uprobe +yes' ||
 	skip "no libc uprobes on this machine: renames are not named"
 
 make_loop_ext4 64
-PY=$(python3 -c "import sys; print(sys.executable)")
 echo old >"$MNT/cfg.json"	# the file the save replaces, before the recording
 sync
 
@@ -67,7 +63,7 @@ with open(truth, "w") as t:
 	t.write("proc+truth %d %d\n" % (os.getpid(), total))
 PYEOF
 
-paths_record "$T/names.iorec" "$PY" "$T/names.py" "$MNT" "$T/truth"
+paths_workload "$T/names.iorec" "$T/names.py"
 grep -E '^(file|proc)' "$T/truth" >"$T/truth.bytes"
 PATHS_TRUTH_WRITTEN=$T/truth paths_check "$T/names.iorec" "$T/truth.bytes" names
 # the names, in JSON and in the text view

@@ -10,10 +10,8 @@
 #
 # Needs root, tracefs, the io_uring events and fio (skips otherwise).
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-. "$top_srcdir/tests/live/lib.sh"
 . "$top_srcdir/tests/live/paths-lib.sh"
-need_root_tracefs
-need_cmd python3 fio
+need_cmd fio
 need_event io_uring:io_uring_submit_req io_uring:io_uring_complete \
 	io_uring:io_uring_file_get io_uring:io_uring_register
 

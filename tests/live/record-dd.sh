@@ -22,7 +22,7 @@ run_iorec -q -o "$T/rec.iorec" -- "$DD" if=/dev/zero of="$MNT/f" bs=1M count=16 
 [ "$rc" = 0 ] || { cat "$T/rec.err" >&2; fail "iorec -- dd exited $rc"; }
 [ "$(stat -c %s "$MNT/f")" = 16777216 ] || fail "dd did not write 16 MiB"
 
-"$IOREPORT" info "$T/rec.iorec" >"$T/info" 2>&1 || { cat "$T/info" >&2; fail "ioreport info failed"; }
+info_to "$T/rec.iorec" "$T/info"
 assert_complete "$T/info"
 
 "$IOREPORT" dump "$T/rec.iorec" >"$T/dump" 2>"$T/dump.err" ||

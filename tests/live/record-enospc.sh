@@ -20,9 +20,7 @@ grep -qi 'no space left' "$T/rec.err" || fail "iorec's message does not say 'no 
 [ "$(wc -l <"$T/rec.err")" -le 3 ] || fail "iorec printed more than a short error on ENOSPC"
 log "file: $(stat -c %s "$f") bytes, df: $(df -k --output=avail "$MNT" | tail -n 1) KiB free"
 
-rc=0
-"$IOREPORT" info "$f" >"$T/info" 2>&1 || rc=$?
-[ "$rc" = 0 ] || { cat "$T/info" >&2; fail "ioreport info on the ENOSPC file exited $rc, expected 0"; }
+info_to "$f" "$T/info" "the ENOSPC file"
 line=$(info_integrity "$T/info")
 log "integrity: $line"
 case $line in

@@ -32,7 +32,7 @@ log "metadata-only $meta B, full run $full B, flight run $flight B (limit $limit
 [ "$full" -gt $((3 * 1048576)) ] || skip "workload too light here: a 4 s run wrote only $full bytes"
 [ "$flight" -le "$limit" ] || fail "-F 1M file is $flight bytes, more than 1 MiB + metadata ($meta) + 10%"
 
-"$IOREPORT" info "$T/flight.iorec" >"$T/info" 2>&1 || { cat "$T/info" >&2; fail "ioreport info failed"; }
+info_to "$T/flight.iorec" "$T/info"
 assert_complete "$T/info"
 grep -qi 'flight' "$T/info" || { cat "$T/info" >&2; fail "ioreport info does not show flight mode"; }
 n=$("$IOREPORT" dump "$T/flight.iorec" 2>/dev/null | wc -l) || fail "ioreport dump of the flight file failed"

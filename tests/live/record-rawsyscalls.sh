@@ -18,7 +18,7 @@ run_iorec -q --raw-syscalls -o "$T/raw.iorec" -- "$DD" if=/dev/zero of="$T/out" 
 	bs=1M count=16 status=none 2>"$T/rec.err" || rc=$?
 [ "$rc" = 0 ] || { cat "$T/rec.err" >&2; fail "iorec --raw-syscalls -- dd exited $rc"; }
 
-"$IOREPORT" info "$T/raw.iorec" >"$T/info" 2>&1 || { cat "$T/info" >&2; fail "ioreport info failed"; }
+info_to "$T/raw.iorec" "$T/info"
 assert_complete "$T/info"
 grep -qiE 'raw[_ ]syscalls' "$T/info" || { cat "$T/info" >&2; fail "ioreport info does not show the raw_syscalls flag"; }
 

@@ -22,7 +22,7 @@ for sig in INT TERM HUP; do
 	[ "$RC" = 0 ] || { cat "$T/sig-$sig.err" >&2; fail "SIG$sig: iorec exited $RC, expected 0"; }
 	[ ! -d "$TRACEFS/instances/iorec-$pid" ] || fail "SIG$sig: instance iorec-$pid left behind"
 
-	"$IOREPORT" info "$f" >"$T/info-$sig" 2>&1 || { cat "$T/info-$sig" >&2; fail "SIG$sig: ioreport info failed"; }
+	info_to "$f" "$T/info-$sig" "the SIG$sig recording"
 	assert_complete "$T/info-$sig"
 	r=$(end_reason "$T/info-$sig")
 	case $r in

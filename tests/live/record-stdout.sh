@@ -6,7 +6,7 @@ need_root_tracefs
 
 # check_file FILE WHAT: complete and decodable.
 check_file() {
-	"$IOREPORT" info "$1" >"$1.info" 2>&1 || { cat "$1.info" >&2; fail "$2: ioreport info failed"; }
+	info_to "$1" "$1.info" "the file of $2"
 	assert_complete "$1.info"
 	local n
 	n=$("$IOREPORT" dump "$1" 2>"$1.err" | wc -l) || { cat "$1.err" >&2; fail "$2: ioreport dump failed"; }

@@ -23,19 +23,7 @@ json_get() {
 	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-VM=/proc/sys/vm
-for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes; do
-	[ -w "$VM/$k" ] || skip "$VM/$k is not writable"
-done
-# Restore: a ratio and its bytes twin exclude each other (writing one
-# zeroes the other), so write back whichever was in force.
-SAVED_R=$(cat $VM/dirty_ratio) SAVED_BR=$(cat $VM/dirty_background_ratio)
-SAVED_B=$(cat $VM/dirty_bytes) SAVED_BB=$(cat $VM/dirty_background_bytes)
-restore_sysctls() {
-	if [ "$SAVED_B" != 0 ]; then echo "$SAVED_B" >$VM/dirty_bytes; else echo "$SAVED_R" >$VM/dirty_ratio; fi
-	if [ "$SAVED_BB" != 0 ]; then echo "$SAVED_BB" >$VM/dirty_background_bytes; else echo "$SAVED_BR" >$VM/dirty_background_ratio; fi
-}
-on_exit restore_sysctls
+save_dirty_sysctls
 
 make_loop_ext4 $((MB * 3)) "" ""
 unique_dd
@@ -55,7 +43,7 @@ writer "$T/default.iorec"
 echo $((4 << 20)) >$VM/dirty_background_bytes
 echo $((8 << 20)) >$VM/dirty_bytes
 writer "$T/low.iorec"
-restore_sysctls
+restore_dirty_sysctls
 [ "$(cat $VM/dirty_ratio)" = "$SAVED_R" ] || [ "$SAVED_B" != 0 ] ||
 	fail "vm.dirty_ratio not restored"
 

@@ -41,7 +41,7 @@ record() {	# [IOREC-OPTION...]
 record_whole "$T/rec.iorec" record
 [ "$(stat -c %s "$A_MNT/a")" = 4194304 ] && [ "$(stat -c %s "$B_MNT/b")" = 2097152 ] ||
 	fail "the writers did not write 4 MiB and 2 MiB"
-"$IOREPORT" info "$T/rec.iorec" >"$T/info" 2>&1 || { cat "$T/info" >&2; fail "ioreport info failed"; }
+info_to "$T/rec.iorec" "$T/info"
 assert_complete "$T/info"
 
 # j NAME VIEW ARGS...: the view's JSON into $T/NAME.json

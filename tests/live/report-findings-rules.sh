@@ -19,29 +19,15 @@ need_root_tracefs
 need_cmd python3 mkfs.ext4 losetup
 need_event block:block_rq_complete ext4:ext4_sync_file_enter \
 	writeback:balance_dirty_pages sched:sched_switch
-VM=/proc/sys/vm
-for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes; do
-	[ -w "$VM/$k" ] || skip "$VM/$k is not writable"
-done
+save_dirty_sysctls
 
-py() {	# FILE EXPR: EXPR over the findings f of FILE, one(rule, kind=name)
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-f = json.load(open(sys.argv[1]))['findings']
-def names(x, kind):
-    return [e['name'] for e in x['entities'] if e['kind'] == kind]
-def one(rule, **ent):
-    for x in f:
-        if x['rule'] == rule and all(v in names(x, k) for k, v in ent.items()):
-            return x
-    return None
-r = eval(sys.argv[2])
-if not r:
-    for x in f:
-        print('  ', x['rule'], x['sentence'], file=sys.stderr)
-    sys.exit(1)
-print(r if isinstance(r, str) else r['sentence'] if isinstance(r, dict) else r)
-PY
+# finding NAME EXPR WHAT: the expression over the findings of NAME.json
+# (tests/findings-query.py says what it sees) must be true, else fail
+# with WHAT; the finding it names is logged.
+finding() {
+	local x
+	x=$(python3 "$top_srcdir/tests/findings-query.py" "$T/$1.json" "$2") || fail "$3"
+	log "$x"
 }
 findings() {	# NAME: NAME.iorec -> NAME.json
 	"$IOREPORT" findings --json --top 100 "$T/$1.iorec" >"$T/$1.json" ||
@@ -68,17 +54,14 @@ for i in range(150):
     if i % 5 == 4:
         os.fdatasync(fd)' "$CARD_MNT/data" || fail "iorec -- cardwriter failed"
 findings card
-x=$(py "$T/card.json" "one('small-scattered-writes', device='$CARDNAME')") ||
-	fail "no small-scattered-writes on the card $CARDNAME"
-log "$x"
-py "$T/card.json" "one('small-scattered-writes', device='$CARDNAME', process='cardwriter', file='$CARD_MNT/data')" >/dev/null ||
-	fail "the card's slow writes are not cardwriter's on $CARD_MNT/data"
-x=$(py "$T/card.json" "(x := one('fsync', process='cardwriter', device='$CARDNAME', file='$CARD_MNT/data')) and x['numbers']['fsync_calls'] == 30 and x") ||
-	fail "no fsync finding of cardwriter's 30 fdatasyncs on $CARD_MNT/data on $CARDNAME"
-log "$x"
-x=$(py "$T/card.json" "(x := one('flash-wear', device='$CARDNAME', process='cardwriter', file='$CARD_MNT/data')) and abs(x['numbers']['bytes_per_day'] - x['numbers']['write_bytes'] * 86400 / x['numbers']['seconds']) < 0.01 * x['numbers']['bytes_per_day'] and x['numbers']['small_sync_share'] > 0.5 and x") ||
-	fail "no flash wear of the card naming cardwriter and $CARD_MNT/data"
-log "$x"
+finding card "one('small-scattered-writes', device='$CARDNAME')" \
+	"no small-scattered-writes on the card $CARDNAME"
+finding card "one('small-scattered-writes', device='$CARDNAME', process='cardwriter', file='$CARD_MNT/data')" \
+	"the card's slow writes are not cardwriter's on $CARD_MNT/data"
+finding card "(x := one('fsync', process='cardwriter', device='$CARDNAME', file='$CARD_MNT/data')) and x['numbers']['fsync_calls'] == 30 and x" \
+	"no fsync finding of cardwriter's 30 fdatasyncs on $CARD_MNT/data on $CARDNAME"
+finding card "(x := one('flash-wear', device='$CARDNAME', process='cardwriter', file='$CARD_MNT/data')) and abs(x['numbers']['bytes_per_day'] - x['numbers']['write_bytes'] * 86400 / x['numbers']['seconds']) < 0.01 * x['numbers']['bytes_per_day'] and x['numbers']['small_sync_share'] > 0.5 and x" \
+	"no flash wear of the card naming cardwriter and $CARD_MNT/data"
 
 # 2. a cold read from the card, with the iowait profile
 python3 -c 'import os,sys
@@ -90,31 +73,21 @@ with open(sys.argv[1], "rb", buffering=0) as f:
     while f.read(131072):
         pass' "$CARD_MNT/cold" || fail "iorec -- coldreader failed"
 findings cold
-x=$(py "$T/cold.json" "(x := one('read-misses', process='coldreader', file='$CARD_MNT/cold')) and x['numbers']['device_read_bytes'] >= 7 << 20 and x") ||
-	fail "no read misses of coldreader on $CARD_MNT/cold (8 MiB evicted)"
-log "$x"
-x=$(py "$T/cold.json" "one('iowait', process='coldreader', device='$CARDNAME')") ||
-	fail "no iowait finding for coldreader on $CARDNAME"
-log "$x"
+finding cold "(x := one('read-misses', process='coldreader', file='$CARD_MNT/cold')) and x['numbers']['device_read_bytes'] >= 7 << 20 and x" \
+	"no read misses of coldreader on $CARD_MNT/cold (8 MiB evicted)"
+finding cold "one('iowait', process='coldreader', device='$CARDNAME')" \
+	"no iowait finding for coldreader on $CARDNAME"
 
 # 3. dirty throttling with low limits
-SAVED_R=$(cat $VM/dirty_ratio) SAVED_BR=$(cat $VM/dirty_background_ratio)
-SAVED_B=$(cat $VM/dirty_bytes) SAVED_BB=$(cat $VM/dirty_background_bytes)
-restore_sysctls() {
-	if [ "$SAVED_B" != 0 ]; then echo "$SAVED_B" >$VM/dirty_bytes; else echo "$SAVED_R" >$VM/dirty_ratio; fi
-	if [ "$SAVED_BB" != 0 ]; then echo "$SAVED_BB" >$VM/dirty_background_bytes; else echo "$SAVED_BR" >$VM/dirty_background_ratio; fi
-}
-on_exit restore_sysctls
 unique_dd
 echo $((4 << 20)) >$VM/dirty_background_bytes
 echo $((8 << 20)) >$VM/dirty_bytes
 run_iorec -q -o "$T/dirty.iorec" -- "$DD" if=/dev/zero of="$LOWER_MNT/big" bs=1M count=48 status=none ||
 	fail "iorec -- dd failed"
-restore_sysctls
+restore_dirty_sysctls
 findings dirty
-x=$(py "$T/dirty.json" "(x := one('dirty-throttling', process='dd', sysctl='vm.dirty_bytes=8388608')) and x['numbers']['paused_ns'] > 0 and x") ||
-	fail "no dirty-throttling of dd naming vm.dirty_bytes=8388608"
-log "$x"
+finding dirty "(x := one('dirty-throttling', process='dd', sysctl='vm.dirty_bytes=8388608')) and x['numbers']['paused_ns'] > 0 and x" \
+	"no dirty-throttling of dd naming vm.dirty_bytes=8388608"
 
 # 4. write amplification from data=journal
 make_loop_ext4 64 "" "data=journal"
@@ -125,7 +98,6 @@ for i in range(512):
     os.write(fd, os.urandom(4096))
     os.fsync(fd)' "$MNT/j" || fail "iorec -- jwriter failed"
 findings journal
-x=$(py "$T/journal.json" "(x := one('write-amplification', device='$LOOPNAME')) and 'data=journal' in x['sentence'] and x['numbers']['ratio'] >= 1.5 and x") ||
-	fail "no write amplification on $LOOPNAME caused by data=journal"
-log "$x"
+finding journal "(x := one('write-amplification', device='$LOOPNAME')) and 'data=journal' in x['sentence'] and x['numbers']['ratio'] >= 1.5 and x" \
+	"no write amplification on $LOOPNAME caused by data=journal"
 finish

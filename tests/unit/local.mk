@@ -19,6 +19,9 @@ TESTS += $(UNIT_TESTS)
 endif
 UNIT_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(CMOCKA_CFLAGS)
 UNIT_LDADD = $(IOREPORT_LIBS) $(CMOCKA_LIBS)
+# the random numbers of test-hist and test-signif; the fixtures of
+# test-attrib and test-sysreplay
+EXTRA_DIST += tests/unit/rng.h tests/unit/fixture.h
 tests_unit_test_source_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_source_LDADD = $(UNIT_LDADD)
 tests_unit_test_meta_CFLAGS = $(UNIT_CFLAGS)

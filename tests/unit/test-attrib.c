@@ -23,6 +23,7 @@
 #include "replay/window.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
+#include "fixture.h"
 
 #define DEV70	((7u << 20) | 0)
 #define DEV80	((8u << 20) | 0)
@@ -80,52 +81,51 @@ static void fx_release(struct fx *x)
 	sysreplay_free(x->sr);
 }
 
+/* e zeroed, then of kind k in pid at the next timestamp. */
+static void next_ev(struct fx *x, struct dec_ev *e, enum dec_kind k, int pid)
+{
+	memset(e, 0, sizeof(*e));
+	e->kind = k;
+	e->ts = ++x->ts;
+	e->pid = pid;
+}
+
 static void ev(struct fx *x, enum dec_kind k, int pid, uint32_t dev,
 	       uint64_t ino)
 {
 	struct dec_ev e;
 
-	memset(&e, 0, sizeof(e));
-	e.kind = k;
-	e.ts = ++x->ts;
-	e.pid = pid;
+	next_ev(x, &e, k, pid);
 	e.inode.dev = dev;
 	e.inode.ino = ino;
+	feed(x, &e);
+}
+
+/* A bio queued by pid; meta: flagged REQ_META ('M' in rwbs). */
+static void queue_bio(struct fx *x, int pid, const char *comm, uint32_t dev,
+		      uint64_t sector, uint32_t nr, bool meta)
+{
+	struct dec_ev e;
+
+	next_ev(x, &e, DK_BIO_QUEUE, pid);
+	e.bio.dev = dev;
+	e.bio.sector = sector;
+	e.bio.nr = nr;
+	e.bio.meta = meta;
+	snprintf(e.bio.comm, sizeof(e.bio.comm), "%s", comm);
 	feed(x, &e);
 }
 
 static void bio(struct fx *x, int pid, const char *comm, uint32_t dev,
 		uint64_t sector, uint32_t nr)
 {
-	struct dec_ev e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = DK_BIO_QUEUE;
-	e.ts = ++x->ts;
-	e.pid = pid;
-	e.bio.dev = dev;
-	e.bio.sector = sector;
-	e.bio.nr = nr;
-	snprintf(e.bio.comm, sizeof(e.bio.comm), "%s", comm);
-	feed(x, &e);
+	queue_bio(x, pid, comm, dev, sector, nr, false);
 }
 
-/* A bio flagged REQ_META ('M' in rwbs). */
 static void meta_bio(struct fx *x, int pid, const char *comm, uint32_t dev,
 		     uint64_t sector, uint32_t nr)
 {
-	struct dec_ev e;
-
-	memset(&e, 0, sizeof(e));
-	e.kind = DK_BIO_QUEUE;
-	e.ts = ++x->ts;
-	e.pid = pid;
-	e.bio.dev = dev;
-	e.bio.sector = sector;
-	e.bio.nr = nr;
-	e.bio.meta = true;
-	snprintf(e.bio.comm, sizeof(e.bio.comm), "%s", comm);
-	feed(x, &e);
+	queue_bio(x, pid, comm, dev, sector, nr, true);
 }
 
 /* block_split of the bio at sector: the remainder starts at rest. */
@@ -133,9 +133,7 @@ static void split(struct fx *x, uint32_t dev, uint64_t sector, uint64_t rest)
 {
 	struct dec_ev e;
 
-	memset(&e, 0, sizeof(e));
-	e.kind = DK_BIO_SPLIT;
-	e.ts = ++x->ts;
+	next_ev(x, &e, DK_BIO_SPLIT, 0);
 	e.bio.dev = e.bio.dev2 = dev;
 	e.bio.sector = sector;
 	e.bio.sector2 = rest;
@@ -159,6 +157,33 @@ static void sys_out(struct fx *x, int tid, enum sys_kind k)
 	sysreplay_exit(x->sr, &e, &c);
 }
 
+/* pwrite64(fd) by pid, its direct I/O a bio on DEV70 inside the call. */
+static void pwrite_bio(struct fx *x, int pid, const char *comm, uint64_t fd,
+		       uint64_t sector, uint32_t nr)
+{
+	sys_in(x, pid, SK_PWRITE64, fd);
+	bio(x, pid, comm, DEV70, sector, nr);
+	sys_out(x, pid, SK_PWRITE64);
+}
+
+/* write(fd) by app (pid 100) in which inode ino of dev gets event k n times. */
+static void app_write(struct fx *x, uint64_t fd, enum dec_kind k, uint32_t dev,
+		      uint64_t ino, int n)
+{
+	sys_in(x, 100, SK_WRITE, fd);
+	for (int i = 0; i < n; i++)
+		ev(x, k, 100, dev, ino);
+	sys_out(x, 100, SK_WRITE);
+}
+
+/* The flusher (pid 50) writing back inode ino of DEV70 in one bio. */
+static void flush(struct fx *x, uint64_t ino, uint64_t sector, uint32_t nr)
+{
+	ev(x, DK_WRITEPAGES, 50, DEV70, ino);
+	bio(x, 50, "kworker/u8:1", DEV70, sector, nr);
+	ev(x, DK_WRITEPAGES_END, 50, DEV70, ino);
+}
+
 /* A write (or read) request of nr sectors completing after 1000 ns. */
 static void req(struct fx *x, uint32_t dev, uint64_t sector, uint32_t nr,
 		bool write, struct attrib_owner *o)
@@ -174,6 +199,10 @@ static void req(struct fx *x, uint32_t dev, uint64_t sector, uint32_t nr,
 	attrib_request(x->at, &rq, o);
 }
 
+/* each test's replay, fresh */
+DEFINE_FIXTURE(fx, struct fx, fx_init, fx_release)
+#define FX_TEST(t)	FIXTURE_TEST(fx, t)
+
 static struct blkio *pblk(struct proc *p)
 {
 	return &procstat_of(p)->blk;
@@ -184,276 +213,241 @@ static struct blkio *fblk(struct file *f)
 	return &filestat_of(f)->blk;
 }
 
+/*
+ * The write request app and other shared: each charged its bytes, the
+ * request counted once, for app.
+ */
+static void assert_shared(struct fx *x, uint64_t app_bytes,
+			  uint64_t other_bytes)
+{
+	assert_int_equal(pblk(x->app)->write_bytes, app_bytes);
+	assert_int_equal(pblk(x->other)->write_bytes, other_bytes);
+	assert_int_equal(pblk(x->app)->requests, 1);
+	assert_int_equal(pblk(x->other)->requests, 0);
+}
+
 /* Rule "syscall": direct I/O inside write(fd) -> caller and fd's file. */
 static void test_syscall_direct(void **state)
 {
-	struct fx x;
+	struct fx *x = *state;
 	struct attrib_owner o;
 
-	fx_init(&x);
-	sys_in(&x, 100, SK_PWRITE64, 3);
-	bio(&x, 100, "app", DEV70, 1000, 8);
-	sys_out(&x, 100, SK_PWRITE64);
-	req(&x, DEV70, 1000, 8, true, &o);
+	pwrite_bio(x, 100, "app", 3, 1000, 8);
+	req(x, DEV70, 1000, 8, true, &o);
 	assert_int_equal(o.kind, AK_SYSCALL);
-	assert_ptr_equal(o.proc, x.app);
-	assert_ptr_equal(o.file, x.fa);
-	assert_int_equal(pblk(x.app)->write_bytes, 4096);
-	assert_int_equal(pblk(x.app)->requests, 1);
-	assert_int_equal(pblk(x.app)->dev_ns, 1000);
-	assert_int_equal(fblk(x.fa)->write_bytes, 4096);
+	assert_ptr_equal(o.proc, x->app);
+	assert_ptr_equal(o.file, x->fa);
+	assert_int_equal(pblk(x->app)->write_bytes, 4096);
+	assert_int_equal(pblk(x->app)->requests, 1);
+	assert_int_equal(pblk(x->app)->dev_ns, 1000);
+	assert_int_equal(fblk(x->fa)->write_bytes, 4096);
 	/* a synchronous read: same rule */
-	sys_in(&x, 100, SK_READ, 3);
-	bio(&x, 100, "app", DEV70, 5000, 16);
-	req(&x, DEV70, 5000, 16, false, NULL);
-	assert_int_equal(pblk(x.app)->read_bytes, 8192);
-	assert_int_equal(fblk(x.fa)->read_bytes, 8192);
-	attrib_end(x.at);
-	assert_int_equal(attrib_totals(x.at)->kind_bytes[AK_SYSCALL], 12288);
-	assert_int_equal(attrib_totals(x.at)->file_bytes, 12288);
-	assert_int_equal(attrib_totals(x.at)->proc_bytes, 12288);
-	fx_release(&x);
+	sys_in(x, 100, SK_READ, 3);
+	bio(x, 100, "app", DEV70, 5000, 16);
+	req(x, DEV70, 5000, 16, false, NULL);
+	assert_int_equal(pblk(x->app)->read_bytes, 8192);
+	assert_int_equal(fblk(x->fa)->read_bytes, 8192);
+	attrib_end(x->at);
+	assert_int_equal(attrib_totals(x->at)->kind_bytes[AK_SYSCALL], 12288);
+	assert_int_equal(attrib_totals(x->at)->file_bytes, 12288);
+	assert_int_equal(attrib_totals(x->at)->proc_bytes, 12288);
 }
 
 /* Rule "writeback": a flusher's bios go to the dirtiers by share. */
 static void test_writeback_shares(void **state)
 {
-	struct fx x;
+	struct fx *x = *state;
 	struct attrib_owner o;
 
-	fx_init(&x);
-	sys_in(&x, 100, SK_WRITE, 3);
-	for (int i = 0; i < 3; i++)
-		ev(&x, DK_DIRTY_FOLIO, 100, DEV70, 12);	/* ties ino 12 to a */
-	sys_out(&x, 100, SK_WRITE);
-	ev(&x, DK_DIRTY_FOLIO, 200, DEV70, 12);	/* mmap: no syscall */
-	ev(&x, DK_WRITEPAGES, 50, DEV70, 12);
-	bio(&x, 50, "kworker/u8:1", DEV70, 2000, 16);
-	ev(&x, DK_WRITEPAGES_END, 50, DEV70, 12);
-	req(&x, DEV70, 2000, 16, true, &o);
+	/* three folios of ino 12 dirtied by app's write to a: ties it to a */
+	app_write(x, 3, DK_DIRTY_FOLIO, DEV70, 12, 3);
+	ev(x, DK_DIRTY_FOLIO, 200, DEV70, 12);	/* mmap: no syscall */
+	flush(x, 12, 2000, 16);
+	req(x, DEV70, 2000, 16, true, &o);
 	assert_int_equal(o.kind, AK_WRITEBACK);
-	assert_ptr_equal(o.proc, x.app);		/* the largest share */
-	assert_ptr_equal(o.file, x.fa);
-	assert_int_equal(pblk(x.app)->write_bytes, 6144);
-	assert_int_equal(pblk(x.other)->write_bytes, 2048);
-	assert_int_equal(pblk(x.app)->requests, 1);
-	assert_int_equal(pblk(x.other)->requests, 0);
-	assert_int_equal(fblk(x.fa)->write_bytes, 8192);
+	assert_ptr_equal(o.proc, x->app);		/* the largest share */
+	assert_ptr_equal(o.file, x->fa);
+	assert_shared(x, 6144, 2048);
+	assert_int_equal(fblk(x->fa)->write_bytes, 8192);
 	/* the dirt still pending is shared the same way */
-	ev(&x, DK_WRITEPAGES, 50, DEV70, 12);
-	bio(&x, 50, "kworker/u8:1", DEV70, 3000, 8);
-	ev(&x, DK_WRITEPAGES_END, 50, DEV70, 12);
-	req(&x, DEV70, 3000, 8, true, NULL);
-	assert_int_equal(pblk(x.app)->write_bytes, 6144 + 3072);
-	assert_int_equal(pblk(x.other)->write_bytes, 2048 + 1024);
+	flush(x, 12, 3000, 8);
+	req(x, DEV70, 3000, 8, true, NULL);
+	assert_int_equal(pblk(x->app)->write_bytes, 6144 + 3072);
+	assert_int_equal(pblk(x->other)->write_bytes, 2048 + 1024);
 	/* an inode nobody dirtied: file by inode, no process */
-	ev(&x, DK_WRITEPAGES, 50, DEV70, 99);
-	bio(&x, 50, "kworker/u8:1", DEV70, 4000, 8);
-	ev(&x, DK_WRITEPAGES_END, 50, DEV70, 99);
-	req(&x, DEV70, 4000, 8, true, &o);
+	flush(x, 99, 4000, 8);
+	req(x, DEV70, 4000, 8, true, &o);
 	assert_null(o.proc);
 	assert_int_equal(o.ino, 99);
-	attrib_end(x.at);
-	assert_int_equal(attrib_totals(x.at)->wb_noproc_bytes, 4096);
-	assert_int_equal(attrib_totals(x.at)->inode_bytes, 4096);
-	assert_non_null(attrib_inode_file(x.at, DEV70, 99));
-	fx_release(&x);
+	attrib_end(x->at);
+	assert_int_equal(attrib_totals(x->at)->wb_noproc_bytes, 4096);
+	assert_int_equal(attrib_totals(x->at)->inode_bytes, 4096);
+	assert_non_null(attrib_inode_file(x->at, DEV70, 99));
 }
 
 /* Rules "fsync" and "journal": the caller pays for both. */
 static void test_fsync_and_journal(void **state)
 {
-	struct fx x;
+	struct fx *x = *state;
 	struct attrib_owner o;
 	const struct attrib_totals *t;
 
-	fx_init(&x);
-	sys_in(&x, 100, SK_FSYNC, 3);
-	ev(&x, DK_FSYNC_ENTER, 100, DEV70, 13);	/* ties ino 13 to a */
-	ev(&x, DK_WRITEPAGES, 100, DEV70, 13);
-	bio(&x, 100, "app", DEV70, 100, 64);
-	ev(&x, DK_WRITEPAGES_END, 100, DEV70, 13);
+	sys_in(x, 100, SK_FSYNC, 3);
+	ev(x, DK_FSYNC_ENTER, 100, DEV70, 13);	/* ties ino 13 to a */
+	ev(x, DK_WRITEPAGES, 100, DEV70, 13);
+	bio(x, 100, "app", DEV70, 100, 64);
+	ev(x, DK_WRITEPAGES_END, 100, DEV70, 13);
 	/* the commit the fsync waits for */
-	ev(&x, DK_COMMIT_START, 60, DEV70, 0);
-	bio(&x, 60, "jbd2/loop0-8", DEV70, 90000, 8);
-	ev(&x, DK_COMMIT_END, 60, DEV70, 0);
-	ev(&x, DK_FSYNC_EXIT, 100, DEV70, 13);
-	sys_out(&x, 100, SK_FSYNC);
-	req(&x, DEV70, 100, 64, true, &o);
+	ev(x, DK_COMMIT_START, 60, DEV70, 0);
+	bio(x, 60, "jbd2/loop0-8", DEV70, 90000, 8);
+	ev(x, DK_COMMIT_END, 60, DEV70, 0);
+	ev(x, DK_FSYNC_EXIT, 100, DEV70, 13);
+	sys_out(x, 100, SK_FSYNC);
+	req(x, DEV70, 100, 64, true, &o);
 	assert_int_equal(o.kind, AK_FSYNC);
-	assert_ptr_equal(o.proc, x.app);
-	assert_ptr_equal(o.file, x.fa);
-	req(&x, DEV70, 90000, 8, true, &o);
+	assert_ptr_equal(o.proc, x->app);
+	assert_ptr_equal(o.file, x->fa);
+	req(x, DEV70, 90000, 8, true, &o);
 	assert_int_equal(o.kind, AK_JOURNAL);
 	assert_null(o.proc);
 	/* a commit nobody waits for */
-	bio(&x, 60, "jbd2/loop0-8", DEV70, 90008, 8);
-	req(&x, DEV70, 90008, 8, true, NULL);
-	attrib_end(x.at);
-	t = attrib_totals(x.at);
-	assert_int_equal(pblk(x.app)->write_bytes, 32768);
-	assert_int_equal(pblk(x.app)->journal_bytes, 4096);
-	assert_int_equal(fblk(x.fa)->write_bytes, 32768);
-	assert_int_equal(fblk(x.fa)->journal_bytes, 4096);
+	bio(x, 60, "jbd2/loop0-8", DEV70, 90008, 8);
+	req(x, DEV70, 90008, 8, true, NULL);
+	attrib_end(x->at);
+	t = attrib_totals(x->at);
+	assert_int_equal(pblk(x->app)->write_bytes, 32768);
+	assert_int_equal(pblk(x->app)->journal_bytes, 4096);
+	assert_int_equal(fblk(x->fa)->write_bytes, 32768);
+	assert_int_equal(fblk(x->fa)->journal_bytes, 4096);
 	assert_int_equal(t->kind_bytes[AK_FSYNC], 32768);
 	assert_int_equal(t->kind_bytes[AK_JOURNAL], 8192);
 	assert_int_equal(t->njournal, 1);
 	assert_int_equal(t->journal[0].dev, DEV70);
 	assert_int_equal(t->journal[0].bytes, 8192);
 	assert_int_equal(t->journal[0].fsync_bytes, 4096);
-	fx_release(&x);
 }
 
 /* A request carries its first bio's owner; merged bios keep their own. */
 static void test_merge_and_split(void **state)
 {
-	struct fx x;
+	struct fx *x = *state;
 	struct attrib_owner o;
 
-	fx_init(&x);
-	sys_in(&x, 100, SK_PWRITE64, 3);
-	bio(&x, 100, "app", DEV70, 0, 8);
-	sys_out(&x, 100, SK_PWRITE64);
-	sys_in(&x, 200, SK_PWRITE64, 4);
-	bio(&x, 200, "other", DEV70, 8, 8);	/* back-merged */
-	ev(&x, DK_BIO_MERGE, 200, DEV70, 0);
-	sys_out(&x, 200, SK_PWRITE64);
-	req(&x, DEV70, 0, 16, true, &o);
-	assert_ptr_equal(o.proc, x.app);
-	assert_int_equal(pblk(x.app)->write_bytes, 4096);
-	assert_int_equal(pblk(x.app)->requests, 1);
-	assert_int_equal(pblk(x.app)->dev_ns, 500);
-	assert_int_equal(pblk(x.other)->write_bytes, 4096);
-	assert_int_equal(pblk(x.other)->requests, 0);
-	assert_int_equal(pblk(x.other)->dev_ns, 500);
-	assert_int_equal(fblk(x.fb)->write_bytes, 4096);
+	pwrite_bio(x, 100, "app", 3, 0, 8);
+	sys_in(x, 200, SK_PWRITE64, 4);
+	bio(x, 200, "other", DEV70, 8, 8);	/* back-merged */
+	ev(x, DK_BIO_MERGE, 200, DEV70, 0);
+	sys_out(x, 200, SK_PWRITE64);
+	req(x, DEV70, 0, 16, true, &o);
+	assert_ptr_equal(o.proc, x->app);
+	assert_shared(x, 4096, 4096);
+	assert_int_equal(pblk(x->app)->dev_ns, 500);
+	assert_int_equal(pblk(x->other)->dev_ns, 500);
+	assert_int_equal(fblk(x->fb)->write_bytes, 4096);
 	/* one bio split into two requests */
-	sys_in(&x, 100, SK_PWRITE64, 3);
-	bio(&x, 100, "app", DEV70, 100, 16);
-	sys_out(&x, 100, SK_PWRITE64);
-	req(&x, DEV70, 100, 8, true, NULL);
-	req(&x, DEV70, 108, 8, true, NULL);
-	assert_int_equal(pblk(x.app)->write_bytes, 4096 + 8192);
-	assert_int_equal(pblk(x.app)->requests, 3);
+	pwrite_bio(x, 100, "app", 3, 100, 16);
+	req(x, DEV70, 100, 8, true, NULL);
+	req(x, DEV70, 108, 8, true, NULL);
+	assert_int_equal(pblk(x->app)->write_bytes, 4096 + 8192);
+	assert_int_equal(pblk(x->app)->requests, 3);
 	/* split by the block layer, the remainder completing first */
-	sys_in(&x, 100, SK_PWRITE64, 3);
-	bio(&x, 100, "app", DEV70, 200, 16);
-	sys_out(&x, 100, SK_PWRITE64);
-	split(&x, DEV70, 200, 204);
-	req(&x, DEV70, 204, 12, true, &o);
-	assert_ptr_equal(o.proc, x.app);
-	req(&x, DEV70, 200, 4, true, &o);
-	assert_ptr_equal(o.proc, x.app);
-	assert_int_equal(pblk(x.app)->write_bytes, 4096 + 8192 + 8192);
+	pwrite_bio(x, 100, "app", 3, 200, 16);
+	split(x, DEV70, 200, 204);
+	req(x, DEV70, 204, 12, true, &o);
+	assert_ptr_equal(o.proc, x->app);
+	req(x, DEV70, 200, 4, true, &o);
+	assert_ptr_equal(o.proc, x->app);
+	assert_int_equal(pblk(x->app)->write_bytes, 4096 + 8192 + 8192);
 	/* a request no bio covers: unattributed, counted */
-	req(&x, DEV70, 7777, 8, true, &o);
+	req(x, DEV70, 7777, 8, true, &o);
 	assert_int_equal(o.kind, AK_UNATTRIBUTED);
-	attrib_end(x.at);
-	assert_int_equal(attrib_totals(x.at)->bio_unmatched, 8);
-	assert_int_equal(attrib_totals(x.at)->bio_pending_end, 0);
-	fx_release(&x);
+	attrib_end(x->at);
+	assert_int_equal(attrib_totals(x->at)->bio_unmatched, 8);
+	assert_int_equal(attrib_totals(x->at)->bio_pending_end, 0);
 }
 
 /* Rules "context" and "unattributed". */
 static void test_context_and_unattributed(void **state)
 {
-	struct fx x;
+	struct fx *x = *state;
 	struct attrib_owner o;
 
-	fx_init(&x);
-	bio(&x, 100, "app", DEV70, 10, 8);	/* a page fault */
-	req(&x, DEV70, 10, 8, false, &o);
+	bio(x, 100, "app", DEV70, 10, 8);	/* a page fault */
+	req(x, DEV70, 10, 8, false, &o);
 	assert_int_equal(o.kind, AK_CONTEXT);
-	assert_ptr_equal(o.proc, x.app);
+	assert_ptr_equal(o.proc, x->app);
 	assert_null(o.file);
-	bio(&x, 51, "kworker/0:1H", DEV70, 20, 8);
-	req(&x, DEV70, 20, 8, false, &o);
+	bio(x, 51, "kworker/0:1H", DEV70, 20, 8);
+	req(x, DEV70, 20, 8, false, &o);
 	assert_int_equal(o.kind, AK_UNATTRIBUTED);
 	assert_null(o.proc);
 	/* a flusher writing metadata home: the file system's */
-	meta_bio(&x, 52, "kworker/u4:2", DEV70, 30, 2);
-	req(&x, DEV70, 30, 2, true, &o);
+	meta_bio(x, 52, "kworker/u4:2", DEV70, 30, 2);
+	req(x, DEV70, 30, 2, true, &o);
 	assert_int_equal(o.kind, AK_METADATA);
 	assert_null(o.proc);
-	attrib_end(x.at);
-	assert_int_equal(attrib_totals(x.at)->kind_bytes[AK_UNATTRIBUTED], 4096);
-	assert_int_equal(attrib_totals(x.at)->kind_bytes[AK_METADATA], 1024);
-	assert_int_equal(attrib_totals(x.at)->proc_bytes, 4096);
-	fx_release(&x);
+	attrib_end(x->at);
+	assert_int_equal(attrib_totals(x->at)->kind_bytes[AK_UNATTRIBUTED], 4096);
+	assert_int_equal(attrib_totals(x->at)->kind_bytes[AK_METADATA], 1024);
+	assert_int_equal(attrib_totals(x->at)->proc_bytes, 4096);
 }
 
 /* An inode number freed and reused by another file (SQLite -journal, -wal). */
 static void test_inode_reuse(void **state)
 {
-	struct fx x;
+	struct fx *x = *state;
 	struct attrib_owner o;
 
-	fx_init(&x);
-	fdtable_set(x.app->fds, 4, x.fb, false);
-	sys_in(&x, 100, SK_WRITE, 3);
-	ev(&x, DK_DIRTY_FOLIO, 100, DEV70, 16);
-	sys_out(&x, 100, SK_WRITE);
+	fdtable_set(x->app->fds, 4, x->fb, false);
+	app_write(x, 3, DK_DIRTY_FOLIO, DEV70, 16, 1);
 	/* a weak hint (inode marked dirty) does not re-tie */
-	sys_in(&x, 100, SK_WRITE, 4);
-	ev(&x, DK_DIRTY_INODE, 100, DEV70, 16);
-	sys_out(&x, 100, SK_WRITE);
-	assert_ptr_equal(attrib_inode_file(x.at, DEV70, 16), x.fa);
+	app_write(x, 4, DK_DIRTY_INODE, DEV70, 16, 1);
+	assert_ptr_equal(attrib_inode_file(x->at, DEV70, 16), x->fa);
 	/* a folio dirtied by a write to the new file does */
-	sys_in(&x, 100, SK_WRITE, 4);
-	ev(&x, DK_DIRTY_FOLIO, 100, DEV70, 16);
-	sys_out(&x, 100, SK_WRITE);
-	assert_ptr_equal(attrib_inode_file(x.at, DEV70, 16), x.fb);
-	ev(&x, DK_WRITEPAGES, 50, DEV70, 16);
-	bio(&x, 50, "kworker/u8:1", DEV70, 300, 8);
-	ev(&x, DK_WRITEPAGES_END, 50, DEV70, 16);
-	req(&x, DEV70, 300, 8, true, &o);
-	assert_ptr_equal(o.file, x.fb);
-	assert_int_equal(fblk(x.fb)->write_bytes, 4096);
-	assert_int_equal(fblk(x.fa)->write_bytes, 0);
-	assert_int_equal(attrib_totals(x.at)->inode_retied, 1);
-	fx_release(&x);
+	app_write(x, 4, DK_DIRTY_FOLIO, DEV70, 16, 1);
+	assert_ptr_equal(attrib_inode_file(x->at, DEV70, 16), x->fb);
+	flush(x, 16, 300, 8);
+	req(x, DEV70, 300, 8, true, &o);
+	assert_ptr_equal(o.file, x->fb);
+	assert_int_equal(fblk(x->fb)->write_bytes, 4096);
+	assert_int_equal(fblk(x->fa)->write_bytes, 0);
+	assert_int_equal(attrib_totals(x->at)->inode_retied, 1);
 }
 
 /* writeback_* name the disk's bdi (8:0), ext4 the partition (8:1). */
 static void test_bdi_partition(void **state)
 {
-	struct fx x;
+	struct fx *x = *state;
 	struct attrib_owner o;
 
-	fx_init(&x);
-	sys_in(&x, 100, SK_WRITE, 3);
-	ev(&x, DK_DIRTY_FOLIO, 100, DEV80, 5);
-	ev(&x, DK_DIRTY_FOLIO, 100, DEV80, 5);
-	sys_out(&x, 100, SK_WRITE);
-	ev(&x, DK_WRITEPAGES, 50, DEV81, 5);
-	ev(&x, DK_DIRTY_INODE, 50, DEV80, 5);	/* learns 8:0 -> 8:1 */
-	bio(&x, 50, "kworker/u8:1", DEV80, 4096, 16);
-	ev(&x, DK_WRITEPAGES_END, 50, DEV81, 5);
-	req(&x, DEV80, 4096, 16, true, &o);
+	app_write(x, 3, DK_DIRTY_FOLIO, DEV80, 5, 2);
+	ev(x, DK_WRITEPAGES, 50, DEV81, 5);
+	ev(x, DK_DIRTY_INODE, 50, DEV80, 5);	/* learns 8:0 -> 8:1 */
+	bio(x, 50, "kworker/u8:1", DEV80, 4096, 16);
+	ev(x, DK_WRITEPAGES_END, 50, DEV81, 5);
+	req(x, DEV80, 4096, 16, true, &o);
 	assert_int_equal(o.kind, AK_WRITEBACK);
-	assert_ptr_equal(o.proc, x.app);
-	assert_ptr_equal(o.file, x.fa);
+	assert_ptr_equal(o.proc, x->app);
+	assert_ptr_equal(o.file, x->fa);
 	assert_int_equal(o.dev, DEV81);
-	assert_int_equal(pblk(x.app)->write_bytes, 8192);
-	fx_release(&x);
+	assert_int_equal(pblk(x->app)->write_bytes, 8192);
 }
 
 /* Dirty throttling (the event's pause is already in ms) and D-state time. */
 static void test_throttle_dstate(void **state)
 {
-	struct fx x;
+	struct fx *x = *state;
 	struct dec_ev e;
 
-	fx_init(&x);
 	memset(&e, 0, sizeof(e));
 	e.kind = DK_BDP;
 	e.pid = 100;
 	e.pause = 100;			/* ms */
-	feed(&x, &e);
+	feed(x, &e);
 	e.pause = 0;			/* not paused */
-	feed(&x, &e);
-	assert_int_equal(procstat_of(x.app)->throttle_ns, 100000000);
-	assert_int_equal(procstat_of(x.app)->throttles, 1);
+	feed(x, &e);
+	assert_int_equal(procstat_of(x->app)->throttle_ns, 100000000);
+	assert_int_equal(procstat_of(x->app)->throttles, 1);
 
 	memset(&e, 0, sizeof(e));
 	e.kind = DK_SWITCH;
@@ -461,39 +455,38 @@ static void test_throttle_dstate(void **state)
 	e.sched.prev_pid = 100;
 	e.sched.prev_state = 0x2;	/* D */
 	e.sched.next_pid = 0;
-	feed(&x, &e);
+	feed(x, &e);
 	memset(&e, 0, sizeof(e));
 	e.kind = DK_WAKEUP;
 	e.ts = 5000;
 	e.sched.pid = 100;
-	feed(&x, &e);
+	feed(x, &e);
 	memset(&e, 0, sizeof(e));
 	e.kind = DK_SWITCH;		/* preempted (R+): not D */
 	e.ts = 6000;
 	e.sched.prev_pid = 100;
 	e.sched.prev_state = 0x100;
-	feed(&x, &e);
+	feed(x, &e);
 	e.ts = 9000;			/* switched in: no wait open */
 	e.sched.prev_pid = 0;
 	e.sched.prev_state = 0;
 	e.sched.next_pid = 100;
-	feed(&x, &e);
-	assert_int_equal(procstat_of(x.app)->dstate_ns, 4000);
-	assert_int_equal(procstat_of(x.app)->dstates, 1);
-	fx_release(&x);
+	feed(x, &e);
+	assert_int_equal(procstat_of(x->app)->dstate_ns, 4000);
+	assert_int_equal(procstat_of(x->app)->dstates, 1);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_syscall_direct),
-		cmocka_unit_test(test_writeback_shares),
-		cmocka_unit_test(test_fsync_and_journal),
-		cmocka_unit_test(test_merge_and_split),
-		cmocka_unit_test(test_context_and_unattributed),
-		cmocka_unit_test(test_inode_reuse),
-		cmocka_unit_test(test_bdi_partition),
-		cmocka_unit_test(test_throttle_dstate),
+		FX_TEST(test_syscall_direct),
+		FX_TEST(test_writeback_shares),
+		FX_TEST(test_fsync_and_journal),
+		FX_TEST(test_merge_and_split),
+		FX_TEST(test_context_and_unattributed),
+		FX_TEST(test_inode_reuse),
+		FX_TEST(test_bdi_partition),
+		FX_TEST(test_throttle_dstate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

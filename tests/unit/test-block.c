@@ -91,6 +91,48 @@ static void request(struct replay_block *rb, uint64_t ts, uint64_t sector,
 	rq(rb, DK_RQ_COMPLETE, ts + 5, sector, nr);
 }
 
+/* The replay under test and the requests it completed. */
+struct fx {
+	struct done d;
+	struct replay_block *rb;
+};
+
+static int fx_setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	f->rb = replay_block_new(emit, &f->d);
+	if (!f->rb) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int fx_teardown(void **state)
+{
+	struct fx *f = *state;
+
+	replay_block_free(f->rb);
+	free(f);
+	return 0;
+}
+
+/*
+ * Finish the replay: it completed n requests, whose Q times were q in
+ * order (0: no bio announced it).
+ */
+static void finish_queued(struct fx *f, int n, const uint64_t *q)
+{
+	replay_block_finish(f->rb);
+	assert_int_equal(f->d.n, n);
+	for (int i = 0; i < n; i++)
+		assert_int_equal(f->d.rq[i].queue_ts, q[i]);
+}
+
 /*
  * Bio A at 100 queued at 10, B (queued at 12) merged at its back (108,
  * at 13), C (queued at 14) at its front (92, at 16): the request at 92
@@ -100,11 +142,9 @@ static void request(struct replay_block *rb, uint64_t ts, uint64_t sector,
  */
 static void test_merges(void **state)
 {
-	struct done d = { 0 };
-	struct replay_block *rb = replay_block_new(emit, &d);
+	struct fx *f = *state;
+	struct replay_block *rb = f->rb;
 
-	(void)state;
-	assert_non_null(rb);
 	bio(rb, DK_BIO_QUEUE, 10, DEV, 100, 8, false);
 	bio(rb, DK_BIO_QUEUE, 12, DEV, 108, 8, false);
 	assert_int_equal(bio(rb, DK_BIO_MERGE, 13, DEV, 108, 8, false), 12);
@@ -115,13 +155,8 @@ static void test_merges(void **state)
 	request(rb, 30, 92, 24);
 	request(rb, 40, 500, 8);
 	request(rb, 50, 900, 8);
-	replay_block_finish(rb);
-	assert_int_equal(d.n, 3);
-	assert_int_equal(d.rq[0].queue_ts, 10);
-	assert_int_equal(d.rq[1].queue_ts, 20);
-	assert_int_equal(d.rq[2].queue_ts, 0);
+	finish_queued(f, 3, (const uint64_t[]){ 10, 20, 0 });
 	assert_int_equal(replay_block_error(rb), 0);
-	replay_block_free(rb);
 }
 
 /*
@@ -132,11 +167,9 @@ static void test_merges(void **state)
  */
 static void test_split_remap(void **state)
 {
-	struct done d = { 0 };
-	struct replay_block *rb = replay_block_new(emit, &d);
+	struct fx *f = *state;
+	struct replay_block *rb = f->rb;
 
-	(void)state;
-	assert_non_null(rb);
 	bio(rb, DK_BIO_QUEUE, 10, DEV, 0, 64, false);
 	bio2(rb, DK_BIO_SPLIT, 10, DEV, 0, DEV, 16);
 	bio(rb, DK_BIO_QUEUE, 20, PART, 2000, 8, false);
@@ -149,38 +182,29 @@ static void test_split_remap(void **state)
 	rq(rb, DK_RQ_ISSUE, 61, 7000, 8);
 	bio(rb, DK_BIO_QUEUE, 62, DEV, 7000, 8, false);
 	rq(rb, DK_RQ_COMPLETE, 65, 7000, 8);
-	replay_block_finish(rb);
-	assert_int_equal(d.n, 4);
-	assert_int_equal(d.rq[0].queue_ts, 10);
-	assert_int_equal(d.rq[1].queue_ts, 10);
-	assert_int_equal(d.rq[2].queue_ts, 22);
-	assert_int_equal(d.rq[3].queue_ts, 0);
-	replay_block_free(rb);
+	finish_queued(f, 4, (const uint64_t[]){ 10, 10, 22, 0 });
 }
 
 /* Lost events: the bios noted before are forgotten with the requests. */
 static void test_gap(void **state)
 {
-	struct done d = { 0 };
-	struct replay_block *rb = replay_block_new(emit, &d);
+	struct fx *f = *state;
 
-	(void)state;
-	assert_non_null(rb);
-	bio(rb, DK_BIO_QUEUE, 10, DEV, 100, 8, false);
-	replay_block_gap(rb);
-	request(rb, 30, 100, 8);
-	replay_block_finish(rb);
-	assert_int_equal(d.n, 1);
-	assert_int_equal(d.rq[0].queue_ts, 0);
-	replay_block_free(rb);
+	bio(f->rb, DK_BIO_QUEUE, 10, DEV, 100, 8, false);
+	replay_block_gap(f->rb);
+	request(f->rb, 30, 100, 8);
+	finish_queued(f, 1, (const uint64_t[]){ 0 });
 }
+
+#define FX_TEST(t)	\
+	cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_merges),
-		cmocka_unit_test(test_split_remap),
-		cmocka_unit_test(test_gap),
+		FX_TEST(test_merges),
+		FX_TEST(test_split_remap),
+		FX_TEST(test_gap),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -31,15 +31,17 @@ static const char snap[] =
 	"abi\t20\taarch64\n"
 	"thread\t21\t20\tworker\n";
 
-static void init(struct compat *cx, struct source_info *in,
-		 const char *hdr, const char *exec)
+/* cx made from a recording of 2 CPUs with header hdr, snap and exec. */
+static void init(struct compat *cx, const char *hdr, const char *exec)
 {
-	memset(in, 0, sizeof(*in));
-	in->header_text = hdr;
-	in->snapshot_start = snap;
-	in->exec_abi = exec;
-	in->nr_cpus = 2;
-	assert_int_equal(compat_init(cx, in), 0);
+	struct source_info in;
+
+	memset(&in, 0, sizeof(in));
+	in.header_text = hdr;
+	in.snapshot_start = snap;
+	in.exec_abi = exec;
+	in.nr_cpus = 2;
+	assert_int_equal(compat_init(cx, &in), 0);
 }
 
 static void test_meta_abis(void **state)
@@ -80,10 +82,9 @@ static void test_meta_abis(void **state)
 static void test_twin_rule(void **state)
 {
 	struct compat cx;
-	struct source_info in;
 
 	(void)state;
-	init(&cx, &in, HDR("shadow"), NULL);
+	init(&cx, HDR("shadow"), NULL);
 	/* native thread 20: syscalls:sys_enter_read (63), raw 63 (arm dup2) */
 	compat_mark(&cx, 20, 0, 63);
 	assert_int_equal(compat_enter(&cx, 20, 0, 63), CALL_TWIN);
@@ -109,10 +110,9 @@ static void test_twin_rule(void **state)
 static void test_twin_exceptions(void **state)
 {
 	struct compat cx;
-	struct source_info in;
 
 	(void)state;
-	init(&cx, &in, HDR("shadow"), NULL);
+	init(&cx, HDR("shadow"), NULL);
 	/* the first raw event of native thread 21 (snapshot: thread of 20) */
 	assert_int_equal(compat_enter(&cx, 21, 0, 6), CALL_TWIN);
 	assert_int_equal(compat_exit(&cx, 21), CALL_TWIN);
@@ -136,10 +136,9 @@ static void test_twin_exceptions(void **state)
 static void test_abi_of_tasks(void **state)
 {
 	struct compat cx;
-	struct source_info in;
 
 	(void)state;
-	init(&cx, &in, HDR("raw"), "1000\t30\tarm\tcommand\n");
+	init(&cx, HDR("raw"), "1000\t30\tarm\tcommand\n");
 	assert_int_equal(compat_enter(&cx, 10, 0, 322), CALL_COMPAT);
 	assert_int_equal(compat_enter(&cx, 20, 0, 56), CALL_NATIVE);
 	assert_int_equal(compat_enter(&cx, 21, 0, 56), CALL_NATIVE);
@@ -158,7 +157,7 @@ static void test_abi_of_tasks(void **state)
 	assert_int_equal(compat_enter(&cx, 30, 0, 4), CALL_COMPAT);
 	/* a line whose exec was not recorded applies from its time on */
 	compat_release(&cx);
-	init(&cx, &in, HDR("raw"), "1000\t30\tarm\tcommand\n");
+	init(&cx, HDR("raw"), "1000\t30\tarm\tcommand\n");
 	compat_fork(&cx, 20, 30);
 	compat_clock(&cx, 999, 0, false);
 	assert_int_equal(compat_enter(&cx, 30, 0, 4), CALL_NATIVE);
@@ -170,7 +169,7 @@ static void test_abi_of_tasks(void **state)
 	assert_int_equal(compat_enter(&cx, 40, 0, 4), CALL_COMPAT);
 	compat_release(&cx);
 	/* two execs of one pid take its lines in turn */
-	init(&cx, &in, HDR("raw"), "3000\t30\taarch64\tcommand\n"
+	init(&cx, HDR("raw"), "3000\t30\taarch64\tcommand\n"
 	     "1000\t30\tarm\tcommand\n2000\t31\tarm\tcommand\n");
 	compat_clock(&cx, 900, 0, false);
 	compat_exec(&cx, 30, 30, 900);
@@ -189,13 +188,12 @@ static void test_abi_of_tasks(void **state)
 static void test_none(void **state)
 {
 	struct compat cx;
-	struct source_info in;
 
 	(void)state;
-	init(&cx, &in, "syscall_abi=arm\ncompat_syscalls=none\n", NULL);
+	init(&cx, "syscall_abi=arm\ncompat_syscalls=none\n", NULL);
 	assert_int_equal(cx.mode, META_COMPAT_NONE);
 	compat_release(&cx);
-	init(&cx, &in, HDR("off"), NULL);
+	init(&cx, HDR("off"), NULL);
 	assert_int_equal(cx.mode, META_COMPAT_NONE);
 	compat_release(&cx);
 }

@@ -19,18 +19,9 @@
 
 #include "stats/hist.h"
 #include "stats/stats.h"
+#include "rng.h"
 
-/* xorshift64*: deterministic random numbers */
-static uint64_t rng_state = 88172645463325252ULL;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
-}
-
+/* uniform in [0, 1) */
 static double rnd01(void)
 {
 	return (double)(rnd() >> 11) / 9007199254740992.0;
@@ -239,6 +230,23 @@ static void check_counts(const struct hist *h, const uint64_t *ref)
 	assert_int_equal(total, h->count);
 }
 
+/* v into h, and into ref, its counts as the test expects them. */
+static void add_ref(struct hist *h, uint64_t *ref, uint64_t v)
+{
+	hist_add(h, v);
+	ref[hist_bucket(v)]++;
+}
+
+/* src merged into dst, and its counts into dst's: dst checked after. */
+static void merge_ref(struct hist *dst, uint64_t *rdst, const struct hist *src,
+		      const uint64_t *rsrc)
+{
+	assert_int_equal(hist_merge(dst, src), 0);
+	for (int i = 0; i < HIST_BUCKETS; i++)
+		rdst[i] += rsrc[i];
+	check_counts(dst, rdst);
+}
+
 static void test_groups(void **state)
 {
 	static uint64_t ref[HIST_BUCKETS], ref2[HIST_BUCKETS];
@@ -248,8 +256,7 @@ static void test_groups(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(s) / sizeof(*s); i++) {
-		hist_add(&a, s[i]);
-		ref[hist_bucket(s[i])]++;
+		add_ref(&a, ref, s[i]);
 		check_counts(&a, ref);
 	}
 	/* every group, from 0 to 2^64 - 1 */
@@ -263,32 +270,19 @@ static void test_groups(void **state)
 	memset(ref, 0, sizeof(ref));
 	for (int i = 0; i < 100000; i++) {
 		v = (uint64_t)(1000.0 * pow(10.0, 5.0 * rnd01()));
-		hist_add(&a, v);
-		ref[hist_bucket(v)]++;
+		add_ref(&a, ref, v);
 	}
 	check_counts(&a, ref);
 	assert_true(a.ng <= 18);
 	/* merged with a histogram above it, and one below */
-	for (int i = 0; i < 1000; i++) {
-		v = 1000000000ULL + rnd() % 1000000000ULL;
-		hist_add(&b, v);
-		ref2[hist_bucket(v)]++;
-	}
-	assert_int_equal(hist_merge(&a, &b), 0);
-	for (int i = 0; i < HIST_BUCKETS; i++)
-		ref[i] += ref2[i];
-	check_counts(&a, ref);
+	for (int i = 0; i < 1000; i++)
+		add_ref(&b, ref2, 1000000000ULL + rnd() % 1000000000ULL);
+	merge_ref(&a, ref, &b, ref2);
 	hist_release(&b);
 	memset(ref2, 0, sizeof(ref2));
-	for (int i = 0; i < 1000; i++) {
-		v = rnd() % 200;
-		hist_add(&b, v);
-		ref2[hist_bucket(v)]++;
-	}
-	assert_int_equal(hist_merge(&b, &a), 0);
-	for (int i = 0; i < HIST_BUCKETS; i++)
-		ref2[i] += ref[i];
-	check_counts(&b, ref2);
+	for (int i = 0; i < 1000; i++)
+		add_ref(&b, ref2, rnd() % 200);
+	merge_ref(&b, ref2, &a, ref);
 	assert_int_equal(b.count, 102000);
 	assert_int_equal(hist_pct(&b, 100), a.max);
 	hist_release(&a);

@@ -35,12 +35,22 @@ static void mem_open(struct mem *m, bool compact)
 	m->j.compact = compact;
 }
 
-static int mem_close(struct mem *m)
+/*
+ * Finish and close m: json_finish must find the document whole and m hold
+ * want, or (want NULL) find it misused.
+ */
+static void mem_check(struct mem *m, const char *want)
 {
 	int rc = json_finish(&m->j);
 
 	fclose(m->f);
-	return rc;
+	if (want) {
+		assert_int_equal(rc, 0);
+		assert_string_equal(m->buf, want);
+	} else {
+		assert_int_equal(rc, -1);
+	}
+	free(m->buf);
 }
 
 static void test_nesting(void **state)
@@ -65,11 +75,9 @@ static void test_nesting(void **state)
 	json_double(&m.j, "f", 0.0 / 0.0);
 	json_str(&m.j, "g", NULL);
 	json_object_end(&m.j);
-	assert_int_equal(mem_close(&m), 0);
-	assert_string_equal(m.buf,
+	mem_check(&m,
 		"{\"a\":\"x\",\"b\":18446744073709551615,\"c\":-5,"
 		"\"d\":[true,null,{},[]],\"e\":1.5,\"f\":null,\"g\":null}\n");
-	free(m.buf);
 }
 
 static void test_pretty(void **state)
@@ -84,9 +92,7 @@ static void test_pretty(void **state)
 	json_u64(&m.j, NULL, 2);
 	json_array_end(&m.j);
 	json_object_end(&m.j);
-	assert_int_equal(mem_close(&m), 0);
-	assert_string_equal(m.buf, "{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}\n");
-	free(m.buf);
+	mem_check(&m, "{\n  \"a\": 1,\n  \"b\": [\n    2\n  ]\n}\n");
 }
 
 static void test_escape(void **state)
@@ -101,12 +107,10 @@ static void test_escape(void **state)
 	json_str(&m.j, NULL, "bad\xff\xc3(\xed\xa0\x80");
 	json_strn(&m.j, NULL, "abcdef", 3);
 	json_array_end(&m.j);
-	assert_int_equal(mem_close(&m), 0);
-	assert_string_equal(m.buf,
+	mem_check(&m,
 		"[\"q\\\"b\\\\s/n\\nt\\tr\\rc\\u0001\\u007f\","
 		"\"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\","
 		"\"bad\\u00ff\\u00c3(\\u00ed\\u00a0\\u0080\",\"abc\"]\n");
-	free(m.buf);
 }
 
 static void test_misuse(void **state)
@@ -116,21 +120,18 @@ static void test_misuse(void **state)
 	(void)state;
 	mem_open(&m, true);		/* unclosed */
 	json_object_begin(&m.j, NULL);
-	assert_int_equal(mem_close(&m), -1);
-	free(m.buf);
+	mem_check(&m, NULL);
 
 	mem_open(&m, true);		/* key in an array */
 	json_array_begin(&m.j, NULL);
 	json_u64(&m.j, "k", 1);
 	json_array_end(&m.j);
-	assert_int_equal(mem_close(&m), -1);
-	free(m.buf);
+	mem_check(&m, NULL);
 
 	mem_open(&m, true);		/* wrong closer */
 	json_object_begin(&m.j, NULL);
 	json_array_end(&m.j);
-	assert_int_equal(mem_close(&m), -1);
-	free(m.buf);
+	mem_check(&m, NULL);
 }
 
 static void test_hist(void **state)
@@ -146,13 +147,11 @@ static void test_hist(void **state)
 	json_object_begin(&m.j, NULL);
 	json_hist(&m.j, "h", &h);
 	json_object_end(&m.j);
-	assert_int_equal(mem_close(&m), 0);
-	assert_string_equal(m.buf,
+	mem_check(&m,
 		"{\"h\":{\"count\":3,\"sum_ns\":1020,\"avg_ns\":340,\"min_ns\":10,"
 		"\"max_ns\":1000,\"p50_ns\":10,\"p90_ns\":1000,"
 		"\"p99_ns\":1000,\"p999_ns\":1000,"
 		"\"buckets\":[[10,10,2],[992,1023,1]]}}\n");
-	free(m.buf);
 	hist_release(&h);
 }
 

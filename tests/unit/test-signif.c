@@ -18,17 +18,9 @@
 
 #include "stats/hist.h"
 #include "stats/signif.h"
+#include "rng.h"
 
-static uint64_t rng_state = 88172645463325252ULL;
-
-static uint64_t rnd(void)
-{
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 2685821657736338717ULL;
-}
-
+/* uniform in (0, 1): never 0, whose log the normal deviates would take */
 static double rnd01(void)
 {
 	return ((double)(rnd() >> 11) + 0.5) / 9007199254740992.0;

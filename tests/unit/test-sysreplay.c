@@ -22,6 +22,7 @@
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
 #include "stats/account.h"
+#include "fixture.h"
 
 /* ------------------------------------------------------------------ */
 /* helpers */
@@ -72,6 +73,45 @@ static void run_release(struct run *run)
 	sysreplay_free(run->sr);
 }
 
+/* cmocka fixtures: a fresh sysreplay, or a fresh pipeline. */
+static int sr_setup(void **state)
+{
+	*state = sysreplay_new();
+	return *state ? 0 : -1;
+}
+
+static int sr_teardown(void **state)
+{
+	sysreplay_free(*state);
+	return 0;
+}
+
+DEFINE_FIXTURE(run, struct run, run_init, run_release)
+
+/* A process table over its file table, no statistics attached. */
+struct tables {
+	struct filetab *ft;
+	struct proctable *pt;
+};
+
+static void tables_init(struct tables *tb)
+{
+	tb->ft = filetab_new();
+	tb->pt = proctable_new(tb->ft);
+}
+
+static void tables_release(struct tables *tb)
+{
+	proctable_free(tb->pt, NULL);
+	filetab_free(tb->ft, NULL);
+}
+
+DEFINE_FIXTURE(tables, struct tables, tables_init, tables_release)
+
+#define SR_TEST(t)	FIXTURE_TEST(sr, t)
+#define RUN_TEST(t)	FIXTURE_TEST(run, t)
+#define TABLES_TEST(t)	FIXTURE_TEST(tables, t)
+
 /* One complete syscall of tid, accounted. */
 static void call(struct run *run, uint64_t ts, uint64_t dur, int tid,
 		 enum sys_kind k, uint64_t a0, uint64_t a1, uint64_t a2,
@@ -93,7 +133,7 @@ static void call(struct run *run, uint64_t ts, uint64_t dur, int tid,
 
 static void test_pairing(void **state)
 {
-	struct sysreplay *sr = sysreplay_new();
+	struct sysreplay *sr = *state;
 	struct sys_call c;
 
 	enter(sr, 100, 10, 0, SK_READ, 3, 0, 4096);
@@ -106,12 +146,11 @@ static void test_pairing(void **state)
 	assert_int_equal(sysreplay_stats(sr)->calls, 1);
 	sysreplay_finish(sr);
 	assert_int_equal(sysreplay_stats(sr)->open_at_end, 0);
-	sysreplay_free(sr);
 }
 
 static void test_exit_without_enter(void **state)
 {
-	struct sysreplay *sr = sysreplay_new();
+	struct sysreplay *sr = *state;
 	struct sys_call c;
 
 	assert_int_equal(leave(sr, 350, 10, 0, SK_WRITE, 5, &c), 0);
@@ -119,12 +158,11 @@ static void test_exit_without_enter(void **state)
 	assert_int_equal(c.ret, 5);
 	assert_int_equal(c.kind, SK_WRITE);
 	assert_int_equal(sysreplay_stats(sr)->exit_without_enter, 1);
-	sysreplay_free(sr);
 }
 
 static void test_nested_threads(void **state)
 {
-	struct sysreplay *sr = sysreplay_new();
+	struct sysreplay *sr = *state;
 	struct sys_call c;
 
 	enter(sr, 100, 10, 0, SK_FSYNC, 3, 0, 0);
@@ -139,12 +177,11 @@ static void test_nested_threads(void **state)
 	assert_int_equal(leave(sr, 1001, 12, 2, SK_READ, 7, &c), 1);
 	assert_int_equal(c.args[0], 5);
 	assert_int_equal(sysreplay_stats(sr)->calls, 3);
-	sysreplay_free(sr);
 }
 
 static void test_superseded_mismatch_negative(void **state)
 {
-	struct sysreplay *sr = sysreplay_new();
+	struct sysreplay *sr = *state;
 	const struct sysreplay_stats *st = sysreplay_stats(sr);
 	struct sys_call c;
 
@@ -164,12 +201,11 @@ static void test_superseded_mismatch_negative(void **state)
 	enter(sr, 900, 10, 0, SK_READ, 3, 0, 1);
 	assert_int_equal(leave(sr, 800, 10, 0, SK_READ, 1, &c), 0);
 	assert_int_equal(st->negative_time, 1);
-	sysreplay_free(sr);
 }
 
 static void test_lost_gap(void **state)
 {
-	struct sysreplay *sr = sysreplay_new();
+	struct sysreplay *sr = *state;
 	const struct sysreplay_stats *st = sysreplay_stats(sr);
 	struct sys_call c;
 
@@ -185,12 +221,11 @@ static void test_lost_gap(void **state)
 	enter(sr, 300, 13, 0, SK_FSYNC, 4, 0, 0);
 	sysreplay_finish(sr);
 	assert_int_equal(st->open_at_end, 1);
-	sysreplay_free(sr);
 }
 
 static void test_late_path(void **state)
 {
-	struct sysreplay *sr = sysreplay_new();
+	struct sysreplay *sr = *state;
 	struct sys_call c;
 
 	/* Before the enter (a uprobe on libc's open fires first)... */
@@ -207,7 +242,6 @@ static void test_late_path(void **state)
 	enter(sr, 500, 10, 0, SK_OPENAT, (uint64_t)-100, 0, 0);
 	assert_int_equal(leave(sr, 600, 10, 0, SK_OPENAT, 5, &c), 1);
 	assert_null(c.path);
-	sysreplay_free(sr);
 }
 
 static void test_kinds(void **state)
@@ -386,8 +420,7 @@ static const char start_snap[] =
 
 static void test_snapshot_seed(void **state)
 {
-	struct filetab *ft = filetab_new();
-	struct proctable *pt = proctable_new(ft);
+	struct proctable *pt = ((struct tables *)*state)->pt;
 	struct proc *p, *q;
 	struct file *f;
 
@@ -413,14 +446,11 @@ static void test_snapshot_seed(void **state)
 	assert_string_equal(p->comm, "db2");
 	assert_string_equal(p->comms, "db\tserver,db2");
 	assert_int_equal(proctable_stats(pt)->fds_seeded, 3);
-	proctable_free(pt, NULL);
-	filetab_free(ft, NULL);
 }
 
 static void test_fork_inherits(void **state)
 {
-	struct filetab *ft = filetab_new();
-	struct proctable *pt = proctable_new(ft);
+	struct proctable *pt = ((struct tables *)*state)->pt;
 	struct proc *parent, *child;
 	struct file *f;
 
@@ -454,14 +484,11 @@ static void test_fork_inherits(void **state)
 	assert_true(parent->exited);
 	assert_null(parent->fds);
 	assert_null(proctable_lookup(pt, 100));
-	proctable_free(pt, NULL);
-	filetab_free(ft, NULL);
 }
 
 static void test_pid_reuse(void **state)
 {
-	struct filetab *ft = filetab_new();
-	struct proctable *pt = proctable_new(ft);
+	struct proctable *pt = ((struct tables *)*state)->pt;
 	struct proc *a, *b, *c;
 
 	proctable_load_start(pt, "proc\t1\t0\tinit\t/sbin/init\tinit\n");
@@ -485,14 +512,11 @@ static void test_pid_reuse(void **state)
 	assert_ptr_not_equal(b, c);
 	assert_true(b->exited);
 	assert_int_equal(proctable_stats(pt)->pid_reuse, 1);
-	proctable_free(pt, NULL);
-	filetab_free(ft, NULL);
 }
 
 static void test_exec_by_thread_and_rename(void **state)
 {
-	struct filetab *ft = filetab_new();
-	struct proctable *pt = proctable_new(ft);
+	struct proctable *pt = ((struct tables *)*state)->pt;
 	struct proc *p;
 
 	proctable_load_start(pt, start_snap);
@@ -508,41 +532,37 @@ static void test_exec_by_thread_and_rename(void **state)
 	assert_null(proctable_lookup(pt, 101));
 	assert_string_equal(p->comm, "a-very-long-pro");
 	assert_string_equal(p->comms, "db\tserver,flusher,dbmain,a-very-long-pro");
-	proctable_free(pt, NULL);
-	filetab_free(ft, NULL);
 }
 
 static void test_end_snapshot(void **state)
 {
-	struct run run;
+	struct run *run = *state;
 	struct proc *p;
 	struct file *f, *g;
 
-	run_init(&run);
-	proctable_load_start(run.pt, "proc\t700\t1\tapp\t/bin/app\tapp\n");
-	proctable_load_end(run.pt,
+	proctable_load_start(run->pt, "proc\t700\t1\tapp\t/bin/app\tapp\n");
+	proctable_load_end(run->pt,
 			   "thread\t702\t700\tapp-io\n"
 			   "fd\t700\t7\t8:2\t99\t02\t0\t/srv/x.db\n");
-	call(&run, 100, 10, 700, SK_OPENAT, (uint64_t)-100, 0, 02000002, 7, NULL);
-	call(&run, 200, 10, 700, SK_OPENAT, (uint64_t)-100, 0, 0, 8, NULL);
-	call(&run, 300, 10, 700, SK_CLOSE, 8, 0, 0, 0, NULL);
+	call(run, 100, 10, 700, SK_OPENAT, (uint64_t)-100, 0, 02000002, 7, NULL);
+	call(run, 200, 10, 700, SK_OPENAT, (uint64_t)-100, 0, 0, 8, NULL);
+	call(run, 300, 10, 700, SK_CLOSE, 8, 0, 0, 0, NULL);
 	/* A thread never seen created: the end snapshot places it. */
-	call(&run, 400, 50, 702, SK_WRITE, 7, 0, 4096, 4096, NULL);
-	p = proctable_lookup(run.pt, 700);
-	assert_ptr_equal(proctable_lookup(run.pt, 702), p);
+	call(run, 400, 50, 702, SK_WRITE, 7, 0, 4096, 4096, NULL);
+	p = proctable_lookup(run->pt, 700);
+	assert_ptr_equal(proctable_lookup(run->pt, 702), p);
 	f = fdtable_get(p->fds, 7);
 	assert_null(f->path);
 	assert_string_equal(file_name(f), "<unknown fd 7 of pid 700>");
-	proctable_finish(run.pt);
+	proctable_finish(run->pt);
 	assert_string_equal(f->path, "/srv/x.db");
 	assert_true(f->has_devino);
 	assert_int_equal(f->ino, 99);
 	assert_int_equal(((struct filestat *)f->user)->write_bytes, 4096);
 	/* The closed fd 8 stays unnamed. */
-	g = filetab_at(run.ft, (size_t)f->id + 1);
+	g = filetab_at(run->ft, (size_t)f->id + 1);
 	assert_null(g->path);
-	assert_int_equal(proctable_stats(run.pt)->fds_named_end, 1);
-	run_release(&run);
+	assert_int_equal(proctable_stats(run->pt)->fds_named_end, 1);
 }
 
 /* ------------------------------------------------------------------ */
@@ -550,26 +570,25 @@ static void test_end_snapshot(void **state)
 
 static void test_account(void **state)
 {
-	struct run run;
+	struct run *run = *state;
 	struct proc *p;
 	struct procstat *ps;
 	struct file *f;
 	struct filestat *fs;
 
-	run_init(&run);
-	call(&run, 1000, 100, 42, SK_OPENAT, (uint64_t)-100, 0, 0101, 3, "/tmp/out");
-	call(&run, 2000, 200, 42, SK_WRITE, 3, 0, 1000, 1000, NULL);
-	call(&run, 3000, 300, 42, SK_WRITE, 3, 0, 1000, 500, NULL);
-	call(&run, 4000, 400, 42, SK_WRITE, 3, 0, 1000, -28, NULL);	/* ENOSPC */
-	call(&run, 5000, 5000, 42, SK_FSYNC, 3, 0, 0, 0, NULL);
-	call(&run, 11000, 7000, 42, SK_FDATASYNC, 3, 0, 0, 0, NULL);
-	call(&run, 20000, 50, 42, SK_DUP2, 3, 9, 0, 9, NULL);
-	call(&run, 21000, 50, 42, SK_CLOSE, 3, 0, 0, 0, NULL);
-	call(&run, 22000, 100, 42, SK_PWRITE64, 9, 0, 10, 10, NULL);
-	call(&run, 23000, 100, 42, SK_READ, 0, 0, 10, 7, NULL);	/* unknown fd */
-	call(&run, 24000, 10, 42, SK_CLOSE, 11, 0, 0, -9, NULL);	/* EBADF */
+	call(run, 1000, 100, 42, SK_OPENAT, (uint64_t)-100, 0, 0101, 3, "/tmp/out");
+	call(run, 2000, 200, 42, SK_WRITE, 3, 0, 1000, 1000, NULL);
+	call(run, 3000, 300, 42, SK_WRITE, 3, 0, 1000, 500, NULL);
+	call(run, 4000, 400, 42, SK_WRITE, 3, 0, 1000, -28, NULL);	/* ENOSPC */
+	call(run, 5000, 5000, 42, SK_FSYNC, 3, 0, 0, 0, NULL);
+	call(run, 11000, 7000, 42, SK_FDATASYNC, 3, 0, 0, 0, NULL);
+	call(run, 20000, 50, 42, SK_DUP2, 3, 9, 0, 9, NULL);
+	call(run, 21000, 50, 42, SK_CLOSE, 3, 0, 0, 0, NULL);
+	call(run, 22000, 100, 42, SK_PWRITE64, 9, 0, 10, 10, NULL);
+	call(run, 23000, 100, 42, SK_READ, 0, 0, 10, 7, NULL);	/* unknown fd */
+	call(run, 24000, 10, 42, SK_CLOSE, 11, 0, 0, -9, NULL);	/* EBADF */
 
-	p = proctable_lookup(run.pt, 42);
+	p = proctable_lookup(run->pt, 42);
 	ps = p->user;
 	assert_int_equal(ps->calls, 11);
 	assert_int_equal(ps->errors, 2);
@@ -584,7 +603,7 @@ static void test_account(void **state)
 	assert_int_equal(ps->fsync.sum, 12000);
 	assert_int_equal(ps->fsync.max, 7000);
 
-	f = filetab_path(run.ft, "/tmp/out");
+	f = filetab_path(run->ft, "/tmp/out");
 	fs = f->user;
 	assert_int_equal(fs->opens, 1);
 	assert_int_equal(fs->writes, 4);
@@ -593,9 +612,8 @@ static void test_account(void **state)
 	assert_int_equal(fs->fsync.max, 7000);
 	assert_ptr_equal(fdtable_get(p->fds, 9), f);
 	assert_null(fdtable_get(p->fds, 3));
-	assert_int_equal(proctable_fdstats(run.pt)->io_unknown, 1);
-	assert_int_equal(proctable_fdstats(run.pt)->close_unknown, 0);
-	run_release(&run);
+	assert_int_equal(proctable_fdstats(run->pt)->io_unknown, 1);
+	assert_int_equal(proctable_fdstats(run->pt)->close_unknown, 0);
 }
 
 /* What the per-call hook saw. */
@@ -623,18 +641,17 @@ static void on_call(void *arg, struct proc *p, struct file *f,
 /* The hook gets every call with the file of its fd: new, used, closed. */
 static void test_on_call(void **state)
 {
-	struct run run;
+	struct run *run = *state;
 	struct seen s = { 0 };
 
-	run_init(&run);
-	run.acct.on_call = on_call;
-	run.acct.on_call_arg = &s;
-	call(&run, 10, 1, 60, SK_OPENAT, (uint64_t)-100, 0, 0, 3, "/etc/b");
-	call(&run, 20, 5, 60, SK_WRITE, 3, 0, 100, 100, NULL);
-	call(&run, 30, 1, 60, SK_DUP2, 3, 7, 0, 7, NULL);
-	call(&run, 40, 1, 60, SK_CLOSE, 3, 0, 0, 0, NULL);
-	call(&run, 50, 1, 60, SK_SYNC, 0, 0, 0, 0, NULL);
-	call(&run, 60, 1, 60, SK_READ, 9, 0, 10, -9, NULL);	/* EBADF */
+	run->acct.on_call = on_call;
+	run->acct.on_call_arg = &s;
+	call(run, 10, 1, 60, SK_OPENAT, (uint64_t)-100, 0, 0, 3, "/etc/b");
+	call(run, 20, 5, 60, SK_WRITE, 3, 0, 100, 100, NULL);
+	call(run, 30, 1, 60, SK_DUP2, 3, 7, 0, 7, NULL);
+	call(run, 40, 1, 60, SK_CLOSE, 3, 0, 0, 0, NULL);
+	call(run, 50, 1, 60, SK_SYNC, 0, 0, 0, 0, NULL);
+	call(run, 60, 1, 60, SK_READ, 9, 0, 10, -9, NULL);	/* EBADF */
 	assert_int_equal(s.n, 6);
 	assert_int_equal(s.kind[0], SK_OPENAT);
 	assert_int_equal(s.fd[0], 3);
@@ -650,107 +667,99 @@ static void test_on_call(void **state)
 	assert_int_equal(s.fd[5], 9);			/* unknown fd: made up */
 	assert_null(s.file[5]);
 	assert_int_equal(s.pid[5], 60);
-	run_release(&run);
 }
 
 static void test_account_dup_cloexec(void **state)
 {
-	struct run run;
+	struct run *run = *state;
 	struct proc *p;
 
-	run_init(&run);
-	call(&run, 10, 1, 50, SK_OPEN, 0, 0, 0, 3, "/etc/a");
-	call(&run, 20, 1, 50, SK_FCNTL, 3, 1030, 10, 10, NULL);	/* F_DUPFD_CLOEXEC */
-	call(&run, 30, 1, 50, SK_DUP3, 3, 11, 02000000, 11, NULL);
-	call(&run, 40, 1, 50, SK_DUP, 3, 0, 0, 12, NULL);
-	call(&run, 50, 1, 50, SK_FCNTL, 12, 2, 1, 0, NULL);	/* F_SETFD FD_CLOEXEC */
-	call(&run, 60, 1, 50, SK_CLOSE_RANGE, 3, 3, 4, 0, NULL);	/* CLOEXEC */
-	p = proctable_lookup(run.pt, 50);
+	call(run, 10, 1, 50, SK_OPEN, 0, 0, 0, 3, "/etc/a");
+	call(run, 20, 1, 50, SK_FCNTL, 3, 1030, 10, 10, NULL);	/* F_DUPFD_CLOEXEC */
+	call(run, 30, 1, 50, SK_DUP3, 3, 11, 02000000, 11, NULL);
+	call(run, 40, 1, 50, SK_DUP, 3, 0, 0, 12, NULL);
+	call(run, 50, 1, 50, SK_FCNTL, 12, 2, 1, 0, NULL);	/* F_SETFD FD_CLOEXEC */
+	call(run, 60, 1, 50, SK_CLOSE_RANGE, 3, 3, 4, 0, NULL);	/* CLOEXEC */
+	p = proctable_lookup(run->pt, 50);
 	assert_int_equal(fdtable_size(p->fds), 4);
-	proctable_exec(run.pt, 70, 50, 50, "/bin/true");
+	proctable_exec(run->pt, 70, 50, 50, "/bin/true");
 	assert_int_equal(fdtable_size(p->fds), 0);
-	assert_int_equal(proctable_fdstats(run.pt)->exec_closed, 4);
-	run_release(&run);
+	assert_int_equal(proctable_fdstats(run->pt)->exec_closed, 4);
 }
 
 /* ioctl FIOCLEX/FIONCLEX set and clear close-on-exec; other ioctls do not. */
 static void test_ioctl_cloexec(void **state)
 {
-	struct run run;
+	struct run *run = *state;
 	struct sys_call c;
 	struct proc *p;
 
-	run_init(&run);
-	call(&run, 10, 1, 50, SK_OPENAT, 0, 0, 02000000, 3, "/etc/a");
-	call(&run, 20, 1, 50, SK_OPENAT, 0, 0, 0, 4, "/etc/b");
-	call(&run, 30, 1, 50, SK_OPENAT, 0, 0, 0, 5, "/etc/c");
-	call(&run, 40, 1, 50, SK_IOCTL, 3, 0x5450, 0, 0, NULL);	/* FIONCLEX */
-	call(&run, 50, 1, 50, SK_IOCTL, 4, 0x5451, 0, 0, NULL);	/* FIOCLEX */
-	call(&run, 60, 1, 50, SK_IOCTL, 5, 0x5401, 0, 0, NULL);	/* TCGETS */
+	call(run, 10, 1, 50, SK_OPENAT, 0, 0, 02000000, 3, "/etc/a");
+	call(run, 20, 1, 50, SK_OPENAT, 0, 0, 0, 4, "/etc/b");
+	call(run, 30, 1, 50, SK_OPENAT, 0, 0, 0, 5, "/etc/c");
+	call(run, 40, 1, 50, SK_IOCTL, 3, 0x5450, 0, 0, NULL);	/* FIONCLEX */
+	call(run, 50, 1, 50, SK_IOCTL, 4, 0x5451, 0, 0, NULL);	/* FIOCLEX */
+	call(run, 60, 1, 50, SK_IOCTL, 5, 0x5401, 0, 0, NULL);	/* TCGETS */
 	/* an exit of an ioctl whose enter was filtered: dropped, no anomaly */
-	assert_int_equal(leave(run.sr, 70, 50, 0, SK_IOCTL, 0, &c), 0);
-	assert_int_equal(sysreplay_stats(run.sr)->exit_without_enter, 0);
-	assert_int_equal(sysreplay_stats(run.sr)->exits_filtered, 1);
-	p = proctable_lookup(run.pt, 50);
-	proctable_exec(run.pt, 80, 50, 50, "/bin/true");
+	assert_int_equal(leave(run->sr, 70, 50, 0, SK_IOCTL, 0, &c), 0);
+	assert_int_equal(sysreplay_stats(run->sr)->exit_without_enter, 0);
+	assert_int_equal(sysreplay_stats(run->sr)->exits_filtered, 1);
+	p = proctable_lookup(run->pt, 50);
+	proctable_exec(run->pt, 80, 50, 50, "/bin/true");
 	assert_int_equal(fdtable_size(p->fds), 2);
 	assert_string_equal(fdtable_get(p->fds, 3)->path, "/etc/a");
 	assert_null(fdtable_get(p->fds, 4));
 	assert_string_equal(fdtable_get(p->fds, 5)->path, "/etc/c");
-	run_release(&run);
 }
 
 /* Renames, RENAME_EXCHANGE, unlinks and links move names between files. */
 static void test_names(void **state)
 {
-	struct run run;
+	struct run *run = *state;
 	struct sys_enter e = { .ts = 90, .tid = 50, .kind = SK_RENAMEAT2,
 			       .args = { -100, 0, -100, 0, 2 }, .path = "/x" };
 	struct sys_call c;
 	struct file *tmp, *x, *y, *g;
 
-	(void)state;
-	run_init(&run);
-	call(&run, 10, 1, 50, SK_OPEN, 0, 0, 0, 3, "/cfg.tmp");
-	call(&run, 20, 1, 50, SK_OPEN, 0, 0, 0, 4, "/cfg");
-	tmp = fdtable_get(proctable_lookup(run.pt, 50)->fds, 3);
-	g = fdtable_get(proctable_lookup(run.pt, 50)->fds, 4);
+	call(run, 10, 1, 50, SK_OPEN, 0, 0, 0, 3, "/cfg.tmp");
+	call(run, 20, 1, 50, SK_OPEN, 0, 0, 0, 4, "/cfg");
+	tmp = fdtable_get(proctable_lookup(run->pt, 50)->fds, 3);
+	g = fdtable_get(proctable_lookup(run->pt, 50)->fds, 4);
 	/* the atomic save: the old /cfg loses its name */
-	sysreplay_set_path2(run.sr, 50, "/cfg");
-	call(&run, 30, 1, 50, SK_RENAME, 0, 0, 0, 0, "/cfg.tmp");
+	sysreplay_set_path2(run->sr, 50, "/cfg");
+	call(run, 30, 1, 50, SK_RENAME, 0, 0, 0, 0, "/cfg.tmp");
 	assert_string_equal(tmp->path, "/cfg");
 	assert_string_equal(tmp->names, "written as /cfg.tmp");
 	assert_true(g->unlinked);
-	assert_ptr_equal(filetab_find_path(run.ft, "/cfg"), tmp);
-	assert_null(filetab_find_path(run.ft, "/cfg.tmp"));
+	assert_ptr_equal(filetab_find_path(run->ft, "/cfg"), tmp);
+	assert_null(filetab_find_path(run->ft, "/cfg.tmp"));
 	/* a new file at the old name is another file */
-	call(&run, 40, 1, 50, SK_OPEN, 0, 0, 0, 5, "/cfg.tmp");
-	assert_ptr_not_equal(fdtable_get(proctable_lookup(run.pt, 50)->fds, 5),
+	call(run, 40, 1, 50, SK_OPEN, 0, 0, 0, 5, "/cfg.tmp");
+	assert_ptr_not_equal(fdtable_get(proctable_lookup(run->pt, 50)->fds, 5),
 			     tmp);
 	/* exchange */
-	call(&run, 50, 1, 50, SK_OPEN, 0, 0, 0, 6, "/x");
-	call(&run, 60, 1, 50, SK_OPEN, 0, 0, 0, 7, "/y");
-	x = fdtable_get(proctable_lookup(run.pt, 50)->fds, 6);
-	y = fdtable_get(proctable_lookup(run.pt, 50)->fds, 7);
-	sysreplay_set_path2(run.sr, 50, "/y");
-	sysreplay_enter(run.sr, &e);
-	assert_int_equal(leave(run.sr, 91, 50, 0, SK_RENAMEAT2, 0, &c), 1);
-	account_call(&run.acct, proctable_lookup(run.pt, 50), &c);
+	call(run, 50, 1, 50, SK_OPEN, 0, 0, 0, 6, "/x");
+	call(run, 60, 1, 50, SK_OPEN, 0, 0, 0, 7, "/y");
+	x = fdtable_get(proctable_lookup(run->pt, 50)->fds, 6);
+	y = fdtable_get(proctable_lookup(run->pt, 50)->fds, 7);
+	sysreplay_set_path2(run->sr, 50, "/y");
+	sysreplay_enter(run->sr, &e);
+	assert_int_equal(leave(run->sr, 91, 50, 0, SK_RENAMEAT2, 0, &c), 1);
+	account_call(&run->acct, proctable_lookup(run->pt, 50), &c);
 	assert_string_equal(x->path, "/y");
 	assert_string_equal(y->path, "/x");
-	assert_ptr_equal(filetab_find_path(run.ft, "/x"), y);
+	assert_ptr_equal(filetab_find_path(run->ft, "/x"), y);
 	/* unlink, link; a rename without its names is counted */
-	call(&run, 100, 1, 50, SK_UNLINK, 0, 0, 0, 0, "/x");
+	call(run, 100, 1, 50, SK_UNLINK, 0, 0, 0, 0, "/x");
 	assert_true(y->unlinked);
-	assert_null(filetab_find_path(run.ft, "/x"));
-	sysreplay_set_path2(run.sr, 50, "/z");
-	call(&run, 110, 1, 50, SK_LINK, 0, 0, 0, 0, "/y");
-	assert_ptr_equal(filetab_find_path(run.ft, "/z"), x);
+	assert_null(filetab_find_path(run->ft, "/x"));
+	sysreplay_set_path2(run->sr, 50, "/z");
+	call(run, 110, 1, 50, SK_LINK, 0, 0, 0, 0, "/y");
+	assert_ptr_equal(filetab_find_path(run->ft, "/z"), x);
 	assert_string_equal(x->names, "written as /x,linked as /z");
-	call(&run, 120, 1, 50, SK_RENAME, 0, 0, 0, 0, NULL);
-	assert_int_equal(proctable_fdstats(run.pt)->names_unnamed, 1);
-	assert_int_equal(proctable_fdstats(run.pt)->names_followed, 4);
-	run_release(&run);
+	call(run, 120, 1, 50, SK_RENAME, 0, 0, 0, 0, NULL);
+	assert_int_equal(proctable_fdstats(run->pt)->names_unnamed, 1);
+	assert_int_equal(proctable_fdstats(run->pt)->names_followed, 4);
 }
 
 /* ------------------------------------------------------------------ */
@@ -864,31 +873,31 @@ static void test_aio(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_pairing),
-		cmocka_unit_test(test_exit_without_enter),
-		cmocka_unit_test(test_nested_threads),
-		cmocka_unit_test(test_superseded_mismatch_negative),
-		cmocka_unit_test(test_lost_gap),
-		cmocka_unit_test(test_late_path),
+		SR_TEST(test_pairing),
+		SR_TEST(test_exit_without_enter),
+		SR_TEST(test_nested_threads),
+		SR_TEST(test_superseded_mismatch_negative),
+		SR_TEST(test_lost_gap),
+		SR_TEST(test_late_path),
 		cmocka_unit_test(test_kinds),
-		cmocka_unit_test(test_ioctl_cloexec),
-		cmocka_unit_test(test_names),
+		RUN_TEST(test_ioctl_cloexec),
+		RUN_TEST(test_names),
 		cmocka_unit_test(test_uring),
 		cmocka_unit_test(test_aio),
 		cmocka_unit_test(test_kstat_hist),
-		cmocka_unit_test(test_on_call),
+		RUN_TEST(test_on_call),
 		cmocka_unit_test(test_unnamed_cap),
 		cmocka_unit_test(test_imap),
 		cmocka_unit_test(test_map_of_inode),
 		cmocka_unit_test(test_dup2_then_close),
 		cmocka_unit_test(test_close_range_and_exec),
-		cmocka_unit_test(test_snapshot_seed),
-		cmocka_unit_test(test_fork_inherits),
-		cmocka_unit_test(test_pid_reuse),
-		cmocka_unit_test(test_exec_by_thread_and_rename),
-		cmocka_unit_test(test_end_snapshot),
-		cmocka_unit_test(test_account),
-		cmocka_unit_test(test_account_dup_cloexec),
+		TABLES_TEST(test_snapshot_seed),
+		TABLES_TEST(test_fork_inherits),
+		TABLES_TEST(test_pid_reuse),
+		TABLES_TEST(test_exec_by_thread_and_rename),
+		RUN_TEST(test_end_snapshot),
+		RUN_TEST(test_account),
+		RUN_TEST(test_account_dup_cloexec),
 	};
 
 	util_progname = "test-sysreplay";

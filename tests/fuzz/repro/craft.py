@@ -41,6 +41,16 @@ os.makedirs(td, exist_ok=True)
 def write(path, b):
     open(path, 'wb').write(b)
 
+def zero_cpus(cs, ncpus, npages, subbuf):
+    """a DATA chunk for each of ncpus CPUs before the END chunk of cs, each
+    npages zero pages of subbuf bytes in one zstd frame"""
+    frame = zeros_frame(npages * subbuf)
+    end = cs.pop()
+    for cpu in range(ncpus):
+        desc = struct.pack('<IIIIQQ', cpu, npages, subbuf, 0, 1000 + cpu, 2000 + cpu)
+        cs.append([8, 1, desc + frame, 32 + npages * subbuf])
+    cs.append(end)
+
 # A field offset that does not fit an int: source_field_u64 and
 # source_field_array_u64 read 256 MiB before the record.
 cs = chunks(seed)
@@ -68,13 +78,7 @@ for name, op in (('dump-division-by-zero', b'/'), ('dump-modulo-by-zero', b'%'))
 cs = [c for c in chunks(seed) if c[0] != 8]
 hdr = cs[0][2]
 subbuf = struct.unpack_from('<I', hdr, 8)[0]
-npages = 65000
-frame = zeros_frame(npages * subbuf)
-end = cs.pop()
-for cpu in range(64):
-    desc = struct.pack('<IIIIQQ', cpu, npages, subbuf, 0, 1000 + cpu, 2000 + cpu)
-    cs.append([8, 1, desc + frame, 32 + npages * subbuf])
-cs.append(end)
+zero_cpus(cs, 64, 65000, subbuf)
 write(os.path.join(io, 'cpus-beyond-header.iorec'), encode(cs))
 
 # Within the format's limits (16 MiB a chunk, the CPUs of the header), the
@@ -83,13 +87,7 @@ cs = [c for c in chunks(seed) if c[0] != 8]
 h = bytearray(cs[0][2])
 struct.pack_into('<I', h, 12, 256)
 cs[0][2] = bytes(h)
-npages = (16 << 20) // subbuf
-frame = zeros_frame(npages * subbuf)
-end = cs.pop()
-for cpu in range(256):
-    desc = struct.pack('<IIIIQQ', cpu, npages, subbuf, 0, 1000 + cpu, 2000 + cpu)
-    cs.append([8, 1, desc + frame, 32 + npages * subbuf])
-cs.append(end)
+zero_cpus(cs, 256, (16 << 20) // subbuf, subbuf)
 write(os.path.join(io, 'all-cpus-beyond-memory-cap.iorec'), encode(cs))
 
 # trace.dat, version 6: sections in order, sizes from the file.

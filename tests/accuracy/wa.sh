@@ -75,8 +75,12 @@ N_EST=$RATIO_EST N_TRUE=$RATIO_TRUE
 run_case datajournal "" "data=journal"
 D_EST=$RATIO_EST D_TRUE=$RATIO_TRUE D_JOURNAL=$JOURNAL_B
 
-python3 -c "import sys; sys.exit(0 if $J_EST > $N_EST else 1)" ||
-	fail "a journal should amplify writes: journaled ${J_EST}x, without ${N_EST}x"
+# data=journal writes every data block twice, to the journal and home;
+# an ordered journal against none is no such truth: with 4 KiB overwrites
+# and an fsync after each, the inode block a journal-less ext4 writes per
+# fsync can outweigh the journaled commits (1.168x against 1.162x once)
+python3 -c "import sys; sys.exit(0 if $D_EST > $J_EST + 0.5 else 1)" ||
+	fail "data=journal should amplify writes more than data=ordered: ${D_EST}x vs ${J_EST}x"
 python3 -c "import sys; sys.exit(0 if $D_JOURNAL > $J_JOURNAL else 1)" ||
 	fail "data=journal should log more than data=ordered: $D_JOURNAL vs $J_JOURNAL journal bytes"
 

@@ -10,6 +10,29 @@
 
 #include "base/err.h"
 #include "sink/table.h"
+#include "stats/hist.h"
+
+/* The cell of column c of row. */
+static void cell_of(const struct column *c, const void *row, char *buf,
+		    size_t n)
+{
+	const char *base = row;
+
+	if (c->fmt) {
+		c->fmt(row, buf, n);
+		return;
+	}
+	if (c->ptr)
+		memcpy(&base, base + c->ptr - 1, sizeof(base));
+	base += c->off;
+	if (c->what == CELL_U64)
+		c->num(buf, n, *(const uint64_t *)(const void *)base);
+	else if (c->what == CELL_PCT)
+		c->num(buf, n, hist_pct((const struct hist *)(const void *)base,
+					c->q));
+	else
+		c->num(buf, n, hist_avg((const struct hist *)(const void *)base));
+}
 
 int table_print(FILE *out, const struct column *cols, int ncols,
 		const void *rows, size_t nrows, size_t rowsize)
@@ -48,8 +71,8 @@ int table_print_fit(FILE *out, size_t width, const struct column *cols,
 		for (int c = 0; c < ncols; c++) {
 			char **cell = &cells[r * (size_t)ncols + (size_t)c];
 
-			cols[c].fmt((const char *)rows + r * rowsize, buf,
-				    sizeof(buf));
+			cell_of(&cols[c], (const char *)rows + r * rowsize,
+				buf, sizeof(buf));
 			*cell = an_strdup(buf);
 			if (!*cell) {
 				rc = -AN_E_NOMEM;
@@ -120,8 +143,8 @@ int table_csv(FILE *out, const struct column *cols, int ncols,
 	fputc('\n', out);
 	for (size_t r = 0; r < nrows; r++) {
 		for (int c = 0; c < ncols; c++) {
-			cols[c].fmt((const char *)rows + r * rowsize, buf,
-				    sizeof(buf));
+			cell_of(&cols[c], (const char *)rows + r * rowsize,
+				buf, sizeof(buf));
 			if (c)
 				fputc(',', out);
 			table_csv_field(out, buf);

@@ -2,8 +2,9 @@
 /*
  * table.h - a text table from one column spec that gives both the header
  * and the cells: each column has its head (units in it: "LAT(ms)"), its
- * side and a function that formats a row's cell; widths fit the widest
- * cell, the last column is not padded.
+ * side and what its cell is, a function of the row or one of the row's
+ * numbers in a cell format; widths fit the widest cell, the last column
+ * is not padded.
  */
 #ifndef IOREPORT_SINK_TABLE_H
 #define IOREPORT_SINK_TABLE_H
@@ -16,8 +17,41 @@
 struct column {
 	const char *head;
 	bool left;
+	/* the cell of a row: fmt, or else num of one number of the row */
 	void (*fmt)(const void *row, char *buf, size_t n);
+	void (*num)(char *buf, size_t n, uint64_t v);
+	/*
+	 * where that number is: at off in the row, or with ptr at off in
+	 * the struct the pointer at ptr - 1 in the row points to
+	 */
+	size_t ptr, off;
+	/* the uint64_t there, or of the struct hist there a percentile */
+	enum { CELL_U64, CELL_PCT, CELL_AVG } what;
+	double q;		/* CELL_PCT: which */
 };
+
+/* A column whose cell is fn of the row; left: aligned left. */
+#define COL_FN(h, l, fn)	{ .head = (h), .left = (l), .fmt = (fn) }
+#define COL_NUM_(h, nf, p, o, w, qq) \
+	{ .head = (h), .num = (nf), .ptr = (p), .off = (o), .what = (w), \
+	  .q = (qq) }
+/* A column of the uint64_t member of the row, in the cell format nf. */
+#define COL_U64(h, nf, type, member) \
+	COL_NUM_(h, nf, 0, offsetof(type, member), CELL_U64, 0)
+/*
+ * A column of the uint64_t member of the struct ptype that the row's
+ * member p points to (never NULL in the rows of the table); of the
+ * struct hist member there its percentile q, or its average.
+ */
+#define COL_AT(h, nf, type, p, ptype, member) \
+	COL_NUM_(h, nf, offsetof(type, p) + 1, offsetof(ptype, member), \
+		 CELL_U64, 0)
+#define COL_PCT(h, nf, type, p, ptype, member, q) \
+	COL_NUM_(h, nf, offsetof(type, p) + 1, offsetof(ptype, member), \
+		 CELL_PCT, q)
+#define COL_AVG(h, nf, type, p, ptype, member) \
+	COL_NUM_(h, nf, offsetof(type, p) + 1, offsetof(ptype, member), \
+		 CELL_AVG, 0)
 
 /*
  * table_print - nrows rows of rowsize bytes at rows, one line each

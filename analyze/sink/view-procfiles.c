@@ -262,21 +262,24 @@ struct krow {
 	const struct kstat *ks;
 };
 
+/*
+ * The number columns: a member of the row's procstat (PS), kstat (KS) or
+ * filestat (FS) in a cell format of table.h; a latency percentile in us.
+ */
+#define PS(h, nf, member) \
+	COL_AT(h, nf, struct proc_row, ps, struct procstat, member)
+#define KS(h, nf, member) \
+	COL_AT(h, nf, struct krow, ks, struct kstat, member)
+#define KS_PCT(h, q) \
+	COL_PCT(h, table_us, struct krow, ks, struct kstat, lat, q)
+#define FS(h, nf, member) \
+	COL_AT(h, nf, struct file_row, s, struct filestat, member)
+#define FS_PCT(h, member, q) \
+	COL_PCT(h, table_us, struct file_row, s, struct filestat, member, q)
+
 #define PROW(r) ((const struct proc_row *)(r))
 static void c_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", PROW(r)->p.pid); }
 static void c_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", PROW(r)->p.comm); }
-static void c_calls(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->calls); }
-static void c_errs(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->errors); }
-static void c_rbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->read_bytes); }
-static void c_wbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->write_bytes); }
-static void c_fsyncs(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->fsyncs); }
-static void c_fsync_tot(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->fsync.sum); }
-static void c_fsync_max(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->fsync.max); }
-static void c_breqs(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.requests); }
-static void c_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.read_bytes); }
-static void c_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.write_bytes); }
-static void c_bdev(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->blk.dev_ns); }
-static void c_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.journal_bytes); }
 /* Its own reads' and writes' count, bytes and sequential ones. */
 static uint64_t shape_sum(const void *r, uint64_t *bytes, uint64_t *seq)
 {
@@ -317,8 +320,6 @@ static void seq_pct(const void *r, char *b, size_t n, const char *fmt)
 }
 static void c_seq(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.1f"); }
 static void c_seq0(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.0f"); }
-static void c_throttle(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->throttle_ns); }
-static void c_dstate(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->dstate_ns); }
 static void c_comms(const void *r, char *b, size_t n)
 {
 	const struct proc_info *p = &PROW(r)->p;
@@ -328,25 +329,25 @@ static void c_comms(const void *r, char *b, size_t n)
 }
 
 static const struct column proc_cols[] = {
-	{ "PID", false, c_pid },
-	{ "COMM", true, c_comm },
-	{ "CALLS", false, c_calls },
-	{ "ERRS", false, c_errs },
-	{ "READ(B)", false, c_rbytes },
-	{ "WRITE(B)", false, c_wbytes },
-	{ "FSYNCS", false, c_fsyncs },
-	{ "FSYNC(ms)", false, c_fsync_tot },
-	{ "FSYNC-MAX(ms)", false, c_fsync_max },
-	{ "BLK-REQS", false, c_breqs },
-	{ "BLK-READ(B)", false, c_brbytes },
-	{ "BLK-WRITE(B)", false, c_bwbytes },
-	{ "BLK-DEV(ms)", false, c_bdev },
-	{ "BLK-AVG-RQ(B)", false, c_rqbytes },
-	{ "BLK-SEQ%", false, c_seq },
-	{ "JRNL-FSYNC(B)", false, c_bjrnl },
-	{ "THROTTLED(ms)", false, c_throttle },
-	{ "D-STATE(ms)", false, c_dstate },
-	{ "COMMS", true, c_comms },
+	COL_FN("PID", false, c_pid),
+	COL_FN("COMM", true, c_comm),
+	PS("CALLS", table_u64, calls),
+	PS("ERRS", table_u64, errors),
+	PS("READ(B)", table_u64, read_bytes),
+	PS("WRITE(B)", table_u64, write_bytes),
+	COL_U64("FSYNCS", table_u64, struct proc_row, fsyncs),
+	PS("FSYNC(ms)", table_ms, fsync.sum),
+	PS("FSYNC-MAX(ms)", table_ms, fsync.max),
+	PS("BLK-REQS", table_u64, blk.requests),
+	PS("BLK-READ(B)", table_u64, blk.read_bytes),
+	PS("BLK-WRITE(B)", table_u64, blk.write_bytes),
+	PS("BLK-DEV(ms)", table_ms, blk.dev_ns),
+	COL_FN("BLK-AVG-RQ(B)", false, c_rqbytes),
+	COL_FN("BLK-SEQ%", false, c_seq),
+	PS("JRNL-FSYNC(B)", table_u64, blk.journal_bytes),
+	PS("THROTTLED(ms)", table_ms, throttle_ns),
+	PS("D-STATE(ms)", table_ms, dstate_ns),
+	COL_FN("COMMS", true, c_comms),
 };
 
 /* The default (100 columns): the columns read first, sizes for people. */
@@ -356,56 +357,39 @@ static void c_comm16(const void *r, char *b, size_t n)
 
 	snprintf(b, n, strlen(c) > 16 ? "%.15s~" : "%s", c);
 }
-static void c_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->read_bytes); }
-static void c_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->write_bytes); }
-static void c_hbrbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->blk.read_bytes); }
-static void c_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->blk.write_bytes); }
 
 static const struct column proc_cols_narrow[] = {
-	{ "PID", false, c_pid },
-	{ "COMM", true, c_comm16 },
-	{ "CALLS", false, c_calls },
-	{ "READ", false, c_hrbytes },
-	{ "WRITE", false, c_hwbytes },
-	{ "FSYNC", false, c_fsyncs },
-	{ "FS-MAX(ms)", false, c_fsync_max },
-	{ "BLK-R", false, c_hbrbytes },
-	{ "BLK-W", false, c_hbwbytes },
-	{ "DEV(ms)", false, c_bdev },
-	{ "RQ-SZ", false, c_rqsize },
-	{ "SEQ", false, c_seq0 },	/* percent, 100 columns */
+	COL_FN("PID", false, c_pid),
+	COL_FN("COMM", true, c_comm16),
+	PS("CALLS", table_u64, calls),
+	PS("READ", table_size, read_bytes),
+	PS("WRITE", table_size, write_bytes),
+	COL_U64("FSYNC", table_u64, struct proc_row, fsyncs),
+	PS("FS-MAX(ms)", table_ms, fsync.max),
+	PS("BLK-R", table_size, blk.read_bytes),
+	PS("BLK-W", table_size, blk.write_bytes),
+	PS("DEV(ms)", table_ms, blk.dev_ns),
+	COL_FN("RQ-SZ", false, c_rqsize),
+	COL_FN("SEQ", false, c_seq0),	/* percent, 100 columns */
 };
 
 #define KROW(r) ((const struct krow *)(r))
 static void k_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", KROW(r)->p->pid); }
 static void k_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", KROW(r)->p->comm); }
 static void k_kind(const void *r, char *b, size_t n) { snprintf(b, n, "%s", sys_kind_info(KROW(r)->k)->name); }
-static void k_count(const void *r, char *b, size_t n) { table_u64(b, n, KROW(r)->ks->count); }
-static void k_errs(const void *r, char *b, size_t n) { table_u64(b, n, KROW(r)->ks->errors); }
-static void k_bytes(const void *r, char *b, size_t n) { table_u64(b, n, KROW(r)->ks->bytes); }
-static void k_total(const void *r, char *b, size_t n) { table_ms(b, n, KROW(r)->ks->lat.sum); }
-static void k_avg(const void *r, char *b, size_t n)
-{
-	const struct hist *h = &KROW(r)->ks->lat;
-
-	table_us(b, n, h->count ? h->sum / h->count : 0);
-}
-static void k_p50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&KROW(r)->ks->lat, 50)); }
-static void k_p99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&KROW(r)->ks->lat, 99)); }
-static void k_max(const void *r, char *b, size_t n) { table_us(b, n, KROW(r)->ks->lat.max); }
 
 static const struct column kind_cols[] = {
-	{ "PID", false, k_pid },
-	{ "COMM", true, k_comm },
-	{ "SYSCALL", true, k_kind },
-	{ "COUNT", false, k_count },
-	{ "ERRS", false, k_errs },
-	{ "BYTES", false, k_bytes },
-	{ "TOTAL(ms)", false, k_total },
-	{ "AVG(us)", false, k_avg },
-	{ "P50(us)", false, k_p50 },
-	{ "P99(us)", false, k_p99 },
-	{ "MAX(us)", false, k_max },
+	COL_FN("PID", false, k_pid),
+	COL_FN("COMM", true, k_comm),
+	COL_FN("SYSCALL", true, k_kind),
+	KS("COUNT", table_u64, count),
+	KS("ERRS", table_u64, errors),
+	KS("BYTES", table_u64, bytes),
+	KS("TOTAL(ms)", table_ms, lat.sum),
+	COL_AVG("AVG(us)", table_us, struct krow, ks, struct kstat, lat),
+	KS_PCT("P50(us)", 50),
+	KS_PCT("P99(us)", 99),
+	KS("MAX(us)", table_us, lat.max),
 };
 
 static const struct json_u64_field proc_fields[] = {
@@ -592,60 +576,38 @@ static void f_devino(const void *r, char *b, size_t n)
 	else
 		snprintf(b, n, "-");
 }
-static void f_opens(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->opens); }
-static void f_reads(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->reads); }
-static void f_rbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->read_bytes); }
-static void f_rp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->rlat, 50)); }
-static void f_rp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->rlat, 99)); }
-static void f_writes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->writes); }
-static void f_wbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->write_bytes); }
-static void f_wp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->wlat, 50)); }
-static void f_wp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->wlat, 99)); }
-static void f_fsyncs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->fsync.count); }
-static void f_fsync_tot(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s->fsync.sum); }
-static void f_fsync_max(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s->fsync.max); }
-static void f_breqs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.requests); }
-static void f_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.read_bytes); }
-static void f_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.write_bytes); }
-static void f_bdev(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s->blk.dev_ns); }
-static void f_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.journal_bytes); }
-
 static const struct column file_cols[] = {
-	{ "DEV:INO", true, f_devino },
-	{ "OPENS", false, f_opens },
-	{ "READS", false, f_reads },
-	{ "READ(B)", false, f_rbytes },
-	{ "R-P50(us)", false, f_rp50 },
-	{ "R-P99(us)", false, f_rp99 },
-	{ "WRITES", false, f_writes },
-	{ "WRITE(B)", false, f_wbytes },
-	{ "W-P50(us)", false, f_wp50 },
-	{ "W-P99(us)", false, f_wp99 },
-	{ "FSYNCS", false, f_fsyncs },
-	{ "FSYNC(ms)", false, f_fsync_tot },
-	{ "FSYNC-MAX(ms)", false, f_fsync_max },
-	{ "BLK-REQS", false, f_breqs },
-	{ "BLK-READ(B)", false, f_brbytes },
-	{ "BLK-WRITE(B)", false, f_bwbytes },
-	{ "BLK-DEV(ms)", false, f_bdev },
-	{ "JRNL-FSYNC(B)", false, f_bjrnl },
-	{ "FILE", true, f_name },
+	COL_FN("DEV:INO", true, f_devino),
+	FS("OPENS", table_u64, opens),
+	FS("READS", table_u64, reads),
+	FS("READ(B)", table_u64, read_bytes),
+	FS_PCT("R-P50(us)", rlat, 50),
+	FS_PCT("R-P99(us)", rlat, 99),
+	FS("WRITES", table_u64, writes),
+	FS("WRITE(B)", table_u64, write_bytes),
+	FS_PCT("W-P50(us)", wlat, 50),
+	FS_PCT("W-P99(us)", wlat, 99),
+	FS("FSYNCS", table_u64, fsync.count),
+	FS("FSYNC(ms)", table_ms, fsync.sum),
+	FS("FSYNC-MAX(ms)", table_ms, fsync.max),
+	FS("BLK-REQS", table_u64, blk.requests),
+	FS("BLK-READ(B)", table_u64, blk.read_bytes),
+	FS("BLK-WRITE(B)", table_u64, blk.write_bytes),
+	FS("BLK-DEV(ms)", table_ms, blk.dev_ns),
+	FS("JRNL-FSYNC(B)", table_u64, blk.journal_bytes),
+	COL_FN("FILE", true, f_name),
 };
 
-static void f_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s->read_bytes); }
-static void f_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s->write_bytes); }
-static void f_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s->blk.write_bytes); }
-
 static const struct column file_cols_narrow[] = {
-	{ "READS", false, f_reads },
-	{ "READ", false, f_hrbytes },
-	{ "WRITES", false, f_writes },
-	{ "WRITE", false, f_hwbytes },
-	{ "W-P99(us)", false, f_wp99 },
-	{ "FSYNCS", false, f_fsyncs },
-	{ "FS-MAX(ms)", false, f_fsync_max },
-	{ "BLK-W", false, f_hbwbytes },
-	{ "FILE", true, f_name },
+	FS("READS", table_u64, reads),
+	FS("READ", table_size, read_bytes),
+	FS("WRITES", table_u64, writes),
+	FS("WRITE", table_size, write_bytes),
+	FS_PCT("W-P99(us)", wlat, 99),
+	FS("FSYNCS", table_u64, fsync.count),
+	FS("FS-MAX(ms)", table_ms, fsync.max),
+	FS("BLK-W", table_size, blk.write_bytes),
+	COL_FN("FILE", true, f_name),
 };
 
 static const struct json_u64_field file_fields[] = {

@@ -69,10 +69,7 @@ static int load(struct one *o, const char *path, struct view_filter *f)
 {
 	struct an_err err;
 
-	if (driver_open(&o->d, path, &err) < 0)
-		return error("%s", err.msg), 1;
-	o->d.want = AN_WA | AN_DIRTY;	/* the filters may ask for more */
-	if (driver_filter(&o->d, f))
+	if (cmd_open(&o->d, path, AN_WA | AN_DIRTY, f))
 		return 1;
 	o->tl = timeline_new(o->d.info->first_ts);
 	if (!o->tl)

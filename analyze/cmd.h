@@ -13,6 +13,7 @@
 #define IOREPORT_CMD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "stats/filter.h"
 
@@ -67,6 +68,18 @@ int parse_filter(const char *usage, int c, char *arg, struct view_filter *f);
 	case OPT_SINCE: case OPT_UNTIL: case OPT_MIN_MS
 int check_filter(const char *usage, const struct view_filter *f);
 
+/*
+ * cmd_option - an option of getopt_long()'s c (short options starting
+ * with ':', opterr 0) that every command with the view filters takes
+ * alike: -h (the usage on standard output), a view filter (into f; none
+ * when f is NULL), a missing argument or an unknown option (a usage
+ * error naming it).  For the options a command does not handle itself.
+ *
+ * Returns -1 to go on (a filter), else the exit code: 0 after -h, 2
+ * after a usage error.
+ */
+int cmd_option(const char *usage, int c, char **argv, struct view_filter *f);
+
 struct driver;
 /*
  * driver_filter - give the opened recording d the filters f (nothing
@@ -75,6 +88,18 @@ struct driver;
  * asked.  Returns 0, or 1 after an error line naming the fix.
  */
 int driver_filter(struct driver *d, struct view_filter *f);
+/*
+ * cmd_open - open the recording path into d for the stages want (the
+ * filters may ask for more) with the filters f (driver_filter())
+ *
+ * Returns 0, or 1 after an error line.
+ */
+int cmd_open(struct driver *d, const char *path, unsigned int want,
+	     struct view_filter *f);
+
+struct stats;
+/* What the view filters of the pass st kept, as the views say it, on out. */
+void print_filter_kept(FILE *out, struct stats *st);
 
 /* The help lines of the view filters, for the usage texts. */
 #define VIEW_FILTER_HELP \

@@ -115,6 +115,12 @@ void print_filter_kept(FILE *out, struct stats *st);
 #define VIEW_WIDE_HELP \
 "      --wide           every column, exact numbers, whole names (default:\n" \
 "                       100 columns, sizes in K/M/G)\n"
+/* -h and the options of every row view (a view_cmd with .csv). */
+#define VIEW_ROW_HELP \
+"  -h, --help           this help\n" \
+VIEW_WIDE_HELP \
+VIEW_CSV_HELP \
+VIEW_FILTER_HELP
 #define VIEW_MIN_MS_HELP \
 "      --min-ms MS      only requests and syscalls that took MS ms or more\n" \
 "      --wallclock      times of day of the recording machine (from its\n" \
@@ -197,6 +203,9 @@ struct view_cmd {
 	int (*print)(struct sink *s, const struct view_opts *o,
 		     struct stats *after);
 };
+
+/* --top N of the views of lists: N from 1 to 100000, default def. */
+#define VIEW_TOP_LISTS(def)	.top = (def), .top_min = 1, .top_max = 100000
 
 /* Run a view command; returns the exit code. */
 int run_view(const struct view_cmd *c, int argc, char **argv);

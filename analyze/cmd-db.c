@@ -276,7 +276,6 @@ static int load_one(struct db *db, const char *path,
 {
 	struct view_filter f = *filter;
 	struct load l;
-	struct an_err err;
 	uint64_t rows0 = db_rows(db);
 	int rc;
 
@@ -292,12 +291,7 @@ static int load_one(struct db *db, const char *path,
 		load_release(&l);
 		return -1;
 	}
-	l.a.on_request = on_request;
-	l.a.on_request_arg = &l;
-	l.a.on_call = on_call;
-	l.a.on_call_arg = &l;
-	if (driver_run(&l.a, &err) < 0) {
-		error("%s", err.msg);
+	if (cmd_run(&l.a, on_request, on_call, &l)) {
 		load_release(&l);
 		return -1;
 	}

@@ -81,7 +81,6 @@ static int export_perfetto(struct export_opts *o, const char *out)
 	struct driver d = { 0 };
 	struct perfetto_counts n;
 	struct perfetto *p = NULL;
-	struct an_err err;
 	FILE *f = NULL;
 	char *tmp = NULL;
 	int ret = 1, rc;
@@ -113,14 +112,8 @@ static int export_perfetto(struct export_opts *o, const char *out)
 		error("%s: %s", path, an_strerror(AN_E_NOMEM));
 		goto out;
 	}
-	d.on_request = perfetto_request;
-	d.on_request_arg = p;
-	d.on_call = perfetto_call;
-	d.on_call_arg = p;
-	if (driver_run(&d, &err) < 0) {
-		error("%s", err.msg);
+	if (cmd_run(&d, perfetto_request, perfetto_call, p))
 		goto out;
-	}
 	flush_warnings(d.src);
 	rc = perfetto_finish(p, &n);
 	if (rc < 0) {
@@ -178,12 +171,8 @@ static int export_fio(struct export_opts *o, const char *dir)
 		error("%s", err.msg);
 		goto out;
 	}
-	d.on_call = fio_export_call;
-	d.on_call_arg = fx;
-	if (driver_run(&d, &err) < 0) {
-		error("%s", err.msg);
+	if (cmd_run(&d, NULL, fio_export_call, fx))
 		goto out;
-	}
 	flush_warnings(d.src);
 	if (!d.st.have_sys) {
 		error("%s: %s; there is no file I/O to replay", path,

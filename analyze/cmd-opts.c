@@ -202,6 +202,22 @@ int cmd_open(struct driver *d, const char *path, unsigned int want,
 	return driver_filter(d, f);
 }
 
+int cmd_run(struct driver *d, blk_done_fn on_request, call_done_fn on_call,
+	    void *arg)
+{
+	struct an_err err;
+
+	d->on_request = on_request;
+	d->on_request_arg = arg;
+	d->on_call = on_call;
+	d->on_call_arg = arg;
+	if (driver_run(d, &err) < 0) {
+		error("%s", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
 void print_filter_kept(FILE *out, struct stats *st)
 {
 	struct sink s;

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "driver.h"
 #include "stats/filter.h"
 
 struct source_info;
@@ -96,6 +97,15 @@ int driver_filter(struct driver *d, struct view_filter *f);
  */
 int cmd_open(struct driver *d, const char *path, unsigned int want,
 	     struct view_filter *f);
+
+/*
+ * cmd_run - run the pass over d's recording with on_request and on_call
+ * (each NULL when not wanted) as the driver's hooks, arg theirs
+ *
+ * Returns 0, or 1 after an error line.
+ */
+int cmd_run(struct driver *d, blk_done_fn on_request, call_done_fn on_call,
+	    void *arg);
 
 struct stats;
 /* What the view filters of the pass st kept, as the views say it, on out. */

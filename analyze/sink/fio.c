@@ -138,19 +138,24 @@ static void flat_name(const struct file_info *fi, char *buf, size_t n)
 	buf[k] = '\0';
 }
 
-/*
- * The next file of ids (file id -> *v) that the rows know: its info in
- * fi and its flat name in name; false after the last.
- */
-static bool next_file(struct fio_export *fx, struct imap *ids, size_t *pos,
-		      struct file_info *fi, char name[FLAT_NAME], void **v)
+/* A walk over a map of file ids (file id -> v) with next_file(). */
+struct file_walk {
+	struct imap *ids;
+	size_t pos;
+	void *v;
+	struct file_info fi;	/* the file */
+	char name[FLAT_NAME];	/* its flat name */
+};
+
+/* The next file of w->ids that the rows know; false after the last. */
+static bool next_file(struct fio_export *fx, struct file_walk *w)
 {
 	int id;
 
-	while (imap_next(ids, pos, &id, v)) {
-		if (!rows_file_at(fx->st, id, fi))
+	while (imap_next(w->ids, &w->pos, &id, &w->v)) {
+		if (!rows_file_at(fx->st, id, &w->fi))
 			continue;
-		flat_name(fi, name, FLAT_NAME);
+		flat_name(&w->fi, w->name, sizeof(w->name));
 		return true;
 	}
 	return false;
@@ -368,16 +373,13 @@ static int close_logs(struct fio_export *fx)
 {
 	for (size_t i = 0; i < fx->nlogs; i++) {
 		struct flog *l = fx->logs[i];
-		struct file_info fi;
-		char name[FLAT_NAME];
-		size_t pos = 0;
-		void *v;
+		struct file_walk w = { .ids = &l->files };
 
 		if (!log_file(fx, l))
 			break;
-		while (next_file(fx, &l->files, &pos, &fi, name, &v))
+		while (next_file(fx, &w))
 			fprintf(l->f, "%" PRIu64 " %s close\n", l->last_us,
-				name);
+				w.name);
 		if (fclose(l->f))
 			io_fail(fx, l->name);
 		l->f = NULL;
@@ -417,10 +419,7 @@ static void job_close(struct fio_export *fx, FILE *f, const char *name)
 static void write_layout(struct fio_export *fx)
 {
 	FILE *f = job_file(fx, "layout.fio");
-	struct file_info fi;
-	char name[FLAT_NAME];
-	size_t pos = 0;
-	void *v;
+	struct file_walk w = { .ids = &fx->fnames };
 
 	if (!f)
 		return;
@@ -428,15 +427,15 @@ static void write_layout(struct fio_export *fx)
 		"; (ioreport export --fio): see replay.fio\n"
 		"\n[global]\nioengine=psync\nrw=write\n",
 		fx->st->info->path);
-	while (next_file(fx, &fx->fnames, &pos, &fi, name, &v)) {
-		const struct fentry *fe = v;
+	while (next_file(fx, &w)) {
+		const struct fentry *fe = w.v;
 		uint64_t bs;
 
 		if (!fe->read_end)
 			continue;
 		bs = fe->read_end < 65536 ? fe->read_end : 65536;
 		fprintf(f, "\n[layout-%s]\nbs=%" PRIu64 "\nfilename=%s\nsize=%"
-			PRIu64 "\n", name, bs, name,
+			PRIu64 "\n", w.name, bs, w.name,
 			(fe->read_end + bs - 1) / bs * bs);
 	}
 	job_close(fx, f, "layout.fio");
@@ -445,10 +444,7 @@ static void write_layout(struct fio_export *fx)
 static int write_job(struct fio_export *fx)
 {
 	FILE *f = job_file(fx, "replay.fio");
-	struct file_info fi;
-	char name[FLAT_NAME];
-	size_t pos = 0;
-	void *v;
+	struct file_walk w = { .ids = &fx->fnames };
 
 	if (!f)
 		return fx->err;
@@ -467,8 +463,8 @@ static int write_job(struct fio_export *fx)
 		"; to go as fast as the device allows; fio skips an fsync that\n"
 		"; follows no write).  The files, as named in the iologs:\n",
 		fx->st->info->path, fx->per_file ? "file" : "process");
-	while (next_file(fx, &fx->fnames, &pos, &fi, name, &v))
-		fprintf(f, ";   %s  %s\n", name, fi.path);
+	while (next_file(fx, &w))
+		fprintf(f, ";   %s  %s\n", w.name, w.fi.path);
 	fputs("\n[global]\nioengine=psync\n", f);
 	for (size_t i = 0; i < fx->nlogs; i++)
 		fprintf(f, "\n[%s]\nread_iolog=${IOLOGS}/%s.iolog\n",

@@ -263,23 +263,40 @@ struct krow {
 };
 
 /*
- * The number columns: a member of the row's procstat (PS), kstat (KS) or
- * filestat (FS) in a cell format of table.h; a latency percentile in us.
+ * The number columns, headed h (nh in the default table, NULL: --wide
+ * only): a member of the row's procstat (PS), kstat (KS) or filestat
+ * (FS) in a cell format of table.h; a latency percentile in us.
  */
-#define PS(h, nf, member) \
-	COL_AT(h, nf, struct proc_row, ps, struct procstat, member)
+#define PS(h, nh, nf, member) \
+	COL_AT(h, nh, nf, struct proc_row, ps, struct procstat, member)
 #define KS(h, nf, member) \
-	COL_AT(h, nf, struct krow, ks, struct kstat, member)
+	COL_AT(h, h, nf, struct krow, ks, struct kstat, member)
 #define KS_PCT(h, q) \
-	COL_PCT(h, table_us, struct krow, ks, struct kstat, lat, q)
-#define FS(h, nf, member) \
-	COL_AT(h, nf, struct file_row, s, struct filestat, member)
-#define FS_PCT(h, member, q) \
-	COL_PCT(h, table_us, struct file_row, s, struct filestat, member, q)
+	COL_PCT(h, h, table_us, struct krow, ks, struct kstat, lat, q)
+#define FS(h, nh, nf, member) \
+	COL_AT(h, nh, nf, struct file_row, s, struct filestat, member)
+#define FS_PCT(h, nh, member, q) \
+	COL_PCT(h, nh, table_us, struct file_row, s, struct filestat, member, \
+		q)
 
 #define PROW(r) ((const struct proc_row *)(r))
-static void c_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", PROW(r)->p.pid); }
-static void c_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", PROW(r)->p.comm); }
+static void c_pid(const void *r, bool wide, char *b, size_t n)
+{
+	(void)wide;
+	snprintf(b, n, "%d", PROW(r)->p.pid);
+}
+
+/* The comm, cut to 16 characters in the default table. */
+static void c_comm(const void *r, bool wide, char *b, size_t n)
+{
+	const char *c = PROW(r)->p.comm ? PROW(r)->p.comm : "";
+
+	if (wide)
+		snprintf(b, n, "%s", PROW(r)->p.comm);
+	else
+		snprintf(b, n, strlen(c) > 16 ? "%.15s~" : "%s", c);
+}
+
 /* Its own reads' and writes' count, bytes and sequential ones. */
 static uint64_t shape_sum(const void *r, uint64_t *bytes, uint64_t *seq)
 {
@@ -290,103 +307,92 @@ static uint64_t shape_sum(const void *r, uint64_t *bytes, uint64_t *seq)
 	return sh ? sh->sizes[0].count + sh->sizes[1].count : 0;
 }
 
-/* Its own requests' average size and sequential share, "-" without. */
-static void c_rqsize(const void *r, char *b, size_t n)
+/*
+ * Its own requests' average size and sequential share (a whole percent
+ * in the default table), "-" without.
+ */
+static void c_rqsize(const void *r, bool wide, char *b, size_t n)
 {
 	uint64_t bytes, seq, c = shape_sum(r, &bytes, &seq);
 
 	if (c)
-		table_size(b, n, bytes / c);
+		table_bytes(b, n, bytes / c, wide);
 	else
 		snprintf(b, n, "-");
 }
-static void c_rqbytes(const void *r, char *b, size_t n)
+
+static void c_seq(const void *r, bool wide, char *b, size_t n)
 {
 	uint64_t bytes, seq, c = shape_sum(r, &bytes, &seq);
 
 	if (c)
-		table_u64(b, n, bytes / c);
+		snprintf(b, n, wide ? "%.1f" : "%.0f",
+			 100.0 * (double)seq / (double)c);
 	else
 		snprintf(b, n, "-");
 }
-static void seq_pct(const void *r, char *b, size_t n, const char *fmt)
-{
-	uint64_t bytes, seq, c = shape_sum(r, &bytes, &seq);
 
-	if (c)
-		snprintf(b, n, fmt, 100.0 * (double)seq / (double)c);
-	else
-		snprintf(b, n, "-");
-}
-static void c_seq(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.1f"); }
-static void c_seq0(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.0f"); }
-static void c_comms(const void *r, char *b, size_t n)
+static void c_comms(const void *r, bool wide, char *b, size_t n)
 {
 	const struct proc_info *p = &PROW(r)->p;
 
+	(void)wide;
 	snprintf(b, n, "%s%s", p->comms ? p->comms : p->comm,
 		 p->exited ? " (exited)" : "");
 }
 
 static const struct column proc_cols[] = {
-	COL_FN("PID", false, c_pid),
-	COL_FN("COMM", true, c_comm),
-	PS("CALLS", table_u64, calls),
-	PS("ERRS", table_u64, errors),
-	PS("READ(B)", table_u64, read_bytes),
-	PS("WRITE(B)", table_u64, write_bytes),
-	COL_U64("FSYNCS", table_u64, struct proc_row, fsyncs),
-	PS("FSYNC(ms)", table_ms, fsync.sum),
-	PS("FSYNC-MAX(ms)", table_ms, fsync.max),
-	PS("BLK-REQS", table_u64, blk.requests),
-	PS("BLK-READ(B)", table_u64, blk.read_bytes),
-	PS("BLK-WRITE(B)", table_u64, blk.write_bytes),
-	PS("BLK-DEV(ms)", table_ms, blk.dev_ns),
-	COL_FN("BLK-AVG-RQ(B)", false, c_rqbytes),
-	COL_FN("BLK-SEQ%", false, c_seq),
-	PS("JRNL-FSYNC(B)", table_u64, blk.journal_bytes),
-	PS("THROTTLED(ms)", table_ms, throttle_ns),
-	PS("D-STATE(ms)", table_ms, dstate_ns),
-	COL_FN("COMMS", true, c_comms),
-};
-
-/* The default (100 columns): the columns read first, sizes for people. */
-static void c_comm16(const void *r, char *b, size_t n)
-{
-	const char *c = PROW(r)->p.comm ? PROW(r)->p.comm : "";
-
-	snprintf(b, n, strlen(c) > 16 ? "%.15s~" : "%s", c);
-}
-
-static const struct column proc_cols_narrow[] = {
-	COL_FN("PID", false, c_pid),
-	COL_FN("COMM", true, c_comm16),
-	PS("CALLS", table_u64, calls),
-	PS("READ", table_size, read_bytes),
-	PS("WRITE", table_size, write_bytes),
-	COL_U64("FSYNC", table_u64, struct proc_row, fsyncs),
-	PS("FS-MAX(ms)", table_ms, fsync.max),
-	PS("BLK-R", table_size, blk.read_bytes),
-	PS("BLK-W", table_size, blk.write_bytes),
-	PS("DEV(ms)", table_ms, blk.dev_ns),
-	COL_FN("RQ-SZ", false, c_rqsize),
-	COL_FN("SEQ", false, c_seq0),	/* percent, 100 columns */
+	COL_FN("PID", "PID", false, c_pid),
+	COL_FN("COMM", "COMM", true, c_comm),
+	PS("CALLS", "CALLS", table_u64, calls),
+	PS("ERRS", NULL, table_u64, errors),
+	PS("READ(B)", "READ", table_bytes, read_bytes),
+	PS("WRITE(B)", "WRITE", table_bytes, write_bytes),
+	COL_U64("FSYNCS", "FSYNC", table_u64, struct proc_row, fsyncs),
+	PS("FSYNC(ms)", NULL, table_ms, fsync.sum),
+	PS("FSYNC-MAX(ms)", "FS-MAX(ms)", table_ms, fsync.max),
+	PS("BLK-REQS", NULL, table_u64, blk.requests),
+	PS("BLK-READ(B)", "BLK-R", table_bytes, blk.read_bytes),
+	PS("BLK-WRITE(B)", "BLK-W", table_bytes, blk.write_bytes),
+	PS("BLK-DEV(ms)", "DEV(ms)", table_ms, blk.dev_ns),
+	COL_FN("BLK-AVG-RQ(B)", "RQ-SZ", false, c_rqsize),
+	COL_FN("BLK-SEQ%", "SEQ", false, c_seq),
+	PS("JRNL-FSYNC(B)", NULL, table_bytes, blk.journal_bytes),
+	PS("THROTTLED(ms)", NULL, table_ms, throttle_ns),
+	PS("D-STATE(ms)", NULL, table_ms, dstate_ns),
+	COL_FN("COMMS", NULL, true, c_comms),
 };
 
 #define KROW(r) ((const struct krow *)(r))
-static void k_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", KROW(r)->p->pid); }
-static void k_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", KROW(r)->p->comm); }
-static void k_kind(const void *r, char *b, size_t n) { snprintf(b, n, "%s", sys_kind_info(KROW(r)->k)->name); }
+static void k_pid(const void *r, bool wide, char *b, size_t n)
+{
+	(void)wide;
+	snprintf(b, n, "%d", KROW(r)->p->pid);
+}
 
+static void k_comm(const void *r, bool wide, char *b, size_t n)
+{
+	(void)wide;
+	snprintf(b, n, "%s", KROW(r)->p->comm);
+}
+
+static void k_kind(const void *r, bool wide, char *b, size_t n)
+{
+	(void)wide;
+	snprintf(b, n, "%s", sys_kind_info(KROW(r)->k)->name);
+}
+
+/* The same in both tables. */
 static const struct column kind_cols[] = {
-	COL_FN("PID", false, k_pid),
-	COL_FN("COMM", true, k_comm),
-	COL_FN("SYSCALL", true, k_kind),
+	COL_FN("PID", "PID", false, k_pid),
+	COL_FN("COMM", "COMM", true, k_comm),
+	COL_FN("SYSCALL", "SYSCALL", true, k_kind),
 	KS("COUNT", table_u64, count),
 	KS("ERRS", table_u64, errors),
 	KS("BYTES", table_u64, bytes),
 	KS("TOTAL(ms)", table_ms, lat.sum),
-	COL_AVG("AVG(us)", table_us, struct krow, ks, struct kstat, lat),
+	COL_AVG("AVG(us)", "AVG(us)", table_us, struct krow, ks, struct kstat,
+		lat),
 	KS_PCT("P50(us)", 50),
 	KS_PCT("P99(us)", 99),
 	KS("MAX(us)", table_us, lat.max),
@@ -483,13 +489,8 @@ static int processes_text(struct sink *s, const struct proc_row *rows,
 	if (shown < n)
 		fprintf(out, " (top %zu shown)", shown);
 	fprintf(out, "\n\n");
-	if (s->wide)
-		rc = table_print(out, proc_cols, (int)ARRAY_SIZE(proc_cols),
-				 rows, shown, sizeof(*rows));
-	else
-		rc = table_print_fit(out, SINK_WIDTH, proc_cols_narrow,
-				     (int)ARRAY_SIZE(proc_cols_narrow), rows,
-				     shown, sizeof(*rows));
+	rc = table_print(out, s->wide ? 0 : SINK_WIDTH, proc_cols,
+			 (int)ARRAY_SIZE(proc_cols), rows, shown, sizeof(*rows));
 	for (size_t i = 0; i < shown; i++)
 		for (int k = 1; k < SK_NR; k++)
 			if (procstat_kind(rows[i].ps, k)->count)
@@ -509,7 +510,7 @@ static int processes_text(struct sink *s, const struct proc_row *rows,
 	}
 	fprintf(out, "\nper syscall (latency enter -> exit):\n");
 	if (!rc)
-		rc = table_print(out, kind_cols, (int)ARRAY_SIZE(kind_cols),
+		rc = table_print(out, 0, kind_cols, (int)ARRAY_SIZE(kind_cols),
 				 krows, nk, sizeof(*krows));
 	print_anomalies_text(s);
 	free(krows);
@@ -556,10 +557,11 @@ void view_processes(struct sink *s, long top)
 /* files */
 
 #define FROW(r) ((const struct file_row *)(r))
-static void f_name(const void *r, char *b, size_t n)
+static void f_name(const void *r, bool wide, char *b, size_t n)
 {
 	const struct file_info *f = &FROW(r)->f;
 
+	(void)wide;
 	/* "cfg.json  (written as cfg.json.tmp)", "x.log  (unlinked)" */
 	snprintf(b, n, "%s%s%s%s%s%s", file_info_name(f),
 		 f->names || f->unlinked ? "  (" : "", f->names ? f->names : "",
@@ -567,47 +569,38 @@ static void f_name(const void *r, char *b, size_t n)
 		 f->unlinked ? "unlinked" : "",
 		 f->names || f->unlinked ? ")" : "");
 }
-static void f_devino(const void *r, char *b, size_t n)
+
+static void f_devino(const void *r, bool wide, char *b, size_t n)
 {
 	const struct file_info *f = &FROW(r)->f;
 
+	(void)wide;
 	if (f->has_devino)
 		snprintf(b, n, "%u:%u:%" PRIu64, f->major, f->minor, f->ino);
 	else
 		snprintf(b, n, "-");
 }
-static const struct column file_cols[] = {
-	COL_FN("DEV:INO", true, f_devino),
-	FS("OPENS", table_u64, opens),
-	FS("READS", table_u64, reads),
-	FS("READ(B)", table_u64, read_bytes),
-	FS_PCT("R-P50(us)", rlat, 50),
-	FS_PCT("R-P99(us)", rlat, 99),
-	FS("WRITES", table_u64, writes),
-	FS("WRITE(B)", table_u64, write_bytes),
-	FS_PCT("W-P50(us)", wlat, 50),
-	FS_PCT("W-P99(us)", wlat, 99),
-	FS("FSYNCS", table_u64, fsync.count),
-	FS("FSYNC(ms)", table_ms, fsync.sum),
-	FS("FSYNC-MAX(ms)", table_ms, fsync.max),
-	FS("BLK-REQS", table_u64, blk.requests),
-	FS("BLK-READ(B)", table_u64, blk.read_bytes),
-	FS("BLK-WRITE(B)", table_u64, blk.write_bytes),
-	FS("BLK-DEV(ms)", table_ms, blk.dev_ns),
-	FS("JRNL-FSYNC(B)", table_u64, blk.journal_bytes),
-	COL_FN("FILE", true, f_name),
-};
 
-static const struct column file_cols_narrow[] = {
-	FS("READS", table_u64, reads),
-	FS("READ", table_size, read_bytes),
-	FS("WRITES", table_u64, writes),
-	FS("WRITE", table_size, write_bytes),
-	FS_PCT("W-P99(us)", wlat, 99),
-	FS("FSYNCS", table_u64, fsync.count),
-	FS("FS-MAX(ms)", table_ms, fsync.max),
-	FS("BLK-W", table_size, blk.write_bytes),
-	COL_FN("FILE", true, f_name),
+static const struct column file_cols[] = {
+	COL_FN("DEV:INO", NULL, true, f_devino),
+	FS("OPENS", NULL, table_u64, opens),
+	FS("READS", "READS", table_u64, reads),
+	FS("READ(B)", "READ", table_bytes, read_bytes),
+	FS_PCT("R-P50(us)", NULL, rlat, 50),
+	FS_PCT("R-P99(us)", NULL, rlat, 99),
+	FS("WRITES", "WRITES", table_u64, writes),
+	FS("WRITE(B)", "WRITE", table_bytes, write_bytes),
+	FS_PCT("W-P50(us)", NULL, wlat, 50),
+	FS_PCT("W-P99(us)", "W-P99(us)", wlat, 99),
+	FS("FSYNCS", "FSYNCS", table_u64, fsync.count),
+	FS("FSYNC(ms)", NULL, table_ms, fsync.sum),
+	FS("FSYNC-MAX(ms)", "FS-MAX(ms)", table_ms, fsync.max),
+	FS("BLK-REQS", NULL, table_u64, blk.requests),
+	FS("BLK-READ(B)", NULL, table_bytes, blk.read_bytes),
+	FS("BLK-WRITE(B)", "BLK-W", table_bytes, blk.write_bytes),
+	FS("BLK-DEV(ms)", NULL, table_ms, blk.dev_ns),
+	FS("JRNL-FSYNC(B)", NULL, table_bytes, blk.journal_bytes),
+	COL_FN("FILE", "FILE", true, f_name),
 };
 
 static const struct json_u64_field file_fields[] = {
@@ -688,13 +681,8 @@ static int files_text(struct sink *s, const struct file_row *rows,
 		" (%.1f%%)%s\n\n", a->named.named_bytes, all,
 		all ? 100.0 * (double)a->named.named_bytes / (double)all :
 		100.0, names);
-	if (s->wide)
-		rc = table_print(out, file_cols, (int)ARRAY_SIZE(file_cols),
-				 rows, shown, sizeof(*rows));
-	else
-		rc = table_print_fit(out, SINK_WIDTH, file_cols_narrow,
-				     (int)ARRAY_SIZE(file_cols_narrow), rows,
-				     shown, sizeof(*rows));
+	rc = table_print(out, s->wide ? 0 : SINK_WIDTH, file_cols,
+			 (int)ARRAY_SIZE(file_cols), rows, shown, sizeof(*rows));
 	print_anomalies_text(s);
 	return rc;
 }

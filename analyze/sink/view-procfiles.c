@@ -432,9 +432,12 @@ static void json_shape(struct json *j, const struct blkshape *sh)
 	json_object_end(j);
 }
 
-static void processes_json(struct json *j, const struct proc_row *rows,
-			   size_t n, size_t total)
+static void processes_json(struct sink *s, const void *v, size_t n,
+			   size_t total)
 {
+	const struct proc_row *rows = v;
+	struct json *j = s->j;
+
 	json_u64(j, "processes_with_calls", total);
 	json_array_begin(j, "processes");
 	for (size_t i = 0; i < n; i++) {
@@ -474,9 +477,10 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 	json_array_end(j);
 }
 
-static int processes_text(struct sink *s, const struct proc_row *rows,
-			  size_t shown, size_t n)
+static int processes_text(struct sink *s, const void *v, size_t shown,
+			  size_t n)
 {
+	const struct proc_row *rows = v;
 	FILE *out = s->out;
 	struct krow *krows;
 	size_t nk = 0;
@@ -517,6 +521,34 @@ static int processes_text(struct sink *s, const struct proc_row *rows,
 	return rc;
 }
 
+/*
+ * A view of rows (processes, files): its table (CSV is its wide layout),
+ * its JSON members and its text section, of the top shown of n rows.
+ */
+struct rows_view {
+	const struct column *cols;
+	size_t ncols, rowsize;
+	void (*json)(struct sink *s, const void *rows, size_t shown, size_t n);
+	int (*text)(struct sink *s, const void *rows, size_t shown, size_t n);
+};
+
+/* The n rows of v (n < 0: their failure), top of them (< 0: all). */
+static void print_rows(struct sink *s, const struct rows_view *v,
+		       const void *rows, long n, long top)
+{
+	size_t shown = sink_top(top, n);
+
+	if (n < 0)
+		sink_fail(s, n);
+	else if (s->csv)
+		sink_fail(s, table_csv(s->out, v->cols, (int)v->ncols, rows,
+				       shown, v->rowsize));
+	else if (s->j)
+		v->json(s, rows, shown, (size_t)n);
+	else
+		sink_fail(s, v->text(s, rows, shown, (size_t)n));
+}
+
 /* Without the syscall replay a view has nothing: say so (null in JSON). */
 static bool no_syscalls(struct sink *s, const char *view)
 {
@@ -532,6 +564,12 @@ static bool no_syscalls(struct sink *s, const char *view)
 	return true;
 }
 
+/* The processes view: its table, JSON and text. */
+static const struct rows_view processes_view = {
+	proc_cols, ARRAY_SIZE(proc_cols), sizeof(struct proc_row),
+	processes_json, processes_text,
+};
+
 void view_processes(struct sink *s, long top)
 {
 	struct proc_row *rows;
@@ -540,15 +578,7 @@ void view_processes(struct sink *s, long top)
 	if (no_syscalls(s, "processes"))
 		return;
 	n = rows_processes(s->st, false, &rows);
-	if (n >= 0 && s->csv)
-		n = table_csv(s->out, proc_cols, (int)ARRAY_SIZE(proc_cols),
-			      rows, sink_top(top, n), sizeof(*rows));
-	else if (n >= 0 && s->j)
-		processes_json(s->j, rows, sink_top(top, n), (size_t)n);
-	else if (n >= 0)
-		n = processes_text(s, rows, sink_top(top, n),
-				   (size_t)n);
-	sink_fail(s, n);
+	print_rows(s, &processes_view, rows, n, top);
 	free(rows);
 }
 
@@ -612,9 +642,11 @@ static const struct json_u64_field file_fields[] = {
 	JSON_U64("errors", struct filestat, errors),
 };
 
-static void files_json(const struct stats *a, struct json *j,
-		       const struct file_row *rows, size_t n, size_t total)
+static void files_json(struct sink *s, const void *v, size_t n, size_t total)
 {
+	const struct stats *a = s->st;
+	const struct file_row *rows = v;
+	struct json *j = s->j;
 	char mm[32];
 
 	json_u64(j, "named_bytes", a->named.named_bytes);
@@ -623,7 +655,7 @@ static void files_json(const struct stats *a, struct json *j,
 	json_array_begin(j, "files");
 	for (size_t i = 0; i < n; i++) {
 		const struct file_info *f = &rows[i].f;
-		const struct filestat *s = rows[i].s;
+		const struct filestat *fs = rows[i].s;
 
 		json_object_begin(j, NULL);
 		json_str(j, "path", f->path);
@@ -641,19 +673,19 @@ static void files_json(const struct stats *a, struct json *j,
 			json_null(j, "dev");
 			json_null(j, "ino");
 		}
-		json_u64s(j, s, file_fields, ARRAY_SIZE(file_fields));
-		json_lat(j, "read_latency", &s->rlat);
-		json_lat(j, "write_latency", &s->wlat);
-		json_lat(j, "fsync", &s->fsync);
-		json_blk(j, &s->blk);
+		json_u64s(j, fs, file_fields, ARRAY_SIZE(file_fields));
+		json_lat(j, "read_latency", &fs->rlat);
+		json_lat(j, "write_latency", &fs->wlat);
+		json_lat(j, "fsync", &fs->fsync);
+		json_blk(j, &fs->blk);
 		json_object_end(j);
 	}
 	json_array_end(j);
 }
 
-static int files_text(struct sink *s, const struct file_row *rows,
-		      size_t shown, size_t m)
+static int files_text(struct sink *s, const void *v, size_t shown, size_t m)
 {
+	const struct file_row *rows = v;
 	const struct stats *a = s->st;
 	FILE *out = s->out;
 	uint64_t all = a->named.named_bytes + a->named.unnamed_bytes;
@@ -687,6 +719,11 @@ static int files_text(struct sink *s, const struct file_row *rows,
 	return rc;
 }
 
+static const struct rows_view files_view = {
+	file_cols, ARRAY_SIZE(file_cols), sizeof(struct file_row),
+	files_json, files_text,
+};
+
 void view_files(struct sink *s, long top)
 {
 	struct file_row *rows;
@@ -695,18 +732,7 @@ void view_files(struct sink *s, long top)
 	if (no_syscalls(s, "files"))
 		return;
 	m = rows_files(s->st, &rows);
-	if (m < 0) {
-		sink_fail(s, m);
-		return;
-	}
-	if (s->csv)
-		sink_fail(s, table_csv(s->out, file_cols,
-				       (int)ARRAY_SIZE(file_cols), rows,
-				       sink_top(top, m), sizeof(*rows)));
-	else if (s->j)
-		files_json(s->st, s->j, rows, sink_top(top, m), (size_t)m);
-	else
-		sink_fail(s, files_text(s, rows, sink_top(top, m), (size_t)m));
+	print_rows(s, &files_view, rows, m, top);
 	rows_files_release(rows, m);
 }
 

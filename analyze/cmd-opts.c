@@ -152,10 +152,12 @@ int parse_filter(const char *usage, int c, char *arg, struct view_filter *f)
 		return 0;
 	case OPT_SINCE:
 		return parse_when(usage, "since", arg, &f->have_since,
-				  &f->since_wall, &f->since_tod_ns, &f->since_ns);
+				  &f->since_wall, &f->since_tod_ns,
+				  &f->since_ns);
 	case OPT_UNTIL:
 		return parse_when(usage, "until", arg, &f->have_until,
-				  &f->until_wall, &f->until_tod_ns, &f->until_ns);
+				  &f->until_wall, &f->until_tod_ns,
+				  &f->until_ns);
 	default:
 		return parse_secs(usage, "min-ms", arg, 1e6, &f->min_ns);
 	}

@@ -382,7 +382,7 @@ int db_add_cpu(struct db *db, int cpu, uint64_t gaps)
 	if (cpu < 0 || cpu >= in->nr_cpus)
 		return 0;
 	c = &in->cpus[cpu];
-	/* the kernel's overrun and dropped counts, when the recording has them */
+	/* the kernel's overrun and dropped counts, when recorded */
 	if (in->stats && !meta_kstats(in->stats, &ks)) {
 		kern[0] = sq_u(cpu < ks.n ? ks.cpu[cpu].overrun : 0);
 		kern[1] = sq_u(cpu < ks.n ? ks.cpu[cpu].dropped : 0);

@@ -78,9 +78,9 @@ int table_csv(FILE *out, const struct column *cols, int ncols,
 /* A size for people ("7.1M", see sink_size()). */
 void table_size(char *buf, size_t n, uint64_t v);
 
-/* The cell formats of the tables. */
-void table_ms(char *buf, size_t n, uint64_t ns, bool wide);	/* "%.3f" ms */
-void table_us(char *buf, size_t n, uint64_t ns, bool wide);	/* "%.1f" us */
+/* The cell formats of the tables: ms "%.3f", us "%.1f", a count. */
+void table_ms(char *buf, size_t n, uint64_t ns, bool wide);
+void table_us(char *buf, size_t n, uint64_t ns, bool wide);
 void table_u64(char *buf, size_t n, uint64_t v, bool wide);
 /* bytes: exact when wide, else table_size() */
 void table_bytes(char *buf, size_t n, uint64_t v, bool wide);

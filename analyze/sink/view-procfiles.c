@@ -382,7 +382,7 @@ static void k_kind(const void *r, bool wide, char *b, size_t n)
 	snprintf(b, n, "%s", sys_kind_info(KROW(r)->k)->name);
 }
 
-/* The same in both tables. */
+/* Per syscall: one layout, printed as the wide one (width 0). */
 static const struct column kind_cols[] = {
 	COL_FN("PID", "PID", false, k_pid),
 	COL_FN("COMM", "COMM", true, k_comm),
@@ -494,7 +494,8 @@ static int processes_text(struct sink *s, const void *v, size_t shown,
 		fprintf(out, " (top %zu shown)", shown);
 	fprintf(out, "\n\n");
 	rc = table_print(out, s->wide ? 0 : SINK_WIDTH, proc_cols,
-			 (int)ARRAY_SIZE(proc_cols), rows, shown, sizeof(*rows));
+			 (int)ARRAY_SIZE(proc_cols), rows, shown,
+			 sizeof(*rows));
 	for (size_t i = 0; i < shown; i++)
 		for (int k = 1; k < SK_NR; k++)
 			if (procstat_kind(rows[i].ps, k)->count)
@@ -714,7 +715,8 @@ static int files_text(struct sink *s, const void *v, size_t shown, size_t m)
 		all ? 100.0 * (double)a->named.named_bytes / (double)all :
 		100.0, names);
 	rc = table_print(out, s->wide ? 0 : SINK_WIDTH, file_cols,
-			 (int)ARRAY_SIZE(file_cols), rows, shown, sizeof(*rows));
+			 (int)ARRAY_SIZE(file_cols), rows, shown,
+			 sizeof(*rows));
 	print_anomalies_text(s);
 	return rc;
 }

@@ -28,7 +28,6 @@
 #include "stats/attrib.h"
 #include "stats/rows.h"
 #include "base/sbuf.h"
-#include "sink/sink.h"
 #include "sink/sqlite.h"
 
 static const char db_usage[] =
@@ -277,15 +276,13 @@ static int load_one(struct db *db, const char *path,
 {
 	struct view_filter f = *filter;
 	struct load l;
-	struct an_err err;
 	uint64_t rows0 = db_rows(db);
 	int rc;
 
 	memset(&l, 0, sizeof(l));
 	l.db = db;
 	imap_init(&l.thr_of);
-	if (driver_open(&l.a, path, &err) < 0) {
-		error("%s", err.msg);
+	if (cmd_open(&l.a, path, AN_ATTRIB, &f)) {
 		load_release(&l);
 		return -1;
 	}
@@ -294,17 +291,7 @@ static int load_one(struct db *db, const char *path,
 		load_release(&l);
 		return -1;
 	}
-	l.a.want = AN_ATTRIB;
-	if (driver_filter(&l.a, &f)) {
-		load_release(&l);
-		return -1;
-	}
-	l.a.on_request = on_request;
-	l.a.on_request_arg = &l;
-	l.a.on_call = on_call;
-	l.a.on_call_arg = &l;
-	if (driver_run(&l.a, &err) < 0) {
-		error("%s", err.msg);
+	if (cmd_run(&l.a, on_request, on_call, &l)) {
 		load_release(&l);
 		return -1;
 	}
@@ -334,13 +321,8 @@ static int load_one(struct db *db, const char *path,
 		       PRIu64 " rows\n", path, db_rec_id(db),
 		       db_replaced(db) ? " (replaced)" : "", l.a.st.events,
 		       db_rows(db) - rows0);
-	if (!quiet && l.a.filter) {
-		struct sink s;
-
-		sink_init(&s, &l.a.st, stdout, NULL);
-		view_filter_kept(&s, NULL);
-		sink_release(&s);
-	}
+	if (!quiet && l.a.filter)
+		print_filter_kept(stdout, &l.a.st);
 	/* a line per recording as it is stored, not at the end */
 	fflush(stdout);
 	load_release(&l);
@@ -422,7 +404,7 @@ int cmd_db(int argc, char **argv)
 	struct an_err err;
 	uint64_t t0, t1;
 	struct stat st;
-	int c, rc = 0;
+	int c, code, rc = 0;
 
 	optind = 1;
 	opterr = 0;		/* the messages below name the option */
@@ -431,19 +413,10 @@ int cmd_db(int argc, char **argv)
 		case 'q':
 			quiet = true;
 			break;
-		case 'h':
-			fputs(db_usage, stdout);
-			return 0;
-		FILTER_CASES:
-			if (parse_filter(db_usage, c, optarg, &filter))
-				return 2;
-			break;
-		case ':':
-			return usage_error(db_usage, "option '%s' wants an argument",
-					   argv[optind - 1]);
 		default:
-			return usage_error(db_usage, "unknown option '%s'",
-					   argv[optind - 1]);
+			code = cmd_option(db_usage, c, argv, &filter);
+			if (code >= 0)
+				return code;
 		}
 	}
 	if (check_filter(db_usage, &filter))

@@ -59,7 +59,7 @@ static int print_diff(struct sink *s, const struct view_opts *o,
 
 const struct view_cmd cmd_diff = {
 	.usage = diff_usage, .shortopts = "jn:h",
-	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	VIEW_TOP_LISTS(DEFAULT_TOP),
 	.want = AN_WA | AN_DIRTY, .two = true, .filters = true,
 	.print = print_diff,
 };

@@ -41,7 +41,7 @@ static int print_dirty(struct sink *s, const struct view_opts *o,
 
 const struct view_cmd cmd_dirty = {
 	.usage = dirty_usage, .shortopts = "jn:r:h",
-	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	VIEW_TOP_LISTS(DEFAULT_TOP),
 	.rows = DEFAULT_ROWS,
 	.want = AN_WA | AN_DIRTY, .filters = true, .print = print_dirty,
 };

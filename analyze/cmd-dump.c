@@ -283,7 +283,6 @@ int cmd_dump(int argc, char **argv)
 	struct driver d = { 0 };
 	char wall[64];
 	struct source *src;
-	struct an_err err;
 	bool *want = NULL;
 	int maxid = 0, c, ret = 0;
 	long v;
@@ -303,9 +302,6 @@ int cmd_dump(int argc, char **argv)
 				return 2;
 			env.filtered = true;
 			break;
-		case ':':
-			return usage_error(dump_usage, "option '%s' wants an argument",
-					   argv[optind - 1]);
 		case 'c':
 			if (parse_count(dump_usage, "cpu", optarg, 0, 65535, &v))
 				return 2;
@@ -325,12 +321,8 @@ int cmd_dump(int argc, char **argv)
 		case 'j':
 			env.json = true;
 			break;
-		case 'h':
-			fputs(dump_usage, stdout);
-			return 0;
-		default:
-			return usage_error(dump_usage, "unknown option '%s'",
-					   argv[optind - 1]);
+		default:	/* -h, and the errors */
+			return cmd_option(dump_usage, c, argv, NULL);
 		}
 	}
 	if (check_filter(dump_usage, &env.filter))
@@ -340,18 +332,17 @@ int cmd_dump(int argc, char **argv)
 		return usage_error(dump_usage, "dump wants exactly one FILE");
 	}
 
-	/* the events themselves, without the stages */
-	if (driver_open(&d, argv[optind], &err) < 0) {
-		error("%s", err.msg);
-		driver_close(&d);
-		sbuf_release(&env.events);
-		return 1;
+	/*
+	 * the events themselves, without the stages; the filters' names and
+	 * times of day resolved as in the views
+	 */
+	if (cmd_open(&d, argv[optind], 0, &env.filter)) {
+		ret = 1;
+		goto out;
 	}
 	src = d.src;
 	if (env.filtered) {
-		/* the filters' names and times of day, as in the views */
-		if (driver_filter(&d, &env.filter) ||
-		    meta_bdevs_load(&env.bdevs, d.info->snapshot_start) < 0) {
+		if (meta_bdevs_load(&env.bdevs, d.info->snapshot_start) < 0) {
 			ret = 1;
 			goto out;
 		}

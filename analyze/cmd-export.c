@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,6 @@
 #include "driver.h"
 #include "sink/fio.h"
 #include "sink/perfetto.h"
-#include "sink/sink.h"
 
 static const char export_usage[] =
 "usage: ioreport export --perfetto OUT.json [FILTERS] RECORDING\n"
@@ -66,30 +66,11 @@ struct export_opts {
 	struct view_filter filter;
 };
 
-/* Open the recording for the stages want, with the filters; 0 or 1. */
-static int open_rec(struct driver *d, unsigned int want,
-		    struct export_opts *o)
-{
-	struct an_err err;
-
-	if (driver_open(d, o->path, &err) < 0) {
-		error("%s", err.msg);
-		return 1;
-	}
-	d->want = want;
-	return driver_filter(d, &o->filter);
-}
-
 /* The filter line of the views, on standard error. */
 static void say_filter(struct driver *d, const struct export_opts *o)
 {
-	struct sink s;
-
-	if (o->quiet || !d->filter)
-		return;
-	sink_init(&s, &d->st, stderr, NULL);
-	view_filter_kept(&s, NULL);
-	sink_release(&s);
+	if (!o->quiet && d->filter)
+		print_filter_kept(stderr, &d->st);
 }
 
 /* Write the Perfetto JSON of path to out; 0 or 1 after saying why. */
@@ -100,12 +81,12 @@ static int export_perfetto(struct export_opts *o, const char *out)
 	struct driver d = { 0 };
 	struct perfetto_counts n;
 	struct perfetto *p = NULL;
-	struct an_err err;
 	FILE *f = NULL;
 	char *tmp = NULL;
 	int ret = 1, rc;
 
-	if (open_rec(&d, AN_BLOCK | AN_SYS | AN_ATTRIB | AN_DIRTY, o))
+	if (cmd_open(&d, path, AN_BLOCK | AN_SYS | AN_ATTRIB | AN_DIRTY,
+		     &o->filter))
 		goto out;
 	if (strcmp(out, "-")) {
 		int fd;
@@ -131,14 +112,8 @@ static int export_perfetto(struct export_opts *o, const char *out)
 		error("%s: %s", path, an_strerror(AN_E_NOMEM));
 		goto out;
 	}
-	d.on_request = perfetto_request;
-	d.on_request_arg = p;
-	d.on_call = perfetto_call;
-	d.on_call_arg = p;
-	if (driver_run(&d, &err) < 0) {
-		error("%s", err.msg);
+	if (cmd_run(&d, perfetto_request, perfetto_call, p))
 		goto out;
-	}
 	flush_warnings(d.src);
 	rc = perfetto_finish(p, &n);
 	if (rc < 0) {
@@ -161,13 +136,11 @@ static int export_perfetto(struct export_opts *o, const char *out)
 		warning("%s: %s; the threads have no syscall slices", path,
 			d.sys_why[0] ? d.sys_why : "no syscall events");
 	if (!quiet)
-		fprintf(stderr, "%s: %llu syscall slices on %llu threads of %llu processes, %llu requests on %llu devices, %llu dirty samples\n",
-			out, (unsigned long long)n.calls,
-			(unsigned long long)n.threads,
-			(unsigned long long)n.processes,
-			(unsigned long long)n.requests,
-			(unsigned long long)n.devices,
-			(unsigned long long)n.counters);
+		fprintf(stderr, "%s: %" PRIu64 " syscall slices on %" PRIu64
+			" threads of %" PRIu64 " processes, %" PRIu64
+			" requests on %" PRIu64 " devices, %" PRIu64
+			" dirty samples\n", out, n.calls, n.threads,
+			n.processes, n.requests, n.devices, n.counters);
 	ret = 0;
 out:
 	if (f && f != stdout)
@@ -191,19 +164,15 @@ static int export_fio(struct export_opts *o, const char *dir)
 	struct an_err err;
 	int ret = 1;
 
-	if (open_rec(&d, AN_SYS, o))
+	if (cmd_open(&d, path, AN_SYS, &o->filter))
 		goto out;
 	fx = fio_export_new(dir, &d.st, o->per_file, &err);
 	if (!fx) {
 		error("%s", err.msg);
 		goto out;
 	}
-	d.on_call = fio_export_call;
-	d.on_call_arg = fx;
-	if (driver_run(&d, &err) < 0) {
-		error("%s", err.msg);
+	if (cmd_run(&d, NULL, fio_export_call, fx))
 		goto out;
-	}
 	flush_warnings(d.src);
 	if (!d.st.have_sys) {
 		error("%s: %s; there is no file I/O to replay", path,
@@ -216,17 +185,14 @@ static int export_fio(struct export_opts *o, const char *dir)
 	}
 	say_filter(&d, o);
 	if (!o->quiet)
-		fprintf(stderr, "%s: %llu iologs, %llu files: %llu reads (%llu B), %llu writes (%llu B), %llu fsyncs, %llu fdatasyncs, %llu trims; %llu calls on no regular file left out\n",
-			dir, (unsigned long long)n.iologs,
-			(unsigned long long)n.files,
-			(unsigned long long)n.reads,
-			(unsigned long long)n.read_bytes,
-			(unsigned long long)n.writes,
-			(unsigned long long)n.write_bytes,
-			(unsigned long long)n.syncs,
-			(unsigned long long)n.datasyncs,
-			(unsigned long long)n.trims,
-			(unsigned long long)n.skipped);
+		fprintf(stderr, "%s: %" PRIu64 " iologs, %" PRIu64 " files: %"
+			PRIu64 " reads (%" PRIu64 " B), %" PRIu64 " writes (%"
+			PRIu64 " B), %" PRIu64 " fsyncs, %" PRIu64
+			" fdatasyncs, %" PRIu64 " trims; %" PRIu64
+			" calls on no regular file left out\n", dir, n.iologs,
+			n.files, n.reads, n.read_bytes, n.writes,
+			n.write_bytes, n.syncs, n.datasyncs, n.trims,
+			n.skipped);
 	ret = 0;
 out:
 	fio_export_free(fx);
@@ -248,7 +214,7 @@ int cmd_export(int argc, char **argv)
 	};
 	const char *perfetto = NULL, *fio = NULL;
 	struct export_opts o = { 0 };
-	int c;
+	int c, code;
 
 	optind = 1;
 	opterr = 0;		/* the messages below name the option */
@@ -266,19 +232,10 @@ int cmd_export(int argc, char **argv)
 		case 'q':
 			o.quiet = true;
 			break;
-		case 'h':
-			fputs(export_usage, stdout);
-			return 0;
-		FILTER_CASES:
-			if (parse_filter(export_usage, c, optarg, &o.filter))
-				return 2;
-			break;
-		case ':':
-			return usage_error(export_usage, "option '%s' wants an argument",
-					   argv[optind - 1]);
 		default:
-			return usage_error(export_usage, "unknown option '%s'",
-					   argv[optind - 1]);
+			code = cmd_option(export_usage, c, argv, &o.filter);
+			if (code >= 0)
+				return code;
 		}
 	}
 	if (check_filter(export_usage, &o.filter))

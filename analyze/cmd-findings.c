@@ -47,7 +47,7 @@ static int print_findings(struct sink *s, const struct view_opts *o,
 
 const struct view_cmd cmd_findings = {
 	.usage = findings_usage, .shortopts = "jn:h",
-	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	VIEW_TOP_LISTS(DEFAULT_TOP),
 	.want = AN_WA | AN_DIRTY, .slow = true, .filters = true,
 	.print = print_findings,
 };

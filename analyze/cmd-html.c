@@ -67,23 +67,14 @@ static void on_call(void *arg, const struct sys_call *c, int proc_id,
 /* Open, read and time one recording with filter f; 0 or 1 (said). */
 static int load(struct one *o, const char *path, struct view_filter *f)
 {
-	struct an_err err;
-
-	if (driver_open(&o->d, path, &err) < 0)
-		return error("%s", err.msg), 1;
-	o->d.want = AN_WA | AN_DIRTY;	/* the filters may ask for more */
-	if (driver_filter(&o->d, f))
+	if (cmd_open(&o->d, path, AN_WA | AN_DIRTY, f))
 		return 1;
 	o->tl = timeline_new(o->d.info->first_ts);
 	if (!o->tl)
 		return error("%s: out of memory", path), 1;
 	o->d.slow_n = SLOW_N;
-	o->d.on_request = on_request;
-	o->d.on_request_arg = o->tl;
-	o->d.on_call = on_call;
-	o->d.on_call_arg = o->tl;
-	if (driver_run(&o->d, &err) < 0)
-		return error("%s", err.msg), 1;
+	if (cmd_run(&o->d, on_request, on_call, o->tl))
+		return 1;
 	if (o->tl->err)
 		return error("%s: out of memory for the timeline", path), 1;
 	return 0;

@@ -18,9 +18,11 @@
 
 #include "util.h"
 #include "cmd.h"
+#include "base/err.h"
 #include "input/meta.h"
 #include "input/source.h"
 #include "driver.h"
+#include "sink/sink.h"
 
 int usage_error(const char *usage, const char *fmt, ...)
 {
@@ -105,6 +107,21 @@ static int parse_tod(const char *usage, const char *opt, const char *arg,
 	return 0;
 }
 
+/*
+ * --since or --until (opt): seconds from the recording's start into *ns,
+ * or a time of day into *tod_ns (*wall set); *have set.
+ */
+static int parse_when(const char *usage, const char *opt, const char *arg,
+		      bool *have, bool *wall, uint64_t *tod_ns, uint64_t *ns)
+{
+	*have = true;
+	if (strchr(arg, ':')) {
+		*wall = true;
+		return parse_tod(usage, opt, arg, tod_ns);
+	}
+	return parse_secs(usage, opt, arg, 1e9, ns);
+}
+
 int parse_filter(const char *usage, int c, char *arg, struct view_filter *f)
 {
 	const char *v[FILTER_MAX];
@@ -134,19 +151,13 @@ int parse_filter(const char *usage, int c, char *arg, struct view_filter *f)
 		f->glob = arg;
 		return 0;
 	case OPT_SINCE:
-		f->have_since = true;
-		if (strchr(arg, ':')) {
-			f->since_wall = true;
-			return parse_tod(usage, "since", arg, &f->since_tod_ns);
-		}
-		return parse_secs(usage, "since", arg, 1e9, &f->since_ns);
+		return parse_when(usage, "since", arg, &f->have_since,
+				  &f->since_wall, &f->since_tod_ns,
+				  &f->since_ns);
 	case OPT_UNTIL:
-		f->have_until = true;
-		if (strchr(arg, ':')) {
-			f->until_wall = true;
-			return parse_tod(usage, "until", arg, &f->until_tod_ns);
-		}
-		return parse_secs(usage, "until", arg, 1e9, &f->until_ns);
+		return parse_when(usage, "until", arg, &f->have_until,
+				  &f->until_wall, &f->until_tod_ns,
+				  &f->until_ns);
 	default:
 		return parse_secs(usage, "min-ms", arg, 1e6, &f->min_ns);
 	}
@@ -159,6 +170,63 @@ int check_filter(const char *usage, const struct view_filter *f)
 	     f->until_ns <= f->since_ns))
 		return usage_error(usage, "--until must come after --since");
 	return 0;
+}
+
+int cmd_option(const char *usage, int c, char **argv, struct view_filter *f)
+{
+	switch (c) {
+	case 'h':
+		fputs(usage, stdout);
+		return 0;
+	FILTER_CASES:
+		if (!f)
+			break;
+		return parse_filter(usage, c, optarg, f) ? 2 : -1;
+	case ':':
+		return usage_error(usage, "option '%s' wants an argument",
+				   argv[optind - 1]);
+	default:
+		break;
+	}
+	return usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+}
+
+int cmd_open(struct driver *d, const char *path, unsigned int want,
+	     struct view_filter *f)
+{
+	struct an_err err;
+
+	if (driver_open(d, path, &err) < 0) {
+		error("%s", err.msg);
+		return 1;
+	}
+	d->want = want;
+	return driver_filter(d, f);
+}
+
+int cmd_run(struct driver *d, blk_done_fn on_request, call_done_fn on_call,
+	    void *arg)
+{
+	struct an_err err;
+
+	d->on_request = on_request;
+	d->on_request_arg = arg;
+	d->on_call = on_call;
+	d->on_call_arg = arg;
+	if (driver_run(d, &err) < 0) {
+		error("%s", err.msg);
+		return 1;
+	}
+	return 0;
+}
+
+void print_filter_kept(FILE *out, struct stats *st)
+{
+	struct sink s;
+
+	sink_init(&s, st, out, NULL);
+	view_filter_kept(&s, NULL);
+	sink_release(&s);
 }
 
 int driver_filter(struct driver *d, struct view_filter *f)

@@ -19,10 +19,7 @@ static const char processes_usage[] =
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N processes that moved the most bytes\n"
-"  -h, --help           this help\n"
-VIEW_WIDE_HELP
-VIEW_CSV_HELP
-VIEW_FILTER_HELP
+VIEW_ROW_HELP
 VIEW_INTERVAL_HELP
 "\n"
 "Per process (by pid, comm after exec/rename): file syscall counts,\n"
@@ -37,10 +34,7 @@ static const char files_usage[] =
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N files that moved the most bytes\n"
-"  -h, --help           this help\n"
-VIEW_WIDE_HELP
-VIEW_CSV_HELP
-VIEW_FILTER_HELP
+VIEW_ROW_HELP
 "\n"
 "Per file: opens, reads and writes (count, bytes, latency p50/p99),\n"
 "fsync cost and the block I/O attributed to it at the device.  Files are named from the start snapshot (files already\n"

@@ -223,53 +223,71 @@ static field_fn snap_field(const char *kind, int i)
 	return i ? rnames_cmdline : NULL;
 }
 
-/* The snapshot text after its 8-byte head, line by line. */
-static void redact_snapshot(struct redact *r, const char *text, size_t len,
-			    struct sbuf *out)
+/*
+ * A line of a text (n bytes at p, without its newline) redacted onto out
+ * (arg: what the kind of text wants); false to stop after a failure.
+ */
+typedef bool (*line_fn)(struct redact *r, const char *p, size_t n,
+			const void *arg, struct sbuf *out);
+
+/* Each line of text through fn, the newlines kept. */
+static void redact_lines(struct redact *r, const char *text, size_t len,
+			 line_fn fn, const void *arg, struct sbuf *out)
 {
 	const char *p = text, *end = text + len;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char *line = an_asprintf("%.*s", (int)n, p), *save, *f[64];
-		int nf = 0;
 
-		if (!line) {
-			r->err = -AN_E_NOMEM;
+		if (!fn(r, p, n, arg, out))
 			break;
-		}
-		/* strsep keeps empty fields; a 64th field holds the rest */
-		save = line;
-		while (nf < 63 && (f[nf] = strsep(&save, "\t")))
-			unescape_field(f[nf++]);
-		if (save)
-			f[nf++] = save;
-		/* a kernel thread (kthreadd or its child) keeps its name */
-		if (nf > 3 && (!strcmp(f[0], "proc") || !strcmp(f[0], "thread")) &&
-		    (!strcmp(f[1], "2") || !strcmp(f[2], "2")) &&
-		    rnames_keep(r->names, RN_COMM, f[3]) < 0)
-			r->err = -AN_E_NOMEM;
-		for (int i = 0; i < nf; i++) {
-			field_fn fn = snap_field(f[0], i);
-
-			/* blockdev NAME MAJ:MIN parent DISK, or backing_file PATH */
-			if (!strcmp(f[0], "blockdev") && i == 4)
-				fn = !strcmp(f[3], "parent") ? dev_name :
-				     strchr(f[4], '/') ? rnames_path : NULL;
-			/* mount proc /proc proc: a source that is the fstype */
-			if (!strcmp(f[0], "mount") && i == 2 && nf > 4 &&
-			    !strcmp(f[2], f[4]))
-				fn = NULL;
-			if (i)
-				sbuf_addch(out, '\t');
-			add_field(r, f[i], fn ? fn : keep_name, out);
-		}
-		free(line);
 		if (nl)
 			sbuf_addch(out, '\n');
 		p += n + (nl ? 1 : 0);
 	}
+}
+
+/* A line of the snapshot text (after its 8-byte head). */
+static bool snapshot_line(struct redact *r, const char *p, size_t n,
+			  const void *arg, struct sbuf *out)
+{
+	char *line = an_asprintf("%.*s", (int)n, p), *save, *f[64];
+	int nf = 0;
+
+	(void)arg;
+	if (!line) {
+		r->err = -AN_E_NOMEM;
+		return false;
+	}
+	/* strsep keeps empty fields; a 64th field holds the rest */
+	save = line;
+	while (nf < 63 && (f[nf] = strsep(&save, "\t")))
+		unescape_field(f[nf++]);
+	if (save)
+		f[nf++] = save;
+	/* a kernel thread (kthreadd or its child) keeps its name */
+	if (nf > 3 && (!strcmp(f[0], "proc") || !strcmp(f[0], "thread")) &&
+	    (!strcmp(f[1], "2") || !strcmp(f[2], "2")) &&
+	    rnames_keep(r->names, RN_COMM, f[3]) < 0)
+		r->err = -AN_E_NOMEM;
+	for (int i = 0; i < nf; i++) {
+		field_fn fn = snap_field(f[0], i);
+
+		/* blockdev NAME MAJ:MIN parent DISK, or backing_file PATH */
+		if (!strcmp(f[0], "blockdev") && i == 4)
+			fn = !strcmp(f[3], "parent") ? dev_name :
+			     strchr(f[4], '/') ? rnames_path : NULL;
+		/* mount proc /proc proc: a source that is the fstype */
+		if (!strcmp(f[0], "mount") && i == 2 && nf > 4 &&
+		    !strcmp(f[2], f[4]))
+			fn = NULL;
+		if (i)
+			sbuf_addch(out, '\t');
+		add_field(r, f[i], fn ? fn : keep_name, out);
+	}
+	free(line);
+	return true;
 }
 
 /* What the value of a header, END or NOTE key becomes. */
@@ -290,74 +308,63 @@ static field_fn kv_field(const char *key, bool header)
 	return rnames_cmdline;
 }
 
+/* A "key=value" line, the value escaped (arg: a bool, the header's). */
+static bool kv_line(struct redact *r, const char *p, size_t n,
+		    const void *arg, struct sbuf *out)
+{
+	const char *eq = memchr(p, '=', n);
+
+	if (eq) {
+		char *key = an_asprintf("%.*s", (int)(eq - p), p);
+		char *val = an_asprintf("%.*s", (int)(n - (size_t)(eq + 1 - p)),
+					eq + 1);
+
+		if (!key || !val) {
+			r->err = -AN_E_NOMEM;
+		} else {
+			field_fn fn = kv_field(key, *(const bool *)arg);
+
+			sbuf_addstr(out, key);
+			sbuf_addch(out, '=');
+			unescape_field(val);
+			add_field(r, val, fn ? fn : keep_name, out);
+		}
+		free(key);
+		free(val);
+	} else if (n) {
+		char *v = an_asprintf("%.*s", (int)n, p);
+
+		if (v)
+			add_field(r, unescape_field(v), rnames_cmdline, out);
+		free(v);
+	}
+	return true;
+}
+
 /* "key=value\n" lines, the values escaped. */
 static void redact_kv(struct redact *r, const char *text, size_t len,
 		      bool header, struct sbuf *out)
 {
-	const char *p = text, *end = text + len;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *eq = memchr(p, '=', n);
-
-		if (eq) {
-			char *key = an_asprintf("%.*s", (int)(eq - p), p);
-			char *val = an_asprintf("%.*s",
-						(int)(n - (size_t)(eq + 1 - p)),
-						eq + 1);
-
-			if (!key || !val) {
-				r->err = -AN_E_NOMEM;
-			} else {
-				field_fn fn = kv_field(key, header);
-
-				sbuf_addstr(out, key);
-				sbuf_addch(out, '=');
-				unescape_field(val);
-				add_field(r, val, fn ? fn : keep_name, out);
-			}
-			free(key);
-			free(val);
-		} else if (n) {
-			char *v = an_asprintf("%.*s", (int)n, p);
-
-			if (v)
-				add_field(r, unescape_field(v), rnames_cmdline,
-					  out);
-			free(v);
-		}
-		if (nl)
-			sbuf_addch(out, '\n');
-		p += n + (nl ? 1 : 0);
-	}
+	redact_lines(r, text, len, kv_line, &header, out);
 }
 
-/* CMDLINES: "PID COMM\n" */
-static void redact_cmdlines(struct redact *r, const char *text, size_t len,
-			    struct sbuf *out)
+/* A line of CMDLINES: "PID COMM" */
+static bool cmdline_line(struct redact *r, const char *p, size_t n,
+			 const void *arg, struct sbuf *out)
 {
-	const char *p = text, *end = text + len;
+	const char *sp = memchr(p, ' ', n);
+	char *comm = sp ? an_asprintf("%.*s", (int)(n - (size_t)(sp + 1 - p)),
+				      sp + 1) : NULL;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *sp = memchr(p, ' ', n);
-		char *comm = sp ? an_asprintf("%.*s",
-					      (int)(n - (size_t)(sp + 1 - p)),
-					      sp + 1) : NULL;
-
-		if (comm) {
-			sbuf_add(out, p, (size_t)(sp + 1 - p));
-			rnames_comm(r->names, comm, out);
-		} else if (n) {
-			sbuf_addstr(out, "?");
-		}
-		free(comm);
-		if (nl)
-			sbuf_addch(out, '\n');
-		p += n + (nl ? 1 : 0);
+	(void)arg;
+	if (comm) {
+		sbuf_add(out, p, (size_t)(sp + 1 - p));
+		rnames_comm(r->names, comm, out);
+	} else if (n) {
+		sbuf_addstr(out, "?");
 	}
+	free(comm);
+	return true;
 }
 
 /* Is this string field of an event a path? */
@@ -555,10 +562,11 @@ static int copy_chunk(struct redact *r, struct iorec_writer *w,
 		if (len < 8)
 			break;
 		sbuf_add(&t, p, 8);
-		redact_snapshot(r, (const char *)p + 8, len - 8, &t);
+		redact_lines(r, (const char *)p + 8, len - 8, snapshot_line,
+			     NULL, &t);
 		goto text;
 	case IOREC_CHUNK_CMDLINES:
-		redact_cmdlines(r, (const char *)p, len, &t);
+		redact_lines(r, (const char *)p, len, cmdline_line, NULL, &t);
 		goto text;
 	case IOREC_CHUNK_NOTE:
 	case IOREC_CHUNK_END:

@@ -19,10 +19,7 @@ static const char devices_usage[] =
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -H, --no-hist        no histograms, only the tables\n"
-"  -h, --help           this help\n"
-VIEW_WIDE_HELP
-VIEW_CSV_HELP
-VIEW_FILTER_HELP
+VIEW_ROW_HELP
 VIEW_INTERVAL_HELP
 "\n"
 "Queue time is block_rq_insert -> block_rq_issue (Q2D), device time is\n"
@@ -34,10 +31,7 @@ static const char slow_usage[] =
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          how many (default 10)\n"
-"  -h, --help           this help\n"
-VIEW_WIDE_HELP
-VIEW_CSV_HELP
-VIEW_FILTER_HELP
+VIEW_ROW_HELP
 VIEW_MIN_MS_HELP
 VIEW_ALL_FDS_HELP
 "\n"
@@ -51,10 +45,7 @@ static const char snoop_usage[] =
 "usage: ioreport snoop [--json] [FILTERS] [--min-ms MS] [--wide] [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
-"  -h, --help           this help\n"
-VIEW_WIDE_HELP
-VIEW_CSV_HELP
-VIEW_FILTER_HELP
+VIEW_ROW_HELP
 VIEW_MIN_MS_HELP
 "\n"
 "One line per completed block request, in completion order, like\n"

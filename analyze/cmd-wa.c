@@ -12,15 +12,19 @@
 
 #define DEFAULT_TOP	10
 
+/* The options of both views. */
+#define WA_OPTIONS_HELP \
+"\n" \
+"  -j, --json           one JSON object (sizes in bytes, times in ns)\n" \
+"  -n, --top N          rows of the process and file lists (default 10)\n" \
+"  -h, --help           this help\n" \
+VIEW_WIDE_HELP \
+VIEW_FILTER_HELP \
+"\n"
+
 static const char wa_usage[] =
 "usage: ioreport wa [--json] [--top N] [FILTERS] [--wide] FILE\n"
-"\n"
-"  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
-"  -n, --top N          rows of the process and file lists (default 10)\n"
-"  -h, --help           this help\n"
-VIEW_WIDE_HELP
-VIEW_FILTER_HELP
-"\n"
+WA_OPTIONS_HELP
 "Write amplification: the bytes applications wrote with file syscalls\n"
 "against the bytes written to each device, split into file data, journal\n"
 "(jbd2), metadata and other, with flush and FUA requests, jbd2 commit\n"
@@ -35,13 +39,7 @@ VIEW_FILTER_HELP
 
 static const char fsync_usage[] =
 "usage: ioreport fsync [--json] [--top N] [FILTERS] [--wide] FILE\n"
-"\n"
-"  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
-"  -n, --top N          rows of the process and file lists (default 10)\n"
-"  -h, --help           this help\n"
-VIEW_WIDE_HELP
-VIEW_FILTER_HELP
-"\n"
+WA_OPTIONS_HELP
 "What fsync costs, per process and per file: fsync/fdatasync/\n"
 "sync_file_range calls and their latency (syscall enter -> exit), the\n"
 "ext4 fsyncs (ext4_sync_file), the device flushes that completed while\n"
@@ -70,12 +68,12 @@ static int print_fsync(struct sink *s, const struct view_opts *o,
 
 const struct view_cmd cmd_wa = {
 	.usage = wa_usage, .shortopts = "jn:h",
-	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	VIEW_TOP_LISTS(DEFAULT_TOP),
 	.want = AN_WA | AN_DIRTY, .filters = true, .print = print_wa,
 };
 
 const struct view_cmd cmd_fsync = {
 	.usage = fsync_usage, .shortopts = "jn:h",
-	.top = DEFAULT_TOP, .top_min = 1, .top_max = 100000,
+	VIEW_TOP_LISTS(DEFAULT_TOP),
 	.want = AN_WA | AN_DIRTY, .filters = true, .print = print_fsync,
 };

@@ -13,7 +13,9 @@
 #define IOREPORT_CMD_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
+#include "driver.h"
 #include "stats/filter.h"
 
 struct source_info;
@@ -67,6 +69,18 @@ int parse_filter(const char *usage, int c, char *arg, struct view_filter *f);
 	case OPT_SINCE: case OPT_UNTIL: case OPT_MIN_MS
 int check_filter(const char *usage, const struct view_filter *f);
 
+/*
+ * cmd_option - an option of getopt_long()'s c (short options starting
+ * with ':', opterr 0) that every command with the view filters takes
+ * alike: -h (the usage on standard output), a view filter (into f; none
+ * when f is NULL), a missing argument or an unknown option (a usage
+ * error naming it).  For the options a command does not handle itself.
+ *
+ * Returns -1 to go on (a filter), else the exit code: 0 after -h, 2
+ * after a usage error.
+ */
+int cmd_option(const char *usage, int c, char **argv, struct view_filter *f);
+
 struct driver;
 /*
  * driver_filter - give the opened recording d the filters f (nothing
@@ -75,6 +89,27 @@ struct driver;
  * asked.  Returns 0, or 1 after an error line naming the fix.
  */
 int driver_filter(struct driver *d, struct view_filter *f);
+/*
+ * cmd_open - open the recording path into d for the stages want (the
+ * filters may ask for more) with the filters f (driver_filter())
+ *
+ * Returns 0, or 1 after an error line.
+ */
+int cmd_open(struct driver *d, const char *path, unsigned int want,
+	     struct view_filter *f);
+
+/*
+ * cmd_run - run the pass over d's recording with on_request and on_call
+ * (each NULL when not wanted) as the driver's hooks, arg theirs
+ *
+ * Returns 0, or 1 after an error line.
+ */
+int cmd_run(struct driver *d, blk_done_fn on_request, call_done_fn on_call,
+	    void *arg);
+
+struct stats;
+/* What the view filters of the pass st kept, as the views say it, on out. */
+void print_filter_kept(FILE *out, struct stats *st);
 
 /* The help lines of the view filters, for the usage texts. */
 #define VIEW_FILTER_HELP \
@@ -90,6 +125,12 @@ int driver_filter(struct driver *d, struct view_filter *f);
 #define VIEW_WIDE_HELP \
 "      --wide           every column, exact numbers, whole names (default:\n" \
 "                       100 columns, sizes in K/M/G)\n"
+/* -h and the options of every row view (a view_cmd with .csv). */
+#define VIEW_ROW_HELP \
+"  -h, --help           this help\n" \
+VIEW_WIDE_HELP \
+VIEW_CSV_HELP \
+VIEW_FILTER_HELP
 #define VIEW_MIN_MS_HELP \
 "      --min-ms MS      only requests and syscalls that took MS ms or more\n" \
 "      --wallclock      times of day of the recording machine (from its\n" \
@@ -172,6 +213,9 @@ struct view_cmd {
 	int (*print)(struct sink *s, const struct view_opts *o,
 		     struct stats *after);
 };
+
+/* --top N of the views of lists: N from 1 to 100000, default def. */
+#define VIEW_TOP_LISTS(def)	.top = (def), .top_min = 1, .top_max = 100000
 
 /* Run a view command; returns the exit code. */
 int run_view(const struct view_cmd *c, int argc, char **argv);

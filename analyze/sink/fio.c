@@ -17,6 +17,7 @@
 #include "base/imap.h"
 #include "input/source.h"
 #include "sink/fio.h"
+#include "sink/sink.h"
 #include "stats/rows.h"
 
 /* iologs open at once; the others are reopened for appending */
@@ -24,9 +25,11 @@
 
 #define FALLOC_PUNCH_HOLE	0x02
 
+#define FLAT_NAME	96	/* the room of a file's flat name */
+
 struct flog {			/* the iolog of one process, or one file */
 	int key;		/* its pid, or its file id */
-	char name[96];		/* "PID-COMM", or the file's flat name */
+	char name[FLAT_NAME];	/* "PID-COMM", or the file's flat name */
 	FILE *f;
 	uint64_t used;		/* last use, for closing the oldest */
 	uint64_t last_us;
@@ -116,6 +119,13 @@ static void io_fail(struct fio_export *fx, const char *path)
 	fx->err_path = an_strdup(path);
 }
 
+/* c in a name of the iologs and job files: itself, or '_' */
+static char name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '.' || c == '-' ? c : '_';
+}
+
 /* The flat name of file id under fio's --directory: "fID-BASENAME". */
 static void flat_name(const struct file_info *fi, char *buf, size_t n)
 {
@@ -124,12 +134,31 @@ static void flat_name(const struct file_info *fi, char *buf, size_t n)
 
 	k = (size_t)snprintf(buf, n, "f%d-", fi->id);
 	for (base = base ? base + 1 : fi->path; *base && k + 1 < n; base++)
-		buf[k++] = (char)(((*base >= 'a' && *base <= 'z') ||
-				   (*base >= 'A' && *base <= 'Z') ||
-				   (*base >= '0' && *base <= '9') ||
-				   *base == '.' || *base == '-' ||
-				   *base == '_') ? *base : '_');
+		buf[k++] = name_char(*base);
 	buf[k] = '\0';
+}
+
+/* A walk over a map of file ids (file id -> v) with next_file(). */
+struct file_walk {
+	struct imap *ids;
+	size_t pos;
+	void *v;
+	struct file_info fi;	/* the file */
+	char name[FLAT_NAME];	/* its flat name */
+};
+
+/* The next file of w->ids that the rows know; false after the last. */
+static bool next_file(struct fio_export *fx, struct file_walk *w)
+{
+	int id;
+
+	while (imap_next(w->ids, &w->pos, &id, &w->v)) {
+		if (!rows_file_at(fx->st, id, &w->fi))
+			continue;
+		flat_name(&w->fi, w->name, sizeof(w->name));
+		return true;
+	}
+	return false;
 }
 
 static bool regular_path(const char *p)
@@ -210,10 +239,7 @@ static struct flog *log_of(struct fio_export *fx, int pid,
 	snprintf(l->name, sizeof(l->name), "%d-", pid);
 	for (size_t k = strlen(l->name); *comm && k + 1 < sizeof(l->name);
 	     comm++, k++) {
-		l->name[k] = (char)((*comm >= 'a' && *comm <= 'z') ||
-				    (*comm >= 'A' && *comm <= 'Z') ||
-				    (*comm >= '0' && *comm <= '9') ||
-				    *comm == '.' || *comm == '-' ? *comm : '_');
+		l->name[k] = name_char(*comm);
 		l->name[k + 1] = '\0';
 	}
 	fx->n.iologs++;
@@ -246,11 +272,10 @@ void fio_export_call(void *arg, const struct sys_call *c, int proc_id,
 {
 	struct fio_export *fx = arg;
 	const struct sys_kind_info *k = sys_kind_info(c->kind);
-	struct proc_info pi;
 	struct file_info fi;
 	const char *act = NULL;
 	uint64_t off = 0, len = 0, us;
-	char name[96];
+	char name[FLAT_NAME];
 	struct fentry *fe;
 	struct fdpos *p;
 	struct flog *l;
@@ -259,7 +284,7 @@ void fio_export_call(void *arg, const struct sys_call *c, int proc_id,
 
 	if (fx->err || !c->paired)
 		return;
-	pid = rows_proc_at(fx->st, proc_id, &pi) ? pi.pid : c->tid;
+	pid = sink_call_pid(fx->st, c, proc_id);
 	if (k->flags & SKF_OPEN) {
 		/* a new fd reads and writes from 0 */
 		if (c->ret >= 0 && (p = fdpos(fx, pid, (int)c->ret, true)))
@@ -348,22 +373,13 @@ static int close_logs(struct fio_export *fx)
 {
 	for (size_t i = 0; i < fx->nlogs; i++) {
 		struct flog *l = fx->logs[i];
-		size_t pos = 0;
-		int id;
-		void *v;
+		struct file_walk w = { .ids = &l->files };
 
 		if (!log_file(fx, l))
 			break;
-		while (imap_next(&l->files, &pos, &id, &v)) {
-			struct file_info fi;
-			char name[96];
-
-			if (!rows_file_at(fx->st, id, &fi))
-				continue;
-			flat_name(&fi, name, sizeof(name));
+		while (next_file(fx, &w))
 			fprintf(l->f, "%" PRIu64 " %s close\n", l->last_us,
-				name);
-		}
+				w.name);
 		if (fclose(l->f))
 			io_fail(fx, l->name);
 		l->f = NULL;
@@ -403,9 +419,7 @@ static void job_close(struct fio_export *fx, FILE *f, const char *name)
 static void write_layout(struct fio_export *fx)
 {
 	FILE *f = job_file(fx, "layout.fio");
-	size_t pos = 0;
-	int id;
-	void *v;
+	struct file_walk w = { .ids = &fx->fnames };
 
 	if (!f)
 		return;
@@ -413,18 +427,15 @@ static void write_layout(struct fio_export *fx)
 		"; (ioreport export --fio): see replay.fio\n"
 		"\n[global]\nioengine=psync\nrw=write\n",
 		fx->st->info->path);
-	while (imap_next(&fx->fnames, &pos, &id, &v)) {
-		const struct fentry *fe = v;
-		struct file_info fi;
-		char name[96];
+	while (next_file(fx, &w)) {
+		const struct fentry *fe = w.v;
 		uint64_t bs;
 
-		if (!fe->read_end || !rows_file_at(fx->st, id, &fi))
+		if (!fe->read_end)
 			continue;
-		flat_name(&fi, name, sizeof(name));
 		bs = fe->read_end < 65536 ? fe->read_end : 65536;
 		fprintf(f, "\n[layout-%s]\nbs=%" PRIu64 "\nfilename=%s\nsize=%"
-			PRIu64 "\n", name, bs, name,
+			PRIu64 "\n", w.name, bs, w.name,
 			(fe->read_end + bs - 1) / bs * bs);
 	}
 	job_close(fx, f, "layout.fio");
@@ -433,9 +444,7 @@ static void write_layout(struct fio_export *fx)
 static int write_job(struct fio_export *fx)
 {
 	FILE *f = job_file(fx, "replay.fio");
-	size_t pos = 0;
-	int id;
-	void *v;
+	struct file_walk w = { .ids = &fx->fnames };
 
 	if (!f)
 		return fx->err;
@@ -454,15 +463,8 @@ static int write_job(struct fio_export *fx)
 		"; to go as fast as the device allows; fio skips an fsync that\n"
 		"; follows no write).  The files, as named in the iologs:\n",
 		fx->st->info->path, fx->per_file ? "file" : "process");
-	while (imap_next(&fx->fnames, &pos, &id, &v)) {
-		struct file_info fi;
-		char name[96];
-
-		if (!rows_file_at(fx->st, id, &fi))
-			continue;
-		flat_name(&fi, name, sizeof(name));
-		fprintf(f, ";   %s  %s\n", name, fi.path);
-	}
+	while (next_file(fx, &w))
+		fprintf(f, ";   %s  %s\n", w.name, w.fi.path);
 	fputs("\n[global]\nioengine=psync\n", f);
 	for (size_t i = 0; i < fx->nlogs; i++)
 		fprintf(f, "\n[%s]\nread_iolog=${IOLOGS}/%s.iolog\n",

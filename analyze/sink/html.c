@@ -556,20 +556,32 @@ static void bars(FILE *f, const char *cls, const char *title,
 	svg_end(&s);
 }
 
-static void processes(struct page *p)
+/*
+ * A bar for each of the n rows of a rows_*() call (n < 0: its failure);
+ * NULL with the failure in p->err.
+ */
+static struct bar *bars_new(struct page *p, long n)
 {
-	struct proc_row *rows = NULL;
-	long n = rows_processes(p->r->st, false, &rows);
 	struct bar *b;
 
 	if (n < 0) {
 		p->err = (int)n;
-		return;
+		return NULL;
 	}
 	b = an_calloc((size_t)n + 1, sizeof(*b));
+	if (!b)
+		p->err = -AN_E_NOMEM;
+	return b;
+}
+
+static void processes(struct page *p)
+{
+	struct proc_row *rows = NULL;
+	long n = rows_processes(p->r->st, false, &rows);
+	struct bar *b = bars_new(p, n);
+
 	if (!b) {
 		free(rows);
-		p->err = -AN_E_NOMEM;
 		return;
 	}
 	for (int k = 0; k < 3; k++) {
@@ -602,16 +614,10 @@ static void files(struct page *p)
 {
 	struct file_row *rows = NULL;
 	long n = rows_files(p->r->st, &rows);
-	struct bar *b;
+	struct bar *b = bars_new(p, n);
 
-	if (n < 0) {
-		p->err = (int)n;
-		return;
-	}
-	b = an_calloc((size_t)n + 1, sizeof(*b));
 	if (!b) {
 		rows_files_release(rows, n);
-		p->err = -AN_E_NOMEM;
 		return;
 	}
 	for (int k = 0; k < 2; k++) {

@@ -186,6 +186,14 @@ void json_double(struct json *j, const char *key, double v)
 		fputs("null", j->f);
 }
 
+void json_num(struct json *j, const char *key, double v)
+{
+	if (v == floor(v) && fabs(v) < 9e15)
+		json_i64(j, key, (int64_t)v);
+	else
+		json_double(j, key, v);
+}
+
 void json_us(struct json *j, const char *key, uint64_t ns)
 {
 	member(j, key);

@@ -47,6 +47,11 @@ void json_strn(struct json *j, const char *key, const char *s, size_t len);
 void json_u64(struct json *j, const char *key, uint64_t v);
 void json_i64(struct json *j, const char *key, int64_t v);
 void json_double(struct json *j, const char *key, double v);	/* NaN/inf: null */
+/*
+ * json_num - v as an integer when it is one (a count, ns, bytes), else as
+ * json_double() (a share, a ratio; NaN/inf: null)
+ */
+void json_num(struct json *j, const char *key, double v);
 /* ns as microseconds with three decimals (exact, not a double) */
 void json_us(struct json *j, const char *key, uint64_t ns);
 void json_bool(struct json *j, const char *key, bool v);

@@ -227,9 +227,8 @@ void perfetto_call(void *arg, const struct sys_call *c, int proc_id,
 {
 	struct perfetto *p = arg;
 	const struct sys_kind_info *k = sys_kind_info(c->kind);
-	struct proc_info pi;
 	struct file_info fi;
-	int pid = rows_proc_at(p->st, proc_id, &pi) ? pi.pid : c->tid;
+	int pid = sink_call_pid(p->st, c, proc_id);
 	int fd = sys_call_fd(c);
 
 	if (imap_put(&p->thr, c->tid, (void *)(intptr_t)(pid + 1), NULL))
@@ -313,6 +312,19 @@ static int names(struct perfetto *p)
 	return 0;
 }
 
+/* A sample of the two counters k1 and k2 of track name at ts. */
+static void counter(struct perfetto *p, const char *name, uint64_t ts,
+		    const char *k1, uint64_t v1, const char *k2, uint64_t v2)
+{
+	event(p, "C", name, "memory", PERFETTO_MEM_PID, PERFETTO_MEM_PID);
+	json_us(&p->j, "ts", ts);
+	json_object_begin(&p->j, "args");
+	json_u64(&p->j, k1, v1);
+	json_u64(&p->j, k2, v2);
+	json_object_end(&p->j);
+	end(p);
+}
+
 /* Dirty and writeback pages, one sample per 100 ms slot that has one. */
 static void counters(struct perfetto *p)
 {
@@ -324,27 +336,15 @@ static void counters(struct perfetto *p)
 		   "memory (global_dirty_state)");
 	for (size_t i = 0; i < d->nslot; i++) {
 		const struct dirty_slot *s = &d->slot[i];
+		uint64_t ts = d->t0 + i * DIRTY_SLOT_NS;
 
 		/* --since/--until: the samples inside the window only */
-		if (!s->gds || !filter_time(p->st->filter,
-					    d->t0 + i * DIRTY_SLOT_NS))
+		if (!s->gds || !filter_time(p->st->filter, ts))
 			continue;
-		event(p, "C", "dirty pages", "memory", PERFETTO_MEM_PID,
-		      PERFETTO_MEM_PID);
-		json_us(&p->j, "ts", d->t0 + i * DIRTY_SLOT_NS);
-		json_object_begin(&p->j, "args");
-		json_u64(&p->j, "dirty", s->nr_dirty);
-		json_u64(&p->j, "writeback", s->nr_writeback);
-		json_object_end(&p->j);
-		end(p);
-		event(p, "C", "dirty thresholds", "memory", PERFETTO_MEM_PID,
-		      PERFETTO_MEM_PID);
-		json_us(&p->j, "ts", d->t0 + i * DIRTY_SLOT_NS);
-		json_object_begin(&p->j, "args");
-		json_u64(&p->j, "background", s->bg_thresh);
-		json_u64(&p->j, "limit", s->thresh);
-		json_object_end(&p->j);
-		end(p);
+		counter(p, "dirty pages", ts, "dirty", s->nr_dirty,
+			"writeback", s->nr_writeback);
+		counter(p, "dirty thresholds", ts, "background", s->bg_thresh,
+			"limit", s->thresh);
 		p->n.counters++;
 	}
 }

@@ -16,6 +16,7 @@
 #include "input/meta.h"
 #include "sink/sink.h"
 #include "sink/table.h"
+#include "stats/rows.h"
 
 void sink_init(struct sink *s, struct stats *st, FILE *out, struct json *j)
 {
@@ -36,6 +37,14 @@ void sink_fail(struct sink *s, long rc)
 {
 	if (rc < 0 && !s->err)
 		s->err = (int)rc;
+}
+
+int sink_call_pid(const struct stats *st, const struct sys_call *c,
+		  int proc_id)
+{
+	struct proc_info pi;
+
+	return rows_proc_at(st, proc_id, &pi) ? pi.pid : c->tid;
 }
 
 size_t sink_top(long top, long n)

@@ -111,6 +111,14 @@ void sink_line_add(struct sink_line *l, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sink_line_end(struct sink_line *l);
 
+struct sys_call;
+/*
+ * sink_call_pid - the pid of the process proc_id (the driver's on_call
+ * argument) that made call c, else its thread id
+ */
+int sink_call_pid(const struct stats *st, const struct sys_call *c,
+		  int proc_id);
+
 /* A view's failure rc (< 0) kept in s->err, the first one only. */
 void sink_fail(struct sink *s, long rc);
 /* How many of n rows a view shows for --top top (< 0: all). */

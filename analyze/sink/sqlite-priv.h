@@ -112,6 +112,23 @@ int64_t sq_query_int(struct db *db, const char *sql);
 /* Step a bound insert and reset it. */
 int sq_step(struct db *db, enum stmt_id id);
 
+/* A value of a row for sq_insert(): an integer, a text or NULL. */
+struct sq_val {
+	enum { SQ_NULL, SQ_INT, SQ_TEXT } type;
+	int64_t i;
+	const char *s;		/* SQ_TEXT: copied by SQLite */
+	int len;		/* SQ_TEXT: its bytes, -1 up to its NUL */
+};
+
+/*
+ * sq_insert - a row of the current recording: statement id with the
+ * recording's id as parameter 1 and the n values v as the parameters
+ * after it, stepped
+ *
+ * Returns 0, or a negative AN_E_* (the message in db->err).
+ */
+int sq_insert(struct db *db, enum stmt_id id, const struct sq_val *v, int n);
+
 /* The rows of a bulk table waiting in b, inserted; all of them. */
 int sq_batch_flush(struct db *db, struct batch *b);
 int sq_flush_all(struct db *db);
@@ -155,6 +172,38 @@ static inline void bind_s(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT);
 	else
 		sqlite3_bind_null(st, i);
+}
+
+/* The values of sq_insert(): what the bind_* helpers above bind. */
+static inline struct sq_val sq_i(int64_t v)
+{
+	return (struct sq_val){ .type = SQ_INT, .i = v };
+}
+
+static inline struct sq_val sq_u(uint64_t v)
+{
+	return sq_i(v > INT64_MAX ? INT64_MAX : (int64_t)v);
+}
+
+static inline struct sq_val sq_null(void)
+{
+	return (struct sq_val){ .type = SQ_NULL };
+}
+
+static inline struct sq_val sq_opt(int64_t v, int64_t unknown)
+{
+	return v == unknown ? sq_null() : sq_i(v);
+}
+
+static inline struct sq_val sq_sn(const char *s, int len)
+{
+	return s ? (struct sq_val){ .type = SQ_TEXT, .s = s, .len = len } :
+	       sq_null();
+}
+
+static inline struct sq_val sq_s(const char *s)
+{
+	return sq_sn(s, -1);
 }
 
 static inline void vi(struct val *v, int64_t i)

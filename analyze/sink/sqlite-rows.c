@@ -97,13 +97,12 @@ static int meta_row(const char *key, size_t klen, const char *val,
 		    size_t vlen, void *arg)
 {
 	struct meta_walk *w = arg;
-	sqlite3_stmt *st = w->db->st[S_META];
+	const struct sq_val v[] = {
+		sq_s(w->section), sq_sn(key, (int)klen), sq_sn(val, (int)vlen),
+	};
 
-	bind_i(st, 1, w->db->rec_id);
-	sqlite3_bind_text(st, 2, w->section, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, key, (int)klen, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, val, (int)vlen, SQLITE_TRANSIENT);
-	return sq_step(w->db, S_META) ? sq_failed(w->db) : 0;
+	return sq_insert(w->db, S_META, v, ARRAY_SIZE(v)) ? sq_failed(w->db) :
+	       0;
 }
 
 /* The "key=value" lines of text as rows of section. */
@@ -122,28 +121,23 @@ int db_add_meta(struct db *db, const char *section, const char *text)
 static int config_row(struct db *db, const char *phase, const char *kind,
 		      const char *name, const char *attr, const char *value)
 {
-	sqlite3_stmt *st = db->st[S_CONFIG];
+	const struct sq_val v[] = {
+		sq_s(phase), sq_s(kind), sq_s(name), sq_s(attr ? attr : ""),
+		sq_s(value),
+	};
 
-	bind_i(st, 1, db->rec_id);
-	bind_s(st, 2, phase);
-	bind_s(st, 3, kind);
-	bind_s(st, 4, name);
-	bind_s(st, 5, attr ? attr : "");
-	bind_s(st, 6, value);
-	return sq_step(db, S_CONFIG);
+	return sq_insert(db, S_CONFIG, v, ARRAY_SIZE(v));
 }
 
 static int device_row(struct db *db, unsigned int major, unsigned int minor,
 		      const char *name)
 {
-	sqlite3_stmt *st = db->st[S_DEVICE];
+	const struct sq_val v[] = {
+		sq_i((int64_t)major << 20 | minor), sq_i(major), sq_i(minor),
+		sq_s(name),
+	};
 
-	bind_i(st, 1, db->rec_id);
-	bind_i(st, 2, (int64_t)major << 20 | minor);
-	bind_i(st, 3, major);
-	bind_i(st, 4, minor);
-	bind_s(st, 5, name);
-	return sq_step(db, S_DEVICE);
+	return sq_insert(db, S_DEVICE, v, ARRAY_SIZE(v));
 }
 
 /* One snapshot line (proc, thread and fd lines live in processes/files). */
@@ -209,28 +203,23 @@ static int device_attrs(struct db *db)
 
 static int lookup_tables(struct db *db)
 {
-	sqlite3_stmt *st;
-
 	for (int op = 0; op < BLK_OP_MAX; op++) {
-		st = db->st[S_OP];
-		bind_i(st, 1, db->rec_id);
-		bind_i(st, 2, op);
-		bind_s(st, 3, blk_op_name(op));
-		if (sq_step(db, S_OP))
+		const struct sq_val v[] = { sq_i(op), sq_s(blk_op_name(op)) };
+
+		if (sq_insert(db, S_OP, v, ARRAY_SIZE(v)))
 			return sq_failed(db);
 	}
 	for (int k = SK_NONE + 1; k < SK_NR; k++) {
 		const struct sys_kind_info *ki = sys_kind_info(k);
+		const struct sq_val v[] = {
+			sq_i(k), sq_s(ki->name),
+			sq_i(!!(ki->flags & SKF_READ)),
+			sq_i(!!(ki->flags & SKF_WRITE)),
+			sq_i(!!(ki->flags & SKF_SYNC)),
+			sq_i(!!(ki->flags & SKF_FSYNC)),
+		};
 
-		st = db->st[S_KIND];
-		bind_i(st, 1, db->rec_id);
-		bind_i(st, 2, k);
-		bind_s(st, 3, ki->name);
-		bind_i(st, 4, !!(ki->flags & SKF_READ));
-		bind_i(st, 5, !!(ki->flags & SKF_WRITE));
-		bind_i(st, 6, !!(ki->flags & SKF_SYNC));
-		bind_i(st, 7, !!(ki->flags & SKF_FSYNC));
-		if (sq_step(db, S_KIND))
+		if (sq_insert(db, S_KIND, v, ARRAY_SIZE(v)))
 			return sq_failed(db);
 	}
 	return 0;
@@ -388,29 +377,25 @@ int db_add_cpu(struct db *db, int cpu, uint64_t gaps)
 	const struct source_info *in = db->in;
 	const struct source_cpu *c;
 	struct meta_kstats ks;
-	sqlite3_stmt *st = db->st[S_CPU];
+	struct sq_val kern[2] = { sq_null(), sq_null() };
 
 	if (cpu < 0 || cpu >= in->nr_cpus)
 		return 0;
 	c = &in->cpus[cpu];
-	bind_i(st, 1, db->rec_id);
-	bind_i(st, 2, cpu);
-	bind_u(st, 3, c->events);
-	bind_u(st, 4, c->pages);
-	bind_u(st, 5, c->raw_bytes);
-	bind_u(st, 6, c->stored_bytes);
+	/* the kernel's overrun and dropped counts, when recorded */
 	if (in->stats && !meta_kstats(in->stats, &ks)) {
-		bind_u(st, 7, cpu < ks.n ? ks.cpu[cpu].overrun : 0);
-		bind_u(st, 8, cpu < ks.n ? ks.cpu[cpu].dropped : 0);
+		kern[0] = sq_u(cpu < ks.n ? ks.cpu[cpu].overrun : 0);
+		kern[1] = sq_u(cpu < ks.n ? ks.cpu[cpu].dropped : 0);
 		meta_kstats_release(&ks);
-	} else {
-		sqlite3_bind_null(st, 7);
-		sqlite3_bind_null(st, 8);
 	}
-	bind_u(st, 9, c->missed_pages);
-	bind_u(st, 10, c->missed_events);
-	bind_u(st, 11, gaps);
-	return sq_step(db, S_CPU);
+
+	const struct sq_val v[] = {
+		sq_i(cpu), sq_u(c->events), sq_u(c->pages), sq_u(c->raw_bytes),
+		sq_u(c->stored_bytes), kern[0], kern[1], sq_u(c->missed_pages),
+		sq_u(c->missed_events), sq_u(gaps),
+	};
+
+	return sq_insert(db, S_CPU, v, ARRAY_SIZE(v));
 }
 
 /* ------------------------------------------------------------------ */
@@ -532,64 +517,18 @@ int db_add_syscall(struct db *db, const struct sys_call *c, int proc_id,
 int db_add_thread(struct db *db, int proc_id, int tid, uint64_t calls,
 		  uint64_t first_ts, uint64_t last_ts)
 {
-	sqlite3_stmt *st = db->st[S_THREAD];
+	const struct sq_val v[] = {
+		sq_i(proc_id), sq_i(tid), sq_u(calls), sq_u(first_ts),
+		sq_u(last_ts),
+	};
 
-	bind_i(st, 1, db->rec_id);
-	bind_i(st, 2, proc_id);
-	bind_i(st, 3, tid);
-	bind_u(st, 4, calls);
-	bind_u(st, 5, first_ts);
-	bind_u(st, 6, last_ts);
-	return sq_step(db, S_THREAD);
+	return sq_insert(db, S_THREAD, v, ARRAY_SIZE(v));
 }
 
-/* A histogram row; the buckets go in by the add_*_buckets helpers. */
-static int64_t hist_row(struct db *db, const char *subject,
-			const char *metric, int64_t dev, int64_t op,
-			int64_t proc_id, int64_t kind, int64_t file_id,
-			uint64_t count, uint64_t sum, uint64_t min,
-			uint64_t max, const uint64_t pct[4])
+/* The percentile q of h, NULL when h is empty. */
+static struct sq_val sq_pct(const struct hist *h, double q)
 {
-	sqlite3_stmt *st = db->st[S_HIST];
-	int64_t id = db->next_hist++;
-
-	bind_i(st, 1, db->rec_id);
-	bind_i(st, 2, id);
-	sqlite3_bind_text(st, 3, subject, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, metric, -1, SQLITE_STATIC);
-	bind_opt(st, 5, dev, -1);
-	bind_opt(st, 6, op, -1);
-	bind_opt(st, 7, proc_id, -1);
-	bind_opt(st, 8, kind, -1);
-	bind_opt(st, 9, file_id, -1);
-	bind_u(st, 10, count);
-	bind_u(st, 11, sum);
-	for (int i = 0; i < 2; i++) {
-		if (count)
-			bind_u(st, 12 + i, i ? max : min);
-		else
-			sqlite3_bind_null(st, 12 + i);
-	}
-	for (int i = 0; i < 4; i++) {
-		if (count && pct)
-			bind_u(st, 14 + i, pct[i]);
-		else
-			sqlite3_bind_null(st, 14 + i);
-	}
-	return sq_step(db, S_HIST) ? -1 : id;
-}
-
-static int bucket_row(struct db *db, int64_t hist_id, uint64_t lo,
-		      uint64_t hi, uint64_t count)
-{
-	sqlite3_stmt *st = db->st[S_BUCKET];
-
-	bind_i(st, 1, db->rec_id);
-	bind_i(st, 2, hist_id);
-	bind_u(st, 3, lo);
-	bind_u(st, 4, hi);
-	bind_u(st, 5, count);
-	return sq_step(db, S_BUCKET);
+	return h->count ? sq_u(hist_pct(h, q)) : sq_null();
 }
 
 /* A histogram row of a device/op, process/kind or file, and its buckets. */
@@ -597,23 +536,31 @@ static int add_hist_of(struct db *db, const char *subject, const char *metric,
 		       int64_t dev, int64_t op, int64_t proc_id, int64_t kind,
 		       int64_t file_id, const struct hist *h)
 {
-	uint64_t pct[4], lo, hi, n;
-	int64_t id;
+	int64_t id = db->next_hist;
+	uint64_t lo, hi, n;
 	int pos = 0;
 
 	if (!h->count)
 		return 0;
-	pct[0] = hist_pct(h, 50);
-	pct[1] = hist_pct(h, 90);
-	pct[2] = hist_pct(h, 99);
-	pct[3] = hist_pct(h, 99.9);
-	id = hist_row(db, subject, metric, dev, op, proc_id, kind, file_id,
-		      h->count, h->sum, h->min, h->max, pct);
-	if (id < 0)
+	db->next_hist++;
+
+	const struct sq_val v[] = {
+		sq_i(id), sq_s(subject), sq_s(metric), sq_opt(dev, -1),
+		sq_opt(op, -1), sq_opt(proc_id, -1), sq_opt(kind, -1),
+		sq_opt(file_id, -1), sq_u(h->count), sq_u(h->sum),
+		sq_u(h->min), sq_u(h->max), sq_pct(h, 50), sq_pct(h, 90),
+		sq_pct(h, 99), sq_pct(h, 99.9),
+	};
+
+	if (sq_insert(db, S_HIST, v, ARRAY_SIZE(v)))
 		return sq_failed(db);
-	while (hist_next_bucket(h, &pos, &lo, &hi, &n))
-		if (bucket_row(db, id, lo, hi, n))
+	while (hist_next_bucket(h, &pos, &lo, &hi, &n)) {
+		const struct sq_val b[] = { sq_i(id), sq_u(lo), sq_u(hi),
+					    sq_u(n) };
+
+		if (sq_insert(db, S_BUCKET, b, ARRAY_SIZE(b)))
 			return sq_failed(db);
+	}
 	return 0;
 }
 
@@ -658,35 +605,18 @@ int db_add_devstat(struct db *db, uint32_t dev, enum blk_op op,
 	return 0;
 }
 
-/* The five block I/O columns from i on. */
-static void bind_blkio(sqlite3_stmt *st, int i, const struct blkio *b)
-{
-	static const struct blkio zero;
-
-	if (!b)
-		b = &zero;
-	bind_u(st, i, b->requests);
-	bind_u(st, i + 1, b->read_bytes);
-	bind_u(st, i + 2, b->write_bytes);
-	bind_u(st, i + 3, b->dev_ns);
-	bind_u(st, i + 4, b->journal_bytes);
-}
-
 static int add_comms(struct db *db, const struct proc_info *p)
 {
 	const char *s = p->comms ? p->comms : p->comm;
-	sqlite3_stmt *st = db->st[S_COMM];
 	int seq = 0;
 
 	while (s && *s) {
 		const char *comma = strchr(s, ',');
 		size_t len = comma ? (size_t)(comma - s) : strlen(s);
+		const struct sq_val v[] = { sq_i(p->id), sq_i(seq++),
+					    sq_sn(s, (int)len) };
 
-		bind_i(st, 1, db->rec_id);
-		bind_i(st, 2, p->id);
-		bind_i(st, 3, seq++);
-		sqlite3_bind_text(st, 4, s, (int)len, SQLITE_TRANSIENT);
-		if (sq_step(db, S_COMM))
+		if (sq_insert(db, S_COMM, v, ARRAY_SIZE(v)))
 			return sq_failed(db);
 		s = comma ? comma + 1 : NULL;
 	}
@@ -695,131 +625,82 @@ static int add_comms(struct db *db, const struct proc_info *p)
 
 int db_add_process(struct db *db, const struct proc_row *r)
 {
-	sqlite3_stmt *st = db->st[S_PROCESS];
+	/* a process without calls or I/O: its counts are 0 */
+	static const struct procstat none;
 	const struct proc_info *p = &r->p;
-	const struct procstat *ps = r->ps;
+	const struct procstat *ps = r->ps ? r->ps : &none;
+	const struct blkio *b = &ps->blk;
+	const struct sq_val v[] = {
+		sq_i(p->id), sq_i(p->pid), sq_opt(p->ppid, 0), sq_s(p->comm),
+		sq_s(p->exe), sq_i(p->at_start), sq_i(p->guessed),
+		sq_i(p->exited), sq_opt((int64_t)p->start_ts, 0),
+		sq_opt((int64_t)p->exit_ts, 0),
+		sq_u(ps->calls), sq_u(ps->errors), sq_u(ps->read_bytes),
+		sq_u(ps->write_bytes), sq_u(r->fsyncs), sq_u(ps->fsync.sum),
+		sq_u(ps->fsync.max),
+		sq_u(b->requests), sq_u(b->read_bytes), sq_u(b->write_bytes),
+		sq_u(b->dev_ns), sq_u(b->journal_bytes),
+		sq_u(ps->throttles), sq_u(ps->throttle_ns), sq_u(ps->dstates),
+		sq_u(ps->dstate_ns),
+	};
 
-	bind_i(st, 1, db->rec_id);
-	bind_i(st, 2, p->id);
-	bind_i(st, 3, p->pid);
-	bind_opt(st, 4, p->ppid, 0);
-	bind_s(st, 5, p->comm);
-	bind_s(st, 6, p->exe);
-	bind_i(st, 7, p->at_start);
-	bind_i(st, 8, p->guessed);
-	bind_i(st, 9, p->exited);
-	bind_opt(st, 10, (int64_t)p->start_ts, 0);
-	bind_opt(st, 11, (int64_t)p->exit_ts, 0);
-	bind_u(st, 12, ps ? ps->calls : 0);
-	bind_u(st, 13, ps ? ps->errors : 0);
-	bind_u(st, 14, ps ? ps->read_bytes : 0);
-	bind_u(st, 15, ps ? ps->write_bytes : 0);
-	bind_u(st, 16, r->fsyncs);
-	bind_u(st, 17, ps ? ps->fsync.sum : 0);
-	bind_u(st, 18, ps ? ps->fsync.max : 0);
-	bind_blkio(st, 19, ps ? &ps->blk : NULL);
-	bind_u(st, 24, ps ? ps->throttles : 0);
-	bind_u(st, 25, ps ? ps->throttle_ns : 0);
-	bind_u(st, 26, ps ? ps->dstates : 0);
-	bind_u(st, 27, ps ? ps->dstate_ns : 0);
-	if (sq_step(db, S_PROCESS) || add_comms(db, p))
+	if (sq_insert(db, S_PROCESS, v, ARRAY_SIZE(v)) || add_comms(db, p))
 		return sq_failed(db);
-	if (!ps)
+	if (!r->ps)
 		return 0;
 	for (int k = SK_NONE + 1; k < SK_NR; k++) {
 		const struct kstat *ks = procstat_kind(ps, k);
+		const struct hist *h = &ks->lat;
 
 		if (!ks->count)
 			continue;
-		st = db->st[S_PKIND];
-		bind_i(st, 1, db->rec_id);
-		bind_i(st, 2, p->id);
-		bind_i(st, 3, k);
-		bind_u(st, 4, ks->count);
-		bind_u(st, 5, ks->errors);
-		bind_u(st, 6, ks->bytes);
-		bind_u(st, 7, ks->unpaired);
-		bind_u(st, 8, ks->lat.count);
-		bind_u(st, 9, ks->lat.sum);
-		if (ks->lat.count) {
-			bind_u(st, 10, ks->lat.min);
-			bind_u(st, 11, hist_pct(&ks->lat, 50));
-			bind_u(st, 12, hist_pct(&ks->lat, 99));
-			bind_u(st, 13, ks->lat.max);
-		} else {
-			for (int i = 10; i <= 13; i++)
-				sqlite3_bind_null(st, i);
-		}
-		if (sq_step(db, S_PKIND) ||
-		    add_owner_hist(db, "syscall", "latency", p->id, k, -1,
-				&ks->lat))
+
+		const struct sq_val kv[] = {
+			sq_i(p->id), sq_i(k), sq_u(ks->count), sq_u(ks->errors),
+			sq_u(ks->bytes), sq_u(ks->unpaired), sq_u(h->count),
+			sq_u(h->sum), h->count ? sq_u(h->min) : sq_null(),
+			sq_pct(h, 50), sq_pct(h, 99),
+			h->count ? sq_u(h->max) : sq_null(),
+		};
+
+		if (sq_insert(db, S_PKIND, kv, ARRAY_SIZE(kv)) ||
+		    add_owner_hist(db, "syscall", "latency", p->id, k, -1, h))
 			return sq_failed(db);
 	}
 	return add_owner_hist(db, "process", "fsync", p->id, -1, -1, &ps->fsync);
 }
 
-static void bind_q(sqlite3_stmt *st, int i, const struct hist *h,
-		   double q)
-{
-	if (h->count)
-		bind_u(st, i, hist_pct(h, q));
-	else
-		sqlite3_bind_null(st, i);
-}
-
 int db_add_file(struct db *db, const struct file_ident *r)
 {
-	sqlite3_stmt *st = db->st[S_FILE];
+	/* a file without calls or I/O: its counts are 0, no percentiles */
+	static const struct filestat none;
 	const struct file_info *f = &r->f;
-	const struct filestat *fs = r->s;
+	const struct filestat *fs = r->s ? r->s : &none;
+	const struct blkio *b = &fs->blk;
+	/* the parameters in their order: ident (?28) is the third column */
+	const struct sq_val v[] = {
+		sq_i(f->id), sq_s(f->path), sq_s(file_info_name(f)),
+		f->has_devino ? sq_i((int64_t)f->major << 20 | f->minor) :
+		sq_null(),
+		f->has_devino ? sq_u(f->ino) : sq_null(),
+		/* a file known by no path: the fd that opened it */
+		f->path ? sq_null() : sq_i(f->pid),
+		f->path ? sq_null() : sq_i(f->fd),
+		sq_opt((int64_t)f->open_ts, 0),
+		sq_u(fs->opens), sq_u(fs->reads), sq_u(fs->writes),
+		sq_u(fs->read_bytes), sq_u(fs->write_bytes), sq_u(fs->errors),
+		sq_pct(&fs->rlat, 50), sq_pct(&fs->rlat, 99),
+		sq_pct(&fs->wlat, 50), sq_pct(&fs->wlat, 99),
+		sq_u(fs->fsync.count), sq_u(fs->fsync.sum),
+		sq_u(fs->fsync.max),
+		sq_u(b->requests), sq_u(b->read_bytes), sq_u(b->write_bytes),
+		sq_u(b->dev_ns), sq_u(b->journal_bytes),
+		sq_i(r->ident), sq_s(f->names), sq_i(f->unlinked),
+	};
 
-	bind_i(st, 1, db->rec_id);
-	bind_i(st, 2, f->id);
-	bind_i(st, 28, r->ident);
-	bind_s(st, 29, f->names);
-	bind_i(st, 30, f->unlinked);
-	bind_s(st, 3, f->path);
-	bind_s(st, 4, file_info_name(f));
-	if (f->has_devino) {
-		bind_i(st, 5, (int64_t)f->major << 20 | f->minor);
-		bind_u(st, 6, f->ino);
-	} else {
-		sqlite3_bind_null(st, 5);
-		sqlite3_bind_null(st, 6);
-	}
-	if (!f->path) {
-		bind_i(st, 7, f->pid);
-		bind_i(st, 8, f->fd);
-	} else {
-		sqlite3_bind_null(st, 7);
-		sqlite3_bind_null(st, 8);
-	}
-	bind_opt(st, 9, (int64_t)f->open_ts, 0);
-	if (fs) {
-		bind_u(st, 10, fs->opens);
-		bind_u(st, 11, fs->reads);
-		bind_u(st, 12, fs->writes);
-		bind_u(st, 13, fs->read_bytes);
-		bind_u(st, 14, fs->write_bytes);
-		bind_u(st, 15, fs->errors);
-		bind_q(st, 16, &fs->rlat, 50);
-		bind_q(st, 17, &fs->rlat, 99);
-		bind_q(st, 18, &fs->wlat, 50);
-		bind_q(st, 19, &fs->wlat, 99);
-		bind_u(st, 20, fs->fsync.count);
-		bind_u(st, 21, fs->fsync.sum);
-		bind_u(st, 22, fs->fsync.max);
-		bind_blkio(st, 23, &fs->blk);
-	} else {
-		for (int i = 10; i <= 27; i++)
-			if (i >= 16 && i <= 19)
-				sqlite3_bind_null(st, i);
-			else
-				bind_i(st, i, 0);
-	}
-	if (sq_step(db, S_FILE))
+	if (sq_insert(db, S_FILE, v, ARRAY_SIZE(v)))
 		return sq_failed(db);
-	if (!fs)
+	if (!r->s)
 		return 0;
 	if (add_owner_hist(db, "file", "read", -1, -1, f->id, &fs->rlat) ||
 	    add_owner_hist(db, "file", "write", -1, -1, f->id, &fs->wlat) ||
@@ -831,11 +712,7 @@ int db_add_file(struct db *db, const struct file_ident *r)
 int db_add_anomaly(struct db *db, const char *stage, const char *name,
 		   uint64_t count)
 {
-	sqlite3_stmt *st = db->st[S_ANOMALY];
+	const struct sq_val v[] = { sq_s(stage), sq_s(name), sq_u(count) };
 
-	bind_i(st, 1, db->rec_id);
-	sqlite3_bind_text(st, 2, stage, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, name, -1, SQLITE_STATIC);
-	bind_u(st, 4, count);
-	return sq_step(db, S_ANOMALY);
+	return sq_insert(db, S_ANOMALY, v, ARRAY_SIZE(v));
 }

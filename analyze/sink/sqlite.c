@@ -488,6 +488,23 @@ int sq_step(struct db *db, enum stmt_id id)
 	return 0;
 }
 
+int sq_insert(struct db *db, enum stmt_id id, const struct sq_val *v, int n)
+{
+	sqlite3_stmt *st = db->st[id];
+
+	bind_i(st, 1, db->rec_id);
+	for (int i = 0; i < n; i++) {
+		if (v[i].type == SQ_INT)
+			sqlite3_bind_int64(st, i + 2, v[i].i);
+		else if (v[i].type == SQ_TEXT)
+			sqlite3_bind_text(st, i + 2, v[i].s, v[i].len,
+					  SQLITE_TRANSIENT);
+		else
+			sqlite3_bind_null(st, i + 2);
+	}
+	return sq_step(db, id);
+}
+
 /* ------------------------------------------------------------------ */
 /* Call shapes, request origins and id blocks: what keeps bulk rows small */
 

@@ -11,23 +11,18 @@
 
 void html_escape(FILE *f, const char *t)
 {
+	static const char *const entity[256] = {
+		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;",
+		['"'] = "&quot;",
+	};
+
 	for (; t && *t; t++) {
-		switch (*t) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		default:
+		const char *e = entity[(unsigned char)*t];
+
+		if (e)
+			fputs(e, f);
+		else
 			fputc(*t, f);
-		}
 	}
 }
 

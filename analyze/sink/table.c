@@ -10,11 +10,29 @@
 
 #include "base/err.h"
 #include "sink/table.h"
+#include "stats/hist.h"
 
-int table_print(FILE *out, const struct column *cols, int ncols,
-		const void *rows, size_t nrows, size_t rowsize)
+/* The cell of column c of row, in the wide table or the default one. */
+static void cell_of(const struct column *c, const void *row, bool wide,
+		    char *buf, size_t n)
 {
-	return table_print_fit(out, 0, cols, ncols, rows, nrows, rowsize);
+	const char *base = row;
+	const struct hist *h;
+
+	if (c->fmt) {
+		c->fmt(row, wide, buf, n);
+		return;
+	}
+	if (c->ptr)
+		memcpy(&base, base + c->ptr - 1, sizeof(base));
+	base += c->off;
+	h = (const struct hist *)(const void *)base;
+	if (c->what == CELL_U64)
+		c->num(buf, n, *(const uint64_t *)(const void *)base, wide);
+	else if (c->what == CELL_PCT)
+		c->num(buf, n, hist_pct(h, c->q), wide);
+	else
+		c->num(buf, n, hist_avg(h), wide);
 }
 
 /* The cell of the last column, cut to room with "..." for its start. */
@@ -28,28 +46,38 @@ static const char *fit(const char *cell, int room, char *buf, size_t n)
 	return buf;
 }
 
-int table_print_fit(FILE *out, size_t width, const struct column *cols,
-		    int ncols, const void *rows, size_t nrows, size_t rowsize)
+int table_print(FILE *out, size_t width, const struct column *cols,
+		int ncols, const void *rows, size_t nrows, size_t rowsize)
 {
-	int room = 0;
+	bool wide = !width;
+	int room = 0, nc = 0;
 	char cut[4096];
 	char **cells = an_calloc(nrows * (size_t)ncols + 1, sizeof(*cells));
 	int *w = an_calloc((size_t)ncols, sizeof(*w));
+	/* the columns of this table, in their order, and their heads */
+	const struct column **col = an_calloc((size_t)ncols, sizeof(*col));
+	const char **head = an_calloc((size_t)ncols, sizeof(*head));
 	char buf[4096];
 	int rc = 0;
 
-	if (!cells || !w) {
+	if (!cells || !w || !col || !head) {
 		rc = -AN_E_NOMEM;
 		goto out;
 	}
-	for (int c = 0; c < ncols; c++)
-		w[c] = (int)strlen(cols[c].head);
+	for (int c = 0; c < ncols; c++) {
+		if (!wide && !cols[c].narrow)
+			continue;
+		col[nc] = &cols[c];
+		head[nc] = wide ? cols[c].head : cols[c].narrow;
+		w[nc] = (int)strlen(head[nc]);
+		nc++;
+	}
 	for (size_t r = 0; r < nrows; r++) {
-		for (int c = 0; c < ncols; c++) {
+		for (int c = 0; c < nc; c++) {
 			char **cell = &cells[r * (size_t)ncols + (size_t)c];
 
-			cols[c].fmt((const char *)rows + r * rowsize, buf,
-				    sizeof(buf));
+			cell_of(col[c], (const char *)rows + r * rowsize, wide,
+				buf, sizeof(buf));
 			*cell = an_strdup(buf);
 			if (!*cell) {
 				rc = -AN_E_NOMEM;
@@ -59,28 +87,28 @@ int table_print_fit(FILE *out, size_t width, const struct column *cols,
 				w[c] = (int)strlen(buf);
 		}
 	}
-	if (width && cols[ncols - 1].left) {
+	if (width && nc && col[nc - 1]->left) {
 		room = (int)width;
-		for (int c = 0; c < ncols - 1; c++)
+		for (int c = 0; c < nc - 1; c++)
 			room -= w[c] + 2;
 	}
-	for (int c = 0; c < ncols; c++) {
-		bool last = c == ncols - 1;
+	for (int c = 0; c < nc; c++) {
+		bool last = c == nc - 1;
 
 		fprintf(out, "%s%*s", c ? "  " : "",
-			cols[c].left ? -(last ? 0 : w[c]) : w[c], cols[c].head);
+			col[c]->left ? -(last ? 0 : w[c]) : w[c], head[c]);
 	}
 	fputc('\n', out);
 	for (size_t r = 0; r < nrows; r++) {
-		for (int c = 0; c < ncols; c++) {
-			bool last = c == ncols - 1;
+		for (int c = 0; c < nc; c++) {
+			bool last = c == nc - 1;
 
 			const char *cell = cells[r * (size_t)ncols + (size_t)c];
 
 			if (last && room)
 				cell = fit(cell, room, cut, sizeof(cut));
 			fprintf(out, "%s%*s", c ? "  " : "",
-				cols[c].left ? -(last ? 0 : w[c]) : w[c], cell);
+				col[c]->left ? -(last ? 0 : w[c]) : w[c], cell);
 		}
 		fputc('\n', out);
 	}
@@ -89,6 +117,8 @@ out:
 		free(cells[i]);
 	free(cells);
 	free(w);
+	free(col);
+	free(head);
 	return rc;
 }
 
@@ -120,8 +150,8 @@ int table_csv(FILE *out, const struct column *cols, int ncols,
 	fputc('\n', out);
 	for (size_t r = 0; r < nrows; r++) {
 		for (int c = 0; c < ncols; c++) {
-			cols[c].fmt((const char *)rows + r * rowsize, buf,
-				    sizeof(buf));
+			cell_of(&cols[c], (const char *)rows + r * rowsize,
+				true, buf, sizeof(buf));
 			if (c)
 				fputc(',', out);
 			table_csv_field(out, buf);
@@ -131,13 +161,15 @@ int table_csv(FILE *out, const struct column *cols, int ncols,
 	return 0;
 }
 
-void table_ms(char *buf, size_t n, uint64_t ns)
+void table_ms(char *buf, size_t n, uint64_t ns, bool wide)
 {
+	(void)wide;
 	snprintf(buf, n, "%.3f", (double)ns / 1e6);
 }
 
-void table_us(char *buf, size_t n, uint64_t ns)
+void table_us(char *buf, size_t n, uint64_t ns, bool wide)
 {
+	(void)wide;
 	snprintf(buf, n, "%.1f", (double)ns / 1e3);
 }
 
@@ -158,7 +190,16 @@ void table_size(char *buf, size_t n, uint64_t v)
 	snprintf(buf, n, x < 99.95 ? "%.1f%c" : "%.0f%c", x, unit[u]);
 }
 
-void table_u64(char *buf, size_t n, uint64_t v)
+void table_u64(char *buf, size_t n, uint64_t v, bool wide)
 {
+	(void)wide;
 	snprintf(buf, n, "%" PRIu64, v);
+}
+
+void table_bytes(char *buf, size_t n, uint64_t v, bool wide)
+{
+	if (wide)
+		table_u64(buf, n, v, wide);
+	else
+		table_size(buf, n, v);
 }

@@ -76,16 +76,6 @@ static void print_pct(FILE *out, double b, double a)
 		fprintf(out, " %+8.1f%%", p);
 }
 
-static void json_num(struct json *j, const char *key, double v)
-{
-	if (isnan(v) || isinf(v))
-		json_null(j, key);
-	else if (v == floor(v) && fabs(v) < 9e15)
-		json_i64(j, key, (int64_t)v);
-	else
-		json_double(j, key, v);
-}
-
 /* The durations of both recordings, s: the exposure of rates. */
 static void secs_of(const struct diff *d, double *b, double *a)
 {

@@ -9,7 +9,6 @@
 #include "config.h"
 
 #include <inttypes.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,15 +75,8 @@ static void finding_json(struct json *j, size_t rank, const struct finding *x)
 	}
 	json_array_end(j);
 	json_object_begin(j, "numbers");
-	for (int k = 0; k < x->nnum; k++) {
-		double v = x->num[k].v;
-
-		/* counts, ns and bytes as integers, shares and ratios not */
-		if (v == floor(v) && fabs(v) < 9e15)
-			json_i64(j, x->num[k].key, (int64_t)v);
-		else
-			json_double(j, x->num[k].key, v);
-	}
+	for (int k = 0; k < x->nnum; k++)
+		json_num(j, x->num[k].key, x->num[k].v);
 	json_object_end(j);
 	json_str(j, "sentence", x->sentence);
 	json_str(j, "more", x->more);
@@ -118,15 +110,21 @@ static void print_findings(struct sink *s, const struct findings *f, long top,
 		fputc('\n', s->out);
 }
 
+/* The findings of st into f: true, or false with the failure in s. */
+static bool compute(struct sink *s, const struct stats *st, struct findings *f)
+{
+	int rc = findings_compute(st, f);
+
+	sink_fail(s, rc);
+	return rc >= 0;
+}
+
 void view_findings(struct sink *s, long top)
 {
 	struct findings f;
-	int rc = findings_compute(s->st, &f);
 
-	if (rc < 0) {
-		sink_fail(s, rc);
+	if (!compute(s, s->st, &f))
 		return;
-	}
 	if (s->j) {
 		json_str(s->j, "file", s->st->info->path);
 		json_str(s->j, "view", "findings");
@@ -142,12 +140,9 @@ void view_findings(struct sink *s, long top)
 void view_findings_top(struct sink *s, long top)
 {
 	struct findings f;
-	int rc = findings_compute(s->st, &f);
 
-	if (rc < 0) {
-		sink_fail(s, rc);
+	if (!compute(s, s->st, &f))
 		return;
-	}
 	print_findings(s, &f, top, true);
 	findings_release(&f);
 }
@@ -163,16 +158,11 @@ void view_findings_changes(struct sink *s, const struct stats *after,
 	struct findings fb, fa;
 	struct fnd_change *v = NULL;
 	long n;
-	int rc = findings_compute(s->st, &fb);
 
-	if (rc < 0) {
-		sink_fail(s, rc);
+	if (!compute(s, s->st, &fb))
 		return;
-	}
-	rc = findings_compute(after, &fa);
-	if (rc < 0) {
+	if (!compute(s, after, &fa)) {
 		findings_release(&fb);
-		sink_fail(s, rc);
 		return;
 	}
 	n = findings_changes(&fb, &fa, &v);

@@ -262,21 +262,41 @@ struct krow {
 	const struct kstat *ks;
 };
 
+/*
+ * The number columns, headed h (nh in the default table, NULL: --wide
+ * only): a member of the row's procstat (PS), kstat (KS) or filestat
+ * (FS) in a cell format of table.h; a latency percentile in us.
+ */
+#define PS(h, nh, nf, member) \
+	COL_AT(h, nh, nf, struct proc_row, ps, struct procstat, member)
+#define KS(h, nf, member) \
+	COL_AT(h, h, nf, struct krow, ks, struct kstat, member)
+#define KS_PCT(h, q) \
+	COL_PCT(h, h, table_us, struct krow, ks, struct kstat, lat, q)
+#define FS(h, nh, nf, member) \
+	COL_AT(h, nh, nf, struct file_row, s, struct filestat, member)
+#define FS_PCT(h, nh, member, q) \
+	COL_PCT(h, nh, table_us, struct file_row, s, struct filestat, member, \
+		q)
+
 #define PROW(r) ((const struct proc_row *)(r))
-static void c_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", PROW(r)->p.pid); }
-static void c_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", PROW(r)->p.comm); }
-static void c_calls(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->calls); }
-static void c_errs(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->errors); }
-static void c_rbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->read_bytes); }
-static void c_wbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->write_bytes); }
-static void c_fsyncs(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->fsyncs); }
-static void c_fsync_tot(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->fsync.sum); }
-static void c_fsync_max(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->fsync.max); }
-static void c_breqs(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.requests); }
-static void c_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.read_bytes); }
-static void c_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.write_bytes); }
-static void c_bdev(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->blk.dev_ns); }
-static void c_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, PROW(r)->ps->blk.journal_bytes); }
+static void c_pid(const void *r, bool wide, char *b, size_t n)
+{
+	(void)wide;
+	snprintf(b, n, "%d", PROW(r)->p.pid);
+}
+
+/* The comm, cut to 16 characters in the default table. */
+static void c_comm(const void *r, bool wide, char *b, size_t n)
+{
+	const char *c = PROW(r)->p.comm ? PROW(r)->p.comm : "";
+
+	if (wide)
+		snprintf(b, n, "%s", PROW(r)->p.comm);
+	else
+		snprintf(b, n, strlen(c) > 16 ? "%.15s~" : "%s", c);
+}
+
 /* Its own reads' and writes' count, bytes and sequential ones. */
 static uint64_t shape_sum(const void *r, uint64_t *bytes, uint64_t *seq)
 {
@@ -287,125 +307,95 @@ static uint64_t shape_sum(const void *r, uint64_t *bytes, uint64_t *seq)
 	return sh ? sh->sizes[0].count + sh->sizes[1].count : 0;
 }
 
-/* Its own requests' average size and sequential share, "-" without. */
-static void c_rqsize(const void *r, char *b, size_t n)
+/*
+ * Its own requests' average size and sequential share (a whole percent
+ * in the default table), "-" without.
+ */
+static void c_rqsize(const void *r, bool wide, char *b, size_t n)
 {
 	uint64_t bytes, seq, c = shape_sum(r, &bytes, &seq);
 
 	if (c)
-		table_size(b, n, bytes / c);
+		table_bytes(b, n, bytes / c, wide);
 	else
 		snprintf(b, n, "-");
 }
-static void c_rqbytes(const void *r, char *b, size_t n)
+
+static void c_seq(const void *r, bool wide, char *b, size_t n)
 {
 	uint64_t bytes, seq, c = shape_sum(r, &bytes, &seq);
 
 	if (c)
-		table_u64(b, n, bytes / c);
+		snprintf(b, n, wide ? "%.1f" : "%.0f",
+			 100.0 * (double)seq / (double)c);
 	else
 		snprintf(b, n, "-");
 }
-static void seq_pct(const void *r, char *b, size_t n, const char *fmt)
-{
-	uint64_t bytes, seq, c = shape_sum(r, &bytes, &seq);
 
-	if (c)
-		snprintf(b, n, fmt, 100.0 * (double)seq / (double)c);
-	else
-		snprintf(b, n, "-");
-}
-static void c_seq(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.1f"); }
-static void c_seq0(const void *r, char *b, size_t n) { seq_pct(r, b, n, "%.0f"); }
-static void c_throttle(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->throttle_ns); }
-static void c_dstate(const void *r, char *b, size_t n) { table_ms(b, n, PROW(r)->ps->dstate_ns); }
-static void c_comms(const void *r, char *b, size_t n)
+static void c_comms(const void *r, bool wide, char *b, size_t n)
 {
 	const struct proc_info *p = &PROW(r)->p;
 
+	(void)wide;
 	snprintf(b, n, "%s%s", p->comms ? p->comms : p->comm,
 		 p->exited ? " (exited)" : "");
 }
 
 static const struct column proc_cols[] = {
-	{ "PID", false, c_pid },
-	{ "COMM", true, c_comm },
-	{ "CALLS", false, c_calls },
-	{ "ERRS", false, c_errs },
-	{ "READ(B)", false, c_rbytes },
-	{ "WRITE(B)", false, c_wbytes },
-	{ "FSYNCS", false, c_fsyncs },
-	{ "FSYNC(ms)", false, c_fsync_tot },
-	{ "FSYNC-MAX(ms)", false, c_fsync_max },
-	{ "BLK-REQS", false, c_breqs },
-	{ "BLK-READ(B)", false, c_brbytes },
-	{ "BLK-WRITE(B)", false, c_bwbytes },
-	{ "BLK-DEV(ms)", false, c_bdev },
-	{ "BLK-AVG-RQ(B)", false, c_rqbytes },
-	{ "BLK-SEQ%", false, c_seq },
-	{ "JRNL-FSYNC(B)", false, c_bjrnl },
-	{ "THROTTLED(ms)", false, c_throttle },
-	{ "D-STATE(ms)", false, c_dstate },
-	{ "COMMS", true, c_comms },
-};
-
-/* The default (100 columns): the columns read first, sizes for people. */
-static void c_comm16(const void *r, char *b, size_t n)
-{
-	const char *c = PROW(r)->p.comm ? PROW(r)->p.comm : "";
-
-	snprintf(b, n, strlen(c) > 16 ? "%.15s~" : "%s", c);
-}
-static void c_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->read_bytes); }
-static void c_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->write_bytes); }
-static void c_hbrbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->blk.read_bytes); }
-static void c_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, PROW(r)->ps->blk.write_bytes); }
-
-static const struct column proc_cols_narrow[] = {
-	{ "PID", false, c_pid },
-	{ "COMM", true, c_comm16 },
-	{ "CALLS", false, c_calls },
-	{ "READ", false, c_hrbytes },
-	{ "WRITE", false, c_hwbytes },
-	{ "FSYNC", false, c_fsyncs },
-	{ "FS-MAX(ms)", false, c_fsync_max },
-	{ "BLK-R", false, c_hbrbytes },
-	{ "BLK-W", false, c_hbwbytes },
-	{ "DEV(ms)", false, c_bdev },
-	{ "RQ-SZ", false, c_rqsize },
-	{ "SEQ", false, c_seq0 },	/* percent, 100 columns */
+	COL_FN("PID", "PID", false, c_pid),
+	COL_FN("COMM", "COMM", true, c_comm),
+	PS("CALLS", "CALLS", table_u64, calls),
+	PS("ERRS", NULL, table_u64, errors),
+	PS("READ(B)", "READ", table_bytes, read_bytes),
+	PS("WRITE(B)", "WRITE", table_bytes, write_bytes),
+	COL_U64("FSYNCS", "FSYNC", table_u64, struct proc_row, fsyncs),
+	PS("FSYNC(ms)", NULL, table_ms, fsync.sum),
+	PS("FSYNC-MAX(ms)", "FS-MAX(ms)", table_ms, fsync.max),
+	PS("BLK-REQS", NULL, table_u64, blk.requests),
+	PS("BLK-READ(B)", "BLK-R", table_bytes, blk.read_bytes),
+	PS("BLK-WRITE(B)", "BLK-W", table_bytes, blk.write_bytes),
+	PS("BLK-DEV(ms)", "DEV(ms)", table_ms, blk.dev_ns),
+	COL_FN("BLK-AVG-RQ(B)", "RQ-SZ", false, c_rqsize),
+	COL_FN("BLK-SEQ%", "SEQ", false, c_seq),
+	PS("JRNL-FSYNC(B)", NULL, table_bytes, blk.journal_bytes),
+	PS("THROTTLED(ms)", NULL, table_ms, throttle_ns),
+	PS("D-STATE(ms)", NULL, table_ms, dstate_ns),
+	COL_FN("COMMS", NULL, true, c_comms),
 };
 
 #define KROW(r) ((const struct krow *)(r))
-static void k_pid(const void *r, char *b, size_t n) { snprintf(b, n, "%d", KROW(r)->p->pid); }
-static void k_comm(const void *r, char *b, size_t n) { snprintf(b, n, "%s", KROW(r)->p->comm); }
-static void k_kind(const void *r, char *b, size_t n) { snprintf(b, n, "%s", sys_kind_info(KROW(r)->k)->name); }
-static void k_count(const void *r, char *b, size_t n) { table_u64(b, n, KROW(r)->ks->count); }
-static void k_errs(const void *r, char *b, size_t n) { table_u64(b, n, KROW(r)->ks->errors); }
-static void k_bytes(const void *r, char *b, size_t n) { table_u64(b, n, KROW(r)->ks->bytes); }
-static void k_total(const void *r, char *b, size_t n) { table_ms(b, n, KROW(r)->ks->lat.sum); }
-static void k_avg(const void *r, char *b, size_t n)
+static void k_pid(const void *r, bool wide, char *b, size_t n)
 {
-	const struct hist *h = &KROW(r)->ks->lat;
-
-	table_us(b, n, h->count ? h->sum / h->count : 0);
+	(void)wide;
+	snprintf(b, n, "%d", KROW(r)->p->pid);
 }
-static void k_p50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&KROW(r)->ks->lat, 50)); }
-static void k_p99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&KROW(r)->ks->lat, 99)); }
-static void k_max(const void *r, char *b, size_t n) { table_us(b, n, KROW(r)->ks->lat.max); }
 
+static void k_comm(const void *r, bool wide, char *b, size_t n)
+{
+	(void)wide;
+	snprintf(b, n, "%s", KROW(r)->p->comm);
+}
+
+static void k_kind(const void *r, bool wide, char *b, size_t n)
+{
+	(void)wide;
+	snprintf(b, n, "%s", sys_kind_info(KROW(r)->k)->name);
+}
+
+/* Per syscall: one layout, printed as the wide one (width 0). */
 static const struct column kind_cols[] = {
-	{ "PID", false, k_pid },
-	{ "COMM", true, k_comm },
-	{ "SYSCALL", true, k_kind },
-	{ "COUNT", false, k_count },
-	{ "ERRS", false, k_errs },
-	{ "BYTES", false, k_bytes },
-	{ "TOTAL(ms)", false, k_total },
-	{ "AVG(us)", false, k_avg },
-	{ "P50(us)", false, k_p50 },
-	{ "P99(us)", false, k_p99 },
-	{ "MAX(us)", false, k_max },
+	COL_FN("PID", "PID", false, k_pid),
+	COL_FN("COMM", "COMM", true, k_comm),
+	COL_FN("SYSCALL", "SYSCALL", true, k_kind),
+	KS("COUNT", table_u64, count),
+	KS("ERRS", table_u64, errors),
+	KS("BYTES", table_u64, bytes),
+	KS("TOTAL(ms)", table_ms, lat.sum),
+	COL_AVG("AVG(us)", "AVG(us)", table_us, struct krow, ks, struct kstat,
+		lat),
+	KS_PCT("P50(us)", 50),
+	KS_PCT("P99(us)", 99),
+	KS("MAX(us)", table_us, lat.max),
 };
 
 static const struct json_u64_field proc_fields[] = {
@@ -442,9 +432,12 @@ static void json_shape(struct json *j, const struct blkshape *sh)
 	json_object_end(j);
 }
 
-static void processes_json(struct json *j, const struct proc_row *rows,
-			   size_t n, size_t total)
+static void processes_json(struct sink *s, const void *v, size_t n,
+			   size_t total)
 {
+	const struct proc_row *rows = v;
+	struct json *j = s->j;
+
 	json_u64(j, "processes_with_calls", total);
 	json_array_begin(j, "processes");
 	for (size_t i = 0; i < n; i++) {
@@ -484,9 +477,10 @@ static void processes_json(struct json *j, const struct proc_row *rows,
 	json_array_end(j);
 }
 
-static int processes_text(struct sink *s, const struct proc_row *rows,
-			  size_t shown, size_t n)
+static int processes_text(struct sink *s, const void *v, size_t shown,
+			  size_t n)
 {
+	const struct proc_row *rows = v;
 	FILE *out = s->out;
 	struct krow *krows;
 	size_t nk = 0;
@@ -499,13 +493,9 @@ static int processes_text(struct sink *s, const struct proc_row *rows,
 	if (shown < n)
 		fprintf(out, " (top %zu shown)", shown);
 	fprintf(out, "\n\n");
-	if (s->wide)
-		rc = table_print(out, proc_cols, (int)ARRAY_SIZE(proc_cols),
-				 rows, shown, sizeof(*rows));
-	else
-		rc = table_print_fit(out, SINK_WIDTH, proc_cols_narrow,
-				     (int)ARRAY_SIZE(proc_cols_narrow), rows,
-				     shown, sizeof(*rows));
+	rc = table_print(out, s->wide ? 0 : SINK_WIDTH, proc_cols,
+			 (int)ARRAY_SIZE(proc_cols), rows, shown,
+			 sizeof(*rows));
 	for (size_t i = 0; i < shown; i++)
 		for (int k = 1; k < SK_NR; k++)
 			if (procstat_kind(rows[i].ps, k)->count)
@@ -525,11 +515,39 @@ static int processes_text(struct sink *s, const struct proc_row *rows,
 	}
 	fprintf(out, "\nper syscall (latency enter -> exit):\n");
 	if (!rc)
-		rc = table_print(out, kind_cols, (int)ARRAY_SIZE(kind_cols),
+		rc = table_print(out, 0, kind_cols, (int)ARRAY_SIZE(kind_cols),
 				 krows, nk, sizeof(*krows));
 	print_anomalies_text(s);
 	free(krows);
 	return rc;
+}
+
+/*
+ * A view of rows (processes, files): its table (CSV is its wide layout),
+ * its JSON members and its text section, of the top shown of n rows.
+ */
+struct rows_view {
+	const struct column *cols;
+	size_t ncols, rowsize;
+	void (*json)(struct sink *s, const void *rows, size_t shown, size_t n);
+	int (*text)(struct sink *s, const void *rows, size_t shown, size_t n);
+};
+
+/* The n rows of v (n < 0: their failure), top of them (< 0: all). */
+static void print_rows(struct sink *s, const struct rows_view *v,
+		       const void *rows, long n, long top)
+{
+	size_t shown = sink_top(top, n);
+
+	if (n < 0)
+		sink_fail(s, n);
+	else if (s->csv)
+		sink_fail(s, table_csv(s->out, v->cols, (int)v->ncols, rows,
+				       shown, v->rowsize));
+	else if (s->j)
+		v->json(s, rows, shown, (size_t)n);
+	else
+		sink_fail(s, v->text(s, rows, shown, (size_t)n));
 }
 
 /* Without the syscall replay a view has nothing: say so (null in JSON). */
@@ -547,6 +565,12 @@ static bool no_syscalls(struct sink *s, const char *view)
 	return true;
 }
 
+/* The processes view: its table, JSON and text. */
+static const struct rows_view processes_view = {
+	proc_cols, ARRAY_SIZE(proc_cols), sizeof(struct proc_row),
+	processes_json, processes_text,
+};
+
 void view_processes(struct sink *s, long top)
 {
 	struct proc_row *rows;
@@ -555,15 +579,7 @@ void view_processes(struct sink *s, long top)
 	if (no_syscalls(s, "processes"))
 		return;
 	n = rows_processes(s->st, false, &rows);
-	if (n >= 0 && s->csv)
-		n = table_csv(s->out, proc_cols, (int)ARRAY_SIZE(proc_cols),
-			      rows, sink_top(top, n), sizeof(*rows));
-	else if (n >= 0 && s->j)
-		processes_json(s->j, rows, sink_top(top, n), (size_t)n);
-	else if (n >= 0)
-		n = processes_text(s, rows, sink_top(top, n),
-				   (size_t)n);
-	sink_fail(s, n);
+	print_rows(s, &processes_view, rows, n, top);
 	free(rows);
 }
 
@@ -572,10 +588,11 @@ void view_processes(struct sink *s, long top)
 /* files */
 
 #define FROW(r) ((const struct file_row *)(r))
-static void f_name(const void *r, char *b, size_t n)
+static void f_name(const void *r, bool wide, char *b, size_t n)
 {
 	const struct file_info *f = &FROW(r)->f;
 
+	(void)wide;
 	/* "cfg.json  (written as cfg.json.tmp)", "x.log  (unlinked)" */
 	snprintf(b, n, "%s%s%s%s%s%s", file_info_name(f),
 		 f->names || f->unlinked ? "  (" : "", f->names ? f->names : "",
@@ -583,69 +600,38 @@ static void f_name(const void *r, char *b, size_t n)
 		 f->unlinked ? "unlinked" : "",
 		 f->names || f->unlinked ? ")" : "");
 }
-static void f_devino(const void *r, char *b, size_t n)
+
+static void f_devino(const void *r, bool wide, char *b, size_t n)
 {
 	const struct file_info *f = &FROW(r)->f;
 
+	(void)wide;
 	if (f->has_devino)
 		snprintf(b, n, "%u:%u:%" PRIu64, f->major, f->minor, f->ino);
 	else
 		snprintf(b, n, "-");
 }
-static void f_opens(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->opens); }
-static void f_reads(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->reads); }
-static void f_rbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->read_bytes); }
-static void f_rp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->rlat, 50)); }
-static void f_rp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->rlat, 99)); }
-static void f_writes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->writes); }
-static void f_wbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->write_bytes); }
-static void f_wp50(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->wlat, 50)); }
-static void f_wp99(const void *r, char *b, size_t n) { table_us(b, n, hist_pct(&FROW(r)->s->wlat, 99)); }
-static void f_fsyncs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->fsync.count); }
-static void f_fsync_tot(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s->fsync.sum); }
-static void f_fsync_max(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s->fsync.max); }
-static void f_breqs(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.requests); }
-static void f_brbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.read_bytes); }
-static void f_bwbytes(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.write_bytes); }
-static void f_bdev(const void *r, char *b, size_t n) { table_ms(b, n, FROW(r)->s->blk.dev_ns); }
-static void f_bjrnl(const void *r, char *b, size_t n) { table_u64(b, n, FROW(r)->s->blk.journal_bytes); }
 
 static const struct column file_cols[] = {
-	{ "DEV:INO", true, f_devino },
-	{ "OPENS", false, f_opens },
-	{ "READS", false, f_reads },
-	{ "READ(B)", false, f_rbytes },
-	{ "R-P50(us)", false, f_rp50 },
-	{ "R-P99(us)", false, f_rp99 },
-	{ "WRITES", false, f_writes },
-	{ "WRITE(B)", false, f_wbytes },
-	{ "W-P50(us)", false, f_wp50 },
-	{ "W-P99(us)", false, f_wp99 },
-	{ "FSYNCS", false, f_fsyncs },
-	{ "FSYNC(ms)", false, f_fsync_tot },
-	{ "FSYNC-MAX(ms)", false, f_fsync_max },
-	{ "BLK-REQS", false, f_breqs },
-	{ "BLK-READ(B)", false, f_brbytes },
-	{ "BLK-WRITE(B)", false, f_bwbytes },
-	{ "BLK-DEV(ms)", false, f_bdev },
-	{ "JRNL-FSYNC(B)", false, f_bjrnl },
-	{ "FILE", true, f_name },
-};
-
-static void f_hrbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s->read_bytes); }
-static void f_hwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s->write_bytes); }
-static void f_hbwbytes(const void *r, char *b, size_t n) { table_size(b, n, FROW(r)->s->blk.write_bytes); }
-
-static const struct column file_cols_narrow[] = {
-	{ "READS", false, f_reads },
-	{ "READ", false, f_hrbytes },
-	{ "WRITES", false, f_writes },
-	{ "WRITE", false, f_hwbytes },
-	{ "W-P99(us)", false, f_wp99 },
-	{ "FSYNCS", false, f_fsyncs },
-	{ "FS-MAX(ms)", false, f_fsync_max },
-	{ "BLK-W", false, f_hbwbytes },
-	{ "FILE", true, f_name },
+	COL_FN("DEV:INO", NULL, true, f_devino),
+	FS("OPENS", NULL, table_u64, opens),
+	FS("READS", "READS", table_u64, reads),
+	FS("READ(B)", "READ", table_bytes, read_bytes),
+	FS_PCT("R-P50(us)", NULL, rlat, 50),
+	FS_PCT("R-P99(us)", NULL, rlat, 99),
+	FS("WRITES", "WRITES", table_u64, writes),
+	FS("WRITE(B)", "WRITE", table_bytes, write_bytes),
+	FS_PCT("W-P50(us)", NULL, wlat, 50),
+	FS_PCT("W-P99(us)", "W-P99(us)", wlat, 99),
+	FS("FSYNCS", "FSYNCS", table_u64, fsync.count),
+	FS("FSYNC(ms)", NULL, table_ms, fsync.sum),
+	FS("FSYNC-MAX(ms)", "FS-MAX(ms)", table_ms, fsync.max),
+	FS("BLK-REQS", NULL, table_u64, blk.requests),
+	FS("BLK-READ(B)", NULL, table_bytes, blk.read_bytes),
+	FS("BLK-WRITE(B)", "BLK-W", table_bytes, blk.write_bytes),
+	FS("BLK-DEV(ms)", NULL, table_ms, blk.dev_ns),
+	FS("JRNL-FSYNC(B)", NULL, table_bytes, blk.journal_bytes),
+	COL_FN("FILE", "FILE", true, f_name),
 };
 
 static const struct json_u64_field file_fields[] = {
@@ -657,9 +643,11 @@ static const struct json_u64_field file_fields[] = {
 	JSON_U64("errors", struct filestat, errors),
 };
 
-static void files_json(const struct stats *a, struct json *j,
-		       const struct file_row *rows, size_t n, size_t total)
+static void files_json(struct sink *s, const void *v, size_t n, size_t total)
 {
+	const struct stats *a = s->st;
+	const struct file_row *rows = v;
+	struct json *j = s->j;
 	char mm[32];
 
 	json_u64(j, "named_bytes", a->named.named_bytes);
@@ -668,7 +656,7 @@ static void files_json(const struct stats *a, struct json *j,
 	json_array_begin(j, "files");
 	for (size_t i = 0; i < n; i++) {
 		const struct file_info *f = &rows[i].f;
-		const struct filestat *s = rows[i].s;
+		const struct filestat *fs = rows[i].s;
 
 		json_object_begin(j, NULL);
 		json_str(j, "path", f->path);
@@ -686,19 +674,19 @@ static void files_json(const struct stats *a, struct json *j,
 			json_null(j, "dev");
 			json_null(j, "ino");
 		}
-		json_u64s(j, s, file_fields, ARRAY_SIZE(file_fields));
-		json_lat(j, "read_latency", &s->rlat);
-		json_lat(j, "write_latency", &s->wlat);
-		json_lat(j, "fsync", &s->fsync);
-		json_blk(j, &s->blk);
+		json_u64s(j, fs, file_fields, ARRAY_SIZE(file_fields));
+		json_lat(j, "read_latency", &fs->rlat);
+		json_lat(j, "write_latency", &fs->wlat);
+		json_lat(j, "fsync", &fs->fsync);
+		json_blk(j, &fs->blk);
 		json_object_end(j);
 	}
 	json_array_end(j);
 }
 
-static int files_text(struct sink *s, const struct file_row *rows,
-		      size_t shown, size_t m)
+static int files_text(struct sink *s, const void *v, size_t shown, size_t m)
 {
+	const struct file_row *rows = v;
 	const struct stats *a = s->st;
 	FILE *out = s->out;
 	uint64_t all = a->named.named_bytes + a->named.unnamed_bytes;
@@ -726,16 +714,17 @@ static int files_text(struct sink *s, const struct file_row *rows,
 		" (%.1f%%)%s\n\n", a->named.named_bytes, all,
 		all ? 100.0 * (double)a->named.named_bytes / (double)all :
 		100.0, names);
-	if (s->wide)
-		rc = table_print(out, file_cols, (int)ARRAY_SIZE(file_cols),
-				 rows, shown, sizeof(*rows));
-	else
-		rc = table_print_fit(out, SINK_WIDTH, file_cols_narrow,
-				     (int)ARRAY_SIZE(file_cols_narrow), rows,
-				     shown, sizeof(*rows));
+	rc = table_print(out, s->wide ? 0 : SINK_WIDTH, file_cols,
+			 (int)ARRAY_SIZE(file_cols), rows, shown,
+			 sizeof(*rows));
 	print_anomalies_text(s);
 	return rc;
 }
+
+static const struct rows_view files_view = {
+	file_cols, ARRAY_SIZE(file_cols), sizeof(struct file_row),
+	files_json, files_text,
+};
 
 void view_files(struct sink *s, long top)
 {
@@ -745,18 +734,7 @@ void view_files(struct sink *s, long top)
 	if (no_syscalls(s, "files"))
 		return;
 	m = rows_files(s->st, &rows);
-	if (m < 0) {
-		sink_fail(s, m);
-		return;
-	}
-	if (s->csv)
-		sink_fail(s, table_csv(s->out, file_cols,
-				       (int)ARRAY_SIZE(file_cols), rows,
-				       sink_top(top, m), sizeof(*rows)));
-	else if (s->j)
-		files_json(s->st, s->j, rows, sink_top(top, m), (size_t)m);
-	else
-		sink_fail(s, files_text(s, rows, sink_top(top, m), (size_t)m));
+	print_rows(s, &files_view, rows, m, top);
 	rows_files_release(rows, m);
 }
 

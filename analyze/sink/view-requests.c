@@ -265,6 +265,10 @@ static void devices_csv(struct sink *s)
 
 void view_devices(struct sink *s)
 {
+	/* the widths of the columns: 100 in all, or --wide's */
+	static const int narrow[] = { 10, 5, 8, 8, 9, 9, 6, 6, 4 };
+	static const int wide[] = { 20, 8, 9, 14, 10, 10, 7, 7, 5 };
+	const int *w = s->wide ? wide : narrow;
 	struct stats *a = s->st;
 	double secs = (double)stats_duration(a) / 1e9;
 
@@ -315,34 +319,26 @@ void view_devices(struct sink *s)
 	fprintf(s->out, "\ndevices:%s\n", a->have_block ? "" : " no block events in the recording");
 	if (!a->have_block)
 		return;
-	if (s->wide)
-		fprintf(s->out, "  %-20s %-8s %9s %14s %10s %10s %7s %7s %5s\n",
-			"DEVICE", "OP", "REQS", "BYTES", "IOPS", "MB/s", "FUA",
-			"PREFL", "ERR");
-	else
-		fprintf(s->out, "  %-10s %-5s %8s %8s %9s %9s %6s %6s %4s\n",
-			"DEVICE", "OP", "REQS", "BYTES", "IOPS", "MB/s", "FUA",
-			"PREFL", "ERR");
+	/* the heads and the rows in the widths of the layout */
+	fprintf(s->out, "  %-*s %-*s %*s %*s %*s %*s %*s %*s %*s\n",
+		w[0], "DEVICE", w[1], "OP", w[2], "REQS", w[3], "BYTES", w[4],
+		"IOPS", w[5], "MB/s", w[6], "FUA", w[7], "PREFL", w[8], "ERR");
 	for (size_t i = 0; i < a->ndev; i++) {
 		const struct devstat *d = &a->dev[i];
 		double iops = secs > 0 ? (double)d->reqs / secs : 0.0;
 		double mbs = secs > 0 ? (double)d->bytes / secs / 1e6 : 0.0;
 		char nb[64], sz[32];
 
-		if (s->wide) {
-			fprintf(s->out, "  %-20s %-8s %9" PRIu64 " %14" PRIu64
-				" %10.1f %10.3f %7" PRIu64 " %7" PRIu64 " %5"
-				PRIu64 "\n", sink_dev_name(s, d->dev),
-				blk_op_name(d->op), d->reqs, d->bytes, iops, mbs,
-				d->fua, d->preflush, d->errors);
-			continue;
-		}
-		sink_size(sz, sizeof(sz), d->bytes);
-		fprintf(s->out, "  %-10s %-5s %8" PRIu64 " %8s %9.1f %9.3f %6"
-			PRIu64 " %6" PRIu64 " %4" PRIu64 "\n",
+		if (s->wide)
+			snprintf(sz, sizeof(sz), "%" PRIu64, d->bytes);
+		else
+			sink_size(sz, sizeof(sz), d->bytes);
+		fprintf(s->out, "  %-*s %-*s %*" PRIu64 " %*s %*.1f %*.3f %*"
+			PRIu64 " %*" PRIu64 " %*" PRIu64 "\n", w[0],
 			sink_head(s, sink_dev_name(s, d->dev), 10, nb, sizeof(nb)),
-			blk_op_name(d->op), d->reqs, sz, iops, mbs, d->fua,
-			d->preflush, d->errors);
+			w[1], blk_op_name(d->op), w[2], d->reqs, w[3], sz, w[4],
+			iops, w[5], mbs, w[6], d->fua, w[7], d->preflush, w[8],
+			d->errors);
 	}
 	if (!a->ndev)
 		fprintf(s->out, "  (no completed block requests)\n");

@@ -56,14 +56,6 @@ static void print_ratio(FILE *out, double v)
 		fprintf(out, " %6.2fx", v);
 }
 
-static void json_ratio(struct json *j, const char *key, double v)
-{
-	if (isnan(v))
-		json_null(j, key);
-	else
-		json_double(j, key, v);
-}
-
 /*
  * Why an absence may be the file's, not the system's: NULL for an
  * intact recording, else what it lost (the warning line says more).
@@ -127,9 +119,9 @@ static void wa_rows(struct sink *s, bool byproc, long top)
 			json_u64(j, "app_write_bytes", v[i].app);
 			json_u64(j, "device_write_bytes", v[i].blk);
 			json_u64(j, "journal_bytes", v[i].journal);
-			json_ratio(j, "ratio",
-				   ratio((double)(v[i].blk + v[i].journal),
-					 (double)v[i].app));
+			json_double(j, "ratio",
+				    ratio((double)(v[i].blk + v[i].journal),
+					  (double)v[i].app));
 			json_object_end(j);
 		}
 		json_array_end(j);
@@ -321,10 +313,10 @@ static void wa_json(struct sink *s, long top)
 	json_u64(j, "diskstats_write_bytes", ds);
 	/* cut short: the writeback of the writes read may be missing */
 	json_bool(j, "comparable", !cut_short(s->st));
-	json_ratio(j, "ratio", cut_short(s->st) ? NAN :
-		   ratio((double)dev, (double)app));
-	json_ratio(j, "diskstats_ratio",
-		   ds ? ratio((double)ds, (double)app) : NAN);
+	json_double(j, "ratio", cut_short(s->st) ? NAN :
+		    ratio((double)dev, (double)app));
+	json_double(j, "diskstats_ratio",
+		    ds ? ratio((double)ds, (double)app) : NAN);
 	json_u64(j, "app_write_bytes_all", wa->app_all);
 	json_u64(j, "app_write_bytes_unplaced", wa->app_unplaced);
 	json_object_end(j);
@@ -349,8 +341,8 @@ static void wa_json(struct sink *s, long top)
 			json_u64(j, k, d->cls[c]);
 		}
 		json_u64s(j, d, dev_flush, ARRAY_SIZE(dev_flush));
-		json_ratio(j, "ratio", ratio((double)d->write_bytes,
-					     (double)d->app_bytes));
+		json_double(j, "ratio", ratio((double)d->write_bytes,
+					      (double)d->app_bytes));
 		if (d->ds)
 			json_u64s(j, d, dev_ds, ARRAY_SIZE(dev_ds));
 		json_object_begin(j, "jbd2");

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-json.c - unit tests of the JSON writer: commas and nesting,
- * escaping (quotes, controls, valid and invalid UTF-8), numbers, misuse
- * detection, and a histogram written as bucket bounds.
+ * escaping (quotes, controls, valid and invalid UTF-8), numbers (and
+ * json_num's integers and doubles), misuse detection, and a histogram
+ * written as bucket bounds.
  */
 #include "config.h"
 
@@ -113,6 +114,26 @@ static void test_escape(void **state)
 		"\"bad\\u00ff\\u00c3(\\u00ed\\u00a0\\u0080\",\"abc\"]\n");
 }
 
+/* json_num: integers as integers, the rest as doubles, NaN/inf null */
+static void test_num(void **state)
+{
+	struct mem m;
+
+	(void)state;
+	mem_open(&m, true);
+	json_array_begin(&m.j, NULL);
+	json_num(&m.j, NULL, 42);
+	json_num(&m.j, NULL, -3);
+	json_num(&m.j, NULL, 0.25);
+	json_num(&m.j, NULL, 1e16);
+	json_num(&m.j, NULL, 0.0 / 0.0);
+	json_num(&m.j, NULL, 1.0 / 0.0);
+	json_array_end(&m.j);
+	assert_int_equal(mem_close(&m), 0);
+	assert_string_equal(m.buf, "[42,-3,0.25,1e+16,null,null]\n");
+	free(m.buf);
+}
+
 static void test_misuse(void **state)
 {
 	struct mem m;
@@ -161,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_nesting),
 		cmocka_unit_test(test_pretty),
 		cmocka_unit_test(test_escape),
+		cmocka_unit_test(test_num),
 		cmocka_unit_test(test_misuse),
 		cmocka_unit_test(test_hist),
 	};

@@ -129,9 +129,7 @@ static void test_num(void **state)
 	json_num(&m.j, NULL, 0.0 / 0.0);
 	json_num(&m.j, NULL, 1.0 / 0.0);
 	json_array_end(&m.j);
-	assert_int_equal(mem_close(&m), 0);
-	assert_string_equal(m.buf, "[42,-3,0.25,1e+16,null,null]\n");
-	free(m.buf);
+	mem_check(&m, "[42,-3,0.25,1e+16,null,null]\n");
 }
 
 static void test_misuse(void **state)

@@ -137,6 +137,24 @@ def events(mode, kinds, devt, ts=False):
                        ((e['ts_ns'],) if ts else ()))
     return out
 
+def since_queued(mode, kinds, devt):
+    """For each write event of kinds of the device, the time since the
+    last block_bio_queue at its sector (btt's Q2C, Q2I or Q2M), in ns."""
+    qc, out = {}, []
+    for ev, rwbs, sec, n, ts in events(mode, {'block_bio_queue'} | kinds, devt, ts=True):
+        if 'W' not in rwbs or not n:
+            continue
+        if ev == 'block_bio_queue':
+            qc[sec] = ts
+        elif sec in qc:
+            out.append(ts - qc.pop(sec))
+    return out
+
+def check_hist(what, want, h):
+    """want: the samples; h: the view's JSON histogram."""
+    check(what + ': count, sum and max (ns)', (len(want), sum(want), max(want) if want else None),
+          (h['count'], h['sum_ns'], h['max_ns']))
+
 def row(mode, op, devt):
     d = json.load(open(os.path.join(t, mode + '.dev.json')))
     for r in d['devices']:
@@ -182,30 +200,14 @@ if writes == pattern:
     check('bios merged (O_DIRECT, one write at a time)', 0, r['bios_merged'])
     check('bios queued', 24, r['bios_queued'])
     # Q2C: each write's bio queued -> its completion, from the events
-    qc, qd = {}, []
-    for ev, rwbs, sec, n, ts in events('direct', {'block_bio_queue', 'block_rq_complete'},
-                                       devt, ts=True):
-        if 'W' not in rwbs or not n:
-            continue
-        if ev == 'block_bio_queue':
-            qc[sec] = ts
-        elif sec in qc:
-            qd.append(ts - qc.pop(sec))
-    check('Q2C: requests, sum and max (ns)', (24, sum(qd), max(qd) if qd else None),
-          (r['q2c']['count'], r['q2c']['sum_ns'], r['q2c']['max_ns']))
+    qd = since_queued('direct', {'block_rq_complete'}, devt)
+    check('Q2C: requests', 24, len(qd))
+    check_hist('Q2C', qd, r['q2c'])
     # Q2I: each write's bio queued -> its request inserted
     if '[mq-deadline]' in open(f'/sys/block/{name}/queue/scheduler').read():
-        qc, qi = {}, []
-        for ev, rwbs, sec, n, ts in events('direct', {'block_bio_queue', 'block_rq_insert'},
-                                           devt, ts=True):
-            if 'W' not in rwbs or not n:
-                continue
-            if ev == 'block_bio_queue':
-                qc[sec] = ts
-            elif sec in qc:
-                qi.append(ts - qc.pop(sec))
-        check('Q2I: requests, sum and max (ns)', (24, sum(qi), max(qi) if qi else None),
-              (r['q2i']['count'], r['q2i']['sum_ns'], r['q2i']['max_ns']))
+        qi = since_queued('direct', {'block_rq_insert'}, devt)
+        check('Q2I: requests', 24, len(qi))
+        check_hist('Q2I', qi, r['q2i'])
         check('measurable: i2d (mq-deadline)', True, r['measurable']['i2d'])
 # the text says the same
 txt = open(os.path.join(t, 'direct.dev.txt')).read()
@@ -253,17 +255,9 @@ if not mg:
     print('report-bitesize: FAIL: no merge in a journal commit (the test needs one)')
     ok = False
 # Q2M: each merged bio's own queueing (the last one at its sector) -> its merge
-qc, qm = {}, []
-for e, rwbs, sec, n, ts in events('files', {'block_bio_queue', 'block_bio_backmerge',
-                                          'block_bio_frontmerge'}, fsdevt, ts=True):
-    if 'W' not in rwbs or not n:
-        continue
-    if e == 'block_bio_queue':
-        qc[sec] = ts
-    elif sec in qc:
-        qm.append(ts - qc.pop(sec))
-check('Q2M: merges, sum and max (ns)', (len(mg), sum(qm), max(qm) if qm else None),
-      (r['q2m']['count'], r['q2m']['sum_ns'], r['q2m']['max_ns']))
+qm = since_queued('files', {'block_bio_backmerge', 'block_bio_frontmerge'}, fsdevt)
+check('Q2M: merges', len(mg), len(qm))
+check_hist('Q2M', qm, r['q2m'])
 # a loop device has no I/O scheduler: the view says what is not measurable
 sched = open(f'/sys/block/{fsname}/queue/scheduler').read()
 print(f'report-bitesize: {fsname} scheduler: {sched.strip()}')

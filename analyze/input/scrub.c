@@ -155,6 +155,10 @@ static void one_string(const struct tep_event *ev, const char *field,
 		memcpy(tmp, p, cap);
 		tmp[cap] = '\0';
 		fn(arg, ev->system, ev->name, field, tmp, cap + 1);
+		/* a shorter string leaves the original's tail after its
+		 * NUL: "/usr/bin/bash" as "file-1" kept "in/bash" */
+		n = strnlen(tmp, cap);
+		memset(tmp + n, 0, cap - n);
 		memcpy(p, tmp, cap);
 		return;
 	}

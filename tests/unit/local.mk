@@ -12,6 +12,7 @@ UNIT_TESTS = \
 	tests/unit/test-diff \
 	tests/unit/test-signif \
 	tests/unit/test-timeline \
+	tests/unit/test-scrub \
 	tests/unit/test-nomem
 if HAVE_CMOCKA
 check_PROGRAMS += $(UNIT_TESTS)
@@ -38,6 +39,8 @@ tests_unit_test_attrib_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_attrib_LDADD = $(UNIT_LDADD)
 tests_unit_test_compat_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_compat_LDADD = $(UNIT_LDADD)
+tests_unit_test_scrub_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_scrub_LDADD = $(UNIT_LDADD)
 tests_unit_test_timeline_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_timeline_LDADD = $(UNIT_LDADD)
 tests_unit_test_diff_CFLAGS = $(UNIT_CFLAGS)

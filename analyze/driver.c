@@ -301,12 +301,7 @@ static void sys_event(struct driver *a, const struct dec_ev *ev)
 	case DK_AIO_SUBMIT:
 		aio_hint(a->sys.ar, ev->pid, &ev->aio);
 		break;
-	case DK_URING_SUBMIT:
-	case DK_URING_FILE:
-	case DK_URING_COMPLETE:
-	case DK_URING_CREATE:
-	case DK_URING_REGISTER:
-	case DK_URING_ASYNC:
+	DK_URING_CASES:
 		uring_event(a, ev);
 		break;
 	default:

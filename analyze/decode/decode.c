@@ -1039,12 +1039,7 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 	case DK_AIO_SUBMIT:
 		decode_aio(d, r, ev, out);
 		break;
-	case DK_URING_SUBMIT:
-	case DK_URING_FILE:
-	case DK_URING_COMPLETE:
-	case DK_URING_CREATE:
-	case DK_URING_REGISTER:
-	case DK_URING_ASYNC:
+	DK_URING_CASES:
 		out->uring.ctx = u64_at(d, r, UR_CTX, ev, &out->bad);
 		out->uring.req = u64_at(d, r, UR_REQ, ev, NULL);
 		out->uring.user_data = u64_at(d, r, UR_DATA, ev, NULL);

@@ -77,6 +77,11 @@ enum dec_kind {
 	DK_NR
 };
 
+/* The case labels of the io_uring kinds (their payload is .uring). */
+#define DK_URING_CASES \
+	case DK_URING_SUBMIT: case DK_URING_FILE: case DK_URING_COMPLETE: \
+	case DK_URING_CREATE: case DK_URING_REGISTER: case DK_URING_ASYNC
+
 /* A block_rq_* record. */
 struct dec_rq {
 	uint32_t dev;		/* kernel dev_t: major << 20 | minor */

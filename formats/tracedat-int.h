@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * tracedat-int.h - byte-order helpers shared by the trace.dat writer and
- * reader (not installed): a trace.dat stores its numbers in the byte order
- * its header names.  Little-endian numbers are those of the .iorec
+ * tracedat-int.h - byte-order helpers and id lists shared by the trace.dat
+ * writer and reader (not installed): a trace.dat stores its numbers in the
+ * byte order its header names.  Little-endian numbers are those of the .iorec
  * container (iorec_put32(), iorec_get32(), ...); only the big-endian order
  * is written out here.
  */
@@ -13,6 +13,17 @@
 #include <stdint.h>
 
 #include "iorec/format.h"
+#include "tracedat.h"
+
+/*
+ * The case labels of the v7 metadata sections a v7 file finds through an
+ * option of the same id holding the section's offset (the reader follows
+ * them; the writer writes them itself, so no caller may add one).
+ */
+#define TRACEDAT_META_SEC_CASES \
+	case TRACEDAT_SEC_HEADER_INFO: case TRACEDAT_SEC_FTRACE_EVENTS: \
+	case TRACEDAT_SEC_EVENT_FORMATS: case TRACEDAT_SEC_KALLSYMS: \
+	case TRACEDAT_SEC_PRINTK: case TRACEDAT_SEC_CMDLINES
 
 static inline void td_put16(uint8_t *p, uint16_t v, bool be)
 {

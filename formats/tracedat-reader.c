@@ -735,12 +735,7 @@ static int parse_option(struct tracedat_reader *r, uint16_t id,
 			r->info.tsc_offset = td_get64(d + 8, r->be);
 		}
 		break;
-	case TRACEDAT_SEC_HEADER_INFO:
-	case TRACEDAT_SEC_FTRACE_EVENTS:
-	case TRACEDAT_SEC_EVENT_FORMATS:
-	case TRACEDAT_SEC_KALLSYMS:
-	case TRACEDAT_SEC_PRINTK:
-	case TRACEDAT_SEC_CMDLINES: {
+	TRACEDAT_META_SEC_CASES: {
 		struct sec_hdr s;
 		uint64_t at;
 
@@ -778,12 +773,7 @@ static bool option_wanted(uint16_t id)
 	case TRACEDAT_OPT_CPUCOUNT:
 	case TRACEDAT_OPT_TRACEID:
 	case TRACEDAT_OPT_TSC2NSEC:
-	case TRACEDAT_SEC_HEADER_INFO:
-	case TRACEDAT_SEC_FTRACE_EVENTS:
-	case TRACEDAT_SEC_EVENT_FORMATS:
-	case TRACEDAT_SEC_KALLSYMS:
-	case TRACEDAT_SEC_PRINTK:
-	case TRACEDAT_SEC_CMDLINES:
+	TRACEDAT_META_SEC_CASES:
 		return true;
 	}
 	return false;

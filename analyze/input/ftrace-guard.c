@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "base/err.h"
 #include "base/sbuf.h"
 #include "input/ftrace-guard.h"
@@ -125,6 +126,16 @@ static bool good_type(const char *p, size_t n)
 	return words >= 1 && words <= 8;
 }
 
+/* The numbers after a field's declaration, in their order. */
+static const struct field_num {
+	const char *tag, *missing, *bad;
+} field_nums[] = {
+	{ "\toffset:", "field without \"offset:\"",
+	  "field offset not a decimal number within the record" },
+	{ "\tsize:", "field without \"size:\"",
+	  "field size not a decimal number within the record" },
+};
+
 /*
  * One "\tfield:DECL;\toffset:N;\tsize:N;[\tsigned:B;]" line (without the
  * newline) at p.
@@ -136,7 +147,7 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 	const char *decl, *semi, *q, *e = p + n;
 	size_t dn, name_end, name_start;
 	struct field *f;
-	long v;
+	long v, num[ARRAY_SIZE(field_nums)];
 
 	if (fm->nf >= MAX_FIELDS)
 		return refuse(fm->v, "too many fields", base);
@@ -216,24 +227,21 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 
 	/* ";\toffset:N;\tsize:N;" */
 	q = semi + 1;
-	if (!starts(q, (size_t)(e - q), "\toffset:"))
-		return refuse(fm->v, "field without \"offset:\"", base + (size_t)(q - p));
-	q += 8;
-	semi = memchr(q, ';', (size_t)(e - q));
-	v = semi ? decimal(q, (size_t)(semi - q), FTRACE_MAX_RECORD) : -1;
-	if (v < 0)
-		return refuse(fm->v, "field offset not a decimal number within the record", base + (size_t)(q - p));
-	f->offset = v;
-	q = semi + 1;
-	if (!starts(q, (size_t)(e - q), "\tsize:"))
-		return refuse(fm->v, "field without \"size:\"", base + (size_t)(q - p));
-	q += 6;
-	semi = memchr(q, ';', (size_t)(e - q));
-	v = semi ? decimal(q, (size_t)(semi - q), FTRACE_MAX_RECORD) : -1;
-	if (v < 0)
-		return refuse(fm->v, "field size not a decimal number within the record", base + (size_t)(q - p));
-	f->size = v;
-	q = semi + 1;
+	for (size_t i = 0; i < ARRAY_SIZE(field_nums); i++) {
+		const struct field_num *fn = &field_nums[i];
+
+		if (!starts(q, (size_t)(e - q), fn->tag))
+			return refuse(fm->v, fn->missing, base + (size_t)(q - p));
+		q += strlen(fn->tag);
+		semi = memchr(q, ';', (size_t)(e - q));
+		v = semi ? decimal(q, (size_t)(semi - q), FTRACE_MAX_RECORD) : -1;
+		if (v < 0)
+			return refuse(fm->v, fn->bad, base + (size_t)(q - p));
+		num[i] = v;
+		q = semi + 1;
+	}
+	f->offset = num[0];
+	f->size = num[1];
 	if (q < e) {
 		if (!starts(q, (size_t)(e - q), "\tsigned:") || e - q != 10 ||
 		    (q[8] != '0' && q[8] != '1') || q[9] != ';')
@@ -648,21 +656,28 @@ static const char *const levels[][3] = {
 };
 #define NLEVELS ((int)(sizeof(levels) / sizeof(levels[0])))
 
+/* The operator of a level (ops: up to 3) at the token, taken; else NULL. */
+static const char *level_op(struct pf *pf, const char *const ops[3])
+{
+	const char *op = NULL;
+
+	for (int k = 0; k < 3 && ops[k]; k++)
+		if (tok_is(cur(pf), ops[k]))
+			op = ops[k];
+	if (op)
+		pf->i++;
+	return op;
+}
+
 static bool binary(struct pf *pf, int level)
 {
+	const char *op;
+
 	if (level == NLEVELS)
 		return unary(pf);
 	if (!binary(pf, level + 1))
 		return false;
-	for (;;) {
-		const char *op = NULL;
-
-		for (int k = 0; k < 3 && levels[level][k]; k++)
-			if (tok_is(cur(pf), levels[level][k]))
-				op = levels[level][k];
-		if (!op)
-			return true;
-		pf->i++;
+	while ((op = level_op(pf, levels[level]))) {
 		if (!strcmp(op, "/") || !strcmp(op, "%")) {
 			if (!divisor(pf))
 				return false;
@@ -671,6 +686,7 @@ static bool binary(struct pf *pf, int level)
 		if (!binary(pf, level + 1))
 			return false;
 	}
+	return true;
 }
 
 static bool expr(struct pf *pf)
@@ -707,6 +723,7 @@ static bool cvalue(struct pf *pf, int level, unsigned long long *v)
 	static const char *const ops[][3] = { { "|" }, { "<<" },
 					      { "+", "-" }, { "*" } };
 	unsigned long long r;
+	const char *op;
 
 	if (++pf->depth > MAX_DEPTH)
 		return bad(pf, "print fmt nests too deeply");
@@ -722,15 +739,7 @@ static bool cvalue(struct pf *pf, int level, unsigned long long *v)
 	}
 	if (!cvalue(pf, level + 1, v))
 		return false;
-	for (;;) {
-		const char *op = NULL;
-
-		for (int k = 0; k < 3 && ops[level][k]; k++)
-			if (tok_is(cur(pf), ops[level][k]))
-				op = ops[level][k];
-		if (!op)
-			break;
-		pf->i++;
+	while ((op = level_op(pf, ops[level]))) {
 		if (!cvalue(pf, level + 1, &r))
 			return false;
 		*v = op[0] == '|' ? *v | r : op[0] == '<' ? (r < 16 ? *v << r : ~0ULL) :

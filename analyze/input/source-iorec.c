@@ -172,6 +172,26 @@ static int setup_tep(struct source *src, const struct iorec_header *h)
 	return source_ensure_cpu(src, (int)h->ncpus - 1) ? 0 : -1;
 }
 
+/*
+ * A syscall table chunk of an ABI: its text kept in *text, its names in
+ * tab.  what names the chunk and whose the programs, in the warning when
+ * no line names a syscall.
+ */
+static void load_syscalls(struct source *src, const struct iorec_chunk *c,
+			  const char **text, struct syscall_tab *tab,
+			  const char *what, const char *whose)
+{
+	free((char *)*text);
+	*text = source_dup_text(src, c->payload, c->payload_len);
+	if (!*text)
+		return;
+	source_load_syscalls(src, tab, *text);
+	if (!tab->n)
+		source_warn(src, "%s: %s chunk at offset %llu has no \"NR\tNAME\" line; %sraw syscall numbers are not named",
+			    src->path, what, (unsigned long long)c->offset,
+			    whose);
+}
+
 /* Handle one metadata chunk whose payload is loaded. */
 static void load_meta(struct source *src, const struct iorec_chunk *c)
 {
@@ -231,24 +251,12 @@ static void load_meta(struct source *src, const struct iorec_chunk *c)
 		break;
 	}
 	case IOREC_CHUNK_SYSCALLS:
-		free((char *)in->syscalls);
-		in->syscalls = source_dup_text(src, p, len);
-		if (in->syscalls)
-			source_load_syscalls(src, &src->syscalls,
-					     in->syscalls);
-		if (in->syscalls && !src->syscalls.n)
-			source_warn(src, "%s: syscalls chunk at offset %llu has no \"NR\tNAME\" line; raw syscall numbers are not named",
-				      src->path, (unsigned long long)c->offset);
+		load_syscalls(src, c, &in->syscalls, &src->syscalls,
+			      "syscalls", "");
 		break;
 	case IOREC_CHUNK_COMPAT_SYSCALLS:
-		free((char *)in->compat_syscalls);
-		in->compat_syscalls = source_dup_text(src, p, len);
-		if (in->compat_syscalls)
-			source_load_syscalls(src, &src->compat,
-					     in->compat_syscalls);
-		if (in->compat_syscalls && !src->compat.n)
-			source_warn(src, "%s: compat syscalls chunk at offset %llu has no \"NR\tNAME\" line; 32-bit programs' raw syscall numbers are not named",
-				      src->path, (unsigned long long)c->offset);
+		load_syscalls(src, c, &in->compat_syscalls, &src->compat,
+			      "compat syscalls", "32-bit programs' ");
 		break;
 	case IOREC_CHUNK_EXEC_ABI:
 		append_text(src, &in->exec_abi, p, len);

@@ -359,24 +359,33 @@ static int header_files(struct st *s)
 	return check_text(s, n, 4096, 0, NULL);
 }
 
-static int ftrace_files(struct st *s)
+/*
+ * A u32 count, then that many u64-sized event format texts of system sys;
+ * too_many: the refusal of a count the rest of the file cannot hold.
+ */
+static int format_files(struct st *s, const char *sys, const char *too_many)
 {
 	uint64_t count, n;
 
 	if (su(s, 4, &count))
 		return -1;
 	if (count > (s->end - s->pos) / 8)
-		return fail(s->g, "trace.dat count of ftrace formats larger than the file", where(s));
+		return fail(s->g, too_many, where(s));
 	for (uint64_t i = 0; i < count; i++)
 		if (su(s, 8, &n) ||
-		    check_text(s, n, FTRACE_MAX_FORMAT, 'f', "ftrace"))
+		    check_text(s, n, FTRACE_MAX_FORMAT, 'f', sys))
 			return -1;
 	return 0;
 }
 
+static int ftrace_files(struct st *s)
+{
+	return format_files(s, "ftrace", "trace.dat count of ftrace formats larger than the file");
+}
+
 static int event_files(struct st *s)
 {
-	uint64_t systems, count, n;
+	uint64_t systems;
 	char sys[80];
 
 	if (su(s, 4, &systems))
@@ -390,14 +399,8 @@ static int event_files(struct st *s)
 			return -1;
 		if (!ftrace_check_system(sys, strlen(sys)))
 			return fail(s->g, "trace.dat event system name not of [A-Za-z0-9_]", at);
-		if (su(s, 4, &count))
+		if (format_files(s, sys, "trace.dat count of event formats larger than the file"))
 			return -1;
-		if (count > (s->end - s->pos) / 8)
-			return fail(s->g, "trace.dat count of event formats larger than the file", where(s));
-		for (uint64_t k = 0; k < count; k++)
-			if (su(s, 8, &n) ||
-			    check_text(s, n, FTRACE_MAX_FORMAT, 'f', sys))
-				return -1;
 	}
 	return 0;
 }

@@ -128,6 +128,14 @@ struct sq_val {
  * Returns 0, or a negative AN_E_* (the message in db->err).
  */
 int sq_insert(struct db *db, enum stmt_id id, const struct sq_val *v, int n);
+/*
+ * sq_update - sql (a statement of the current recording's rows, run once)
+ * with the parameters of sq_insert(); what names it in a failure
+ *
+ * Returns 0, or a negative AN_E_* (the message in db->err).
+ */
+int sq_update(struct db *db, const char *sql, const char *what,
+	      const struct sq_val *v, int n);
 
 /* The rows of a bulk table waiting in b, inserted; all of them. */
 int sq_batch_flush(struct db *db, struct batch *b);

@@ -351,25 +351,13 @@ int db_recording_begin(struct db *db, const struct source_info *in,
 int db_recording_end(struct db *db, uint64_t events, uint64_t first_ts,
 		     uint64_t last_ts, const char *syscall_source)
 {
-	sqlite3_stmt *st;
-	int rc;
+	const struct sq_val v[] = { sq_u(events), sq_u(first_ts),
+				    sq_u(last_ts), sq_s(syscall_source) };
 
 	if (sq_flush_all(db) || sq_store_interned(db))
 		return sq_failed(db);
-	if (sqlite3_prepare_v2(db->h,
-			       "UPDATE recordings SET events = ?2, first_ts = ?3, last_ts = ?4, syscall_source = ?5 WHERE rec_id = ?1",
-			       -1, &st, NULL) != SQLITE_OK)
-		return sq_fail_sql(db, "update recording");
-	bind_i(st, 1, db->rec_id);
-	bind_u(st, 2, events);
-	bind_u(st, 3, first_ts);
-	bind_u(st, 4, last_ts);
-	bind_s(st, 5, syscall_source);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sq_fail_sql(db, "update recording");
-	return 0;
+	return sq_update(db, "UPDATE recordings SET events = ?2, first_ts = ?3, last_ts = ?4, syscall_source = ?5 WHERE rec_id = ?1",
+			 "update recording", v, ARRAY_SIZE(v));
 }
 
 int db_add_cpu(struct db *db, int cpu, uint64_t gaps)
@@ -582,22 +570,13 @@ int db_add_devstat(struct db *db, uint32_t dev, enum blk_op op,
 		   uint64_t reqs, const struct hist *queue,
 		   const struct hist *device, const struct hist *total)
 {
-	sqlite3_stmt *st;
-	int rc;
+	const struct sq_val v[] = { sq_i(dev), sq_u(reqs) };
 
 	/* a device absent from the snapshot gets a row too */
-	if (device_row(db, dev >> 20, dev & ((1u << 20) - 1), NULL))
+	if (device_row(db, dev >> 20, dev & ((1u << 20) - 1), NULL) ||
+	    sq_update(db, "UPDATE devices SET requests = requests + ?3 WHERE rec_id = ?1 AND dev = ?2",
+		      "update device", v, ARRAY_SIZE(v)))
 		return sq_failed(db);
-	if (sqlite3_prepare_v2(db->h, "UPDATE devices SET requests = requests + ?3 WHERE rec_id = ?1 AND dev = ?2",
-			       -1, &st, NULL) != SQLITE_OK)
-		return sq_fail_sql(db, "update device");
-	bind_i(st, 1, db->rec_id);
-	bind_i(st, 2, dev);
-	bind_u(st, 3, reqs);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return sq_fail_sql(db, "update device");
 	if (add_hist(db, "device", "queue", dev, op, queue) ||
 	    add_hist(db, "device", "device", dev, op, device) ||
 	    add_hist(db, "device", "total", dev, op, total))
@@ -623,13 +602,20 @@ static int add_comms(struct db *db, const struct proc_info *p)
 	return 0;
 }
 
+/*
+ * The block I/O columns a process and a file row share (blk_requests to
+ * journal_bytes), of the struct blkio b: values of an initializer.
+ */
+#define SQ_BLKIO(b) \
+	sq_u((b)->requests), sq_u((b)->read_bytes), sq_u((b)->write_bytes), \
+	sq_u((b)->dev_ns), sq_u((b)->journal_bytes)
+
 int db_add_process(struct db *db, const struct proc_row *r)
 {
 	/* a process without calls or I/O: its counts are 0 */
 	static const struct procstat none;
 	const struct proc_info *p = &r->p;
 	const struct procstat *ps = r->ps ? r->ps : &none;
-	const struct blkio *b = &ps->blk;
 	const struct sq_val v[] = {
 		sq_i(p->id), sq_i(p->pid), sq_opt(p->ppid, 0), sq_s(p->comm),
 		sq_s(p->exe), sq_i(p->at_start), sq_i(p->guessed),
@@ -638,8 +624,7 @@ int db_add_process(struct db *db, const struct proc_row *r)
 		sq_u(ps->calls), sq_u(ps->errors), sq_u(ps->read_bytes),
 		sq_u(ps->write_bytes), sq_u(r->fsyncs), sq_u(ps->fsync.sum),
 		sq_u(ps->fsync.max),
-		sq_u(b->requests), sq_u(b->read_bytes), sq_u(b->write_bytes),
-		sq_u(b->dev_ns), sq_u(b->journal_bytes),
+		SQ_BLKIO(&ps->blk),
 		sq_u(ps->throttles), sq_u(ps->throttle_ns), sq_u(ps->dstates),
 		sq_u(ps->dstate_ns),
 	};
@@ -676,7 +661,6 @@ int db_add_file(struct db *db, const struct file_ident *r)
 	static const struct filestat none;
 	const struct file_info *f = &r->f;
 	const struct filestat *fs = r->s ? r->s : &none;
-	const struct blkio *b = &fs->blk;
 	/* the parameters in their order: ident (?28) is the third column */
 	const struct sq_val v[] = {
 		sq_i(f->id), sq_s(f->path), sq_s(file_info_name(f)),
@@ -693,8 +677,7 @@ int db_add_file(struct db *db, const struct file_ident *r)
 		sq_pct(&fs->wlat, 50), sq_pct(&fs->wlat, 99),
 		sq_u(fs->fsync.count), sq_u(fs->fsync.sum),
 		sq_u(fs->fsync.max),
-		sq_u(b->requests), sq_u(b->read_bytes), sq_u(b->write_bytes),
-		sq_u(b->dev_ns), sq_u(b->journal_bytes),
+		SQ_BLKIO(&fs->blk),
 		sq_i(r->ident), sq_s(f->names), sq_i(f->unlinked),
 	};
 

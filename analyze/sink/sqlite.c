@@ -488,10 +488,10 @@ int sq_step(struct db *db, enum stmt_id id)
 	return 0;
 }
 
-int sq_insert(struct db *db, enum stmt_id id, const struct sq_val *v, int n)
+/* The recording's id as parameter 1 of st, the n values v after it. */
+static void bind_row(struct db *db, sqlite3_stmt *st, const struct sq_val *v,
+		     int n)
 {
-	sqlite3_stmt *st = db->st[id];
-
 	bind_i(st, 1, db->rec_id);
 	for (int i = 0; i < n; i++) {
 		if (v[i].type == SQ_INT)
@@ -502,7 +502,28 @@ int sq_insert(struct db *db, enum stmt_id id, const struct sq_val *v, int n)
 		else
 			sqlite3_bind_null(st, i + 2);
 	}
+}
+
+int sq_insert(struct db *db, enum stmt_id id, const struct sq_val *v, int n)
+{
+	bind_row(db, db->st[id], v, n);
 	return sq_step(db, id);
+}
+
+int sq_update(struct db *db, const char *sql, const char *what,
+	      const struct sq_val *v, int n)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return sq_fail_sql(db, what);
+	bind_row(db, st, v, n);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return sq_fail_sql(db, what);
+	return 0;
 }
 
 /* ------------------------------------------------------------------ */

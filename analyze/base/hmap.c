@@ -57,6 +57,20 @@ int hmap_add(struct hmap *m, struct hnode *e)
 	return 0;
 }
 
+void *hmap_add_new(struct hmap *m, uint64_t key, size_t size)
+{
+	struct hnode *e = an_calloc(1, size);
+
+	if (e) {
+		e->key = key;
+		if (hmap_add(m, e)) {
+			free(e);
+			return NULL;
+		}
+	}
+	return e;
+}
+
 /* The first entry with key (further ones: ->next with the same key). */
 struct hnode **hmap_slot(const struct hmap *m, uint64_t key)
 {
@@ -68,6 +82,20 @@ struct hnode **hmap_slot(const struct hmap *m, uint64_t key)
 		if ((*pp)->key == key)
 			return pp;
 	return NULL;
+}
+
+void *hmap_get(const struct hmap *m, uint64_t key)
+{
+	struct hnode **pp = hmap_slot(m, key);
+
+	return pp ? *pp : NULL;
+}
+
+void *hmap_get_new(struct hmap *m, uint64_t key, size_t size)
+{
+	void *e = hmap_get(m, key);
+
+	return e ? e : hmap_add_new(m, key, size);
 }
 
 void hmap_unlink(struct hmap *m, struct hnode **pp)
@@ -83,7 +111,10 @@ void hmap_release(struct hmap *m, void (*fr)(struct hnode *))
 
 		while ((x = m->b[i])) {
 			m->b[i] = x->next;
-			fr(x);
+			if (fr)
+				fr(x);
+			else
+				free(x);
 		}
 	}
 	free(m->b);

@@ -28,13 +28,24 @@ size_t hslot(uint64_t key, size_t cap);
  */
 int hmap_add(struct hmap *m, struct hnode *e);
 /*
+ * A new zeroed entry of size bytes (a struct beginning with its hnode)
+ * with key, added; NULL without memory.
+ */
+void *hmap_add_new(struct hmap *m, uint64_t key, size_t size);
+/*
  * The link to the first entry with key, or NULL (further ones: follow
  * ->next and compare keys).
  */
 struct hnode **hmap_slot(const struct hmap *m, uint64_t key);
+/*
+ * For a map whose keys are unique: the entry with key, or NULL; and the
+ * entry with key, or a new one as hmap_add_new() makes (NULL likewise).
+ */
+void *hmap_get(const struct hmap *m, uint64_t key);
+void *hmap_get_new(struct hmap *m, uint64_t key, size_t size);
 /* Unlink the entry *pp points at (it stays the caller's). */
 void hmap_unlink(struct hmap *m, struct hnode **pp);
-/* Call fr for every entry, free the buckets and zero m. */
+/* Call fr (free when NULL) on every entry, free the buckets and zero m. */
 void hmap_release(struct hmap *m, void (*fr)(struct hnode *));
 
 #endif /* IOREPORT_BASE_HMAP_H */

@@ -103,6 +103,24 @@ int imap_put(struct imap *m, int key, void *val, void **prev)
 	return 0;
 }
 
+void *imap_put_new(struct imap *m, int key, size_t size)
+{
+	void *v = an_calloc(1, size);
+
+	if (v && imap_put(m, key, v, NULL)) {
+		free(v);
+		return NULL;
+	}
+	return v;
+}
+
+void *imap_get_new(struct imap *m, int key, size_t size)
+{
+	void *v = imap_get(m, key);
+
+	return v ? v : imap_put_new(m, key, size);
+}
+
 void *imap_del(struct imap *m, int key)
 {
 	size_t i, j, k;

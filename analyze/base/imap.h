@@ -30,6 +30,14 @@ void *imap_get(const struct imap *m, int key);
  * Returns 0, or -AN_E_NOMEM with m unchanged.
  */
 int imap_put(struct imap *m, int key, void *val, void **prev);
+/*
+ * A new zeroed value of size bytes put at key (which has none): the
+ * per-thread (per-id) record every stage keeps.  NULL without memory,
+ * with m unchanged.
+ */
+void *imap_put_new(struct imap *m, int key, size_t size);
+/* The value of key, or a new one as imap_put_new() makes; NULL likewise. */
+void *imap_get_new(struct imap *m, int key, size_t size);
 /* Remove key; returns its value or NULL. */
 void *imap_del(struct imap *m, int key);
 /*

@@ -29,16 +29,10 @@ struct task_abi {
 /* The thread's record, made on first use; NULL without memory (cx->err). */
 static struct task_abi *task_of(struct compat *cx, int tid)
 {
-	struct task_abi *t = imap_get(&cx->tasks, tid);
+	struct task_abi *t = imap_get_new(&cx->tasks, tid, sizeof(*t));
 
-	if (t)
-		return t;
-	t = an_calloc(1, sizeof(*t));
-	if (!t || imap_put(&cx->tasks, tid, t, NULL)) {
-		free(t);
+	if (!t)
 		cx->err = -AN_E_NOMEM;
-		return NULL;
-	}
 	return t;
 }
 
@@ -117,29 +111,22 @@ static int load_unshadowed(struct compat *cx)
  * The native calls whose syscalls:* enter iorec records only in part
  * (SKF_ENTER_FILTERED: mmap of shared mappings, ioctl FIOCLEX): their raw
  * copy has no twin to find, so their numbers are unshadowed as well.
+ * A "NR\tNAME" line of the SYSCALLS text.
  */
-static int filtered_unshadowed(struct compat *cx, const char *syscalls)
+static int filtered_unshadowed(char **f, int n, void *arg)
 {
-	const char *p = syscalls;
+	struct compat *cx = arg;
+	char *end;
+	long nr;
 
-	while (p && *p) {
-		const char *nl = strchr(p, '\n');
-		size_t n = nl ? (size_t)(nl - p) : strlen(p);
-		char name[64], *end;
-		long nr = strtol(p, &end, 10);
-		const char *tab = memchr(p, '\t', n);
-
-		if (end != p && tab && nr >= 0 && nr <= INT_MAX &&
-		    (size_t)(p + n - tab - 1) < sizeof(name)) {
-			memcpy(name, tab + 1, (size_t)(p + n - tab - 1));
-			name[p + n - tab - 1] = '\0';
-			if ((sys_kind_info(sys_kind_lookup(name))->flags &
-			     SKF_ENTER_FILTERED) &&
-			    imap_put(&cx->unshadowed, (int)nr, (void *)1, NULL))
-				return -AN_E_NOMEM;
-		}
-		p = nl ? nl + 1 : NULL;
-	}
+	if (n != 2)
+		return 0;
+	nr = strtol(f[0], &end, 10);
+	if (end != f[0] && nr >= 0 && nr <= INT_MAX &&
+	    (sys_kind_info(sys_kind_lookup(f[1]))->flags &
+	     SKF_ENTER_FILTERED) &&
+	    imap_put(&cx->unshadowed, (int)nr, (void *)1, NULL))
+		return -AN_E_NOMEM;
 	return 0;
 }
 
@@ -177,7 +164,7 @@ int compat_init(struct compat *cx, const struct source_info *in)
 	cx->ncpus = in->nr_cpus > 0 ? in->nr_cpus : 1;
 	cx->gaps = an_calloc((size_t)cx->ncpus, sizeof(*cx->gaps));
 	if (!cx->gaps || load_unshadowed(cx) ||
-	    filtered_unshadowed(cx, in->syscalls) ||
+	    meta_lines(in->syscalls, NULL, filtered_unshadowed, cx) ||
 	    meta_exec_abis(in->exec_abi, &cx->abis, &cx->exec, &cx->nexec))
 		return -AN_E_NOMEM;
 	cx->exec_used = an_calloc(cx->nexec ? cx->nexec : 1, 1);

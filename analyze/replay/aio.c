@@ -81,37 +81,22 @@ int aio_error(const struct aio_replay *ar)
 
 void aio_hint(struct aio_replay *ar, int tid, const struct dec_aio *a)
 {
-	struct hint *h = imap_get(&ar->hints, tid);
+	struct hint *h = imap_get_new(&ar->hints, tid, sizeof(*h));
 
 	if (!h) {
-		h = an_calloc(1, sizeof(*h));
-		if (!h || imap_put(&ar->hints, tid, h, NULL)) {
-			free(h);
-			ar->err = -AN_E_NOMEM;
-			return;
-		}
+		ar->err = -AN_E_NOMEM;
+		return;
 	}
 	h->a = *a;
 }
 
-static struct actx *ctx_of(struct aio_replay *ar, uint64_t id, bool make)
+/* The context id, made when new; NULL with the error set: no memory. */
+static struct actx *ctx_of(struct aio_replay *ar, uint64_t id)
 {
-	struct hnode **pp = hmap_slot(&ar->ctxs, id);
-	struct actx *c;
+	struct actx *c = hmap_get_new(&ar->ctxs, id, sizeof(*c));
 
-	for (; pp && *pp; pp = &(*pp)->next)
-		if ((*pp)->key == id)
-			return (struct actx *)*pp;
-	if (!make)
-		return NULL;
-	c = an_calloc(1, sizeof(*c));
-	if (c)
-		c->h.key = id;
-	if (!c || hmap_add(&ar->ctxs, &c->h)) {
-		free(c);
+	if (!c)
 		ar->err = -AN_E_NOMEM;
-		return NULL;
-	}
 	return c;
 }
 
@@ -156,7 +141,7 @@ static void on_submit(struct aio_replay *ar, const struct sys_call *c)
 	struct actx *x;
 	int64_t k = c->ret;
 
-	if (k <= 0 || !(x = ctx_of(ar, c->args[0], true))) {
+	if (k <= 0 || !(x = ctx_of(ar, c->args[0]))) {
 		free(h);
 		return;
 	}
@@ -187,7 +172,7 @@ static void on_submit(struct aio_replay *ar, const struct sys_call *c)
 
 static void on_reap(struct aio_replay *ar, const struct sys_call *c)
 {
-	struct actx *x = ctx_of(ar, c->args[0], false);
+	struct actx *x = hmap_get(&ar->ctxs, c->args[0]);
 	struct sys_call *out;
 
 	for (int64_t i = 0; i < c->ret; i++) {

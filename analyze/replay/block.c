@@ -224,11 +224,6 @@ static struct hnode **qfind(struct replay_block *rb, uint32_t dev,
 	return NULL;
 }
 
-static void qfree(struct hnode *h)
-{
-	free(h);
-}
-
 /* Take the time of the bio at dev:sector out of the table; 0: none. */
 static uint64_t qtake(struct replay_block *rb, uint32_t dev, uint64_t sector)
 {
@@ -263,7 +258,7 @@ static void qevict(struct replay_block *rb, uint64_t now)
 		}
 	}
 	if (rb->bios.n >= MAX_PENDING / 2)
-		hmap_release(&rb->bios, qfree);
+		hmap_release(&rb->bios, NULL);
 }
 
 /* Note time ts for the bio at dev:sector (replacing one there). */
@@ -279,19 +274,14 @@ static void qput(struct replay_block *rb, uint32_t dev, uint64_t sector,
 	}
 	if (rb->bios.n >= MAX_PENDING)
 		qevict(rb, ts);
-	b = malloc(sizeof(*b));
+	b = hmap_add_new(&rb->bios, qkey(dev, sector), sizeof(*b));
 	if (!b) {
 		rb->err = -AN_E_NOMEM;
 		return;
 	}
-	b->h.key = qkey(dev, sector);
 	b->dev = dev;
 	b->sector = sector;
 	b->ts = ts;
-	if (hmap_add(&rb->bios, &b->h)) {
-		free(b);
-		rb->err = -AN_E_NOMEM;
-	}
 }
 
 uint64_t replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
@@ -341,7 +331,7 @@ void replay_block_gap(struct replay_block *rb)
 	if (rb->pending.n)
 		drop_all(rb, &rb->an.dropped_at_gap);
 	if (rb->bios.n)
-		hmap_release(&rb->bios, qfree);
+		hmap_release(&rb->bios, NULL);
 }
 
 void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
@@ -467,7 +457,7 @@ void replay_block_free(struct replay_block *rb)
 		return;
 	drop_all(rb, &rb->an.still_open);
 	free(rb->pending.b);
-	hmap_release(&rb->bios, qfree);
+	hmap_release(&rb->bios, NULL);
 	while ((n = rb->free_list)) {
 		rb->free_list = n->next;
 		free(n);

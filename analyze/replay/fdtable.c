@@ -74,21 +74,16 @@ static struct file *idx_get(const struct filetab *ft, const char *key)
 /* Index f by key (taken: freed here when it cannot be kept). */
 static void idx_put(struct filetab *ft, char *key, struct file *f)
 {
-	struct fkey *k = key ? malloc(sizeof(*k)) : NULL;
+	struct fkey *k = key ? hmap_add_new(&ft->idx, hash_str(key),
+					    sizeof(*k)) : NULL;
 
 	if (!k) {
 		ft->err = -AN_E_NOMEM;
 		free(key);
 		return;
 	}
-	k->h.key = hash_str(key);
 	k->key = key;
 	k->f = f;
-	if (hmap_add(&ft->idx, &k->h) < 0) {
-		ft->err = -AN_E_NOMEM;
-		free(key);
-		free(k);
-	}
 }
 
 static void fkey_free(struct hnode *n)

@@ -129,10 +129,9 @@ void sysreplay_enter(struct sysreplay *sr, const struct sys_enter *e)
 	if (!p) {
 		if (sr->slots.n >= sr->sweep_at)
 			sweep(sr);
-		p = an_calloc(1, sizeof(*p));
-		if (!p || imap_put(&sr->slots, e->tid, p, NULL)) {
+		p = imap_put_new(&sr->slots, e->tid, sizeof(*p));
+		if (!p) {
 			/* not followed: its exit will be an unpaired one */
-			free(p);
 			sr->err = -AN_E_NOMEM;
 			return;
 		}

@@ -79,17 +79,12 @@ struct uring_replay *uring_new(void)
 	return u;
 }
 
-static void free_node(struct hnode *n)
-{
-	free(n);
-}
-
 void uring_free(struct uring_replay *u)
 {
 	if (!u)
 		return;
-	hmap_release(&u->reqs, free_node);
-	hmap_release(&u->rings, free_node);
+	hmap_release(&u->reqs, NULL);
+	hmap_release(&u->rings, NULL);
 	imap_release(&u->cur);
 	free(u);
 }
@@ -126,21 +121,14 @@ static enum sys_kind op_kind(struct uring_replay *u, int op)
 
 static struct ring *ring_of(struct uring_replay *u, uint64_t ctx, int tid)
 {
-	struct hnode **pp = hmap_slot(&u->rings, ctx);
-	struct ringnode *n;
+	struct ringnode *n = hmap_get(&u->rings, ctx);
 
-	for (; pp && *pp; pp = &(*pp)->next) {
-		n = (struct ringnode *)*pp;
-		if (n->ctx == ctx)
-			return &n->r;
-	}
+	if (n)
+		return &n->r;
 	if (!tid)
 		return NULL;
-	n = an_calloc(1, sizeof(*n));
-	if (n)
-		n->h.key = ctx;
-	if (!n || hmap_add(&u->rings, &n->h)) {
-		free(n);
+	n = hmap_add_new(&u->rings, ctx, sizeof(*n));
+	if (!n) {
 		u->err = -AN_E_NOMEM;
 		return NULL;
 	}
@@ -237,14 +225,8 @@ static void on_submit(struct uring_replay *u, const struct dec_ev *ev)
 		u->st.evicted++;
 		return;
 	}
-	r = an_calloc(1, sizeof(*r));
+	r = hmap_add_new(&u->reqs, rkey(e->ctx, e->user_data), sizeof(*r));
 	if (!r) {
-		u->err = -AN_E_NOMEM;
-		return;
-	}
-	r->h.key = rkey(e->ctx, e->user_data);
-	if (hmap_add(&u->reqs, &r->h)) {
-		free(r);
 		u->err = -AN_E_NOMEM;
 		return;
 	}
@@ -417,7 +399,7 @@ void uring_finish(struct uring_replay *u)
 {
 	u->phead = u->ptail = NULL;
 	u->st.open_at_end += u->reqs.n;
-	hmap_release(&u->reqs, free_node);
+	hmap_release(&u->reqs, NULL);
 	imap_release(&u->cur);
 }
 

@@ -161,16 +161,10 @@ static int key_of(enum key k, const struct dec_ev *ev)
 /* The state of tid, made when new; NULL with the error set: no memory. */
 static struct tstate *thread(struct windows *ws, int tid)
 {
-	struct tstate *t = imap_get(&ws->threads, tid);
+	struct tstate *t = imap_get_new(&ws->threads, tid, sizeof(*t));
 
-	if (!t) {
-		t = an_calloc(1, sizeof(*t));
-		if (!t || imap_put(&ws->threads, tid, t, NULL)) {
-			free(t);
-			ws->err = -AN_E_NOMEM;
-			return NULL;
-		}
-	}
+	if (!t)
+		ws->err = -AN_E_NOMEM;
 	return t;
 }
 

@@ -86,11 +86,6 @@ struct fio_export *fio_export_new(const char *dir, struct stats *st,
 	return fx;
 }
 
-static void free_pos(struct hnode *n)
-{
-	free(n);
-}
-
 void fio_export_free(struct fio_export *fx)
 {
 	if (!fx)
@@ -104,7 +99,7 @@ void fio_export_free(struct fio_export *fx)
 	free(fx->logs);
 	imap_release(&fx->log_of);
 	imap_release_all(&fx->fnames, free);
-	hmap_release(&fx->pos, free_pos);
+	hmap_release(&fx->pos, NULL);
 	free(fx->err_path);
 	free(fx->dir);
 	free(fx);
@@ -246,24 +241,13 @@ static struct flog *log_of(struct fio_export *fx, int pid,
 	return l;
 }
 
-static struct fdpos *fdpos(struct fio_export *fx, int pid, int fd,
-			   bool create)
+static struct fdpos *fdpos(struct fio_export *fx, int pid, int fd)
 {
 	uint64_t key = (uint64_t)(uint32_t)pid << 32 | (uint32_t)fd;
-	struct hnode **pp = hmap_slot(&fx->pos, key);
-	struct fdpos *p;
+	struct fdpos *p = hmap_get_new(&fx->pos, key, sizeof(*p));
 
-	for (struct hnode *n = pp ? *pp : NULL; n; n = n->next)
-		if (n->key == key)
-			return (struct fdpos *)n;
-	if (!create)
-		return NULL;
-	p = an_calloc(1, sizeof(*p));
-	if (!p || (p->n.key = key, hmap_add(&fx->pos, &p->n))) {
-		free(p);
+	if (!p)
 		fx->err = -AN_E_NOMEM;
-		return NULL;
-	}
 	return p;
 }
 
@@ -287,7 +271,7 @@ void fio_export_call(void *arg, const struct sys_call *c, int proc_id,
 	pid = sink_call_pid(fx->st, c, proc_id);
 	if (k->flags & SKF_OPEN) {
 		/* a new fd reads and writes from 0 */
-		if (c->ret >= 0 && (p = fdpos(fx, pid, (int)c->ret, true)))
+		if (c->ret >= 0 && (p = fdpos(fx, pid, (int)c->ret)))
 			p->pos = 0;
 		return;
 	}
@@ -308,7 +292,7 @@ void fio_export_call(void *arg, const struct sys_call *c, int proc_id,
 		    c->kind == SK_PREADV || c->kind == SK_PWRITEV ||
 		    c->kind == SK_PREADV2 || c->kind == SK_PWRITEV2) {
 			off = c->args[3];	/* pos (pos_l of the vector forms) */
-		} else if ((p = fdpos(fx, pid, fd, true))) {
+		} else if ((p = fdpos(fx, pid, fd))) {
 			off = p->pos;
 			p->pos += len;
 		}
@@ -351,9 +335,8 @@ void fio_export_call(void *arg, const struct sys_call *c, int proc_id,
 	}
 	fe = imap_get(&fx->fnames, fi.id);
 	if (!fe) {
-		fe = an_calloc(1, sizeof(*fe));
-		if (!fe || imap_put(&fx->fnames, fi.id, fe, NULL)) {
-			free(fe);
+		fe = imap_put_new(&fx->fnames, fi.id, sizeof(*fe));
+		if (!fe) {
 			fx->err = -AN_E_NOMEM;
 			return;
 		}

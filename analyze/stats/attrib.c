@@ -153,11 +153,6 @@ struct attrib *attrib_new(struct sysreplay *sr, struct proctable *pt,
 	return at;
 }
 
-static void free_bio(struct hnode *n)
-{
-	free(n);
-}
-
 static void free_inode(struct hnode *n)
 {
 	struct inode_rec *ir = (struct inode_rec *)n;
@@ -170,7 +165,7 @@ void attrib_free(struct attrib *at)
 {
 	if (!at)
 		return;
-	hmap_release(&at->bios, free_bio);
+	hmap_release(&at->bios, NULL);
 	hmap_release(&at->inodes, free_inode);
 	free(at->bdi);
 	free(at->t.journal);
@@ -573,22 +568,17 @@ static void bio_put(struct attrib *at, uint32_t dev, uint64_t sector,
 		b->remapped = remapped;
 		return;
 	}
-	b = an_calloc(1, sizeof(*b));
+	b = hmap_add_new(&at->bios, bkey(dev, sector), sizeof(*b));
 	if (!b) {
 		/* its request will be one without a bio of ours */
 		at->err = -AN_E_NOMEM;
 		return;
 	}
-	b->h.key = bkey(dev, sector);
 	b->dev = dev;
 	b->sector = sector;
 	b->nr = nr;
 	b->o = *o;
 	b->remapped = remapped;
-	if (hmap_add(&at->bios, &b->h)) {
-		free(b);
-		at->err = -AN_E_NOMEM;
-	}
 }
 
 /* ------------------------------------------------------------------ */

@@ -24,17 +24,14 @@
 
 #include "tracedat.h"
 #include "tracedat-int.h"
+#include "tests/ftrace-text.h"
 
 #define NPAGES 3
 #define PER_PAGE 5
 #define PAGE 4096
 
 static const char fmt[] =
-	"name: foo\nID: 7\nformat:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+	"name: foo\nID: 7\nformat:\n" COMMON_FIELDS
 	"\tfield:int x;\toffset:8;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"x=%d\", REC->x\n";
 

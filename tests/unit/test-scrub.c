@@ -16,15 +16,12 @@
 
 #include "base/err.h"
 #include "input/scrub.h"
+#include "tests/ftrace-text.h"
 
 #define SUBBUF	4096
 #define HDR	16		/* timestamp and commit of a 64-bit kernel */
 
-static const char header_page[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+static const char header_page[] = HEADER_PAGE_64;
 
 /* "sys\0format": a char[16] and a __data_loc string after the common fields */
 static const char format[] =
@@ -32,11 +29,7 @@ static const char format[] =
 	"name: names\n"
 	"ID: 200\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:char comm[16];\toffset:8;\tsize:16;\tsigned:0;\n"
 	"\tfield:__data_loc char[] path;\toffset:24;\tsize:4;\tsigned:0;\n"
 	"\n"

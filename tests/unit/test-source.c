@@ -29,6 +29,7 @@
 #include "input/ftrace-guard.h"
 #include "decode/decode.h"
 #include "replay/block.h"
+#include "tests/ftrace-text.h"
 
 #define SUBBUF		4096
 #define TEST_ID		42
@@ -37,28 +38,12 @@ static const char test_format[] =
 	"name: test_ev\n"
 	"ID: 42\n"
 	"format:\n"
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n"
-	"\n"
+	COMMON_FIELDS
 	"\tfield:unsigned int a;\toffset:8;\tsize:4;\tsigned:0;\n"
 	"\tfield:int b;\toffset:12;\tsize:4;\tsigned:1;\n"
 	"\tfield:unsigned long long c;\toffset:16;\tsize:8;\tsigned:0;\n"
 	"\n"
 	"print fmt: \"a=%u b=%d c=%llu\", REC->a, REC->b, REC->c\n";
-
-static const char header_page_64[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
-
-static const char header_page_32[] =
-	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
-	"\tfield: local_t commit;\toffset:8;\tsize:4;\tsigned:1;\n"
-	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
-	"\tfield: char data;\toffset:12;\tsize:4084;\tsigned:1;\n";
 
 /* One ring-buffer sub-buffer under construction. */
 struct page {
@@ -141,7 +126,7 @@ static void file_begin(struct file *f, bool be, int lsize)
 		.text = text,
 		.text_len = sizeof(text) - 1,
 	};
-	const char *hp = lsize == 8 ? header_page_64 : header_page_32;
+	const char *hp = lsize == 8 ? HEADER_PAGE_64 : HEADER_PAGE_32;
 	static const char snap[] = "proc\t77\t1\tsnapcomm\t/bin/x\tx\n"
 				   "thread\t78\t77\tworker\n";
 	static const char sys[] = "1\twrite\n0\tread\n";
@@ -478,36 +463,25 @@ static void test_not_a_recording(void **state)
 #define RQ_ISSUE	1102
 #define RQ_COMPLETE	1103
 
-#define COMMON_FIELDS \
-	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
-	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
-	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
-	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+/*
+ * The formats of block_rq_insert, _issue and _complete: the same fields
+ * but the one at offset 28 (bytes; error in _complete).
+ */
+#define RQ_FORMAT(name, id, field28, signed28) \
+	"name: " name "\nID: " id "\nformat:\n" COMMON_FIELDS \
+	"\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n" \
+	"\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n" \
+	"\tfield:" field28 ";\toffset:28;\tsize:4;\tsigned:" signed28 ";\n" \
+	"\tfield:char rwbs[10];\toffset:32;\tsize:10;\tsigned:0;\n" \
+	"\nprint fmt: \"%llu %s\", REC->sector, REC->rwbs\n"
 
 static const char fmt_insert[] =
-	"name: block_rq_insert\nID: 1101\nformat:\n" COMMON_FIELDS
-	"\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
-	"\tfield:unsigned int bytes;\toffset:28;\tsize:4;\tsigned:0;\n"
-	"\tfield:char rwbs[10];\toffset:32;\tsize:10;\tsigned:0;\n"
-	"\nprint fmt: \"%llu %s\", REC->sector, REC->rwbs\n";
+	RQ_FORMAT("block_rq_insert", "1101", "unsigned int bytes", "0");
 static const char fmt_issue[] =
-	"name: block_rq_issue\nID: 1102\nformat:\n" COMMON_FIELDS
-	"\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
-	"\tfield:unsigned int bytes;\toffset:28;\tsize:4;\tsigned:0;\n"
-	"\tfield:char rwbs[10];\toffset:32;\tsize:10;\tsigned:0;\n"
-	"\nprint fmt: \"%llu %s\", REC->sector, REC->rwbs\n";
+	RQ_FORMAT("block_rq_issue", "1102", "unsigned int bytes", "0");
 static const char fmt_complete[] =
-	"name: block_rq_complete\nID: 1103\nformat:\n" COMMON_FIELDS
-	"\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
-	"\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
-	"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\tsigned:0;\n"
-	"\tfield:int error;\toffset:28;\tsize:4;\tsigned:1;\n"
-	"\tfield:char rwbs[10];\toffset:32;\tsize:10;\tsigned:0;\n"
-	"\nprint fmt: \"%llu %s\", REC->sector, REC->rwbs\n";
+	RQ_FORMAT("block_rq_complete", "1103", "int error", "1");
 
 /*
  * The widths and precisions of a print fmt: a constant up to 4096 (the

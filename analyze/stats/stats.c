@@ -13,6 +13,7 @@
 #include "base/err.h"
 #include "base/heap.h"
 #include "decode/decode.h"
+#include "input/meta.h"
 #include "replay/block.h"
 #include "replay/syscall.h"
 #include "replay/fdtable.h"
@@ -175,9 +176,7 @@ static int cmp_devstat(const void *x, const void *y)
 {
 	const struct devstat *a = x, *b = y;
 
-	if (a->dev != b->dev)
-		return a->dev < b->dev ? -1 : 1;
-	return (int)a->op - (int)b->op;
+	return stats_devop_cmp(a->dev, a->op, b->dev, b->op);
 }
 
 /* ------------------------------------------------------------------ */
@@ -348,6 +347,14 @@ const char *stats_call_file(const struct slow_call *c)
 const char *stats_comm(const struct stats *st, int pid)
 {
 	return st->dec ? decode_comm(st->dec, pid) : "<...>";
+}
+
+const char *stats_dev_name(const struct stats *st, uint32_t dev, char *buf,
+			   size_t n)
+{
+	if (!meta_dev_name(st->info->snapshot_start, dev, buf, n))
+		snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
+	return buf;
 }
 
 uint64_t stats_lost(const struct stats *st, uint64_t *gaps)

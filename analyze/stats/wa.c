@@ -58,17 +58,17 @@ static uint32_t disk_of(struct wa *w, uint32_t fsdev)
 struct wa *wa_new(bool jbd2, bool ext4_sync,
 		  uint32_t (*dof)(uint32_t, void *), void *arg)
 {
-	struct wa *w = an_calloc(1, sizeof(*w));
-	struct wa_priv *p = an_calloc(1, sizeof(*p));
+	/* one allocation: wa_free() frees the private part with it */
+	struct { struct wa w; struct wa_priv p; } *a;
+	struct wa *w;
 
-	if (!w || !p) {
-		free(w);
-		free(p);
+	a = an_calloc(1, sizeof(*a));
+	if (!a)
 		return NULL;
-	}
-	w->p = p;
-	p->disk_of = dof;
-	p->arg = arg;
+	w = &a->w;
+	w->p = &a->p;
+	w->p->disk_of = dof;
+	w->p->arg = arg;
 	w->st.jbd2 = jbd2;
 	w->st.ext4_sync = ext4_sync;
 	return w;
@@ -105,7 +105,6 @@ void wa_free(struct wa *w)
 	free(w->fs);
 	free(w->dev);
 	free(w->p->pend);
-	free(w->p);
 	free(w);
 }
 

@@ -313,14 +313,14 @@ static struct dm_row *row_get(struct dm_section *s, const char *key)
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->rows[i].key, key))
 			return &s->rows[i];
-	if (an_grow(&s->rows, &s->alloc, s->n + 1, sizeof(*s->rows), 16))
+	r = an_push(&s->rows, &s->n, &s->alloc, sizeof(*s->rows), 16);
+	if (!r)
 		return NULL;
-	r = &s->rows[s->n];
-	memset(r, 0, sizeof(*r));
 	r->key = an_strdup(key);
-	if (!r->key)
+	if (!r->key) {
+		s->n--;		/* a row has a key */
 		return NULL;
-	s->n++;
+	}
 	return r;
 }
 

@@ -100,6 +100,7 @@ static struct dirty_task *task_get(struct dirty *d, int tid)
 {
 	struct dirty_priv *p = d->p;
 	size_t i = p->last_task;
+	struct dirty_task *t;
 
 	if (i < d->ntask && d->task[i].tid == tid)
 		return &d->task[i];
@@ -108,14 +109,14 @@ static struct dirty_task *task_get(struct dirty *d, int tid)
 			p->last_task = i;
 			return &d->task[i];
 		}
-	if (an_grow(&d->task, &d->atask, d->ntask + 1, sizeof(*d->task), 16)) {
+	t = an_push(&d->task, &d->ntask, &d->atask, sizeof(*d->task), 16);
+	if (!t) {
 		p->err = -AN_E_NOMEM;
 		return &p->spare_task;
 	}
-	memset(&d->task[d->ntask], 0, sizeof(*d->task));
-	d->task[d->ntask].tid = tid;
-	p->last_task = d->ntask;
-	return &d->task[d->ntask++];
+	t->tid = tid;
+	p->last_task = d->ntask - 1;
+	return t;
 }
 
 static void on_bdp(struct dirty *d, const struct dec_ev *ev)

@@ -73,12 +73,11 @@ static struct finding *add(struct ctx *c, const char *rule,
 	struct findings *f = c->f;
 	struct finding *x;
 
-	if (an_grow(&f->v, &f->alloc, f->n + 1, sizeof(*f->v), 8)) {
+	x = an_push(&f->v, &f->n, &f->alloc, sizeof(*f->v), 8);
+	if (!x) {
 		c->err = -AN_E_NOMEM;
 		return NULL;
 	}
-	x = &f->v[f->n++];
-	memset(x, 0, sizeof(*x));
 	x->rule = rule;
 	x->sev = sev;
 	x->lost_ns = lost_ns;

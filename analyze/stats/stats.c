@@ -79,11 +79,9 @@ static struct devstat *devstat_get(struct stats *st, uint32_t dev,
 	for (size_t i = 0; i < st->ndev; i++)
 		if (st->dev[i].dev == dev && st->dev[i].op == op)
 			return &st->dev[i];
-	if (an_grow(&st->dev, &st->dev_alloc, st->ndev + 1, sizeof(*st->dev),
-		    8))
+	d = an_push(&st->dev, &st->ndev, &st->dev_alloc, sizeof(*st->dev), 8);
+	if (!d)
 		return NULL;
-	d = &st->dev[st->ndev++];
-	memset(d, 0, sizeof(*d));
 	d->dev = dev;
 	d->op = op;
 	return d;
@@ -153,11 +151,10 @@ int stats_bio(struct stats *st, uint32_t dev, enum blk_op op,
 			break;
 		}
 	if (!b) {
-		if (an_grow(&st->bio, &st->bio_alloc, st->nbio + 1,
-			    sizeof(*st->bio), 8))
+		b = an_push(&st->bio, &st->nbio, &st->bio_alloc,
+			    sizeof(*st->bio), 8);
+		if (!b)
 			return -AN_E_NOMEM;
-		b = &st->bio[st->nbio++];
-		memset(b, 0, sizeof(*b));
 		b->dev = dev;
 		b->op = op;
 	}

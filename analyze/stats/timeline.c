@@ -74,12 +74,11 @@ static struct tl_dev *dev_of(struct timeline *tl, uint32_t dev)
 	for (size_t i = 0; i < tl->ndev; i++)
 		if (tl->dev[i].dev == dev)
 			return &tl->dev[i];
-	if (an_grow(&tl->dev, &tl->adev, tl->ndev + 1, sizeof(*tl->dev), 4)) {
+	d = an_push(&tl->dev, &tl->ndev, &tl->adev, sizeof(*tl->dev), 4);
+	if (!d) {
 		tl->err = -AN_E_NOMEM;
 		return NULL;
 	}
-	d = &tl->dev[tl->ndev++];
-	memset(d, 0, sizeof(*d));
 	d->dev = dev;
 	d->stride = 1;
 	d->pt = an_calloc(TL_POINTS, sizeof(*d->pt));

@@ -115,12 +115,11 @@ struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev)
 	for (size_t i = 0; i < w->ndev; i++)
 		if (w->dev[i].dev == dev)
 			return &w->dev[i];
-	if (an_grow(&w->dev, &w->adev, w->ndev + 1, sizeof(*w->dev), 8)) {
+	d = an_push(&w->dev, &w->ndev, &w->adev, sizeof(*w->dev), 8);
+	if (!d) {
 		w->p->err = -AN_E_NOMEM;
 		return &w->p->spare;
 	}
-	d = &w->dev[w->ndev++];
-	memset(d, 0, sizeof(*d));
 	d->dev = dev;
 	return d;
 }
@@ -138,14 +137,13 @@ static ssize_t fsync_get(struct wa *w, int tid, uint32_t fsdev, uint64_t ino)
 		if (w->fs[i].tid == tid && w->fs[i].ino == ino &&
 		    w->fs[i].fsdev == fsdev)
 			return (ssize_t)(w->p->last_fs = i);
-	if (an_grow(&w->fs, &w->afs, w->nfs + 1, sizeof(*w->fs), 16))
+	f = an_push(&w->fs, &w->nfs, &w->afs, sizeof(*w->fs), 16);
+	if (!f)
 		return -1;
-	f = &w->fs[w->nfs];
-	memset(f, 0, sizeof(*f));
 	f->tid = tid;
 	f->fsdev = fsdev;
 	f->ino = ino;
-	return (ssize_t)(w->p->last_fs = w->nfs++);
+	return (ssize_t)(w->p->last_fs = w->nfs - 1);
 }
 
 static void pend_drop(struct wa_priv *p, size_t i)

@@ -102,3 +102,14 @@ int an_grow(void *v, size_t *alloc, size_t need, size_t size, size_t min)
 	*alloc = n;
 	return 0;
 }
+
+void *an_push(void *v, size_t *n, size_t *alloc, size_t size, size_t min)
+{
+	char *e;
+
+	if (an_grow(v, alloc, *n + 1, size, min))
+		return NULL;
+	e = (char *)*(void **)v + (*n)++ * size;
+	memset(e, 0, size);
+	return e;
+}

@@ -81,5 +81,11 @@ char *an_asprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * *alloc unchanged.
  */
 int an_grow(void *v, size_t *alloc, size_t need, size_t size, size_t min);
+/*
+ * an_push - a new zeroed element at the end of the array *v of *n (*alloc
+ * grown as an_grow() does); *n counts it.  NULL without memory (*v, *n
+ * and *alloc unchanged).
+ */
+void *an_push(void *v, size_t *n, size_t *alloc, size_t size, size_t min);
 
 #endif /* IOREPORT_BASE_ERR_H */

@@ -6,6 +6,8 @@ analyze_libioreport_a_SOURCES += analyze/base/err.h analyze/base/err.c \
 analyze_libioreport_a_SOURCES += analyze/base/imap.h analyze/base/imap.c \
 	analyze/base/hmap.h analyze/base/hmap.c \
 	analyze/base/heap.h analyze/base/heap.c
+# comma-separated lists of names
+analyze_libioreport_a_SOURCES += analyze/base/strlist.h analyze/base/strlist.c
 # block requests and syscalls: the words of every stage
 analyze_libioreport_a_SOURCES += analyze/base/blk.h analyze/base/blk.c \
 	analyze/base/syskind.h analyze/base/syskind.c

@@ -29,10 +29,19 @@ static double ratio(double num, double den)
 /* The tables: one per section, each metric with its getter */
 
 #define SUM(json, label, u, field) \
-	{ json, label, u, offsetof(struct dm_row, field), NULL, NULL }
-#define GET(json, label, u, fn) { json, label, u, 0, fn, NULL }
-/* A percentile of a latency distribution: tested by Mann-Whitney U. */
-#define GETD(json, label, u, fn, dist) { json, label, u, 0, fn, dist }
+	{ json, label, u, offsetof(struct dm_row, field), NULL, NULL, 0 }
+#define GET(json, label, u, fn) { json, label, u, 0, fn, NULL, 0 }
+/* A latency read from a distribution: tested by Mann-Whitney U. */
+#define GETD(json, label, u, fn, dist) { json, label, u, 0, fn, dist, 0 }
+/* The p-th percentile of a distribution (100: its max), in ns. */
+#define PCT(json, label, p, dist) { json, label, DM_NS, 0, NULL, dist, p }
+/* The latencies every distribution shows: p50, p90, p99, p99.9, max. */
+#define PCTS(json, label, dist) \
+	PCT(json "p50_ns", label "p50(ms)", 50, dist), \
+	PCT(json "p90_ns", label "p90(ms)", 90, dist), \
+	PCT(json "p99_ns", label "p99(ms)", 99, dist), \
+	PCT(json "p999_ns", label "p99.9(ms)", 99.9, dist), \
+	PCT(json "max_ns", label "max(ms)", 100, dist)
 /* A getter of one expression over the row r. */
 #define GETTER(name, expr) \
 	static double name(const struct dm_row *r) { return (expr); }
@@ -81,13 +90,6 @@ GETTER(d_iops, r->secs > 0 ? (double)r->dev->reqs / r->secs : 0)
 GETTER(d_bps, r->secs > 0 ? (double)r->dev->bytes / r->secs : 0)
 GETTER(d_fua, (double)r->dev->fua)
 GETTER(d_preflush, (double)r->dev->preflush)
-GETTER(d_p50, (double)hist_pct(&r->dev->total, 50))
-GETTER(d_p90, (double)hist_pct(&r->dev->total, 90))
-GETTER(d_p99, (double)hist_pct(&r->dev->total, 99))
-GETTER(d_p999, (double)hist_pct(&r->dev->total, 99.9))
-GETTER(d_max, (double)hist_max(&r->dev->total))
-GETTER(d_d2c_p50, (double)hist_pct(&r->dev->device, 50))
-GETTER(d_d2c_p99, (double)hist_pct(&r->dev->device, 99))
 GETTER(d_q2d_p50, r->dev->queue.count ?
 	(double)hist_pct(&r->dev->queue, 50) : NAN)
 
@@ -98,21 +100,12 @@ static const struct dm_metric m_devices[] = {
 	GET("bytes_per_s", "MB/s", DM_BPS, d_bps),
 	GET("fua", "FUA", DM_COUNT, d_fua),
 	GET("preflush", "PREFLUSH", DM_COUNT, d_preflush),
-	GETD("p50_ns", "I2C p50(ms)", DM_NS, d_p50, q2c),
-	GETD("p90_ns", "I2C p90(ms)", DM_NS, d_p90, q2c),
-	GETD("p99_ns", "I2C p99(ms)", DM_NS, d_p99, q2c),
-	GETD("p999_ns", "I2C p99.9(ms)", DM_NS, d_p999, q2c),
-	GETD("max_ns", "I2C max(ms)", DM_NS, d_max, q2c),
-	GETD("d2c_p50_ns", "D2C p50(ms)", DM_NS, d_d2c_p50, d2c),
-	GETD("d2c_p99_ns", "D2C p99(ms)", DM_NS, d_d2c_p99, d2c),
+	PCTS("", "I2C ", q2c),
+	PCT("d2c_p50_ns", "D2C p50(ms)", 50, d2c),
+	PCT("d2c_p99_ns", "D2C p99(ms)", 99, d2c),
 	GETD("q2d_p50_ns", "I2D p50(ms)", DM_NS, d_q2d_p50, q2d),
 };
 
-GETTER(h_p50, (double)hist_pct(&r->h, 50))
-GETTER(h_p90, (double)hist_pct(&r->h, 90))
-GETTER(h_p99, (double)hist_pct(&r->h, 99))
-GETTER(h_p999, (double)hist_pct(&r->h, 99.9))
-GETTER(h_max, (double)r->h.max)
 GETTER(p_wa, ratio((double)r->blk_write_bytes + (double)r->journal_bytes,
 		   (double)r->write_bytes))
 
@@ -122,11 +115,7 @@ static const struct dm_metric m_procs[] = {
 	SUM("read_bytes", "read(MB)", DM_BYTES, read_bytes),
 	SUM("write_bytes", "written(MB)", DM_BYTES, write_bytes),
 	SUM("fsyncs", "fsync+fdatasync", DM_COUNT, fsyncs),
-	GETD("fsync_p50_ns", "fsync p50(ms)", DM_NS, h_p50, lat),
-	GETD("fsync_p90_ns", "fsync p90(ms)", DM_NS, h_p90, lat),
-	GETD("fsync_p99_ns", "fsync p99(ms)", DM_NS, h_p99, lat),
-	GETD("fsync_p999_ns", "fsync p99.9(ms)", DM_NS, h_p999, lat),
-	GETD("fsync_max_ns", "fsync max(ms)", DM_NS, h_max, lat),
+	PCTS("fsync_", "fsync ", lat),
 	SUM("blk_write_bytes", "device writes(MB)", DM_BYTES, blk_write_bytes),
 	SUM("journal_bytes", "journal(MB)", DM_BYTES, journal_bytes),
 	SUM("throttled_ns", "throttled(ms)", DM_NS, throttled_ns),
@@ -142,8 +131,8 @@ static const struct dm_metric m_files[] = {
 	SUM("reads", "reads", DM_COUNT, reads),
 	SUM("read_bytes", "read(MB)", DM_BYTES, read_bytes),
 	SUM("fsyncs", "fsyncs", DM_COUNT, fsyncs),
-	GETD("fsync_p50_ns", "fsync p50(ms)", DM_NS, h_p50, lat),
-	GETD("fsync_p99_ns", "fsync p99(ms)", DM_NS, h_p99, lat),
+	PCT("fsync_p50_ns", "fsync p50(ms)", 50, lat),
+	PCT("fsync_p99_ns", "fsync p99(ms)", 99, lat),
 	SUM("blk_write_bytes", "device writes(MB)", DM_BYTES, blk_write_bytes),
 	GET("wa_ratio", "write ampl.(x)", DM_RATIO, f_wa),
 };
@@ -173,11 +162,7 @@ GETTER(s_per, ratio((double)r->flushes, (double)r->ext4_fsyncs))
 
 static const struct dm_metric m_fsync[] = {
 	SUM("ext4_fsyncs", "ext4 fsyncs", DM_COUNT, ext4_fsyncs),
-	GETD("p50_ns", "p50(ms)", DM_NS, h_p50, lat),
-	GETD("p90_ns", "p90(ms)", DM_NS, h_p90, lat),
-	GETD("p99_ns", "p99(ms)", DM_NS, h_p99, lat),
-	GETD("p999_ns", "p99.9(ms)", DM_NS, h_p999, lat),
-	GETD("max_ns", "max(ms)", DM_NS, h_max, lat),
+	PCTS("", "", lat),
 	SUM("flushes", "flushes during", DM_COUNT, flushes),
 	SUM("flush_ns", "flush time(ms)", DM_NS, flush_ns),
 	GET("flushes_per_fsync", "flushes/fsync", DM_RATIO, s_per),
@@ -248,6 +233,11 @@ double dm_value(const struct dm_metric *m, const struct dm_row *r)
 {
 	if (m->get)
 		return m->get(r);
+	if (m->dist) {
+		const struct hist *h = m->dist(r);
+
+		return h ? (double)hist_pct(h, m->pct) : NAN;
+	}
 	return (double)*(const uint64_t *)((const char *)r + m->off);
 }
 
@@ -297,9 +287,9 @@ const struct hist *dm_picture(const struct dm_section *s,
 {
 	switch (s->pic) {
 	case DM_PIC_Q2C:
-		return r->dev ? &r->dev->total : NULL;
+		return q2c(r);
 	case DM_PIC_FSYNC:
-		return &r->h;
+		return lat(r);
 	default:
 		return NULL;
 	}
@@ -323,24 +313,15 @@ static struct dm_row *row_get(struct dm_section *s, const char *key)
 	for (size_t i = 0; i < s->n; i++)
 		if (!strcmp(s->rows[i].key, key))
 			return &s->rows[i];
-	if (an_grow(&s->rows, &s->alloc, s->n + 1, sizeof(*s->rows), 16))
+	r = an_push(&s->rows, &s->n, &s->alloc, sizeof(*s->rows), 16);
+	if (!r)
 		return NULL;
-	r = &s->rows[s->n];
-	memset(r, 0, sizeof(*r));
 	r->key = an_strdup(key);
-	if (!r->key)
+	if (!r->key) {
+		s->n--;		/* a row has a key */
 		return NULL;
-	s->n++;
+	}
 	return r;
-}
-
-/* The name of a device in a pass's start snapshot, else "maj:min". */
-static const char *dev_name(const struct stats *st, uint32_t dev, char *buf,
-			    size_t n)
-{
-	if (!meta_dev_name(st->info->snapshot_start, dev, buf, n))
-		snprintf(buf, n, "%u:%u", dev >> 20, dev & ((1u << 20) - 1));
-	return buf;
 }
 
 /* A device as BEFORE names it. */
@@ -351,9 +332,9 @@ static const char *dev_key(const struct fill *c, uint32_t dev, char *buf,
 		uint32_t bd = snapdiff_dev(c->sd, dev);
 
 		if (bd != dev)
-			return dev_name(c->before, bd, buf, n);
+			return stats_dev_name(c->before, bd, buf, n);
 	}
-	return dev_name(c->st, dev, buf, n);
+	return stats_dev_name(c->st, dev, buf, n);
 }
 
 static int fill_summary(struct dm_section *s, struct fill *c)

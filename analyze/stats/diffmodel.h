@@ -43,7 +43,8 @@ struct dm_row {
 	double secs;			/* the recording's duration */
 };
 
-/* A metric: a plain sum of the row (off) or what get computes. */
+/* A metric: a plain sum of the row (off), what get computes, or a
+ * percentile of the distribution dist (pct). */
 struct dm_metric {
 	const char *json;	/* raw unit in the name: "p99_ns" */
 	const char *label;	/* text: "Q2C p99(ms)" */
@@ -54,6 +55,8 @@ struct dm_metric {
 	 * Mann-Whitney U (signif.h); NULL: a count (DM_COUNT, DM_RATE) is
 	 * tested as a Poisson rate, others are not tested */
 	const struct hist *(*dist)(const struct dm_row *r);
+	double pct;		/* get NULL, dist set: the value is this
+				   percentile of dist (100: its max) */
 };
 
 /* The latency pictured beside the metrics (diff's histograms). */

@@ -35,15 +35,15 @@ const char *dirty_reason_name(int r)
 
 struct dirty *dirty_new(const struct dirty_caps *c, uint64_t page_size)
 {
-	struct dirty *d = an_calloc(1, sizeof(*d));
-	struct dirty_priv *p = an_calloc(1, sizeof(*p));
+	/* one allocation: dirty_free() frees the private part with it */
+	struct { struct dirty d; struct dirty_priv p; } *a;
+	struct dirty *d;
 
-	if (!d || !p) {
-		free(d);
-		free(p);
+	a = an_calloc(1, sizeof(*a));
+	if (!a)
 		return NULL;
-	}
-	d->p = p;
+	d = &a->d;
+	d->p = &a->p;
 	d->page_size = page_size ? page_size : 4096;
 	d->have_bdp = c->bdp;
 	d->have_gds = c->gds;
@@ -62,7 +62,6 @@ void dirty_free(struct dirty *d)
 		return;
 	free(d->slot);
 	free(d->task);
-	free(d->p);
 	free(d);
 }
 
@@ -101,6 +100,7 @@ static struct dirty_task *task_get(struct dirty *d, int tid)
 {
 	struct dirty_priv *p = d->p;
 	size_t i = p->last_task;
+	struct dirty_task *t;
 
 	if (i < d->ntask && d->task[i].tid == tid)
 		return &d->task[i];
@@ -109,14 +109,14 @@ static struct dirty_task *task_get(struct dirty *d, int tid)
 			p->last_task = i;
 			return &d->task[i];
 		}
-	if (an_grow(&d->task, &d->atask, d->ntask + 1, sizeof(*d->task), 16)) {
+	t = an_push(&d->task, &d->ntask, &d->atask, sizeof(*d->task), 16);
+	if (!t) {
 		p->err = -AN_E_NOMEM;
 		return &p->spare_task;
 	}
-	memset(&d->task[d->ntask], 0, sizeof(*d->task));
-	d->task[d->ntask].tid = tid;
-	p->last_task = d->ntask;
-	return &d->task[d->ntask++];
+	t->tid = tid;
+	p->last_task = d->ntask - 1;
+	return t;
 }
 
 static void on_bdp(struct dirty *d, const struct dec_ev *ev)
@@ -143,18 +143,27 @@ static void on_bdp(struct dirty *d, const struct dec_ev *ev)
 	}
 }
 
+/* A global_dirty_state sample: the gauges of slot s. */
+static void set_gauges(struct dirty_slot *s, uint64_t nr_dirty,
+		       uint64_t nr_writeback, uint64_t bg_thresh,
+		       uint64_t thresh, uint64_t limit)
+{
+	s->gds = true;
+	s->nr_dirty = nr_dirty;
+	s->nr_writeback = nr_writeback;
+	s->bg_thresh = bg_thresh;
+	s->thresh = thresh;
+	s->limit = limit;
+}
+
 static void on_gds(struct dirty *d, const struct dec_ev *ev)
 {
 	struct dirty_priv *p = d->p;
 	struct dirty_slot *s = slot_at(d, ev->ts);
 	const struct dec_gds *g = &ev->gds;
 
-	s->gds = true;
-	s->nr_dirty = g->nr_dirty;
-	s->nr_writeback = g->nr_writeback;
-	s->bg_thresh = g->bg_thresh;
-	s->thresh = g->thresh;
-	s->limit = g->limit;
+	set_gauges(s, g->nr_dirty, g->nr_writeback, g->bg_thresh, g->thresh,
+		   g->limit);
 	if (g->has_written) {
 		if (p->last_written && g->written >= p->last_written) {
 			s->written += g->written - p->last_written;
@@ -232,15 +241,22 @@ void dirty_request(struct dirty *d, const struct blk_request *rq)
 	}
 }
 
+int dirty_cmp(uint64_t pause_a, uint64_t bdp_a, int id_a, uint64_t pause_b,
+	      uint64_t bdp_b, int id_b)
+{
+	if (pause_a != pause_b)
+		return pause_a > pause_b ? -1 : 1;
+	if (bdp_a != bdp_b)
+		return bdp_a > bdp_b ? -1 : 1;
+	return id_a - id_b;
+}
+
 static int cmp_task(const void *x, const void *y)
 {
 	const struct dirty_task *a = x, *b = y;
 
-	if (a->pause_ms != b->pause_ms)
-		return a->pause_ms > b->pause_ms ? -1 : 1;
-	if (a->bdp != b->bdp)
-		return a->bdp > b->bdp ? -1 : 1;
-	return a->tid - b->tid;
+	return dirty_cmp(a->pause_ms, a->bdp, a->tid, b->pause_ms, b->bdp,
+			 b->tid);
 }
 
 void dirty_end(struct dirty *d)
@@ -261,14 +277,9 @@ uint64_t dirty_rebin(const struct dirty *d, struct dirty_slot *out, size_t n)
 		const struct dirty_slot *s = &d->slot[i];
 		struct dirty_slot *o = &out[i / per];
 
-		if (s->gds) {
-			o->gds = true;
-			o->nr_dirty = s->nr_dirty;
-			o->nr_writeback = s->nr_writeback;
-			o->bg_thresh = s->bg_thresh;
-			o->thresh = s->thresh;
-			o->limit = s->limit;
-		}
+		if (s->gds)
+			set_gauges(o, s->nr_dirty, s->nr_writeback,
+				   s->bg_thresh, s->thresh, s->limit);
 		if (s->max_dirty > o->max_dirty)
 			o->max_dirty = s->max_dirty;
 		o->written += s->written;

@@ -90,8 +90,14 @@ void dirty_work_done(struct dirty *d, const struct win *open,
 		     const struct dec_ev *ev);
 /* Every completed block request, as it completes. */
 void dirty_request(struct dirty *d, const struct blk_request *rq);
-/* Sort the tasks by pause time, longest first. */
+/* Sort the tasks by pause time, longest first (dirty_cmp()). */
 void dirty_end(struct dirty *d);
+/*
+ * dirty_cmp - the order of throttled threads, and of processes: the
+ * longest paused first, then the most throttled, then by id (qsort's sign)
+ */
+int dirty_cmp(uint64_t pause_a, uint64_t bdp_a, int id_a, uint64_t pause_b,
+	      uint64_t bdp_b, int id_b);
 
 /*
  * dirty_rebin - merge the slots into n rows of equal width (the last may

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/sbuf.h"
+#include "base/strlist.h"
 #include "input/meta.h"
 #include "base/syskind.h"
 #include "replay/fdtable.h"
@@ -147,22 +148,6 @@ bool filter_dev(const struct view_filter *f, uint32_t dev, uint32_t disk)
 	return false;
 }
 
-/* Whether name is one of the comma-separated names of list. */
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; p && *p; ) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		p = c ? c + 1 : NULL;
-	}
-	return false;
-}
-
 bool filter_proc(const struct view_filter *f, const struct proc *p)
 {
 	bool ok;
@@ -182,7 +167,8 @@ bool filter_proc(const struct view_filter *f, const struct proc *p)
 		ok = false;
 		for (size_t i = 0; i < f->ncomms; i++)
 			ok |= (p->comm && !strcmp(p->comm, f->comms[i])) ||
-			      in_list(p->comms, f->comms[i]);
+			      strlist_has(p->comms, f->comms[i],
+					  strlen(f->comms[i]));
 		if (!ok)
 			return false;
 	}
@@ -260,6 +246,21 @@ static void list_text(struct sbuf *out, const char **sep, const char *what,
 	*sep = ", ";
 }
 
+/* One end of --since/--until: "from 12.000 s ", "until 10:02:03.500 UTC ". */
+static void bound_text(struct sbuf *out, const struct view_filter *f,
+		       const char *word, bool have, bool wall, uint64_t tod_ns,
+		       uint64_t ns)
+{
+	if (wall)
+		sbuf_addf(out, "%s %02u:%02u:%06.3f%s ", word,
+			  (unsigned)(tod_ns / 3600000000000ULL),
+			  (unsigned)(tod_ns / 60000000000ULL % 60),
+			  (double)(tod_ns % 60000000000ULL) / 1e9,
+			  f->zone[0] ? f->zone : " UTC");
+	else if (have)
+		sbuf_addf(out, "%s %.3f s ", word, (double)ns / 1e9);
+}
+
 void filter_text(const struct view_filter *f, struct sbuf *out)
 {
 	const char *sep = "";
@@ -273,22 +274,10 @@ void filter_text(const struct view_filter *f, struct sbuf *out)
 	}
 	if (f->have_since || f->have_until) {
 		sbuf_addstr(out, sep);
-		if (f->since_wall)
-			sbuf_addf(out, "from %02u:%02u:%06.3f%s ",
-				  (unsigned)(f->since_tod_ns / 3600000000000ULL),
-				  (unsigned)(f->since_tod_ns / 60000000000ULL % 60),
-				  (double)(f->since_tod_ns % 60000000000ULL) / 1e9,
-				  f->zone[0] ? f->zone : " UTC");
-		else if (f->have_since)
-			sbuf_addf(out, "from %.3f s ", (double)f->since_ns / 1e9);
-		if (f->until_wall)
-			sbuf_addf(out, "until %02u:%02u:%06.3f%s ",
-				  (unsigned)(f->until_tod_ns / 3600000000000ULL),
-				  (unsigned)(f->until_tod_ns / 60000000000ULL % 60),
-				  (double)(f->until_tod_ns % 60000000000ULL) / 1e9,
-				  f->zone[0] ? f->zone : " UTC");
-		else if (f->have_until)
-			sbuf_addf(out, "until %.3f s ", (double)f->until_ns / 1e9);
+		bound_text(out, f, "from", f->have_since, f->since_wall,
+			   f->since_tod_ns, f->since_ns);
+		bound_text(out, f, "until", f->have_until, f->until_wall,
+			   f->until_tod_ns, f->until_ns);
 		if (out->len && out->buf[out->len - 1] == ' ' &&
 		    (f->since_wall || f->until_wall))
 			out->buf[--out->len] = '\0';

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "base/err.h"
 #include "base/sbuf.h"
 #include "input/meta.h"
@@ -72,12 +73,11 @@ static struct finding *add(struct ctx *c, const char *rule,
 	struct findings *f = c->f;
 	struct finding *x;
 
-	if (an_grow(&f->v, &f->alloc, f->n + 1, sizeof(*f->v), 8)) {
+	x = an_push(&f->v, &f->n, &f->alloc, sizeof(*f->v), 8);
+	if (!x) {
 		c->err = -AN_E_NOMEM;
 		return NULL;
 	}
-	x = &f->v[f->n++];
-	memset(x, 0, sizeof(*x));
 	x->rule = rule;
 	x->sev = sev;
 	x->lost_ns = lost_ns;
@@ -129,34 +129,40 @@ static void say(struct ctx *c, struct finding *x, struct sbuf *sb,
 		c->err = -AN_E_NOMEM;
 }
 
+/* v / div in fmt of the first row whose min v reaches, else of the last */
+struct scale {
+	double min, div;
+	const char *fmt;
+};
+
+static void scaled(struct sbuf *sb, double v, const struct scale *s, size_t n)
+{
+	while (n-- > 1 && !(v >= s->min))
+		s++;
+	sbuf_addf(sb, s->fmt, v / s->div);
+}
+
 /* "12.3 ms", "1.24 s", "0.41 ms" */
 static void add_time(struct sbuf *sb, double ns)
 {
-	if (ns >= 1e9)
-		sbuf_addf(sb, "%.2f s", ns / 1e9);
-	else if (ns >= 10e6)
-		sbuf_addf(sb, "%.0f ms", ns / 1e6);
-	else if (ns >= 1e6)
-		sbuf_addf(sb, "%.1f ms", ns / 1e6);
-	else
-		sbuf_addf(sb, "%.2f ms", ns / 1e6);
+	static const struct scale t[] = {
+		{ 1e9, 1e9, "%.2f s" }, { 10e6, 1e6, "%.0f ms" },
+		{ 1e6, 1e6, "%.1f ms" }, { 0, 1e6, "%.2f ms" },
+	};
+
+	scaled(sb, ns, t, ARRAY_SIZE(t));
 }
 
 /* "5.6 MB", "97 GB", "40 kB" */
 static void add_bytes(struct sbuf *sb, double b)
 {
-	if (b >= 10e12)
-		sbuf_addf(sb, "%.0f TB", b / 1e12);
-	else if (b >= 1e12)
-		sbuf_addf(sb, "%.1f TB", b / 1e12);
-	else if (b >= 10e9)
-		sbuf_addf(sb, "%.0f GB", b / 1e9);
-	else if (b >= 1e9)
-		sbuf_addf(sb, "%.1f GB", b / 1e9);
-	else if (b >= 1e6)
-		sbuf_addf(sb, "%.1f MB", b / 1e6);
-	else
-		sbuf_addf(sb, "%.0f kB", b / 1e3);
+	static const struct scale t[] = {
+		{ 10e12, 1e12, "%.0f TB" }, { 1e12, 1e12, "%.1f TB" },
+		{ 10e9, 1e9, "%.0f GB" }, { 1e9, 1e9, "%.1f GB" },
+		{ 1e6, 1e6, "%.1f MB" }, { 0, 1e3, "%.0f kB" },
+	};
+
+	scaled(sb, b, t, ARRAY_SIZE(t));
 }
 
 static void add_pct(struct sbuf *sb, double part, double whole)
@@ -168,15 +174,6 @@ static void add_pct(struct sbuf *sb, double part, double whole)
 	else
 		sbuf_addf(sb, p > 0 && p < 0.1 ? "%.2f%%" : p > 0 && p < 10 ?
 			  "%.1f%%" : "%.0f%%", p);
-}
-
-/* The name of a block device: the snapshot's, else "maj:min". */
-static const char *dev_name(const struct ctx *c, uint32_t dev, char *buf,
-			    size_t n)
-{
-	if (!c->snap || !meta_dev_name(c->snap, dev, buf, n))
-		snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
-	return buf;
 }
 
 /* The whole disk of a file system's device. */
@@ -501,7 +498,7 @@ static void rule_fsync(struct ctx *c)
 				dev = disk_of(c, w->fsdev);
 		}
 		if (dev) {
-			dev_name(c, dev, buf, sizeof(buf));
+			stats_dev_name(c->st, dev, buf, sizeof(buf));
 			sbuf_addf(&sb, " on %s", buf);
 			ent(c, x, "device", buf, dev);
 		}
@@ -552,7 +549,7 @@ static void rule_device(struct ctx *c)
 		busy = fmin((double)d->device.sum, c->dur);
 		x = add(c, sd ? "small-scattered-writes" : "slow-device",
 			FND_HIGH, (uint64_t)busy);
-		dev_name(c, d->dev, buf, sizeof(buf));
+		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		ent(c, x, "device", buf, d->dev);
 		num(x, "requests", (double)d->reqs);
 		num(x, "bytes", (double)d->bytes);
@@ -662,7 +659,7 @@ static void rule_flush(struct ctx *c)
 			}
 		x = add(c, "flushes", 10 * d->flush_ns >= c->dur ?
 			FND_HIGH : FND_WARNING, d->flush_ns);
-		dev_name(c, d->dev, buf, sizeof(buf));
+		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		ent(c, x, "device", buf, d->dev);
 		num(x, "flushes", (double)d->flushes);
 		num(x, "preflush", (double)d->preflush);
@@ -818,7 +815,7 @@ static void rule_wa(struct ctx *c)
 			    (double)d->write_bytes : 0;
 		x = add(c, "write-amplification", ratio >= 3 ? FND_WARNING :
 			FND_INFO, (uint64_t)fmin(lost, c->dur));
-		dev_name(c, d->dev, buf, sizeof(buf));
+		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		ent(c, x, "device", buf, d->dev);
 		num(x, "ratio", ratio);
 		num(x, "app_write_bytes", (double)d->app_bytes);
@@ -930,7 +927,7 @@ static void rule_reads(struct ctx *c)
 			ent(c, x, "file", name, -1);
 			dev = path_dev(c, fr[k].f.path);
 			if (!shown && dev) {
-				dev_name(c, dev, buf, sizeof(buf));
+				stats_dev_name(c->st, dev, buf, sizeof(buf));
 				sbuf_addf(&sb, " (%s)", buf);
 				ent(c, x, "device", buf, dev);
 			}
@@ -986,7 +983,7 @@ static void rule_iowait(struct ctx *c)
 		if (own) {
 			const char *file = stats_request_file(c->st, own);
 
-			dev_name(c, own->rq.dev, buf, sizeof(buf));
+			stats_dev_name(c->st, own->rq.dev, buf, sizeof(buf));
 			ent(c, x, "device", buf, own->rq.dev);
 			sbuf_addf(&sb, ", its slowest requests on %s", buf);
 			if (file) {
@@ -1082,7 +1079,7 @@ static void rule_wear(struct ctx *c)
 			continue;
 		x = add(c, "flash-wear", flash(c, d->dev) && day >= 10e9 ?
 			FND_WARNING : FND_INFO, 0);
-		dev_name(c, d->dev, buf, sizeof(buf));
+		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		ent(c, x, "device", buf, d->dev);
 		num(x, "write_bytes", (double)d->write_bytes);
 		num(x, "bytes_per_day", day);

@@ -28,9 +28,7 @@ static int cmp_dev(const void *a, const void *b)
 {
 	const struct ivl_dev *x = a, *y = b;
 
-	if (x->dev != y->dev)
-		return x->dev < y->dev ? -1 : 1;
-	return (int)x->op - (int)y->op;
+	return stats_devop_cmp(x->dev, x->op, y->dev, y->op);
 }
 
 static int cmp_proc(const void *a, const void *b)

@@ -609,11 +609,8 @@ static int cmp_dtask(const void *x, const void *y)
 {
 	const struct dirty_row *a = x, *b = y;
 
-	if (a->pause_ms != b->pause_ms)
-		return a->pause_ms > b->pause_ms ? -1 : 1;
-	if (a->bdp != b->bdp)
-		return a->bdp > b->bdp ? -1 : 1;
-	return a->pid - b->pid;
+	return dirty_cmp(a->pause_ms, a->bdp, a->pid, b->pause_ms, b->bdp,
+			 b->pid);
 }
 
 long rows_dirty(const struct stats *st, struct dirty_row **out)

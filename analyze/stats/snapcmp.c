@@ -11,10 +11,9 @@
 
 #include "base/err.h"
 #include "base/sbuf.h"
+#include "base/strlist.h"
 #include "input/meta.h"
 #include "stats/snapcmp.h"
-
-static bool tok_in(const char *list, const char *tok, size_t l);
 
 /* ------------------------------------------------------------------ */
 /* The parsed facts of one snapshot */
@@ -130,7 +129,7 @@ static void add_opts(struct sbuf *sb, const char *opts)
 		const char *c = strchr(p, ',');
 		size_t len = c ? (size_t)(c - p) : strlen(p);
 
-		if (len && (!sb->len || !tok_in(sb->buf, p, len))) {
+		if (len && (!sb->len || !strlist_has(sb->buf, p, len))) {
 			if (sb->len)
 				sbuf_addch(sb, ',');
 			sbuf_add(sb, p, len);
@@ -285,22 +284,6 @@ static bool mnt_interesting(const struct mnt *m,
 	return false;
 }
 
-/* Are the l bytes of tok exactly one of the comma-separated items of list? */
-static bool tok_in(const char *list, const char *tok, size_t l)
-{
-	const char *p = list;
-
-	while (p && *p) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-
-		if (len == l && !strncmp(p, tok, l))
-			return true;
-		p = c ? c + 1 : NULL;
-	}
-	return false;
-}
-
 /* "; KEY=B -> KEY=A" when option key (def when absent) differs. */
 static void opt_change(struct sbuf *sb, const char *b, const char *a,
 		       const char *key, const char *def)
@@ -320,22 +303,18 @@ static void opt_change(struct sbuf *sb, const char *b, const char *a,
 static char *mount_note(const char *b, const char *a, int *err)
 {
 	struct sbuf sb = SBUF_INIT;
-	const char *p;
+	const char *p, *opt;
+	size_t len;
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		const char *from = pass ? b : a, *other = pass ? a : b;
+		const char *other = pass ? a : b;
 
-		for (p = from; p && *p;) {
-			const char *c = strchr(p, ',');
-			size_t len = c ? (size_t)(c - p) : strlen(p);
-
-			/* an exact option not in the other list */
-			if (len && !tok_in(other, p, len))
+		/* an exact option not in the other list */
+		for (p = pass ? b : a; strlist_next(&p, &opt, &len);)
+			if (len && !strlist_has(other, opt, len))
 				sbuf_addf(&sb, "%s%c%.*s", sb.len ? " " : "",
-					  pass ? '-' : '+', (int)len, p);
-			p = c ? c + 1 : NULL;
-		}
+					  pass ? '-' : '+', (int)len, opt);
 	}
 	if (meta_mount_barrier(b) != meta_mount_barrier(a))
 		sbuf_addf(&sb, "; barrier %s -> %s",

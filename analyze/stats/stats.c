@@ -13,6 +13,7 @@
 #include "base/err.h"
 #include "base/heap.h"
 #include "decode/decode.h"
+#include "input/meta.h"
 #include "replay/block.h"
 #include "replay/syscall.h"
 #include "replay/fdtable.h"
@@ -78,11 +79,9 @@ static struct devstat *devstat_get(struct stats *st, uint32_t dev,
 	for (size_t i = 0; i < st->ndev; i++)
 		if (st->dev[i].dev == dev && st->dev[i].op == op)
 			return &st->dev[i];
-	if (an_grow(&st->dev, &st->dev_alloc, st->ndev + 1, sizeof(*st->dev),
-		    8))
+	d = an_push(&st->dev, &st->ndev, &st->dev_alloc, sizeof(*st->dev), 8);
+	if (!d)
 		return NULL;
-	d = &st->dev[st->ndev++];
-	memset(d, 0, sizeof(*d));
 	d->dev = dev;
 	d->op = op;
 	return d;
@@ -152,11 +151,10 @@ int stats_bio(struct stats *st, uint32_t dev, enum blk_op op,
 			break;
 		}
 	if (!b) {
-		if (an_grow(&st->bio, &st->bio_alloc, st->nbio + 1,
-			    sizeof(*st->bio), 8))
+		b = an_push(&st->bio, &st->nbio, &st->bio_alloc,
+			    sizeof(*st->bio), 8);
+		if (!b)
 			return -AN_E_NOMEM;
-		b = &st->bio[st->nbio++];
-		memset(b, 0, sizeof(*b));
 		b->dev = dev;
 		b->op = op;
 	}
@@ -175,9 +173,7 @@ static int cmp_devstat(const void *x, const void *y)
 {
 	const struct devstat *a = x, *b = y;
 
-	if (a->dev != b->dev)
-		return a->dev < b->dev ? -1 : 1;
-	return (int)a->op - (int)b->op;
+	return stats_devop_cmp(a->dev, a->op, b->dev, b->op);
 }
 
 /* ------------------------------------------------------------------ */
@@ -348,6 +344,14 @@ const char *stats_call_file(const struct slow_call *c)
 const char *stats_comm(const struct stats *st, int pid)
 {
 	return st->dec ? decode_comm(st->dec, pid) : "<...>";
+}
+
+const char *stats_dev_name(const struct stats *st, uint32_t dev, char *buf,
+			   size_t n)
+{
+	if (!meta_dev_name(st->info->snapshot_start, dev, buf, n))
+		snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
+	return buf;
 }
 
 uint64_t stats_lost(const struct stats *st, uint64_t *gaps)

@@ -65,6 +65,15 @@ struct devstat {
 	uint64_t bios, merges, merged_bytes;
 };
 
+/* The order of the rows of a device and operation: by device, then op. */
+static inline int stats_devop_cmp(uint32_t dev_a, enum blk_op op_a,
+				  uint32_t dev_b, enum blk_op op_b)
+{
+	if (dev_a != dev_b)
+		return dev_a < dev_b ? -1 : 1;
+	return (int)op_a - (int)op_b;
+}
+
 /* The bios queued and merged per device and operation (struct devstat). */
 struct biostat {
 	uint32_t dev;
@@ -275,6 +284,9 @@ int stats_inode_file_id(const struct stats *st, uint32_t dev, uint64_t ino);
 const char *stats_call_file(const struct slow_call *c);
 /* The command name known for pid ("<...>" when unknown). */
 const char *stats_comm(const struct stats *st, int pid);
+/* The name of block device dev in the start snapshot, else "maj:min". */
+const char *stats_dev_name(const struct stats *st, uint32_t dev, char *buf,
+			   size_t n);
 
 /* Total known lost events and gaps over the CPUs. */
 uint64_t stats_lost(const struct stats *st, uint64_t *gaps);

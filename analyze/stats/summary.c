@@ -64,10 +64,9 @@ static int acc_diskstats(char **f, int n, void *arg)
 	}
 	if (d)
 		return 0;
-	if (an_grow(&l->v, &l->alloc, l->n + 1, sizeof(*l->v), 8))
+	d = an_push(&l->v, &l->n, &l->alloc, sizeof(*l->v), 8);
+	if (!d)
 		return -AN_E_NOMEM;
-	d = &l->v[l->n++];
-	memset(d, 0, sizeof(*d));
 	d->dev = ds.dev;
 	snprintf(d->name, sizeof(d->name), "%s", ds.name);
 	for (int i = 0; i < DS_N; i++)
@@ -169,18 +168,15 @@ static struct cfg_bdev *bdev_find(struct config *c, const char *name)
 static int acc_bdev(char **f, int n, void *arg)
 {
 	struct config *c = arg;
-	struct cfg_bdev *b, *v;
+	struct cfg_bdev *b;
 
 	if (n < 5)
 		return 0;
 	b = bdev_find(c, f[1]);
 	if (!b) {
-		v = an_reallocarray(c->bdev, c->nbdev + 1, sizeof(*v));
-		if (!v)
+		b = an_push(&c->bdev, &c->nbdev, &c->abdev, sizeof(*b), 16);
+		if (!b)
 			return -AN_E_NOMEM;
-		c->bdev = v;
-		b = &c->bdev[c->nbdev++];
-		memset(b, 0, sizeof(*b));
 		snprintf(b->name, sizeof(b->name), "%s", f[1]);
 		snprintf(b->mm, sizeof(b->mm), "%s", f[2]);
 	}
@@ -204,11 +200,9 @@ static int acc_sysctl(char **f, int n, void *arg)
 		      strcmp(f[1], "vm.swappiness") &&
 		      strcmp(f[1], "vm.vfs_cache_pressure")))
 		return 0;
-	v = an_reallocarray(c->sysctl, c->nsysctl + 1, sizeof(*v));
+	v = an_push(&c->sysctl, &c->nsysctl, &c->asysctl, sizeof(*v), 16);
 	if (!v)
 		return -AN_E_NOMEM;
-	c->sysctl = v;
-	v = &c->sysctl[c->nsysctl++];
 	v->key = an_strdup(f[1]);
 	v->value = an_strdup(f[2]);
 	return v->key && v->value ? 0 : -AN_E_NOMEM;
@@ -241,12 +235,9 @@ static int acc_mount(char **f, int n, void *arg)
 	}
 	if (!io)
 		return 0;
-	m = an_reallocarray(c->mount, c->nmount + 1, sizeof(*m));
+	m = an_push(&c->mount, &c->nmount, &c->amount, sizeof(*m), 8);
 	if (!m)
 		return -AN_E_NOMEM;
-	c->mount = m;
-	m = &c->mount[c->nmount++];
-	memset(m, 0, sizeof(*m));
 	m->dev = an_strdup(f[1]);
 	m->source = an_strdup(f[2]);
 	m->dir = an_strdup(f[3]);

@@ -69,11 +69,11 @@ struct cfg_sysctl {
 struct config {
 	bool snapshot;			/* the recording has a start snapshot */
 	struct cfg_sysctl *sysctl;	/* in snapshot order */
-	size_t nsysctl;
+	size_t nsysctl, asysctl;
 	struct cfg_mount *mount;	/* on devices that did I/O */
-	size_t nmount;
+	size_t nmount, amount;
 	struct cfg_bdev *bdev;		/* every block device; .io says which */
-	size_t nbdev;
+	size_t nbdev, abdev;
 };
 
 /*

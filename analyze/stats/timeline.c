@@ -74,12 +74,11 @@ static struct tl_dev *dev_of(struct timeline *tl, uint32_t dev)
 	for (size_t i = 0; i < tl->ndev; i++)
 		if (tl->dev[i].dev == dev)
 			return &tl->dev[i];
-	if (an_grow(&tl->dev, &tl->adev, tl->ndev + 1, sizeof(*tl->dev), 4)) {
+	d = an_push(&tl->dev, &tl->ndev, &tl->adev, sizeof(*tl->dev), 4);
+	if (!d) {
 		tl->err = -AN_E_NOMEM;
 		return NULL;
 	}
-	d = &tl->dev[tl->ndev++];
-	memset(d, 0, sizeof(*d));
 	d->dev = dev;
 	d->stride = 1;
 	d->pt = an_calloc(TL_POINTS, sizeof(*d->pt));
@@ -88,23 +87,40 @@ static struct tl_dev *dev_of(struct timeline *tl, uint32_t dev)
 	return d;
 }
 
+/*
+ * The room for item seq (from 0) of a uniform sample of at most cap items
+ * of size bytes at v, *n kept, one every *stride; NULL: not kept.  When
+ * full, the items of an even multiple of the stride stay and it doubles.
+ */
+static void *sample_room(void *v, size_t size, size_t cap, size_t *n,
+			 uint64_t *stride, uint64_t seq)
+{
+	char *b = v;
+
+	if (seq % *stride)
+		return NULL;
+	if (*n == cap) {
+		for (size_t i = 1; i < cap / 2; i++)
+			memcpy(b + i * size, b + 2 * i * size, size);
+		*n = cap / 2;
+		*stride *= 2;
+		if (seq % *stride)
+			return NULL;
+	}
+	return b + (*n)++ * size;
+}
+
 static void sample(struct tl_dev *d, const struct blk_request *rq,
 		   uint64_t start)
 {
 	struct tl_point *p;
 
-	if (!d->pt || (d->requests - 1) % d->stride)
+	if (!d->pt)
 		return;
-	if (d->npt == TL_POINTS) {
-		/* keep the requests of an even multiple of the stride */
-		for (size_t i = 0; i < TL_POINTS / 2; i++)
-			d->pt[i] = d->pt[2 * i];
-		d->npt = TL_POINTS / 2;
-		d->stride *= 2;
-		if ((d->requests - 1) % d->stride)
-			return;
-	}
-	p = &d->pt[d->npt++];
+	p = sample_room(d->pt, sizeof(*d->pt), TL_POINTS, &d->npt, &d->stride,
+			d->requests - 1);
+	if (!p)
+		return;
 	p->start = start;
 	p->issue = rq->issue_ts;
 	p->complete = rq->complete_ts;
@@ -177,17 +193,10 @@ void timeline_call(struct timeline *tl, const struct sys_call *c,
 			return;
 		}
 	}
-	if (tl->calls++ % tl->call_stride)
+	k = sample_room(tl->call, sizeof(*tl->call), TL_CALLS, &tl->ncall,
+			&tl->call_stride, tl->calls++);
+	if (!k)
 		return;
-	if (tl->ncall == TL_CALLS) {
-		for (size_t i = 0; i < TL_CALLS / 2; i++)
-			tl->call[i] = tl->call[2 * i];
-		tl->ncall = TL_CALLS / 2;
-		tl->call_stride *= 2;
-		if ((tl->calls - 1) % tl->call_stride)
-			return;
-	}
-	k = &tl->call[tl->ncall++];
 	k->start = c->start;
 	k->end = c->end;
 	k->proc_id = proc_id;

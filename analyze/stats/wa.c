@@ -58,17 +58,17 @@ static uint32_t disk_of(struct wa *w, uint32_t fsdev)
 struct wa *wa_new(bool jbd2, bool ext4_sync,
 		  uint32_t (*dof)(uint32_t, void *), void *arg)
 {
-	struct wa *w = an_calloc(1, sizeof(*w));
-	struct wa_priv *p = an_calloc(1, sizeof(*p));
+	/* one allocation: wa_free() frees the private part with it */
+	struct { struct wa w; struct wa_priv p; } *a;
+	struct wa *w;
 
-	if (!w || !p) {
-		free(w);
-		free(p);
+	a = an_calloc(1, sizeof(*a));
+	if (!a)
 		return NULL;
-	}
-	w->p = p;
-	p->disk_of = dof;
-	p->arg = arg;
+	w = &a->w;
+	w->p = &a->p;
+	w->p->disk_of = dof;
+	w->p->arg = arg;
 	w->st.jbd2 = jbd2;
 	w->st.ext4_sync = ext4_sync;
 	return w;
@@ -105,7 +105,6 @@ void wa_free(struct wa *w)
 	free(w->fs);
 	free(w->dev);
 	free(w->p->pend);
-	free(w->p);
 	free(w);
 }
 
@@ -116,12 +115,11 @@ struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev)
 	for (size_t i = 0; i < w->ndev; i++)
 		if (w->dev[i].dev == dev)
 			return &w->dev[i];
-	if (an_grow(&w->dev, &w->adev, w->ndev + 1, sizeof(*w->dev), 8)) {
+	d = an_push(&w->dev, &w->ndev, &w->adev, sizeof(*w->dev), 8);
+	if (!d) {
 		w->p->err = -AN_E_NOMEM;
 		return &w->p->spare;
 	}
-	d = &w->dev[w->ndev++];
-	memset(d, 0, sizeof(*d));
 	d->dev = dev;
 	return d;
 }
@@ -139,14 +137,13 @@ static ssize_t fsync_get(struct wa *w, int tid, uint32_t fsdev, uint64_t ino)
 		if (w->fs[i].tid == tid && w->fs[i].ino == ino &&
 		    w->fs[i].fsdev == fsdev)
 			return (ssize_t)(w->p->last_fs = i);
-	if (an_grow(&w->fs, &w->afs, w->nfs + 1, sizeof(*w->fs), 16))
+	f = an_push(&w->fs, &w->nfs, &w->afs, sizeof(*w->fs), 16);
+	if (!f)
 		return -1;
-	f = &w->fs[w->nfs];
-	memset(f, 0, sizeof(*f));
 	f->tid = tid;
 	f->fsdev = fsdev;
 	f->ino = ino;
-	return (ssize_t)(w->p->last_fs = w->nfs++);
+	return (ssize_t)(w->p->last_fs = w->nfs - 1);
 }
 
 static void pend_drop(struct wa_priv *p, size_t i)

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util.h"
 #include "cmd.h"
@@ -205,6 +206,17 @@ int cmd_run(struct driver *d, blk_done_fn on_request, call_done_fn on_call,
 		return 1;
 	}
 	return 0;
+}
+
+int cmd_create_tmp(const char *out, char **tmp)
+{
+	int fd;
+
+	*tmp = an_asprintf("%s.tmp-XXXXXX", out);
+	fd = *tmp ? mkstemp(*tmp) : -1;
+	if (fd >= 0)
+		fchmod(fd, 0644);
+	return fd;
 }
 
 void print_filter_kept(FILE *out, struct stats *st)

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -150,14 +149,9 @@ int cmd_convert(int argc, char **argv)
 				goto usage;
 			o.chunk_pages = (uint32_t)v;
 			break;
-		case 'h':
-			fputs(convert_usage, stdout);
+		default:	/* -h, and the errors */
 			free(out);
-			return 0;
-		default:
-			free(out);
-			return usage_error(convert_usage, "unknown option '%s'",
-					   argv[optind - 1]);
+			return cmd_option(convert_usage, c, argv, NULL);
 		}
 	}
 	if (!to || strcmp(to, "trace.dat")) {
@@ -194,8 +188,7 @@ int cmd_convert(int argc, char **argv)
 		fd = STDOUT_FILENO;
 	} else {
 		/* written beside OUT, renamed over it when complete */
-		tmp = an_asprintf("%s.tmp-XXXXXX", out);
-		fd = tmp ? mkstemp(tmp) : -1;
+		fd = cmd_create_tmp(out, &tmp);
 		if (fd < 0) {
 			error("cannot create '%s': %s (check the directory and its space)",
 			      tmp ? tmp : out, tmp ? strerror(errno) :
@@ -204,7 +197,6 @@ int cmd_convert(int argc, char **argv)
 			tmp = NULL;
 			goto done;
 		}
-		fchmod(fd, 0644);
 	}
 	o.writer_version = "ioreport " PACKAGE_VERSION;
 	o.extra_cmdlines = extra.buf;

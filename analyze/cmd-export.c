@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "util.h"
@@ -91,10 +90,7 @@ static int export_perfetto(struct export_opts *o, const char *out)
 	if (strcmp(out, "-")) {
 		int fd;
 
-		tmp = an_asprintf("%s.tmp-XXXXXX", out);
-		fd = tmp ? mkstemp(tmp) : -1;
-		if (fd >= 0)
-			fchmod(fd, 0644);
+		fd = cmd_create_tmp(out, &tmp);
 		f = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (!f) {
 			error("cannot create '%s': %s (check the directory and its space)",

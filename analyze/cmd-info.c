@@ -43,6 +43,48 @@ static void header_line(const char *text, const char *label, const char *key)
 		printf("  %-16s %s\n", label, buf);
 }
 
+/* A key of the header or end text and its label, for header_lines(). */
+struct header_key {
+	const char *label, *key;
+};
+
+static void header_lines(const char *text, const struct header_key *k,
+			 size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		header_line(text, k[i].label, k[i].key);
+}
+
+/* What iorec says of its run (before the output line) and of its probes. */
+static const struct header_key iorec_run_keys[] = {
+	{ "iorec version:", "iorec_version" },
+	{ "profile:", "profile" },
+	{ "buffer kb:", "buffer_kb" },
+	{ "instance:", "instance" },
+	{ "command line:", "cmdline" },
+	{ "command:", "command" },
+};
+static const struct header_key iorec_abi_keys[] = {
+	{ "recorder pid:", "self_pid" },
+	{ "probe group:", "probe_group" },
+	{ "name sources:", "name_sources" },
+	{ "syscall ABI:", "syscall_abi" },
+	{ "compat ABI:", "compat_abi" },
+	{ "compat calls:", "compat_syscalls" },
+	{ "unshadowed ids:", "compat_unshadowed" },
+	{ "exec ABI probes:", "exec_abi_probes" },
+	{ "iorec ABI:", "iorec_abi" },
+};
+/* The end chunk's. */
+static const struct header_key end_keys[] = {
+	{ "reason:", "reason" },
+	{ "pages:", "pages" },
+	{ "raw bytes:", "raw_bytes" },
+	{ "lost events:", "lost_events" },
+	{ "flight discarded:", "flight_discarded_chunks" },
+	{ "flight cutoff ts:", "flight_cutoff_ts" },
+};
+
 static void print_ts(const char *label, uint64_t ts)
 {
 	printf("  %-16s %" PRIu64 ".%06" PRIu64 "\n", label,
@@ -459,12 +501,8 @@ static int info_one(const char *path)
 		       "raw_syscalls fallback (no syscalls:* events) " : "",
 		       in->flags & IOREC_HF_FLIGHT ?
 		       "flight mode (head of the recording discarded)" : "");
-		header_line(in->header_text, "iorec version:", "iorec_version");
-		header_line(in->header_text, "profile:", "profile");
-		header_line(in->header_text, "buffer kb:", "buffer_kb");
-		header_line(in->header_text, "instance:", "instance");
-		header_line(in->header_text, "command line:", "cmdline");
-		header_line(in->header_text, "command:", "command");
+		header_lines(in->header_text, iorec_run_keys,
+			     ARRAY_SIZE(iorec_run_keys));
 		meta_kv(in->header_text, "output_dev", buf, sizeof(buf));
 		if (*buf) {
 			char ino[64];
@@ -474,17 +512,8 @@ static int info_one(const char *path)
 		} else {
 			printf("  %-16s standard output or pipe\n", "output:");
 		}
-		header_line(in->header_text, "recorder pid:", "self_pid");
-		header_line(in->header_text, "probe group:", "probe_group");
-		header_line(in->header_text, "name sources:", "name_sources");
-		header_line(in->header_text, "syscall ABI:", "syscall_abi");
-		header_line(in->header_text, "compat ABI:", "compat_abi");
-		header_line(in->header_text, "compat calls:", "compat_syscalls");
-		header_line(in->header_text, "unshadowed ids:",
-			    "compat_unshadowed");
-		header_line(in->header_text, "exec ABI probes:",
-			    "exec_abi_probes");
-		header_line(in->header_text, "iorec ABI:", "iorec_abi");
+		header_lines(in->header_text, iorec_abi_keys,
+			     ARRAY_SIZE(iorec_abi_keys));
 		for (int i = 1; i <= META_LIMITS; i++) {
 			char key[16];
 
@@ -588,14 +617,8 @@ static int info_one(const char *path)
 		}
 		printf("end:\n");
 		if (in->end_text) {
-			header_line(in->end_text, "reason:", "reason");
-			header_line(in->end_text, "pages:", "pages");
-			header_line(in->end_text, "raw bytes:", "raw_bytes");
-			header_line(in->end_text, "lost events:", "lost_events");
-			header_line(in->end_text, "flight discarded:",
-				    "flight_discarded_chunks");
-			header_line(in->end_text, "flight cutoff ts:",
-				    "flight_cutoff_ts");
+			header_lines(in->end_text, end_keys,
+				     ARRAY_SIZE(end_keys));
 		} else {
 			printf("  %-16s none (no end chunk)\n", "reason:");
 		}

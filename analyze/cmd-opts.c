@@ -6,7 +6,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -15,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "util.h"
 #include "cmd.h"
@@ -39,20 +39,13 @@ int usage_error(const char *usage, const char *fmt, ...)
 int parse_count(const char *usage, const char *opt, const char *arg,
 		long min, long max, long *out)
 {
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(arg, &end, 10);
-	if (errno || *end || end == arg || v < min || v > max) {
-		if (max == LONG_MAX)
-			return usage_error(usage, "--%s wants a number >= %ld, not '%s'",
-					   opt, min, arg);
-		return usage_error(usage, "--%s wants a number from %ld to %ld, not '%s'",
-				   opt, min, max, arg);
-	}
-	*out = v;
-	return 0;
+	if (!parse_long(arg, min, max, out))
+		return 0;
+	if (max == LONG_MAX)
+		return usage_error(usage, "--%s wants a number >= %ld, not '%s'",
+				   opt, min, arg);
+	return usage_error(usage, "--%s wants a number from %ld to %ld, not '%s'",
+			   opt, min, max, arg);
 }
 
 /* A comma-separated list of arg into v (at most FILTER_MAX). */
@@ -77,9 +70,7 @@ static int parse_secs(const char *usage, const char *opt, const char *arg,
 	char *end;
 	double v;
 
-	errno = 0;
-	v = strtod(arg, &end);
-	if (errno || *end || end == arg || !(v >= 0) || v > 1e9)
+	if (parse_number(arg, &v, &end) || *end || v > 1e9)
 		return usage_error(usage, "--%s wants a number of %s >= 0, not '%s'",
 				   opt, scale == 1e9 ? "seconds from the recording's start" : "ms",
 				   arg);
@@ -126,7 +117,6 @@ int parse_filter(const char *usage, int c, char *arg, struct view_filter *f)
 {
 	const char *v[FILTER_MAX];
 	size_t n = 0;
-	char *end;
 	long pid;
 
 	switch (c) {
@@ -134,9 +124,7 @@ int parse_filter(const char *usage, int c, char *arg, struct view_filter *f)
 		if (split_list(usage, "pid", arg, v, &n))
 			return 2;
 		for (size_t i = 0; i < n; i++) {
-			errno = 0;
-			pid = strtol(v[i], &end, 10);
-			if (errno || *end || pid <= 0 || pid > 0x3fffffff)
+			if (parse_long(v[i], 1, 0x3fffffff, &pid))
 				return usage_error(usage, "--pid wants process ids (PID[,PID...]), not '%s'",
 						   v[i]);
 			if (f->npids < FILTER_MAX)
@@ -218,6 +206,17 @@ int cmd_run(struct driver *d, blk_done_fn on_request, call_done_fn on_call,
 		return 1;
 	}
 	return 0;
+}
+
+int cmd_create_tmp(const char *out, char **tmp)
+{
+	int fd;
+
+	*tmp = an_asprintf("%s.tmp-XXXXXX", out);
+	fd = *tmp ? mkstemp(*tmp) : -1;
+	if (fd >= 0)
+		fchmod(fd, 0644);
+	return fd;
 }
 
 void print_filter_kept(FILE *out, struct stats *st)

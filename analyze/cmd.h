@@ -107,6 +107,16 @@ int cmd_open(struct driver *d, const char *path, unsigned int want,
 int cmd_run(struct driver *d, blk_done_fn on_request, call_done_fn on_call,
 	    void *arg);
 
+/*
+ * cmd_create_tmp - create the file that is written beside out and
+ * renamed over it when complete: out.tmp-XXXXXX, mode 0644, its name in
+ * *tmp (the caller's to unlink and free)
+ *
+ * Returns the fd, or -1 with errno set, or with *tmp NULL when out of
+ * memory.
+ */
+int cmd_create_tmp(const char *out, char **tmp);
+
 struct stats;
 /* What the view filters of the pass st kept, as the views say it, on out. */
 void print_filter_kept(FILE *out, struct stats *st);

@@ -288,12 +288,24 @@ uint64_t now_real_ns(void)
 	return clock_ns(CLOCK_REALTIME);
 }
 
-/* The number at the start of s (not negative) and where it ends: 0, or -1. */
-static int parse_number(const char *s, double *v, char **end)
+int parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int parse_number(const char *s, double *v, char **end)
 {
 	errno = 0;
 	*v = strtod(s, end);
-	return errno || *end == s || *v < 0 ? -1 : 0;
+	return errno || *end == s || !(*v >= 0) ? -1 : 0;
 }
 
 int64_t parse_size(const char *s)

@@ -72,6 +72,17 @@ int write_full(int fd, const void *buf, size_t len);
 uint64_t now_mono_ns(void);
 uint64_t now_real_ns(void);
 
+/*
+ * parse_long - the whole decimal number s, if it is from min to max, into
+ * *out (an option's count).  Returns 0, or -1.
+ */
+int parse_long(const char *s, long min, long max, long *out);
+/*
+ * parse_number - the decimal number (not negative, not NaN) at the start
+ * of s into *v, *end after it, for the parsers of sizes, durations and
+ * seconds.  Returns 0, or -1.
+ */
+int parse_number(const char *s, double *v, char **end);
 /* Parse a size like "64M", "512k", "1G" (powers of 1024).  -1 if invalid. */
 int64_t parse_size(const char *s);
 /* Parse a duration like "10", "1.5s", "500ms", "2m".  Returns ns, -1 if invalid. */

@@ -152,15 +152,12 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
-static int parse_uint(const char *s, unsigned long min, unsigned long max,
-		      unsigned int *out)
+/* parse_long() of a number without a sign (not even "-0"). */
+static int parse_uint(const char *s, long min, long max, unsigned int *out)
 {
-	unsigned long v;
-	char *end;
+	long v;
 
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max || *s == '-')
+	if (*s == '-' || parse_long(s, min, max, &v))
 		return -1;
 	*out = (unsigned int)v;
 	return 0;

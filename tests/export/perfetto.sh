@@ -93,7 +93,7 @@ rc=0; "$IOREPORT" export --perfetto "$T/nodir/x.json" "$top_srcdir/samples/story
 need_root_tracefs
 need_event syscalls:sys_enter_pwrite64 syscalls:sys_enter_fsync
 make_loop_ext4 64
-f=$MNT/known.db
+f=$MNT/slices.db	# not known.db: fio.sh, which may run beside, picks its writer by that name
 record_known() {	# [IOREC-OPTION...]
 	rm -f "$f"
 	run_iorec -q "$@" -o "$T/known.iorec" -- python3 "$top_srcdir/tests/export/writer.py" "$f" 24 6 2>"$T/known.err" ||

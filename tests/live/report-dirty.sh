@@ -79,8 +79,14 @@ log "throttled: $p_b ns -> $p_a ns; device writes during the recording: $w_b -> 
 [ "$p_a" -gt 0 ] || { cat "$T/dirty.txt" >&2; fail "with low limits dd was never paused"; }
 [ "$p_a" -gt "$p_b" ] || fail "throttling did not grow: $p_b -> $p_a ns"
 [ "$t_a" != None ] && [ "$t_a" -le $((16 << 20)) ] || fail "low dirty threshold not seen: $t_a"
+# on failure, the diff's device rows and the low recording's own say
+# which device the writes were put on
+dev_rows() {
+	json_get "$T/diff.json" "'; '.join('%s %s->%s' % (x['key'], x['metrics']['bytes']['before'], x['metrics']['bytes']['after']) for x in j['sections']['devices'])"
+	"$IOREPORT" devices "$T/low.iorec" 2>&1 | head -n 12 | tr -s ' \n' ' '
+}
 [ "$w_a" -ge $((MB * 1048576 / 2)) ] ||
-	fail "with low limits, only $w_a B reached the device while dd ran"
+	fail "with low limits, only $w_a B reached $LOOPNAME while dd ran; diff devices: $(dev_rows)"
 # The pattern, not the total: a sync(2) by anything else on the machine
 # during the default recording can push all of its bytes out at once, but
 # only the low limits spread them over the time dd runs.

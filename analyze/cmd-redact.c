@@ -21,6 +21,7 @@
 #include "cmd-redact-names.h"
 #include "base/err.h"
 #include "base/sbuf.h"
+#include "base/syskind.h"
 #include "input/meta.h"
 #include "input/scrub.h"
 
@@ -56,6 +57,9 @@ struct redact {
 	char uprobe_group[128], probe_group[128];
 	unsigned long shortened;	/* event strings cut to fit */
 	unsigned long unknown;		/* records of a type without format */
+	int long_size;
+	uint8_t *nargs;			/* raw syscall id -> registers kept */
+	size_t nnargs;
 	int err;
 };
 
@@ -464,6 +468,71 @@ static int snap_exec(char **f, int n, void *arg)
 }
 
 /*
+ * A SYSCALLS or COMPAT_SYSCALLS chunk ("NR\tNAME" lines): the argument
+ * registers a raw sys_enter of each id keeps.  An id no stage follows
+ * keeps none (the analysis never reads them), a followed one the
+ * arguments of its call, all six where a 32-bit ABI splits a 64-bit
+ * argument into a pair (and ARM pads it); an id both tables list keeps
+ * the larger count (the redactor does not know whose event it is), one
+ * listed by neither all six.
+ */
+/* A call with a 64-bit argument: a register pair on a 32-bit ABI. */
+static bool wide_arg(enum sys_kind k)
+{
+	switch (k) {
+	case SK_PREAD64: case SK_PWRITE64: case SK_PREADV: case SK_PWRITEV:
+	case SK_PREADV2: case SK_PWRITEV2: case SK_SYNC_FILE_RANGE:
+	case SK_FALLOCATE: case SK_FTRUNCATE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int syscall_args(struct redact *r, const char *p, size_t len,
+			bool compat, struct an_err *err)
+{
+	const char *end = p + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *tab = memchr(p, '\t', (size_t)((nl ? nl : end) - p));
+		char name[64], *e;
+		unsigned long nr = strtoul(p, &e, 10);
+		size_t n, keep = 0;
+		enum sys_kind k;
+
+		if (tab && e == tab && e != p && nr < 65536 &&
+		    (n = (size_t)((nl ? nl : end) - tab - 1)) < sizeof(name)) {
+			memcpy(name, tab + 1, n);
+			name[n] = '\0';
+			k = sys_kind_lookup(name);
+			if (k != SK_NONE && (compat || r->long_size != 8) &&
+			    wide_arg(k))
+				keep = 6;
+			else if (k != SK_NONE)
+				while (keep < SYS_MAX_ARGS &&
+				       sys_kind_info(k)->fields[keep])
+					keep++;
+			if (nr >= r->nnargs) {
+				uint8_t *v = an_reallocarray(r->nargs, nr + 1, 1);
+
+				if (!v)
+					return an_nomem(err, "redact");
+				memset(v + r->nnargs, 0xff, nr + 1 - r->nnargs);
+				r->nargs = v;
+				r->nnargs = nr + 1;
+			}
+			if (r->nargs[nr] == 0xff || r->nargs[nr] < keep)
+				r->nargs[nr] = (uint8_t)keep;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	scrub_raw_args(r->scrub, r->nargs, r->nnargs);
+	return 0;
+}
+
+/*
  * The first pass over IN: the header's probe groups, the formats for the
  * scrubber, and every program run (the snapshot's and the execs'), so
  * that the comms cut from long program names match their pseudonyms
@@ -494,7 +563,14 @@ static int prepare_chunk(struct redact *r, const struct iorec_chunk *c,
 				 v);
 		r->scrub = scrub_new(h.endian == IOREC_ENDIAN_BIG,
 				     h.long_size, h.subbuf_size);
+		r->long_size = h.long_size;
 		return r->scrub ? 0 : an_nomem(err, "redact");
+	case IOREC_CHUNK_SYSCALLS:
+	case IOREC_CHUNK_COMPAT_SYSCALLS:
+		if (!r->scrub)
+			return 0;
+		return syscall_args(r, (const char *)p, len,
+				    c->type == IOREC_CHUNK_COMPAT_SYSCALLS, err);
 	case IOREC_CHUNK_HEADER_PAGE:
 		if (scrub_header_page(r->scrub, (const char *)p, len, err) < 0)
 			return an_fail(err, AN_E_FORMAT, "%s: %s", r->in,
@@ -836,6 +912,7 @@ int cmd_redact(int argc, char **argv)
 	code = redact_file(&r, argv[optind + 1], map);
 	rnames_free(r.names);
 	scrub_free(r.scrub);
+	free(r.nargs);
 	free(o.keep_prefix);
 	return code;
 }

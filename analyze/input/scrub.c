@@ -24,7 +24,15 @@ struct scrub {
 	int long_size;
 	uint32_t subbuf;
 	uint8_t *used;		/* per byte of a record: a field covers it */
+	const uint8_t *nargs;	/* raw syscall id -> argument registers kept */
+	size_t nnargs;
 };
+
+void scrub_raw_args(struct scrub *s, const uint8_t *nargs, size_t n)
+{
+	s->nargs = nargs;
+	s->nnargs = n;
+}
 
 struct scrub *scrub_new(bool big_endian, int long_size, uint32_t subbuf_size)
 {
@@ -169,6 +177,32 @@ static void one_string(const struct tep_event *ev, const char *field,
 }
 
 /*
+ * A raw_syscalls:sys_enter record: the argument registers its call does
+ * not take are zeroed.  They hold what the program left there, and that
+ * can be text: bash's lseek(255, -1346, SEEK_CUR) carried "in/bash\0" of
+ * "/usr/bin/bash" in its sixth.
+ */
+static void raw_args(struct scrub *s, struct tep_event *ev, uint8_t *data,
+		     size_t size)
+{
+	struct tep_format_field *id = tep_find_field(ev, "id");
+	struct tep_format_field *a = tep_find_field(ev, "args");
+	unsigned long long nr;
+	size_t w, keep;
+
+	if (!id || !a || id->offset < 0 || id->size <= 0 || a->offset < 0 ||
+	    a->size <= 0 || a->size % 6 ||
+	    (size_t)id->offset + (size_t)id->size > size ||
+	    (size_t)a->offset + (size_t)a->size > size ||
+	    tep_read_number_field(id, data, &nr))
+		return;
+	keep = nr < s->nnargs ? s->nargs[nr] : 6;
+	w = (size_t)a->size / 6;
+	if (keep < 6)
+		memset(data + a->offset + keep * w, 0, (6 - keep) * w);
+}
+
+/*
  * The string fields of one record; then the bytes no field covers (the
  * holes and the tail the kernel's struct leaves, which hold whatever the
  * ring buffer had there before) are zeroed.
@@ -225,6 +259,9 @@ static long one_record(struct scrub *s, uint8_t *data, size_t size,
 			one_string(ev, f->name, (char *)data + off, cap, fn,
 				   arg);
 	}
+	if (s->nargs && !strcmp(ev->system, "raw_syscalls") &&
+	    !strcmp(ev->name, "sys_enter"))
+		raw_args(s, ev, data, size);
 	for (size_t i = 0; i < size; i++)
 		if (!used[i])
 			data[i] = 0;

@@ -47,6 +47,15 @@ int scrub_format(struct scrub *s, const uint8_t *payload, size_t len,
 		 struct an_err *err);
 
 /*
+ * scrub_raw_args - how many argument registers of each raw syscall id a
+ * reader may use: nargs[id] (0 to 6) for the ids below n, all six of any
+ * other.  The rest of a raw_syscalls:sys_enter record's args[] is zeroed
+ * (registers a call does not take hold what the program left there, text
+ * included).  nargs stays the caller's; without this call all are kept.
+ */
+void scrub_raw_args(struct scrub *s, const uint8_t *nargs, size_t n);
+
+/*
  * scrub_pages - rewrite n bytes of whole sub-buffers in place
  *
  * Returns the number of records whose type is unknown (their bytes are

@@ -167,6 +167,9 @@ def numbers_json(v, path="", out=None):
 NUM = re.compile(r"(?<![A-Za-z0-9_./~-])-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_~])")
 
 
+RAW_ARGS = re.compile(r"(sys_enter: +NR -?[0-9]+) \([^)\n]*\)")
+
+
 def numbers_text(t):
     return collections.Counter(NUM.findall(t))
 
@@ -217,6 +220,9 @@ def main():
     _, da = run(ioreport, "dump", orig)
     _, db = run(ioreport, "dump", red)
     leak("dump", db)
+    # a raw sys_enter's registers that its call does not take are zeroed
+    # (they hold what the program left there, text included)
+    da, db = (RAW_ARGS.sub(r"\1", x) for x in (da, db))
     if numbers_text(da) != numbers_text(db):
         fail("dump: numbers differ")
     leak("chunk bytes", chunk_bytes(red).decode("latin-1"))

@@ -100,10 +100,86 @@ static void test_full_strings(void **state)
 	scrub_free(s);
 }
 
+static const char raw_format[] =
+	"raw_syscalls\0"
+	"name: sys_enter\n"
+	"ID: 201\n"
+	"format:\n"
+	COMMON_FIELDS
+	"\tfield:long id;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield:unsigned long args[6];\toffset:16;\tsize:48;\tsigned:0;\n"
+	"\n"
+	"print fmt: \"NR %ld (%lx, %lx)\", REC->id, REC->args[0], REC->args[1]\n";
+
+/* One raw sys_enter of id nr, its six registers 1..5 and "in/bash\0". */
+static void raw_page(uint8_t *page, long nr)
+{
+	uint8_t *rec = page + HDR + 4;
+
+	memset(page, 0, SUBBUF);
+	put32(page + 8, 4 + 64);			/* commit */
+	put32(page + HDR, 64 / 4);			/* type_len 16 */
+	rec[0] = 201;
+	put32(rec + 4, 42);
+	memcpy(rec + 8, &nr, 8);
+	for (uint64_t i = 0; i < 5; i++)
+		memcpy(rec + 16 + 8 * i, &(uint64_t){ i + 1 }, 8);
+	memcpy(rec + 56, "in/bash", 8);
+}
+
+/*
+ * The registers a raw sys_enter's call does not take are zeroed: a call
+ * no stage follows keeps none, one that takes two keeps two, an id the
+ * table does not list keeps all six; without a table nothing changes.
+ */
+static void test_raw_args(void **state)
+{
+	static const uint8_t nargs[] = { 2, 0, 0xff };
+	static const struct { long nr; int keep; } cases[] = {
+		{ 0, 2 }, { 1, 0 }, { 2, 6 }, { 3, 6 }, { -1, 6 },
+	};
+	uint8_t page[SUBBUF];
+	const uint8_t *args = page + HDR + 4 + 16;
+	struct scrub *s;
+	struct an_err err;
+
+	(void)state;
+	if (*(const uint8_t *)&(uint16_t){ 1 } != 1)
+		skip();
+	s = scrub_new(false, 8, SUBBUF);
+	assert_non_null(s);
+	assert_int_equal(scrub_header_page(s, header_page, sizeof(header_page) - 1,
+					   &err), 0);
+	assert_int_equal(scrub_format(s, (const uint8_t *)raw_format,
+				      sizeof(raw_format) - 1, &err), 0);
+	raw_page(page, 1);
+	assert_int_equal(scrub_pages(s, page, sizeof(page), rename_all, NULL,
+				     &err), 0);
+	assert_non_null(memmem(page, sizeof(page), "in/bash", 7));
+	scrub_raw_args(s, nargs, sizeof(nargs));
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		raw_page(page, cases[c].nr);
+		assert_int_equal(scrub_pages(s, page, sizeof(page), rename_all,
+					     NULL, &err), 0);
+		for (int i = 0; i < 5; i++) {
+			uint64_t v;
+
+			memcpy(&v, args + 8 * i, 8);
+			assert_int_equal(v, i < cases[c].keep ? (uint64_t)i + 1 : 0);
+		}
+		if (cases[c].keep < 6)
+			assert_null(memmem(page, sizeof(page), "in/bash", 7));
+		else
+			assert_non_null(memmem(page, sizeof(page), "in/bash", 7));
+	}
+	scrub_free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_full_strings),
+		cmocka_unit_test(test_raw_args),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

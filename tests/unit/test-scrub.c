@@ -40,6 +40,19 @@ static void put32(uint8_t *p, uint32_t v)
 	memcpy(p, &v, 4);	/* the host's order: the page says little */
 }
 
+/* A scrubber of a 64-bit little-endian kernel's pages, with one format. */
+static struct scrub *new_scrub(const char *fmt, size_t len)
+{
+	struct scrub *s = scrub_new(false, 8, SUBBUF);
+	struct an_err err;
+
+	assert_non_null(s);
+	assert_int_equal(scrub_header_page(s, header_page, sizeof(header_page) - 1,
+					   &err), 0);
+	assert_int_equal(scrub_format(s, (const uint8_t *)fmt, len, &err), 0);
+	return s;
+}
+
 /* Every string becomes "file-1" (shorter than the originals). */
 static void rename_all(void *arg, const char *system, const char *event,
 		       const char *field, char *buf, size_t cap)
@@ -82,12 +95,7 @@ static void test_full_strings(void **state)
 	put32(rec + 24, (uint32_t)sizeof(path) << 16 | 28);
 	memcpy(rec + 28, path, sizeof(path));
 
-	s = scrub_new(false, 8, SUBBUF);
-	assert_non_null(s);
-	assert_int_equal(scrub_header_page(s, header_page, sizeof(header_page) - 1,
-					   &err), 0);
-	assert_int_equal(scrub_format(s, (const uint8_t *)format,
-				      sizeof(format) - 1, &err), 0);
+	s = new_scrub(format, sizeof(format) - 1);
 	unknown = scrub_pages(s, page, sizeof(page), rename_all, NULL, &err);
 	assert_int_equal(unknown, 0);
 	assert_memory_equal(rec + 8, "file-1\0\0\0\0\0\0\0\0\0\0", 16);
@@ -146,12 +154,7 @@ static void test_raw_args(void **state)
 	(void)state;
 	if (*(const uint8_t *)&(uint16_t){ 1 } != 1)
 		skip();
-	s = scrub_new(false, 8, SUBBUF);
-	assert_non_null(s);
-	assert_int_equal(scrub_header_page(s, header_page, sizeof(header_page) - 1,
-					   &err), 0);
-	assert_int_equal(scrub_format(s, (const uint8_t *)raw_format,
-				      sizeof(raw_format) - 1, &err), 0);
+	s = new_scrub(raw_format, sizeof(raw_format) - 1);
 	raw_page(page, 1);
 	assert_int_equal(scrub_pages(s, page, sizeof(page), rename_all, NULL,
 				     &err), 0);

@@ -58,6 +58,7 @@ struct redact {
 	unsigned long shortened;	/* event strings cut to fit */
 	unsigned long unknown;		/* records of a type without format */
 	int long_size;
+	bool pairs;			/* the table read: 64-bit args in pairs */
 	uint8_t *nargs;			/* raw syscall id -> registers kept */
 	size_t nnargs;
 	int err;
@@ -467,15 +468,6 @@ static int snap_exec(char **f, int n, void *arg)
 	return 0;
 }
 
-/*
- * A SYSCALLS or COMPAT_SYSCALLS chunk ("NR\tNAME" lines): the argument
- * registers a raw sys_enter of each id keeps.  An id no stage follows
- * keeps none (the analysis never reads them), a followed one the
- * arguments of its call, all six where a 32-bit ABI splits a 64-bit
- * argument into a pair (and ARM pads it); an id both tables list keeps
- * the larger count (the redactor does not know whose event it is), one
- * listed by neither all six.
- */
 /* A call with a 64-bit argument: a register pair on a 32-bit ABI. */
 static bool wide_arg(enum sys_kind k)
 {
@@ -489,45 +481,62 @@ static bool wide_arg(enum sys_kind k)
 	}
 }
 
+/* A "NR\tNAME" line of a SYSCALLS table: the registers NR keeps. */
+static int syscall_line(char **f, int n, void *arg)
+{
+	struct redact *r = arg;
+	unsigned long nr;
+	enum sys_kind k;
+	size_t keep = 0;
+	char *end;
+
+	if (n != 2)
+		return 0;
+	nr = strtoul(f[0], &end, 10);
+	if (end == f[0] || *end || nr >= 65536)
+		return 0;
+	k = sys_kind_lookup(f[1]);
+	if (k != SK_NONE && r->pairs && wide_arg(k))
+		keep = SYS_MAX_ARGS;
+	else if (k != SK_NONE)
+		while (keep < SYS_MAX_ARGS && sys_kind_info(k)->fields[keep])
+			keep++;
+	if (nr >= r->nnargs) {
+		uint8_t *v = an_reallocarray(r->nargs, nr + 1, 1);
+
+		if (!v)
+			return -AN_E_NOMEM;
+		memset(v + r->nnargs, 0xff, nr + 1 - r->nnargs);
+		r->nargs = v;
+		r->nnargs = nr + 1;
+	}
+	if (r->nargs[nr] == 0xff || r->nargs[nr] < keep)
+		r->nargs[nr] = (uint8_t)keep;
+	return 0;
+}
+
+/*
+ * A SYSCALLS or COMPAT_SYSCALLS chunk ("NR\tNAME" lines): the argument
+ * registers a raw sys_enter of each id keeps.  An id no stage follows
+ * keeps none (the analysis never reads them), a followed one the
+ * arguments of its call, all six where a 32-bit ABI splits a 64-bit
+ * argument into a pair (and ARM pads it); an id both tables list keeps
+ * the larger count (the redactor does not know whose event it is), one
+ * listed by neither all six.
+ */
 static int syscall_args(struct redact *r, const char *p, size_t len,
 			bool compat, struct an_err *err)
 {
-	const char *end = p + len;
+	char *text = an_asprintf("%.*s", (int)len, p);
+	int rc;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		const char *tab = memchr(p, '\t', (size_t)((nl ? nl : end) - p));
-		char name[64], *e;
-		unsigned long nr = strtoul(p, &e, 10);
-		size_t n, keep = 0;
-		enum sys_kind k;
-
-		if (tab && e == tab && e != p && nr < 65536 &&
-		    (n = (size_t)((nl ? nl : end) - tab - 1)) < sizeof(name)) {
-			memcpy(name, tab + 1, n);
-			name[n] = '\0';
-			k = sys_kind_lookup(name);
-			if (k != SK_NONE && (compat || r->long_size != 8) &&
-			    wide_arg(k))
-				keep = 6;
-			else if (k != SK_NONE)
-				while (keep < SYS_MAX_ARGS &&
-				       sys_kind_info(k)->fields[keep])
-					keep++;
-			if (nr >= r->nnargs) {
-				uint8_t *v = an_reallocarray(r->nargs, nr + 1, 1);
-
-				if (!v)
-					return an_nomem(err, "redact");
-				memset(v + r->nnargs, 0xff, nr + 1 - r->nnargs);
-				r->nargs = v;
-				r->nnargs = nr + 1;
-			}
-			if (r->nargs[nr] == 0xff || r->nargs[nr] < keep)
-				r->nargs[nr] = (uint8_t)keep;
-		}
-		p = nl ? nl + 1 : end;
-	}
+	if (!text)
+		return an_nomem(err, "redact");
+	r->pairs = compat || r->long_size != 8;
+	rc = meta_lines(text, NULL, syscall_line, r);
+	free(text);
+	if (rc)
+		return an_nomem(err, "redact");
 	scrub_raw_args(r->scrub, r->nargs, r->nnargs);
 	return 0;
 }

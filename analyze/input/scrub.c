@@ -26,6 +26,9 @@ struct scrub {
 	uint8_t *used;		/* per byte of a record: a field covers it */
 	const uint8_t *nargs;	/* raw syscall id -> argument registers kept */
 	size_t nnargs;
+	/* raw_syscalls:sys_enter, once its format is read: id and args[6] */
+	int raw_type;
+	struct tep_format_field *raw_id, *raw_args;
 };
 
 void scrub_raw_args(struct scrub *s, const uint8_t *nargs, size_t n)
@@ -84,6 +87,23 @@ int scrub_header_page(struct scrub *s, const char *text, size_t len,
 	return 0;
 }
 
+/* Note raw_syscalls:sys_enter's fields when they have the known shape. */
+static void raw_enter(struct scrub *s, struct tep_event *ev)
+{
+	struct tep_format_field *id, *a;
+
+	if (!ev || strcmp(ev->name, "sys_enter"))
+		return;
+	id = tep_find_field(ev, "id");
+	a = tep_find_field(ev, "args");
+	if (!id || !a || id->offset < 0 || id->size <= 0 || a->offset < 0 ||
+	    a->size <= 0 || a->size % 6)
+		return;
+	s->raw_type = ev->id;
+	s->raw_id = id;
+	s->raw_args = a;
+}
+
 int scrub_format(struct scrub *s, const uint8_t *p, size_t len,
 		 struct an_err *err)
 {
@@ -122,6 +142,8 @@ int scrub_format(struct scrub *s, const uint8_t *p, size_t len,
 		return an_fail(err, AN_E_FORMAT,
 			       "event format of %s does not parse",
 			       (const char *)p);
+	if (!strcmp((const char *)p, "raw_syscalls"))
+		raw_enter(s, tep_find_event(s->tep, (int)v.id));
 	return 0;
 }
 
@@ -182,19 +204,15 @@ static void one_string(const struct tep_event *ev, const char *field,
  * can be text: bash's lseek(255, -1346, SEEK_CUR) carried "in/bash\0" of
  * "/usr/bin/bash" in its sixth.
  */
-static void raw_args(struct scrub *s, struct tep_event *ev, uint8_t *data,
-		     size_t size)
+static void raw_args(struct scrub *s, uint8_t *data, size_t size)
 {
-	struct tep_format_field *id = tep_find_field(ev, "id");
-	struct tep_format_field *a = tep_find_field(ev, "args");
+	const struct tep_format_field *a = s->raw_args;
 	unsigned long long nr;
 	size_t w, keep;
 
-	if (!id || !a || id->offset < 0 || id->size <= 0 || a->offset < 0 ||
-	    a->size <= 0 || a->size % 6 ||
-	    (size_t)id->offset + (size_t)id->size > size ||
+	if ((size_t)s->raw_id->offset + (size_t)s->raw_id->size > size ||
 	    (size_t)a->offset + (size_t)a->size > size ||
-	    tep_read_number_field(id, data, &nr))
+	    tep_read_number_field(s->raw_id, data, &nr))
 		return;
 	keep = nr < s->nnargs ? s->nargs[nr] : 6;
 	w = (size_t)a->size / 6;
@@ -259,9 +277,8 @@ static long one_record(struct scrub *s, uint8_t *data, size_t size,
 			one_string(ev, f->name, (char *)data + off, cap, fn,
 				   arg);
 	}
-	if (s->nargs && !strcmp(ev->system, "raw_syscalls") &&
-	    !strcmp(ev->name, "sys_enter"))
-		raw_args(s, ev, data, size);
+	if (s->nargs && s->raw_args && ev->id == s->raw_type)
+		raw_args(s, data, size);
 	for (size_t i = 0; i < size; i++)
 		if (!used[i])
 			data[i] = 0;

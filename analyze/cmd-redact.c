@@ -485,15 +485,11 @@ static bool wide_arg(enum sys_kind k)
 static int syscall_line(char **f, int n, void *arg)
 {
 	struct redact *r = arg;
-	unsigned long nr;
 	enum sys_kind k;
 	size_t keep = 0;
-	char *end;
+	long nr;
 
-	if (n != 2)
-		return 0;
-	nr = strtoul(f[0], &end, 10);
-	if (end == f[0] || *end || nr >= 65536)
+	if (n != 2 || parse_long(f[0], 0, 65535, &nr))
 		return 0;
 	k = sys_kind_lookup(f[1]);
 	if (k != SK_NONE && r->pairs && wide_arg(k))
@@ -501,14 +497,14 @@ static int syscall_line(char **f, int n, void *arg)
 	else if (k != SK_NONE)
 		while (keep < SYS_MAX_ARGS && sys_kind_info(k)->fields[keep])
 			keep++;
-	if (nr >= r->nnargs) {
-		uint8_t *v = an_reallocarray(r->nargs, nr + 1, 1);
+	if ((size_t)nr >= r->nnargs) {
+		uint8_t *v = an_reallocarray(r->nargs, (size_t)nr + 1, 1);
 
 		if (!v)
 			return -AN_E_NOMEM;
-		memset(v + r->nnargs, 0xff, nr + 1 - r->nnargs);
+		memset(v + r->nnargs, 0xff, (size_t)nr + 1 - r->nnargs);
 		r->nargs = v;
-		r->nnargs = nr + 1;
+		r->nnargs = (size_t)nr + 1;
 	}
 	if (r->nargs[nr] == 0xff || r->nargs[nr] < keep)
 		r->nargs[nr] = (uint8_t)keep;

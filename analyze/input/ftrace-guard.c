@@ -126,15 +126,26 @@ static bool good_type(const char *p, size_t n)
 	return words >= 1 && words <= 8;
 }
 
-/* The numbers after a field's declaration, in their order. */
-static const struct field_num {
-	const char *tag, *missing, *bad;
-} field_nums[] = {
-	{ "\toffset:", "field without \"offset:\"",
-	  "field offset not a decimal number within the record" },
-	{ "\tsize:", "field without \"size:\"",
-	  "field size not a decimal number within the record" },
-};
+/*
+ * "TAG<decimal>;" at *q (before e) into *out, *q moved past it; else the
+ * refusal missing or bad at the offset of what is wrong (base is p's).
+ */
+static int field_num(struct format *fm, const char **q, const char *e,
+		     const char *tag, const char *missing, const char *bad,
+		     const char *p, size_t base, long *out)
+{
+	const char *semi;
+
+	if (!starts(*q, (size_t)(e - *q), tag))
+		return refuse(fm->v, missing, base + (size_t)(*q - p));
+	*q += strlen(tag);
+	semi = memchr(*q, ';', (size_t)(e - *q));
+	*out = semi ? decimal(*q, (size_t)(semi - *q), FTRACE_MAX_RECORD) : -1;
+	if (*out < 0)
+		return refuse(fm->v, bad, base + (size_t)(*q - p));
+	*q = semi + 1;
+	return 0;
+}
 
 /*
  * One "\tfield:DECL;\toffset:N;\tsize:N;[\tsigned:B;]" line (without the
@@ -147,7 +158,8 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 	const char *decl, *semi, *q, *e = p + n;
 	size_t dn, name_end, name_start;
 	struct field *f;
-	long v, num[ARRAY_SIZE(field_nums)];
+	long v;
+	int ret;
 
 	if (fm->nf >= MAX_FIELDS)
 		return refuse(fm->v, "too many fields", base);
@@ -227,21 +239,18 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 
 	/* ";\toffset:N;\tsize:N;" */
 	q = semi + 1;
-	for (size_t i = 0; i < ARRAY_SIZE(field_nums); i++) {
-		const struct field_num *fn = &field_nums[i];
-
-		if (!starts(q, (size_t)(e - q), fn->tag))
-			return refuse(fm->v, fn->missing, base + (size_t)(q - p));
-		q += strlen(fn->tag);
-		semi = memchr(q, ';', (size_t)(e - q));
-		v = semi ? decimal(q, (size_t)(semi - q), FTRACE_MAX_RECORD) : -1;
-		if (v < 0)
-			return refuse(fm->v, fn->bad, base + (size_t)(q - p));
-		num[i] = v;
-		q = semi + 1;
-	}
-	f->offset = num[0];
-	f->size = num[1];
+	ret = field_num(fm, &q, e, "\toffset:", "field without \"offset:\"",
+			"field offset not a decimal number within the record",
+			p, base, &v);
+	if (ret)
+		return ret;
+	f->offset = v;
+	ret = field_num(fm, &q, e, "\tsize:", "field without \"size:\"",
+			"field size not a decimal number within the record",
+			p, base, &v);
+	if (ret)
+		return ret;
+	f->size = v;
 	if (q < e) {
 		if (!starts(q, (size_t)(e - q), "\tsigned:") || e - q != 10 ||
 		    (q[8] != '0' && q[8] != '1') || q[9] != ';')

@@ -94,9 +94,11 @@ need_root_tracefs
 need_event syscalls:sys_enter_pwrite64 syscalls:sys_enter_fsync
 make_loop_ext4 64
 f=$MNT/slices.db	# not known.db: fio.sh, which may run beside, picks its writer by that name
+# --no-compat: the check's truth is the dump's syscalls:* pairs, so the
+# recording holds no raw_syscalls events for ioreport to name calls from
 record_known() {	# [IOREC-OPTION...]
 	rm -f "$f"
-	run_iorec -q "$@" -o "$T/known.iorec" -- python3 "$top_srcdir/tests/export/writer.py" "$f" 24 6 2>"$T/known.err" ||
+	run_iorec -q --no-compat "$@" -o "$T/known.iorec" -- python3 "$top_srcdir/tests/export/writer.py" "$f" 24 6 2>"$T/known.err" ||
 		fail "iorec failed: $(tail -n 3 "$T/known.err")"
 }
 # a loaded machine can overrun the ring buffer: then recorded again with

@@ -20,6 +20,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,10 @@ struct row_def {
 	unsigned int count;	/* F(i): a failed read of i is a decode error */
 	unsigned int absent;	/* F(i): and so is its absence */
 	unsigned int flags;
+	size_t cap;		/* CAP(m): the dec_caps flag m its presence sets */
 };
+
+#define CAP(m)	(offsetof(struct dec_caps, m) + 1)
 
 /* Field positions, per kind. */
 enum { RQ_DEV, RQ_SECTOR, RQ_NR, RQ_BYTES, RQ_RWBS, RQ_ERROR, RQ_COMM };
@@ -93,10 +97,13 @@ static const struct row_def defs[] = {
 	{ ROW("block", "block_rq_requeue", DK_RQ_REQUEUE),
 	  .fields = RQ_FIELDS, .need = RQ_NEED },
 	{ ROW("block", "block_bio_queue", DK_BIO_QUEUE),
+	  .cap = CAP(bio_events),
 	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
 	{ ROW("block", "block_bio_backmerge", DK_BIO_MERGE),
+	  .cap = CAP(merge_events),
 	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" } },
 	{ ROW("block", "block_bio_frontmerge", DK_BIO_MERGE),
+	  .cap = CAP(merge_events),
 	  .fields = { "dev", "sector", "nr_sector", "comm", "rwbs" },
 	  .flags = ROW_FRONT },
 	{ ROW("block", "block_bio_remap", DK_BIO_REMAP),
@@ -108,39 +115,48 @@ static const struct row_def defs[] = {
 	  .fields = { "pid", NULL, "comm", "clone_flags" },
 	  .count = F(TASK_PID) | F(TASK_FLAGS), .absent = F(TASK_PID) },
 	{ ROW("sched", "sched_process_fork", DK_FORK),
+	  .cap = CAP(proc_events),
 	  .fields = { "parent_pid", "child_pid", "child_comm" },
 	  .count = F(TASK_PID) | F(TASK_PID2),
 	  .absent = F(TASK_PID) | F(TASK_PID2) },
 	{ ROW("sched", "sched_process_exec", DK_EXEC),
+	  .cap = CAP(proc_events),
 	  .fields = { "pid", "old_pid", "filename" },
 	  .count = F(TASK_PID) | F(TASK_PID2), .absent = F(TASK_PID) },
 	{ ROW("sched", "sched_process_exit", DK_EXIT),
+	  .cap = CAP(proc_events),
 	  .fields = { "pid", "group_dead" },
 	  .count = F(TASK_PID) | F(TASK_PID2), .absent = F(TASK_PID) },
 	{ ROW("task", "task_rename", DK_RENAME),
 	  .fields = { "pid", NULL, "newcomm" },
 	  .count = F(TASK_PID), .absent = F(TASK_PID) },
 	{ ROW("writeback", "writeback_dirty_folio", DK_DIRTY_FOLIO),
+	  .cap = CAP(dirty_events),
 	  .fields = { "name", "ino" } },
 	{ ROW("writeback", "writeback_dirty_page", DK_DIRTY_FOLIO),
+	  .cap = CAP(dirty_events),
 	  .fields = { "name", "ino" }, .flags = ROW_FALLBACK },
 	{ ROW("writeback", "writeback_dirty_inode", DK_DIRTY_INODE),
 	  .fields = { "name", "ino" } },
 	{ ROW("filemap", "mm_filemap_add_to_page_cache", DK_FILEMAP),
 	  .fields = { "s_dev", "i_ino" } },
 	{ ROW("ext4", "ext4_writepages", DK_WRITEPAGES),
+	  .cap = CAP(ext4_events),
 	  .fields = { "dev", "ino" } },
 	{ ROW("ext4", "ext4_writepages_result", DK_WRITEPAGES_END) },
 	{ ROW("ext4", "ext4_sync_file_enter", DK_FSYNC_ENTER),
+	  .cap = CAP(ext4_events),
 	  .fields = { "dev", "ino", "datasync" } },
 	{ ROW("ext4", "ext4_sync_file_exit", DK_FSYNC_EXIT),
 	  .fields = { "ret" } },
-	{ ROW("jbd2", "jbd2_start_commit", DK_COMMIT_START) },
+	{ ROW("jbd2", "jbd2_start_commit", DK_COMMIT_START),
+	  .cap = CAP(jbd2_events) },
 	{ ROW("jbd2", "jbd2_end_commit", DK_COMMIT_END) },
 	{ ROW("jbd2", "jbd2_run_stats", DK_JBD2_RUN),
 	  .fields = { "dev", "handle_count", "blocks", "blocks_logged",
 		      "logging" } },
 	{ ROW("writeback", "balance_dirty_pages", DK_BDP),
+	  .cap = CAP(bdp_events),
 	  .fields = { "pause" } },
 	{ ROW("writeback", "global_dirty_state", DK_DIRTY_STATE),
 	  .fields = { "nr_dirty", "nr_writeback", "background_thresh",
@@ -150,6 +166,7 @@ static const struct row_def defs[] = {
 	{ ROW("writeback", "writeback_written", DK_WB_WRITTEN),
 	  .fields = { "nr_pages", "reason" } },
 	{ ROW("sched", "sched_switch", DK_SWITCH),
+	  .cap = CAP(sched_events),
 	  .fields = { "prev_pid", "prev_state", "next_pid" } },
 	{ ROW("sched", "sched_wakeup", DK_WAKEUP), .fields = { "pid" } },
 	{ ROW("sched", "sched_waking", DK_WAKEUP), .fields = { "pid" } },
@@ -161,6 +178,7 @@ static const struct row_def defs[] = {
 	{ ROW("io_uring", "io_uring_file_get", DK_URING_FILE),
 	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_FD) },
 	{ ROW("io_uring", "io_uring_complete", DK_URING_COMPLETE),
+	  .cap = CAP(uring),
 	  .fields = UR_FIELDS, .need = F(UR_CTX) | F(UR_RES) },
 	{ ROW("io_uring", "io_uring_queue_async_work", DK_URING_ASYNC),
 	  .fields = UR_FIELDS, .need = F(UR_CTX) },
@@ -357,10 +375,14 @@ static bool resolve_row(struct decoder *d, const struct row_def *def,
 	return true;
 }
 
-static void note_caps(struct decoder *d, const struct row *r)
+static void note_caps(struct decoder *d, const struct row_def *def,
+		      const struct row *r)
 {
 	struct dec_caps *c = &d->caps;
 
+	if (def->cap)
+		*(bool *)((char *)c + def->cap - 1) = true;
+	/* what depends on the encoding or on the fields found */
 	switch (r->kind) {
 	case DK_RQ_INSERT:
 	case DK_RQ_ISSUE:
@@ -374,45 +396,15 @@ static void note_caps(struct decoder *d, const struct row *r)
 		else
 			c->syscall_events = true;
 		break;
-	case DK_FORK:
-	case DK_EXEC:
-	case DK_EXIT:
-		c->proc_events = true;
-		break;
-	case DK_BIO_QUEUE:
-		c->bio_events = true;
-		break;
-	case DK_BIO_MERGE:
-		c->merge_events = true;
-		break;
-	case DK_DIRTY_FOLIO:
-		c->dirty_events = true;
-		break;
-	case DK_WRITEPAGES:
-		c->ext4_events = true;
-		break;
-	case DK_FSYNC_ENTER:
-		c->ext4_events = true;
-		break;
-	case DK_COMMIT_START:
-		c->jbd2_events = true;
-		break;
 	case DK_JBD2_RUN:
 		c->jbd2_run = r->f[JBD2_DEV] != NULL;
 		break;
 	case DK_BDP:
-		c->bdp_events = true;
 		c->bdp_pause = r->f[0] != NULL;
 		break;
 	case DK_DIRTY_STATE:
 		c->dirty_state = r->f[GDS_DIRTY] && r->f[GDS_BG] &&
 				 r->f[GDS_THRESH];
-		break;
-	case DK_SWITCH:
-		c->sched_events = true;
-		break;
-	case DK_URING_COMPLETE:
-		c->uring = true;
 		break;
 	default:
 		break;
@@ -483,7 +475,7 @@ struct decoder *decode_new(struct source *src, struct an_err *err)
 			continue;
 		if (imap_put(&d->by_id_map, t[i].id, r, NULL))
 			goto nomem;
-		note_caps(d, r);
+		note_caps(d, def, r);
 		d->nrows++;
 	}
 	pair_caps(d);

@@ -17,7 +17,7 @@
 #include "util.h"
 #include "cmd.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/meta.h"
 #include "input/source.h"
 #include "iorec-format.h"
@@ -79,7 +79,7 @@ static int snapshot_cmdlines(const char *path, struct sbuf *out)
 		ret = -1;
 	} else if (meta_lines(in->snapshot_start, NULL, add_comm, out) < 0 ||
 		   meta_lines(in->snapshot_end, NULL, add_comm, out) < 0 ||
-		   out->err) {
+		   out->failed) {
 		error("%s: %s", path, an_strerror(AN_E_NOMEM));
 		ret = -1;
 	}

@@ -27,7 +27,7 @@
 #include "driver.h"
 #include "stats/attrib.h"
 #include "stats/rows.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "sink/sqlite.h"
 
 static const char db_usage[] =
@@ -260,7 +260,7 @@ static int store_filter(struct db *db, const struct view_filter *f)
 		  PRIu64 "\nsyscalls=%" PRIu64 "\nsyscalls_kept=%" PRIu64 "\n",
 		  what.buf ? what.buf : "", f->requests, f->requests_kept,
 		  f->calls, f->calls_kept);
-	rc = sb.err || what.err ? -AN_E_NOMEM : db_add_meta(db, "filter", sb.buf);
+	rc = sb.failed || what.failed ? -AN_E_NOMEM : db_add_meta(db, "filter", sb.buf);
 	sbuf_release(&sb);
 	sbuf_release(&what);
 	return rc;

@@ -14,7 +14,7 @@
 #include "util.h"
 #include "cmd.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "driver.h"
 #include "input/meta.h"
 #include "input/source.h"
@@ -166,7 +166,7 @@ static int build_filter(struct source *src, const char *path, bool **wantp,
 		if (t[i].id > maxid)
 			maxid = t[i].id;
 	want = an_calloc((size_t)maxid + 1, sizeof(*want));
-	list = env.events.err ? NULL : an_strdup(env.events.buf);
+	list = env.events.failed ? NULL : an_strdup(env.events.buf);
 	if (!want || !list) {
 		error("%s: %s", path, an_strerror(AN_E_NOMEM));
 		free(want);
@@ -244,8 +244,8 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 		j.compact = false;
 	}
 	json_array_end(&j);
-	if (ret < 0 || fields.err) {
-		error("%s: %s", path, an_strerror(ret < 0 ? ret : fields.err));
+	if (ret < 0 || fields.failed) {
+		error("%s: %s", path, an_strerror(ret < 0 ? ret : AN_SBUF_ERR(&fields)));
 		sbuf_release(&fields);
 		return 1;
 	}
@@ -386,13 +386,13 @@ int cmd_dump(int argc, char **argv)
 							 sizeof(wall)) : NULL,
 				    &line);
 		sbuf_addch(&line, '\n');
-		if (line.err)
+		if (line.failed)
 			break;
 		fwrite(line.buf, 1, line.len, stdout);
 	}
-	if (ret < 0 || line.err) {
+	if (ret < 0 || line.failed) {
 		error("%s: %s", argv[optind],
-		      an_strerror(ret < 0 ? ret : line.err));
+		      an_strerror(ret < 0 ? ret : AN_SBUF_ERR(&line)));
 		ret = 1;
 		goto out;
 	}

@@ -17,7 +17,7 @@
 #include "util.h"
 #include "cmd.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "driver.h"
 #include "input/source.h"
 #include "input/meta.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "util.h"
 #include "cmd-redact-names.h"
 

@@ -20,7 +20,7 @@
 #include "cmd.h"
 #include "cmd-redact-names.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "base/syskind.h"
 #include "input/meta.h"
 #include "input/scrub.h"
@@ -88,8 +88,8 @@ static void add_field(struct redact *r, const char *field,
 
 	if (fn) {
 		fn(r->names, field, &v);
-		if (v.err)
-			r->err = v.err;
+		if (v.failed)
+			r->err = -AN_E_NOMEM;
 		add_escaped(out, v.buf ? v.buf : "");
 	} else {
 		add_escaped(out, field);
@@ -404,8 +404,8 @@ static void on_string(void *arg, const char *system, const char *event,
 		rnames_path(r->names, buf, &v);
 	else
 		return;
-	if (v.err || !v.buf) {
-		r->err = v.err ? v.err : -AN_E_NOMEM;
+	if (v.failed || !v.buf) {
+		r->err = -AN_E_NOMEM;
 		memset(buf, 0, cap);
 	} else {
 		size_t n = strlen(v.buf);
@@ -437,7 +437,7 @@ static int redact_header(struct redact *r, const struct iorec_chunk *c,
 		sbuf_addch(&t, '\n');
 	if (iorec_kv_get(h.text, h.text_len, "redacted", buf, sizeof(buf)) < 0)
 		sbuf_addstr(&t, "redacted=1\n");
-	if (t.err) {
+	if (t.failed) {
 		sbuf_release(&t);
 		return -IOREC_E_NOMEM;
 	}
@@ -684,7 +684,7 @@ static int copy_chunk(struct redact *r, struct iorec_writer *w,
 	}
 	return iorec_writer_add(w, c->type, NULL, 0, p, len, z);
 text:
-	if (t.err) {
+	if (t.failed) {
 		sbuf_release(&t);
 		return an_nomem(err, "redact");
 	}

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sbuf.h"
 #include "util.h"
 
 const char *util_progname = "iorec";
@@ -57,7 +58,7 @@ void note(const char *fmt, ...)
 	va_end(ap);
 }
 
-static void *oom(size_t n)
+void *xalloc_die(size_t n)
 {
 	fprintf(stderr, "%s: error: out of memory allocating %zu bytes\n",
 		util_progname, n);
@@ -68,28 +69,28 @@ void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
-	return p ? p : oom(n);
+	return p ? p : xalloc_die(n);
 }
 
 void *xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
 
-	return p ? p : oom(n * size);
+	return p ? p : xalloc_die(n * size);
 }
 
 void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 
-	return q ? q : oom(n);
+	return q ? q : xalloc_die(n);
 }
 
 char *xstrdup(const char *s)
 {
 	char *p = strdup(s);
 
-	return p ? p : oom(strlen(s) + 1);
+	return p ? p : xalloc_die(strlen(s) + 1);
 }
 
 char *xasprintf(const char *fmt, ...)
@@ -102,96 +103,8 @@ char *xasprintf(const char *fmt, ...)
 	n = vasprintf(&p, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		oom(strlen(fmt));
+		xalloc_die(strlen(fmt));
 	return p;
-}
-
-void strbuf_grow(struct strbuf *sb, size_t extra)
-{
-	size_t need = sb->len + extra + 1;
-
-	if (need <= sb->alloc)
-		return;
-	if (need < sb->alloc * 2)
-		need = sb->alloc * 2;
-	if (need < 64)
-		need = 64;
-	sb->buf = xrealloc(sb->buf, need);
-	sb->alloc = need;
-}
-
-void strbuf_add(struct strbuf *sb, const void *data, size_t len)
-{
-	strbuf_grow(sb, len);
-	memcpy(sb->buf + sb->len, data, len);
-	sb->len += len;
-	sb->buf[sb->len] = '\0';
-}
-
-void strbuf_addstr(struct strbuf *sb, const char *s)
-{
-	strbuf_add(sb, s, strlen(s));
-}
-
-void strbuf_addch(struct strbuf *sb, int c)
-{
-	strbuf_grow(sb, 1);
-	sb->buf[sb->len++] = (char)c;
-	sb->buf[sb->len] = '\0';
-}
-
-void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	strbuf_grow(sb, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	sb->len += (size_t)n;
-}
-
-void strbuf_add_escaped(struct strbuf *sb, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '\\': strbuf_add(sb, "\\\\", 2); break;
-		case '\t': strbuf_add(sb, "\\t", 2); break;
-		case '\n': strbuf_add(sb, "\\n", 2); break;
-		default: strbuf_addch(sb, *s); break;
-		}
-	}
-}
-
-void strbuf_reset(struct strbuf *sb)
-{
-	sb->len = 0;
-	if (sb->buf)
-		sb->buf[0] = '\0';
-}
-
-char *strbuf_detach(struct strbuf *sb, size_t *len)
-{
-	char *p = sb->buf ? sb->buf : xstrdup("");
-
-	if (len)
-		*len = sb->len;
-	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
-	return p;
-}
-
-void strbuf_release(struct strbuf *sb)
-{
-	free(sb->buf);
-	sb->buf = NULL;
-	sb->len = sb->alloc = 0;
 }
 
 char *unescape_field(char *s)
@@ -213,9 +126,10 @@ char *unescape_field(char *s)
 
 ssize_t read_whole_file(const char *path, char **out)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	int saved;
+	size_t len;
 
 	*out = NULL;
 	if (fd < 0)
@@ -223,14 +137,14 @@ ssize_t read_whole_file(const char *path, char **out)
 	for (;;) {
 		ssize_t n;
 
-		strbuf_grow(&sb, 4096);
+		sbuf_grow(&sb, 4096);
 		n = read(fd, sb.buf + sb.len, sb.alloc - sb.len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
 			saved = errno;
 			close(fd);
-			strbuf_release(&sb);
+			sbuf_release(&sb);
 			errno = saved;
 			return -1;
 		}
@@ -240,12 +154,9 @@ ssize_t read_whole_file(const char *path, char **out)
 		sb.buf[sb.len] = '\0';
 	}
 	close(fd);
-	{
-		size_t len;
-
-		*out = strbuf_detach(&sb, &len);
-		return (ssize_t)len;
-	}
+	len = sb.len;
+	*out = sbuf_detach(&sb);
+	return (ssize_t)len;
 }
 
 int write_full(int fd, const void *buf, size_t len)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * util.h - small helpers shared by iorec and ioreport: messages, memory,
- * growable strings, whole-file reads and checked writes.
+ * whole-file reads and checked writes.
  */
 #ifndef IOREC_UTIL_H
 #define IOREC_UTIL_H
@@ -33,27 +33,10 @@ void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Say "out of memory allocating n bytes" and exit 1. */
+void *xalloc_die(size_t n) __attribute__((noreturn));
 
-/* A growable NUL-terminated byte string. */
-struct strbuf {
-	char *buf;
-	size_t len;
-	size_t alloc;
-};
-#define STRBUF_INIT { NULL, 0, 0 }
-void strbuf_grow(struct strbuf *sb, size_t extra);
-void strbuf_add(struct strbuf *sb, const void *data, size_t len);
-void strbuf_addstr(struct strbuf *sb, const char *s);
-void strbuf_addch(struct strbuf *sb, int c);
-void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-/* Append s with '\\', '\t', '\n' escaped as \\\\, \\t, \\n (for TSV fields). */
-void strbuf_add_escaped(struct strbuf *sb, const char *s);
-void strbuf_reset(struct strbuf *sb);
-char *strbuf_detach(struct strbuf *sb, size_t *len);
-void strbuf_release(struct strbuf *sb);
-
-/* Undo strbuf_add_escaped in place; returns s. */
+/* Undo sbuf_add_escaped in place; returns s. */
 char *unescape_field(char *s);
 
 /*

@@ -257,7 +257,7 @@ static uint64_t stat_u64(const char *v)
 	return strtoull(v, NULL, 10);
 }
 
-int instance_cpu_stats(struct rec_instance *ri, int cpu, struct strbuf *sb,
+int instance_cpu_stats(struct rec_instance *ri, int cpu, struct sbuf *sb,
 		       uint64_t *lost)
 {
 	char path[64], *text, *line, *save = NULL;
@@ -281,11 +281,11 @@ int instance_cpu_stats(struct rec_instance *ri, int cpu, struct strbuf *sb,
 		if (!strcmp(line, "overrun") || !strcmp(line, "dropped events"))
 			*lost += stat_u64(val);
 		if (sb) {
-			strbuf_addf(sb, "cpu\t%d\t", cpu);
-			strbuf_add_escaped(sb, line);
-			strbuf_addch(sb, '\t');
-			strbuf_add_escaped(sb, val);
-			strbuf_addch(sb, '\n');
+			sbuf_addf(sb, "cpu\t%d\t", cpu);
+			sbuf_add_escaped(sb, line);
+			sbuf_addch(sb, '\t');
+			sbuf_add_escaped(sb, val);
+			sbuf_addch(sb, '\n');
 		}
 	}
 	free(text);

@@ -683,94 +683,94 @@ static void report_write_error(const struct rec *r)
 /* ------------------------------------------------------------------ */
 /* metadata chunks */
 
-static void join_args(struct strbuf *sb, char **argv, int argc)
+static void join_args(struct sbuf *sb, char **argv, int argc)
 {
 	int i;
 
 	/* escaped: a key=value line must stay one line (see iorec(5)) */
 	for (i = 0; i < argc && argv[i]; i++) {
 		if (i)
-			strbuf_addch(sb, ' ');
-		strbuf_add_escaped(sb, argv[i]);
+			sbuf_addch(sb, ' ');
+		sbuf_add_escaped(sb, argv[i]);
 	}
 }
 
 /* The header keys of the syscall ABIs, file-name sources and limits. */
-static void names_header(const struct rec *r, struct strbuf *sb)
+static void names_header(const struct rec *r, struct sbuf *sb)
 {
 	const struct plan *p = &r->plan;
 	const char *lim[3];
 	char sources[128];
 
 	names_sources(&r->names, sources, sizeof(sources));
-	strbuf_addf(sb, "uprobe_group=%s\n",
+	sbuf_addf(sb, "uprobe_group=%s\n",
 		    r->names.used[NS_UPROBE] ? r->names.group : "");
-	strbuf_addf(sb, "probe_group=%s\n", r->names.npr ? r->names.group : "");
-	strbuf_addf(sb, "name_sources=%s\n", sources);
-	strbuf_addf(sb, "syscall_abi=%s\n", abi_name(p->abi));
-	strbuf_addf(sb, "compat_abi=%s\n",
+	sbuf_addf(sb, "probe_group=%s\n", r->names.npr ? r->names.group : "");
+	sbuf_addf(sb, "name_sources=%s\n", sources);
+	sbuf_addf(sb, "syscall_abi=%s\n", abi_name(p->abi));
+	sbuf_addf(sb, "compat_abi=%s\n",
 		    p->compat != ABI_UNKNOWN ? abi_name(p->compat) : "");
-	strbuf_addf(sb, "compat_syscalls=%s\n", plan_compat_word(p->compat_mode));
+	sbuf_addf(sb, "compat_syscalls=%s\n", plan_compat_word(p->compat_mode));
 	if (p->compat_mode == COMPAT_SHADOW)
-		strbuf_addf(sb, "compat_unshadowed=%s\n",
+		sbuf_addf(sb, "compat_unshadowed=%s\n",
 			    p->unshadowed ? p->unshadowed : "");
-	strbuf_addf(sb, "exec_abi_probes=%d\n", r->names.exec_abi);
-	strbuf_addf(sb, "iorec_abi=%s\n", abi_name(abi_self()));
+	sbuf_addf(sb, "exec_abi_probes=%d\n", r->names.exec_abi);
+	sbuf_addf(sb, "iorec_abi=%s\n", abi_name(abi_self()));
 	collect_limits(r, lim);
 	if (lim[0])
-		strbuf_addf(sb, "limit_1=%s\n", lim[0]);
+		sbuf_addf(sb, "limit_1=%s\n", lim[0]);
 	if (lim[1])
-		strbuf_addf(sb, "limit_2=%s\n", lim[1]);
+		sbuf_addf(sb, "limit_2=%s\n", lim[1]);
 	if (lim[2])
-		strbuf_addf(sb, "limit_3=%s\n", lim[2]);
+		sbuf_addf(sb, "limit_3=%s\n", lim[2]);
 }
 
 /*
  * The machine's offset from UTC and its zone's name at the start, so that
  * ioreport prints the times people see in their logs wherever it runs.
  */
-static void header_zone(struct rec *r, struct strbuf *sb)
+static void header_zone(struct rec *r, struct sbuf *sb)
 {
 	time_t sec = (time_t)(r->start_real / 1000000000);
 	struct tm tm;
 
 	if (!localtime_r(&sec, &tm))
 		return;
-	strbuf_addf(sb, "utc_offset_s=%ld\n", (long)tm.tm_gmtoff);
+	sbuf_addf(sb, "utc_offset_s=%ld\n", (long)tm.tm_gmtoff);
 	if (tm.tm_zone && tm.tm_zone[0] && !strpbrk(tm.tm_zone, "\n="))
-		strbuf_addf(sb, "timezone=%s\n", tm.tm_zone);
+		sbuf_addf(sb, "timezone=%s\n", tm.tm_zone);
 }
 
-static void header_text(struct rec *r, struct strbuf *sb)
+static void header_text(struct rec *r, struct sbuf *sb)
 {
 	struct utsname u;
 
 	memset(&u, 0, sizeof(u));
 	uname(&u);
-	strbuf_addf(sb, "clock=%s\n", r->ri.clock);
-	strbuf_addf(sb, "kernel=%s\nkversion=%s\nmachine=%s\nhostname=%s\n",
+	sbuf_addf(sb, "clock=%s\n", r->ri.clock);
+	sbuf_addf(sb, "kernel=%s\nkversion=%s\nmachine=%s\nhostname=%s\n",
 		    u.release, u.version, u.machine, u.nodename);
-	strbuf_addf(sb, "iorec_version=%s\n", PACKAGE_VERSION);
-	strbuf_addf(sb, "start_realtime_ns=%llu\nstart_mono_ns=%llu\n",
+	sbuf_addf(sb, "iorec_version=%s\n", PACKAGE_VERSION);
+	sbuf_addf(sb, "start_realtime_ns=%llu\nstart_mono_ns=%llu\n",
 		    (unsigned long long)r->start_real,
 		    (unsigned long long)r->start_mono);
 	header_zone(r, sb);
-	strbuf_addf(sb, "instance=%s\nbuffer_kb=%u\nprofile=%s\n", r->ri.name,
+	sbuf_addf(sb, "instance=%s\nbuffer_kb=%u\nprofile=%s\n", r->ri.name,
 		    env.buffer_kb, plan_profile_names(env.profiles));
-	strbuf_addstr(sb, "cmdline=");
+	sbuf_addstr(sb, "cmdline=");
 	join_args(sb, env.argv, env.argc);
-	strbuf_addf(sb, "\noutput_dev=%s\noutput_ino=%llu\nself_pid=%d\n",
+	sbuf_addf(sb, "\noutput_dev=%s\noutput_ino=%llu\nself_pid=%d\n",
 		    r->out_dev, r->out_ino, (int)getpid());
 	names_header(r, sb);
-	strbuf_addstr(sb, "command=");
+	sbuf_addstr(sb, "command=");
 	if (env.command)
 		join_args(sb, env.command, 1 << 30);
-	strbuf_addch(sb, '\n');
+	sbuf_addch(sb, '\n');
 }
 
 static int write_header(struct rec *r)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
 	struct iorec_header h;
 	uint16_t one = 1;
 	uint8_t *buf;
@@ -789,7 +789,7 @@ static int write_header(struct rec *r)
 	h.text = sb.buf;
 	h.text_len = sb.len;
 	ret = iorec_header_encode(&h, &buf, &len);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 	if (ret < 0)
 		return ret;
 	ret = iorec_writer_add(r->w, IOREC_CHUNK_HEADER, NULL, 0, buf, len,
@@ -843,7 +843,7 @@ static struct snap_self snap_self(const struct rec *r)
 }
 
 /* STATS text, and the lost-event totals kept in r. */
-static void collect_stats(struct rec *r, struct strbuf *sb)
+static void collect_stats(struct rec *r, struct sbuf *sb)
 {
 	int cpu;
 
@@ -855,9 +855,9 @@ static void collect_stats(struct rec *r, struct strbuf *sb)
 		if (r->rb)
 			ringbuf_cpu_pages(r->rb, cpu, &pages, &missed);
 		if (sb) {
-			strbuf_addf(sb, "cpu\t%d\tpages\t%llu\n", cpu,
+			sbuf_addf(sb, "cpu\t%d\tpages\t%llu\n", cpu,
 				    (unsigned long long)pages);
-			strbuf_addf(sb, "cpu\t%d\tmissed_pages\t%llu\n", cpu,
+			sbuf_addf(sb, "cpu\t%d\tmissed_pages\t%llu\n", cpu,
 				    (unsigned long long)missed);
 		}
 		r->cpu_lost[cpu] = lost;
@@ -867,29 +867,29 @@ static void collect_stats(struct rec *r, struct strbuf *sb)
 
 static int write_end_text(struct rec *r)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
 	struct ringbuf_totals t;
 	int ret;
 
 	ringbuf_totals(r->rb, &t);
-	strbuf_addf(&sb, "reason=%s\n", r->reason);
-	strbuf_addf(&sb, "end_realtime_ns=%llu\nend_mono_ns=%llu\n",
+	sbuf_addf(&sb, "reason=%s\n", r->reason);
+	sbuf_addf(&sb, "end_realtime_ns=%llu\nend_mono_ns=%llu\n",
 		    (unsigned long long)now_real_ns(),
 		    (unsigned long long)now_mono_ns());
-	strbuf_addf(&sb, "pages=%llu\nraw_bytes=%llu\nlost_events=%llu\n",
+	sbuf_addf(&sb, "pages=%llu\nraw_bytes=%llu\nlost_events=%llu\n",
 		    (unsigned long long)t.pages,
 		    (unsigned long long)t.raw_bytes,
 		    (unsigned long long)r->lost);
 	if (env.max_size)
-		strbuf_addf(&sb, "size_limit_dropped_pages=%llu\n",
+		sbuf_addf(&sb, "size_limit_dropped_pages=%llu\n",
 			    (unsigned long long)t.limit_dropped_pages);
 	if (env.flight)
-		strbuf_addf(&sb, "flight_discarded_chunks=%llu\nflight_cutoff_ts=%llu\n",
+		sbuf_addf(&sb, "flight_discarded_chunks=%llu\nflight_cutoff_ts=%llu\n",
 			    (unsigned long long)t.flight_discarded,
 			    (unsigned long long)t.flight_cutoff_ts);
 	ret = iorec_writer_add(r->w, IOREC_CHUNK_END, NULL, 0, sb.buf, sb.len,
 			       false);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 	return ret;
 }
 
@@ -897,7 +897,7 @@ static int write_end_text(struct rec *r)
 static int write_trailer(struct rec *r)
 {
 	struct snap_self self = snap_self(r);
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
 	int ret;
 
 	ret = snapshot_write(r->w, IOREC_SNAP_END, &self);
@@ -908,7 +908,7 @@ static int write_trailer(struct rec *r)
 	if (!ret)
 		ret = iorec_writer_add(r->w, IOREC_CHUNK_STATS, NULL, 0, sb.buf,
 				       sb.len, true);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 	if (!ret)
 		ret = write_end_text(r);
 	if (!ret)

@@ -550,7 +550,7 @@ static const char *uprobe_abi_problem(enum rec_abi abi, enum rec_abi kernel)
 /* Probe one libc file: returns how many functions were probed. */
 static int uprobe_libc(struct names *n, const struct plan *p,
 		       struct tracefs_instance *inst, const char *path,
-		       int lib, struct strbuf *why, int *err)
+		       int lib, struct sbuf *why, int *err)
 {
 	struct elf_sym want[ARRAY_SIZE(open_funcs)];
 	uint64_t seen[ARRAY_SIZE(open_funcs)];
@@ -565,7 +565,7 @@ static int uprobe_libc(struct names *n, const struct plan *p,
 	}
 	found = elf_find_symbols(path, want, (int)ARRAY_SIZE(want), &abi);
 	if (found <= 0) {
-		strbuf_addf(why, "%s%s: %s", why->len ? "; " : "", path,
+		sbuf_addf(why, "%s%s: %s", why->len ? "; " : "", path,
 			    found < 0 ? strerror(errno) : "no open functions in its symbols");
 		return 0;
 	}
@@ -575,7 +575,7 @@ static int uprobe_libc(struct names *n, const struct plan *p,
 	if (!problem && nthumb)
 		problem = "Thumb-2 code: the ARM kernel cannot place uprobes on Thumb instructions";
 	if (problem) {
-		strbuf_addf(why, "%s%s (%s): %s", why->len ? "; " : "", path,
+		sbuf_addf(why, "%s%s (%s): %s", why->len ? "; " : "", path,
 			    abi_name(abi), problem);
 		return 0;
 	}
@@ -617,7 +617,7 @@ static int uprobe_libc(struct names *n, const struct plan *p,
 			ok++;
 	}
 	if (!ok)
-		strbuf_addf(why, "%s%s: cannot place uprobes: %s",
+		sbuf_addf(why, "%s%s: cannot place uprobes: %s",
 			    why->len ? "; " : "", path, strerror(*err));
 	return ok;
 }
@@ -648,7 +648,7 @@ static int uprobe_libaio(struct names *n, const struct plan *p,
 	};
 	struct elf_sym want = { .name = "io_submit" };
 	enum rec_abi abi = ABI_UNKNOWN;
-	struct strbuf f = STRBUF_INIT;
+	struct sbuf f = SBUF_INIT_FATAL;
 	const char *nr, *iocbs;
 	int ptr, i;
 	size_t k;
@@ -667,23 +667,23 @@ static int uprobe_libaio(struct names *n, const struct plan *p,
 	if (!nr || !iocbs || abi == ABI_I386)
 		return 0;
 	ptr = abi == ABI_ARM ? 4 : 8;
-	strbuf_addf(&f, "nr=%s:s64", nr);
+	sbuf_addf(&f, "nr=%s:s64", nr);
 	for (i = 0; i < AIO_PROBE_IOCBS; i++)
-		strbuf_addf(&f, " fd%d=+20(+%d(%s)):s32 op%d=+16(+%d(%s)):u16 len%d=+32(+%d(%s)):u64",
+		sbuf_addf(&f, " fd%d=+20(+%d(%s)):s32 op%d=+16(+%d(%s)):u16 len%d=+32(+%d(%s)):u64",
 			    i, i * ptr, iocbs, i, i * ptr, iocbs, i, i * ptr,
 			    iocbs);
 	errno = 0;
 	i = keep_probe(n, tracefs_uprobe_alloc(n->group, "libaio_io_submit",
 					       paths[k], want.offset, f.buf),
 		       "libaio_io_submit", NS_UPROBE, false, inst, err);
-	strbuf_release(&f);
+	sbuf_release(&f);
 	return i == 0;
 }
 
 static void try_uprobe(struct names *n, const struct plan *p,
 		       struct tracefs_instance *inst)
 {
-	struct strbuf why = STRBUF_INIT;
+	struct sbuf why = SBUF_INIT_FATAL;
 	struct libc_list l = { .n = 0 };
 	int i, lib = 0, total = 0, err = 0, k_aio;
 	size_t used = 0;
@@ -713,7 +713,7 @@ static void try_uprobe(struct names *n, const struct plan *p,
 	if (!total) {
 		snprintf(n->result[NS_UPROBE], sizeof(n->result[0]), "no: %.480s",
 			 why.len ? why.buf : "no C library found");
-		strbuf_release(&why);
+		sbuf_release(&why);
 		return;
 	}
 	n->used[NS_UPROBE] = true;
@@ -724,7 +724,7 @@ static void try_uprobe(struct names *n, const struct plan *p,
 		 total, n->group, n->uprobe_libs,
 		 k_aio ? "; libaio_io_submit on libaio (its requests' files)" :
 		 "; no libaio found (libaio requests are on no file)");
-	strbuf_release(&why);
+	sbuf_release(&why);
 }
 
 /* ------------------------------------------------------------------ */

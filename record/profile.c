@@ -211,7 +211,8 @@ static void add_id(long *ids, size_t *n, long nr)
  */
 static char *raw_filter(const struct plan *p, bool native)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
+	char *filter;
 	long ids[2 * 128];
 	size_t i, n = 0;
 
@@ -222,8 +223,9 @@ static char *raw_filter(const struct plan *p, bool native)
 			add_id(ids, &n, systab_nr(&systab[i], p->compat));
 	}
 	for (i = 0; i < n; i++)
-		strbuf_addf(&sb, "%sid == %ld", i ? " || " : "", ids[i]);
-	return strbuf_detach(&sb, NULL);
+		sbuf_addf(&sb, "%sid == %ld", i ? " || " : "", ids[i]);
+	filter = sbuf_detach(&sb);
+	return filter ? filter : xstrdup("");
 }
 
 static bool has_enter_filter(const char *call);
@@ -238,7 +240,7 @@ static bool has_enter_filter(const char *call);
 static void plan_add_markers(struct plan *p)
 {
 	const struct marker_def *m;
-	struct strbuf un = STRBUF_INIT;
+	struct sbuf un = SBUF_INIT_FATAL;
 	size_t n, i, j, k;
 
 	m = abi_markers(p->abi, &n);
@@ -268,7 +270,7 @@ static void plan_add_markers(struct plan *p)
 			found = true;
 		}
 		if (!found)
-			strbuf_addf(&un, "%s%d", un.len ? "," : "", m[i].nr);
+			sbuf_addf(&un, "%s%d", un.len ? "," : "", m[i].nr);
 	}
 	/*
 	 * A native call iorec records with an enter filter (ioctl, mmap)
@@ -285,10 +287,10 @@ static void plan_add_markers(struct plan *p)
 			if (systab_nr(&systab[j], p->compat) == nr)
 				compat_id = true;
 		if (compat_id)
-			strbuf_addf(&un, "%s%ld", un.len ? "," : "", nr);
+			sbuf_addf(&un, "%s%ld", un.len ? "," : "", nr);
 	}
 	free(p->unshadowed);
-	p->unshadowed = strbuf_detach(&un, NULL);
+	p->unshadowed = sbuf_detach(&un);
 	if (!p->unshadowed) {
 		p->unshadowed = xstrdup("");
 	}
@@ -678,7 +680,7 @@ static int write_format(const struct plan_event *e,
 {
 	char *text;
 	int size = 0, ret;
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
 
 	text = tracefs_event_file_read(inst, e->system, e->name, "format",
 				       &size);
@@ -687,12 +689,12 @@ static int write_format(const struct plan_event *e,
 			e->system, e->name);
 		return 0;
 	}
-	strbuf_add(&sb, e->system, strlen(e->system) + 1);
-	strbuf_add(&sb, text, (size_t)size);
+	sbuf_add(&sb, e->system, strlen(e->system) + 1);
+	sbuf_add(&sb, text, (size_t)size);
 	free(text);
 	ret = iorec_writer_add(w, IOREC_CHUNK_EVENT_FORMAT, NULL, 0, sb.buf,
 			       sb.len, true);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 	return ret;
 }
 
@@ -700,18 +702,18 @@ static int write_format(const struct plan_event *e,
 static int write_table(struct iorec_writer *w, uint16_t type,
 		       enum rec_abi abi)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
 	size_t i;
 	int ret;
 
 	for (i = 0; i < systab_len; i++)
 		if (systab_nr(&systab[i], abi) >= 0)
-			strbuf_addf(&sb, "%ld\t%s\n", systab_nr(&systab[i], abi),
+			sbuf_addf(&sb, "%ld\t%s\n", systab_nr(&systab[i], abi),
 				    systab[i].name);
 	if (!sb.len)
 		return 0;
 	ret = iorec_writer_add(w, type, NULL, 0, sb.buf, sb.len, true);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 	return ret;
 }
 

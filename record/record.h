@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "sbuf.h"
 #include "util.h"
 
 struct tracefs_instance;
@@ -320,7 +321,7 @@ int instance_count_cpus(struct tracefs_instance *ti);
  * per_cpu/cpuN/stats to @sb and return the sum of overrun + dropped
  * events of cpu N via *lost.  Returns 0 or -1 when stats are unreadable.
  */
-int instance_cpu_stats(struct rec_instance *ri, int cpu, struct strbuf *sb,
+int instance_cpu_stats(struct rec_instance *ri, int cpu, struct sbuf *sb,
 		       uint64_t *lost);
 
 /* ------------------------------------------------------------------ */
@@ -337,7 +338,7 @@ struct snap_self {
  * mount, blockdev, diskstats, proc, abi, thread, fd, self lines) to @sb.
  * Unreadable sources are skipped silently (processes come and go).
  */
-void snapshot_build(struct strbuf *sb, const struct snap_self *self);
+void snapshot_build(struct sbuf *sb, const struct snap_self *self);
 
 /*
  * snapshot_write - build a snapshot of @phase (IOREC_SNAP_*) and append it

@@ -5,7 +5,7 @@
  * queue settings, diskstats, processes, threads and their open files.
  *
  * The text is one "kind\tfield\tfield...\n" line per fact, every field
- * escaped with strbuf_add_escaped().  Sources that cannot be read (a
+ * escaped with sbuf_add_escaped().  Sources that cannot be read (a
  * process that exited, a sysctl this kernel lacks) are skipped: a
  * snapshot is best effort and never fails.
  */
@@ -26,19 +26,19 @@
 #include "record.h"
 
 /* Start a line "kind" and add each of the NULL-terminated fields. */
-static void add_line(struct strbuf *sb, const char *kind, ...)
+static void add_line(struct sbuf *sb, const char *kind, ...)
 {
 	va_list ap;
 	const char *f;
 
-	strbuf_addstr(sb, kind);
+	sbuf_addstr(sb, kind);
 	va_start(ap, kind);
 	while ((f = va_arg(ap, const char *))) {
-		strbuf_addch(sb, '\t');
-		strbuf_add_escaped(sb, f);
+		sbuf_addch(sb, '\t');
+		sbuf_add_escaped(sb, f);
 	}
 	va_end(ap);
-	strbuf_addch(sb, '\n');
+	sbuf_addch(sb, '\n');
 }
 
 /* Strip trailing whitespace in place; returns s. */
@@ -66,7 +66,7 @@ static int read_small(const char *path, char *buf, size_t size)
 	return 0;
 }
 
-static void add_time(struct strbuf *sb)
+static void add_time(struct sbuf *sb)
 {
 	char mono[32], real[32];
 
@@ -75,7 +75,7 @@ static void add_time(struct strbuf *sb)
 	add_line(sb, "time", mono, real, NULL);
 }
 
-static void add_uname(struct strbuf *sb)
+static void add_uname(struct sbuf *sb)
 {
 	struct utsname u;
 
@@ -85,7 +85,7 @@ static void add_uname(struct strbuf *sb)
 		 u.nodename, NULL);
 }
 
-static void add_sysctls(struct strbuf *sb)
+static void add_sysctls(struct sbuf *sb)
 {
 	static const char *const names[] = {
 		"vm.dirty_ratio", "vm.dirty_background_ratio",
@@ -109,7 +109,7 @@ static void add_sysctls(struct strbuf *sb)
 	}
 }
 
-static void add_meminfo(struct strbuf *sb)
+static void add_meminfo(struct sbuf *sb)
 {
 	static const char *const keys[] = {
 		"MemTotal", "MemFree", "MemAvailable", "Buffers", "Cached",
@@ -164,7 +164,7 @@ static char *unoctal(char *s)
  * mountinfo: "id parent maj:min root mountpoint opts [optional...] -
  * fstype source superopts".
  */
-static void add_mount_line(struct strbuf *sb, char *line)
+static void add_mount_line(struct sbuf *sb, char *line)
 {
 	char *f[8] = { 0 }, *tok, *save = NULL, *sep;
 	int n = 0;
@@ -188,7 +188,7 @@ static void add_mount_line(struct strbuf *sb, char *line)
 		 f[7] ? f[7] : "", NULL);
 }
 
-static void add_mounts(struct strbuf *sb)
+static void add_mounts(struct sbuf *sb)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char *line = NULL;
@@ -215,7 +215,7 @@ static char *selected(char *val)
 	return open + 1;
 }
 
-static void add_blockdev_attr(struct strbuf *sb, const char *name,
+static void add_blockdev_attr(struct sbuf *sb, const char *name,
 			      const char *dev, const char *key,
 			      const char *path)
 {
@@ -227,7 +227,7 @@ static void add_blockdev_attr(struct strbuf *sb, const char *name,
 		 !strcmp(key, "scheduler") ? selected(val) : val, NULL);
 }
 
-static void add_partitions(struct strbuf *sb, const char *disk)
+static void add_partitions(struct sbuf *sb, const char *disk)
 {
 	char path[512], dev[64];
 	struct dirent *de;
@@ -253,7 +253,7 @@ static void add_partitions(struct strbuf *sb, const char *disk)
 	closedir(d);
 }
 
-static void add_blockdev(struct strbuf *sb, const char *name)
+static void add_blockdev(struct sbuf *sb, const char *name)
 {
 	static const struct { const char *key, *file; } attrs[] = {
 		{ "scheduler", "queue/scheduler" },
@@ -283,7 +283,7 @@ static void add_blockdev(struct strbuf *sb, const char *name)
 	add_partitions(sb, name);
 }
 
-static void add_blockdevs(struct strbuf *sb)
+static void add_blockdevs(struct sbuf *sb)
 {
 	DIR *d = opendir("/sys/block");
 	struct dirent *de;
@@ -296,7 +296,7 @@ static void add_blockdevs(struct strbuf *sb)
 	closedir(d);
 }
 
-static void add_diskstats(struct strbuf *sb)
+static void add_diskstats(struct sbuf *sb)
 {
 	FILE *f = fopen("/proc/diskstats", "re");
 	char line[512];
@@ -336,12 +336,12 @@ static int proc_stat(const char *dir, char *comm, size_t size, long *ppid)
 }
 
 /* /proc/PID/cmdline with NULs turned to spaces, into @sb (reset first). */
-static void proc_cmdline(const char *dir, struct strbuf *sb)
+static void proc_cmdline(const char *dir, struct sbuf *sb)
 {
 	char path[640], *text;
 	ssize_t n, i;
 
-	strbuf_reset(sb);
+	sbuf_reset(sb);
 	snprintf(path, sizeof(path), "%s/cmdline", dir);
 	n = read_whole_file(path, &text);
 	if (n < 0)
@@ -351,7 +351,7 @@ static void proc_cmdline(const char *dir, struct strbuf *sb)
 	for (i = 0; i < n; i++)
 		if (text[i] == '\0')
 			text[i] = ' ';
-	strbuf_add(sb, text, (size_t)n);
+	sbuf_add(sb, text, (size_t)n);
 	free(text);
 }
 
@@ -360,8 +360,8 @@ static void proc_cmdline(const char *dir, struct strbuf *sb)
  * threads and fds) stands, for the function it calls on each entry.
  */
 struct walk {
-	struct strbuf *sb;
-	struct strbuf *cmd;	/* one command line buffer for all processes */
+	struct sbuf *sb;
+	struct sbuf *cmd;	/* one command line buffer for all processes */
 	const char *dir;	/* /proc/PID, for its threads and fds */
 	const char *pid;
 };
@@ -435,7 +435,7 @@ static void add_process(const struct walk *all, const char *pid)
 {
 	char dir[64], path[96], comm[64], ppid_s[32], exe[4096];
 	struct walk w = { .sb = all->sb, .dir = dir, .pid = pid };
-	struct strbuf *sb = all->sb;
+	struct sbuf *sb = all->sb;
 	long ppid;
 	ssize_t n;
 
@@ -462,16 +462,16 @@ static void add_process(const struct walk *all, const char *pid)
 	each_number(path, &w, add_fd);
 }
 
-static void add_processes(struct strbuf *sb)
+static void add_processes(struct sbuf *sb)
 {
-	struct strbuf cmd = STRBUF_INIT;
+	struct sbuf cmd = SBUF_INIT_FATAL;
 	struct walk w = { .sb = sb, .cmd = &cmd };
 
 	each_number("/proc", &w, add_process);
-	strbuf_release(&cmd);
+	sbuf_release(&cmd);
 }
 
-static void add_self(struct strbuf *sb, const struct snap_self *self)
+static void add_self(struct sbuf *sb, const struct snap_self *self)
 {
 	char pid[32], ino[32];
 
@@ -480,7 +480,7 @@ static void add_self(struct strbuf *sb, const struct snap_self *self)
 	add_line(sb, "self", pid, self->out_dev, ino, NULL);
 }
 
-void snapshot_build(struct strbuf *sb, const struct snap_self *self)
+void snapshot_build(struct sbuf *sb, const struct snap_self *self)
 {
 	add_time(sb);
 	add_uname(sb);
@@ -496,16 +496,16 @@ void snapshot_build(struct strbuf *sb, const struct snap_self *self)
 int snapshot_write(struct iorec_writer *w, uint32_t phase,
 		   const struct snap_self *self)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
 	uint8_t head[8];
 	int ret;
 
 	iorec_put32(head, phase);
 	iorec_put32(head + 4, 0);
-	strbuf_add(&sb, head, sizeof(head));
+	sbuf_add(&sb, head, sizeof(head));
 	snapshot_build(&sb, self);
 	ret = iorec_writer_add(w, IOREC_CHUNK_SNAPSHOT, NULL, 0, sb.buf,
 			       sb.len, true);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 	return ret;
 }

@@ -63,6 +63,9 @@ int an_fail(struct an_err *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int an_vfail(struct an_err *e, int code, const char *fmt, va_list ap);
 
+/* A string of lib/sbuf.h whose growth failed: -AN_E_NOMEM, else 0. */
+#define AN_SBUF_ERR(sb)	((sb)->failed ? -AN_E_NOMEM : 0)
+
 /* an_fail(e, AN_E_NOMEM, "WHAT: out of memory"); returns -AN_E_NOMEM. */
 int an_nomem(struct an_err *e, const char *what);
 

@@ -1,7 +1,6 @@
 # analyze/base/: the vocabulary and containers every stage shares
-# the error convention, and a string that never exits
-analyze_libioreport_a_SOURCES += analyze/base/err.h analyze/base/err.c \
-	analyze/base/sbuf.h analyze/base/sbuf.c
+# the error convention (the string that never exits is lib/sbuf.h)
+analyze_libioreport_a_SOURCES += analyze/base/err.h analyze/base/err.c
 # an int map, a u64 multimap, a bounded heap
 analyze_libioreport_a_SOURCES += analyze/base/imap.h analyze/base/imap.c \
 	analyze/base/hmap.h analyze/base/hmap.c \

@@ -16,7 +16,7 @@
 #include <traceevent/trace-seq.h>
 
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/meta.h"
 #include "input/source.h"
 #include "input/source-priv.h"
@@ -429,7 +429,7 @@ void source_format_event(struct source *src, const struct source_event *ev,
 	int len = (int)strlen(name);
 
 	if (!rec) {
-		out->err = -AN_E_NOMEM;
+		out->failed = true;
 		return;
 	}
 	trace_seq_reset(&src->seq);
@@ -451,7 +451,7 @@ void source_format_fields(struct source *src, const struct source_event *ev,
 	struct tep_record *rec = print_record(src, ev);
 
 	if (!rec) {
-		out->err = -AN_E_NOMEM;
+		out->failed = true;
 		return;
 	}
 	trace_seq_reset(&src->seq);

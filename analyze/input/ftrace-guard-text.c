@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/ftrace-guard.h"
 #include "input/ftrace-guard-priv.h"
 
@@ -152,7 +152,7 @@ char *ftrace_filter_lines(const char *text, size_t len, bool printk,
 	}
 	/* sbuf_detach(): NULL (and the buffer freed) after an error */
 	out = sbuf_detach(&sb);
-	return out || sb.err ? out : an_strdup("");
+	return out || sb.failed ? out : an_strdup("");
 }
 
 static uint32_t get32(const uint8_t *p, bool be)

@@ -18,7 +18,7 @@
 
 #include "util.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/ftrace-guard.h"
 #include "input/ftrace-guard-priv.h"
 
@@ -895,8 +895,8 @@ static void neutral_print(const struct format *fm, struct sbuf *out)
 	if (args.len)
 		sbuf_add(out, args.buf, args.len);
 	sbuf_addch(out, '\n');
-	if (args.err)
-		out->err = args.err;
+	if (args.failed)
+		out->failed = true;
 	sbuf_release(&args);
 }
 

@@ -15,7 +15,7 @@
 #include "iorec-format.h"
 #include "util.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/meta.h"
 
 const char *meta_integrity(enum source_integrity i)

@@ -21,7 +21,7 @@
 
 #include "tracedat.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/source.h"
 #include "input/source-priv.h"
 #include "input/ftrace-guard.h"

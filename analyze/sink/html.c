@@ -14,7 +14,7 @@
 #include <time.h>
 
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/meta.h"
 #include "sink/html.h"
 #include "sink/sink.h"
@@ -136,8 +136,8 @@ static void summary(struct page *p)
 
 		sink_filter_text(st, &sb);
 		kv_row(p->f, "filter", sb.buf ? sb.buf : "");
-		if (sb.err && !p->err)
-			p->err = sb.err;
+		if (sb.failed && !p->err)
+			p->err = -AN_E_NOMEM;
 		sbuf_release(&sb);
 	}
 	fputs("</table>\n", p->f);

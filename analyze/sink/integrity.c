@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/sbuf.h"
+#include "sbuf.h"
+#include "base/err.h"
 #include "input/meta.h"
 #include "stats/filter.h"
 #include "sink/json.h"
@@ -158,7 +159,7 @@ void sink_integrity_json(struct json *j, const struct source_info *const *in,
 	json_str(j, "status", damaged && worst == SOURCE_COMPLETE ?
 		 "partial" : meta_integrity(worst));
 	json_bool(j, "complete", !damaged);
-	json_str(j, "warning", damaged && !sb.err ? sb.buf : NULL);
+	json_str(j, "warning", damaged && !sb.failed ? sb.buf : NULL);
 	json_array_begin(j, "recordings");
 	for (int i = 0; i < n; i++)
 		one_json(j, in[i], st ? st[i] : NULL);
@@ -251,7 +252,7 @@ void view_filter_kept(struct sink *s, const struct stats *after)
 	}
 	fprintf(s->out, "%sfilter: %s\n", s->snooping ? "# " : "",
 		sb.buf ? sb.buf : "");
-	sink_fail(s, sb.err);
+	sink_fail(s, AN_SBUF_ERR(&sb));
 	sbuf_release(&sb);
 }
 
@@ -270,10 +271,10 @@ void view_integrity(struct sink *s, const struct stats *after)
 		struct sbuf sb = SBUF_INIT;
 
 		/* CSV has rows only: the warning goes to stderr */
-		if (sink_integrity_line(in[i], st[i], &sb) && !sb.err)
+		if (sink_integrity_line(in[i], st[i], &sb) && !sb.failed)
 			fprintf(s->csv ? stderr : s->out, "%s%s\n",
 				s->snooping && !s->csv ? "# " : "", sb.buf);
-		sink_fail(s, sb.err);
+		sink_fail(s, AN_SBUF_ERR(&sb));
 		sbuf_release(&sb);
 	}
 }

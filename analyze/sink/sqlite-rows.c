@@ -18,7 +18,7 @@
 
 #include "util.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/source.h"
 #include "input/meta.h"
 #include "sink/sqlite.h"
@@ -178,7 +178,7 @@ static int snap_line(char **f, int n, void *arg)
 				sbuf_addch(&rest, '\t');
 			sbuf_addstr(&rest, f[i]);
 		}
-		rc = rest.err ? sq_nomem(db) :
+		rc = rest.failed ? sq_nomem(db) :
 		     config_row(db, phase, f[0], f[0], "",
 				rest.buf ? rest.buf : "");
 	}

@@ -23,7 +23,7 @@
 
 #include "util.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/source.h"
 #include "input/meta.h"
 #include "sink/sqlite.h"
@@ -157,7 +157,7 @@ static int batch_prepare(struct db *db, struct batch *b, enum stmt_id one,
 			sbuf_addstr(&sb, c ? ",?" : "?");
 		sbuf_addch(&sb, ')');
 	}
-	if (sb.err) {
+	if (sb.failed) {
 		sbuf_release(&sb);
 		return sq_nomem(db);
 	}

@@ -13,7 +13,7 @@
 
 #include "util.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/meta.h"
 #include "stats/attrib.h"
 #include "stats/rows.h"

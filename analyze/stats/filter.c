@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "base/strlist.h"
 #include "input/meta.h"
 #include "base/syskind.h"

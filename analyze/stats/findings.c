@@ -13,7 +13,7 @@
 
 #include "util.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/meta.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
@@ -1156,7 +1156,7 @@ int findings_compute(const struct stats *st, struct findings *f)
 	memset(f, 0, sizeof(*f));
 	c.path = st->info->path;
 	filter_args(st->filter, &c.args);
-	c.err = c.args.err;
+	c.err = AN_SBUF_ERR(&c.args);
 	c.snap = st->info->snapshot_start;
 	c.dur = (double)stats_duration(st);
 	if (c.dur <= 0)

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "base/strlist.h"
 #include "input/meta.h"
 #include "stats/snapcmp.h"
@@ -162,7 +162,7 @@ static int on_mount(char **f, int n, void *arg)
 	add_opts(&sb, f[5]);
 	if (n >= 7)
 		add_opts(&sb, f[6]);
-	m.opts = sb.err ? NULL : sb.buf ? sbuf_detach(&sb) : an_strdup("");
+	m.opts = sb.failed ? NULL : sb.buf ? sbuf_detach(&sb) : an_strdup("");
 	sbuf_release(&sb);
 	m.match = -1;
 	v = an_reallocarray(fa->mnt, fa->nmnt + 1, sizeof(*fa->mnt));
@@ -322,8 +322,8 @@ static char *mount_note(const char *b, const char *a, int *err)
 			    meta_mount_barrier(a) ? "on" : "off");
 	opt_change(&sb, b, a, "data", "ordered");
 	opt_change(&sb, b, a, "commit", "5");
-	if (sb.err)
-		*err = sb.err;
+	if (sb.failed)
+		*err = -AN_E_NOMEM;
 	return sbuf_detach(&sb);
 }
 

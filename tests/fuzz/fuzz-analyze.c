@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "driver.h"
 #include "input/source.h"
 #include "stats/findings.h"

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "iorec-format.h"
+#include "sbuf.h"
 #include "util.h"
 #include "fuzz.h"
 
@@ -55,7 +56,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 }
 
 /* Append one uncompressed chunk to out. */
-static void add(struct strbuf *out, uint32_t *seq, uint16_t type,
+static void add(struct sbuf *out, uint32_t *seq, uint16_t type,
 		const void *p, size_t len)
 {
 	uint8_t h[IOREC_CHUNK_HEADER_LEN] = { 0 };
@@ -67,13 +68,13 @@ static void add(struct strbuf *out, uint32_t *seq, uint16_t type,
 	iorec_put32(h + 16, (uint32_t)len);
 	iorec_put32(h + 20, iorec_crc32c(0, p, len));
 	iorec_put32(h + 28, iorec_crc32c(0, h, 28));
-	strbuf_add(out, h, sizeof(h));
-	strbuf_add(out, p, len);
+	sbuf_add(out, h, sizeof(h));
+	sbuf_add(out, p, len);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct strbuf out = STRBUF_INIT;
+	struct sbuf out = SBUF_INIT_FATAL;
 	uint8_t fh[IOREC_FILE_HEADER_LEN] = { 0 };
 	bool have_hp = false, have_printk = false;
 	const uint8_t *p = data, *end = data + size;
@@ -81,7 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memcpy(fh, IOREC_MAGIC, IOREC_MAGIC_LEN);
 	iorec_put16(fh + 8, IOREC_VERSION_MAJOR);
-	strbuf_add(&out, fh, sizeof(fh));
+	sbuf_add(&out, fh, sizeof(fh));
 	add(&out, &seq, tmpl[0].type, tmpl[0].payload, tmpl[0].len);
 	/* the input's texts: "SYSTEM\0TEXT\0" ... */
 	while (p < end) {
@@ -108,12 +109,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			have_printk = true;
 		} else {
 			/* an EVENT_FORMAT payload is "system\0format" */
-			struct strbuf f = STRBUF_INIT;
+			struct sbuf f = SBUF_INIT_FATAL;
 
-			strbuf_add(&f, sys, slen);
-			strbuf_add(&f, text, (size_t)(nul - text));
+			sbuf_add(&f, sys, slen);
+			sbuf_add(&f, text, (size_t)(nul - text));
 			add(&out, &seq, type, f.buf, f.len);
-			strbuf_release(&f);
+			sbuf_release(&f);
 		}
 		p = nul + 1;
 	}
@@ -126,6 +127,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	fuzz_keep((const uint8_t *)out.buf, out.len);
 	fuzz_analyze(fuzz_file((const uint8_t *)out.buf, out.len), 64);
-	strbuf_release(&out);
+	sbuf_release(&out);
 	return 0;
 }

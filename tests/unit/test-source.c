@@ -24,7 +24,7 @@
 #include "iorec-format.h"
 #include "util.h"
 #include "base/err.h"
-#include "base/sbuf.h"
+#include "sbuf.h"
 #include "input/source.h"
 #include "input/ftrace-guard.h"
 #include "decode/decode.h"
@@ -130,7 +130,7 @@ static void file_begin(struct file *f, bool be, int lsize)
 	static const char snap[] = "proc\t77\t1\tsnapcomm\t/bin/x\tx\n"
 				   "thread\t78\t77\tworker\n";
 	static const char sys[] = "1\twrite\n0\tread\n";
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
 	uint8_t *hb, ph[8] = { 0 };
 	size_t hl;
 
@@ -147,18 +147,18 @@ static void file_begin(struct file *f, bool be, int lsize)
 	free(hb);
 	assert_int_equal(iorec_writer_add(f->w, IOREC_CHUNK_HEADER_PAGE, NULL,
 					  0, hp, strlen(hp), true), 0);
-	strbuf_add(&sb, "test", 5);
-	strbuf_addstr(&sb, test_format);
+	sbuf_add(&sb, "test", 5);
+	sbuf_addstr(&sb, test_format);
 	assert_int_equal(iorec_writer_add(f->w, IOREC_CHUNK_EVENT_FORMAT,
 					  NULL, 0, sb.buf, sb.len, true), 0);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 	assert_int_equal(iorec_writer_add(f->w, IOREC_CHUNK_SYSCALLS, NULL, 0,
 					  sys, strlen(sys), true), 0);
-	strbuf_add(&sb, ph, sizeof(ph));
-	strbuf_addstr(&sb, snap);
+	sbuf_add(&sb, ph, sizeof(ph));
+	sbuf_addstr(&sb, snap);
 	assert_int_equal(iorec_writer_add(f->w, IOREC_CHUNK_SNAPSHOT, NULL, 0,
 					  sb.buf, sb.len, true), 0);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 }
 
 static void file_data(struct file *f, int cpu, struct page *pages, int n,
@@ -524,13 +524,13 @@ static void test_print_widths(void **state)
 
 static void file_format(struct file *f, const char *sys, const char *fmt)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct sbuf sb = SBUF_INIT_FATAL;
 
-	strbuf_add(&sb, sys, strlen(sys) + 1);
-	strbuf_addstr(&sb, fmt);
+	sbuf_add(&sb, sys, strlen(sys) + 1);
+	sbuf_addstr(&sb, fmt);
 	assert_int_equal(iorec_writer_add(f->w, IOREC_CHUNK_EVENT_FORMAT,
 					  NULL, 0, sb.buf, sb.len, true), 0);
-	strbuf_release(&sb);
+	sbuf_release(&sb);
 }
 
 /* Append a block_rq_* record (44 bytes of data) to a page. */

@@ -20,42 +20,38 @@
 #include <unistd.h>
 
 #include "tracedat.h"
+#include "tests/tracedat-walk.h"
 
 #define MEM_LIMIT (8u << 20)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+/* A page is its header plus commit bytes at least; no endless stream. */
+static int check_page(void *ctx, const struct tracedat_buffer *b,
+		      const struct tracedat_page *pg, uint64_t n)
+{
+	const struct tracedat_info *info = tracedat_reader_info(ctx);
+
+	if (pg->commit + info->page_header_size > pg->len ||
+	    pg->len > b->page_size || n > (1u << 24))
+		abort();
+	return 0;
+}
+
 /* Every page of every CPU of every buffer; returns the error or 0. */
 static int walk(struct tracedat_reader *r, size_t size)
 {
-	const struct tracedat_info *info = tracedat_reader_info(r);
 	struct tracedat_meta m;
+	uint64_t err_off = 0;
 	int ret;
 
 	while ((ret = tracedat_reader_meta_next(r, &m)) > 0)
 		if (m.data[m.len] != 0)
 			abort();
-	for (uint32_t b = 0; !ret && b < info->nbuffers; b++) {
-		const struct tracedat_buffer *buf = tracedat_reader_buffer(r, b);
-
-		for (uint32_t c = 0; !ret && !buf->latency && c < buf->ncpus; c++) {
-			struct tracedat_stream *s = tracedat_stream_open(r, b, c, &ret);
-			struct tracedat_page pg;
-			uint64_t n = 0;
-
-			if (!s)
-				break;
-			while ((ret = tracedat_stream_next(s, &pg)) > 0) {
-				/* a page is its header plus commit bytes at least */
-				if (pg.commit + info->page_header_size > pg.len ||
-				    pg.len > buf->page_size || ++n > (1u << 24))
-					abort();
-			}
-			if (ret < 0 && tracedat_stream_error_offset(s) > size)
-				abort();
-			tracedat_stream_close(s);
-		}
-	}
+	if (!ret)
+		ret = tdwalk_pages(r, check_page, r, &err_off);
+	if (ret < 0 && err_off > size)
+		abort();
 	return ret;
 }
 

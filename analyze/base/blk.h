@@ -41,6 +41,18 @@ struct blk_request {
 	char comm[16];		/* the comm field of the insert (else issue) event */
 };
 
+/* Completed requests and their bytes, by operation (enum blk_op). */
+struct blk_tally {
+	uint64_t n[BLK_OP_MAX];
+	uint64_t bytes[BLK_OP_MAX];
+};
+
+void blk_tally_add(struct blk_tally *t, const struct blk_request *rq);
+/* t += o */
+void blk_tally_sum(struct blk_tally *t, const struct blk_tally *o);
+/* The requests of every operation. */
+uint64_t blk_tally_requests(const struct blk_tally *t);
+
 /* Q2C of a request: insert (or issue) -> complete, ns. */
 static inline uint64_t blk_total_ns(const struct blk_request *rq)
 {

@@ -316,10 +316,10 @@ static void rate_plot(struct page *p, const struct tl_dev *d, int which)
 	size_t i;
 
 	for (i = 0; i < tl->nbins; i++) {
-		const struct tl_bin *b = &d->bin[i];
-		double v = which ? (double)(b->reads + b->writes + b->flushes +
-					    b->others) / w :
-			   (double)(b->read_bytes + b->write_bytes) / w / 1e6;
+		const struct blk_tally *b = &d->bin[i].ops;
+		double v = which ? (double)blk_tally_requests(b) / w :
+			   (double)(b->bytes[BLK_OP_READ] +
+				    b->bytes[BLK_OP_WRITE]) / w / 1e6;
 
 		if (v > max)
 			max = v;
@@ -333,28 +333,29 @@ static void rate_plot(struct page *p, const struct tl_dev *d, int which)
 			  "throughput (read + write)",
 		  "time (s)", which ? "IOPS" : "MB/s");
 	for (i = 0; i < tl->nbins; i++) {
-		const struct tl_bin *b = &d->bin[i];
+		const struct blk_tally *b = &d->bin[i].ops;
+		uint64_t rb = b->bytes[BLK_OP_READ], wb = b->bytes[BLK_OP_WRITE];
 		double xa = svg_px(&s, x0 + w * (double)i);
 		double xb = svg_px(&s, x0 + w * (double)(i + 1));
 
 		if (which) {
-			uint64_t n = b->reads + b->writes + b->flushes + b->others;
+			uint64_t n = blk_tally_requests(b);
 			double y = svg_py(&s, (double)n / w);
 
 			fprintf(p->f, "<rect class=\"bin write\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-n=\"%" PRIu64 "\"><title>%.3f s: %" PRIu64 " requests (%" PRIu64 " R, %" PRIu64 " W, %" PRIu64 " F)</title></rect>\n",
 				xa, y, xb - xa, svg_py(&s, 0) - y, n,
-				x0 + w * (double)i, n, b->reads, b->writes,
-				b->flushes);
+				x0 + w * (double)i, n, b->n[BLK_OP_READ],
+				b->n[BLK_OP_WRITE], b->n[BLK_OP_FLUSH]);
 		} else {
-			double yr = svg_py(&s, (double)b->read_bytes / w / 1e6);
-			double yw = svg_py(&s, (double)(b->read_bytes + b->write_bytes) / w / 1e6);
+			double yr = svg_py(&s, (double)rb / w / 1e6);
+			double yw = svg_py(&s, (double)(rb + wb) / w / 1e6);
 
 			fprintf(p->f, "<rect class=\"bin read\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-bytes=\"%" PRIu64 "\"><title>%.3f s: read %" PRIu64 " B</title></rect>\n",
 				xa, yr, xb - xa, svg_py(&s, 0) - yr,
-				b->read_bytes, x0 + w * (double)i, b->read_bytes);
+				rb, x0 + w * (double)i, rb);
 			fprintf(p->f, "<rect class=\"bin write\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-bytes=\"%" PRIu64 "\"><title>%.3f s: written %" PRIu64 " B</title></rect>\n",
-				xa, yw, xb - xa, yr - yw, b->write_bytes,
-				x0 + w * (double)i, b->write_bytes);
+				xa, yw, xb - xa, yr - yw, wb,
+				x0 + w * (double)i, wb);
 		}
 	}
 	if (!which) {

@@ -218,13 +218,13 @@ static void wa_text(struct sink *s, long top)
 		fprintf(out, "  %-*s", s->wide ? 10 : 8,
 			sink_head(s, sink_dev_name(s, d->dev), 8, nb, sizeof(nb)));
 		print_mbw(s, d->app_bytes);
-		print_mbw(s, d->write_bytes);
+		print_mbw(s, d->ops.bytes[BLK_OP_WRITE]);
 		for (int c = 0; c < WA_NCLASS; c++)
 			print_mbw(s, d->cls[c]);
-		print_ratio(out, ratio((double)d->write_bytes,
+		print_ratio(out, ratio((double)d->ops.bytes[BLK_OP_WRITE],
 				       (double)d->app_bytes));
 		fprintf(out, " %*" PRIu64 " %*" PRIu64 " %*" PRIu64, fw,
-			d->flushes, fw, d->preflush, fw, d->fua);
+			d->ops.n[BLK_OP_FLUSH], fw, d->preflush, fw, d->fua);
 		if (d->ds)
 			print_mbw(s, d->ds_write_bytes);
 		else
@@ -278,8 +278,8 @@ static void wa_text(struct sink *s, long top)
 
 /* The members of a device of the wa view, in their order. */
 static const struct json_u64_field dev_flush[] = {
-	JSON_U64("read_bytes", struct wa_dev, read_bytes),
-	JSON_U64("flushes", struct wa_dev, flushes),
+	JSON_U64("read_bytes", struct wa_dev, ops.bytes[BLK_OP_READ]),
+	JSON_U64("flushes", struct wa_dev, ops.n[BLK_OP_FLUSH]),
 	JSON_U64("preflush", struct wa_dev, preflush),
 	JSON_U64("fua", struct wa_dev, fua),
 	JSON_U64("flush_ns", struct wa_dev, flush_ns),
@@ -332,8 +332,8 @@ static void wa_json(struct sink *s, long top)
 		json_str(j, "device", sink_dev_name(s, d->dev));
 		json_str(j, "dev", mm);
 		json_u64(j, "app_write_bytes", d->app_bytes);
-		json_u64(j, "write_bytes", d->write_bytes);
-		json_u64(j, "writes", d->writes);
+		json_u64(j, "write_bytes", d->ops.bytes[BLK_OP_WRITE]);
+		json_u64(j, "writes", d->ops.n[BLK_OP_WRITE]);
 		for (int c = 0; c < WA_NCLASS; c++) {
 			char k[32];
 
@@ -341,7 +341,7 @@ static void wa_json(struct sink *s, long top)
 			json_u64(j, k, d->cls[c]);
 		}
 		json_u64s(j, d, dev_flush, ARRAY_SIZE(dev_flush));
-		json_double(j, "ratio", ratio((double)d->write_bytes,
+		json_double(j, "ratio", ratio((double)d->ops.bytes[BLK_OP_WRITE],
 					      (double)d->app_bytes));
 		if (d->ds)
 			json_u64s(j, d, dev_ds, ARRAY_SIZE(dev_ds));
@@ -502,14 +502,14 @@ static void fsync_devices(struct sink *s)
 			"AVG(ms)");
 	for (size_t i = 0; i < wa->ndev; i++) {
 		const struct wa_dev *d = &wa->dev[i];
-		uint64_t n = d->flushes + d->preflush + d->fua;
+		uint64_t n = d->ops.n[BLK_OP_FLUSH] + d->preflush + d->fua;
 
-		if (!d->writes && !d->flushes)
+		if (!d->ops.n[BLK_OP_WRITE] && !d->ops.n[BLK_OP_FLUSH])
 			continue;
 		if (j) {
 			json_object_begin(j, NULL);
 			json_str(j, "device", sink_dev_name(s, d->dev));
-			json_u64(j, "flushes", d->flushes);
+			json_u64(j, "flushes", d->ops.n[BLK_OP_FLUSH]);
 			json_u64(j, "preflush", d->preflush);
 			json_u64(j, "fua", d->fua);
 			json_u64(j, "flush_ns", d->flush_ns);
@@ -520,7 +520,7 @@ static void fsync_devices(struct sink *s)
 		}
 		fprintf(s->out, "  %-10s %8" PRIu64 " %8" PRIu64 " %8" PRIu64
 			" %12.3f %12.3f\n", sink_dev_name(s, d->dev),
-			d->flushes, d->preflush, d->fua,
+			d->ops.n[BLK_OP_FLUSH], d->preflush, d->fua,
 			(double)d->flush_ns / MS,
 			n ? (double)d->flush_ns / (double)n / MS : 0.0);
 	}

@@ -46,7 +46,8 @@ static double ratio(double num, double den)
 #define GETTER(name, expr) \
 	static double name(const struct dm_row *r) { return (expr); }
 
-GETTER(g_requests, (double)(r->wa.reads + r->wa.writes + r->wa.flushes))
+GETTER(g_requests, (double)(r->wa.ops.n[BLK_OP_READ] + r->wa.ops.n[BLK_OP_WRITE] +
+			     r->wa.ops.n[BLK_OP_FLUSH]))
 GETTER(g_sum_wa, ratio((double)r->overall_dev, (double)r->overall_app))
 
 static const struct dm_metric m_summary[] = {
@@ -54,9 +55,9 @@ static const struct dm_metric m_summary[] = {
 	SUM("events", "events", DM_COUNT, events),
 	SUM("lost_events", "lost events", DM_COUNT, lost),
 	GET("block_requests", "block requests", DM_COUNT, g_requests),
-	SUM("read_bytes", "read(MB)", DM_BYTES, wa.read_bytes),
-	SUM("write_bytes", "written(MB)", DM_BYTES, wa.write_bytes),
-	SUM("flushes", "flush requests", DM_COUNT, wa.flushes),
+	SUM("read_bytes", "read(MB)", DM_BYTES, wa.ops.bytes[BLK_OP_READ]),
+	SUM("write_bytes", "written(MB)", DM_BYTES, wa.ops.bytes[BLK_OP_WRITE]),
+	SUM("flushes", "flush requests", DM_COUNT, wa.ops.n[BLK_OP_FLUSH]),
 	SUM("syscalls", "file syscalls", DM_COUNT, calls),
 	SUM("app_write_bytes", "app writes(MB)", DM_BYTES, app_bytes),
 	SUM("fsyncs", "fsync+fdatasync", DM_COUNT, fsyncs),
@@ -138,16 +139,17 @@ static const struct dm_metric m_files[] = {
 };
 
 GETTER(w_ds, r->wa.ds ? (double)r->wa.ds_write_bytes : NAN)
-GETTER(w_ratio, ratio((double)r->wa.write_bytes, (double)r->wa.app_bytes))
+GETTER(w_ratio, ratio((double)r->wa.ops.bytes[BLK_OP_WRITE],
+		       (double)r->wa.app_bytes))
 
 static const struct dm_metric m_wa[] = {
 	SUM("app_write_bytes", "app writes(MB)", DM_BYTES, wa.app_bytes),
-	SUM("write_bytes", "device writes(MB)", DM_BYTES, wa.write_bytes),
+	SUM("write_bytes", "device writes(MB)", DM_BYTES, wa.ops.bytes[BLK_OP_WRITE]),
 	SUM("data_bytes", "data(MB)", DM_BYTES, wa.cls[WA_DATA]),
 	SUM("journal_bytes", "journal(MB)", DM_BYTES, wa.cls[WA_JOURNAL]),
 	SUM("metadata_bytes", "metadata(MB)", DM_BYTES, wa.cls[WA_META]),
 	SUM("other_bytes", "other(MB)", DM_BYTES, wa.cls[WA_OTHER]),
-	SUM("flushes", "flushes", DM_COUNT, wa.flushes),
+	SUM("flushes", "flushes", DM_COUNT, wa.ops.n[BLK_OP_FLUSH]),
 	SUM("preflush", "PREFLUSH writes", DM_COUNT, wa.preflush),
 	SUM("fua", "FUA writes", DM_COUNT, wa.fua),
 	SUM("flush_ns", "flush time(ms)", DM_NS, wa.flush_ns),
@@ -490,7 +492,7 @@ static int fill_wa(struct dm_section *s, struct fill *c)
 		char name[64];
 
 		if (!wa_dev_shown(d) ||
-		    !(d->writes || d->app_bytes || d->flushes))
+		    !(d->ops.n[BLK_OP_WRITE] || d->app_bytes || d->ops.n[BLK_OP_FLUSH]))
 			continue;
 		r = row_get(s, dev_key(c, d->dev, name, sizeof(name)));
 		if (!r)
@@ -503,7 +505,7 @@ static int fill_wa(struct dm_section *s, struct fill *c)
 	wa_total(wa, &r->wa);
 	wa_overall(wa, &app, &dev, &ds);
 	r->wa.app_bytes = app;
-	r->wa.write_bytes = dev;
+	r->wa.ops.bytes[BLK_OP_WRITE] = dev;
 	r->wa.ds = ds != 0;
 	r->wa.ds_write_bytes = ds;
 	return 0;
@@ -606,7 +608,8 @@ static bool dev_used_in(const struct stats *st, uint32_t dev)
 		const struct wa_dev *d = &st->wa->dev[i];
 
 		if ((d->dev == dev || d->dev == disk) &&
-		    (d->writes || d->reads || d->flushes))
+		    (d->ops.n[BLK_OP_WRITE] || d->ops.n[BLK_OP_READ] ||
+		     d->ops.n[BLK_OP_FLUSH]))
 			return true;
 	}
 	return false;

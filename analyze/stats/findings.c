@@ -643,7 +643,7 @@ static void rule_flush(struct ctx *c)
 
 	for (size_t i = 0; wa && i < wa->ndev; i++) {
 		const struct wa_dev *d = &wa->dev[i];
-		uint64_t n = d->flushes + d->preflush + d->fua, fs = 0, fl = 0;
+		uint64_t n = d->ops.n[BLK_OP_FLUSH] + d->preflush + d->fua, fs = 0, fl = 0;
 		const struct cfg_mount *m = mount_on(c, d->dev);
 		struct sbuf sb = SBUF_INIT;
 		struct finding *x;
@@ -661,13 +661,13 @@ static void rule_flush(struct ctx *c)
 			FND_HIGH : FND_WARNING, d->flush_ns);
 		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		ent(c, x, "device", buf, d->dev);
-		num(x, "flushes", (double)d->flushes);
+		num(x, "flushes", (double)d->ops.n[BLK_OP_FLUSH]);
 		num(x, "preflush", (double)d->preflush);
 		num(x, "fua", (double)d->fua);
 		num(x, "flush_ns", (double)d->flush_ns);
 		sbuf_addf(&sb, "%s took %" PRIu64 " flush requests (%" PRIu64
 			  " writes with PREFLUSH, %" PRIu64 " FUA) costing ",
-			  buf, d->flushes, d->preflush, d->fua);
+			  buf, d->ops.n[BLK_OP_FLUSH], d->preflush, d->fua);
 		add_time(&sb, (double)d->flush_ns);
 		sbuf_addstr(&sb, " of device time");
 		if (fs) {
@@ -679,9 +679,9 @@ static void rule_flush(struct ctx *c)
 		if (d->commits) {
 			num(x, "jbd2_commits", (double)d->commits);
 			num(x, "flushes_per_commit",
-			    (double)d->flushes / (double)d->commits);
+			    (double)d->ops.n[BLK_OP_FLUSH] / (double)d->commits);
 			sbuf_addf(&sb, ", %.2f per jbd2 commit",
-				  (double)d->flushes / (double)d->commits);
+				  (double)d->ops.n[BLK_OP_FLUSH] / (double)d->commits);
 		}
 		if (m) {
 			ent(c, x, "mount", m->dir, meta_devt(m->dev));
@@ -799,10 +799,10 @@ static void rule_wa(struct ctx *c)
 		char buf[96];
 		uint64_t fs = 0;
 
-		if (!d->app_bytes || d->write_bytes <= d->app_bytes)
+		if (!d->app_bytes || d->ops.bytes[BLK_OP_WRITE] <= d->app_bytes)
 			continue;
-		ratio = (double)d->write_bytes / (double)d->app_bytes;
-		extra = (double)(d->write_bytes - d->app_bytes);
+		ratio = (double)d->ops.bytes[BLK_OP_WRITE] / (double)d->app_bytes;
+		extra = (double)(d->ops.bytes[BLK_OP_WRITE] - d->app_bytes);
 		if (ratio < WA_MIN_RATIO || extra < WA_MIN_EXTRA)
 			continue;
 		for (int k = WA_JOURNAL; k < WA_NCLASS; k++)
@@ -812,21 +812,21 @@ static void rule_wa(struct ctx *c)
 			if (disk_of(c, wa->fs[k].fsdev) == d->dev)
 				fs += wa->fs[k].count;
 		lost = ds ? (double)ds->device.sum * extra /
-			    (double)d->write_bytes : 0;
+			    (double)d->ops.bytes[BLK_OP_WRITE] : 0;
 		x = add(c, "write-amplification", ratio >= 3 ? FND_WARNING :
 			FND_INFO, (uint64_t)fmin(lost, c->dur));
 		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		ent(c, x, "device", buf, d->dev);
 		num(x, "ratio", ratio);
 		num(x, "app_write_bytes", (double)d->app_bytes);
-		num(x, "device_write_bytes", (double)d->write_bytes);
+		num(x, "device_write_bytes", (double)d->ops.bytes[BLK_OP_WRITE]);
 		num(x, "data_bytes", (double)d->cls[WA_DATA]);
 		num(x, "journal_bytes", (double)d->cls[WA_JOURNAL]);
 		num(x, "metadata_bytes", (double)d->cls[WA_META]);
 		num(x, "other_bytes", (double)d->cls[WA_OTHER]);
 		sbuf_addf(&sb, "%s wrote %.2fx what the applications wrote (",
 			  buf, ratio);
-		add_bytes(&sb, (double)d->write_bytes);
+		add_bytes(&sb, (double)d->ops.bytes[BLK_OP_WRITE]);
 		sbuf_addstr(&sb, " for ");
 		add_bytes(&sb, (double)d->app_bytes);
 		sbuf_addstr(&sb, "); most of the rest is ");
@@ -1066,7 +1066,7 @@ static void rule_wear(struct ctx *c)
 	for (size_t i = 0; i < wa->ndev; i++) {
 		const struct wa_dev *d = &wa->dev[i];
 		const struct devstat *ds = devstat_of(st, d->dev, BLK_OP_WRITE);
-		double day = (double)d->write_bytes * DAY_NS / c->dur;
+		double day = (double)d->ops.bytes[BLK_OP_WRITE] * DAY_NS / c->dur;
 		const struct wa_fsync *w;
 		const struct proc *p;
 		struct sbuf sb = SBUF_INIT;
@@ -1075,19 +1075,19 @@ static void rule_wear(struct ctx *c)
 		char buf[96], nb[96];
 
 		/* devices the applications write files to */
-		if (!d->app_bytes || !d->write_bytes || day < WEAR_MIN_PER_DAY)
+		if (!d->app_bytes || !d->ops.bytes[BLK_OP_WRITE] || day < WEAR_MIN_PER_DAY)
 			continue;
 		x = add(c, "flash-wear", flash(c, d->dev) && day >= 10e9 ?
 			FND_WARNING : FND_INFO, 0);
 		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		ent(c, x, "device", buf, d->dev);
-		num(x, "write_bytes", (double)d->write_bytes);
+		num(x, "write_bytes", (double)d->ops.bytes[BLK_OP_WRITE]);
 		num(x, "bytes_per_day", day);
 		num(x, "seconds", c->dur / 1e9);
 		sbuf_addf(&sb, "At the recorded rate %s takes ", buf);
 		add_bytes(&sb, day);
 		sbuf_addstr(&sb, " of writes a day (");
-		add_bytes(&sb, (double)d->write_bytes);
+		add_bytes(&sb, (double)d->ops.bytes[BLK_OP_WRITE]);
 		sbuf_addf(&sb, " in %.1f s, extrapolated)", c->dur / 1e9);
 		if (ds && ds->bytes) {
 			num(x, "small_sync_share", (double)ds->small_sync_bytes /

@@ -45,12 +45,7 @@ static void rebin(struct timeline *tl)
 			struct tl_bin m = b[2 * i];
 			const struct tl_bin *o = &b[2 * i + 1];
 
-			m.read_bytes += o->read_bytes;
-			m.write_bytes += o->write_bytes;
-			m.reads += o->reads;
-			m.writes += o->writes;
-			m.flushes += o->flushes;
-			m.others += o->others;
+			blk_tally_sum(&m.ops, &o->ops);
 			m.inflight_ns += o->inflight_ns;
 			b[i] = m;
 		}
@@ -150,22 +145,7 @@ void timeline_request(struct timeline *tl, const struct blk_request *rq)
 	if (last + 1 > tl->nbins)
 		tl->nbins = last + 1;
 	b = &d->bin[last];
-	switch (rq->op) {
-	case BLK_OP_READ:
-		b->reads++;
-		b->read_bytes += rq->bytes;
-		break;
-	case BLK_OP_WRITE:
-		b->writes++;
-		b->write_bytes += rq->bytes;
-		break;
-	case BLK_OP_FLUSH:
-		b->flushes++;
-		break;
-	default:
-		b->others++;
-		break;
-	}
+	blk_tally_add(&b->ops, rq);
 	/* the time in flight, spread over the bins it covers */
 	for (i = timeline_bin(tl, start); i <= last; i++) {
 		uint64_t lo = tl->t0 + i * tl->width, hi = lo + tl->width;

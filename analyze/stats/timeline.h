@@ -29,8 +29,7 @@
 
 /* One time bin of one device. */
 struct tl_bin {
-	uint64_t read_bytes, write_bytes;
-	uint64_t reads, writes, flushes, others;
+	struct blk_tally ops;
 	uint64_t inflight_ns;	/* sum of the requests' insert -> complete
 				   time inside the bin (/ width: queue depth) */
 };

@@ -312,23 +312,11 @@ void wa_request(struct wa *w, const struct blk_done *d)
 		      rq->complete_ts - rq->issue_ts : 0;
 
 	w->st.requests++;
-	switch (rq->op) {
-	case BLK_OP_READ:
-		dv->reads++;
-		dv->read_bytes += rq->bytes;
-		break;
-	case BLK_OP_WRITE:
-		dv->writes++;
-		dv->write_bytes += rq->bytes;
+	blk_tally_add(&dv->ops, rq);
+	if (rq->op == BLK_OP_WRITE)
 		dv->cls[classify(d)] += rq->bytes;
-		break;
-	case BLK_OP_FLUSH:
-		dv->flushes++;
+	else if (rq->op == BLK_OP_FLUSH)
 		dv->flush_ns += dt;
-		break;
-	default:
-		break;
-	}
 	dv->preflush += rq->preflush;
 	dv->fua += rq->fua;
 	if (rq->op != BLK_OP_FLUSH && (rq->preflush || rq->fua))
@@ -383,17 +371,18 @@ void wa_overall(const struct wa *w, uint64_t *app, uint64_t *dev,
 	for (size_t i = 0; i < w->ndev; i++) {
 		const struct wa_dev *d = &w->dev[i];
 
-		if (!d->app_bytes || !d->write_bytes)
+		if (!d->app_bytes || !d->ops.bytes[BLK_OP_WRITE])
 			continue;
 		*app += d->app_bytes;
-		*dev += d->write_bytes;
+		*dev += d->ops.bytes[BLK_OP_WRITE];
 		*ds += d->ds_write_bytes;
 	}
 }
 
 bool wa_dev_shown(const struct wa_dev *d)
 {
-	return d->writes || d->reads || d->flushes || d->commits ||
+	return d->ops.n[BLK_OP_WRITE] || d->ops.n[BLK_OP_READ] ||
+	       d->ops.n[BLK_OP_FLUSH] || d->commits ||
 	       (d->app_bytes && d->dev >> 20);
 }
 
@@ -403,13 +392,9 @@ void wa_total(const struct wa *w, struct wa_dev *t)
 	for (size_t i = 0; i < w->ndev; i++) {
 		const struct wa_dev *d = &w->dev[i];
 
-		t->read_bytes += d->read_bytes;
-		t->reads += d->reads;
-		t->write_bytes += d->write_bytes;
-		t->writes += d->writes;
+		blk_tally_sum(&t->ops, &d->ops);
 		for (int c = 0; c < WA_NCLASS; c++)
 			t->cls[c] += d->cls[c];
-		t->flushes += d->flushes;
 		t->preflush += d->preflush;
 		t->fua += d->fua;
 		t->flush_ns += d->flush_ns;

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/blk.h"
 #include "stats/hist.h"
 
 struct dec_ev;
@@ -42,10 +43,8 @@ const char *wa_class_name(enum wa_class c);
 /* One block device (kernel dev_t major << 20 | minor of the requests). */
 struct wa_dev {
 	uint32_t dev;
-	uint64_t read_bytes, reads;
-	uint64_t write_bytes, writes;	/* write requests (not discards) */
+	struct blk_tally ops;		/* completed requests by operation */
 	uint64_t cls[WA_NCLASS];	/* write bytes by class */
-	uint64_t flushes;		/* flush requests (op flush) */
 	uint64_t preflush, fua;		/* writes carrying PREFLUSH / FUA */
 	uint64_t flush_ns;		/* device time of the flush requests
 					   and of the preflush/FUA writes */

@@ -240,19 +240,19 @@ static void test_wa_classes(void **state)
 	assert_int_equal(w->ndev, 1);
 	dv = &w->dev[0];
 	assert_int_equal(dv->dev, DEV(8, 0));
-	assert_int_equal(dv->write_bytes, 4096 + 8192 + 1024 + 512 + 256);
+	assert_int_equal(dv->ops.bytes[BLK_OP_WRITE], 4096 + 8192 + 1024 + 512 + 256);
 	assert_int_equal(dv->cls[WA_DATA], 4096);
 	assert_int_equal(dv->cls[WA_JOURNAL], 8192);
 	assert_int_equal(dv->cls[WA_META], 1024 + 512);
 	assert_int_equal(dv->cls[WA_OTHER], 256);
-	assert_int_equal(dv->flushes, 1);
+	assert_int_equal(dv->ops.n[BLK_OP_FLUSH], 1);
 	assert_int_equal(dv->preflush, 1);
 	assert_int_equal(dv->fua, 1);
 	assert_int_equal(dv->flush_ns, 2 * 2000);
-	assert_int_equal(dv->read_bytes, 65536);
+	assert_int_equal(dv->ops.bytes[BLK_OP_READ], 65536);
 	assert_int_equal(dv->app_bytes, 4096);
 	wa_total(w, &t);
-	assert_int_equal(t.write_bytes, dv->write_bytes);
+	assert_int_equal(t.ops.bytes[BLK_OP_WRITE], dv->ops.bytes[BLK_OP_WRITE]);
 	wa_free(w);
 }
 

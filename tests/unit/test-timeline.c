@@ -66,12 +66,12 @@ static void test_long_run(void **state)
 	for (size_t i = 0; i < TL_BINS; i++) {
 		const struct tl_bin *b = &tl->dev[0].bin[i];
 
-		sr += b->read_bytes;
-		sw += b->write_bytes;
-		sn += b->reads;
+		sr += b->ops.bytes[BLK_OP_READ];
+		sw += b->ops.bytes[BLK_OP_WRITE];
+		sn += b->ops.n[BLK_OP_READ];
 		sf += b->inflight_ns;
 		if (i >= tl->nbins)
-			assert_int_equal(b->reads + b->writes, 0);
+			assert_int_equal(b->ops.n[BLK_OP_READ] + b->ops.n[BLK_OP_WRITE], 0);
 	}
 	assert_int_equal(sr, rbytes);
 	assert_int_equal(sw, wbytes);
@@ -102,8 +102,8 @@ static void test_spread(void **state)
 	assert_int_equal(tl->dev[0].bin[1].inflight_ns, 1000000);
 	assert_int_equal(tl->dev[0].bin[2].inflight_ns, 1000000);
 	assert_int_equal(tl->dev[0].bin[3].inflight_ns, 0);
-	assert_int_equal(tl->dev[0].bin[2].writes, 0);
-	assert_int_equal(tl->dev[0].bin[3].writes, 1);
+	assert_int_equal(tl->dev[0].bin[2].ops.n[BLK_OP_WRITE], 0);
+	assert_int_equal(tl->dev[0].bin[3].ops.n[BLK_OP_WRITE], 1);
 	assert_int_equal(tl->nbins, 4);
 	timeline_free(tl);
 }

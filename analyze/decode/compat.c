@@ -23,7 +23,7 @@ struct task_abi {
 				   twinned yet, of number nr */
 	int cpu;		/* the CPU of that last one */
 	int64_t nr;
-	uint64_t gen;		/* the CPU's gap count then */
+	uint64_t ts;		/* the time of that last one */
 };
 
 /* The thread's record, made on first use; NULL without memory (cx->err). */
@@ -162,8 +162,8 @@ int compat_init(struct compat *cx, const struct source_info *in)
 		return 0;
 	}
 	cx->ncpus = in->nr_cpus > 0 ? in->nr_cpus : 1;
-	cx->gaps = an_calloc((size_t)cx->ncpus, sizeof(*cx->gaps));
-	if (!cx->gaps || load_unshadowed(cx) ||
+	cx->gap_ts = an_calloc((size_t)cx->ncpus, sizeof(*cx->gap_ts));
+	if (!cx->gap_ts || load_unshadowed(cx) ||
 	    meta_lines(in->syscalls, NULL, filtered_unshadowed, cx) ||
 	    meta_exec_abis(in->exec_abi, &cx->abis, &cx->exec, &cx->nexec))
 		return -AN_E_NOMEM;
@@ -183,14 +183,16 @@ void compat_release(struct compat *cx)
 	free(cx->exec);
 	free(cx->exec_used);
 	free(cx->exec_next);
-	free(cx->gaps);
+	free(cx->gap_ts);
 	memset(cx, 0, sizeof(*cx));
 }
 
 void compat_clock(struct compat *cx, uint64_t ts, int cpu, bool missed)
 {
+	cx->now = ts;
+	/* the first event after a gap: its time + 1 (0: no gap yet) */
 	if (missed && cpu >= 0 && cpu < cx->ncpus)
-		cx->gaps[cpu]++;
+		cx->gap_ts[cpu] = ts + 1;
 	/* EXEC_ABI lines no exec event took (not recorded) apply from then */
 	while (cx->next_exec < cx->nexec && cx->exec[cx->next_exec].ts <= ts) {
 		size_t i = cx->next_exec++;
@@ -234,9 +236,19 @@ void compat_exec(struct compat *cx, int pid, int old, uint64_t ts)
 		cx->err = -AN_E_NOMEM;
 }
 
-static uint64_t gen_of(const struct compat *cx, int cpu)
+/*
+ * Whether events of cpu may have been lost since the thread's last
+ * sys_enter-type event (on whichever CPU): the first event after a gap of
+ * cpu is later than it (the lost ones may be after it, the twin among
+ * them).  The time tells, not a count of gaps: the last event may have
+ * been on another CPU, whose count says nothing of this one's.
+ */
+static bool gap_since(const struct compat *cx, const struct task_abi *t,
+		      int cpu)
 {
-	return cpu >= 0 && cpu < cx->ncpus ? cx->gaps[cpu] : 0;
+	uint64_t g = cpu >= 0 && cpu < cx->ncpus ? cx->gap_ts[cpu] : 0;
+
+	return g && g - 1 > t->ts;
 }
 
 void compat_mark(struct compat *cx, int tid, int cpu, int64_t nr)
@@ -251,13 +263,12 @@ void compat_mark(struct compat *cx, int tid, int cpu, int64_t nr)
 	t->mark = true;
 	t->nr = nr;
 	t->cpu = cpu;
-	t->gen = gen_of(cx, cpu);
+	t->ts = cx->now;
 }
 
 enum compat_call compat_enter(struct compat *cx, int tid, int cpu, int64_t id)
 {
 	struct task_abi *t = task_of(cx, tid);
-	uint64_t gen = gen_of(cx, cpu);
 	enum compat_call v;
 
 	if (!t)
@@ -268,16 +279,19 @@ enum compat_call compat_enter(struct compat *cx, int tid, int cpu, int64_t id)
 		 * event, on this CPU, is a syscalls:* one of the same
 		 * number.  It cannot tell when that event may be missing:
 		 * the thread's first, lost events, an unshadowed id; then
-		 * a thread known native loses the raw copy.
+		 * a thread is then taken to run the ABI it is known to
+		 * (rule 2), and one whose ABI is unknown (its fork or exec
+		 * lost, gone before the start snapshot) is native, as in raw
+		 * mode: only a thread known to be 32-bit has calls there.
 		 */
 		bool twin = t->mark && t->cpu == cpu && t->nr == id;
-		bool sure = t->seen && t->gen == gen &&
+		bool sure = t->seen && !gap_since(cx, t, cpu) &&
 			    (id < 0 || id > INT_MAX ||
 			     !imap_get(&cx->unshadowed, (int)id));
 
 		if (twin)
 			t->abi = META_ABI_NATIVE;
-		v = twin ? CALL_TWIN : sure || t->abi != META_ABI_NATIVE ?
+		v = twin ? CALL_TWIN : sure || t->abi == META_ABI_COMPAT ?
 		    CALL_COMPAT : CALL_TWIN;
 	} else {
 		v = t->abi == META_ABI_COMPAT ? CALL_COMPAT : CALL_NATIVE;
@@ -285,7 +299,7 @@ enum compat_call compat_enter(struct compat *cx, int tid, int cpu, int64_t id)
 	t->seen = true;
 	t->mark = false;
 	t->cpu = cpu;
-	t->gen = gen;
+	t->ts = cx->now;
 	t->call = (uint8_t)v;
 	return v;
 }
@@ -302,6 +316,6 @@ enum compat_call compat_exit(struct compat *cx, int tid)
 	if (v != CALL_NONE)
 		return v;
 	if (cx->mode == META_COMPAT_SHADOW)
-		return t->abi == META_ABI_NATIVE ? CALL_TWIN : CALL_COMPAT;
+		return t->abi == META_ABI_COMPAT ? CALL_COMPAT : CALL_TWIN;
 	return t->abi == META_ABI_COMPAT ? CALL_COMPAT : CALL_NATIVE;
 }

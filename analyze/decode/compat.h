@@ -39,7 +39,9 @@ struct compat {
 	size_t *exec_next;		/* the next line of the same pid, or nexec */
 	struct imap exec_first;		/* pid -> (intptr) its first line not
 					   passed + 1 */
-	uint64_t *gaps;			/* per CPU: lost-event gaps met */
+	uint64_t *gap_ts;		/* per CPU: the time of its last
+					   lost-event gap + 1, 0 for none */
+	uint64_t now;			/* the time of the current event */
 	int ncpus;
 	int err;			/* sticky -AN_E_NOMEM */
 };

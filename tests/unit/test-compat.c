@@ -132,6 +132,63 @@ static void test_twin_exceptions(void **state)
 	compat_release(&cx);
 }
 
+/*
+ * Where the twin rule cannot tell, a thread of unknown ABI (its fork and
+ * exec among lost events, or gone before the start snapshot) is native,
+ * as in raw mode: its raw event is a twin, not a 32-bit call.
+ */
+static void test_unknown_abi(void **state)
+{
+	struct compat cx;
+
+	(void)state;
+	init(&cx, HDR("shadow"), NULL);
+	/* the first raw event of thread 99, which no snapshot line names */
+	assert_int_equal(compat_enter(&cx, 99, 0, 6), CALL_TWIN);
+	assert_int_equal(compat_exit(&cx, 99), CALL_TWIN);
+	/* an unshadowed id */
+	assert_int_equal(compat_enter(&cx, 99, 0, 180), CALL_TWIN);
+	assert_int_equal(compat_exit(&cx, 99), CALL_TWIN);
+	/* after lost events on its CPU */
+	compat_clock(&cx, 10, 0, true);
+	assert_int_equal(compat_enter(&cx, 99, 0, 63), CALL_TWIN);
+	/* an exit with no enter */
+	assert_int_equal(compat_exit(&cx, 98), CALL_TWIN);
+	/* seen, no gap, no twin: the twin rule tells, a 32-bit call */
+	compat_clock(&cx, 20, 0, false);
+	assert_int_equal(compat_enter(&cx, 99, 0, 63), CALL_COMPAT);
+	assert_int_equal(compat_exit(&cx, 99), CALL_COMPAT);
+	compat_release(&cx);
+}
+
+/*
+ * Lost events on the CPU of the raw event since the thread's last
+ * sys_enter-type event, which was on another CPU: the twin may be among
+ * them, whatever the two CPUs' counts of gaps.
+ */
+static void test_gap_other_cpu(void **state)
+{
+	struct compat cx;
+
+	(void)state;
+	init(&cx, HDR("shadow"), NULL);
+	/* native thread 20 on CPU 0 after a gap there (CPU 0: 1 gap) */
+	compat_clock(&cx, 100, 0, true);
+	compat_mark(&cx, 20, 0, 57);
+	assert_int_equal(compat_enter(&cx, 20, 0, 57), CALL_TWIN);
+	/* a gap on CPU 1 (1 gap too), then its raw event there, twin lost */
+	compat_clock(&cx, 200, 1, true);
+	assert_int_equal(compat_enter(&cx, 20, 1, 63), CALL_TWIN);
+	assert_int_equal(compat_exit(&cx, 20), CALL_TWIN);
+	/* a gap before the thread's last event does not matter */
+	compat_clock(&cx, 300, 1, false);
+	compat_mark(&cx, 20, 1, 57);
+	assert_int_equal(compat_enter(&cx, 20, 1, 57), CALL_TWIN);
+	compat_clock(&cx, 400, 0, false);
+	assert_int_equal(compat_enter(&cx, 20, 0, 63), CALL_COMPAT);
+	compat_release(&cx);
+}
+
 /* Raw mode: the thread's ABI from snapshot, fork, exec. */
 static void test_abi_of_tasks(void **state)
 {
@@ -204,6 +261,8 @@ int main(void)
 		cmocka_unit_test(test_meta_abis),
 		cmocka_unit_test(test_twin_rule),
 		cmocka_unit_test(test_twin_exceptions),
+		cmocka_unit_test(test_unknown_abi),
+		cmocka_unit_test(test_gap_other_cpu),
 		cmocka_unit_test(test_abi_of_tasks),
 		cmocka_unit_test(test_none),
 	};

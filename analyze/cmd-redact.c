@@ -420,6 +420,17 @@ static void on_string(void *arg, const char *system, const char *event,
 	sbuf_release(&v);
 }
 
+/* meta_lines() over n bytes of a chunk's text: 0, or -AN_E_NOMEM. */
+static int chunk_lines(const void *p, size_t n, const char *kind,
+		       meta_line_fn fn, void *arg)
+{
+	char *text = an_asprintf("%.*s", (int)n, (const char *)p);
+	int rc = text ? meta_lines(text, kind, fn, arg) : -AN_E_NOMEM;
+
+	free(text);
+	return rc;
+}
+
 /* The header with its text redacted and redacted=1 added. */
 static int redact_header(struct redact *r, const struct iorec_chunk *c,
 			 uint8_t **out, size_t *out_len)
@@ -523,15 +534,8 @@ static int syscall_line(char **f, int n, void *arg)
 static int syscall_args(struct redact *r, const char *p, size_t len,
 			bool compat, struct an_err *err)
 {
-	char *text = an_asprintf("%.*s", (int)len, p);
-	int rc;
-
-	if (!text)
-		return an_nomem(err, "redact");
 	r->pairs = compat || r->long_size != 8;
-	rc = meta_lines(text, NULL, syscall_line, r);
-	free(text);
-	if (rc)
+	if (chunk_lines(p, len, NULL, syscall_line, r))
 		return an_nomem(err, "redact");
 	scrub_raw_args(r->scrub, r->nargs, r->nnargs);
 	return 0;
@@ -587,15 +591,9 @@ static int prepare_chunk(struct redact *r, const struct iorec_chunk *c,
 				       r->in, err->msg);
 		return 0;
 	case IOREC_CHUNK_SNAPSHOT:
-		if (len > 8) {
-			char *text = an_asprintf("%.*s", (int)(len - 8),
-						 (const char *)p + 8);
-
-			if (!text)
-				return an_nomem(err, "redact");
-			meta_lines(text, "proc", snap_exec, r);
-			free(text);
-		}
+		if (len > 8 && chunk_lines((const char *)p + 8, len - 8, "proc",
+					   snap_exec, r))
+			return an_nomem(err, "redact");
 		return 0;
 	case IOREC_CHUNK_DATA:
 		if (len < IOREC_DATA_DESC_LEN)

@@ -19,7 +19,7 @@ int sbuf_grow(struct sbuf *sb, size_t extra)
 
 	if (sb->failed)
 		return -1;
-	if (need <= sb->alloc && sb->buf)
+	if (need <= sb->alloc)
 		return 0;
 	if (need < sb->len)
 		goto fail;

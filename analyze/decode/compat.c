@@ -266,6 +266,20 @@ void compat_mark(struct compat *cx, int tid, int cpu, int64_t nr)
 	t->ts = cx->now;
 }
 
+/*
+ * A raw event no twin places, by its thread's ABI (rule 2): a 32-bit
+ * call only of a thread known to be 32-bit; a thread whose ABI is unknown
+ * (its fork or exec lost, gone before the start snapshot) is native, its
+ * event a native call, or in shadow mode the raw copy of one.
+ */
+static enum compat_call by_abi(const struct compat *cx,
+			       const struct task_abi *t)
+{
+	if (t->abi == META_ABI_COMPAT)
+		return CALL_COMPAT;
+	return cx->mode == META_COMPAT_SHADOW ? CALL_TWIN : CALL_NATIVE;
+}
+
 enum compat_call compat_enter(struct compat *cx, int tid, int cpu, int64_t id)
 {
 	struct task_abi *t = task_of(cx, tid);
@@ -277,12 +291,9 @@ enum compat_call compat_enter(struct compat *cx, int tid, int cpu, int64_t id)
 		/*
 		 * The twin rule: the thread's previous sys_enter-type
 		 * event, on this CPU, is a syscalls:* one of the same
-		 * number.  It cannot tell when that event may be missing:
-		 * the thread's first, lost events, an unshadowed id; then
-		 * a thread is then taken to run the ABI it is known to
-		 * (rule 2), and one whose ABI is unknown (its fork or exec
-		 * lost, gone before the start snapshot) is native, as in raw
-		 * mode: only a thread known to be 32-bit has calls there.
+		 * number.  It cannot tell when that event may be missing
+		 * (the thread's first, lost events, an unshadowed id): then
+		 * the thread's ABI does.
 		 */
 		bool twin = t->mark && t->cpu == cpu && t->nr == id;
 		bool sure = t->seen && !gap_since(cx, t, cpu) &&
@@ -291,10 +302,9 @@ enum compat_call compat_enter(struct compat *cx, int tid, int cpu, int64_t id)
 
 		if (twin)
 			t->abi = META_ABI_NATIVE;
-		v = twin ? CALL_TWIN : sure || t->abi == META_ABI_COMPAT ?
-		    CALL_COMPAT : CALL_TWIN;
+		v = twin ? CALL_TWIN : sure ? CALL_COMPAT : by_abi(cx, t);
 	} else {
-		v = t->abi == META_ABI_COMPAT ? CALL_COMPAT : CALL_NATIVE;
+		v = by_abi(cx, t);
 	}
 	t->seen = true;
 	t->mark = false;
@@ -313,9 +323,5 @@ enum compat_call compat_exit(struct compat *cx, int tid)
 		return CALL_NATIVE;
 	v = t->call;
 	t->call = CALL_NONE;
-	if (v != CALL_NONE)
-		return v;
-	if (cx->mode == META_COMPAT_SHADOW)
-		return t->abi == META_ABI_COMPAT ? CALL_COMPAT : CALL_TWIN;
-	return t->abi == META_ABI_COMPAT ? CALL_COMPAT : CALL_NATIVE;
+	return v != CALL_NONE ? v : by_abi(cx, t);
 }

@@ -127,9 +127,13 @@ static bool good_type(const char *p, size_t n)
 }
 
 /*
- * "TAG<decimal>;" at *q (before e) into *out, *q moved past it; else the
- * refusal missing or bad at the offset of what is wrong (base is p's).
+ * "\tNAME:<decimal>;" at *q (before e) into *out, *q moved past it; else
+ * a refusal naming NAME at the offset of what is wrong (base is p's).
+ * NAME_REFUSALS gives the tag and the two refusals of one NAME.
  */
+#define NAME_REFUSALS(name) "\t" name ":", "field without \"" name ":\"", \
+	"field " name " not a decimal number within the record"
+
 static int field_num(struct format *fm, const char **q, const char *e,
 		     const char *tag, const char *missing, const char *bad,
 		     const char *p, size_t base, long *out)
@@ -239,18 +243,13 @@ static int parse_field(struct format *fm, const char *p, size_t n,
 
 	/* ";\toffset:N;\tsize:N;" */
 	q = semi + 1;
-	ret = field_num(fm, &q, e, "\toffset:", "field without \"offset:\"",
-			"field offset not a decimal number within the record",
-			p, base, &v);
+	ret = field_num(fm, &q, e, NAME_REFUSALS("offset"), p, base,
+			&f->offset);
+	if (!ret)
+		ret = field_num(fm, &q, e, NAME_REFUSALS("size"), p, base,
+				&f->size);
 	if (ret)
 		return ret;
-	f->offset = v;
-	ret = field_num(fm, &q, e, "\tsize:", "field without \"size:\"",
-			"field size not a decimal number within the record",
-			p, base, &v);
-	if (ret)
-		return ret;
-	f->size = v;
 	if (q < e) {
 		if (!starts(q, (size_t)(e - q), "\tsigned:") || e - q != 10 ||
 		    (q[8] != '0' && q[8] != '1') || q[9] != ';')

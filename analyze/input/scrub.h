@@ -48,8 +48,8 @@ int scrub_format(struct scrub *s, const uint8_t *payload, size_t len,
 
 /*
  * scrub_raw_args - how many argument registers of each raw syscall id a
- * reader may use: nargs[id] (0 to 6) for the ids below n, all six of any
- * other.  The rest of a raw_syscalls:sys_enter record's args[] is zeroed
+ * reader may use: nargs[id] for the ids below n (6 or more: all six),
+ * all six of any other.  The rest of a raw_syscalls:sys_enter record's args[] is zeroed
  * (registers a call does not take hold what the program left there, text
  * included).  nargs stays the caller's; without this call all are kept.
  */

@@ -12,21 +12,20 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/hmap.h"
 #include "sbuf.h"
 #include "util.h"
 #include "cmd-redact-names.h"
 
 struct rname {
-	struct rname *next;	/* in its hash chain */
+	struct hnode h;		/* key: rname_key(kind, name) */
 	enum rname_kind kind;
 	char *name, *pseudo;
 };
 
-#define RN_BUCKETS	4096
-
 struct rnames {
 	struct rnames_opts o;
-	struct rname *bucket[RN_BUCKETS];
+	struct hmap names;	/* struct rname */
 	struct rname **order;	/* in the order met */
 	size_t n, alloc;
 	unsigned long count[RN_NR];
@@ -55,8 +54,8 @@ void rnames_free(struct rnames *t)
 	for (size_t i = 0; i < t->n; i++) {
 		free(t->order[i]->name);
 		free(t->order[i]->pseudo);
-		free(t->order[i]);
 	}
+	hmap_release(&t->names, NULL);	/* frees the entries */
 	free(t->order);
 	free(t);
 }
@@ -71,13 +70,9 @@ int rnames_err(const struct rnames *t)
 	return t->err;
 }
 
-static uint32_t hash(enum rname_kind kind, const char *s)
+static uint64_t rname_key(enum rname_kind kind, const char *s)
 {
-	uint32_t h = 2166136261u ^ (uint32_t)kind;
-
-	while (*s)
-		h = (h ^ (uint8_t)*s++) * 16777619u;
-	return h;
+	return hash_str(HASH_SEED ^ (uint64_t)kind, s);
 }
 
 /* The extension kept of a path component ("" when none). */
@@ -181,27 +176,23 @@ static char *make_pseudo(struct rnames *t, enum rname_kind kind,
 static struct rname *add_entry(struct rnames *t, enum rname_kind kind,
 			       const char *name, char *pseudo)
 {
-	uint32_t h = hash(kind, name) % RN_BUCKETS;
+	char *copy = an_strdup(name);
 	struct rname *e;
 
-	if (!pseudo || an_grow((void **)&t->order, &t->alloc, t->n + 1,
-			       sizeof(*t->order), 256) < 0)
+	if (!pseudo || !copy ||
+	    an_grow((void **)&t->order, &t->alloc, t->n + 1,
+		    sizeof(*t->order), 256) < 0)
 		goto nomem;
-	e = an_calloc(1, sizeof(*e));
+	e = hmap_add_new(&t->names, rname_key(kind, name), sizeof(*e));
 	if (!e)
 		goto nomem;
 	e->kind = kind;
-	e->name = an_strdup(name);
+	e->name = copy;
 	e->pseudo = pseudo;
-	if (!e->name) {
-		free(e);
-		goto nomem;
-	}
-	e->next = t->bucket[h];
-	t->bucket[h] = e;
 	t->order[t->n++] = e;
 	return e;
 nomem:
+	free(copy);
 	free(pseudo);
 	t->err = -AN_E_NOMEM;
 	return NULL;
@@ -211,11 +202,16 @@ nomem:
 static const char *rnames_lookup(const struct rnames *t, enum rname_kind kind,
 				 const char *name)
 {
-	const struct rname *e;
+	uint64_t key = rname_key(kind, name);
+	struct hnode **pp = hmap_slot(&t->names, key);
 
-	for (e = t->bucket[hash(kind, name) % RN_BUCKETS]; e; e = e->next)
-		if (e->kind == kind && !strcmp(e->name, name))
+	for (; pp && *pp; pp = &(*pp)->next) {
+		const struct rname *e = (const struct rname *)*pp;
+
+		if (e->h.key == key && e->kind == kind &&
+		    !strcmp(e->name, name))
 			return e->pseudo;
+	}
 	return NULL;
 }
 

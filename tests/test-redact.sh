@@ -71,6 +71,31 @@ db=$(awk -F'\t' '$2 == "home-assistant_v2.db" { print $3 }' "$tmp/pair.map")
 case $db in *.db) ;; *) bad "the extension of home-assistant_v2.db is not kept: '$db'" ;; esac
 "$IOREPORT" files "$tmp/a.iorec" | grep -q "/$db" || bad "the after file does not name $db"
 
+# a mapping of many names (the table grows past its first buckets): a
+# name takes its pseudonym from the line of its own kind, names met anew
+# are numbered after those read, and each (kind, name) stays one line
+python3 - "$tmp/big.map" <<'EOF2'
+import sys
+with open(sys.argv[1], "w") as f:
+    for i in range(6000):
+        f.write("path\tname%05d\tdir-%d\n" % (i, i + 1))
+        if i == 4321:
+            f.write("word\thome-assistant_v2.db\targ-77\n")
+            f.write("path\thome-assistant_v2.db\tfile-4321.db\n")
+EOF2
+"$IOREPORT" redact -m "$tmp/big.map" "$b" "$tmp/big.iorec" || bad "redact with a large mapping failed"
+"$IOREPORT" files "$tmp/big.iorec" | grep -q '/file-4321\.db$' || bad "a name of a large mapping lost its pseudonym"
+[ "$(cut -f1,2 "$tmp/big.map" | sort | uniq -d | wc -l)" = 0 ] || bad "a (kind, name) has two lines after a large mapping"
+[ "$(grep -c $'^path\tname0' "$tmp/big.map")" = 6000 ] || bad "the names read are not all written back"
+python3 - "$tmp/big.map" <<'EOF2' || bad "a new name was numbered among those read"
+import re, sys
+lines = open(sys.argv[1]).read().splitlines()
+lines = lines[lines.index("path\tname05999\tdir-6000") + 1:]
+nums = [int(m.group(1)) for l in lines
+        if l.startswith("path\t") and (m := re.match(r"[a-z]*-?([0-9]+)", l.split("\t")[2]))]
+assert nums and min(nums) > 6001, "new path names numbered %s" % nums[:5]
+EOF2
+
 # --keep-basenames keeps file names, --keep-prefix a tree, -E extensions go
 "$IOREPORT" redact -b "$b" "$tmp/kb.iorec" || bad "redact -b failed"
 "$IOREPORT" files "$tmp/kb.iorec" | grep -q '/home-assistant_v2.db$' || bad "-b did not keep the basename"

@@ -10,6 +10,23 @@
 #include "base/err.h"
 #include "base/hmap.h"
 
+uint64_t hash_mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ULL;
+	return h ^ (h >> 33);
+}
+
+uint64_t hash_str(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+	return h;
+}
+
+/* the first half of hash_mix(): enough for a bucket */
 size_t hslot(uint64_t key, size_t cap)
 {
 	key ^= key >> 33;

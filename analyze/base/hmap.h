@@ -20,6 +20,15 @@ struct hmap {
 	size_t cap, n;
 };
 
+/*
+ * The hashes every table of the analyzer keys by: hash_mix() spreads a
+ * u64 over all its bits (murmur3's finalizer), hash_str() continues an
+ * FNV-1a hash h over the bytes of s (HASH_SEED to start one).
+ */
+#define HASH_SEED	1469598103934665603ULL
+uint64_t hash_mix(uint64_t h);
+uint64_t hash_str(uint64_t h, const char *s);
+
 /* The bucket of key in a table of cap buckets (a power of two). */
 size_t hslot(uint64_t key, size_t cap);
 /*

@@ -43,19 +43,10 @@ struct filetab {
  */
 #define MAX_UNNAMED	65536
 
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
-	return h;
-}
-
 /* The link to key's entry, or NULL. */
 static struct hnode **idx_find(const struct filetab *ft, const char *key)
 {
-	uint64_t h = hash_str(key);
+	uint64_t h = hash_str(HASH_SEED, key);
 	struct hnode **pp = hmap_slot(&ft->idx, h);
 
 	for (; pp && *pp; pp = &(*pp)->next)
@@ -74,7 +65,7 @@ static struct file *idx_get(const struct filetab *ft, const char *key)
 /* Index f by key (taken: freed here when it cannot be kept). */
 static void idx_put(struct filetab *ft, char *key, struct file *f)
 {
-	struct fkey *k = key ? hmap_add_new(&ft->idx, hash_str(key),
+	struct fkey *k = key ? hmap_add_new(&ft->idx, hash_str(HASH_SEED, key),
 					    sizeof(*k)) : NULL;
 
 	if (!k) {

@@ -23,6 +23,7 @@
 
 #include "util.h"
 #include "base/err.h"
+#include "base/hmap.h"
 #include "sbuf.h"
 #include "input/source.h"
 #include "input/meta.h"
@@ -529,21 +530,12 @@ int sq_update(struct db *db, const char *sql, const char *what,
 /* ------------------------------------------------------------------ */
 /* Call shapes, request origins and id blocks: what keeps bulk rows small */
 
-static uint64_t mix64(uint64_t h)
-{
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	h *= 0xc4ceb9fe1a85ec53ull;
-	return h ^ (h >> 33);
-}
-
 static uint64_t tuple_hash(const int64_t *t, int w)
 {
 	uint64_t h = 0x9e3779b97f4a7c15ull;
 
 	for (int i = 0; i < w; i++)
-		h = mix64(h ^ (uint64_t)t[i]) + (uint64_t)i;
+		h = hash_mix(h ^ (uint64_t)t[i]) + (uint64_t)i;
 	return h;
 }
 

@@ -119,7 +119,8 @@ int cmd_convert(int argc, char **argv)
 	long v;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "t:o:V:z::h", opts, NULL)) != -1) {
+	opterr = 0;		/* cmd_option() names the option */
+	while ((c = getopt_long(argc, argv, ":t:o:V:z::h", opts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			to = optarg;

@@ -118,26 +118,22 @@ int cmd_html(int argc, char **argv)
 	const char *out = NULL;
 	char *dt = NULL;
 	FILE *f = stdout;
-	int c, n, rc = 1, i;
+	int c, n, code, rc = 1, i;
 
 	memset(r, 0, sizeof(r));
 	memset(filter, 0, sizeof(filter));
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:hp:c:d:f:", longopts,
+	opterr = 0;		/* cmd_option() names the option */
+	while ((c = getopt_long(argc, argv, ":o:hp:c:d:f:", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			out = optarg;
 			break;
-		case 'h':
-			fputs(html_usage, stdout);
-			return 0;
-		FILTER_CASES:
-			if (parse_filter(html_usage, c, optarg, &filter[0]))
-				return 2;
-			break;
-		default:
-			return usage_error(html_usage, "unknown option");
+		default:	/* -h, a filter, and the errors */
+			code = cmd_option(html_usage, c, argv, &filter[0]);
+			if (code >= 0)
+				return code;
 		}
 	}
 	if (check_filter(html_usage, &filter[0]))

@@ -639,7 +639,8 @@ int cmd_info(int argc, char **argv)
 	int c, ret = 0;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "njh", opts, NULL)) != -1) {
+	opterr = 0;		/* cmd_option() names the option */
+	while ((c = getopt_long(argc, argv, ":njh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			no_count = true;
@@ -647,11 +648,8 @@ int cmd_info(int argc, char **argv)
 		case 'j':
 			as_json = true;
 			break;
-		case 'h':
-			fputs(info_usage, stdout);
-			return 0;
-		default:
-			return usage_error(info_usage, "unknown option");
+		default:	/* -h, and the errors */
+			return cmd_option(info_usage, c, argv, NULL);
 		}
 	}
 	if (optind >= argc)

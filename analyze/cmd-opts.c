@@ -162,6 +162,8 @@ int check_filter(const char *usage, const struct view_filter *f)
 
 int cmd_option(const char *usage, int c, char **argv, struct view_filter *f)
 {
+	char name[64];
+
 	switch (c) {
 	case 'h':
 		fputs(usage, stdout);
@@ -172,11 +174,11 @@ int cmd_option(const char *usage, int c, char **argv, struct view_filter *f)
 		return parse_filter(usage, c, optarg, f) ? 2 : -1;
 	case ':':
 		return usage_error(usage, "option '%s' wants an argument",
-				   argv[optind - 1]);
+				   getopt_name(argv, name));
 	default:
 		break;
 	}
-	return usage_error(usage, "unknown option '%s'", argv[optind - 1]);
+	return usage_error(usage, "unknown option '%s'", getopt_name(argv, name));
 }
 
 int cmd_open(struct driver *d, const char *path, unsigned int want,
@@ -272,7 +274,7 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ NULL, 0, NULL, 0 },
 	};
-	char opts[64];
+	char opts[64], name[64];
 	int c, li = -1;
 
 	snprintf(opts, sizeof(opts), "%s%s", shortopts,
@@ -346,7 +348,7 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 					return usage_error(usage, "-%c/--%s wants an argument",
 							   optopt, lo[i].name);
 			return usage_error(usage, "unknown option '%s'",
-					   argv[optind - 1]);
+					   getopt_name(argv, name));
 		}
 	}
 	if (check_filter(usage, &o->filter))

@@ -841,7 +841,8 @@ int cmd_redact(int argc, char **argv)
 	if (!o.keep_prefix)
 		return error("redact: out of memory"), 1;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "m:bk:Eh", longopts, NULL)) != -1) {
+	opterr = 0;		/* cmd_option() names the option */
+	while ((c = getopt_long(argc, argv, ":m:bk:Eh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'm':
 			map = optarg;
@@ -867,13 +868,9 @@ int cmd_redact(int argc, char **argv)
 		case 'K':
 			o.drop_kernel = true;
 			break;
-		case 'h':
-			fputs(redact_usage, stdout);
+		default:	/* -h, and the errors */
 			free(o.keep_prefix);
-			return 0;
-		default:
-			free(o.keep_prefix);
-			return usage_error(redact_usage, "unknown option");
+			return cmd_option(redact_usage, c, argv, NULL);
 		}
 	}
 	if (argc - optind != 2) {

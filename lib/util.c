@@ -199,6 +199,20 @@ uint64_t now_real_ns(void)
 	return clock_ns(CLOCK_REALTIME);
 }
 
+const char *getopt_name(char **argv, char buf[64])
+{
+	const char *a = argv[optind - 1];
+
+	/* a long option is a word of its own; short ones may be clustered */
+	if (optind > 1 && !strncmp(a, "--", 2) && a[2])
+		snprintf(buf, 64, "%.*s", (int)strcspn(a, "="), a);
+	else if (optopt > 0 && optopt < 256)
+		snprintf(buf, 64, "-%c", optopt);
+	else
+		snprintf(buf, 64, "%s", a);
+	return buf;
+}
+
 int parse_long(const char *s, long min, long max, long *out)
 {
 	char *end;

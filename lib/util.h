@@ -66,6 +66,12 @@ int parse_long(const char *s, long min, long max, long *out);
  * seconds.  Returns 0, or -1.
  */
 int parse_number(const char *s, double *v, char **end);
+/*
+ * getopt_name - the option getopt_long() (with opterr 0) just refused,
+ * as the user wrote it: "--name" of a long option (without "=VALUE"),
+ * else "-X" of optopt, in buf.  For the message of a usage error.
+ */
+const char *getopt_name(char **argv, char buf[64]);
 /* Parse a size like "64M", "512k", "1G" (powers of 1024).  -1 if invalid. */
 int64_t parse_size(const char *s);
 /* Parse a duration like "10", "1.5s", "500ms", "2m".  Returns ns, -1 if invalid. */

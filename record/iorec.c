@@ -181,6 +181,7 @@ static int parse_opt(int c, const char *arg)
 {
 	int64_t v;
 	unsigned int u;
+	char name[64];
 
 	switch (c) {
 	case 'o':
@@ -242,9 +243,12 @@ static int parse_opt(int c, const char *arg)
 	case 'v':
 		env.verbose = true;
 		break;
+	case ':':
+		return usage_error("option '%s' wants an argument",
+				   getopt_name(env.argv, name));
 	default:
-		fprintf(stderr, "Try 'iorec --help' for more information.\n");
-		return 2;
+		return usage_error("unknown option '%s'",
+				   getopt_name(env.argv, name));
 	}
 	return 0;
 }
@@ -277,7 +281,8 @@ static int parse_args(int argc, char **argv)
 
 	env.argc = argc;
 	env.argv = argv;
-	while ((c = getopt_long(argc, argv, "+o:d:S:F:p:e:b:w:z:cqvhV", opts,
+	opterr = 0;		/* parse_opt() names the option */
+	while ((c = getopt_long(argc, argv, "+:o:d:S:F:p:e:b:w:z:cqvhV", opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);

@@ -13,6 +13,7 @@
 
 #include "base/err.h"
 #include "base/hmap.h"
+#include "base/kthread.h"
 #include "sbuf.h"
 #include "util.h"
 #include "cmd-redact-names.h"
@@ -88,39 +89,6 @@ static const char *extension(const struct rnames *t, const char *name)
 	return dot[1] ? dot : "";
 }
 
-/* Prefixes of kernel threads' comms (stats/attrib.c tells them by these). */
-static const char *const kthread_pre[] = {
-	"kworker/", "jbd2/", "ksoftirqd/", "kswapd", "kcompactd",
-	"khugepaged", "kthreadd", "rcu_", "migration/", "writeback",
-	"flush-", "loop", "kdamond", "md", "dm", "kblockd", "scsi_",
-	"nvme", "irq/", "ext4-", "kcryptd", "xfs", "btrfs-", "swapper/",
-};
-
-/* The prefix of kthread_pre[] comm starts with, or NULL. */
-static const char *kthread_prefix(const char *comm)
-{
-	for (size_t i = 0; i < sizeof(kthread_pre) / sizeof(kthread_pre[0]);
-	     i++)
-		if (!strncmp(comm, kthread_pre[i], strlen(kthread_pre[i])))
-			return kthread_pre[i];
-	return NULL;
-}
-
-bool rnames_kthread(const char *comm)
-{
-	const char *pre = kthread_prefix(comm);
-	size_t n;
-	char next;
-
-	if (!pre)
-		return false;
-	/* "kworker/u8:2", "loop0", "md127": the kernel's; "dmesg": not */
-	n = strlen(pre);
-	next = comm[n];
-	return strchr("/-_", pre[n - 1]) || !next ||
-	       !isalpha((unsigned char)next) ||
-	       !strcmp(comm, "kthreadd") || !strcmp(comm, "kblockd");
-}
 
 /*
  * The pseudonym of the n-th name of kind: the long form (name-N,
@@ -131,7 +99,8 @@ static char *make_pseudo(struct rnames *t, enum rname_kind kind,
 			 const char *name, unsigned long n)
 {
 	size_t len = strlen(name);
-	const char *ext, *pre;
+	const char *ext;
+	size_t pre;
 	char *p;
 
 	switch (kind) {
@@ -140,9 +109,8 @@ static char *make_pseudo(struct rnames *t, enum rname_kind kind,
 		return NULL;
 	case RN_PART:
 		/* a name stats/attrib.c takes for a kernel thread stays one */
-		pre = kthread_prefix(name);
-		if (pre && strlen(pre) + 2 <= len)
-			return an_asprintf("%.*s~%lu", (int)strlen(pre), name, n);
+		if (kthread_comm(name, &pre) && pre + 2 <= len)
+			return an_asprintf("%.*s~%lu", (int)pre, name, n);
 		ext = extension(t, name);
 		p = *ext ? an_asprintf("file-%lu%s", n, ext) :
 			   an_asprintf("name-%lu", n);
@@ -336,7 +304,7 @@ void rnames_comm(struct rnames *t, const char *comm, struct sbuf *out)
 	const char *p;
 
 	if (!*comm || !strcmp(comm, "<...>") || !strcmp(comm, "<idle>") ||
-	    rnames_kthread(comm)) {
+	    kthread_comm(comm, NULL)) {
 		sbuf_addstr(out, comm);
 		return;
 	}

@@ -82,9 +82,6 @@ int rnames_keep(struct rnames *t, enum rname_kind kind, const char *name);
  */
 int rnames_exec(struct rnames *t, const char *path);
 
-/* Whether a comm is a kernel thread's name, which is kept. */
-bool rnames_kthread(const char *comm);
-
 /*
  * Write the mapping, "KIND\tNAME\tPSEUDONYM\n" with the fields escaped,
  * in the order the names were met.  Returns 0 or -1 (errno set).

@@ -10,3 +10,5 @@ analyze_libioreport_a_SOURCES += analyze/base/strlist.h analyze/base/strlist.c
 # block requests and syscalls: the words of every stage
 analyze_libioreport_a_SOURCES += analyze/base/blk.h analyze/base/blk.c \
 	analyze/base/syskind.h analyze/base/syskind.c
+# kernel threads by their comm
+analyze_libioreport_a_SOURCES += analyze/base/kthread.h analyze/base/kthread.c

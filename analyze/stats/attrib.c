@@ -19,6 +19,7 @@
 #include "util.h"
 #include "base/err.h"
 #include "base/hmap.h"
+#include "base/kthread.h"
 #include "base/imap.h"
 #include "decode/decode.h"
 #include "replay/syscall.h"
@@ -432,27 +433,12 @@ static struct file *pending_file(struct attrib *at, int tid,
 	return fdtable_get(p->fds, fd);
 }
 
-/* Kernel threads by comm: they never act for themselves. */
-static bool kthread_comm(const char *c)
-{
-	static const char *const pre[] = {
-		"kworker/", "jbd2/", "ksoftirqd/", "kswapd", "kcompactd",
-		"khugepaged", "kthreadd", "rcu_", "migration/", "writeback",
-		"flush-", "loop", "kdamond", "md", "dm", "kblockd", "scsi_",
-		"nvme", "irq/", "ext4-", "kcryptd", "xfs", "btrfs-",
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(pre); i++)
-		if (!strncmp(c, pre[i], strlen(pre[i])))
-			return true;
-	return false;
-}
-
+/* Kernel threads (kthreadd's children, or by comm) never act for themselves. */
 static bool is_kthread(const struct proc *p, const char *comm)
 {
 	if (p && (p->pid == 2 || p->ppid == 2))
 		return true;
-	return kthread_comm(comm);
+	return kthread_comm(comm, NULL);
 }
 
 /* ------------------------------------------------------------------ */

@@ -20,6 +20,7 @@
 #include "replay/syscall.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
+#include "base/kthread.h"
 #include "replay/window.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
@@ -386,10 +387,39 @@ static void test_context_and_unattributed(void **state)
 	req(x, DEV70, 30, 2, true, &o);
 	assert_int_equal(o.kind, AK_METADATA);
 	assert_null(o.proc);
+	/* by comm: md127_raid1 is the kernel's, mdadm (pid 200) a program */
+	bio(x, 53, "md127_raid1", DEV70, 40, 8);
+	req(x, DEV70, 40, 8, true, &o);
+	assert_int_equal(o.kind, AK_UNATTRIBUTED);
+	bio(x, 200, "mdadm", DEV70, 50, 8);
+	req(x, DEV70, 50, 8, false, &o);
+	assert_int_equal(o.kind, AK_CONTEXT);
+	assert_ptr_equal(o.proc, x->other);
 	attrib_end(x->at);
-	assert_int_equal(attrib_totals(x->at)->kind_bytes[AK_UNATTRIBUTED], 4096);
+	assert_int_equal(attrib_totals(x->at)->kind_bytes[AK_UNATTRIBUTED], 8192);
 	assert_int_equal(attrib_totals(x->at)->kind_bytes[AK_METADATA], 1024);
-	assert_int_equal(attrib_totals(x->at)->proc_bytes, 4096);
+	assert_int_equal(attrib_totals(x->at)->proc_bytes, 8192);
+}
+
+/* Kernel threads by comm: the longest name that fits, no letter after it. */
+static void test_kthread_comm(void **state)
+{
+	static const struct { const char *comm; size_t pre; } v[] = {
+		{ "kworker/u8:2", 8 }, { "jbd2/sda1-8", 5 }, { "md127", 2 },
+		{ "md127_raid1", 2 }, { "loop0", 4 }, { "kswapd0", 6 },
+		{ "kthreadd", 8 }, { "xfsaild/sda1", 7 }, { "xfs-buf/sda1", 3 },
+		{ "dmcrypt_write/2", 8 }, { "dm-thin", 2 }, { "rcu_sched", 4 },
+		{ "dmesg", 0 }, { "mdadm", 0 }, { "loopback", 0 },
+		{ "kworker", 0 }, { "app", 0 }, { "", 0 }, { "md~12", 2 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++) {
+		size_t pre = 99;
+
+		assert_int_equal(kthread_comm(v[i].comm, &pre), v[i].pre > 0);
+		assert_int_equal(pre, v[i].pre);
+	}
 }
 
 /* An inode number freed and reused by another file (SQLite -journal, -wal). */
@@ -484,6 +514,7 @@ int main(void)
 		FX_TEST(test_fsync_and_journal),
 		FX_TEST(test_merge_and_split),
 		FX_TEST(test_context_and_unattributed),
+		cmocka_unit_test(test_kthread_comm),
 		FX_TEST(test_inode_reuse),
 		FX_TEST(test_bdi_partition),
 		FX_TEST(test_throttle_dstate),

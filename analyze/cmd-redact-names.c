@@ -414,31 +414,29 @@ void rnames_cmdline(struct rnames *t, const char *cmd, struct sbuf *out)
 	}
 }
 
-static void put_escaped(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\\\", f);
-		else if (*s == '\t')
-			fputs("\\t", f);
-		else if (*s == '\n')
-			fputs("\\n", f);
-		else
-			fputc(*s, f);
-	}
-}
-
 int rnames_write_map(const struct rnames *t, FILE *f)
 {
+	struct sbuf line = SBUF_INIT;
+	bool nomem;
+
 	fputs("# ioreport redact: KIND\tNAME\tPSEUDONYM\n", f);
-	for (size_t i = 0; i < t->n; i++) {
+	for (size_t i = 0; i < t->n && !line.failed; i++) {
 		const struct rname *e = t->order[i];
 
-		fprintf(f, "%s\t", kind_name[e->kind]);
-		put_escaped(f, e->name);
-		fputc('\t', f);
-		put_escaped(f, e->pseudo);
-		fputc('\n', f);
+		sbuf_reset(&line);
+		sbuf_addf(&line, "%s\t", kind_name[e->kind]);
+		sbuf_add_escaped(&line, e->name);
+		sbuf_addch(&line, '\t');
+		sbuf_add_escaped(&line, e->pseudo);
+		sbuf_addch(&line, '\n');
+		if (!line.failed)
+			fputs(line.buf, f);
+	}
+	nomem = line.failed;
+	sbuf_release(&line);
+	if (nomem) {
+		errno = ENOMEM;
+		return -1;
 	}
 	if (ferror(f)) {
 		errno = errno ? errno : EIO;

@@ -64,21 +64,6 @@ struct redact {
 	int err;
 };
 
-/* Append s escaped as a snapshot field or a key=value value. */
-static void add_escaped(struct sbuf *out, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '\\')
-			sbuf_addstr(out, "\\\\");
-		else if (*s == '\t')
-			sbuf_addstr(out, "\\t");
-		else if (*s == '\n')
-			sbuf_addstr(out, "\\n");
-		else
-			sbuf_addch(out, *s);
-	}
-}
-
 /* Apply fn to field (unescaped), append it escaped. */
 static void add_field(struct redact *r, const char *field,
 		      void (*fn)(struct rnames *, const char *, struct sbuf *),
@@ -90,9 +75,9 @@ static void add_field(struct redact *r, const char *field,
 		fn(r->names, field, &v);
 		if (v.failed)
 			r->err = -AN_E_NOMEM;
-		add_escaped(out, v.buf ? v.buf : "");
+		sbuf_add_escaped(out, v.buf ? v.buf : "");
 	} else {
-		add_escaped(out, field);
+		sbuf_add_escaped(out, field);
 	}
 	sbuf_release(&v);
 }

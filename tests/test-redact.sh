@@ -82,18 +82,21 @@ with open(sys.argv[1], "w") as f:
         if i == 4321:
             f.write("word\thome-assistant_v2.db\targ-77\n")
             f.write("path\thome-assistant_v2.db\tfile-4321.db\n")
+    # a name with a tab, a newline and a backslash, escaped
+    f.write("path\ta\\tb\\nc\\\\d\tname-6001\n")
 EOF2
 "$IOREPORT" redact -m "$tmp/big.map" "$b" "$tmp/big.iorec" || bad "redact with a large mapping failed"
 "$IOREPORT" files "$tmp/big.iorec" | grep -q '/file-4321\.db$' || bad "a name of a large mapping lost its pseudonym"
 [ "$(cut -f1,2 "$tmp/big.map" | sort | uniq -d | wc -l)" = 0 ] || bad "a (kind, name) has two lines after a large mapping"
 [ "$(grep -c $'^path\tname0' "$tmp/big.map")" = 6000 ] || bad "the names read are not all written back"
+grep -qxF $'path\ta\\tb\\nc\\\\d\tname-6001' "$tmp/big.map" || bad "an escaped name is not written back as read"
 python3 - "$tmp/big.map" <<'EOF2' || bad "a new name was numbered among those read"
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
-lines = lines[lines.index("path\tname05999\tdir-6000") + 1:]
+lines = lines[lines.index("path\ta\\tb\\nc\\\\d\tname-6001") + 1:]
 nums = [int(m.group(1)) for l in lines
         if l.startswith("path\t") and (m := re.match(r"[a-z]*-?([0-9]+)", l.split("\t")[2]))]
-assert nums and min(nums) > 6001, "new path names numbered %s" % nums[:5]
+assert nums and min(nums) > 6002, "new path names numbered %s" % nums[:5]
 EOF2
 
 # --keep-basenames keeps file names, --keep-prefix a tree, -E extensions go

@@ -157,10 +157,7 @@ char *ftrace_filter_lines(const char *text, size_t len, bool printk,
 
 static uint32_t get32(const uint8_t *p, bool be)
 {
-	return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-		    (uint32_t)p[2] << 8 | p[3] :
-		    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-		    (uint32_t)p[1] << 8 | p[0];
+	return (uint32_t)ftrace_num(p, 4, be);
 }
 
 /*

@@ -49,6 +49,25 @@ static inline size_t ftrace_rewritten_word(const char *p, size_t n)
 	return 0;
 }
 
+/*
+ * ftrace_num - the n-byte (1 to 8) unsigned number at p in the recording's
+ * byte order (be: big-endian): ring-buffer page headers and event
+ * headers, trace.dat sections.
+ */
+static inline uint64_t ftrace_num(const uint8_t *p, int n, bool be)
+{
+	uint64_t v = 0;
+
+	if (n == 4)	/* every event header: the loop unrolled */
+		return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+			    (uint32_t)p[2] << 8 | p[3] :
+			    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
+			    (uint32_t)p[1] << 8 | p[0];
+	for (int i = 0; i < n; i++)
+		v = be ? v << 8 | p[i] : v | (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
 /* The largest record a field may reach into (a 16-bit kernel limit). */
 #define FTRACE_MAX_RECORD	65536u
 /* The longest event format text accepted. */

@@ -13,10 +13,7 @@
 #include "base/err.h"
 #include "input/ftrace-guard.h"
 #include "input/scrub.h"
-
-/* The commit word of a page header (as the kernel's ring buffer has it). */
-#define COMMIT_MASK	((1ULL << 27) - 1)
-#define MISSED_STORED	(1ULL << 30)
+#include "tracedat.h"
 
 struct scrub {
 	struct tep_handle *tep;
@@ -149,22 +146,12 @@ int scrub_format(struct scrub *s, const uint8_t *p, size_t len,
 
 static uint32_t get32(const struct scrub *s, const uint8_t *p)
 {
-	return s->big_endian ?
-	       (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-	       (uint32_t)p[2] << 8 | p[3] :
-	       (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[1] << 8 | p[0];
+	return (uint32_t)ftrace_num(p, 4, s->big_endian);
 }
 
 static uint64_t get_long(const struct scrub *s, const uint8_t *p)
 {
-	uint64_t hi, lo;
-
-	if (s->long_size == 4)
-		return get32(s, p);
-	lo = get32(s, p + (s->big_endian ? 4 : 0));
-	hi = get32(s, p + (s->big_endian ? 0 : 4));
-	return hi << 32 | lo;
+	return ftrace_num(p, s->long_size, s->big_endian);
 }
 
 /* Hand one string of room cap at p to fn, then zero what follows its NUL. */
@@ -345,7 +332,7 @@ long scrub_pages(struct scrub *s, uint8_t *pages, size_t n, scrub_fn fn,
 	for (i = 0; i < n / s->subbuf; i++) {
 		uint8_t *page = pages + i * s->subbuf;
 		uint64_t commit = get_long(s, page + 8);
-		size_t size = (size_t)(commit & COMMIT_MASK), keep;
+		size_t size = (size_t)(commit & TRACEDAT_COMMIT_MASK), keep;
 
 		if (size + hdr > s->subbuf)
 			return an_fail(err, AN_E_FORMAT,
@@ -358,7 +345,7 @@ long scrub_pages(struct scrub *s, uint8_t *pages, size_t n, scrub_fn fn,
 		unknown += one_page(s, page + hdr, size, fn, arg);
 		/* the lost-events count the kernel stores after the data */
 		keep = hdr + size;
-		if ((commit & MISSED_STORED) &&
+		if ((commit & TRACEDAT_MISSED_STORED) &&
 		    keep + (size_t)s->long_size <= s->subbuf)
 			keep += (size_t)s->long_size;
 		memset(page + keep, 0, s->subbuf - keep);

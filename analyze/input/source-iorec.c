@@ -31,11 +31,6 @@
 #include "input/ftrace-guard.h"
 #include "tracedat.h"
 
-/* The ring buffer's commit word (see the kernel's ring_buffer.c). */
-#define RB_MISSED_EVENTS	(1ULL << 31)
-#define RB_MISSED_STORED	(1ULL << 30)
-#define RB_COMMIT_MASK		((1ULL << 27) - 1)
-
 /* Zeroes after a chunk's pages so kbuffer never reads past our buffer. */
 #define PAGE_SLACK		64
 
@@ -531,16 +526,7 @@ int source_iorec_load(struct source *src, struct an_err *e)
 
 static uint64_t read_long(struct source *src, const uint8_t *p)
 {
-	uint64_t v = 0;
-	int n = src->info.long_size;
-
-	for (int i = 0; i < n; i++) {
-		if (src->info.big_endian)
-			v = v << 8 | p[i];
-		else
-			v |= (uint64_t)p[i] << (8 * i);
-	}
-	return v;
+	return ftrace_num(p, src->info.long_size, src->info.big_endian);
 }
 
 /* Load the next DATA chunk of cur into its buffer.  false: none left. */
@@ -625,7 +611,7 @@ bool source_iorec_load_page(struct source *src, struct cursor *cur)
 		page = cur->buf + (size_t)cur->page * cur->subbuf;
 		cur->page++;
 		commit = read_long(src, page + 8);
-		size = commit & RB_COMMIT_MASK;
+		size = commit & TRACEDAT_COMMIT_MASK;
 		if (size + hdr > cur->subbuf) {
 			source_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u claims %llu bytes of data in a %u-byte sub-buffer; page skipped",
 				      src->path,
@@ -635,10 +621,10 @@ bool source_iorec_load_page(struct source *src, struct cursor *cur)
 			cur->pending_missed = -1;
 			continue;
 		}
-		if (commit & RB_MISSED_EVENTS) {
+		if (commit & TRACEDAT_MISSED_EVENTS) {
 			long long n = -1;
 
-			if ((commit & RB_MISSED_STORED) &&
+			if ((commit & TRACEDAT_MISSED_STORED) &&
 			    size + hdr + src->info.long_size <= cur->subbuf)
 				n = (long long)read_long(src,
 							 page + hdr + size);

@@ -21,6 +21,7 @@
 #include "base/err.h"
 #include "input/ftrace-guard.h"
 #include "input/tracedat-guard.h"
+#include "tracedat.h"
 
 /* libtracecmd's read_string() reads this much at once (BUFSIZ). */
 #define STRING_MAX		8190
@@ -157,11 +158,7 @@ static int sread(struct st *s, void *buf, uint64_t n)
 
 static uint64_t num(const struct tg *g, const uint8_t *p, int n)
 {
-	uint64_t v = 0;
-
-	for (int i = 0; i < n; i++)
-		v = g->be ? v << 8 | p[i] : v | (uint64_t)p[i] << (8 * i);
-	return v;
+	return ftrace_num(p, n, g->be);
 }
 
 static int su(struct st *s, int n, uint64_t *v)
@@ -862,7 +859,7 @@ static int pages_ok(struct tg *g, const uint8_t *p, uint64_t n, uint64_t at)
 
 	for (uint64_t o = 0; o + hdr <= n; o += g->page_size) {
 		uint64_t commit = num(g, p + o + 8, g->long_size) &
-				  ((1ull << 27) - 1);
+				  TRACEDAT_COMMIT_MASK;
 
 		if (commit + hdr > g->page_size || commit + hdr > n - o)
 			return fail(g, "trace.dat page whose data runs past the page", at + o);

@@ -116,16 +116,13 @@ static int load_unshadowed(struct compat *cx)
 static int filtered_unshadowed(char **f, int n, void *arg)
 {
 	struct compat *cx = arg;
-	char *end;
-	long nr;
+	const char *name;
+	int nr;
 
-	if (n != 2)
-		return 0;
-	nr = strtol(f[0], &end, 10);
-	if (end != f[0] && nr >= 0 && nr <= INT_MAX &&
-	    (sys_kind_info(sys_kind_lookup(f[1]))->flags &
+	if (meta_syscall_line(f, n, &nr, &name) &&
+	    (sys_kind_info(sys_kind_lookup(name))->flags &
 	     SKF_ENTER_FILTERED) &&
-	    imap_put(&cx->unshadowed, (int)nr, (void *)1, NULL))
+	    imap_put(&cx->unshadowed, nr, (void *)1, NULL))
 		return -AN_E_NOMEM;
 	return 0;
 }

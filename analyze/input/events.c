@@ -56,14 +56,11 @@ static void add_syscall(struct syscall_load *l, long nr, const char *name)
 /* A "NR\tNAME" line of the SYSCALLS chunk. */
 static int syscall_line(char **f, int n, void *arg)
 {
-	char *end;
-	long nr;
+	const char *name;
+	int nr;
 
-	if (n < 2 || !*f[1])
-		return 0;
-	nr = strtol(f[0], &end, 10);
-	if (end != f[0] && !*end)
-		add_syscall(arg, nr, f[1]);
+	if (meta_syscall_line(f, n, &nr, &name))
+		add_syscall(arg, nr, name);
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -489,6 +490,17 @@ bool meta_mount_barrier(const char *opts)
 
 /* ------------------------------------------------------------------ */
 /* diskstats */
+
+bool meta_syscall_line(char **f, int n, int *nr, const char **name)
+{
+	long v;
+
+	if (n < 2 || !*f[1] || parse_long(f[0], 0, INT_MAX, &v))
+		return false;
+	*nr = (int)v;
+	*name = f[1];
+	return true;
+}
 
 bool meta_diskstats_line(char **f, int n, struct meta_diskstats *d)
 {

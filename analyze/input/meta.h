@@ -179,6 +179,14 @@ struct meta_diskstats {
 };
 
 /*
+ * meta_syscall_line - a "NR\tNAME" line of a SYSCALLS or COMPAT_SYSCALLS
+ * chunk (as meta_lines() gives it) into *nr (0 to INT_MAX) and *name;
+ * false for any other line.  Fields after NAME are a later writer's and
+ * are ignored.
+ */
+bool meta_syscall_line(char **f, int n, int *nr, const char **name);
+
+/*
  * meta_diskstats_line - a snapshot's "diskstats MAJ MIN NAME NUMBERS"
  * line (as meta_lines() gives it) into *d; false when it is not one or
  * has fewer than 7 numbers.

@@ -1,10 +1,61 @@
 // SPDX-License-Identifier: MIT
 /*
- * blk.c - the names of block operations.
+ * blk.c - the names of block operations, device numbers as text.
  */
 #include "config.h"
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "base/blk.h"
+
+char *blk_mm_str(unsigned int major, unsigned int minor, char *buf, size_t n)
+{
+	snprintf(buf, n, "%u:%u", major, minor);
+	return buf;
+}
+
+/* One number of "MAJ:MIN" into *v: the character after it, or NULL. */
+static const char *dev_num(const char *s, enum blk_dev_syntax syn,
+			   unsigned int *v)
+{
+	unsigned long n = 0;
+	char *end;
+
+	if (syn == BLK_DEV_SCANF) {
+		/* all sscanf's %u does: strtoul() after its own blanks */
+		n = strtoul(s, &end, 10);
+		if (end == s)
+			return NULL;
+		*v = (unsigned int)n;
+		return end;
+	}
+	if (*s < '0' || *s > '9')
+		return NULL;
+	while (*s >= '0' && *s <= '9') {
+		n = n * 10 + (unsigned long)(*s++ - '0');
+		if (n > 0xffffffffUL)
+			return NULL;
+	}
+	*v = (unsigned int)n;
+	return s;
+}
+
+const char *blk_dev_parse(const char *s, enum blk_dev_syntax syn,
+			  unsigned int *major, unsigned int *minor)
+{
+	unsigned int ma, mi;
+
+	s = dev_num(s, syn, &ma);
+	if (!s || *s != ':')
+		return NULL;
+	s = dev_num(s + 1, syn, &mi);
+	if (!s)
+		return NULL;
+	*major = ma;
+	*minor = mi;
+	return s;
+}
 
 static const char *const op_names[BLK_OP_MAX] = {
 	"read", "write", "flush", "discard", "other",

@@ -1,13 +1,83 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * blk.h - a block request as the stages pass it on: its operation, size,
- * flags, the tasks that queued and issued it and the times of its steps.
+ * flags, the tasks that queued and issued it and the times of its steps;
+ * the device numbers every stage reads, prints and compares.
  */
 #ifndef IOREPORT_BASE_BLK_H
 #define IOREPORT_BASE_BLK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+
+/*
+ * A device number as the recording has it: the kernel's own dev_t,
+ * major << 20 | minor (MINORBITS of linux/kdev_t.h), which the block and
+ * writeback events carry; not glibc's makedev() encoding.
+ */
+#define BLK_MINOR_BITS	20
+#define BLK_MINOR_MASK	((1u << BLK_MINOR_BITS) - 1)
+/* "4294967295:4294967295" and its NUL: room for any "MAJ:MIN" */
+#define BLK_DEV_STRLEN	22
+
+static inline unsigned int blk_major(uint32_t dev)
+{
+	return dev >> BLK_MINOR_BITS;
+}
+
+static inline unsigned int blk_minor(uint32_t dev)
+{
+	return dev & BLK_MINOR_MASK;
+}
+
+/*
+ * The dev_t of major and minor.  Like the kernel's MKDEV() it does not
+ * mask the minor: one wider than 20 bits spills into the major, and a
+ * caller that must not let it (numbers read from a text) masks it first.
+ */
+static inline uint32_t blk_mkdev(unsigned int major, unsigned int minor)
+{
+	return major << BLK_MINOR_BITS | minor;
+}
+
+/*
+ * blk_mm_str - "MAJ:MIN" of major and minor into buf of n bytes,
+ * truncated as snprintf() does (BLK_DEV_STRLEN bytes hold any); returns
+ * buf, for a printf argument.
+ */
+char *blk_mm_str(unsigned int major, unsigned int minor, char *buf, size_t n);
+
+/* "MAJ:MIN" of a dev_t, as blk_mm_str(). */
+static inline char *blk_dev_str(uint32_t dev, char *buf, size_t n)
+{
+	return blk_mm_str(blk_major(dev), blk_minor(dev), buf, n);
+}
+
+/* What blk_dev_parse() takes for each of the two numbers. */
+enum blk_dev_syntax {
+	/*
+	 * What sscanf("%u:%u") takes: blanks and a sign before a number,
+	 * which wraps to 32 bits as %u does; for texts a person typed
+	 * and the snapshot's fields.
+	 */
+	BLK_DEV_SCANF,
+	/*
+	 * Decimal digits only, each number at most 2^32 - 1: how the
+	 * kernel prints a device (a bdi name); fast enough for every
+	 * dirtied page.
+	 */
+	BLK_DEV_DIGITS,
+};
+
+/*
+ * blk_dev_parse - read "MAJ:MIN" at the start of s, each number as syn
+ * says.  Returns the character after the minor, which may be any text:
+ * a caller that wants nothing after it checks for '\0'.  NULL when s does
+ * not start with a device; *major and *minor are set only on success.
+ */
+const char *blk_dev_parse(const char *s, enum blk_dev_syntax syn,
+			  unsigned int *major, unsigned int *minor);
 
 enum blk_op {
 	BLK_OP_READ,

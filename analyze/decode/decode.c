@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "base/imap.h"
 #include "input/meta.h"
@@ -613,28 +614,6 @@ static const char *path_at(struct decoder *d, const struct source_field *f,
 	return path_in(f, ev, d->str, sizeof(d->str));
 }
 
-/* "MAJ:MIN" (a bdi name) without sscanf: this runs per dirtied page. */
-static bool parse_majmin(const char *s, unsigned int *ma, unsigned int *mi)
-{
-	unsigned long v[2];
-
-	for (int i = 0; i < 2; i++) {
-		if (*s < '0' || *s > '9')
-			return false;
-		v[i] = 0;
-		while (*s >= '0' && *s <= '9') {
-			v[i] = v[i] * 10 + (unsigned long)(*s++ - '0');
-			if (v[i] > 0xffffffffUL)
-				return false;
-		}
-		if (i == 0 && *s++ != ':')
-			return false;
-	}
-	*ma = (unsigned int)v[0];
-	*mi = (unsigned int)v[1];
-	return true;
-}
-
 void blk_parse_rwbs(const char *s, struct dec_rq *rq)
 {
 	size_t i = 0;
@@ -980,8 +959,8 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 		out->inode.dev = 0;
 		out->inode.datasync = false;
 		if (str_at(r->f[BDI_NAME], ev, bdi, sizeof(bdi)) &&
-		    parse_majmin(bdi, &ma, &mi))
-			out->inode.dev = ma << 20 | mi;
+		    blk_dev_parse(bdi, BLK_DEV_DIGITS, &ma, &mi))
+			out->inode.dev = blk_mkdev(ma, mi);
 		break;
 	case DK_FILEMAP:
 	case DK_WRITEPAGES:

@@ -15,6 +15,7 @@
 
 #include "iorec-format.h"
 #include "util.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "sbuf.h"
 #include "input/meta.h"
@@ -197,9 +198,9 @@ uint32_t meta_devt(const char *majmin)
 {
 	unsigned int ma, mi;
 
-	if (!majmin || sscanf(majmin, "%u:%u", &ma, &mi) != 2)
+	if (!majmin || !blk_dev_parse(majmin, BLK_DEV_SCANF, &ma, &mi))
 		return 0;
-	return ma << 20 | (mi & 0xfffff);
+	return blk_mkdev(ma, mi & BLK_MINOR_MASK);
 }
 
 struct name_q {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "base/hmap.h"
 #include "base/imap.h"
@@ -403,12 +404,14 @@ void file_link(struct filetab *ft, struct file *f, const char *newpath)
 const char *file_name(const struct file *f)
 {
 	static char buf[64];
+	char mm[BLK_DEV_STRLEN];
 
 	if (f->path)
 		return f->path;
 	if (f->has_devino)
-		snprintf(buf, sizeof(buf), "<dev %u:%u ino %" PRIu64 ">",
-			 f->major, f->minor, f->ino);
+		snprintf(buf, sizeof(buf), "<dev %s ino %" PRIu64 ">",
+			 blk_mm_str(f->major, f->minor, mm, sizeof(mm)),
+			 f->ino);
 	else if (f->fd < 0)
 		snprintf(buf, sizeof(buf), "<more unknown files of pid %d>",
 			 f->pid);
@@ -689,8 +692,9 @@ struct file *fdtable_map_of_inode(const struct fdtable *t, uint32_t dev,
 		struct file *f = t->maps[i].f;
 
 		if (f->has_devino) {
-			if (f->ino == ino && (!dev || (f->major == dev >> 20 &&
-						       f->minor == (dev & 0xfffff))))
+			if (f->ino == ino &&
+			    (!dev || (f->major == blk_major(dev) &&
+				      f->minor == blk_minor(dev))))
 				return f;
 		} else if (unknown && unknown != f) {
 			return NULL;	/* two candidates */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "base/imap.h"
 #include "base/syskind.h"
@@ -207,21 +208,15 @@ static void attach(struct proctable *pt, int tid, struct proc *p)
 	}
 }
 
+/*
+ * The "MAJ:MIN" of an fd line, and nothing after it: 0, else -1 (then
+ * *major and *minor may hold a device that text followed).
+ */
 static int parse_devt(const char *s, unsigned int *major, unsigned int *minor)
 {
-	char *end;
-	unsigned long ma, mi;
+	const char *end = blk_dev_parse(s, BLK_DEV_SCANF, major, minor);
 
-	ma = strtoul(s, &end, 10);
-	if (end == s || *end != ':')
-		return -1;
-	s = end + 1;
-	mi = strtoul(s, &end, 10);
-	if (end == s || *end)
-		return -1;
-	*major = (unsigned int)ma;
-	*minor = (unsigned int)mi;
-	return 0;
+	return end && !*end ? 0 : -1;
 }
 
 /* A proc, thread or fd line of the start snapshot. */

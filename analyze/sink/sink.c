@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/blk.h"
 #include "base/err.h"
 #include "input/meta.h"
 #include "sink/sink.h"
@@ -52,11 +53,6 @@ size_t sink_top(long top, long n)
 	return top >= 0 && top < n ? (size_t)top : (size_t)(n > 0 ? n : 0);
 }
 
-void sink_dev_mm(uint32_t dev, char *buf, size_t n)
-{
-	snprintf(buf, n, "%u:%u", dev >> 20, dev & ((1u << 20) - 1));
-}
-
 void sink_secs(char *buf, size_t n, uint64_t ts)
 {
 	snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, ts / 1000000000,
@@ -81,7 +77,7 @@ const char *sink_dev_name(struct sink *s, uint32_t dev)
 		name = d->name;
 	}
 	if (!meta_dev_name(s->st->info->snapshot_start, dev, name, 64))
-		sink_dev_mm(dev, name, 64);
+		blk_dev_str(dev, name, 64);
 	return name;
 }
 

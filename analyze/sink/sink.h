@@ -126,8 +126,6 @@ size_t sink_top(long top, long n);
 
 /* "name" from the snapshot's blockdev lines, else "maj:min". */
 const char *sink_dev_name(struct sink *s, uint32_t dev);
-/* "maj:min" of a kernel dev_t into buf. */
-void sink_dev_mm(uint32_t dev, char *buf, size_t n);
 /* A trace clock time as seconds with microseconds into buf. */
 void sink_secs(char *buf, size_t n, uint64_t ts);
 /*

@@ -17,6 +17,7 @@
 #include <sqlite3.h>
 
 #include "util.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "sbuf.h"
 #include "input/source.h"
@@ -129,12 +130,17 @@ static int config_row(struct db *db, const char *phase, const char *kind,
 	return sq_insert(db, S_CONFIG, v, ARRAY_SIZE(v));
 }
 
+/*
+ * The dev column joins major and minor in 64 bits, not in blk_mkdev()'s
+ * 32: a major above 4095 that a snapshot says keeps its high bits (the
+ * files' dev in db_add_file() likewise).
+ */
 static int device_row(struct db *db, unsigned int major, unsigned int minor,
 		      const char *name)
 {
 	const struct sq_val v[] = {
-		sq_i((int64_t)major << 20 | minor), sq_i(major), sq_i(minor),
-		sq_s(name),
+		sq_i((int64_t)major << BLK_MINOR_BITS | minor), sq_i(major),
+		sq_i(minor), sq_s(name),
 	};
 
 	return sq_insert(db, S_DEVICE, v, ARRAY_SIZE(v));
@@ -168,7 +174,7 @@ static int snap_line(char **f, int n, void *arg)
 		/* blockdev NAME MAJ:MIN KEY VALUE */
 		rc = config_row(db, phase, "blockdev", f[1], f[3], f[4]);
 		if (!rc && !strcmp(phase, "start") &&
-		    sscanf(f[2], "%u:%u", &ma, &mi) == 2)
+		    blk_dev_parse(f[2], BLK_DEV_SCANF, &ma, &mi))
 			rc = device_row(db, ma, mi, f[1]);
 	} else if (!strcmp(f[0], "diskstats") && n >= 5) {
 		rc = config_row(db, phase, "diskstats", f[3], "", f[4]);
@@ -573,7 +579,7 @@ int db_add_devstat(struct db *db, uint32_t dev, enum blk_op op,
 	const struct sq_val v[] = { sq_i(dev), sq_u(reqs) };
 
 	/* a device absent from the snapshot gets a row too */
-	if (device_row(db, dev >> 20, dev & ((1u << 20) - 1), NULL) ||
+	if (device_row(db, blk_major(dev), blk_minor(dev), NULL) ||
 	    sq_update(db, "UPDATE devices SET requests = requests + ?3 WHERE rec_id = ?1 AND dev = ?2",
 		      "update device", v, ARRAY_SIZE(v)))
 		return sq_failed(db);
@@ -664,7 +670,8 @@ int db_add_file(struct db *db, const struct file_ident *r)
 	/* the parameters in their order: ident (?28) is the third column */
 	const struct sq_val v[] = {
 		sq_i(f->id), sq_s(f->path), sq_s(file_info_name(f)),
-		f->has_devino ? sq_i((int64_t)f->major << 20 | f->minor) :
+		f->has_devino ?
+		sq_i((int64_t)f->major << BLK_MINOR_BITS | f->minor) :
 		sq_null(),
 		f->has_devino ? sq_u(f->ino) : sq_null(),
 		/* a file known by no path: the fd that opened it */

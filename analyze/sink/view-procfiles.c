@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "sbuf.h"
 #include "input/meta.h"
@@ -141,7 +142,7 @@ static void print_attrib_text(const struct sink *s)
 {
 	const struct stats *a = s->st;
 	const struct attrib_totals *t = attrib_totals(a->at);
-	char meta[64] = "";
+	char meta[64] = "", mm[BLK_DEV_STRLEN];
 
 	if (!a->have_block) {
 		sink_printf(s, "I/O attributed: no block requests: %s\n",
@@ -171,9 +172,9 @@ static void print_attrib_text(const struct sink *s)
 	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_METADATA],
 	       t->kind_bytes[AK_UNATTRIBUTED], t->inode_bytes);
 	for (size_t i = 0; i < t->njournal; i++)
-		sink_printf(s, "  journal of %u:%u: %" PRIu64 " bytes, %" PRIu64
+		sink_printf(s, "  journal of %s: %" PRIu64 " bytes, %" PRIu64
 		       " of them in commits an fsync waited for\n",
-		       t->journal[i].dev >> 20, t->journal[i].dev & 0xfffff,
+		       blk_dev_str(t->journal[i].dev, mm, sizeof(mm)),
 		       t->journal[i].bytes, t->journal[i].fsync_bytes);
 }
 
@@ -212,9 +213,8 @@ void view_attribution(struct sink *s)
 	json_array_begin(j, "journal");
 	for (size_t i = 0; i < t->njournal; i++) {
 		json_object_begin(j, NULL);
-		snprintf(mm, sizeof(mm), "%u:%u", t->journal[i].dev >> 20,
-			 t->journal[i].dev & 0xfffff);
-		json_str(j, "dev", mm);
+		json_str(j, "dev", blk_dev_str(t->journal[i].dev, mm,
+					       sizeof(mm)));
 		json_u64(j, "bytes", t->journal[i].bytes);
 		json_u64(j, "fsync_bytes", t->journal[i].fsync_bytes);
 		json_object_end(j);
@@ -604,10 +604,13 @@ static void f_name(const void *r, bool wide, char *b, size_t n)
 static void f_devino(const void *r, bool wide, char *b, size_t n)
 {
 	const struct file_info *f = &FROW(r)->f;
+	char mm[BLK_DEV_STRLEN];
 
 	(void)wide;
 	if (f->has_devino)
-		snprintf(b, n, "%u:%u:%" PRIu64, f->major, f->minor, f->ino);
+		snprintf(b, n, "%s:%" PRIu64,
+			 blk_mm_str(f->major, f->minor, mm, sizeof(mm)),
+			 f->ino);
 	else
 		snprintf(b, n, "-");
 }
@@ -667,8 +670,8 @@ static void files_json(struct sink *s, const void *v, size_t n, size_t total)
 		if (f->unlinked)
 			json_bool(j, "unlinked", true);
 		if (f->has_devino) {
-			snprintf(mm, sizeof(mm), "%u:%u", f->major, f->minor);
-			json_str(j, "dev", mm);
+			json_str(j, "dev", blk_mm_str(f->major, f->minor, mm,
+						      sizeof(mm)));
 			json_u64(j, "ino", f->ino);
 		} else {
 			json_null(j, "dev");

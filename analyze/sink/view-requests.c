@@ -13,6 +13,7 @@
 
 #include "iorec-format.h"
 #include "util.h"
+#include "base/blk.h"
 #include "input/meta.h"
 #include "stats/summary.h"
 #include "sink/json.h"
@@ -230,7 +231,7 @@ static void devices_csv(struct sink *s)
 	for (size_t i = 0; i < a->ndev; i++) {
 		const struct devstat *d = &a->dev[i];
 
-		sink_dev_mm(d->dev, mm, sizeof(mm));
+		blk_dev_str(d->dev, mm, sizeof(mm));
 		sink_csv_str(s->out, sink_dev_name(s, d->dev));
 		fprintf(s->out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.3f,%.1f,%" PRIu64
 			",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f",
@@ -282,7 +283,7 @@ void view_devices(struct sink *s)
 			const struct devstat *d = &a->dev[i];
 			char mm[32];
 
-			sink_dev_mm(d->dev, mm, sizeof(mm));
+			blk_dev_str(d->dev, mm, sizeof(mm));
 			json_object_begin(s->j, NULL);
 			json_str(s->j, "dev", mm);
 			json_str(s->j, "device", sink_dev_name(s, d->dev));
@@ -447,7 +448,7 @@ static void rq_json(struct sink *s, const struct blk_done *d)
 	int opid;
 
 	rq_type(rq, type);
-	sink_dev_mm(rq->dev, mm, sizeof(mm));
+	blk_dev_str(rq->dev, mm, sizeof(mm));
 	snprintf(comm, sizeof(comm), "%s", rq_comm(s, rq));
 	json_object_begin(j, NULL);
 	json_u64(j, "start_ns", rq->insert_ts ? rq->insert_ts : rq->issue_ts);
@@ -583,7 +584,7 @@ static void rq_csv(struct sink *s, const struct blk_done *d)
 	rq_type(rq, type);
 	sink_time(s, st, sizeof(st), rq->insert_ts ? rq->insert_ts : rq->issue_ts);
 	sink_time(s, et, sizeof(et), rq->complete_ts);
-	sink_dev_mm(rq->dev, mm, sizeof(mm));
+	blk_dev_str(rq->dev, mm, sizeof(mm));
 	fprintf(s->out, "request,%s,%s,", st, et);
 	sink_csv_str(s->out, sink_dev_name(s, rq->dev));
 	fprintf(s->out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",", mm, type, rq->sector,

@@ -12,6 +12,7 @@
 
 #include "iorec-format.h"
 #include "util.h"
+#include "base/blk.h"
 #include "input/meta.h"
 #include "stats/summary.h"
 #include "sink/json.h"
@@ -232,7 +233,7 @@ static void summary_devices(struct sink *s)
 			n[a->dev[i].op] += a->dev[i].reqs;
 			b[a->dev[i].op] += a->dev[i].bytes;
 		}
-		sink_dev_mm(dev, mm, sizeof(mm));
+		blk_dev_str(dev, mm, sizeof(mm));
 		if (s->j) {
 			json_object_begin(s->j, NULL);
 			json_str(s->j, "dev", mm);
@@ -280,13 +281,13 @@ static void print_diskstats(struct sink *s)
 		const struct ds_row *d = &v[i];
 		char mm[32];
 
-		sink_dev_mm(d->dev, mm, sizeof(mm));
+		blk_dev_str(d->dev, mm, sizeof(mm));
 		if (s->j) {
 			json_object_begin(s->j, NULL);
 			json_str(s->j, "dev", mm);
 			json_str(s->j, "device", d->name);
 			if (d->disk != d->dev) {
-				sink_dev_mm(d->disk, mm, sizeof(mm));
+				blk_dev_str(d->disk, mm, sizeof(mm));
 				json_str(s->j, "partition_of", mm);
 			} else {
 				json_null(s->j, "partition_of");

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "stats/dirty.h"
 #include "stats/filter.h"
@@ -327,7 +328,7 @@ static void wa_json(struct sink *s, long top)
 
 		if (!wa_dev_shown(d))
 			continue;
-		sink_dev_mm(d->dev, mm, sizeof(mm));
+		blk_dev_str(d->dev, mm, sizeof(mm));
 		json_object_begin(j, NULL);
 		json_str(j, "device", sink_dev_name(s, d->dev));
 		json_str(j, "dev", mm);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "base/hmap.h"
 #include "base/kthread.h"
@@ -33,8 +34,6 @@
 #define SECTOR		512ULL
 #define PAGE_BYTES	4096ULL		/* a dirtied folio counts one page */
 #define HZ_GUESS	250
-#define DEV_MAJOR(d)	((unsigned int)((d) >> 20))
-#define DEV_MINOR(d)	((unsigned int)((d) & ((1U << 20) - 1)))
 
 static const char *const kind_names[AK_NR] = {
 	"unattributed", "journal", "fsync", "writeback", "syscall", "context",
@@ -94,7 +93,7 @@ struct bio {
 
 static uint64_t bkey(uint32_t dev, uint64_t sector)
 {
-	return ((uint64_t)DEV_MAJOR(dev) << 52) ^ sector;
+	return ((uint64_t)blk_major(dev) << 52) ^ sector;
 }
 
 struct attrib {
@@ -1032,8 +1031,8 @@ void attrib_end(struct attrib *at)
 	for (size_t i = 0; i < at->inodes.cap; i++) {
 		for (struct hnode *n = at->inodes.b[i]; n; n = n->next) {
 			struct inode_rec *ir = (struct inode_rec *)n;
-			unsigned int ma = DEV_MAJOR(ir->dev);
-			unsigned int mi = DEV_MINOR(ir->dev);
+			unsigned int ma = blk_major(ir->dev);
+			unsigned int mi = blk_minor(ir->dev);
 			bool any = ir->io.read_bytes || ir->io.write_bytes ||
 				   ir->io.journal_bytes;
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "sbuf.h"
+#include "base/blk.h"
 #include "base/strlist.h"
 #include "input/meta.h"
 #include "base/syskind.h"
@@ -200,7 +201,7 @@ bool filter_file_dev(const struct view_filter *f, const struct file *file)
 	if (!file)
 		return false;
 	if (file->has_devino)
-		dev = file->major << 20 | file->minor;
+		dev = blk_mkdev(file->major, file->minor);
 	else if (!file->path || !f->mount_of ||
 		 !(dev = f->mount_of(file->path, f->disk_arg)))
 		return false;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "sbuf.h"
 #include "input/meta.h"
@@ -225,10 +226,12 @@ static uint64_t memtotal(struct ctx *c)
 static const char *fnd_file_name(const struct file *f, uint32_t fsdev,
 			     uint64_t ino, char *buf, size_t n)
 {
+	char mm[BLK_DEV_STRLEN];
+
 	if (f && f->path)
 		return f->path;
-	snprintf(buf, n, "<dev %u:%u ino %" PRIu64 ">", fsdev >> 20,
-		 fsdev & 0xfffff, ino);
+	snprintf(buf, n, "<dev %s ino %" PRIu64 ">",
+		 blk_dev_str(fsdev, mm, sizeof(mm)), ino);
 	return buf;
 }
 
@@ -239,8 +242,8 @@ static const struct file *fsync_file(const struct stats *st,
 	const struct file *f = NULL;
 
 	if (st->have_sys)
-		f = filetab_find_devino(st->ft, w->fsdev >> 20,
-					w->fsdev & 0xfffff, w->ino);
+		f = filetab_find_devino(st->ft, blk_major(w->fsdev),
+					blk_minor(w->fsdev), w->ino);
 	if (!f && st->at)
 		f = attrib_inode_file(st->at, w->fsdev, w->ino);
 	return f;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blk.h"
 #include "base/err.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
@@ -449,8 +450,8 @@ static struct fsync_row *fsrow_find(struct fsync_row *v, size_t n,
 static const struct file *fsync_file(const struct stats *st,
 				     const struct wa_fsync *w)
 {
-	const struct file *f = filetab_find_devino(st->ft, w->fsdev >> 20,
-						   w->fsdev & 0xfffff, w->ino);
+	const struct file *f = filetab_find_devino(st->ft, blk_major(w->fsdev),
+						   blk_minor(w->fsdev), w->ino);
 
 	return f || !st->at ? f : attrib_inode_file(st->at, w->fsdev, w->ino);
 }
@@ -564,6 +565,7 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct proc *p = v[i].p;
+		char mm[BLK_DEV_STRLEN];
 
 		if (byproc)
 			v[i].name = an_strdup(p ? (p->comm ? p->comm : "?") :
@@ -571,9 +573,9 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 		else if (v[i].f)
 			v[i].name = an_strdup(file_name(v[i].f));
 		else
-			v[i].name = an_asprintf("<inode %u:%u:%llu>",
-						v[i].fsdev >> 20,
-						v[i].fsdev & 0xfffff,
+			v[i].name = an_asprintf("<inode %s:%llu>",
+						blk_dev_str(v[i].fsdev, mm,
+							    sizeof(mm)),
 						(unsigned long long)v[i].ino);
 		if (!v[i].name) {
 			rows_fsync_release(v, (long)n);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blk.h"
 #include "base/err.h"
 #include "base/heap.h"
 #include "decode/decode.h"
@@ -350,7 +351,7 @@ const char *stats_dev_name(const struct stats *st, uint32_t dev, char *buf,
 			   size_t n)
 {
 	if (!meta_dev_name(st->info->snapshot_start, dev, buf, n))
-		snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
+		blk_dev_str(dev, buf, n);
 	return buf;
 }
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blk.h"
 #include "base/err.h"
 #include "input/meta.h"
 #include "stats/stats.h"
@@ -294,7 +295,7 @@ void summary_measure(const struct stats *st, uint32_t dev,
 		if (st->dev[i].q2c.count)
 			m->q2c = true;
 	}
-	snprintf(so.mm, sizeof(so.mm), "%u:%u", dev >> 20, dev & 0xfffff);
+	blk_dev_str(dev, so.mm, sizeof(so.mm));
 	if (st->info && st->info->snapshot_start)
 		meta_lines(st->info->snapshot_start, "blockdev", acc_sched, &so);
 	m->i2d = m->inserts && strcmp(m->scheduler, "none");
@@ -318,8 +319,7 @@ int summary_config(const struct stats *st, struct config *c)
 	for (size_t i = 0; !rc && i < st->ndev; i++) {
 		char mm[32];
 
-		snprintf(mm, sizeof(mm), "%u:%u", st->dev[i].dev >> 20,
-			 st->dev[i].dev & 0xfffff);
+		blk_dev_str(st->dev[i].dev, mm, sizeof(mm));
 		for (size_t k = 0; k < c->nbdev; k++)
 			if (!strcmp(c->bdev[k].mm, mm))
 				c->bdev[k].io = true;

@@ -16,6 +16,7 @@
 #include "stats/account.h"
 #include "stats/attrib.h"
 #include "stats/filter.h"
+#include "base/blk.h"
 #include "base/err.h"
 #include "stats/wa.h"
 
@@ -383,7 +384,7 @@ bool wa_dev_shown(const struct wa_dev *d)
 {
 	return d->ops.n[BLK_OP_WRITE] || d->ops.n[BLK_OP_READ] ||
 	       d->ops.n[BLK_OP_FLUSH] || d->commits ||
-	       (d->app_bytes && d->dev >> 20);
+	       (d->app_bytes && blk_major(d->dev));
 }
 
 void wa_total(const struct wa *w, struct wa_dev *t)
@@ -419,8 +420,8 @@ static uint32_t file_fsdev(const char *snap, const struct file *f,
 
 	*known = true;
 	if (f->has_devino && f->major)
-		return f->major << 20 | (f->minor & 0xfffff);
-	if (f->path && meta_mount_of(snap, f->path, &dev) && dev >> 20)
+		return blk_mkdev(f->major, f->minor & BLK_MINOR_MASK);
+	if (f->path && meta_mount_of(snap, f->path, &dev) && blk_major(dev))
 		return dev;
 	*known = false;
 	return 0;

@@ -2,7 +2,8 @@
 /*
  * test-meta.c - unit tests of the metadata reader (input/meta.h): the
  * snapshot lines with escaped fields, key=value lines, the STATS chunk's
- * counters, diskstats, devices, partitions and mounts of a snapshot.
+ * counters, diskstats, devices, partitions and mounts of a snapshot; the
+ * "MAJ:MIN" texts of base/blk.h they read devices with.
  */
 #include "config.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/blk.h"
 #include "input/meta.h"
 
 #define DEV(ma, mi) ((uint32_t)(ma) << 20 | (mi))
@@ -180,6 +182,45 @@ static void test_readers(void **state)
 	assert_false(meta_mount_opt("rw,database=1", "data", buf, sizeof(buf)));
 }
 
+/* Each reader of "MAJ:MIN" takes what it took before base/blk.h. */
+static void test_devices(void **state)
+{
+	unsigned int ma = 0, mi = 0;
+	const char *end;
+	char mm[BLK_DEV_STRLEN];
+
+	(void)state;
+	/* as sscanf("%u:%u"): blanks, a sign (wrapped), any text after */
+	end = blk_dev_parse(" 8:\t1 x", BLK_DEV_SCANF, &ma, &mi);
+	assert_non_null(end);
+	assert_string_equal(end, " x");
+	assert_int_equal(ma, 8);
+	assert_int_equal(mi, 1);
+	assert_non_null(blk_dev_parse("-1:+2", BLK_DEV_SCANF, &ma, &mi));
+	assert_int_equal(ma, 0xffffffffu);
+	assert_int_equal(mi, 2);
+	assert_null(blk_dev_parse("8 :1", BLK_DEV_SCANF, &ma, &mi));
+	assert_null(blk_dev_parse("8:", BLK_DEV_SCANF, &ma, &mi));
+	/* a bdi name: digits only, each at most 32 bits */
+	assert_null(blk_dev_parse(" 8:1", BLK_DEV_DIGITS, &ma, &mi));
+	assert_null(blk_dev_parse("8:+1", BLK_DEV_DIGITS, &ma, &mi));
+	assert_null(blk_dev_parse("4294967296:1", BLK_DEV_DIGITS, &ma, &mi));
+	assert_null(blk_dev_parse("btrfs-1", BLK_DEV_DIGITS, &ma, &mi));
+	end = blk_dev_parse("4294967295:0-x", BLK_DEV_DIGITS, &ma, &mi);
+	assert_non_null(end);
+	assert_string_equal(end, "-x");
+	assert_int_equal(ma, 0xffffffffu);
+	assert_int_equal(mi, 0);
+	/* meta_devt() keeps the minor out of the major; MKDEV does not */
+	assert_int_equal(meta_devt("8:1048577"), DEV(8, 1));
+	assert_int_equal(blk_mkdev(8, 1048577), DEV(9, 1));
+	assert_int_equal(meta_devt(" 7:1trailing"), DEV(7, 1));
+	assert_string_equal(blk_dev_str(DEV(259, 1048575), mm, sizeof(mm)),
+			    "259:1048575");
+	assert_string_equal(blk_mm_str(0xffffffffu, 0xffffffffu, mm,
+				       sizeof(mm)), "4294967295:4294967295");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +229,7 @@ int main(void)
 		cmocka_unit_test(test_kv_each),
 		cmocka_unit_test(test_kstats),
 		cmocka_unit_test(test_readers),
+		cmocka_unit_test(test_devices),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

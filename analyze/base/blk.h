@@ -18,6 +18,11 @@
  */
 #define BLK_MINOR_BITS	20
 #define BLK_MINOR_MASK	((1u << BLK_MINOR_BITS) - 1)
+/*
+ * Bytes of a sector, the unit of sector, nr_sector and diskstats' sector
+ * counts whatever the device's own block size (the kernel's SECTOR_SIZE).
+ */
+#define BLK_SECTOR_SIZE	512
 /* "4294967295:4294967295" and its NUL: room for any "MAJ:MIN" */
 #define BLK_DEV_STRLEN	22
 

@@ -688,7 +688,7 @@ static void decode_rq(struct decoder *d, const struct row *r,
 	if (r->f[RQ_BYTES] && !source_field_u64(r->f[RQ_BYTES], ev, &rq->bytes))
 		;
 	else
-		rq->bytes = (uint64_t)rq->nr_sector * 512;
+		rq->bytes = (uint64_t)rq->nr_sector * BLK_SECTOR_SIZE;
 	if (source_field_str(r->f[RQ_RWBS], ev, rwbs, sizeof(rwbs)))
 		out->bad = true;
 	else

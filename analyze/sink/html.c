@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/blk.h"
 #include "base/err.h"
 #include "sbuf.h"
 #include "input/meta.h"
@@ -289,11 +290,15 @@ static void offset_plot(struct page *p, const struct tl_dev *d)
 	struct svg s = { 0 };
 	uint64_t top = 1;
 
-	for (size_t i = 0; i < d->npt; i++)
-		if (d->pt[i].sector + d->pt[i].bytes / 512 > top)
-			top = d->pt[i].sector + d->pt[i].bytes / 512;
+	for (size_t i = 0; i < d->npt; i++) {
+		uint64_t end = d->pt[i].sector +
+			       d->pt[i].bytes / BLK_SECTOR_SIZE;
+
+		if (end > top)
+			top = end;
+	}
 	s.x1 = secs(p, p->r->st->last_ts);
-	s.y1 = (double)top * 512 / (1 << 30) * 1.05;
+	s.y1 = (double)top * BLK_SECTOR_SIZE / (1 << 30) * 1.05;
 	svg_begin(&s, p->f, "offset", "offset of each request", "issue time (s)",
 		  "offset (GiB)");
 	for (size_t i = 0; i < d->npt; i++) {
@@ -302,7 +307,8 @@ static void offset_plot(struct page *p, const struct tl_dev *d)
 		fprintf(p->f, "<circle class=\"pt %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.5\"/>\n",
 			op_class(pt->op),
 			svg_px(&s, secs(p, pt->issue ? pt->issue : pt->start)),
-			svg_py(&s, (double)pt->sector * 512 / (1 << 30)));
+			svg_py(&s, (double)pt->sector * BLK_SECTOR_SIZE /
+				   (1 << 30)));
 	}
 	svg_end(&s);
 }

@@ -451,7 +451,8 @@ int db_add_request(struct db *db, const struct blk_request *rq, int proc_id,
 	else
 		vnull(&v[6]);
 	vi(&v[7], rq->error);
-	vi(&v[8], (int64_t)rq->bytes - (int64_t)rq->nr_sector * 512);
+	vi(&v[8], (int64_t)rq->bytes -
+		  (int64_t)rq->nr_sector * BLK_SECTOR_SIZE);
 	return 0;
 }
 

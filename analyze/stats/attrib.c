@@ -31,7 +31,6 @@
 #include "stats/account.h"
 #include "stats/attrib.h"
 
-#define SECTOR		512ULL
 #define PAGE_BYTES	4096ULL		/* a dirtied folio counts one page */
 #define HZ_GUESS	250
 
@@ -960,7 +959,7 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 		return;
 	if (!at->mute) {
 		at->t.requests++;
-		at->t.bytes += total * SECTOR;
+		at->t.bytes += total * BLK_SECTOR_SIZE;
 	}
 	while (left > 0) {
 		struct hnode **pp;
@@ -991,13 +990,13 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 			  (uint64_t)((double)ns * (double)n / (double)total);
 		ns_given += part_ns;
 		if (!have_first) {
-			top = credit(at, &o, rq->dev, write, n * SECTOR,
-				     part_ns, true);
+			top = credit(at, &o, rq->dev, write,
+				     n * BLK_SECTOR_SIZE, part_ns, true);
 			first = o;
 			have_first = true;
 		} else {
-			credit(at, &o, rq->dev, write, n * SECTOR, part_ns,
-			       false);
+			credit(at, &o, rq->dev, write, n * BLK_SECTOR_SIZE,
+			       part_ns, false);
 		}
 		pos += n;
 		left -= n;

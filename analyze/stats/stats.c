@@ -161,7 +161,7 @@ int stats_bio(struct stats *st, uint32_t dev, enum blk_op op,
 	}
 	if (merge) {
 		b->merges++;
-		b->merged_bytes += (uint64_t)sectors * 512;
+		b->merged_bytes += (uint64_t)sectors * BLK_SECTOR_SIZE;
 		if (q2m_ns >= 0 && hist_add(&b->q2m, (uint64_t)q2m_ns) < 0)
 			return -AN_E_NOMEM;
 	} else {

@@ -99,7 +99,7 @@ static void trace_counts(const struct stats *st, uint32_t dev,
 			continue;
 		t[ds_of[d->op].reqs] += d->reqs;
 		if (ds_of[d->op].sectors >= 0)
-			t[ds_of[d->op].sectors] += d->bytes / 512;
+			t[ds_of[d->op].sectors] += d->bytes / BLK_SECTOR_SIZE;
 	}
 }
 

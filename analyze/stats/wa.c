@@ -336,7 +336,7 @@ void wa_diskstats(struct wa *w, const struct meta_diskstats *a,
 		return;		/* counters reset (device re-created) */
 	d = wa_dev_get(w, a->dev);
 	d->ds = true;
-	d->ds_write_bytes = (b->v[6] - a->v[6]) * 512;
+	d->ds_write_bytes = (b->v[6] - a->v[6]) * BLK_SECTOR_SIZE;
 	d->ds_writes = b->v[4] - a->v[4];
 	d->ds_flushes = b->v[15] >= a->v[15] ? b->v[15] - a->v[15] : 0;
 }

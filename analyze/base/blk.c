@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * blk.c - the names of block operations, device numbers as text.
+ * blk.c - the names of block operations and of a request's flags, device
+ * numbers as text.
  */
 #include "config.h"
 
@@ -64,6 +65,27 @@ static const char *const op_names[BLK_OP_MAX] = {
 const char *blk_op_name(enum blk_op op)
 {
 	return op < BLK_OP_MAX ? op_names[op] : "?";
+}
+
+char *blk_rwbs(const struct blk_request *rq, char *buf)
+{
+	static const char letter[BLK_OP_MAX] = { 'R', 'W', 'F', 'D', 'N' };
+	char *p = buf;
+
+	/* a flush request is its own 'F': no preflush letter before it */
+	if (rq->preflush && rq->op != BLK_OP_FLUSH)
+		*p++ = 'F';
+	*p++ = (unsigned int)rq->op < BLK_OP_MAX ? letter[rq->op] : 'N';
+	if (rq->fua)
+		*p++ = 'F';
+	if (rq->ahead)
+		*p++ = 'A';
+	if (rq->sync)
+		*p++ = 'S';
+	if (rq->meta)
+		*p++ = 'M';
+	*p = '\0';
+	return buf;
 }
 
 void blk_tally_add(struct blk_tally *t, const struct blk_request *rq)

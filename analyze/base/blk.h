@@ -116,6 +116,17 @@ struct blk_request {
 	char comm[16];		/* the comm field of the insert (else issue) event */
 };
 
+/* Room for blk_rwbs(): 'F', the op, 'F', 'A', 'S', 'M' and the NUL. */
+#define BLK_RWBS_LEN	8
+
+/*
+ * blk_rwbs - the op letter of rq with its flags, in the order of the
+ * kernel's rwbs ("W", "FWS", "RA", "FN"...), into buf of BLK_RWBS_LEN
+ * bytes; returns buf.  An op out of range prints as 'N', like
+ * BLK_OP_OTHER.
+ */
+char *blk_rwbs(const struct blk_request *rq, char *buf);
+
 /* Completed requests and their bytes, by operation (enum blk_op). */
 struct blk_tally {
 	uint64_t n[BLK_OP_MAX];

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/blk.h"
 #include "base/err.h"
 #include "base/imap.h"
 #include "input/meta.h"
@@ -149,26 +150,6 @@ static int lane_of(struct devlanes *d, uint64_t a, uint64_t b)
 	return i;
 }
 
-/* "W", "FWS", "RA"...: the op letter with its flags, like rwbs. */
-static void rwbs(const struct blk_request *rq, char *buf)
-{
-	static const char ops[BLK_OP_MAX] = { 'R', 'W', 'F', 'D', 'N' };
-	int n = 0;
-
-	if (rq->preflush && rq->op != BLK_OP_FLUSH)
-		buf[n++] = 'F';
-	buf[n++] = (unsigned int)rq->op < BLK_OP_MAX ? ops[rq->op] : 'N';
-	if (rq->fua)
-		buf[n++] = 'F';
-	if (rq->ahead)
-		buf[n++] = 'A';
-	if (rq->sync)
-		buf[n++] = 'S';
-	if (rq->meta)
-		buf[n++] = 'M';
-	buf[n] = '\0';
-}
-
 void perfetto_request(const struct blk_done *done, void *arg)
 {
 	struct perfetto *p = arg;
@@ -177,7 +158,7 @@ void perfetto_request(const struct blk_done *done, void *arg)
 	uint64_t issue = rq->issue_ts ? rq->issue_ts : a;
 	struct devlanes *d;
 	const char *file, *comm;
-	char flags[8];
+	char flags[BLK_RWBS_LEN];
 	int lane, pid;
 
 	if (!a || !(d = dev_of(p, rq->dev)))
@@ -188,8 +169,7 @@ void perfetto_request(const struct blk_done *done, void *arg)
 	json_object_begin(&p->j, "args");
 	json_u64(&p->j, "sector", rq->sector);
 	json_u64(&p->j, "bytes", rq->bytes);
-	rwbs(rq, flags);
-	json_str(&p->j, "rwbs", flags);
+	json_str(&p->j, "rwbs", blk_rwbs(rq, flags));
 	if (rq->error)
 		json_i64(&p->j, "error", rq->error);
 	stats_request_owner(done, &pid, &comm);

@@ -381,7 +381,6 @@ void view_devices(struct sink *s)
 /* ------------------------------------------------------------------ */
 /* Requests: slow and snoop */
 
-/* "W", "FWS", "RA"...: the op letter with its flags, like rwbs. */
 /* The queue time in ms with 3 decimals, "-" when never inserted. */
 static void rq_queue_ms(const struct blk_request *rq, char *buf, size_t n)
 {
@@ -390,25 +389,6 @@ static void rq_queue_ms(const struct blk_request *rq, char *buf, size_t n)
 			 (double)(rq->issue_ts - rq->insert_ts) / 1e6);
 	else
 		snprintf(buf, n, "-");
-}
-
-static void rq_type(const struct blk_request *rq, char *buf)
-{
-	static const char letter[BLK_OP_MAX] = { 'R', 'W', 'F', 'D', 'N' };
-	char *p = buf;
-
-	if (rq->preflush && rq->op != BLK_OP_FLUSH)
-		*p++ = 'F';
-	*p++ = letter[rq->op];
-	if (rq->fua)
-		*p++ = 'F';
-	if (rq->ahead)
-		*p++ = 'A';
-	if (rq->sync)
-		*p++ = 'S';
-	if (rq->meta)
-		*p++ = 'M';
-	*p = '\0';
 }
 
 static int rq_pid(const struct blk_request *rq)
@@ -444,10 +424,10 @@ static void rq_json(struct sink *s, const struct blk_done *d)
 	const struct blk_request *rq = &d->rq;
 	struct json *j = s->j;
 	const char *ocomm;
-	char type[8], mm[32], comm[17];
+	char type[BLK_RWBS_LEN], mm[32], comm[17];
 	int opid;
 
-	rq_type(rq, type);
+	blk_rwbs(rq, type);
 	blk_dev_str(rq->dev, mm, sizeof(mm));
 	snprintf(comm, sizeof(comm), "%s", rq_comm(s, rq));
 	json_object_begin(j, NULL);
@@ -578,10 +558,10 @@ static const char rq_csv_head[] =
 static void rq_csv(struct sink *s, const struct blk_done *d)
 {
 	const struct blk_request *rq = &d->rq;
-	char type[8], st[32], et[32], mm[32];
+	char type[BLK_RWBS_LEN], st[32], et[32], mm[32];
 	const char *f = stats_request_file(s->st, d);
 
-	rq_type(rq, type);
+	blk_rwbs(rq, type);
 	sink_time(s, st, sizeof(st), rq->insert_ts ? rq->insert_ts : rq->issue_ts);
 	sink_time(s, et, sizeof(et), rq->complete_ts);
 	blk_dev_str(rq->dev, mm, sizeof(mm));
@@ -666,11 +646,11 @@ void view_slow(struct sink *s)
 			"TOTAL(ms)", "PID", "COMM", "FILE");
 	for (size_t i = 0; i < n; i++) {
 		const struct blk_request *rq = &v[i].rq;
-		char type[8], ts[32], q[32], fb[64], sz[32], nb[64], cb[64];
-		char pb[256];
+		char type[BLK_RWBS_LEN], ts[32], q[32], fb[64], sz[32];
+		char nb[64], cb[64], pb[256];
 		const char *file = rq_file(s, &v[i], fb, sizeof(fb));
 
-		rq_type(rq, type);
+		blk_rwbs(rq, type);
 		sink_time(s, ts, sizeof(ts), rq->complete_ts);
 		rq_queue_ms(rq, q, sizeof(q));
 		if (s->wide) {
@@ -723,7 +703,8 @@ void snoop_request(const struct blk_done *d, void *arg)
 	struct sink *s = arg;
 	uint64_t start = rq->insert_ts ? rq->insert_ts : rq->issue_ts;
 	const char *file;
-	char type[8], st[32], et[32], q[32], fb[64], cb[64], nb[64], pb[256];
+	char type[BLK_RWBS_LEN], st[32], et[32], q[32], fb[64], cb[64];
+	char nb[64], pb[256];
 
 	s->snooped++;
 	if (s->csv) {
@@ -734,7 +715,7 @@ void snoop_request(const struct blk_done *d, void *arg)
 		rq_json(s, d);
 		return;
 	}
-	rq_type(rq, type);
+	blk_rwbs(rq, type);
 	file = rq_file(s, d, fb, sizeof(fb));
 	sink_time(s, st, sizeof(st), start);
 	sink_time(s, et, sizeof(et), rq->complete_ts);

@@ -401,17 +401,24 @@ void file_link(struct filetab *ft, struct file *f, const char *newpath)
 	add_name(ft, f, "linked as", newpath);
 }
 
+const char *file_devino_name(uint32_t dev, uint64_t ino, char *buf, size_t n)
+{
+	char mm[BLK_DEV_STRLEN];
+
+	snprintf(buf, n, "<dev %s ino %" PRIu64 ">",
+		 blk_dev_str(dev, mm, sizeof(mm)), ino);
+	return buf;
+}
+
 const char *file_name(const struct file *f)
 {
 	static char buf[64];
-	char mm[BLK_DEV_STRLEN];
 
 	if (f->path)
 		return f->path;
 	if (f->has_devino)
-		snprintf(buf, sizeof(buf), "<dev %s ino %" PRIu64 ">",
-			 blk_mm_str(f->major, f->minor, mm, sizeof(mm)),
-			 f->ino);
+		file_devino_name(blk_mkdev(f->major, f->minor), f->ino, buf,
+				 sizeof(buf));
 	else if (f->fd < 0)
 		snprintf(buf, sizeof(buf), "<more unknown files of pid %d>",
 			 f->pid);

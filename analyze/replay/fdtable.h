@@ -87,6 +87,13 @@ void file_unlink(struct filetab *ft, struct file *f);
 void file_link(struct filetab *ft, struct file *f, const char *newpath);
 /* The display name: path, or "<unknown fd N of pid P>" (static buffer). */
 const char *file_name(const struct file *f);
+/*
+ * file_devino_name - "<dev MAJ:MIN ino N>", the name of a file known only
+ * by its device and inode (every view spells it so), into buf of n bytes
+ * (FILE_DEVINO_LEN holds any); returns buf.
+ */
+#define FILE_DEVINO_LEN	48
+const char *file_devino_name(uint32_t dev, uint64_t ino, char *buf, size_t n);
 
 size_t filetab_count(const struct filetab *ft);
 struct file *filetab_at(const struct filetab *ft, size_t i);

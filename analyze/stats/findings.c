@@ -226,27 +226,7 @@ static uint64_t memtotal(struct ctx *c)
 static const char *fnd_file_name(const struct file *f, uint32_t fsdev,
 			     uint64_t ino, char *buf, size_t n)
 {
-	char mm[BLK_DEV_STRLEN];
-
-	if (f && f->path)
-		return f->path;
-	snprintf(buf, n, "<dev %s ino %" PRIu64 ">",
-		 blk_dev_str(fsdev, mm, sizeof(mm)), ino);
-	return buf;
-}
-
-/* The file of an ext4 fsync interval, or NULL. */
-static const struct file *fsync_file(const struct stats *st,
-				     const struct wa_fsync *w)
-{
-	const struct file *f = NULL;
-
-	if (st->have_sys)
-		f = filetab_find_devino(st->ft, blk_major(w->fsdev),
-					blk_minor(w->fsdev), w->ino);
-	if (!f && st->at)
-		f = attrib_inode_file(st->at, w->fsdev, w->ino);
-	return f;
+	return f && f->path ? f->path : file_devino_name(fsdev, ino, buf, n);
 }
 
 /* The device a path is on (its mount in the start snapshot), or 0. */
@@ -490,7 +470,7 @@ static void rule_fsync(struct ctx *c)
 		sbuf_addstr(&sb, ")");
 		for (size_t k = 0; k < npf && k < 3; k++) {
 			const struct wa_fsync *w = pf[k].w;
-			const char *name = fnd_file_name(fsync_file(st, w),
+			const char *name = fnd_file_name(rows_fsync_file(st, w),
 						     w->fsdev, w->ino, nb,
 						     sizeof(nb));
 
@@ -1102,7 +1082,7 @@ static void rule_wear(struct ctx *c)
 		}
 		w = top_syncer(c, d->dev, &p, &synced);
 		if (w && p) {
-			const char *name = fnd_file_name(fsync_file(st, w),
+			const char *name = fnd_file_name(rows_fsync_file(st, w),
 							 w->fsdev, w->ino, nb,
 							 sizeof(nb));
 

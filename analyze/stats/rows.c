@@ -446,14 +446,17 @@ static struct fsync_row *fsrow_find(struct fsync_row *v, size_t n,
 	return NULL;
 }
 
-/* The file of an ext4 fsync interval's inode, or NULL. */
-static const struct file *fsync_file(const struct stats *st,
-				     const struct wa_fsync *w)
+const struct file *rows_fsync_file(const struct stats *st,
+				   const struct wa_fsync *w)
 {
-	const struct file *f = filetab_find_devino(st->ft, blk_major(w->fsdev),
-						   blk_minor(w->fsdev), w->ino);
+	const struct file *f = NULL;
 
-	return f || !st->at ? f : attrib_inode_file(st->at, w->fsdev, w->ino);
+	if (st->have_sys)
+		f = filetab_find_devino(st->ft, blk_major(w->fsdev),
+					blk_minor(w->fsdev), w->ino);
+	if (!f && st->at)
+		f = attrib_inode_file(st->at, w->fsdev, w->ino);
+	return f;
 }
 
 /*
@@ -477,7 +480,7 @@ static bool fsync_kept(const struct stats *st, const struct wa_fsync *w,
 	}
 	if (flt->glob) {
 		if (!f && st->have_sys)
-			f = fsync_file(st, w);
+			f = rows_fsync_file(st, w);
 		if (!f || !filter_path(flt, f->path))
 			return false;
 	}
@@ -538,7 +541,7 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 		if (byproc && st->have_sys)
 			p = proctable_of_tid_at(st->pt, w->tid, w->last_ts);
 		if (st->have_sys && !byproc)
-			f = fsync_file(st, w);
+			f = rows_fsync_file(st, w);
 		if (!fsync_kept(st, w, p, f))
 			continue;
 		if (byproc && !p) {
@@ -565,7 +568,7 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct proc *p = v[i].p;
-		char mm[BLK_DEV_STRLEN];
+		char buf[FILE_DEVINO_LEN];
 
 		if (byproc)
 			v[i].name = an_strdup(p ? (p->comm ? p->comm : "?") :
@@ -573,10 +576,8 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 		else if (v[i].f)
 			v[i].name = an_strdup(file_name(v[i].f));
 		else
-			v[i].name = an_asprintf("<inode %s:%llu>",
-						blk_dev_str(v[i].fsdev, mm,
-							    sizeof(mm)),
-						(unsigned long long)v[i].ino);
+			v[i].name = an_strdup(file_devino_name(v[i].fsdev,
+					v[i].ino, buf, sizeof(buf)));
 		if (!v[i].name) {
 			rows_fsync_release(v, (long)n);
 			*out = NULL;

@@ -19,6 +19,7 @@
 #include "stats/hist.h"
 
 struct stats;
+struct wa_fsync;
 
 /* A process as the views see it. */
 struct proc_info {
@@ -116,6 +117,13 @@ struct fsync_row {
 
 /* By process or by file, by fsync time (fsync view; wa.h's intervals). */
 long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out);
+/*
+ * The file of an ext4 fsync interval's inode: by dev:ino in the replay's
+ * file table, else the file the attribution tied the inode to; NULL when
+ * neither knows it.
+ */
+const struct file *rows_fsync_file(const struct stats *st,
+				   const struct wa_fsync *w);
 void rows_fsync_release(struct fsync_row *v, long n);
 /*
  * Every process's fsync syscall latencies merged into *all (zeroed; to

@@ -56,4 +56,22 @@ for e, t in zip(ev, txt):
     assert e['wallclock'] == want == t, 'event at %d: JSON %s, text %s, header says %s' % (e['ts_ns'], e['wallclock'], t, want)
 print('test-dump-filters: ok: --wallclock: %d events at the header\'s wall clock' % len(ev))
 PY
+# --since/--until as times of day of the recording machine: the window the
+# same seconds from the first event select (UTC: no utc_offset_s)
+tods=$(python3 - "$T/info.json" <<'PY'
+import datetime, json, sys
+j = json.load(open(sys.argv[1]))
+h = j['header']
+rt, mt, first = int(h['start_realtime_ns']), int(h['start_mono_ns']), j['first_ts_ns']
+for off in (500000000, 750000000):
+    w = rt + first + off - mt
+    print(datetime.datetime.fromtimestamp(w // 1000000000, datetime.timezone.utc).strftime('%H:%M:%S') + '.%09d' % (w % 1000000000))
+PY
+) || fail "times of day from the header"
+set -- $tods
+"$IOREPORT" dump --raw --since 0.5 --until 0.75 "$S" >"$T/secs" || fail "dump --since 0.5 failed"
+"$IOREPORT" dump --raw --since "$1" --until "$2" "$S" >"$T/tod" || fail "dump --since $1 --until $2 failed"
+[ -s "$T/secs" ] && cmp -s "$T/secs" "$T/tod" ||
+	fail "--since $1 --until $2: $(wc -l <"$T/tod") lines, --since 0.5 --until 0.75 gives $(wc -l <"$T/secs")"
+echo "test-dump-filters: ok: --since $1 --until $2 (times of day): $(wc -l <"$T/tod") lines, as --since 0.5 --until 0.75"
 echo "test-dump-filters: PASS"

@@ -124,6 +124,31 @@ bool meta_utc_offset(const char *header_text, long *sec, char *zone,
 	return true;
 }
 
+bool meta_wall(const char *header_text, struct meta_wall *w)
+{
+	char rt[32], mt[32], clk[16], zone[16];
+	long a;
+
+	memset(w, 0, sizeof(*w));
+	if (!meta_kv(header_text, "start_realtime_ns", rt, sizeof(rt)) ||
+	    !meta_kv(header_text, "start_mono_ns", mt, sizeof(mt)) ||
+	    (meta_kv(header_text, "clock", clk, sizeof(clk)) &&
+	     strcmp(clk, "mono")))
+		return false;
+	w->real_ns = strtoull(rt, NULL, 10);
+	w->mono_ns = strtoull(mt, NULL, 10);
+	if (!w->real_ns || !w->mono_ns)
+		return false;
+	snprintf(w->zone, sizeof(w->zone), " UTC");
+	if (meta_utc_offset(header_text, &w->utc_s, zone, sizeof(zone))) {
+		a = w->utc_s < 0 ? -w->utc_s : w->utc_s;
+		snprintf(w->zone, sizeof(w->zone), " %c%02ld:%02ld%s%s",
+			 w->utc_s < 0 ? '-' : '+', a / 3600, a / 60 % 60,
+			 zone[0] ? " " : "", zone);
+	}
+	return true;
+}
+
 int meta_kv_each(const char *text, meta_kv_fn fn, void *arg)
 {
 	int rc = 0;

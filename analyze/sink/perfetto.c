@@ -346,7 +346,7 @@ static int kv_meta(const char *key, size_t klen, const char *val,
 static void metadata(struct perfetto *p)
 {
 	const struct source_info *in = p->st->info;
-	char rt[32], mono[32];
+	struct meta_wall w;
 
 	json_object_begin(&p->j, "metadata");
 	json_str(&p->j, "source", in->path);
@@ -356,12 +356,11 @@ static void metadata(struct perfetto *p)
 	json_u64(&p->j, "first_ts_ns", p->st->first_ts);
 	json_u64(&p->j, "last_ts_ns", p->st->last_ts);
 	/* the wall clock of trace time t: t - start_mono_ns + start_realtime_ns */
-	if (meta_kv(in->header_text, "start_realtime_ns", rt, sizeof(rt)) &&
-	    meta_kv(in->header_text, "start_mono_ns", mono, sizeof(mono))) {
+	if (meta_wall(in->header_text, &w)) {
 		json_str(&p->j, "wall_clock",
 			 "realtime_ns = ts_ns - start_mono_ns + start_realtime_ns");
-		json_u64(&p->j, "start_realtime_ns", strtoull(rt, NULL, 10));
-		json_u64(&p->j, "start_mono_ns", strtoull(mono, NULL, 10));
+		json_u64(&p->j, "start_realtime_ns", w.real_ns);
+		json_u64(&p->j, "start_mono_ns", w.mono_ns);
 	}
 	json_object_begin(&p->j, "header");
 	meta_kv_each(in->header_text, kv_meta, &p->j);

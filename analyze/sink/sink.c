@@ -190,33 +190,19 @@ void sink_printf(const struct sink *s, const char *fmt, ...)
 bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
 		    char *buf, size_t n)
 {
-	char rt[32], mt[32], clk[16], zone[16], off[64] = " UTC";
-	unsigned long long r, m;
+	struct meta_wall w;
 	struct tm tm;
 	uint64_t wall;
 	time_t sec;
-	long utc;
 
 	if (n)
 		buf[0] = '\0';
-	if (!meta_kv(in->header_text, "start_realtime_ns", rt, sizeof(rt)) ||
-	    !meta_kv(in->header_text, "start_mono_ns", mt, sizeof(mt)) ||
-	    (meta_kv(in->header_text, "clock", clk, sizeof(clk)) &&
-	     strcmp(clk, "mono")))
+	if (!meta_wall(in->header_text, &w))
 		return false;
-	r = strtoull(rt, NULL, 10);
-	m = strtoull(mt, NULL, 10);
-	if (!r || !m)
-		return false;
-	wall = ts >= m ? r + (ts - m) : r - (m - ts);
+	wall = ts >= w.mono_ns ? w.real_ns + (ts - w.mono_ns) :
+				 w.real_ns - (w.mono_ns - ts);
 	/* the recording machine's local time, when the header says its zone */
-	if (meta_utc_offset(in->header_text, &utc, zone, sizeof(zone))) {
-		long a = utc < 0 ? -utc : utc;
-
-		wall += (uint64_t)((int64_t)utc * 1000000000);
-		snprintf(off, sizeof(off), " %c%02ld:%02ld%s%s", utc < 0 ? '-' : '+',
-			 a / 3600, a / 60 % 60, zone[0] ? " " : "", zone);
-	}
+	wall += (uint64_t)((int64_t)w.utc_s * 1000000000);
 	sec = (time_t)(wall / 1000000000);
 	if (!gmtime_r(&sec, &tm))
 		return false;
@@ -224,7 +210,7 @@ bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
 		snprintf(buf, n, "%04d-%02d-%02d %02d:%02d:%02d.%06u%s",
 			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
 			 tm.tm_hour, tm.tm_min, tm.tm_sec,
-			 (unsigned)(wall % 1000000000 / 1000), off);
+			 (unsigned)(wall % 1000000000 / 1000), w.zone);
 	else
 		snprintf(buf, n, "%02d:%02d:%02d.%06u", tm.tm_hour, tm.tm_min,
 			 tm.tm_sec, (unsigned)(wall % 1000000000 / 1000));

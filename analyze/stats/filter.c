@@ -86,29 +86,17 @@ static uint64_t wall_ts(uint64_t r, uint64_t m, uint64_t tod)
 
 bool filter_resolve_wall(struct view_filter *f, const char *header_text)
 {
-	char rt[32], mt[32], zone[16];
+	struct meta_wall w;
 	uint64_t r, m;
-	long utc;
 
 	if (!f->since_wall && !f->until_wall)
 		return true;
-	if (!meta_kv(header_text, "start_realtime_ns", rt, sizeof(rt)) ||
-	    !meta_kv(header_text, "start_mono_ns", mt, sizeof(mt)))
-		return false;
-	r = strtoull(rt, NULL, 10);
-	m = strtoull(mt, NULL, 10);
-	if (!r || !m)
+	if (!meta_wall(header_text, &w))
 		return false;
 	/* times of day are the recording machine's, as the views print them */
-	snprintf(f->zone, sizeof(f->zone), " UTC");
-	if (meta_utc_offset(header_text, &utc, zone, sizeof(zone))) {
-		long a = utc < 0 ? -utc : utc;
-
-		r += (uint64_t)((int64_t)utc * 1000000000);
-		snprintf(f->zone, sizeof(f->zone), " %c%02ld:%02ld%s%s",
-			 utc < 0 ? '-' : '+', a / 3600, a / 60 % 60,
-			 zone[0] ? " " : "", zone);
-	}
+	r = w.real_ns + (uint64_t)((int64_t)w.utc_s * 1000000000);
+	m = w.mono_ns;
+	snprintf(f->zone, sizeof(f->zone), "%s", w.zone);
 	if (f->since_wall) {
 		f->since_ns = wall_ts(r, m, f->since_tod_ns);
 		f->since_abs = true;

@@ -219,11 +219,7 @@ static void print_lost(struct source *src, bool counted)
 		       ": the recording did not end cleanly");
 	}
 	if (counted) {
-		total = 0;
-		for (int i = 0; i < in->nr_cpus; i++) {
-			total += in->cpus[i].missed_events;
-			pages += in->cpus[i].missed_pages;
-		}
+		total = source_info_missed(in, &pages);
 		printf("  %-16s %" PRIu64 " pages flagged, %" PRIu64
 		       " events counted in them\n", "in the data", pages,
 		       total);

@@ -423,6 +423,18 @@ const struct source_info *source_info(struct source *src)
 	return &src->info;
 }
 
+uint64_t source_info_missed(const struct source_info *in, uint64_t *pages)
+{
+	uint64_t n = 0;
+
+	*pages = 0;
+	for (int i = 0; i < in->nr_cpus; i++) {
+		n += in->cpus[i].missed_events;
+		*pages += in->cpus[i].missed_pages;
+	}
+	return n;
+}
+
 void source_set_cpu(struct source *src, int cpu)
 {
 	src->only_cpu = cpu;

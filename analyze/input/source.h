@@ -198,6 +198,11 @@ struct source *source_open(const char *path, struct an_err *err);
 void source_close(struct source *src);
 
 const struct source_info *source_info(struct source *src);
+/*
+ * The events the data says were lost before its flagged pages, over every
+ * CPU, as far as reading has gone; *pages gets how many pages were flagged.
+ */
+uint64_t source_info_missed(const struct source_info *in, uint64_t *pages);
 
 /*
  * source_next - the next event over all CPUs in timestamp order (ties go

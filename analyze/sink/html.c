@@ -61,14 +61,6 @@ struct page {
 	int err;
 };
 
-static const char *op_class(enum blk_op op)
-{
-	static const char *const c[] = { "read", "write", "flush", "discard",
-					 "other" };
-
-	return op < BLK_OP_MAX ? c[op] : "other";
-}
-
 static double secs(const struct page *p, uint64_t ts)
 {
 	return ts > p->t0 ? (double)(ts - p->t0) / 1e9 : 0;
@@ -252,7 +244,7 @@ static void latency_plot(struct page *p, const struct tl_dev *d,
 		double ms = pt->issue ? (double)(pt->complete - pt->issue) / 1e6 : 0;
 
 		fprintf(p->f, "<circle class=\"pt %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2\" data-ms=\"%.6f\">",
-			op_class(pt->op), svg_px(&s, secs(p, pt->issue ? pt->issue : pt->start)),
+			blk_op_name(pt->op), svg_px(&s, secs(p, pt->issue ? pt->issue : pt->start)),
 			svg_py(&s, ms > 0.001 ? ms : 0.001), ms);
 		point_title(p, pt);
 		fputs("</circle>\n", p->f);
@@ -270,7 +262,7 @@ static void latency_plot(struct page *p, const struct tl_dev *d,
 			continue;
 		ms = (double)(rq->complete_ts - rq->issue_ts) / 1e6;
 		fprintf(p->f, "<circle class=\"slow %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" data-ms=\"%.6f\">",
-			op_class(rq->op), svg_px(&s, secs(p, rq->issue_ts)),
+			blk_op_name(rq->op), svg_px(&s, secs(p, rq->issue_ts)),
 			svg_py(&s, ms > 0.001 ? ms : 0.001), ms);
 		point_title(p, &pt);
 		fputs("</circle>\n", p->f);
@@ -305,7 +297,7 @@ static void offset_plot(struct page *p, const struct tl_dev *d)
 		const struct tl_point *pt = &d->pt[i];
 
 		fprintf(p->f, "<circle class=\"pt %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.5\"/>\n",
-			op_class(pt->op),
+			blk_op_name(pt->op),
 			svg_px(&s, secs(p, pt->issue ? pt->issue : pt->start)),
 			svg_py(&s, (double)pt->sector * BLK_SECTOR_SIZE /
 				   (1 << 30)));

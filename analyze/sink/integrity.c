@@ -89,16 +89,7 @@ bool sink_integrity_line(const struct source_info *in,
 static uint64_t lost_of(const struct source_info *in, const struct stats *st,
 			uint64_t *gaps)
 {
-	uint64_t t = 0;
-
-	if (st)
-		return stats_lost(st, gaps);
-	*gaps = 0;
-	for (int i = 0; i < in->nr_cpus; i++) {
-		t += in->cpus[i].missed_events;
-		*gaps += in->cpus[i].missed_pages;
-	}
-	return t;
+	return st ? stats_lost(st, gaps) : source_info_missed(in, gaps);
 }
 
 static void one_json(struct json *j, const struct source_info *in,

@@ -45,13 +45,10 @@ static bool file_io(const struct driver *a, const struct file *f,
 	if (sys_call_fd(c) < 0)
 		return true;
 	p = f ? f->path : NULL;
-	if (!p || p[0] != '/')
-		return false;
-	if (!strncmp(p, "/proc/", 6) || !strncmp(p, "/sys/", 5))
-		return false;
-	if (strncmp(p, "/dev/", 5))
+	if (meta_path_regular(p))
 		return true;
-	return meta_bdevs_has(&a->bdevs, p + 5);
+	/* and the block devices of the snapshot */
+	return p && !strncmp(p, "/dev/", 5) && meta_bdevs_has(&a->bdevs, p + 5);
 }
 
 /* The accounting's per-call hook: the slow heap, then the caller's hook. */
@@ -222,7 +219,8 @@ static void sys_exit(struct driver *a, const struct dec_ev *ev)
 /*
  * The one file a process registers with its ring (docs/attribution.md,
  * "io_uring"): its open fd of the highest number on a named file that is
- * not a device, i.e. usually the file it opened last; or -1.
+ * not a device nor a pseudo-file (meta_path_regular()), i.e. usually the
+ * file it opened last; or -1.
  */
 static int fixed_guess(struct proc *p)
 {
@@ -231,8 +229,7 @@ static int fixed_guess(struct proc *p)
 	int fd, best = -1;
 
 	while (fdtable_next(p->fds, &pos, &fd, &f))
-		if (fd > best && f->path && f->path[0] == '/' &&
-		    strncmp(f->path, "/dev/", 5) && strncmp(f->path, "/proc/", 6))
+		if (fd > best && meta_path_regular(f->path))
 			best = fd;
 	return best;
 }

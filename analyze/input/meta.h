@@ -147,6 +147,12 @@ uint32_t meta_bdevs_disk_of(const struct meta_bdevs *b, uint32_t dev);
 void meta_bdevs_release(struct meta_bdevs *b);
 
 /*
+ * meta_path_regular - whether path names a file of a file system: absolute
+ * and not under /proc, /sys or /dev (pseudo-files and device nodes).
+ */
+bool meta_path_regular(const char *path);
+
+/*
  * meta_mount_of - the mount whose mount point is the longest prefix of
  * path: its device into *dev and the mount point's length.  Returns 0
  * when none matches (path not absolute, no mounts).

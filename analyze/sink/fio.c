@@ -15,6 +15,7 @@
 #include "base/err.h"
 #include "base/hmap.h"
 #include "base/imap.h"
+#include "input/meta.h"
 #include "input/source.h"
 #include "sink/fio.h"
 #include "sink/sink.h"
@@ -156,12 +157,6 @@ static bool next_file(struct fio_export *fx, struct file_walk *w)
 	return false;
 }
 
-static bool regular_path(const char *p)
-{
-	return p && p[0] == '/' && strncmp(p, "/proc/", 6) &&
-	       strncmp(p, "/sys/", 5) && strncmp(p, "/dev/", 5);
-}
-
 static FILE *log_file(struct fio_export *fx, struct flog *l)
 {
 	char *path;
@@ -278,7 +273,7 @@ void fio_export_call(void *arg, const struct sys_call *c, int proc_id,
 	if (!(k->flags & (SKF_READ | SKF_WRITE | SKF_SYNC)) &&
 	    c->kind != SK_FALLOCATE)
 		return;
-	if (!rows_file_at(fx->st, file_id, &fi) || !regular_path(fi.path)) {
+	if (!rows_file_at(fx->st, file_id, &fi) || !meta_path_regular(fi.path)) {
 		fx->n.skipped++;
 		return;
 	}

@@ -5,6 +5,8 @@
  * step through eight 256-entry tables, several times faster than a byte at
  * a time, which matters because every payload byte is checked on reading.
  */
+#include "config.h"
+
 #include <string.h>
 
 #include "iorec-format.h"

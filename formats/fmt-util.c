@@ -3,6 +3,8 @@
  * fmt-util.c - the helpers the .iorec and the trace.dat writers and
  * readers share.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>

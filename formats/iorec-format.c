@@ -3,6 +3,8 @@
  * iorec-format.c - error strings and the encoders/parsers of the fixed
  * parts of HEADER and DATA payloads.
  */
+#include "config.h"
+
 #include <stdlib.h>
 #include <string.h>
 

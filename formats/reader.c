@@ -5,6 +5,8 @@
  * chunk that could not be read, and on request resynchronises to the next
  * valid chunk after it.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>

@@ -7,6 +7,8 @@
  * a crash or a full disk leaves at worst one partial chunk at the end,
  * which the reader recognises as a cut.
  */
+#include "config.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>

@@ -131,6 +131,12 @@ build_iorec arm64
 wait "$pid_armhf" || fail "cross-build for armhf failed"
 file "$T/bin-arm64/iorec-static" | grep -q 'statically linked' || fail "bin-arm64/iorec-static is not static"
 log "cross builds done ($(elapsed)); static arm64 iorec $(stat -c %s "$T/bin-arm64/iorec-static") bytes, armhf $(stat -c %s "$T/bin-armhf/iorec-static") bytes"
+# 32-bit ARM: every file function with 64-bit offsets (_FILE_OFFSET_BITS
+# from config.h), or a recording past 2 GiB fails (EOVERFLOW) or wraps
+lfs=$(arm-linux-gnueabihf-nm -D --undefined-only "$T/bin-armhf/iorec" | awk '{ sub(/@.*/, "", $2); print $2 }' |
+	{ grep -xE 'open|openat|creat|fopen|freopen|pread|pwrite|preadv|pwritev|lseek|fstat|stat|lstat|fstatat|ftruncate|truncate|mmap|readdir|fseeko|ftello|statfs|fstatfs|fallocate|posix_fallocate|sendfile' || :; } |
+	sort -u | tr '\n' ' ')
+[ -z "$lfs" ] || fail "armhf iorec calls the 32-bit offset forms of: $lfs"
 
 # iorec's arm and aarch64 syscall numbers against these kernel headers
 for a in arm:armhf aarch64:arm64; do

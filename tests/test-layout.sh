@@ -4,7 +4,8 @@
 # input/ includes the libtraceevent and libtracecmd headers, only the
 # decode stage (and dump, which prints raw events) reads events, no sink
 # includes the state machines, nothing in the analyzer can exit for
-# want of memory, and no source file grows past the size one can read.
+# want of memory, no source file grows past the size one can read, and
+# every source of the tree includes config.h first.
 set -u
 cd "$top_srcdir/analyze" || exit 1
 fail=0
@@ -86,5 +87,16 @@ for f in $(find . -name '*.[ch]'); do
 	[ "$l" -le 1200 ] || bad "${f#./} has $l lines (split it: at most 1200)"
 done
 
-echo "checked the includes of $n files against ${#rules[@]} rules"
+# config.h first in every source of both programs and the library: it
+# holds _FILE_OFFSET_BITS, without which a 32-bit build reads and writes
+# with 32-bit file offsets
+nsrc=0
+for f in $(cd "$top_srcdir" && ls analyze/*.c analyze/*/*.c record/*.c formats/*.c lib/*.c); do
+	nsrc=$((nsrc + 1))
+	first=$(grep -m1 '^#include' "$top_srcdir/$f")
+	[ "$first" = '#include "config.h"' ] || bad "$f: its first include is '$first', not \"config.h\""
+done
+
+[ "$nsrc" -gt 80 ] || bad "only $nsrc sources found for the config.h check"
+echo "checked the includes of $n files against ${#rules[@]} rules, config.h in $nsrc sources"
 exit $fail

@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,7 +24,6 @@
 
 #include "record.h"
 
-#define INSTANCE_PREFIX "iorec-"
 
 int tracefs_ready(void)
 {
@@ -41,27 +41,16 @@ int tracefs_ready(void)
 	return 0;
 }
 
-/* Return the PID of an "iorec-PID" name, or 0 if it is not one. */
-static pid_t instance_name_pid(const char *name)
+pid_t stale_owner(const char *name, const char *prefix)
 {
-	const char *p;
+	size_t n = strlen(prefix);
 	long pid;
-	char *end;
 
-	if (strncmp(name, INSTANCE_PREFIX, strlen(INSTANCE_PREFIX)))
+	/* a pid is digits alone, and at most INT_MAX (pid_t on every ABI) */
+	if (strncmp(name, prefix, n) || !isdigit((unsigned char)name[n]) ||
+	    parse_long(name + n, 1, INT_MAX, &pid) || pid == getpid())
 		return 0;
-	p = name + strlen(INSTANCE_PREFIX);
-	if (!isdigit((unsigned char)*p))
-		return 0;
-	pid = strtol(p, &end, 10);
-	if (*end || pid <= 0 || pid > 0x7fffffff)
-		return 0;
-	return (pid_t)pid;
-}
-
-static bool pid_alive(pid_t pid)
-{
-	return kill(pid, 0) == 0 || errno != ESRCH;
+	return kill((pid_t)pid, 0) < 0 && errno == ESRCH ? (pid_t)pid : 0;
 }
 
 /*
@@ -106,9 +95,9 @@ struct stale_walk {
 static int stale_one(const char *name, void *data)
 {
 	struct stale_walk *sw = data;
-	pid_t pid = instance_name_pid(name);
+	pid_t pid = stale_owner(name, INSTANCE_PREFIX);
 
-	if (!pid || pid == getpid() || pid_alive(pid))
+	if (!pid)
 		return 0;
 	if (instance_remove_name(name) < 0) {
 		warning("cannot remove stale instance %s: %m", name);

@@ -48,7 +48,6 @@
 
 #include "record.h"
 
-#define GROUP_PREFIX	"iorec_"
 #define MAX_LIBCS	4
 
 #define NAME_SRC(name, word) word,
@@ -853,20 +852,6 @@ const char *names_limit(const struct names *n, const struct plan *p)
 	return NULL;
 }
 
-/* "iorec_1234" -> 1234, or 0 if @group is not one of ours. */
-static pid_t group_pid(const char *group)
-{
-	const char *p = group + strlen(GROUP_PREFIX);
-	char *end;
-	long pid;
-
-	if (strncmp(group, GROUP_PREFIX, strlen(GROUP_PREFIX)) ||
-	    *p < '0' || *p > '9')
-		return 0;
-	pid = strtol(p, &end, 10);
-	return *end || pid <= 0 ? 0 : (pid_t)pid;
-}
-
 int names_remove_stale(bool verbose)
 {
 	struct tracefs_dynevent **all;
@@ -881,9 +866,8 @@ int names_remove_stale(bool verbose)
 
 		tracefs_dynevent_info(all[i], &system, &event, NULL, NULL,
 				      NULL);
-		pid = system ? group_pid(system) : 0;
-		if (pid && pid != getpid() && kill(pid, 0) < 0 &&
-		    errno == ESRCH) {
+		pid = system ? stale_owner(system, GROUP_PREFIX) : 0;
+		if (pid) {
 			if (tracefs_dynevent_destroy(all[i], true) == 0) {
 				removed++;
 				if (verbose)

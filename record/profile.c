@@ -653,7 +653,7 @@ int plan_enable(struct plan *p, struct tracefs_instance *inst)
 		if (e->state != PLAN_OK)
 			continue;
 		if (!strcmp(e->system, "syscalls") ||
-		    !strncmp(e->system, "iorec_", 6)) {
+		    !strncmp(e->system, GROUP_PREFIX, strlen(GROUP_PREFIX))) {
 			char *f = syscall_filter(e->name, self);
 
 			if (tracefs_event_file_write(inst, e->system, e->name,

@@ -289,6 +289,16 @@ int names_remove_stale(bool verbose);
 /* ------------------------------------------------------------------ */
 /* instance.c: the tracefs instance iorec-PID */
 
+/* What iorec names its instance (PREFIX PID) and its probe groups. */
+#define INSTANCE_PREFIX	"iorec-"
+#define GROUP_PREFIX	"iorec_"
+/*
+ * stale_owner - the pid of a name iorec gave a tracefs object, prefix and
+ * pid ("iorec-1234", "iorec_1234"), when that process is gone (and is not
+ * this one); 0 when name is not such a name or its iorec still runs.
+ */
+pid_t stale_owner(const char *name, const char *prefix);
+
 struct rec_instance {
 	struct tracefs_instance *ti;
 	char name[32];

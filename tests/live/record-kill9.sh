@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # record-kill9.sh - a recording cut by kill -9 reads back up to its last
-# complete chunk, and the next iorec run removes the stale instance.
+# complete chunk, and the next iorec run removes the stale instance and
+# probes, and no instance whose name holds no possible pid.
 . "$(dirname "$0")/lib.sh"
 need_root_tracefs
 
@@ -46,7 +47,16 @@ n=$("$IOREPORT" dump "$f" 2>"$T/dump.err" | wc -l) || {
 log "dump: $n events"
 [ "$n" -gt 0 ] || fail "ioreport dump yields no events from a 3 s busy recording"
 
-# The next run cleans the stale instance of the killed process.
+# its probe groups (uprobes in the C library, where names come from them)
+probes=$(grep -c ":iorec_$pid/" "$TRACEFS/dynamic_events" 2>/dev/null || true)
+log "probes of the killed iorec left: ${probes:-0}"
+# an instance named like ours but for a pid no process can have: not ours
+# to remove (on a 32-bit build strtol() saturated it to a pid that is gone)
+decoy=$TRACEFS/instances/iorec-4294967297
+mkdir "$decoy" || fail "cannot make the instance $decoy"
+on_exit "rmdir '$decoy' 2>/dev/null"
+
+# The next run cleans the stale instance and probes of the killed process.
 run_iorec -v -d 1 -o "$T/next.iorec" 2>"$T/next.err" || { cat "$T/next.err" >&2; fail "iorec -d 1 after kill -9 failed"; }
 log "next run: $(tr "\n" " " <"$T/next.err")"
 # (Another iorec on the machine may be removing it at the same moment: give
@@ -56,5 +66,9 @@ for ((i = 0; i < 40; i++)); do
 	sleep 0.05
 done
 [ ! -d "$TRACEFS/instances/iorec-$pid" ] || fail "stale instance iorec-$pid not removed by the next run"
+[ "${probes:-0}" = 0 ] || ! grep -q ":iorec_$pid/" "$TRACEFS/dynamic_events" ||
+	fail "stale probes of iorec_$pid not removed by the next run"
+[ -d "$decoy" ] || fail "the next run removed iorec-4294967297, which no process owns"
+rmdir "$decoy" || fail "cannot remove $decoy"
 
 finish

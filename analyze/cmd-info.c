@@ -87,8 +87,9 @@ static const struct header_key end_keys[] = {
 
 static void print_ts(const char *label, uint64_t ts)
 {
-	printf("  %-16s %" PRIu64 ".%06" PRIu64 "\n", label,
-	       ts / 1000000000, ts % 1000000000 / 1000);
+	char t[META_SECS_LEN];
+
+	printf("  %-16s %s\n", label, meta_secs(t, sizeof(t), ts));
 }
 
 struct snap_count {
@@ -526,8 +527,7 @@ static int info_one(const char *path)
 	printf("time:\n");
 	if (in->first_ts || in->last_ts) {
 		uint64_t d = in->last_ts - in->first_ts;
-
-		char wall[64];
+		char wall[64], t[META_SECS_LEN];
 
 		print_ts("first event:", in->first_ts);
 		print_ts("last event:", in->last_ts);
@@ -535,8 +535,7 @@ static int info_one(const char *path)
 			printf("  %-16s %s\n", "started:", wall);
 		if (sink_wallclock(in, in->last_ts, true, wall, sizeof(wall)))
 			printf("  %-16s %s\n", "ended:", wall);
-		printf("  %-16s %" PRIu64 ".%06" PRIu64 " s\n", "duration:",
-		       d / 1000000000, d % 1000000000 / 1000);
+		printf("  %-16s %s s\n", "duration:", meta_secs(t, sizeof(t), d));
 	} else {
 		printf("  %-16s no events\n", "span:");
 	}

@@ -26,6 +26,13 @@ const char *meta_integrity(enum source_integrity i)
 	       i == SOURCE_TRUNCATED ? "truncated" : "corrupt";
 }
 
+char *meta_secs(char *buf, size_t n, uint64_t ts)
+{
+	snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, ts / 1000000000,
+		 ts % 1000000000 / 1000);
+	return buf;
+}
+
 /* "64 KiB", "1.2 MiB", "812 B" */
 static void add_bytes(struct sbuf *out, uint64_t n)
 {
@@ -78,12 +85,11 @@ void meta_damage_text(const struct source_damage *r, struct sbuf *out)
 		  r->chunks, r->to_end ? " or more" : "",
 		  r->chunks == 1 ? "" : "s");
 	if (r->cpu >= 0) {
-		sbuf_addf(out, ", cpu %d, %" PRIu64 ".%06" PRIu64 " to %"
-			  PRIu64 ".%06" PRIu64 " (", r->cpu,
-			  r->first_ts / 1000000000,
-			  r->first_ts % 1000000000 / 1000,
-			  r->last_ts / 1000000000,
-			  r->last_ts % 1000000000 / 1000);
+		char first[META_SECS_LEN], last[META_SECS_LEN];
+
+		sbuf_addf(out, ", cpu %d, %s to %s (", r->cpu,
+			  meta_secs(first, sizeof(first), r->first_ts),
+			  meta_secs(last, sizeof(last), r->last_ts));
 		add_secs(out, r->last_ts - r->first_ts);
 		sbuf_addch(out, ')');
 	}

@@ -25,6 +25,18 @@ struct sbuf;
 /* "complete", "truncated" or "corrupt". */
 const char *meta_integrity(enum source_integrity i);
 
+/* Room for any meta_secs(): "18446744073.709551" and its NUL. */
+#define META_SECS_LEN	24
+
+/*
+ * meta_secs - trace time ts (ns) as seconds with microseconds,
+ * "5300.123456", into buf (truncated to n, NUL-terminated); the
+ * nanoseconds are cut, not rounded, so a time never prints later than
+ * it was.  Every view, info and the damage words print times this way.
+ * Returns buf, for a printf argument.
+ */
+char *meta_secs(char *buf, size_t n, uint64_t ts);
+
 /*
  * meta_damage_summary - the damaged regions of info in one line for a
  * view, e.g. "damaged: 1 region, 1 chunk (64 KiB, cpu 1, 0.42 s)

@@ -54,7 +54,7 @@ bool sink_integrity_line(const struct source_info *in,
 	const char *sep = "";
 	const char *why;
 	uint64_t off;
-	char t[32];
+	char t[META_SECS_LEN];
 
 	if (!sink_damaged(in))
 		return false;
@@ -70,7 +70,7 @@ bool sink_integrity_line(const struct source_info *in,
 		sep = "; ";
 	}
 	if (cut_at(in, &off, &why)) {
-		sink_secs(t, sizeof(t), last_read(in, st));
+		meta_secs(t, sizeof(t), last_read(in, st));
 		sbuf_addf(out, "%scut short at offset %" PRIu64 " (%s): nothing after %s s was read, so later I/O (the writeback of earlier writes too) is missing",
 			  sep, off, why ? why : "?", t);
 		if (in->kind == SOURCE_IOREC && !in->snapshot_end)

@@ -53,12 +53,6 @@ size_t sink_top(long top, long n)
 	return top >= 0 && top < n ? (size_t)top : (size_t)(n > 0 ? n : 0);
 }
 
-void sink_secs(char *buf, size_t n, uint64_t ts)
-{
-	snprintf(buf, n, "%" PRIu64 ".%06" PRIu64, ts / 1000000000,
-		 ts % 1000000000 / 1000);
-}
-
 const char *sink_dev_name(struct sink *s, uint32_t dev)
 {
 	struct devname *d;
@@ -220,7 +214,7 @@ bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
 void sink_time(const struct sink *s, char *buf, size_t n, uint64_t ts)
 {
 	if (!s->wallclock || !sink_wallclock(s->st->info, ts, false, buf, n))
-		sink_secs(buf, n, ts);
+		meta_secs(buf, n, ts);
 }
 
 void sink_csv_str(FILE *out, const char *str)

@@ -126,8 +126,6 @@ size_t sink_top(long top, long n);
 
 /* "name" from the snapshot's blockdev lines, else "maj:min". */
 const char *sink_dev_name(struct sink *s, uint32_t dev);
-/* A trace clock time as seconds with microseconds into buf. */
-void sink_secs(char *buf, size_t n, uint64_t ts);
 /*
  * sink_wallclock - the wall-clock time of trace time ts, from the
  * header's start_realtime_ns and start_mono_ns (a mono trace clock), in
@@ -136,7 +134,7 @@ void sink_secs(char *buf, size_t n, uint64_t ts);
  */
 bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
 		    char *buf, size_t n);
-/* A time for a view's rows: sink_secs(), or with --wallclock the time of day. */
+/* A time for a view's rows: meta_secs(), or with --wallclock the time of day. */
 void sink_time(const struct sink *s, char *buf, size_t n, uint64_t ts);
 
 /*

@@ -21,10 +21,9 @@
 
 static void print_secs(FILE *out, uint64_t ts)
 {
-	char buf[32];
+	char buf[META_SECS_LEN];
 
-	sink_secs(buf, sizeof(buf), ts);
-	fputs(buf, out);
+	fputs(meta_secs(buf, sizeof(buf), ts), out);
 }
 
 /* ------------------------------------------------------------------ */

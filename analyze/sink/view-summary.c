@@ -335,9 +335,11 @@ static void print_mount(struct sink *s, const struct cfg_mount *m)
 		json_str(s->j, "super_options", m->super);
 		json_bool(s->j, "barrier", m->barrier);
 		if (m->ext) {
-			json_str(s->j, "data", *m->data ? m->data : "ordered");
+			json_str(s->j, "data",
+				 *m->data ? m->data : SUMMARY_EXT_DATA);
 			json_u64(s->j, "commit_s",
-				 *m->commit ? strtoull(m->commit, NULL, 10) : 5);
+				 strtoull(*m->commit ? m->commit :
+					  SUMMARY_EXT_COMMIT, NULL, 10));
 		}
 		json_object_end(s->j);
 		return;
@@ -347,9 +349,9 @@ static void print_mount(struct sink *s, const struct cfg_mount *m)
 
 	if (m->ext)
 		snprintf(ext, sizeof(ext), ", data=%s%s, commit=%s%s",
-			 *m->data ? m->data : "ordered",
+			 *m->data ? m->data : SUMMARY_EXT_DATA,
 			 *m->data ? "" : " (default)",
-			 *m->commit ? m->commit : "5",
+			 *m->commit ? m->commit : SUMMARY_EXT_COMMIT,
 			 *m->commit ? "" : " (default)");
 	sink_printf(s, "  %-16s %s on %s type %s: %s%s [%s]\n", "mount",
 		    m->source, m->dir, m->fstype,

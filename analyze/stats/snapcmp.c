@@ -14,6 +14,7 @@
 #include "base/strlist.h"
 #include "input/meta.h"
 #include "stats/snapcmp.h"
+#include "stats/summary.h"
 
 /* ------------------------------------------------------------------ */
 /* The parsed facts of one snapshot */
@@ -320,8 +321,8 @@ static char *mount_note(const char *b, const char *a, int *err)
 		sbuf_addf(&sb, "; barrier %s -> %s",
 			    meta_mount_barrier(b) ? "on" : "off",
 			    meta_mount_barrier(a) ? "on" : "off");
-	opt_change(&sb, b, a, "data", "ordered");
-	opt_change(&sb, b, a, "commit", "5");
+	opt_change(&sb, b, a, "data", SUMMARY_EXT_DATA);
+	opt_change(&sb, b, a, "commit", SUMMARY_EXT_COMMIT);
 	if (sb.failed)
 		*err = -AN_E_NOMEM;
 	return sbuf_detach(&sb);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util.h"
 #include "base/blk.h"
 #include "base/err.h"
 #include "input/meta.h"
@@ -192,14 +193,43 @@ static int acc_bdev(char **f, int n, void *arg)
 	return 0;
 }
 
+/* The file system types of summary_fs_of_interest(). */
+static const char *const fs_interest[] = {
+	"ext4", "ext3", "ext2", "xfs", "btrfs", "f2fs", "vfat", "exfat",
+};
+
+bool summary_fs_of_interest(const char *fstype)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(fs_interest); i++)
+		if (!strcmp(fstype, fs_interest[i]))
+			return true;
+	return false;
+}
+
+/* The sysctls of summary_sysctl_of_interest(); a trailing '*': a prefix. */
+static const char *const sysctl_interest[] = {
+	"vm.dirty_*", "vm.swappiness", "vm.vfs_cache_pressure",
+};
+
+bool summary_sysctl_of_interest(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(sysctl_interest); i++) {
+		const char *k = sysctl_interest[i];
+		size_t len = strlen(k);
+
+		if (k[len - 1] == '*' ? !strncmp(key, k, len - 1) :
+		    !strcmp(key, k))
+			return true;
+	}
+	return false;
+}
+
 static int acc_sysctl(char **f, int n, void *arg)
 {
 	struct config *c = arg;
 	struct cfg_sysctl *v;
 
-	if (n < 3 || (strncmp(f[1], "vm.dirty_", 9) &&
-		      strcmp(f[1], "vm.swappiness") &&
-		      strcmp(f[1], "vm.vfs_cache_pressure")))
+	if (n < 3 || !summary_sysctl_of_interest(f[1]))
 		return 0;
 	v = an_push(&c->sysctl, &c->nsysctl, &c->asysctl, sizeof(*v), 16);
 	if (!v)
@@ -207,13 +237,6 @@ static int acc_sysctl(char **f, int n, void *arg)
 	v->key = an_strdup(f[1]);
 	v->value = an_strdup(f[2]);
 	return v->key && v->value ? 0 : -AN_E_NOMEM;
-}
-
-static bool fs_of_interest(const char *t)
-{
-	return !strcmp(t, "ext4") || !strcmp(t, "ext3") || !strcmp(t, "ext2") ||
-	       !strcmp(t, "xfs") || !strcmp(t, "btrfs") || !strcmp(t, "f2fs") ||
-	       !strcmp(t, "vfat") || !strcmp(t, "exfat");
 }
 
 /* mount MAJ:MIN SOURCE MOUNTPOINT FSTYPE OPTS SUPEROPTS */
@@ -224,7 +247,7 @@ static int acc_mount(char **f, int n, void *arg)
 	char opts[2048];
 	bool io = false;
 
-	if (n < 7 || !fs_of_interest(f[4]))
+	if (n < 7 || !summary_fs_of_interest(f[4]))
 		return 0;
 	for (size_t i = 0; i < c->nbdev; i++) {
 		struct cfg_bdev *b = &c->bdev[i], *p;

@@ -52,16 +52,38 @@ struct cfg_bdev {
 	bool io;		/* it (not a partition of it) did I/O */
 };
 
-/* A mounted file system of interest (ext*, xfs, btrfs, f2fs, vfat). */
+/*
+ * Whether a file system type is one whose mounts shape I/O: ext2, ext3,
+ * ext4, xfs, btrfs, f2fs, vfat, exfat.  The summary's config shows
+ * these and no others.
+ */
+bool summary_fs_of_interest(const char *fstype);
+
+/*
+ * Whether a sysctl shapes I/O: vm.dirty_*, vm.swappiness,
+ * vm.vfs_cache_pressure.  The summary's config shows these and no
+ * others.
+ */
+bool summary_sysctl_of_interest(const char *key);
+
+/*
+ * What an ext2/3/4 mount without data= or commit= gets
+ * (Documentation/admin-guide/ext4.rst): the summary marks it as the
+ * default, snapcmp compares a missing option as it.
+ */
+#define SUMMARY_EXT_DATA	"ordered"
+#define SUMMARY_EXT_COMMIT	"5"	/* seconds */
+
+/* A mounted file system of interest (summary_fs_of_interest()). */
 struct cfg_mount {
 	char *dev, *source, *dir, *fstype, *options, *super;
 	bool barrier;
 	bool ext;		/* ext2/3/4: data= and commit= apply */
-	char data[64];		/* "" when the default (ordered) */
-	char commit[32];	/* "" when the default (5) */
+	char data[64];		/* "" when the default (SUMMARY_EXT_DATA) */
+	char commit[32];	/* "" when the default (SUMMARY_EXT_COMMIT) */
 };
 
-/* A sysctl of interest: vm.dirty_*, vm.swappiness, vm.vfs_cache_pressure. */
+/* A sysctl of interest (summary_sysctl_of_interest()). */
 struct cfg_sysctl {
 	char *key, *value;
 };

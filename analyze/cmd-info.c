@@ -21,6 +21,7 @@
 #include "driver.h"
 #include "input/source.h"
 #include "input/meta.h"
+#include "stats/summary.h"
 #include "sink/json.h"
 #include "sink/sink.h"
 
@@ -137,12 +138,10 @@ static void print_snap_count(const char *label, const char *text)
 static int print_highlight(char **f, int n, void *arg)
 {
 	if (!strcmp(f[0], "sysctl") && n >= 3 &&
-	    (!strncmp(f[1], "vm.dirty_", 9) || !strcmp(f[1], "vm.swappiness")))
+	    summary_sysctl_of_interest(f[1]))
 		printf("  %-16s %s = %s\n", "sysctl", f[1], f[2]);
 	else if (!strcmp(f[0], "mount") && n >= 7 &&
-		 (!strcmp(f[4], "ext4") || !strcmp(f[4], "ext3") ||
-		  !strcmp(f[4], "xfs") || !strcmp(f[4], "btrfs") ||
-		  !strcmp(f[4], "f2fs") || !strcmp(f[4], "vfat")))
+		 summary_fs_of_interest(f[4]))
 		printf("  %-16s %s on %s type %s (%s) super (%s) dev %s\n",
 		       "mount", f[2], f[3], f[4], f[5], f[6], f[1]);
 	return 0;

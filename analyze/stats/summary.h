@@ -54,15 +54,15 @@ struct cfg_bdev {
 
 /*
  * Whether a file system type is one whose mounts shape I/O: ext2, ext3,
- * ext4, xfs, btrfs, f2fs, vfat, exfat.  The summary's config shows
- * these and no others.
+ * ext4, xfs, btrfs, f2fs, vfat, exfat.  The summary's config and info's
+ * settings show these and no others.
  */
 bool summary_fs_of_interest(const char *fstype);
 
 /*
  * Whether a sysctl shapes I/O: vm.dirty_*, vm.swappiness,
- * vm.vfs_cache_pressure.  The summary's config shows these and no
- * others.
+ * vm.vfs_cache_pressure.  The summary's config and info's settings show
+ * these and no others.
  */
 bool summary_sysctl_of_interest(const char *key);
 

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,10 +20,22 @@ uint64_t hash_mix(uint64_t h)
 	return h ^ (h >> 33);
 }
 
+/* FNV-1a's 64-bit prime */
+#define FNV_PRIME	1099511628211ULL
+
 uint64_t hash_str(uint64_t h, const char *s)
 {
 	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ULL;
+		h = (h ^ (uint8_t)*s) * FNV_PRIME;
+	return h;
+}
+
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *s = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ s[i]) * FNV_PRIME;
 	return h;
 }
 

@@ -23,11 +23,15 @@ struct hmap {
 /*
  * The hashes every table of the analyzer keys by: hash_mix() spreads a
  * u64 over all its bits (murmur3's finalizer), hash_str() continues an
- * FNV-1a hash h over the bytes of s (HASH_SEED to start one).
+ * FNV-1a hash h over the bytes of s (HASH_SEED to start one), and
+ * hash_bytes() over the n bytes at p, NULs too.  The values are stored
+ * (the content_id of a recording in the SQLite database): never change
+ * them.
  */
 #define HASH_SEED	1469598103934665603ULL
 uint64_t hash_mix(uint64_t h);
 uint64_t hash_str(uint64_t h, const char *s);
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
 
 /* The bucket of key in a table of cap buckets (a power of two). */
 size_t hslot(uint64_t key, size_t cap);

@@ -19,6 +19,7 @@
 #include "util.h"
 #include "base/blk.h"
 #include "base/err.h"
+#include "base/hmap.h"
 #include "sbuf.h"
 #include "input/source.h"
 #include "input/meta.h"
@@ -36,22 +37,20 @@ static const char *const rec_tables[] = {
 /* ------------------------------------------------------------------ */
 /* The recording */
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n)
+/* h continued over s (NULL: "") and its NUL: "ab","c" != "a","bc". */
+static uint64_t hash_field(uint64_t h, const char *s)
 {
-	const unsigned char *s = p;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h;
+	return hash_bytes(hash_str(h, s ? s : ""), "", 1);
 }
 
-static uint64_t fnv_str(uint64_t h, const char *s)
-{
-	h = fnv1a(h, s ? s : "", s ? strlen(s) : 0);
-	return fnv1a(h, "", 1);		/* separator: "ab","c" != "a","bc" */
-}
+/*
+ * The content id's start: FNV-1a's offset basis.  Not HASH_SEED, which
+ * is 1469598103934665603 (0x14650fb0739d0383), that basis with its last
+ * digit lost: content ids are stored in databases, and a recording
+ * loaded again must find its row, so this one keeps the seed it was
+ * made with.
+ */
+#define CONTENT_ID_SEED	0xcbf29ce484222325ULL
 
 /*
  * The content id: what makes a recording itself wherever its file lies,
@@ -60,15 +59,15 @@ static uint64_t fnv_str(uint64_t h, const char *s)
  */
 static void content_id(const struct source_info *in, char out[17])
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
+	uint64_t h = CONTENT_ID_SEED;
 	uint64_t v[3] = { in->kind, in->first_ts, in->ncpus };
 
-	h = fnv1a(h, v, sizeof(v));
-	h = fnv_str(h, in->header_text);
-	h = fnv_str(h, in->header_page);
-	h = fnv_str(h, in->snapshot_start);
+	h = hash_bytes(h, v, sizeof(v));
+	h = hash_field(h, in->header_text);
+	h = hash_field(h, in->header_page);
+	h = hash_field(h, in->snapshot_start);
 	for (int i = 0; i < in->nr_cpus; i++)
-		h = fnv1a(h, &in->cpus[i].first_ts, sizeof(uint64_t));
+		h = hash_bytes(h, &in->cpus[i].first_ts, sizeof(uint64_t));
 	snprintf(out, 17, "%016" PRIx64, h);
 }
 

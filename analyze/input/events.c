@@ -39,18 +39,17 @@ struct syscall_load {
 static void add_syscall(struct syscall_load *l, long nr, const char *name)
 {
 	struct syscall_tab *t = l->tab;
-	struct syscall_name *v = an_reallocarray(t->v, t->n + 1, sizeof(*v));
-	char *n = v ? an_strdup(name) : NULL;
+	char *n = an_strdup(name);
+	struct syscall_name *v = n ? an_push(&t->v, &t->n, &t->alloc,
+					     sizeof(*t->v), 64) : NULL;
 
-	if (v)
-		t->v = v;
-	if (!n) {
+	if (!v) {
+		free(n);
 		l->src->nomem = true;
 		return;
 	}
-	v[t->n].nr = nr;
-	v[t->n].name = n;
-	t->n++;
+	v->nr = nr;
+	v->name = n;
 }
 
 /* A "NR\tNAME" line of the SYSCALLS chunk. */
@@ -82,7 +81,7 @@ void source_free_syscalls(struct syscall_tab *tab)
 		free(tab->v[i].name);
 	free(tab->v);
 	tab->v = NULL;
-	tab->n = 0;
+	tab->n = tab->alloc = 0;
 }
 
 static const char *tab_name(const struct syscall_tab *t, long nr)

@@ -738,7 +738,7 @@ static bool parse_u64(const char *s, uint64_t *v)
 static int exec_line(char **f, int n, void *arg)
 {
 	struct exec_walk *w = arg;
-	struct meta_exec_abi e;
+	struct meta_exec_abi e, *v;
 	uint64_t pid;
 
 	if (n < 3 || !parse_u64(f[0], &e.ts) || !parse_u64(f[1], &pid) ||
@@ -748,19 +748,12 @@ static int exec_line(char **f, int n, void *arg)
 	e.abi = meta_abi_kind(w->a, f[2]);
 	if (e.abi == META_ABI_UNKNOWN)
 		return 0;
-	if (w->n == w->alloc) {
-		size_t na = w->alloc ? 2 * w->alloc : 8;
-		struct meta_exec_abi *v = an_reallocarray(w->v, na,
-							  sizeof(*v));
-
-		if (!v) {
-			w->err = -AN_E_NOMEM;
-			return 1;
-		}
-		w->v = v;
-		w->alloc = na;
+	v = an_push(&w->v, &w->n, &w->alloc, sizeof(*w->v), 8);
+	if (!v) {
+		w->err = -AN_E_NOMEM;
+		return 1;
 	}
-	w->v[w->n++] = e;
+	*v = e;
 	return 0;
 }
 

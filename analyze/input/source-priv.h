@@ -73,7 +73,7 @@ struct syscall_name {
 /* One ABI's "NR\tNAME" table, sorted by nr. */
 struct syscall_tab {
 	struct syscall_name *v;
-	size_t n;
+	size_t n, alloc;
 };
 
 struct source {

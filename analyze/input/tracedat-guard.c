@@ -90,16 +90,14 @@ static int nomem(struct tg *g, uint64_t off)
 static int add_patch(struct tg *g, uint64_t off, const void *b, size_t n)
 {
 	struct tracedat_patches *p = g->patches;
-	struct tracedat_patch *x, *v;
+	struct tracedat_patch *x;
 	uint8_t *bytes = malloc(n ? n : 1);
 
-	v = bytes ? an_reallocarray(p->v, p->n + 1, sizeof(*p->v)) : NULL;
-	if (!v) {
+	x = bytes ? an_push(&p->v, &p->n, &p->alloc, sizeof(*p->v), 8) : NULL;
+	if (!x) {
 		free(bytes);
 		return nomem(g, off);
 	}
-	p->v = v;
-	x = &p->v[p->n++];
 	x->offset = off;
 	x->len = n;
 	x->bytes = bytes;
@@ -113,7 +111,7 @@ void tracedat_patches_release(struct tracedat_patches *p)
 		free(p->v[i].bytes);
 	free(p->v);
 	p->v = NULL;
-	p->n = 0;
+	p->n = p->alloc = 0;
 	p->formats = 0;
 }
 

@@ -38,7 +38,7 @@ struct tracedat_patch {
 
 struct tracedat_patches {
 	struct tracedat_patch *v;
-	size_t n;
+	size_t n, alloc;
 	/* formats whose print fmt is replaced; the first: where, and why */
 	unsigned int formats;
 	uint64_t first_offset;

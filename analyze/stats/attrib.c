@@ -110,7 +110,8 @@ struct attrib {
 	struct bdimap {
 		uint32_t bdi, fs;
 	} *bdi;				/* writeback bdi -> filesystem dev */
-	size_t nbdi;
+	size_t nbdi, abdi;
+	size_t ajournal;		/* the room of t.journal */
 	/* what the aggregates of a process or file that cannot be had
 	 * are added to (the pass fails: attrib_error()) */
 	struct procstat spare_ps;
@@ -293,14 +294,13 @@ static void learn_bdi(struct attrib *at, uint32_t bdi, uint32_t fs)
 	for (size_t i = 0; i < at->nbdi; i++)
 		if (at->bdi[i].bdi == bdi && at->bdi[i].fs == fs)
 			return;
-	v = an_reallocarray(at->bdi, at->nbdi + 1, sizeof(*at->bdi));
+	v = an_push(&at->bdi, &at->nbdi, &at->abdi, sizeof(*at->bdi), 4);
 	if (!v) {
 		at->err = -AN_E_NOMEM;
 		return;
 	}
-	at->bdi = v;
-	at->bdi[at->nbdi].bdi = bdi;
-	at->bdi[at->nbdi++].fs = fs;
+	v->bdi = bdi;
+	v->fs = fs;
 	inode_rekey(at, bdi, fs);
 }
 
@@ -795,15 +795,12 @@ static void add_journal(struct attrib *at, uint32_t dev, uint64_t bytes,
 		if (at->t.journal[i].dev == dev)
 			j = &at->t.journal[i];
 	if (!j) {
-		j = an_reallocarray(at->t.journal, at->t.njournal + 1,
-				    sizeof(*at->t.journal));
+		j = an_push(&at->t.journal, &at->t.njournal, &at->ajournal,
+			    sizeof(*at->t.journal), 4);
 		if (!j) {
 			at->err = -AN_E_NOMEM;
 			return;
 		}
-		at->t.journal = j;
-		j = &at->t.journal[at->t.njournal++];
-		memset(j, 0, sizeof(*j));
 		j->dev = dev;
 	}
 	j->bytes += bytes;

@@ -32,11 +32,11 @@ struct kv {
 struct facts {
 	char *kernel, *machine, *cpus, *memtotal;
 	struct kv *sysctl;
-	size_t nsysctl;
+	size_t nsysctl, asysctl;
 	struct kv *bdev;		/* key "name\tattr" */
-	size_t nbdev;
+	size_t nbdev, abdev;
 	struct mnt *mnt;
-	size_t nmnt;
+	size_t nmnt, amnt;
 	int err;			/* sticky: -AN_E_NOMEM */
 };
 
@@ -48,27 +48,24 @@ static char *kept(int *err, char *s)
 	return s;
 }
 
-/* Add k = val; without memory nothing is added and *err is set. */
-static void kv_add(struct kv **v, size_t *n, const char *k, const char *val,
-		   int *err)
+/*
+ * Add k = val to the array *v of *n (room *alloc); without memory nothing
+ * is added and *err is set.
+ */
+static void kv_add(struct kv **v, size_t *n, size_t *alloc, const char *k,
+		   const char *val, int *err)
 {
-	struct kv *nv = an_reallocarray(*v, *n + 1, sizeof(**v));
-	char *ck = NULL, *cv = NULL;
+	char *ck = an_strdup(k), *cv = an_strdup(val);
+	struct kv *e = ck && cv ? an_push(v, n, alloc, sizeof(**v), 16) : NULL;
 
-	if (nv) {
-		*v = nv;
-		ck = an_strdup(k);
-		cv = an_strdup(val);
-	}
-	if (!ck || !cv) {
+	if (!e) {
 		free(ck);
 		free(cv);
 		*err = -AN_E_NOMEM;
 		return;
 	}
-	nv[*n].key = ck;
-	nv[*n].val = cv;
-	(*n)++;
+	e->key = ck;
+	e->val = cv;
 }
 
 static const char *kv_find(const struct kv *v, size_t n, const char *k)
@@ -95,7 +92,8 @@ static int on_sysctl(char **f, int n, void *arg)
 	struct facts *fa = arg;
 
 	if (n >= 3)
-		kv_add(&fa->sysctl, &fa->nsysctl, f[1], f[2], &fa->err);
+		kv_add(&fa->sysctl, &fa->nsysctl, &fa->asysctl, f[1], f[2],
+		       &fa->err);
 	return 0;
 }
 
@@ -117,7 +115,7 @@ static int on_blockdev(char **f, int n, void *arg)
 		return 0;
 	k = kept(&fa->err, an_asprintf("%s\t%s\t%s", f[1], f[2], f[3]));
 	if (k)
-		kv_add(&fa->bdev, &fa->nbdev, k, f[4], &fa->err);
+		kv_add(&fa->bdev, &fa->nbdev, &fa->abdev, k, f[4], &fa->err);
 	free(k);
 	return 0;
 }
@@ -166,17 +164,16 @@ static int on_mount(char **f, int n, void *arg)
 	m.opts = sb.failed ? NULL : sb.buf ? sbuf_detach(&sb) : an_strdup("");
 	sbuf_release(&sb);
 	m.match = -1;
-	v = an_reallocarray(fa->mnt, fa->nmnt + 1, sizeof(*fa->mnt));
-	if (!v || !m.src || !m.dir || !m.type || !m.opts) {
+	v = m.src && m.dir && m.type && m.opts ?
+	    an_push(&fa->mnt, &fa->nmnt, &fa->amnt, sizeof(*fa->mnt), 16) :
+	    NULL;
+	if (!v) {
 		/* a mount that cannot be kept whole is not kept */
-		if (v)
-			fa->mnt = v;
 		mnt_free(&m);
 		fa->err = -AN_E_NOMEM;
 		return 0;
 	}
-	fa->mnt = v;
-	fa->mnt[fa->nmnt++] = m;
+	*v = m;
 	return 0;
 }
 
@@ -337,14 +334,13 @@ static void devmap_add(struct snapdiff *sd, uint32_t after, uint32_t before)
 	for (size_t i = 0; i < sd->ndm; i++)
 		if (sd->dm[i].after == after)
 			return;
-	if (!(v = an_reallocarray(sd->dm, sd->ndm + 1, sizeof(*sd->dm)))) {
+	v = an_push(&sd->dm, &sd->ndm, &sd->adm, sizeof(*sd->dm), 8);
+	if (!v) {
 		sd->err = -AN_E_NOMEM;
 		return;
 	}
-	sd->dm = v;
-	sd->dm[sd->ndm].after = after;
-	sd->dm[sd->ndm].before = before;
-	sd->ndm++;
+	v->after = after;
+	v->before = before;
 }
 
 static void match_mounts(struct facts *b, struct facts *a,
@@ -401,17 +397,15 @@ static void mpmap_add(struct snapdiff *sd, const char *after,
 {
 	struct snap_mpmap m = { an_strdup(after), an_strdup(before) }, *v;
 
-	v = an_reallocarray(sd->mp, sd->nmp + 1, sizeof(*sd->mp));
-	if (!v || !m.after || !m.before) {
-		if (v)
-			sd->mp = v;
+	v = m.after && m.before ?
+	    an_push(&sd->mp, &sd->nmp, &sd->amp, sizeof(*sd->mp), 8) : NULL;
+	if (!v) {
 		free(m.after);
 		free(m.before);
 		sd->err = -AN_E_NOMEM;
 		return;
 	}
-	sd->mp = v;
-	sd->mp[sd->nmp++] = m;
+	*v = m;
 }
 
 int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,

@@ -34,9 +34,9 @@ struct snapdiff {
 	size_t n, alloc;
 	/* AFTER mount points and devices -> BEFORE ones (only those that differ) */
 	struct snap_mpmap { char *after, *before; } *mp;
-	size_t nmp;
+	size_t nmp, amp;
 	struct snap_devmap { uint32_t after, before; } *dm;
-	size_t ndm;
+	size_t ndm, adm;
 	int err;		/* -AN_E_NOMEM: the comparison is not whole */
 };
 

@@ -17,6 +17,7 @@
 #include "util.h"
 #include "base/blk.h"
 #include "base/err.h"
+#include "base/strlist.h"
 #include "sbuf.h"
 #include "input/meta.h"
 
@@ -491,26 +492,22 @@ void meta_mounts_release(struct meta_mounts *m)
 
 bool meta_mount_opt(const char *opts, const char *opt, char *val, size_t n)
 {
-	size_t l = strlen(opt);
-	const char *p = opts;
+	size_t l = strlen(opt), len;
+	const char *p = opts, *item;
 
-	while (p && *p) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
+	while (strlist_next(&p, &item, &len)) {
+		if (len < l || strncmp(item, opt, l) ||
+		    (len != l && item[l] != '='))
+			continue;
+		if (val && n) {
+			size_t vl = len > l ? len - l - 1 : 0;
 
-		if (len >= l && !strncmp(p, opt, l) &&
-		    (len == l || p[l] == '=')) {
-			if (val && n) {
-				size_t vl = len > l ? len - l - 1 : 0;
-
-				if (vl >= n)
-					vl = n - 1;
-				memcpy(val, p + l + (len > l), vl);
-				val[vl] = '\0';
-			}
-			return true;
+			if (vl >= n)
+				vl = n - 1;
+			memcpy(val, item + l + (len > l), vl);
+			val[vl] = '\0';
 		}
-		p = c ? c + 1 : NULL;
+		return true;
 	}
 	return false;
 }

@@ -120,20 +120,18 @@ static int on_blockdev(char **f, int n, void *arg)
 	return 0;
 }
 
+/* The options of the list opts not yet in sb appended, comma-separated. */
 static void add_opts(struct sbuf *sb, const char *opts)
 {
-	const char *p = opts;
+	const char *p = opts, *opt;
+	size_t len;
 
-	while (p && *p) {
-		const char *c = strchr(p, ',');
-		size_t len = c ? (size_t)(c - p) : strlen(p);
-
-		if (len && (!sb->len || !strlist_has(sb->buf, p, len))) {
-			if (sb->len)
-				sbuf_addch(sb, ',');
-			sbuf_add(sb, p, len);
-		}
-		p = c ? c + 1 : NULL;
+	while (strlist_next(&p, &opt, &len)) {
+		if (!len || (sb->len && strlist_has(sb->buf, opt, len)))
+			continue;
+		if (sb->len)
+			sbuf_addch(sb, ',');
+		sbuf_add(sb, opt, len);
 	}
 }
 

@@ -14,6 +14,14 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Whether this machine stores numbers big-endian (the recording's may not). */
+static inline bool host_big_endian(void)
+{
+	const uint16_t one = 1;
+
+	return *(const uint8_t *)&one == 0;
+}
+
 /* Program name used as message prefix ("iorec", "ioreport"). */
 extern const char *util_progname;
 

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "util.h"
 #include "record.h"
 
 #define ELF_MAX_SIZE	(512u << 20)	/* a larger libc is not one */
@@ -82,8 +83,7 @@ static bool in_file(const struct elf_file *e, uint64_t off, uint64_t len)
 /* Check the identification bytes; fill is64/swap/machine. */
 static int elf_ident(struct elf_file *e)
 {
-	uint16_t one = 1;
-	bool little = *(const uint8_t *)&one;
+	bool little = !host_big_endian();
 
 	if (e->size < EI_NIDENT || memcmp(e->p, ELFMAG, SELFMAG))
 		return -1;

@@ -777,14 +777,13 @@ static int write_header(struct rec *r)
 {
 	struct sbuf sb = SBUF_INIT_FATAL;
 	struct iorec_header h;
-	uint16_t one = 1;
 	uint8_t *buf;
 	size_t len;
 	int ret;
 
 	header_text(r, &sb);
 	memset(&h, 0, sizeof(h));
-	h.endian = *(uint8_t *)&one ? IOREC_ENDIAN_LITTLE : IOREC_ENDIAN_BIG;
+	h.endian = host_big_endian() ? IOREC_ENDIAN_BIG : IOREC_ENDIAN_LITTLE;
 	h.long_size = (uint8_t)r->long_size;
 	h.page_size = (uint32_t)sysconf(_SC_PAGESIZE);
 	h.subbuf_size = (uint32_t)r->subbuf_size;

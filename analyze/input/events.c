@@ -15,6 +15,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
 
+#include "util.h"
 #include "base/err.h"
 #include "sbuf.h"
 #include "input/meta.h"
@@ -169,7 +170,7 @@ bool source_build_types(struct source *src)
 
 	/* the common fields are the same in every event */
 	src->type_size = src->pid_size = 0;
-	src->swap = tep_is_file_bigendian(src->tep) != source_host_big_endian();
+	src->swap = tep_is_file_bigendian(src->tep) != host_big_endian();
 	for (int i = 0; list && list[i] && i < n; i++) {
 		struct tep_format_field *ft, *fp;
 
@@ -265,7 +266,7 @@ static inline bool field_swap(const struct tep_format_field *field)
 
 	if (tep != swap_tep) {
 		swap_val = tep_is_file_bigendian((struct tep_handle *)tep) !=
-			   source_host_big_endian();
+			   host_big_endian();
 		swap_tep = tep;
 	}
 	return swap_val;

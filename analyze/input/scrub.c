@@ -10,6 +10,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "util.h"
 #include "base/err.h"
 #include "input/ftrace-guard.h"
 #include "input/scrub.h"
@@ -37,7 +38,6 @@ void scrub_raw_args(struct scrub *s, const uint8_t *nargs, size_t n)
 struct scrub *scrub_new(bool big_endian, int long_size, uint32_t subbuf_size)
 {
 	struct scrub *s = an_calloc(1, sizeof(*s));
-	uint16_t one = 1;
 
 	if (!s)
 		return NULL;
@@ -54,7 +54,7 @@ struct scrub *scrub_new(bool big_endian, int long_size, uint32_t subbuf_size)
 	s->subbuf = subbuf_size;
 	tep_set_file_bigendian(s->tep, big_endian ? TEP_BIG_ENDIAN :
 			       TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(s->tep, *(uint8_t *)&one ? TEP_LITTLE_ENDIAN :
+	tep_set_local_bigendian(s->tep, !host_big_endian() ? TEP_LITTLE_ENDIAN :
 				TEP_BIG_ENDIAN);
 	tep_set_long_size(s->tep, long_size);
 	tep_set_page_size(s->tep, (int)subbuf_size);

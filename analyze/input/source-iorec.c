@@ -159,7 +159,7 @@ static int setup_tep(struct source *src, const struct iorec_header *h)
 		return -1;
 	tep_set_file_bigendian(src->tep, in->big_endian ? TEP_BIG_ENDIAN :
 			       TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(src->tep, source_host_big_endian() ? TEP_BIG_ENDIAN :
+	tep_set_local_bigendian(src->tep, host_big_endian() ? TEP_BIG_ENDIAN :
 				TEP_LITTLE_ENDIAN);
 	tep_set_long_size(src->tep, h->long_size);
 	tep_set_page_size(src->tep, (int)h->subbuf_size);

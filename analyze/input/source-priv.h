@@ -138,12 +138,6 @@ struct source {
 	int read_err;		/* pass 2: -AN_E_NOMEM stops the walk */
 };
 
-static inline bool source_host_big_endian(void)
-{
-	const uint16_t one = 1;
-
-	return *(const uint8_t *)&one == 0;
-}
 
 /* source.c: queue a warning for source_warning() */
 void source_warn(struct source *src, const char *fmt, ...)

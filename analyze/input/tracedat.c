@@ -19,6 +19,7 @@
 #include <traceevent/kbuffer.h>
 #include <trace-cmd/trace-cmd.h>
 
+#include "util.h"
 #include "tracedat.h"
 #include "base/err.h"
 #include "sbuf.h"
@@ -313,7 +314,7 @@ static int reader_load(struct source *src, struct an_err *e)
 		return an_nomem(e, src->path);
 	tep_set_file_bigendian(src->tep, in->big_endian ? TEP_BIG_ENDIAN :
 			       TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(src->tep, source_host_big_endian() ?
+	tep_set_local_bigendian(src->tep, host_big_endian() ?
 				TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(src->tep, in->long_size);
 	tep_set_page_size(src->tep, (int)in->subbuf_size);

@@ -39,6 +39,10 @@ VER=$(sed -n 's/^#define DB_SCHEMA_VERSION[[:space:]]*\([0-9]*\).*/\1/p' "$top_s
 [ "$(q 'PRAGMA user_version')" = "$VER" ] || fail "schema version not stored"
 [ "$(q "SELECT value FROM db_info WHERE key = 'schema_version'")" = "$VER" ] ||
 	fail "db_info schema_version is not $VER"
+# the content id of a recording is what finds it again in a database of an
+# earlier version: it never changes (this one since the first release)
+[ "$(q 'SELECT content_id FROM recordings WHERE rec_id = 1')" = a148011dc60c78d2 ] ||
+	fail "the content id of $A changed: $(q 'SELECT content_id FROM recordings')"
 "$IOREPORT" processes --json "$A" >"$T/p.json"
 "$IOREPORT" files --json "$A" >"$T/f.json"
 python3 - "$DB" "$T/f.json" "$T/p.json" <<'EOF' || fail "database differs from the views"

@@ -28,7 +28,7 @@ struct hmap {
  * (the content_id of a recording in the SQLite database): never change
  * them.
  */
-#define HASH_SEED	1469598103934665603ULL
+#define HASH_SEED	0xcbf29ce484222325ULL	/* FNV-1a's offset basis */
 uint64_t hash_mix(uint64_t h);
 uint64_t hash_str(uint64_t h, const char *s);
 uint64_t hash_bytes(uint64_t h, const void *p, size_t n);

@@ -44,22 +44,13 @@ static uint64_t hash_field(uint64_t h, const char *s)
 }
 
 /*
- * The content id's start: FNV-1a's offset basis.  Not HASH_SEED, which
- * is 1469598103934665603 (0x14650fb0739d0383), that basis with its last
- * digit lost: content ids are stored in databases, and a recording
- * loaded again must find its row, so this one keeps the seed it was
- * made with.
- */
-#define CONTENT_ID_SEED	0xcbf29ce484222325ULL
-
-/*
  * The content id: what makes a recording itself wherever its file lies,
  * known right after source_open() (trace.dat gives its first timestamps
  * then, .iorec its chunk descriptors).
  */
 static void content_id(const struct source_info *in, char out[17])
 {
-	uint64_t h = CONTENT_ID_SEED;
+	uint64_t h = HASH_SEED;
 	uint64_t v[3] = { in->kind, in->first_ts, in->ncpus };
 
 	h = hash_bytes(h, v, sizeof(v));

@@ -37,18 +37,23 @@
  * (an absolute path outside /dev, /proc and /sys) or a block device of
  * the snapshot; not a pipe, socket, tty, eventfd or unknown fd.
  */
-static bool file_io(const struct driver *a, const struct file *f,
+static bool file_io(const struct driver *a, struct file *f,
 		    const struct sys_call *c)
 {
 	const char *p;
 
 	if (sys_call_fd(c) < 0)
 		return true;
-	p = f ? f->path : NULL;
-	if (meta_path_regular(p))
-		return true;
-	/* and the block devices of the snapshot */
-	return p && !strncmp(p, "/dev/", 5) && meta_bdevs_has(&a->bdevs, p + 5);
+	if (!f || !f->path)
+		return false;
+	/* the answer of its path, kept in the file until the path changes */
+	if (!f->path_class) {
+		p = f->path;
+		f->path_class = meta_path_regular(p) ||
+				(!strncmp(p, "/dev/", 5) &&
+				 meta_bdevs_has(&a->bdevs, p + 5)) ? 1 : -1;
+	}
+	return f->path_class > 0;
 }
 
 /* The accounting's per-call hook: the slow heap, then the caller's hook. */

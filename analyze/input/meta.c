@@ -415,12 +415,6 @@ static int find_mount(char **f, int n, void *arg)
 	return 0;
 }
 
-bool meta_path_regular(const char *path)
-{
-	return path && path[0] == '/' && strncmp(path, "/proc/", 6) &&
-	       strncmp(path, "/sys/", 5) && strncmp(path, "/dev/", 5);
-}
-
 size_t meta_mount_of(const char *snap, const char *path, uint32_t *dev)
 {
 	struct mnt_q q = { path, 0, 0 };

@@ -15,6 +15,7 @@
 #define IOREPORT_INPUT_META_H
 
 #include <stdbool.h>
+#include <string.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -161,8 +162,23 @@ void meta_bdevs_release(struct meta_bdevs *b);
 /*
  * meta_path_regular - whether path names a file of a file system: absolute
  * and not under /proc, /sys or /dev (pseudo-files and device nodes).
+ * Inline: the accounting asks it of every file syscall.
  */
-bool meta_path_regular(const char *path);
+static inline bool meta_path_regular(const char *path)
+{
+	if (!path || path[0] != '/')
+		return false;
+	switch (path[1]) {
+	case 'p':
+		return strncmp(path, "/proc/", 6) != 0;
+	case 's':
+		return strncmp(path, "/sys/", 5) != 0;
+	case 'd':
+		return strncmp(path, "/dev/", 5) != 0;
+	default:
+		return true;
+	}
+}
 
 /*
  * meta_mount_of - the mount whose mount point is the longest prefix of

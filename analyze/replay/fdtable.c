@@ -44,6 +44,13 @@ struct filetab {
  */
 #define MAX_UNNAMED	65536
 
+/* A new path for f (or NULL): what users derived from the old one goes. */
+static void set_path(struct file *f, char *path)
+{
+	f->path = path;
+	f->path_class = 0;
+}
+
 /* The link to key's entry, or NULL. */
 static struct hnode **idx_find(const struct filetab *ft, const char *key)
 {
@@ -172,7 +179,7 @@ struct file *filetab_devino(struct filetab *ft, unsigned int major,
 	f = idx_get(ft, key);
 	if (f) {
 		if (!f->path && path && *path)
-			f->path = dup_str(ft, path);
+			set_path(f, dup_str(ft, path));
 		return f;
 	}
 	f = file_add(ft);
@@ -184,7 +191,7 @@ struct file *filetab_devino(struct filetab *ft, unsigned int major,
 	f->minor = minor;
 	f->ino = ino;
 	if (path && *path)
-		f->path = dup_str(ft, path);
+		set_path(f, dup_str(ft, path));
 	return f;
 }
 
@@ -229,7 +236,7 @@ struct file *filetab_path(struct filetab *ft, const char *path)
 		return f;
 	}
 	idx_put(ft, key, f);
-	f->path = dup_str(ft, path);
+	set_path(f, dup_str(ft, path));
 	return f;
 }
 
@@ -269,7 +276,7 @@ void file_set_name(struct filetab *ft, struct file *f, const char *path,
 	if (f->path || !path || !*path || (f->fd < 0 && !f->has_devino) ||
 	    f == &ft->spare)
 		return;
-	f->path = dup_str(ft, path);
+	set_path(f, dup_str(ft, path));
 	if (!f->path)
 		return;
 	if (has_devino && !f->has_devino) {
@@ -365,7 +372,7 @@ void file_rename(struct filetab *ft, struct file *f, const char *newpath)
 	take_path(ft, f, newpath);
 	add_name(ft, f, "written as", f->path);
 	free(f->path);
-	f->path = p;
+	set_path(f, p);
 	f->unlinked = false;
 }
 
@@ -381,8 +388,8 @@ void file_exchange(struct filetab *ft, struct file *a, struct file *b)
 	add_name(ft, a, "written as", a->path);
 	add_name(ft, b, "written as", b->path);
 	t = a->path;
-	a->path = b->path;
-	b->path = t;
+	set_path(a, b->path);
+	set_path(b, t);
 }
 
 void file_unlink(struct filetab *ft, struct file *f)

@@ -33,6 +33,8 @@ struct file {
 	char *names;		/* its other names, "written as a.tmp,
 				   linked as b", or NULL */
 	bool unlinked;		/* its (last) name was unlinked */
+	signed char path_class;	/* what a user worked out from path, kept
+				   for it: 0 after every change of path */
 	void *user;		/* the aggregator's data (struct filestat) */
 };
 

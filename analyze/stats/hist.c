@@ -104,11 +104,12 @@ static int spill(struct hist *h, uint64_t ns)
 
 int hist_add(struct hist *h, uint64_t ns)
 {
-	int i = hist_bucket(ns);
+	int i = hist_bucket(ns), g = i / HIST_SUB;
 
-	if (h->count >= HIST_INLINE) {
-		if (!h->b ? spill(h, ns) < 0 :
-		    cover(h, i / HIST_SUB, i / HIST_SUB) < 0)
+	/* past the inline samples: buckets, grown to g when it is outside */
+	if (h->count >= HIST_INLINE &&
+	    (!h->b || g < h->g0 || g >= h->g0 + h->ng)) {
+		if (!h->b ? spill(h, ns) < 0 : cover(h, g, g) < 0)
 			return -AN_E_NOMEM;
 	}
 	if (!h->count || ns < h->min)

@@ -870,6 +870,39 @@ static void test_aio(void **state)
 	aio_free(ar);
 }
 
+/*
+ * What a user worked out from a file's path (its path_class) is dropped
+ * with every new path: a rename, an exchange, a late name, a link.
+ */
+static void test_path_class(void **state)
+{
+	struct filetab *ft = filetab_new();
+	struct file *a, *b, *u;
+
+	(void)state;
+	assert_non_null(ft);
+	a = filetab_path(ft, "/tmp/a.tmp");
+	b = filetab_path(ft, "/dev/null");
+	u = filetab_anon(ft, 7, 3, 0);
+	assert_true(a && b && u);
+	assert_int_equal(a->path_class, 0);
+	a->path_class = 1;
+	file_rename(ft, a, "/tmp/a");
+	assert_string_equal(a->path, "/tmp/a");
+	assert_int_equal(a->path_class, 0);
+	a->path_class = 1;
+	b->path_class = -1;
+	file_exchange(ft, a, b);
+	assert_string_equal(a->path, "/dev/null");
+	assert_int_equal(a->path_class, 0);
+	assert_int_equal(b->path_class, 0);
+	u->path_class = -1;
+	file_set_name(ft, u, "/var/log/x", false, 0, 0, 0);
+	assert_string_equal(u->path, "/var/log/x");
+	assert_int_equal(u->path_class, 0);
+	filetab_free(ft, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -887,6 +920,7 @@ int main(void)
 		cmocka_unit_test(test_kstat_hist),
 		RUN_TEST(test_on_call),
 		cmocka_unit_test(test_unnamed_cap),
+		cmocka_unit_test(test_path_class),
 		cmocka_unit_test(test_imap),
 		cmocka_unit_test(test_map_of_inode),
 		cmocka_unit_test(test_dup2_then_close),

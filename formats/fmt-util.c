@@ -46,20 +46,25 @@ int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
 	return 0;
 }
 
-int fmt_grow(void **buf, size_t *cap, size_t need, size_t first)
+int fmt_grow_array(void **buf, size_t *cap, size_t need, size_t size,
+		   size_t first)
 {
-	size_t n = need;
+	size_t max = SIZE_MAX / size, n = need;
 	void *nb;
 
 	if (need <= *cap)
 		return 0;
+	if (need > max)
+		return -1;
 	if (first) {
 		n = *cap ? *cap : first;
+		if (n > max)
+			n = need;
 		/* doubling stops short of overflow: then exactly need */
 		while (n < need)
-			n = n > SIZE_MAX / 2 ? need : n * 2;
+			n = n > max / 2 ? need : n * 2;
 	}
-	nb = realloc(*buf, n);
+	nb = realloc(*buf, n * size);
 	if (!nb)
 		return -1;
 	*buf = nb;

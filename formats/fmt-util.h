@@ -35,13 +35,32 @@ int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
 		  uint64_t *done);
 
 /*
- * fmt_grow - make the heap buffer *buf of *cap bytes hold need bytes
- * @first: 0 to grow to need bytes exactly; else the capacity an empty
- *   buffer starts with, doubled until it holds need (a buffer appended to
- *   in small pieces is then reallocated only a few times)
+ * fmt_grow_array - make the heap array *buf of *cap elements of size bytes
+ * hold need elements
+ * @size: the bytes of one element, not 0
+ * @first: 0 to grow to need elements exactly; else the capacity an empty
+ *   array starts with, doubled until it holds need (an array appended to
+ *   one element at a time is then reallocated only a few times)
+ *
+ * The byte size is checked: need * size past SIZE_MAX fails (with a
+ * 32-bit size_t a count read from a file can get there), and doubling
+ * stops short of it, growing to exactly need instead.
+ *
+ * Return: 0, or -1 when out of memory or past SIZE_MAX bytes (*buf and
+ * *cap unchanged).
+ */
+int fmt_grow_array(void **buf, size_t *cap, size_t need, size_t size,
+		   size_t first);
+
+/*
+ * fmt_grow - fmt_grow_array() of bytes: make the heap buffer *buf of *cap
+ * bytes hold need bytes, exactly (first 0) or doubling from first
  *
  * Return: 0, or -1 when out of memory (*buf and *cap unchanged).
  */
-int fmt_grow(void **buf, size_t *cap, size_t need, size_t first);
+static inline int fmt_grow(void **buf, size_t *cap, size_t need, size_t first)
+{
+	return fmt_grow_array(buf, cap, need, 1, first);
+}
 
 #endif /* FMT_UTIL_H */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "fmt-util.h"
 #include "iorec-format.h"
 
 struct iorec_reader {
@@ -60,20 +61,6 @@ static ssize_t rd(struct iorec_reader *r, void *buf, size_t n, uint64_t off)
 		got += (size_t)k;
 	}
 	return (ssize_t)got;
-}
-
-static int grow(uint8_t **buf, size_t *cap, size_t n)
-{
-	uint8_t *nb;
-
-	if (n <= *cap)
-		return 0;
-	nb = realloc(*buf, n);
-	if (!nb)
-		return -IOREC_E_NOMEM;
-	*buf = nb;
-	*cap = n;
-	return 0;
 }
 
 static struct iorec_reader *open_common(int fd, bool own, int *err)
@@ -192,9 +179,8 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 	if (c->stored_len < pre || c->raw_len < pre)
 		return -IOREC_E_BAD_LENGTH;
 
-	ret = grow(&r->stored, &r->stored_cap, c->stored_len + 1);
-	if (ret)
-		return ret;
+	if (fmt_grow((void **)&r->stored, &r->stored_cap, c->stored_len + 1, 0))
+		return -IOREC_E_NOMEM;
 	n = rd(r, r->stored, c->stored_len, off + sizeof(h));
 	if (n < 0)
 		return -IOREC_E_IO;
@@ -225,9 +211,8 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 		c->payload_len = c->stored_len;
 		return 1;
 	}
-	ret = grow(&r->raw, &r->raw_cap, (size_t)c->raw_len + 1);
-	if (ret)
-		return ret;
+	if (fmt_grow((void **)&r->raw, &r->raw_cap, (size_t)c->raw_len + 1, 0))
+		return -IOREC_E_NOMEM;
 	memcpy(r->raw, r->stored, pre);
 	if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
 		return -IOREC_E_NOMEM;

@@ -89,6 +89,7 @@ struct tracedat_reader {
 
 	struct rbuffer *buf;
 	uint32_t nbuf;
+	size_t buf_cap;		/* elements allocated in buf */
 	int pending_v6_buffer;	/* v6: index of the instance a CPUCOUNT may follow */
 
 	uint64_t sec_off[TRACEDAT_SEC_CMDLINES + 1];	/* v7 sections by id */
@@ -541,15 +542,12 @@ static char *selected_clock(const char *text)
 static int new_buffer(struct tracedat_reader *r, uint64_t off,
 		      struct rbuffer **out)
 {
-	struct rbuffer *nb;
-
 	if (r->nbuf >= MAX_BUFFERS)
 		return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
-	nb = realloc(r->buf, (r->nbuf + 1) * sizeof(*nb));
-	if (!nb)
+	if (fmt_grow_array((void **)&r->buf, &r->buf_cap, r->nbuf + 1,
+			   sizeof(*r->buf), 4))
 		return fail(r, -TRACEDAT_E_NOMEM, off);
-	r->buf = nb;
-	*out = &nb[r->nbuf++];
+	*out = &r->buf[r->nbuf++];
 	memset(*out, 0, sizeof(**out));
 	return 0;
 }

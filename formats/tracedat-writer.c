@@ -377,29 +377,12 @@ int tracedat_writer_set_cmdlines(struct tracedat_writer *w,
 	return set_text(w, &w->cmdlines, text, len, SIZE_MAX);
 }
 
-/* Grow an array of n elements of size sz to hold one more. */
-static int grow(void **arr, size_t *cap, size_t n, size_t sz)
-{
-	void *na;
-	size_t nc;
-
-	if (n < *cap)
-		return 0;
-	nc = *cap ? *cap * 2 : 16;
-	na = realloc(*arr, nc * sz);
-	if (!na)
-		return -TRACEDAT_E_NOMEM;
-	*arr = na;
-	*cap = nc;
-	return 0;
-}
-
 static int add_text(struct text **arr, size_t *n, size_t *cap,
 		    const void *text, size_t len)
 {
 	struct text t = { NULL, len };
 
-	if (grow((void **)arr, cap, *n, sizeof(**arr)))
+	if (fmt_grow_array((void **)arr, cap, *n + 1, sizeof(**arr), 16))
 		return -TRACEDAT_E_NOMEM;
 	t.p = memdup(text, len);
 	if (!t.p)
@@ -437,7 +420,8 @@ int tracedat_writer_add_event_format(struct tracedat_writer *w,
 			break;
 		}
 	if (!s) {
-		if (grow((void **)&w->sys, &w->sys_cap, w->nsys, sizeof(*w->sys)))
+		if (fmt_grow_array((void **)&w->sys, &w->sys_cap, w->nsys + 1,
+				   sizeof(*w->sys), 16))
 			return -TRACEDAT_E_NOMEM;
 		s = &w->sys[w->nsys];
 		memset(s, 0, sizeof(*s));
@@ -486,7 +470,8 @@ int tracedat_writer_add_option(struct tracedat_writer *w, uint16_t id,
 	}
 	if (len > (16u << 20) || (len && !data))
 		return -TRACEDAT_E_INVAL;
-	if (grow((void **)&w->opts, &w->opts_cap, w->nopts, sizeof(*w->opts)))
+	if (fmt_grow_array((void **)&w->opts, &w->opts_cap, w->nopts + 1,
+			   sizeof(*w->opts), 16))
 		return -TRACEDAT_E_NOMEM;
 	o = &w->opts[w->nopts];
 	o->id = id;

@@ -3,7 +3,8 @@
  * test-fmt-util.c - unit tests of the helpers the .iorec and trace.dat
  * code of formats/ shares: the write loop through interrupted and short
  * writes, its pwrite() form and its errors, buffer growth to a size or by
- * doubling (and its failure), and the error-table lookup.
+ * doubling (and its failure), array growth (and its overflow checks), and
+ * the error-table lookup.
  */
 #include "config.h"
 
@@ -181,6 +182,52 @@ static void test_grow(void **state)
 	free(buf);
 }
 
+/*
+ * Arrays: capacities in elements, doubling from first; a byte size past
+ * SIZE_MAX (a count from a file, on a 32-bit size_t) fails before any
+ * allocation, and doubling stops short of it.
+ */
+static void test_grow_array(void **state)
+{
+	uint32_t *arr = NULL;
+	size_t cap = 0;
+
+	(void)state;
+	assert_int_equal(fmt_grow_array((void **)&arr, &cap, 1, sizeof(*arr),
+					16), 0);
+	assert_int_equal(cap, 16);
+	arr[15] = 7;
+	assert_int_equal(fmt_grow_array((void **)&arr, &cap, 17, sizeof(*arr),
+					16), 0);
+	assert_int_equal(cap, 32);
+	assert_int_equal(arr[15], 7);
+	assert_int_equal(fmt_grow_array((void **)&arr, &cap, 20, sizeof(*arr),
+					0), 0);
+	assert_int_equal(cap, 32);
+
+	/* need * size wraps: refused, the array kept */
+	{
+		uint32_t *old = arr;
+
+		assert_int_equal(fmt_grow_array((void **)&arr, &cap,
+						SIZE_MAX / 4 + 1, sizeof(*arr),
+						16), -1);
+		assert_int_equal(fmt_grow_array((void **)&arr, &cap,
+						SIZE_MAX / 2, 8, 0), -1);
+		assert_ptr_equal(arr, old);
+		assert_int_equal(cap, 32);
+		assert_int_equal(arr[15], 7);
+	}
+	/*
+	 * the largest count that fits: doubling would wrap, so exactly that
+	 * is asked for, which no allocator gives
+	 */
+	assert_int_equal(fmt_grow_array((void **)&arr, &cap, SIZE_MAX / 4,
+					sizeof(*arr), 16), -1);
+	assert_int_equal(cap, 32);
+	free(arr);
+}
+
 static void test_strerror(void **state)
 {
 	static const char *const str[] = { "zero", "one", "two" };
@@ -200,6 +247,7 @@ int main(void)
 		cmocka_unit_test(test_write_all_at),
 		cmocka_unit_test(test_write_all_errors),
 		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_grow_array),
 		cmocka_unit_test(test_strerror),
 	};
 

@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -44,6 +45,37 @@ int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
 			*done += (uint64_t)n;
 	}
 	return 0;
+}
+
+bool fmt_write_nospc(int err)
+{
+	return err == ENOSPC || err == EDQUOT;
+}
+
+ssize_t fmt_read_all(int fd, void *buf, size_t len, uint64_t *at)
+{
+	uint8_t *p = buf;
+	size_t got = 0;
+
+	if (len > SSIZE_MAX) {
+		errno = EINVAL;
+		return -1;
+	}
+	while (got < len) {
+		ssize_t n = at ? pread(fd, p + got, len - got, (off_t)*at) :
+				 read(fd, p + got, len - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			break;
+		got += (size_t)n;
+		if (at)
+			*at += (uint64_t)n;
+	}
+	return (ssize_t)got;
 }
 
 int fmt_grow_array(void **buf, size_t *cap, size_t need, size_t size,

@@ -7,8 +7,10 @@
 #ifndef FMT_UTIL_H
 #define FMT_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * fmt_strerror - the string of an error code in a table built from an
@@ -33,6 +35,26 @@ const char *fmt_strerror(const char *const *str, int max, int err);
  */
 int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,
 		  uint64_t *done);
+
+/*
+ * fmt_write_nospc - whether the errno of a failed write says the file
+ * system or the user's quota is full (ENOSPC, EDQUOT): the writers report
+ * that as their "no space" error, which a user can act on, rather than as
+ * a plain I/O error
+ */
+bool fmt_write_nospc(int err);
+
+/*
+ * fmt_read_all - read len bytes from fd into buf, retrying on EINTR and
+ * short reads; only the end of the file stops it early
+ * @at: NULL to read at fd's position (fd may be a pipe); else the file
+ *   offset to pread() at, advanced past what was read, also by the bytes
+ *   read before a failure (so *at names where the file ended or failed)
+ *
+ * Return: the bytes read, len or fewer at the end of the file; or -1 with
+ * errno set for a failed read, or EINVAL for len past SSIZE_MAX.
+ */
+ssize_t fmt_read_all(int fd, void *buf, size_t len, uint64_t *at);
 
 /*
  * fmt_grow_array - make the heap array *buf of *cap elements of size bytes

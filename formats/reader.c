@@ -7,7 +7,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,26 +40,13 @@ struct iorec_reader {
 	ZSTD_DCtx *dctx;
 };
 
-/* Read up to n bytes at the current position (or at off when seekable). */
+/*
+ * Read up to n bytes at off (at the current position when not seekable):
+ * fmt_read_all(), fewer only at the end of the file.
+ */
 static ssize_t rd(struct iorec_reader *r, void *buf, size_t n, uint64_t off)
 {
-	size_t got = 0;
-
-	while (got < n) {
-		ssize_t k = r->seekable ?
-			pread(r->fd, (char *)buf + got, n - got,
-			      (off_t)(off + got)) :
-			read(r->fd, (char *)buf + got, n - got);
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		if (k == 0)
-			break;
-		got += (size_t)k;
-	}
-	return (ssize_t)got;
+	return fmt_read_all(r->fd, buf, n, r->seekable ? &off : NULL);
 }
 
 static struct iorec_reader *open_common(int fd, bool own, int *err)

@@ -199,22 +199,16 @@ static void mem_free(struct tracedat_reader *r, uint8_t **buf, size_t *cap)
 static int pread_all(struct tracedat_reader *r, void *dst, size_t n,
 		     uint64_t off)
 {
-	size_t got = 0;
+	uint64_t at = off;
+	ssize_t k;
 
 	if (off > r->fsize || n > r->fsize - off)
 		return fail(r, -TRACEDAT_E_TRUNCATED, off);
-	while (got < n) {
-		ssize_t k = pread(r->fd, (uint8_t *)dst + got, n - got,
-				  (off_t)(off + got));
-
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return fail(r, -TRACEDAT_E_IO, off + got);
-		if (k == 0)
-			return fail(r, -TRACEDAT_E_TRUNCATED, off + got);
-		got += (size_t)k;
-	}
+	k = fmt_read_all(r->fd, dst, n, &at);
+	if (k < 0)
+		return fail(r, -TRACEDAT_E_IO, at);
+	if ((size_t)k < n)
+		return fail(r, -TRACEDAT_E_TRUNCATED, at);
 	return 0;
 }
 

@@ -101,8 +101,7 @@ struct tracedat_writer {
 static int fail_errno(struct tracedat_writer *w, int code)
 {
 	w->saved_errno = errno;
-	if (code == -TRACEDAT_E_IO &&
-	    (w->saved_errno == ENOSPC || w->saved_errno == EDQUOT))
+	if (code == -TRACEDAT_E_IO && fmt_write_nospc(w->saved_errno))
 		code = -TRACEDAT_E_NOSPC;
 	w->failed = code;
 	return code;
@@ -611,6 +610,24 @@ int tracedat_writer_add_page(struct tracedat_writer *w, uint32_t cpu,
 	return 0;
 }
 
+/*
+ * Read n bytes of the spool at *off, advancing it; the spool ending
+ * before them is an I/O error (EIO), as it holds what this writer wrote.
+ *
+ * Return: 0, or -TRACEDAT_E_IO with the writer stopped (fail_errno()).
+ */
+static int spool_read(struct tracedat_writer *w, void *buf, size_t n,
+		      uint64_t *off)
+{
+	ssize_t k = fmt_read_all(w->spool, buf, n, off);
+
+	if (k >= 0 && (size_t)k == n)
+		return 0;
+	if (k >= 0)
+		errno = EIO;
+	return fail_errno(w, -TRACEDAT_E_IO);
+}
+
 /* Copy a CPU's spooled blocks to the output, in order. */
 static int copy_cpu(struct tracedat_writer *w, const struct wcpu *c)
 {
@@ -626,30 +643,19 @@ static int copy_cpu(struct tracedat_writer *w, const struct wcpu *c)
 		return -TRACEDAT_E_NOMEM;
 	while (blk != NO_BLOCK && !ret) {
 		uint32_t len;
-		uint64_t off;
+		uint64_t off = blk;
 
-		if (pread(w->spool, h, SPOOL_HDR, (off_t)blk) != SPOOL_HDR) {
-			ret = fail_errno(w, -TRACEDAT_E_IO);
+		if ((ret = spool_read(w, h, SPOOL_HDR, &off)))
 			break;
-		}
 		memcpy(&len, h + 8, 4);
-		off = blk + SPOOL_HDR;
 		while (len && !ret) {
 			size_t n = len < RAW_BLOCK_MAX ? len : RAW_BLOCK_MAX;
-			ssize_t k = pread(w->spool, buf, n, (off_t)off);
 
-			if (k < 0 && errno == EINTR)
-				continue;
-			if (k <= 0) {
-				if (!k)
-					errno = EIO;
-				ret = fail_errno(w, -TRACEDAT_E_IO);
-				break;
-			}
-			ret = out_put(w, buf, (size_t)k);
-			off += (uint64_t)k;
-			len -= (uint32_t)k;
-			copied += (uint64_t)k;
+			ret = spool_read(w, buf, n, &off);
+			if (!ret)
+				ret = out_put(w, buf, n);
+			len -= (uint32_t)n;
+			copied += n;
 		}
 		memcpy(&blk, h, 8);
 	}

@@ -45,8 +45,8 @@ int iorec_writer_flush(struct iorec_writer *w)
 	w->len = 0;
 	if (ret) {
 		w->saved_errno = errno;
-		w->failed = errno == ENOSPC || errno == EDQUOT ?
-			    -IOREC_E_NOSPC : -IOREC_E_IO;
+		w->failed = fmt_write_nospc(errno) ? -IOREC_E_NOSPC :
+			    -IOREC_E_IO;
 		return w->failed;
 	}
 	return 0;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-fmt-util.c - unit tests of the helpers the .iorec and trace.dat
- * code of formats/ shares: the write loop through interrupted and short
- * writes, its pwrite() form and its errors, buffer growth to a size or by
- * doubling (and its failure), array growth (and its overflow checks), and
- * the error-table lookup.
+ * code of formats/ shares: the write and the read loop through interrupted
+ * and short transfers, their pwrite() and pread() forms and their errors,
+ * the "no space" errno test, buffer growth to a size or by doubling (and
+ * its failure), array growth (and its overflow checks), and the
+ * error-table lookup.
  */
 #include "config.h"
 
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -144,6 +146,113 @@ static void test_write_all_errors(void **state)
 	assert_int_equal(errno, EBADF);
 }
 
+/*
+ * The reading side: a writer child sends the pattern in pieces with pauses
+ * while a timer interrupts read() every millisecond; every byte arrives in
+ * one call, in order.  Then the end of the pipe: fewer bytes, not -1.
+ */
+static void test_read_all_interrupted(void **state)
+{
+	struct itimerval it = { { 0, 1000 }, { 0, 1000 } }, off = { 0 };
+	struct sigaction sa;
+	uint8_t *buf = malloc(PIPE_BYTES + 16);
+	int p[2], status;
+	pid_t pid;
+
+	(void)state;
+	assert_non_null(buf);
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		uint8_t out[4096];
+
+		close(p[0]);
+		for (size_t sent = 0; sent < PIPE_BYTES; sent += sizeof(out)) {
+			for (size_t i = 0; i < sizeof(out); i++)
+				out[i] = pattern(sent + i);
+			if (fmt_write_all(p[1], out, sizeof(out), NULL, NULL))
+				_exit(2);
+			if (sent % (256u << 10) == 0)
+				usleep(2000);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_alarm;
+	sigemptyset(&sa.sa_mask);
+	assert_int_equal(sigaction(SIGALRM, &sa, NULL), 0);
+	alarms = 0;
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+	assert_int_equal(fmt_read_all(p[0], buf, PIPE_BYTES, NULL), PIPE_BYTES);
+	setitimer(ITIMER_REAL, &off, NULL);
+	for (size_t i = 0; i < PIPE_BYTES; i++)
+		if (buf[i] != pattern(i))
+			fail_msg("byte %zu differs", i);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_true(alarms > 0);
+	/* the writer is gone: the end of the file, no error */
+	assert_int_equal(fmt_read_all(p[0], buf, 16, NULL), 0);
+	close(p[0]);
+	free(buf);
+}
+
+/*
+ * With an offset: pread() there, the offset advanced past what was read
+ * (to the end of the file when it is short), fd's own offset not moved.
+ */
+static void test_read_all_at(void **state)
+{
+	int fd = memfd_create("fmt-util", 0);
+	uint64_t at = 2;
+	char back[8];
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "abcdef", 6), 6);
+	assert_int_equal(lseek(fd, 1, SEEK_SET), 1);
+	assert_int_equal(fmt_read_all(fd, back, 3, &at), 3);
+	assert_memory_equal(back, "cde", 3);
+	assert_int_equal(at, 5);
+	assert_int_equal(fmt_read_all(fd, back, 8, &at), 1);
+	assert_int_equal(back[0], 'f');
+	assert_int_equal(at, 6);
+	assert_int_equal(lseek(fd, 0, SEEK_CUR), 1);
+	/* at fd's position */
+	assert_int_equal(fmt_read_all(fd, back, 2, NULL), 2);
+	assert_memory_equal(back, "bc", 2);
+	assert_int_equal(fmt_read_all(fd, back, 0, NULL), 0);
+	close(fd);
+}
+
+/* A failed read: -1 with the errno of read(); a length past SSIZE_MAX. */
+static void test_read_all_errors(void **state)
+{
+	char back[4];
+	uint64_t at = 7;
+
+	(void)state;
+	assert_int_equal(fmt_read_all(-1, back, sizeof(back), NULL), -1);
+	assert_int_equal(errno, EBADF);
+	assert_int_equal(fmt_read_all(-1, back, sizeof(back), &at), -1);
+	assert_int_equal(errno, EBADF);
+	assert_int_equal(at, 7);
+	assert_int_equal(fmt_read_all(0, back, (size_t)SSIZE_MAX + 1, NULL), -1);
+	assert_int_equal(errno, EINVAL);
+}
+
+static void test_write_nospc(void **state)
+{
+	(void)state;
+	assert_true(fmt_write_nospc(ENOSPC));
+	assert_true(fmt_write_nospc(EDQUOT));
+	assert_false(fmt_write_nospc(EIO));
+	assert_false(fmt_write_nospc(0));
+}
+
 static void test_grow(void **state)
 {
 	void *buf = NULL;
@@ -246,6 +355,10 @@ int main(void)
 		cmocka_unit_test(test_write_all_interrupted),
 		cmocka_unit_test(test_write_all_at),
 		cmocka_unit_test(test_write_all_errors),
+		cmocka_unit_test(test_read_all_interrupted),
+		cmocka_unit_test(test_read_all_at),
+		cmocka_unit_test(test_read_all_errors),
+		cmocka_unit_test(test_write_nospc),
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_grow_array),
 		cmocka_unit_test(test_strerror),

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "fmt-util.h"
@@ -102,4 +103,26 @@ int fmt_grow_array(void **buf, size_t *cap, size_t need, size_t size,
 	*buf = nb;
 	*cap = n;
 	return 0;
+}
+
+void fmt_buf_add(struct fmt_buf *b, const void *data, size_t len)
+{
+	if (b->oom)
+		return;
+	/* room for the terminating 0 too */
+	if (len > SIZE_MAX - 1 - b->len ||
+	    fmt_grow((void **)&b->p, &b->cap, b->len + len + 1, 256)) {
+		b->oom = true;
+		return;
+	}
+	if (len)
+		memcpy(b->p + b->len, data, len);
+	b->len += len;
+	b->p[b->len] = 0;
+}
+
+void fmt_buf_free(struct fmt_buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
 }

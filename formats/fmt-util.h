@@ -85,4 +85,33 @@ static inline int fmt_grow(void **buf, size_t *cap, size_t need, size_t first)
 	return fmt_grow_array(buf, cap, need, 1, first);
 }
 
+/*
+ * struct fmt_buf - a byte string on the heap, built by appending; zeroed,
+ * it is empty
+ * @p: the bytes, NULL until the first append; after a successful append
+ *   p[len] is 0, so a text built in it is also a C string
+ * @len: the bytes appended
+ * @cap: the bytes allocated
+ * @oom: an append failed (out of memory, or len past SIZE_MAX): the string
+ *   is incomplete, and every later append does nothing, so that a builder
+ *   appends all its pieces and checks oom once at the end
+ */
+struct fmt_buf {
+	uint8_t *p;
+	size_t len, cap;
+	bool oom;
+};
+
+/*
+ * fmt_buf_add - append len bytes of data (NULL when len is 0) to b,
+ * growing it by doubling from 256 bytes
+ *
+ * Nothing is returned: a failure sets b->oom (see struct fmt_buf) and
+ * leaves the bytes appended before it.
+ */
+void fmt_buf_add(struct fmt_buf *b, const void *data, size_t len);
+
+/* fmt_buf_free - free b's bytes; b is then empty, oom cleared. */
+void fmt_buf_free(struct fmt_buf *b);
+
 #endif /* FMT_UTIL_H */

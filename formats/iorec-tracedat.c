@@ -13,25 +13,6 @@
 #include "fmt-util.h"
 #include "iorec-tracedat.h"
 
-struct text {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-
-static void text_add(struct text *t, const char *s, size_t n)
-{
-	if (t->oom)
-		return;
-	if (fmt_grow((void **)&t->p, &t->cap, t->len + n + 1, 256)) {
-		t->oom = true;
-		return;
-	}
-	memcpy(t->p + t->len, s, n);
-	t->len += n;
-	t->p[t->len] = 0;
-}
-
 /* Field n of a tab-separated line (escapes kept), and its length. */
 static size_t field(const char *line, size_t len, int n, const char **f)
 {
@@ -65,20 +46,20 @@ static int add_uname(struct tracedat_writer *w, const uint8_t *pl, size_t len)
 			const char *sys, *rel, *mach, *node;
 			size_t ls = field(p, ll, 1, &sys), lr = field(p, ll, 2, &rel);
 			size_t lm = field(p, ll, 4, &mach), ln = field(p, ll, 5, &node);
-			struct text t = { 0 };
+			struct fmt_buf t = { 0 };
 			int ret;
 
-			text_add(&t, sys, ls);
-			text_add(&t, " ", 1);
-			text_add(&t, node, ln);
-			text_add(&t, " ", 1);
-			text_add(&t, rel, lr);
-			text_add(&t, " ", 1);
-			text_add(&t, mach, lm);
+			fmt_buf_add(&t, sys, ls);
+			fmt_buf_add(&t, " ", 1);
+			fmt_buf_add(&t, node, ln);
+			fmt_buf_add(&t, " ", 1);
+			fmt_buf_add(&t, rel, lr);
+			fmt_buf_add(&t, " ", 1);
+			fmt_buf_add(&t, mach, lm);
 			ret = t.oom ? -TRACEDAT_E_NOMEM :
 			      tracedat_writer_add_option(w, TRACEDAT_OPT_UNAME, t.p,
 							 t.len + 1);
-			free(t.p);
+			fmt_buf_free(&t);
 			return ret;
 		}
 		p += ll + 1;
@@ -97,12 +78,12 @@ static int add_cpustats(struct tracedat_writer *w, const uint8_t *pl,
 {
 	for (uint32_t cpu = 0; cpu < ncpus; cpu++) {
 		const char *p = (const char *)pl, *end = p + len;
-		struct text t = { 0 };
+		struct fmt_buf t = { 0 };
 		char head[32];
 		int lines = 0, ret = 0;
 
 		snprintf(head, sizeof(head), "CPU: %u\n", cpu);
-		text_add(&t, head, strlen(head));
+		fmt_buf_add(&t, head, strlen(head));
 		while (p < end) {
 			const char *nl = memchr(p, '\n', (size_t)(end - p));
 			size_t ll = (size_t)((nl ? nl : end) - p);
@@ -114,10 +95,10 @@ static int add_cpustats(struct tracedat_writer *w, const uint8_t *pl,
 			if (lc && lk && lv && strtoul(c, &ce, 10) == cpu && ce == c + lc &&
 			    !(lk == 5 && !memcmp(k, "pages", 5)) &&
 			    !(lk == 12 && !memcmp(k, "missed_pages", 12))) {
-				text_add(&t, k, lk);
-				text_add(&t, ": ", 2);
-				text_add(&t, v, lv);
-				text_add(&t, "\n", 1);
+				fmt_buf_add(&t, k, lk);
+				fmt_buf_add(&t, ": ", 2);
+				fmt_buf_add(&t, v, lv);
+				fmt_buf_add(&t, "\n", 1);
 				lines++;
 			}
 			p += ll + 1;
@@ -127,7 +108,7 @@ static int add_cpustats(struct tracedat_writer *w, const uint8_t *pl,
 		else if (lines)
 			ret = tracedat_writer_add_option(w, TRACEDAT_OPT_CPUSTAT, t.p,
 							 t.len + 1);
-		free(t.p);
+		fmt_buf_free(&t);
 		if (ret)
 			return ret;
 	}
@@ -168,7 +149,7 @@ static int start(struct tracedat_writer **wp, int fd, const uint8_t *pl,
 
 /* One chunk after the header into the writer. */
 static int add_chunk(struct tracedat_writer *w, const struct iorec_chunk *c,
-		     const struct iorec_header *h, struct text *cmdlines,
+		     const struct iorec_header *h, struct fmt_buf *cmdlines,
 		     bool *have_hp, bool *have_he,
 		     const struct iorec_tracedat_opts *o,
 		     struct iorec_tracedat_result *res)
@@ -196,7 +177,7 @@ static int add_chunk(struct tracedat_writer *w, const struct iorec_chunk *c,
 		return tracedat_writer_set_printk(w, pl, len);
 	case IOREC_CHUNK_CMDLINES:
 		cmdlines->len = 0;
-		text_add(cmdlines, (const char *)pl, len);
+		fmt_buf_add(cmdlines, pl, len);
 		return cmdlines->oom ? -TRACEDAT_E_NOMEM : 0;
 	case IOREC_CHUNK_SNAPSHOT:
 		return add_uname(w, pl, len);
@@ -230,7 +211,7 @@ int iorec_to_tracedat(struct iorec_reader *r, int fd,
 	struct tracedat_writer *w = NULL;
 	struct iorec_header h;
 	struct iorec_chunk c;
-	struct text cmdlines = { 0 };
+	struct fmt_buf cmdlines = { 0 };
 	bool have_hp = false, have_he = false;
 	int ret, err = 0;
 
@@ -252,8 +233,9 @@ int iorec_to_tracedat(struct iorec_reader *r, int fd,
 		err = -TRACEDAT_E_BAD_HEADER;
 	if (!err && o->extra_cmdlines && o->extra_cmdlines_len) {
 		if (cmdlines.len && cmdlines.p[cmdlines.len - 1] != '\n')
-			text_add(&cmdlines, "\n", 1);
-		text_add(&cmdlines, o->extra_cmdlines, o->extra_cmdlines_len);
+			fmt_buf_add(&cmdlines, "\n", 1);
+		fmt_buf_add(&cmdlines, o->extra_cmdlines,
+			    o->extra_cmdlines_len);
 		if (cmdlines.oom)
 			err = -TRACEDAT_E_NOMEM;
 	}
@@ -266,6 +248,6 @@ int iorec_to_tracedat(struct iorec_reader *r, int fd,
 		res->write_errno = tracedat_writer_errno(w);
 	}
 	tracedat_writer_free(w);
-	free(cmdlines.p);
+	fmt_buf_free(&cmdlines);
 	return err;
 }

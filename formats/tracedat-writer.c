@@ -184,24 +184,15 @@ static int out_u64(struct tracedat_writer *w, uint64_t v)
 /* ------------------------------------------------------------------ */
 /* in-memory byte strings (section payloads) */
 
+/* a fmt_buf, and the byte order its integers are appended in */
 struct mbuf {
-	uint8_t *p;
-	size_t len, cap;
+	struct fmt_buf s;
 	bool be;
-	bool oom;
 };
 
 static void mb_put(struct mbuf *b, const void *data, size_t len)
 {
-	if (b->oom)
-		return;
-	if (fmt_grow((void **)&b->p, &b->cap, b->len + len, 256)) {
-		b->oom = true;
-		return;
-	}
-	if (len)
-		memcpy(b->p + b->len, data, len);
-	b->len += len;
+	fmt_buf_add(&b->s, data, len);
 }
 
 static void mb_u16(struct mbuf *b, uint16_t v)
@@ -738,9 +729,7 @@ static void mb_option_u64(struct mbuf *b, uint16_t id, uint64_t v)
 
 static void free_mbuf(struct mbuf *b)
 {
-	free(b->p);
-	b->p = NULL;
-	b->len = b->cap = 0;
+	fmt_buf_free(&b->s);
 }
 
 static uint64_t align_up(uint64_t v, uint32_t a)
@@ -773,7 +762,7 @@ static int finish_v6(struct tracedat_writer *w)
 
 	mb_traceclock(w, &clk);
 	mb_put(&head, "options  ", 10);
-	mb_option(&head, TRACEDAT_OPT_TRACECLOCK, clk.p, (uint32_t)clk.len);
+	mb_option(&head, TRACEDAT_OPT_TRACECLOCK, clk.s.p, (uint32_t)clk.s.len);
 	for (size_t i = 0; i < w->nopts; i++)
 		mb_option(&head, w->opts[i].id, w->opts[i].data, w->opts[i].len);
 	mb_u16(&head, TRACEDAT_OPT_DONE);
@@ -781,7 +770,7 @@ static int finish_v6(struct tracedat_writer *w)
 	free_mbuf(&clk);
 
 	/* After the (offset, size) table: the clock as "[name]", u64 sized. */
-	pos = head.len + (uint64_t)ncpus * 16 + 8 + 2 + strlen(w->clock);
+	pos = head.s.len + (uint64_t)ncpus * 16 + 8 + 2 + strlen(w->clock);
 	for (uint32_t i = 0; i < ncpus; i++) {
 		pos = align_up(pos, w->o.page_size);
 		w->cpus[i].offset = pos;
@@ -795,11 +784,11 @@ static int finish_v6(struct tracedat_writer *w)
 	mb_put(&head, "[", 1);
 	mb_put(&head, w->clock, strlen(w->clock));
 	mb_put(&head, "]", 1);
-	if (head.oom) {
+	if (head.s.oom) {
 		free_mbuf(&head);
 		return -TRACEDAT_E_NOMEM;
 	}
-	ret = out_put(w, head.p, head.len);
+	ret = out_put(w, head.s.p, head.s.len);
 	free_mbuf(&head);
 	for (uint32_t i = 0; i < ncpus && !ret; i++) {
 		ret = out_zero(w, w->cpus[i].offset - w->pos);
@@ -831,28 +820,29 @@ struct wsec {
 /* Compress b in place into the stored form of a compressed section. */
 static int compress_section(struct tracedat_writer *w, struct mbuf *b)
 {
-	size_t bound = ZSTD_compressBound(b->len);
+	size_t bound = ZSTD_compressBound(b->s.len);
 	uint8_t *z;
 	size_t n;
 
-	if (b->len > UINT32_MAX)
+	if (b->s.len > UINT32_MAX)
 		return -TRACEDAT_E_INVAL;
 	if (!w->cctx && !(w->cctx = ZSTD_createCCtx()))
 		return -TRACEDAT_E_NOMEM;
 	z = malloc(bound + 8);
 	if (!z)
 		return -TRACEDAT_E_NOMEM;
-	n = ZSTD_compressCCtx(w->cctx, z + 8, bound, b->p ? b->p : (uint8_t *)"",
-			      b->len, w->o.zstd_level);
+	n = ZSTD_compressCCtx(w->cctx, z + 8, bound,
+			      b->s.p ? b->s.p : (uint8_t *)"", b->s.len,
+			      w->o.zstd_level);
 	if (ZSTD_isError(n)) {
 		free(z);
 		return -TRACEDAT_E_COMPRESS;
 	}
 	td_put32(z, (uint32_t)n, w->be);
-	td_put32(z + 4, (uint32_t)b->len, w->be);
-	free(b->p);
-	b->p = z;
-	b->len = b->cap = n + 8;
+	td_put32(z + 4, (uint32_t)b->s.len, w->be);
+	free(b->s.p);
+	b->s.p = z;
+	b->s.len = b->s.cap = n + 8;
 	return 0;
 }
 
@@ -870,12 +860,12 @@ static int sec_header(struct tracedat_writer *w, uint16_t id, uint16_t flags,
 static int finish_v7(struct tracedat_writer *w)
 {
 	struct wsec sec[6] = {
-		{ TRACEDAT_SEC_HEADER_INFO, D_HEADERS, 0, { 0 }, 0 },
-		{ TRACEDAT_SEC_FTRACE_EVENTS, D_FTRACE, 0, { 0 }, 0 },
-		{ TRACEDAT_SEC_EVENT_FORMATS, D_EVENTS, 0, { 0 }, 0 },
-		{ TRACEDAT_SEC_KALLSYMS, D_KALLSYMS, 0, { 0 }, 0 },
-		{ TRACEDAT_SEC_PRINTK, D_PRINTK, 0, { 0 }, 0 },
-		{ TRACEDAT_SEC_CMDLINES, D_CMDLINES, 0, { 0 }, 0 },
+		{ TRACEDAT_SEC_HEADER_INFO, D_HEADERS, 0, { .be = w->be }, 0 },
+		{ TRACEDAT_SEC_FTRACE_EVENTS, D_FTRACE, 0, { .be = w->be }, 0 },
+		{ TRACEDAT_SEC_EVENT_FORMATS, D_EVENTS, 0, { .be = w->be }, 0 },
+		{ TRACEDAT_SEC_KALLSYMS, D_KALLSYMS, 0, { .be = w->be }, 0 },
+		{ TRACEDAT_SEC_PRINTK, D_PRINTK, 0, { .be = w->be }, 0 },
+		{ TRACEDAT_SEC_CMDLINES, D_CMDLINES, 0, { .be = w->be }, 0 },
 	};
 	struct mbuf hdr = { .be = w->be }, opt1 = { .be = w->be };
 	struct mbuf opt2 = { .be = w->be }, str = { .be = w->be };
@@ -889,13 +879,11 @@ static int finish_v7(struct tracedat_writer *w)
 	int ret = -TRACEDAT_E_NOMEM;
 
 	for (int i = 0; i < D_MAX; i++) {
-		desc_id[i] = (int)str.len;
+		desc_id[i] = (int)str.s.len;
 		mb_put(&str, desc_str[i], strlen(desc_str[i]) + 1);
 	}
-	for (int i = 0; i < 6; i++) {
-		sec[i].body.be = w->be;
+	for (int i = 0; i < 6; i++)
 		sec[i].desc = desc_id[sec[i].desc];
-	}
 	mb_header_info(w, &sec[0].body);
 	mb_ftrace(w, &sec[1].body);
 	mb_events(w, &sec[2].body);
@@ -903,7 +891,7 @@ static int finish_v7(struct tracedat_writer *w)
 	mb_text32(&sec[4].body, &w->printk);
 	mb_text64(&sec[5].body, &w->cmdlines);
 	for (int i = 0; i < 6; i++)
-		if (sec[i].body.oom)
+		if (sec[i].body.s.oom)
 			goto out;
 	if (w->o.compress) {
 		for (int i = 0; i < 6; i++) {
@@ -924,10 +912,10 @@ static int finish_v7(struct tracedat_writer *w)
 	mb_u32(&hdr, w->o.page_size);
 	mb_put(&hdr, zname, strlen(zname) + 1);
 	mb_put(&hdr, zver, strlen(zver) + 1);
-	pos = hdr.len + 8;
+	pos = hdr.s.len + 8;
 	for (int i = 0; i < 6; i++) {
 		sec[i].offset = pos;
-		pos += 16 + sec[i].body.len;
+		pos += 16 + sec[i].body.s.len;
 	}
 	opt1_off = pos;
 
@@ -935,7 +923,7 @@ static int finish_v7(struct tracedat_writer *w)
 	for (int i = 0; i < 5; i++)
 		mb_option_u64(&opt1, sec[i].id, sec[i].offset);
 	mb_traceclock(w, &clk);
-	mb_option(&opt1, TRACEDAT_OPT_TRACECLOCK, clk.p, (uint32_t)clk.len);
+	mb_option(&opt1, TRACEDAT_OPT_TRACECLOCK, clk.s.p, (uint32_t)clk.s.len);
 	for (size_t i = 0; i < w->nopts; i++)
 		mb_option(&opt1, w->opts[i].id, w->opts[i].data, w->opts[i].len);
 	mb_option_u64(&opt1, sec[5].id, sec[5].offset);
@@ -945,7 +933,8 @@ static int finish_v7(struct tracedat_writer *w)
 		td_put32(t, w->o.ncpus, w->be);
 		mb_option(&opt1, TRACEDAT_OPT_CPUCOUNT, t, 4);
 	}
-	fly_off = opt1_off + 16 + opt1.len + 14;	/* + DONE with its offset */
+	/* the flyrecord section follows DONE (14 bytes with its offset) */
+	fly_off = opt1_off + 16 + opt1.s.len + 14;
 	mb_option_u64(&opt1, TRACEDAT_OPT_DONE, 0);	/* patched below */
 
 	/* The flyrecord section: each CPU's data page-aligned. */
@@ -962,7 +951,7 @@ static int finish_v7(struct tracedat_writer *w)
 		with_data++;
 	}
 	opt2_off = pos;
-	td_put64(opt1.p + opt1.len - 8, opt2_off, w->be);
+	td_put64(opt1.s.p + opt1.s.len - 8, opt2_off, w->be);
 
 	/* The BUFFER option of the top instance, then the last DONE. */
 	{
@@ -980,30 +969,31 @@ static int finish_v7(struct tracedat_writer *w)
 			mb_u64(&b, w->cpus[i].offset);
 			mb_u64(&b, w->cpus[i].bytes);
 		}
-		if (b.oom || b.len > UINT32_MAX) {
+		if (b.s.oom || b.s.len > UINT32_MAX) {
 			free_mbuf(&b);
 			goto out;
 		}
-		mb_option(&opt2, TRACEDAT_OPT_BUFFER, b.p, (uint32_t)b.len);
+		mb_option(&opt2, TRACEDAT_OPT_BUFFER, b.s.p, (uint32_t)b.s.len);
 		free_mbuf(&b);
 	}
 	mb_option_u64(&opt2, TRACEDAT_OPT_DONE, 0);
-	if (hdr.oom || opt1.oom || opt2.oom || str.oom || clk.oom)
+	if (hdr.s.oom || opt1.s.oom || opt2.s.oom || str.s.oom || clk.s.oom)
 		goto out;
 
 	/* Write it all, front to back. */
-	if ((ret = out_put(w, hdr.p, hdr.len)) || (ret = out_u64(w, opt1_off)))
+	if ((ret = out_put(w, hdr.s.p, hdr.s.len)) ||
+	    (ret = out_u64(w, opt1_off)))
 		goto out;
 	for (int i = 0; i < 6 && !ret; i++) {
 		assert(w->pos == sec[i].offset);
 		ret = sec_header(w, sec[i].id, sec[i].flags, sec[i].desc,
-				 sec[i].body.len);
+				 sec[i].body.s.len);
 		if (!ret)
-			ret = out_put(w, sec[i].body.p, sec[i].body.len);
+			ret = out_put(w, sec[i].body.s.p, sec[i].body.s.len);
 	}
 	if (ret || (ret = sec_header(w, TRACEDAT_OPT_DONE, 0, desc_id[D_OPTIONS],
-				     opt1.len)) ||
-	    (ret = out_put(w, opt1.p, opt1.len)))
+				     opt1.s.len)) ||
+	    (ret = out_put(w, opt1.s.p, opt1.s.len)))
 		goto out;
 	assert(w->pos == fly_off);
 	ret = sec_header(w, TRACEDAT_OPT_BUFFER, zflag, desc_id[D_FLYRECORD],
@@ -1023,14 +1013,15 @@ static int finish_v7(struct tracedat_writer *w)
 		goto out;
 	ret = out_zero(w, opt2_off - w->pos);
 	if (!ret)
-		ret = sec_header(w, TRACEDAT_OPT_DONE, 0, desc_id[D_OPTIONS], opt2.len);
+		ret = sec_header(w, TRACEDAT_OPT_DONE, 0, desc_id[D_OPTIONS],
+				 opt2.s.len);
 	if (!ret)
-		ret = out_put(w, opt2.p, opt2.len);
+		ret = out_put(w, opt2.s.p, opt2.s.len);
 	if (!ret)
 		ret = sec_header(w, TRACEDAT_SEC_STRINGS, zflag, desc_id[D_STRINGS],
-				 str.len);
+				 str.s.len);
 	if (!ret)
-		ret = out_put(w, str.p, str.len);
+		ret = out_put(w, str.s.p, str.s.len);
 out:
 	for (int i = 0; i < 6; i++)
 		free_mbuf(&sec[i].body);

@@ -4,8 +4,8 @@
  * code of formats/ shares: the write and the read loop through interrupted
  * and short transfers, their pwrite() and pread() forms and their errors,
  * the "no space" errno test, buffer growth to a size or by doubling (and
- * its failure), array growth (and its overflow checks), and the
- * error-table lookup.
+ * its failure), array growth (and its overflow checks), the string
+ * builder and its sticky failure, and the error-table lookup.
  */
 #include "config.h"
 
@@ -337,6 +337,50 @@ static void test_grow_array(void **state)
 	free(arr);
 }
 
+/*
+ * The string builder: appends kept in order and 0-terminated, growth from
+ * 256 bytes; a failed append (here a length past SIZE_MAX) sticks, so the
+ * later ones do nothing; freed, the buffer is empty and usable again.
+ */
+static void test_buf(void **state)
+{
+	struct fmt_buf b = { 0 };
+
+	(void)state;
+	fmt_buf_add(&b, NULL, 0);
+	assert_false(b.oom);
+	assert_int_equal(b.len, 0);
+	assert_non_null(b.p);
+	assert_int_equal(b.p[0], 0);
+	fmt_buf_add(&b, "abc", 3);
+	fmt_buf_add(&b, "de", 2);
+	assert_int_equal(b.len, 5);
+	assert_int_equal(b.cap, 256);
+	assert_string_equal((char *)b.p, "abcde");
+	for (int i = 0; i < 100; i++)
+		fmt_buf_add(&b, "0123456789", 10);
+	assert_int_equal(b.len, 1005);
+	assert_int_equal(b.cap, 1024);
+	assert_int_equal(b.p[b.len], 0);
+	assert_memory_equal(b.p + 995, "0123456789", 10);
+
+	fmt_buf_add(&b, "x", SIZE_MAX - b.len);
+	assert_true(b.oom);
+	assert_int_equal(b.len, 1005);
+	fmt_buf_add(&b, "y", 1);
+	assert_true(b.oom);
+	assert_int_equal(b.len, 1005);
+
+	fmt_buf_free(&b);
+	assert_null(b.p);
+	assert_int_equal(b.len, 0);
+	assert_int_equal(b.cap, 0);
+	assert_false(b.oom);
+	fmt_buf_add(&b, "z", 1);
+	assert_string_equal((char *)b.p, "z");
+	fmt_buf_free(&b);
+}
+
 static void test_strerror(void **state)
 {
 	static const char *const str[] = { "zero", "one", "two" };
@@ -361,6 +405,7 @@ int main(void)
 		cmocka_unit_test(test_write_nospc),
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_grow_array),
+		cmocka_unit_test(test_buf),
 		cmocka_unit_test(test_strerror),
 	};
 

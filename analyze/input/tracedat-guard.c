@@ -25,7 +25,6 @@
 
 /* libtracecmd's read_string() reads this much at once (BUFSIZ). */
 #define STRING_MAX		8190
-#define MAX_CPUS		8192
 #define MAX_BUFFERS		64
 #define MAX_OPTION_SECTIONS	64
 #define MAX_SECTIONS		4096
@@ -33,16 +32,10 @@
 #define META_MAX		(256ull << 20)	/* all metadata decompressed */
 #define TEXT_MAX		(64u << 20)	/* kallsyms, printk, cmdlines */
 #define CHUNK_MAX		(16u << 20)	/* one compressed data chunk */
-
-enum {
-	OPT_DONE, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK,
-	OPT_UNAME, OPT_HOOK, OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION,
-	OPT_PROCMAPS, OPT_TRACEID, OPT_TIME_SHIFT, OPT_GUEST, OPT_TSC2NSEC,
-	OPT_STRINGS, OPT_HEADER_INFO, OPT_FTRACE_EVENTS, OPT_EVENT_FORMATS,
-	OPT_KALLSYMS, OPT_PRINTK, OPT_CMDLINES, OPT_BUFFER_TEXT,
-};
-
-#define SEC_FL_COMPRESS	1
+/*
+ * The option and section ids, TRACEDAT_SEC_FL_COMPRESS and the CPU bound
+ * (TRACEDAT_MAX_CPUS) are tracedat.h's, the reader's.
+ */
 
 struct tg {
 	int fd;
@@ -59,7 +52,7 @@ struct tg {
 	bool trace_clock;	/* v6: a TRACECLOCK option was seen */
 	int nbuffers;
 	uint64_t buf_off[MAX_BUFFERS];
-	uint64_t sec_off[OPT_BUFFER_TEXT + 1];	/* v7: sections by id */
+	uint64_t sec_off[TRACEDAT_OPT_BUFFER_TEXT + 1];	/* v7: by section id */
 	bool top;		/* v7: a top flyrecord buffer */
 	struct tracedat_patches *patches;
 	const char *why;
@@ -548,16 +541,17 @@ static int buffer_option(struct tg *g, int id, const uint8_t *b, uint64_t n,
 	flags = section_flags(g, off);
 	if (flags < 0)
 		return fail(g, "trace.dat buffer section past the end of the file", at);
-	if ((flags & SEC_FL_COMPRESS) && !g->compressed)
+	if ((flags & TRACEDAT_SEC_FL_COMPRESS) && !g->compressed)
 		return fail(g, "trace.dat section compressed in an uncompressed file", off);
-	if (id == OPT_BUFFER_TEXT && (flags & SEC_FL_COMPRESS))
+	if (id == TRACEDAT_OPT_BUFFER_TEXT &&
+	    (flags & TRACEDAT_SEC_FL_COMPRESS))
 		return fail(g, "trace.dat compressed latency data is not read", off);
 	/* libtracecmd leaves a latency top buffer without CPU data */
-	if (b[8] == '\0' && id == OPT_BUFFER_TEXT)
+	if (b[8] == '\0' && id == TRACEDAT_OPT_BUFFER_TEXT)
 		return fail(g, "trace.dat latency traces are not read (record with trace-cmd record)", at);
 	if (b[8] == '\0')
 		g->top = true;
-	if (id == OPT_BUFFER) {
+	if (id == TRACEDAT_OPT_BUFFER) {
 		uint64_t page;
 
 		if (n - p < 8)
@@ -568,22 +562,22 @@ static int buffer_option(struct tg *g, int id, const uint8_t *b, uint64_t n,
 		if (b[8] != '\0' && (page < 4096 || page > (1u << 20) ||
 				     (page & (page - 1))))
 			return fail(g, "trace.dat buffer page size not a power of two from 4 KiB to 1 MiB", at);
-		if (cpus > MAX_CPUS || cpus * 20 > n - p)
+		if (cpus > TRACEDAT_MAX_CPUS || cpus * 20 > n - p)
 			return fail(g, "trace.dat buffer CPU count larger than its option", at);
 		for (uint64_t i = 0; i < cpus; i++) {
 			const uint8_t *c = b + p + i * 20;
 			uint64_t cpu = num(g, c, 4), o = num(g, c + 4, 8),
 				 sz = num(g, c + 12, 8);
 
-			if (cpu >= MAX_CPUS)
+			if (cpu >= TRACEDAT_MAX_CPUS)
 				return fail(g, "trace.dat buffer CPU number beyond 8192", at);
 			for (uint64_t k = 0; k < i; k++)
 				if (num(g, b + p + k * 20, 4) == cpu)
 					return fail(g, "trace.dat buffer names a CPU twice", at);
 			if (o > g->size || sz > g->size - o)
 				return fail(g, "trace.dat CPU data past the end of the file", at);
-			if ((flags & SEC_FL_COMPRESS) ? sz && cpu_chunks(g, o, sz) :
-			    cpu_pages(g, o, sz))
+			if ((flags & TRACEDAT_SEC_FL_COMPRESS) ?
+			    sz && cpu_chunks(g, o, sz) : cpu_pages(g, o, sz))
 				return -1;
 		}
 	}
@@ -598,7 +592,7 @@ static int time_shift_option(struct tg *g, const uint8_t *b, uint64_t n,
 	if (n < 16)
 		return 0;	/* ignored by libtracecmd */
 	cpus = num(g, b + 12, 4);
-	if (cpus > MAX_CPUS)
+	if (cpus > TRACEDAT_MAX_CPUS)
 		return fail(g, "trace.dat time shift of too many CPUs", at);
 	for (uint64_t i = 0; i < cpus; i++) {
 		uint64_t count;
@@ -627,7 +621,7 @@ static int guest_option(struct tg *g, const uint8_t *b, uint64_t n,
 		return fail(g, "trace.dat guest option too short", at);
 	vcpus = num(g, b + p + 8, 4);
 	p += 12;
-	if (vcpus > MAX_CPUS || vcpus * 8 > n - p)
+	if (vcpus > TRACEDAT_MAX_CPUS || vcpus * 8 > n - p)
 		return fail(g, "trace.dat guest CPU count larger than its option", at);
 	for (uint64_t i = 0; i < vcpus; i++)
 		if (num(g, b + p + i * 8, 4) >= vcpus)
@@ -667,48 +661,48 @@ static int option(struct tg *g, uint64_t id, const uint8_t *b, uint64_t n,
 		  uint64_t at, uint64_t *next)
 {
 	switch (id) {
-	case OPT_DATE:
-	case OPT_OFFSET:
-	case OPT_TRACECLOCK:
-	case OPT_UNAME:
-	case OPT_VERSION:
+	case TRACEDAT_OPT_DATE:
+	case TRACEDAT_OPT_OFFSET:
+	case TRACEDAT_OPT_TRACECLOCK:
+	case TRACEDAT_OPT_UNAME:
+	case TRACEDAT_OPT_VERSION:
 		if (!terminated(b, n))
 			return fail(g, "trace.dat option text not terminated", at);
-		if (id == OPT_TRACECLOCK)
+		if (id == TRACEDAT_OPT_TRACECLOCK)
 			g->trace_clock = true;
 		return 0;
-	case OPT_CPUSTAT:
+	case TRACEDAT_OPT_CPUSTAT:
 		if (!n)
 			return fail(g, "trace.dat CPU stats option empty", at);
 		return 0;
-	case OPT_BUFFER:
-	case OPT_BUFFER_TEXT:
+	case TRACEDAT_OPT_BUFFER:
+	case TRACEDAT_OPT_BUFFER_TEXT:
 		return buffer_option(g, (int)id, b, n, at);
-	case OPT_HOOK:
+	case TRACEDAT_OPT_HOOK:
 		return fail(g, "trace.dat with an event hook option (trace-cmd record --hook) is not read", at);
-	case OPT_CPUCOUNT:
-		if (n < 4 || num(g, b, 4) > MAX_CPUS)
+	case TRACEDAT_OPT_CPUCOUNT:
+		if (n < 4 || num(g, b, 4) > TRACEDAT_MAX_CPUS)
 			return fail(g, "trace.dat CPU count option not a count up to 8192", at);
 		return 0;
-	case OPT_PROCMAPS:
+	case TRACEDAT_OPT_PROCMAPS:
 		return procmaps_option(g, b, n, at);
-	case OPT_TIME_SHIFT:
+	case TRACEDAT_OPT_TIME_SHIFT:
 		return time_shift_option(g, b, n, at);
-	case OPT_GUEST:
+	case TRACEDAT_OPT_GUEST:
 		return guest_option(g, b, n, at);
-	case OPT_HEADER_INFO:
-	case OPT_FTRACE_EVENTS:
-	case OPT_EVENT_FORMATS:
-	case OPT_KALLSYMS:
-	case OPT_PRINTK:
-	case OPT_CMDLINES:
+	case TRACEDAT_SEC_HEADER_INFO:
+	case TRACEDAT_SEC_FTRACE_EVENTS:
+	case TRACEDAT_SEC_EVENT_FORMATS:
+	case TRACEDAT_SEC_KALLSYMS:
+	case TRACEDAT_SEC_PRINTK:
+	case TRACEDAT_SEC_CMDLINES:
 		if (n < 8)
 			return 0;
 		if (num(g, b, 8) >= g->size)
 			return fail(g, "trace.dat section offset past the end of the file", at);
 		g->sec_off[id] = num(g, b, 8);
 		return 0;
-	case OPT_DONE:
+	case TRACEDAT_OPT_DONE:
 		if (g->version < 7)
 			return 0;
 		if (n < 8)
@@ -732,7 +726,7 @@ static int options(struct st *s, uint64_t *next)
 			return fail(s->g, "trace.dat with too many options", at);
 		if (su(s, 2, &id))
 			return -1;
-		if (s->g->version < 7 && id == OPT_DONE)
+		if (s->g->version < 7 && id == TRACEDAT_OPT_DONE)
 			return 0;
 		if (su(s, 4, &n))
 			return -1;
@@ -743,7 +737,7 @@ static int options(struct st *s, uint64_t *next)
 		free(b);
 		if (ret)
 			return -1;
-		if (id == OPT_DONE)
+		if (id == TRACEDAT_OPT_DONE)
 			return 0;
 	}
 }
@@ -772,7 +766,8 @@ static int metadata_strings(struct tg *g, uint64_t pos)
 			return fail(g, "trace.dat with too many sections", at);
 		if (section_header(&s, &id, &flags, &size))
 			return -1;
-		if (id == OPT_STRINGS && (flags & SEC_FL_COMPRESS)) {
+		if (id == TRACEDAT_SEC_STRINGS &&
+		    (flags & TRACEDAT_SEC_FL_COMPRESS)) {
 			struct st b;
 			uint8_t *mem;
 			int ret = block(&s, &b, &mem);
@@ -782,7 +777,7 @@ static int metadata_strings(struct tg *g, uint64_t pos)
 				return -1;
 			continue;
 		}
-		if (id == OPT_STRINGS) {
+		if (id == TRACEDAT_SEC_STRINGS) {
 			/* read as (unsigned int)size bytes, then on from there */
 			uint32_t n = (uint32_t)size;
 
@@ -813,7 +808,7 @@ static int section(struct tg *g, int want, uint64_t off)
 		return -1;
 	if ((int)id != want)
 		return fail(g, "trace.dat section not of the kind its option says", off);
-	if (flags & SEC_FL_COMPRESS) {
+	if (flags & TRACEDAT_SEC_FL_COMPRESS) {
 		if (block(&s, &b, &mem))
 			return -1;
 		in = &b;
@@ -821,19 +816,19 @@ static int section(struct tg *g, int want, uint64_t off)
 		s.end = s.pos + size;
 	}
 	switch (want) {
-	case OPT_HEADER_INFO:
+	case TRACEDAT_SEC_HEADER_INFO:
 		ret = header_files(in);
 		break;
-	case OPT_FTRACE_EVENTS:
+	case TRACEDAT_SEC_FTRACE_EVENTS:
 		ret = ftrace_files(in);
 		break;
-	case OPT_EVENT_FORMATS:
+	case TRACEDAT_SEC_EVENT_FORMATS:
 		ret = event_files(in);
 		break;
-	case OPT_KALLSYMS:
+	case TRACEDAT_SEC_KALLSYMS:
 		ret = sized_text(in, 4, 'k');
 		break;
-	case OPT_PRINTK:
+	case TRACEDAT_SEC_PRINTK:
 		ret = sized_text(in, 4, 'p');
 		break;
 	default:
@@ -969,9 +964,9 @@ static int v7(struct tg *g, struct st *s)
 		seen[nseen++] = opt;
 		if (section_header(&o, &id, &flags, &size))
 			return -1;
-		if (id != OPT_DONE)
+		if (id != TRACEDAT_OPT_DONE)
 			return fail(g, "trace.dat options section of another kind", opt);
-		if (flags & SEC_FL_COMPRESS) {
+		if (flags & TRACEDAT_SEC_FL_COMPRESS) {
 			if (block(&o, &b, &mem))
 				return -1;
 			in = &b;
@@ -983,11 +978,12 @@ static int v7(struct tg *g, struct st *s)
 		opt = next;
 	}
 	/* without them libtracecmd's open fails, or reads no CPU data */
-	if (!g->sec_off[OPT_HEADER_INFO])
+	if (!g->sec_off[TRACEDAT_SEC_HEADER_INFO])
 		return fail(g, "trace.dat without its header info section", 0);
 	if (!g->top)
 		return fail(g, "trace.dat without the top buffer's flyrecord data", 0);
-	for (int id = OPT_HEADER_INFO; id <= OPT_CMDLINES; id++)
+	for (int id = TRACEDAT_SEC_HEADER_INFO; id <= TRACEDAT_SEC_CMDLINES;
+	     id++)
 		if (g->sec_off[id] && section(g, id, g->sec_off[id]))
 			return -1;
 	return 0;
@@ -1052,7 +1048,7 @@ static int v6(struct tg *g, struct st *s)
 	    sized_text(s, 4, 'k') || sized_text(s, 4, 'p') ||
 	    sized_text(s, 8, 0) || su(s, 4, &cpus))
 		return -1;
-	if (cpus > MAX_CPUS)
+	if (cpus > TRACEDAT_MAX_CPUS)
 		return fail(g, "trace.dat CPU count beyond 8192", where(s) - 4);
 	g->cpus = (uint32_t)cpus;
 	if (v6_data(g, s, true))

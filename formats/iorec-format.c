@@ -60,9 +60,10 @@ int iorec_header_parse(const uint8_t *payload, size_t len,
 		return -IOREC_E_BAD_PAYLOAD;
 	if (h->long_size != 4 && h->long_size != 8)
 		return -IOREC_E_BAD_PAYLOAD;
-	if (!h->ncpus || h->ncpus > 8192)
+	if (!h->ncpus || h->ncpus > IOREC_MAX_CPUS)
 		return -IOREC_E_BAD_PAYLOAD;
-	if (h->subbuf_size < 64 || h->subbuf_size > (16u << 20))
+	if (h->subbuf_size < IOREC_MIN_SUBBUF ||
+	    h->subbuf_size > IOREC_MAX_SUBBUF)
 		return -IOREC_E_BAD_PAYLOAD;
 	return 0;
 }
@@ -114,8 +115,10 @@ int iorec_data_desc_parse(const uint8_t *p, size_t len,
 	d->flags = iorec_get32(p + 12);
 	d->first_ts = iorec_get64(p + 16);
 	d->last_ts = iorec_get64(p + 24);
-	if (d->subbuf_size < 64 || d->subbuf_size > (16u << 20) ||
-	    d->cpu > 8192 || d->first_ts > d->last_ts)
+	/* CPU numbers are below the CPU count, itself at most IOREC_MAX_CPUS */
+	if (d->subbuf_size < IOREC_MIN_SUBBUF ||
+	    d->subbuf_size > IOREC_MAX_SUBBUF ||
+	    d->cpu >= IOREC_MAX_CPUS || d->first_ts > d->last_ts)
 		return -IOREC_E_BAD_PAYLOAD;
 	return 0;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-format.c - unit tests of the .iorec container: round trip, a cut at
- * every offset, and every kind of corruption the reader must name.
+ * every offset, every kind of corruption the reader must name, and the
+ * bounds of the HEADER's and DATA descriptors' fields.
  */
 #include "config.h"
 
@@ -526,6 +527,84 @@ static void test_writer_version(void **state)
 	close(fd);
 }
 
+/* h encoded, then parsed: iorec_header_parse()'s answer. */
+static int header_round(const struct iorec_header *h)
+{
+	struct iorec_header back;
+	uint8_t *hb;
+	size_t hl;
+	int ret;
+
+	assert_int_equal(iorec_header_encode(h, &hb, &hl), 0);
+	ret = iorec_header_parse(hb, hl, &back);
+	if (!ret)
+		assert_int_equal(back.ncpus, h->ncpus);
+	free(hb);
+	return ret;
+}
+
+/* d encoded, then parsed: iorec_data_desc_parse()'s answer. */
+static int desc_round(const struct iorec_data_desc *d)
+{
+	struct iorec_data_desc back;
+	uint8_t desc[IOREC_DATA_DESC_LEN];
+	int ret;
+
+	iorec_data_desc_encode(d, desc);
+	ret = iorec_data_desc_parse(desc, sizeof(desc), &back);
+	if (!ret)
+		assert_int_equal(back.cpu, d->cpu);
+	return ret;
+}
+
+/*
+ * The bounds of the fixed fields: a HEADER of IOREC_MAX_CPUS CPUs is
+ * read, one more is not; so a DATA descriptor's CPU number is below
+ * IOREC_MAX_CPUS.  IOREC_MAX_CPUS itself used to pass: the reader checks
+ * the CPU against the HEADER's count only once it has one, so a DATA
+ * chunk read by offset before it (iorec_reader_read_at()), or a
+ * descriptor a libiorec user parses, could name a CPU no recording has.
+ * Sub-buffer sizes from IOREC_MIN_SUBBUF to IOREC_MAX_SUBBUF.
+ */
+static void test_field_bounds(void **state)
+{
+	/* a CPU count (HEADER) or number (DATA), sub-buffer size, answer */
+	static const struct {
+		uint32_t cpus, subbuf;
+		int ret;
+	} hcase[] = {
+		{ IOREC_MAX_CPUS, IOREC_MIN_SUBBUF, 0 },
+		{ IOREC_MAX_CPUS + 1, IOREC_MIN_SUBBUF, -IOREC_E_BAD_PAYLOAD },
+		{ 0, IOREC_MIN_SUBBUF, -IOREC_E_BAD_PAYLOAD },
+		{ 1, IOREC_MAX_SUBBUF, 0 },
+		{ 1, IOREC_MIN_SUBBUF - 1, -IOREC_E_BAD_PAYLOAD },
+		{ 1, IOREC_MAX_SUBBUF + 1, -IOREC_E_BAD_PAYLOAD },
+	}, dcase[] = {
+		{ IOREC_MAX_CPUS - 1, IOREC_MAX_SUBBUF, 0 },
+		{ IOREC_MAX_CPUS, IOREC_MAX_SUBBUF, -IOREC_E_BAD_PAYLOAD },
+		{ 0, IOREC_MIN_SUBBUF, 0 },
+		{ 0, IOREC_MIN_SUBBUF - 1, -IOREC_E_BAD_PAYLOAD },
+		{ 0, IOREC_MAX_SUBBUF + 1, -IOREC_E_BAD_PAYLOAD },
+	};
+	struct iorec_header h = {
+		.endian = IOREC_ENDIAN_LITTLE, .long_size = 8,
+		.page_size = 4096,
+	};
+	struct iorec_data_desc d = { .npages = 1, .first_ts = 1, .last_ts = 2 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(hcase) / sizeof(hcase[0]); i++) {
+		h.ncpus = hcase[i].cpus;
+		h.subbuf_size = hcase[i].subbuf;
+		assert_int_equal(header_round(&h), hcase[i].ret);
+	}
+	for (size_t i = 0; i < sizeof(dcase) / sizeof(dcase[0]); i++) {
+		d.cpu = dcase[i].cpus;
+		d.subbuf_size = dcase[i].subbuf;
+		assert_int_equal(desc_round(&d), dcase[i].ret);
+	}
+}
+
 static void test_strerror(void **state)
 {
 	(void)state;
@@ -547,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_random_damage),
 		cmocka_unit_test(test_writer_enospc),
 		cmocka_unit_test(test_writer_version),
+		cmocka_unit_test(test_field_bounds),
 		cmocka_unit_test(test_strerror),
 	};
 

@@ -122,3 +122,31 @@ int iorec_data_desc_parse(const uint8_t *p, size_t len,
 		return -IOREC_E_BAD_PAYLOAD;
 	return 0;
 }
+
+void iorec_chunk_hdr_put(uint8_t *p, const struct iorec_chunk_hdr *h)
+{
+	iorec_put32(p, IOREC_CHUNK_MAGIC);
+	iorec_put16(p + 4, h->type);
+	iorec_put16(p + 6, h->flags);
+	iorec_put32(p + 8, h->seq);
+	iorec_put32(p + 12, h->stored_len);
+	iorec_put32(p + 16, h->raw_len);
+	iorec_put32(p + 20, h->payload_crc);
+	iorec_put32(p + 24, 0);		/* reserved */
+	iorec_put32(p + 28, iorec_crc32c(0, p, 28));
+}
+
+int iorec_chunk_hdr_get(const uint8_t *p, struct iorec_chunk_hdr *h)
+{
+	h->type = iorec_get16(p + 4);
+	h->flags = iorec_get16(p + 6);
+	h->seq = iorec_get32(p + 8);
+	h->stored_len = iorec_get32(p + 12);
+	h->raw_len = iorec_get32(p + 16);
+	h->payload_crc = iorec_get32(p + 20);
+	if (iorec_get32(p) != IOREC_CHUNK_MAGIC)
+		return -IOREC_E_CHUNK_MAGIC;
+	if (iorec_get32(p + 28) != iorec_crc32c(0, p, 28))
+		return -IOREC_E_HEADER_CRC;
+	return 0;
+}

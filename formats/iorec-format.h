@@ -18,4 +18,19 @@
 #define IOREC_MIN_SUBBUF	64u
 #define IOREC_MAX_SUBBUF	(16u << 20)
 
+/* The fields of a chunk header (32 bytes on disk, iorec(5) CHUNKS). */
+struct iorec_chunk_hdr {
+	uint16_t type, flags;
+	uint32_t seq;
+	uint32_t stored_len, raw_len;
+	uint32_t payload_crc;
+};
+/* h as the 32 bytes at p, with the magic and the header's CRC. */
+void iorec_chunk_hdr_put(uint8_t *p, const struct iorec_chunk_hdr *h);
+/*
+ * The chunk header at p into *h: 0, -IOREC_E_CHUNK_MAGIC (not a chunk)
+ * or -IOREC_E_HEADER_CRC (a damaged one); *h is filled in every case.
+ */
+int iorec_chunk_hdr_get(const uint8_t *p, struct iorec_chunk_hdr *h);
+
 #endif /* IOREC_FORMAT_INTERNAL_H */

@@ -129,6 +129,7 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 		      struct iorec_chunk *c, bool load, uint64_t *end)
 {
 	uint8_t h[IOREC_CHUNK_HEADER_LEN];
+	struct iorec_chunk_hdr hd;
 	size_t pre;
 	ssize_t n;
 	int ret;
@@ -142,15 +143,14 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 		return 0;
 	if (n < (ssize_t)sizeof(h))
 		return -IOREC_E_TRUNCATED;
-	if (iorec_get32(h) != IOREC_CHUNK_MAGIC)
-		return -IOREC_E_CHUNK_MAGIC;
-	if (iorec_get32(h + 28) != iorec_crc32c(0, h, 28))
-		return -IOREC_E_HEADER_CRC;
-	c->type = iorec_get16(h + 4);
-	c->flags = iorec_get16(h + 6);
-	c->seq = iorec_get32(h + 8);
-	c->stored_len = iorec_get32(h + 12);
-	c->raw_len = iorec_get32(h + 16);
+	ret = iorec_chunk_hdr_get(h, &hd);
+	if (ret)
+		return ret;
+	c->type = hd.type;
+	c->flags = hd.flags;
+	c->seq = hd.seq;
+	c->stored_len = hd.stored_len;
+	c->raw_len = hd.raw_len;
 	if (c->stored_len > IOREC_CHUNK_MAX_STORED ||
 	    c->raw_len > IOREC_CHUNK_MAX_RAW ||
 	    (!(c->flags & IOREC_CF_ZSTD) && c->raw_len != c->stored_len) ||
@@ -172,7 +172,7 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 		return -IOREC_E_IO;
 	if ((size_t)n < c->stored_len)
 		return -IOREC_E_TRUNCATED;
-	if (iorec_get32(h + 20) != iorec_crc32c(0, r->stored, c->stored_len))
+	if (hd.payload_crc != iorec_crc32c(0, r->stored, c->stored_len))
 		return -IOREC_E_PAYLOAD_CRC;
 	*end = off + sizeof(h) + c->stored_len;
 
@@ -315,20 +315,18 @@ static bool candidate(struct iorec_reader *r, uint64_t off, uint64_t bad,
 		      uint32_t seq, uint64_t size, uint32_t *n)
 {
 	uint8_t h[IOREC_CHUNK_HEADER_LEN];
+	struct iorec_chunk_hdr hd;
 	struct iorec_chunk c;
 	uint64_t end;
-	uint32_t stored;
 
 	if (off + sizeof(h) > size || rd(r, h, sizeof(h), off) != sizeof(h))
 		return false;
-	if (iorec_get32(h) != IOREC_CHUNK_MAGIC ||
-	    iorec_get32(h + 28) != iorec_crc32c(0, h, 28))
+	if (iorec_chunk_hdr_get(h, &hd))
 		return false;
-	*n = iorec_get32(h + 8);
-	stored = iorec_get32(h + 12);
+	*n = hd.seq;
 	if (*n < seq || *n - seq > (off - bad) / IOREC_CHUNK_HEADER_LEN ||
-	    iorec_get16(h + 4) == IOREC_CHUNK_HEADER ||
-	    stored > size - off - sizeof(h) || !spend(r, stored))
+	    hd.type == IOREC_CHUNK_HEADER ||
+	    hd.stored_len > size - off - sizeof(h) || !spend(r, hd.stored_len))
 		return false;
 	return read_chunk(r, off, &c, false, &end) == 1;
 }
@@ -339,21 +337,21 @@ static void guess_desc(struct iorec_reader *r, uint64_t bad, uint64_t size,
 {
 	uint8_t h[IOREC_CHUNK_HEADER_LEN], p[IOREC_DATA_DESC_LEN];
 	struct iorec_data_desc *d = &gap->desc;
+	struct iorec_chunk_hdr hd;
 	bool hdr_ok;
 
 	if (bad + sizeof(h) + sizeof(p) > size ||
 	    rd(r, h, sizeof(h), bad) != sizeof(h) ||
 	    rd(r, p, sizeof(p), bad + sizeof(h)) != sizeof(p))
 		return;
-	hdr_ok = iorec_get32(h) == IOREC_CHUNK_MAGIC &&
-		 iorec_get32(h + 28) == iorec_crc32c(0, h, 28);
-	if (hdr_ok && iorec_get16(h + 4) != IOREC_CHUNK_DATA)
+	hdr_ok = !iorec_chunk_hdr_get(h, &hd);
+	if (hdr_ok && hd.type != IOREC_CHUNK_DATA)
 		return;
 	if (iorec_data_desc_parse(p, sizeof(p), d) < 0 || !d->npages ||
 	    d->cpu >= r->ncpus || d->subbuf_size != r->subbuf_size ||
 	    (uint64_t)d->npages * d->subbuf_size > IOREC_DATA_MAX_PAGES_BYTES)
 		return;
-	if (hdr_ok && iorec_get32(h + 16) != IOREC_DATA_DESC_LEN +
+	if (hdr_ok && hd.raw_len != IOREC_DATA_DESC_LEN +
 	    d->npages * d->subbuf_size)
 		return;
 	gap->have_desc = true;
@@ -365,6 +363,7 @@ int iorec_reader_resync(struct iorec_reader *r, struct iorec_gap *gap)
 	uint64_t bad = r->err_offset, size, pos, at = 0;
 	uint32_t seq = r->next_seq, n = 0;
 	uint8_t h[IOREC_CHUNK_HEADER_LEN];
+	struct iorec_chunk_hdr hd;
 	uint8_t *win = NULL;
 	uint64_t claimed = 0;	/* where the damaged chunk said it ends */
 	bool found = false;
@@ -385,10 +384,9 @@ int iorec_reader_resync(struct iorec_reader *r, struct iorec_gap *gap)
 
 	/* The bad chunk's own length, when its header is intact. */
 	if (rd(r, h, sizeof(h), bad) == sizeof(h) &&
-	    iorec_get32(h) == IOREC_CHUNK_MAGIC &&
-	    iorec_get32(h + 28) == iorec_crc32c(0, h, 28) &&
-	    iorec_get32(h + 12) <= IOREC_CHUNK_MAX_STORED) {
-		at = bad + sizeof(h) + iorec_get32(h + 12);
+	    !iorec_chunk_hdr_get(h, &hd) &&
+	    hd.stored_len <= IOREC_CHUNK_MAX_STORED) {
+		at = bad + sizeof(h) + hd.stored_len;
 		claimed = at;
 		found = candidate(r, at, bad, seq, size, &n);
 	}

@@ -101,21 +101,6 @@ int iorec_writer_set_version(struct iorec_writer *w, uint16_t major,
 	return 0;
 }
 
-static void put_header(uint8_t *h, uint16_t type, uint16_t flags,
-		       uint32_t seq, uint32_t stored, uint32_t raw,
-		       uint32_t pcrc)
-{
-	iorec_put32(h, IOREC_CHUNK_MAGIC);
-	iorec_put16(h + 4, type);
-	iorec_put16(h + 6, flags);
-	iorec_put32(h + 8, seq);
-	iorec_put32(h + 12, stored);
-	iorec_put32(h + 16, raw);
-	iorec_put32(h + 20, pcrc);
-	iorec_put32(h + 24, 0);
-	iorec_put32(h + 28, iorec_crc32c(0, h, 28));
-}
-
 static int emit(struct iorec_writer *w, uint16_t type, uint16_t flags,
 		const void *prefix, size_t prefix_len,
 		const void *body, size_t body_len, size_t raw_len)
@@ -135,8 +120,10 @@ static int emit(struct iorec_writer *w, uint16_t type, uint16_t flags,
 	crc = iorec_crc32c(0, prefix, prefix_len);
 	crc = iorec_crc32c(crc, body, body_len);
 	h = w->buf + w->len;
-	put_header(h, type, flags, w->seq++, (uint32_t)stored,
-		   (uint32_t)raw_len, crc);
+	iorec_chunk_hdr_put(h, &(struct iorec_chunk_hdr){
+		.type = type, .flags = flags, .seq = w->seq++,
+		.stored_len = (uint32_t)stored, .raw_len = (uint32_t)raw_len,
+		.payload_crc = crc });
 	if (prefix_len)
 		memcpy(h + IOREC_CHUNK_HEADER_LEN, prefix, prefix_len);
 	if (body_len)

@@ -245,7 +245,7 @@ int driver_filter(struct driver *d, struct view_filter *f)
 		return 1;
 	}
 	if (!filter_resolve_wall(f, in->header_text)) {
-		error("%s: the recording has no wall clock (start_realtime_ns in its header): give --since/--until in seconds from its start",
+		error("%s: the recording has no wall clock (start_realtime_ns and start_mono_ns of a mono trace clock in its header): give --since/--until in seconds from its start",
 		      in->path);
 		return 1;
 	}

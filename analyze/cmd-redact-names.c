@@ -89,7 +89,6 @@ static const char *extension(const struct rnames *t, const char *name)
 	return dot[1] ? dot : "";
 }
 
-
 /*
  * The pseudonym of the n-th name of kind: the long form (name-N,
  * file-N.EXT) when it is no longer than the name, else the short one

@@ -20,7 +20,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "util.h"
 #include "record.h"
 
 #define ELF_MAX_SIZE	(512u << 20)	/* a larger libc is not one */

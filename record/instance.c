@@ -24,7 +24,6 @@
 
 #include "record.h"
 
-
 int tracefs_ready(void)
 {
 	const char *path;

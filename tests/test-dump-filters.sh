@@ -74,4 +74,28 @@ set -- $tods
 [ -s "$T/secs" ] && cmp -s "$T/secs" "$T/tod" ||
 	fail "--since $1 --until $2: $(wc -l <"$T/tod") lines, --since 0.5 --until 0.75 gives $(wc -l <"$T/secs")"
 echo "test-dump-filters: ok: --since $1 --until $2 (times of day): $(wc -l <"$T/tod") lines, as --since 0.5 --until 0.75"
+# a recording of another trace clock has no wall clock: its times of day
+# are refused (one line, exit 1), its seconds still select
+python3 - "$S" "$T/boot.iorec" "$top_srcdir/tests" <<'PY' || fail "making a boot-clock copy"
+import sys
+sys.path.insert(0, sys.argv[3])
+import iorecfile
+buf = bytearray(open(sys.argv[1], "rb").read())
+for off, typ, flags, _, stored, _ in iorecfile.chunks(buf):
+    if typ == iorecfile.HEADER:
+        body = iorecfile.payload(buf, off)
+        i = body.index(b"clock=mono\n") + 6
+        buf[off + iorecfile.CHUNK_HEADER.size + i:off + iorecfile.CHUNK_HEADER.size + i + 4] = b"boot"
+        iorecfile.repay(buf, off)
+        break
+open(sys.argv[2], "wb").write(buf)
+PY
+rc=0
+out=$("$IOREPORT" dump --raw --since "$1" "$T/boot.iorec" 2>&1 >/dev/null) || rc=$?
+[ "$rc" = 1 ] && [ "$(wc -l <<<"$out")" = 1 ] && grep -q 'no wall clock' <<<"$out" ||
+	fail "--since $1 on a boot-clock recording: exit $rc, '$out'"
+"$IOREPORT" dump --raw --since 0.5 --until 0.75 "$T/boot.iorec" >"$T/boot-secs" ||
+	fail "--since 0.5 on a boot-clock recording failed"
+cmp -s "$T/secs" "$T/boot-secs" || fail "--since 0.5 --until 0.75 selects otherwise on a boot-clock copy"
+echo "test-dump-filters: ok: a boot-clock recording refuses --since $1: $out"
 echo "test-dump-filters: PASS"

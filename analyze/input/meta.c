@@ -134,7 +134,7 @@ bool meta_utc_offset(const char *header_text, long *sec, char *zone,
 bool meta_wall(const char *header_text, struct meta_wall *w)
 {
 	char rt[32], mt[32], clk[16], zone[16];
-	long a;
+	long utc, a;
 
 	memset(w, 0, sizeof(*w));
 	if (!meta_kv(header_text, "start_realtime_ns", rt, sizeof(rt)) ||
@@ -146,11 +146,13 @@ bool meta_wall(const char *header_text, struct meta_wall *w)
 	w->mono_ns = strtoull(mt, NULL, 10);
 	if (!w->real_ns || !w->mono_ns)
 		return false;
+	w->local_ns = w->real_ns;
 	snprintf(w->zone, sizeof(w->zone), " UTC");
-	if (meta_utc_offset(header_text, &w->utc_s, zone, sizeof(zone))) {
-		a = w->utc_s < 0 ? -w->utc_s : w->utc_s;
+	if (meta_utc_offset(header_text, &utc, zone, sizeof(zone))) {
+		w->local_ns += (uint64_t)((int64_t)utc * 1000000000);
+		a = utc < 0 ? -utc : utc;
 		snprintf(w->zone, sizeof(w->zone), " %c%02ld:%02ld%s%s",
-			 w->utc_s < 0 ? '-' : '+', a / 3600, a / 60 % 60,
+			 utc < 0 ? '-' : '+', a / 3600, a / 60 % 60,
 			 zone[0] ? " " : "", zone);
 	}
 	return true;

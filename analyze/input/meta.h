@@ -15,9 +15,9 @@
 #define IOREPORT_INPUT_META_H
 
 #include <stdbool.h>
-#include <string.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "input/source.h"
 
@@ -84,15 +84,16 @@ bool meta_utc_offset(const char *header_text, long *sec, char *zone,
 /* The recording machine's wall clock against the trace clock. */
 struct meta_wall {
 	uint64_t real_ns;	/* CLOCK_REALTIME (UTC) at the start ... */
+	uint64_t local_ns;	/* ... it on the machine's own clock ... */
 	uint64_t mono_ns;	/* ... and the trace clock then */
-	long utc_s;		/* the machine's offset from UTC (0: none) */
-	char zone[64];		/* " +HH:MM NAME" of that offset, or " UTC" */
+	char zone[64];		/* " +HH:MM NAME" of local_ns, or " UTC" */
 };
 /*
  * meta_wall - the header's start_realtime_ns and start_mono_ns, and its
- * UTC offset, into *w: trace time t is UTC real_ns + (t - mono_ns), local
- * time utc_s later.  False when the header has no such anchor or its
- * trace clock is not mono (its times are then on no wall clock).
+ * UTC offset, into *w: trace time t is UTC real_ns + (t - mono_ns), the
+ * recording machine's local time local_ns + (t - mono_ns).  False when
+ * the header has no such anchor or its trace clock is not mono (its times
+ * are then on no wall clock).
  */
 bool meta_wall(const char *header_text, struct meta_wall *w);
 

@@ -54,8 +54,8 @@ struct scrub *scrub_new(bool big_endian, int long_size, uint32_t subbuf_size)
 	s->subbuf = subbuf_size;
 	tep_set_file_bigendian(s->tep, big_endian ? TEP_BIG_ENDIAN :
 			       TEP_LITTLE_ENDIAN);
-	tep_set_local_bigendian(s->tep, !host_big_endian() ? TEP_LITTLE_ENDIAN :
-				TEP_BIG_ENDIAN);
+	tep_set_local_bigendian(s->tep, host_big_endian() ? TEP_BIG_ENDIAN :
+				TEP_LITTLE_ENDIAN);
 	tep_set_long_size(s->tep, long_size);
 	tep_set_page_size(s->tep, (int)subbuf_size);
 	return s;

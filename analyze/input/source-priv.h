@@ -138,7 +138,6 @@ struct source {
 	int read_err;		/* pass 2: -AN_E_NOMEM stops the walk */
 };
 
-
 /* source.c: queue a warning for source_warning() */
 void source_warn(struct source *src, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -193,10 +193,9 @@ bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
 		buf[0] = '\0';
 	if (!meta_wall(in->header_text, &w))
 		return false;
-	wall = ts >= w.mono_ns ? w.real_ns + (ts - w.mono_ns) :
-				 w.real_ns - (w.mono_ns - ts);
 	/* the recording machine's local time, when the header says its zone */
-	wall += (uint64_t)((int64_t)w.utc_s * 1000000000);
+	wall = ts >= w.mono_ns ? w.local_ns + (ts - w.mono_ns) :
+				 w.local_ns - (w.mono_ns - ts);
 	sec = (time_t)(wall / 1000000000);
 	if (!gmtime_r(&sec, &tm))
 		return false;

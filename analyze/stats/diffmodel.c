@@ -46,8 +46,7 @@ static double ratio(double num, double den)
 #define GETTER(name, expr) \
 	static double name(const struct dm_row *r) { return (expr); }
 
-GETTER(g_requests, (double)(r->wa.ops.n[BLK_OP_READ] + r->wa.ops.n[BLK_OP_WRITE] +
-			     r->wa.ops.n[BLK_OP_FLUSH]))
+GETTER(g_requests, (double)wa_dev_rwf(&r->wa))
 GETTER(g_sum_wa, ratio((double)r->overall_dev, (double)r->overall_app))
 
 static const struct dm_metric m_summary[] = {
@@ -607,9 +606,7 @@ static bool dev_used_in(const struct stats *st, uint32_t dev)
 	for (size_t i = 0; i < st->wa->ndev; i++) {
 		const struct wa_dev *d = &st->wa->dev[i];
 
-		if ((d->dev == dev || d->dev == disk) &&
-		    (d->ops.n[BLK_OP_WRITE] || d->ops.n[BLK_OP_READ] ||
-		     d->ops.n[BLK_OP_FLUSH]))
+		if ((d->dev == dev || d->dev == disk) && wa_dev_rwf(d))
 			return true;
 	}
 	return false;

@@ -94,7 +94,7 @@ bool filter_resolve_wall(struct view_filter *f, const char *header_text)
 	if (!meta_wall(header_text, &w))
 		return false;
 	/* times of day are the recording machine's, as the views print them */
-	r = w.real_ns + (uint64_t)((int64_t)w.utc_s * 1000000000);
+	r = w.local_ns;
 	m = w.mono_ns;
 	snprintf(f->zone, sizeof(f->zone), "%s", w.zone);
 	if (f->since_wall) {

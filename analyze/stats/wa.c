@@ -382,8 +382,7 @@ void wa_overall(const struct wa *w, uint64_t *app, uint64_t *dev,
 
 bool wa_dev_shown(const struct wa_dev *d)
 {
-	return d->ops.n[BLK_OP_WRITE] || d->ops.n[BLK_OP_READ] ||
-	       d->ops.n[BLK_OP_FLUSH] || d->commits ||
+	return wa_dev_rwf(d) || d->commits ||
 	       (d->app_bytes && blk_major(d->dev));
 }
 

@@ -60,6 +60,13 @@ struct wa_dev {
 	uint64_t ds_write_bytes, ds_writes, ds_flushes;
 };
 
+/* Its read, write and flush requests: what wa counts a device by. */
+static inline uint64_t wa_dev_rwf(const struct wa_dev *d)
+{
+	return d->ops.n[BLK_OP_READ] + d->ops.n[BLK_OP_WRITE] +
+	       d->ops.n[BLK_OP_FLUSH];
+}
+
 /* fsync intervals of one thread on one inode (ext4_sync_file_*). */
 struct wa_fsync {
 	int tid;

@@ -128,6 +128,40 @@ need_root_tracefs() {
 	[ -x "$IOREC" ] || fail "$IOREC not built (run make)"
 	[ -x "$IOREPORT" ] || fail "$IOREPORT not built (run make)"
 	_TRACING_ON_AT_START=$(toplevel_shared cat "$TRACEFS/tracing_on")
+	machine_settings_shared
+}
+
+# ---------------------------------------------------------------- machine-wide settings
+
+# Live tests run in parallel (make -jN check, and several checkouts on one
+# machine), and a few change what every process on the machine sees
+# (vm.dirty_*).  Such a test holds /run/iorec-test-machine.lock exclusively
+# from the first change until its settings are restored; every other live
+# test holds it shared for its whole run, so no test ever records under
+# another's settings and no two tests save and restore each other's values.
+# The lock is on fd 7, held until the test's shell exits (after its cleanup
+# stack has run, so the values are back first).
+_MACHINE_LOCK=/run/iorec-test-machine.lock
+_MACHINE_HELD=
+
+# machine_settings_shared: hold the lock shared (need_root_tracefs does).
+machine_settings_shared() {
+	[ -n "$_MACHINE_HELD" ] && return 0
+	command -v flock >/dev/null || return 0
+	exec 7>>"$_MACHINE_LOCK"
+	flock -s -w 1800 7 || fail "waited 30 min for $_MACHINE_LOCK (a test changing machine-wide settings hangs?)"
+	_MACHINE_HELD=shared
+}
+
+# machine_settings_exclusive: hold the lock exclusively, before changing a
+# machine-wide setting.  A shared hold is converted (flock drops it first,
+# so two tests converting at once do not wait for each other forever).
+machine_settings_exclusive() {
+	[ "$_MACHINE_HELD" = exclusive ] && return 0
+	command -v flock >/dev/null || return 0
+	[ -n "$_MACHINE_HELD" ] || exec 7>>"$_MACHINE_LOCK"
+	flock -x -w 1800 7 || fail "waited 30 min for $_MACHINE_LOCK held by another live test"
+	_MACHINE_HELD=exclusive
 }
 
 # toplevel_shared CMD...: run CMD under a shared hold of the lock that tests
@@ -324,6 +358,7 @@ save_dirty_sysctls() {
 	for k in dirty_ratio dirty_background_ratio dirty_bytes dirty_background_bytes; do
 		[ -w "$VM/$k" ] || skip "$VM/$k is not writable"
 	done
+	machine_settings_exclusive
 	SAVED_R=$(cat $VM/dirty_ratio) SAVED_BR=$(cat $VM/dirty_background_ratio)
 	SAVED_B=$(cat $VM/dirty_bytes) SAVED_BB=$(cat $VM/dirty_background_bytes)
 	on_exit restore_dirty_sysctls

@@ -98,5 +98,16 @@ for f in $(cd "$top_srcdir" && ls analyze/*.c analyze/*/*.c record/*.c formats/*
 done
 
 [ "$nsrc" -gt 80 ] || bad "only $nsrc sources found for the config.h check"
-echo "checked the includes of $n files against ${#rules[@]} rules, config.h in $nsrc sources"
+
+# the documents stand alone: none points to a folder outside the tree
+# (the stories, design notes or tools the project was started from)
+ndoc=0
+for f in $(cd "$top_srcdir" && ls README.md docs/*.md docs/*.[0-9] samples/README.md analyze/README.md tests/README* tests/fuzz/README 2>/dev/null); do
+	ndoc=$((ndoc + 1))
+	grep -nE '(^|[^a-z_./-])(shared/|\.\./shared|stories/)' "$top_srcdir/$f" | while read -r l; do
+		echo "FAIL: $f:$l: a document points outside the project's tree"
+	done | grep . && fail=1
+done
+[ "$ndoc" -gt 8 ] || bad "only $ndoc documents found for the outside-reference check"
+echo "checked the includes of $n files against ${#rules[@]} rules, config.h in $nsrc sources, $ndoc documents"
 exit $fail

@@ -13,13 +13,15 @@
 
 #include "fmt-util.h"
 
-const char *fmt_strerror(const char *const *str, int max, int err)
+const char *fmt_strerror(const char *const *str, int base, int max, int err)
 {
 	if (err < 0)
 		err = -err;
-	if (err >= max)
+	if (err == 0)
+		return "success";
+	if (err < base || err >= max)
 		return "unknown error";
-	return str[err];
+	return str[err - base];
 }
 
 int fmt_write_all(int fd, const void *buf, size_t len, uint64_t *at,

@@ -15,13 +15,14 @@
 /*
  * fmt_strerror - the string of an error code in a table built from an
  * X-macro error list (IOREC_ERRORS, TRACEDAT_ERRORS)
- * @str: the strings, indexed by the positive code
- * @max: their number
- * @err: the code, negative (as returned) or positive
+ * @str: the strings, str[0] for the code @base
+ * @base: the first code of the list
+ * @max: one past the last code
+ * @err: the code, negative (as returned) or positive; 0 is "success"
  *
  * Return: a static string, "unknown error" for a code out of range.
  */
-const char *fmt_strerror(const char *const *str, int max, int err);
+const char *fmt_strerror(const char *const *str, int base, int max, int err);
 
 /*
  * fmt_write_all - write all of buf to fd, retrying on EINTR and short

@@ -17,7 +17,7 @@ static const char *const iorec_error_str[] = { IOREC_ERRORS };
 
 const char *iorec_strerror(int err)
 {
-	return fmt_strerror(iorec_error_str, IOREC_E_MAX, err);
+	return fmt_strerror(iorec_error_str, IOREC_E_BASE, IOREC_E_MAX, err);
 }
 
 int iorec_header_encode(const struct iorec_header *h, uint8_t **out,

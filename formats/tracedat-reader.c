@@ -41,7 +41,7 @@ static const char *const tracedat_error_str[] = { TRACEDAT_ERRORS };
 
 const char *tracedat_strerror(int err)
 {
-	return fmt_strerror(tracedat_error_str, TRACEDAT_E_MAX, err);
+	return fmt_strerror(tracedat_error_str, TRACEDAT_E_BASE, TRACEDAT_E_MAX, err);
 }
 
 struct rbuffer {

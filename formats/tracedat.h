@@ -76,8 +76,13 @@ enum tracedat_id {
 #define TRACEDAT_MISSED_EVENTS	(1u << 31)
 #define TRACEDAT_MISSED_STORED	(1u << 30)
 
+/*
+ * Errors: the codes start at TRACEDAT_E_BASE, apart from -1, every -errno
+ * and the .iorec container's IOREC_E_BASE range.
+ */
+#define TRACEDAT_E_BASE	101000
+
 #define TRACEDAT_ERRORS							\
-	_TRACEDAT_E(OK,		"success")					\
 	_TRACEDAT_E(IO,		"read or write failed")			\
 	_TRACEDAT_E(NOMEM,	"out of memory")				\
 	_TRACEDAT_E(NOSPC,	"no space left on device")		\
@@ -106,7 +111,12 @@ enum tracedat_id {
 	_TRACEDAT_E(TMPFILE,	"cannot create the writer's spool file")
 
 #define _TRACEDAT_E(name, str) TRACEDAT_E_##name,
-enum tracedat_error { TRACEDAT_ERRORS TRACEDAT_E_MAX };
+enum tracedat_error {
+	TRACEDAT_E_OK = 0,		/* "success" */
+	TRACEDAT_E_FIRST_ = TRACEDAT_E_BASE - 1,
+	TRACEDAT_ERRORS
+	TRACEDAT_E_MAX
+};
 #undef _TRACEDAT_E
 
 /* A static string for err (negative or positive).  Never NULL. */

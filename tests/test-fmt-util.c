@@ -383,14 +383,15 @@ static void test_buf(void **state)
 
 static void test_strerror(void **state)
 {
-	static const char *const str[] = { "zero", "one", "two" };
+	static const char *const str[] = { "first", "second", "third" };
 
 	(void)state;
-	assert_string_equal(fmt_strerror(str, 3, 0), "zero");
-	assert_string_equal(fmt_strerror(str, 3, -2), "two");
-	assert_string_equal(fmt_strerror(str, 3, 1), "one");
-	assert_string_equal(fmt_strerror(str, 3, -3), "unknown error");
-	assert_string_equal(fmt_strerror(str, 3, 99), "unknown error");
+	assert_string_equal(fmt_strerror(str, 500, 503, 0), "success");
+	assert_string_equal(fmt_strerror(str, 500, 503, -502), "third");
+	assert_string_equal(fmt_strerror(str, 500, 503, 500), "first");
+	assert_string_equal(fmt_strerror(str, 500, 503, -503), "unknown error");
+	assert_string_equal(fmt_strerror(str, 500, 503, -1), "unknown error");
+	assert_string_equal(fmt_strerror(str, 500, 503, 499), "unknown error");
 }
 
 int main(void)

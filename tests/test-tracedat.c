@@ -946,11 +946,20 @@ static void test_from_iorec(void **state)
 
 static void test_strerror(void **state)
 {
-	for (int e = 0; e < TRACEDAT_E_MAX; e++) {
+	for (int e = TRACEDAT_E_BASE; e < TRACEDAT_E_MAX; e++) {
 		assert_non_null(tracedat_strerror(-e));
 		assert_true(strlen(tracedat_strerror(e)) > 5);
+		assert_string_not_equal(tracedat_strerror(e), "unknown error");
 	}
+	assert_string_equal(tracedat_strerror(0), "success");
 	assert_string_equal(tracedat_strerror(-TRACEDAT_E_MAX), "unknown error");
+	/* apart from -1, -errno and the .iorec codes */
+	assert_string_equal(tracedat_strerror(-1), "unknown error");
+	assert_string_equal(tracedat_strerror(-EPERM), "unknown error");
+	assert_string_equal(tracedat_strerror(-IOREC_E_IO), "unknown error");
+	assert_string_equal(iorec_strerror(-TRACEDAT_E_IO), "unknown error");
+	assert_string_equal(iorec_strerror(-1), "unknown error");
+	assert_true(IOREC_E_MAX < TRACEDAT_E_BASE);
 }
 
 int main(void)

@@ -11,7 +11,8 @@
  * allocation failure is AN_E_NOMEM like any other error.
  *
  * The codes lie below -AN_E_BASE, so a negative AN_E_* never equals a
- * -errno value or a negative iorec_error of the format library.
+ * -errno value, nor a negative iorec_error or tracedat_error of the format
+ * library (those start at IOREC_E_BASE and TRACEDAT_E_BASE, far above).
  */
 #ifndef IOREPORT_BASE_ERR_H
 #define IOREPORT_BASE_ERR_H
@@ -19,7 +20,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 
-/* Above every errno (MAX_ERRNO is 4095) and every iorec_error. */
+/* Above every errno (MAX_ERRNO is 4095), below the format library's codes
+ * (input/source.c checks that at compile time). */
 #define AN_E_BASE	8192
 
 #define AN_ERRORS							\

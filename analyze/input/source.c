@@ -42,6 +42,11 @@
 #include "input/ftrace-guard.h"
 #include "tracedat.h"
 
+/* One negative code, one owner: -errno, the analyzer's, the format's. */
+_Static_assert(AN_E_BASE > 4095 && AN_E_LAST < IOREC_E_BASE &&
+	       IOREC_E_MAX < TRACEDAT_E_BASE,
+	       "error code ranges overlap (base/err.h, iorec/format.h, tracedat.h)");
+
 
 void source_warn(struct source *src, const char *fmt, ...)
 {

@@ -71,10 +71,14 @@ enum iorec_chunk_type {
 
 /*
  * Errors, as an X-macro so the enum and the strings cannot drift apart.
- * Functions return the negated value.
+ * Functions return the negated value.  The codes start at IOREC_E_BASE,
+ * so that a negative iorec_error is never -1 or a -errno value (errno
+ * values stay below 4096), nor a trace.dat error of the same library
+ * (TRACEDAT_E_BASE): a caller can tell whose error it holds.
  */
+#define IOREC_E_BASE	100000
+
 #define IOREC_ERRORS							\
-	_IOREC_E(OK,		"success")					\
 	_IOREC_E(IO,		"read or write failed")			\
 	_IOREC_E(NOMEM,		"out of memory")				\
 	_IOREC_E(NOSPC,		"no space left on device")		\
@@ -96,15 +100,21 @@ enum iorec_chunk_type {
 	_IOREC_E(BAD_HEADER,	"malformed recording header")
 
 #define _IOREC_E(name, str) IOREC_E_##name,
-enum iorec_error { IOREC_ERRORS IOREC_E_MAX };
+enum iorec_error {
+	IOREC_E_OK = 0,			/* "success" */
+	IOREC_E_FIRST_ = IOREC_E_BASE - 1,
+	IOREC_ERRORS
+	IOREC_E_MAX
+};
 #undef _IOREC_E
 
 /**
  * iorec_strerror - describe an error code
- * @err: an iorec_error value, negative (as returned) or positive
+ * @err: an iorec_error value, negative (as returned) or positive; 0 is
+ *	"success"
  *
  * Return: a static string, never NULL ("unknown error" for a value out of
- * range); the caller must not free it.
+ * range, an errno value among them); the caller must not free it.
  */
 IOREC_API const char *iorec_strerror(int err);
 

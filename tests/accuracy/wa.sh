@@ -20,11 +20,6 @@ need_event block:block_rq_complete jbd2:jbd2_run_stats ext4:ext4_sync_file_enter
 SIZE_MB=${WA_SIZE_MB:-16}	# the file fio overwrites
 IO_MB=${WA_IO_MB:-16}		# what fio writes
 
-# json_get FILE EXPR: evaluate a python expression on the JSON document j
-json_get() {
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 # run_case NAME MKFS_OPTS MOUNT_OPTS: sets RATIO_EST RATIO_TRUE JOURNAL_B
 run_case() {
 	local name=$1 out=$T/$1.iorec before after ds fio_b dev

@@ -347,6 +347,12 @@ diskstats_sectors() {
 		END { if (!f) exit 1 }' /proc/diskstats
 }
 
+# json_get FILE EXPR: print the Python expression EXPR over the JSON document
+# of FILE, bound to j (json_get "$T/wa.json" "j['overall']['ratio']").
+json_get() {
+	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
 # ---------------------------------------------------------------- vm.dirty_*
 
 VM=/proc/sys/vm

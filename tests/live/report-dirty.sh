@@ -19,10 +19,6 @@ need_event writeback:balance_dirty_pages writeback:global_dirty_state
 
 MB=${DIRTY_MB:-100}
 
-json_get() {
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 save_dirty_sysctls
 
 make_loop_ext4 $((MB * 3)) "" ""

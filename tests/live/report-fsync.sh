@@ -14,10 +14,6 @@ need_event block:block_rq_complete ext4:ext4_sync_file_enter
 
 COMMITS=${FSYNC_COMMITS:-300}
 
-json_get() {
-	python3 -c 'import json,sys; j=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
-}
-
 make_loop_ext4 64 "" ""
 sqlite3 "$MNT/db" 'create table t(x integer, y text);'
 sync

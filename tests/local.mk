@@ -32,7 +32,7 @@ EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/test-integrity.sh tests/corrupt/make-corrupt.py tests/corrupt/make-damage.py \
 	tests/iorecfile.py
 # the tracefs text of the recordings the C tests make up
-EXTRA_DIST += tests/ftrace-text.h tests/tracedat-walk.h
+EXTRA_DIST += tests/ftrace-text.h tests/tracedat-walk.h tests/README.md
 
 TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-usage-errors.sh tests/test-width.sh tests/test-csv.sh \
 	tests/test-json-schema.sh tests/test-findings.sh tests/test-dump-filters.sh

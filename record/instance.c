@@ -97,6 +97,8 @@ static int stale_one(const char *name, void *data)
 	pid_t pid = stale_owner(name, INSTANCE_PREFIX);
 
 	if (!pid)
+		pid = stale_owner(name, INSTANCE_EXEC_PREFIX);
+	if (!pid)
 		return 0;
 	if (instance_remove_name(name) < 0) {
 		warning("cannot remove stale instance %s: %m", name);

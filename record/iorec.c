@@ -46,7 +46,7 @@ static struct env {
 	bool raw_syscalls;
 	const char *names;	/* --names LIST, or NULL for auto */
 	bool no_uprobes;
-	bool no_compat;
+	int compat;		/* COMPAT_WANT_* */
 	unsigned int buffer_kb;
 	unsigned int watermark;
 	int level;
@@ -63,6 +63,9 @@ static struct env {
 	.watermark = 50,
 	.level = 3,
 };
+
+/* --compat / --no-compat / neither */
+enum { COMPAT_WANT_AUTO, COMPAT_WANT_ON, COMPAT_WANT_OFF };
 
 static volatile sig_atomic_t stop_signal;
 static volatile sig_atomic_t child_changed;
@@ -91,6 +94,8 @@ struct rec {
 	char reason[160];
 	uint64_t *cpu_lost;
 	uint64_t lost;
+	char compat_why[160];	/* why compat is on from the start */
+	struct compat_watch *cw;	/* armed compat: the exec watcher */
 };
 
 static const char usage_text[] =
@@ -114,8 +119,10 @@ static const char usage_text[] =
 "                          all, in that order) or 'none' (fd snapshots only)\n"
 "      --no-uprobes        no uprobes in the C library (programs run under\n"
 "                          valgrind die of SIGTRAP at open() while they are set)\n"
-"      --no-compat         do not record 32-bit programs' syscalls on a 64-bit\n"
-"                          kernel (saves the raw_syscalls events it costs)\n"
+"      --compat            record 32-bit programs' syscalls from the start (the\n"
+"                          default when one runs, or iorec or COMMAND is one)\n"
+"      --no-compat         never record 32-bit programs' syscalls on a 64-bit\n"
+"                          kernel (default: from the first 32-bit program's exec)\n"
 "  -b, --buffer-size KB    per-CPU kernel ring buffer size (default 2048)\n"
 "  -w, --watermark PCT     wake up when a CPU buffer is PCT% full (default 50)\n"
 "  -z, --level N           zstd level (default 3)\n"
@@ -217,7 +224,10 @@ static int parse_opt(int c, const char *arg)
 		env.no_uprobes = true;
 		break;
 	case 'C':
-		env.no_compat = true;
+		env.compat = COMPAT_WANT_OFF;
+		break;
+	case 'K':
+		env.compat = COMPAT_WANT_ON;
 		break;
 	case 'b':
 		if (parse_uint(arg, 4, 16u << 20, &u) < 0)
@@ -267,6 +277,7 @@ static int parse_args(int argc, char **argv)
 		{ "names", required_argument, NULL, 'N' },
 		{ "no-uprobes", no_argument, NULL, 'U' },
 		{ "no-compat", no_argument, NULL, 'C' },
+		{ "compat", no_argument, NULL, 'K' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "watermark", required_argument, NULL, 'w' },
 		{ "level", required_argument, NULL, 'z' },
@@ -468,8 +479,10 @@ static void check_print_syscalls(const struct plan *p)
 }
 
 /* What is done for 32-bit (compat) programs on this kernel. */
-static void check_print_compat(const struct plan *p)
+static void check_print_compat(const struct rec *r)
 {
+	const struct plan *p = &r->plan;
+
 	if (!(p->profiles & PROFILE_IO))
 		return;
 	switch (p->compat_mode) {
@@ -486,6 +499,13 @@ static void check_print_compat(const struct plan *p)
 		       abi_name(p->compat), p->nmarkers,
 		       p->unshadowed && *p->unshadowed ? "; ids without marker: " : "",
 		       p->unshadowed ? p->unshadowed : "");
+		if (p->compat_armed)
+			printf("               OFF until a 32-bit program starts (none runs now; they fire on\n"
+			       "               every system call): switched on at its exec, within milliseconds;\n"
+			       "               the calls it makes before then (its loader's) are not recorded;\n"
+			       "               --compat records from the start, --no-compat never\n");
+		else
+			printf("               on from the start: %s\n", r->compat_why);
 		break;
 	case COMPAT_RAW:
 		printf("  32-bit       %s programs on this %s kernel: raw_syscalls filtered on %s and %s ids;\n"
@@ -549,6 +569,11 @@ static void collect_limits(const struct rec *r, const char *out[3])
 			 abi_name(p->compat),
 			 p->compat_why ? p->compat_why : "no raw_syscalls");
 		out[n++] = compat;
+	} else if (p->compat_armed) {
+		snprintf(compat, sizeof(compat),
+			 "syscalls of 32-bit (%s) programs are recorded from the first one's exec on: that program's first calls (within milliseconds of its exec) are missing",
+			 abi_name(p->compat));
+		out[n++] = compat;
 	}
 	if (names_limit(&r->names, p))
 		out[n++] = names_limit(&r->names, p);
@@ -597,7 +622,7 @@ static int do_check(struct rec *r)
 	       env.watermark);
 	printf("  profiles     %s\n", plan_profile_names(p->profiles));
 	check_print_syscalls(p);
-	check_print_compat(p);
+	check_print_compat(r);
 	check_print_names(r);
 	printf("  output       %s (zstd level %d)%s%s\n",
 	       strcmp(env.output, "-") ? env.output : "stdout", env.level,
@@ -716,9 +741,12 @@ static void names_header(const struct rec *r, struct sbuf *sb)
 	sbuf_addf(sb, "compat_abi=%s\n",
 		    p->compat != ABI_UNKNOWN ? abi_name(p->compat) : "");
 	sbuf_addf(sb, "compat_syscalls=%s\n", plan_compat_word(p->compat_mode));
-	if (p->compat_mode == COMPAT_SHADOW)
+	if (p->compat_mode == COMPAT_SHADOW) {
 		sbuf_addf(sb, "compat_unshadowed=%s\n",
 			    p->unshadowed ? p->unshadowed : "");
+		sbuf_addf(sb, "compat_start=%s\n",
+			    p->compat_armed ? "exec" : "start");
+	}
 	sbuf_addf(sb, "exec_abi_probes=%d\n", r->names.exec_abi);
 	sbuf_addf(sb, "iorec_abi=%s\n", abi_name(abi_self()));
 	collect_limits(r, lim);
@@ -884,6 +912,15 @@ static int write_end_text(struct rec *r)
 		    (unsigned long long)t.pages,
 		    (unsigned long long)t.raw_bytes,
 		    (unsigned long long)r->lost);
+	{
+		uint64_t exec_ns, on_ns;
+		int pid;
+
+		if (compat_watch_fired(r->cw, &pid, &exec_ns, &on_ns, false))
+			sbuf_addf(&sb, "compat_on_ns=%llu\ncompat_on_pid=%d\ncompat_exec_ns=%llu\n",
+				    (unsigned long long)on_ns, pid,
+				    (unsigned long long)exec_ns);
+	}
 	if (env.max_size)
 		sbuf_addf(&sb, "size_limit_dropped_pages=%llu\n",
 			    (unsigned long long)t.limit_dropped_pages);
@@ -1129,6 +1166,27 @@ static int poll_timeout(const struct rec *r, uint64_t now, uint64_t next_tick,
 	return (int)((until - now + 999999) / 1000000);
 }
 
+/*
+ * The watcher enabled compat recording at a 32-bit program's exec: store
+ * that program's ABI as an EXEC_ABI line (source "exec"), once.
+ */
+static void note_compat_exec(struct rec *r)
+{
+	uint64_t exec_ns, on_ns;
+	char line[128];
+	int pid, len, ret;
+
+	if (!compat_watch_fired(r->cw, &pid, &exec_ns, &on_ns, true))
+		return;
+	len = snprintf(line, sizeof(line), "%llu\t%d\t%s\texec\n",
+		       (unsigned long long)(exec_ns ? exec_ns : on_ns), pid,
+		       abi_name(r->plan.compat));
+	ret = iorec_writer_add(r->w, IOREC_CHUNK_EXEC_ABI, NULL, 0, line,
+			       (size_t)len, false);
+	if (ret < 0)
+		note_write_error(r, ret);
+}
+
 static void record_loop(struct rec *r)
 {
 	uint64_t now = now_mono_ns(), next_tick = now + TICK_MS * 1000000ull;
@@ -1157,6 +1215,8 @@ static void record_loop(struct rec *r)
 			note_write_error(r, ret);
 			break;
 		}
+		if (r->cw)
+			note_compat_exec(r);
 		if (now >= next_tick) {
 			next_tick = now + TICK_MS * 1000000ull;
 			if (status)
@@ -1198,6 +1258,14 @@ static int setup(struct rec *r)
 	}
 	if (plan_enable(&r->plan, r->ri.ti) < 0)
 		return -1;
+	if (r->plan.compat_armed) {
+		r->cw = compat_watch_start(&r->plan, r->ri.ti);
+		if (!r->cw) {
+			/* record them from the start rather than miss them */
+			r->plan.compat_armed = false;
+			plan_compat_enable(&r->plan, r->ri.ti);
+		}
+	}
 	r->cpu_lost = xcalloc((size_t)r->ri.ncpus, sizeof(*r->cpu_lost));
 	batch = BATCH_BUDGET / (size_t)r->ri.ncpus;
 	if (batch > BATCH_MAX)
@@ -1260,6 +1328,8 @@ static void stop(struct rec *r)
 	int ret;
 
 	instance_tracing(&r->ri, false);
+	if (r->cw && !r->write_err)
+		note_compat_exec(r);
 	if (r->write_err)
 		return;
 	ret = ringbuf_finish(r->rb);
@@ -1286,6 +1356,17 @@ static void summary(struct rec *r)
 		if (r->cpu_lost[cpu])
 			note("  cpu %d lost %llu events (ring buffer overrun or dropped: try a larger -b or lower -w)",
 			     cpu, (unsigned long long)r->cpu_lost[cpu]);
+	{
+		uint64_t exec_ns, on_ns;
+		int pid;
+
+		if (compat_watch_fired(r->cw, &pid, &exec_ns, &on_ns, false))
+			note("32-bit programs recorded from %.3f s on: pid %d exec'd a %s program (%.1f ms before)",
+			     (double)(on_ns - r->start_mono) / 1e9, pid,
+			     abi_name(r->plan.compat),
+			     exec_ns && on_ns > exec_ns ?
+			     (double)(on_ns - exec_ns) / 1e6 : 0.0);
+	}
 	if (t.limit_dropped_pages)
 		note("size limit: %llu pages read after the limit were not written",
 		     (unsigned long long)t.limit_dropped_pages);
@@ -1303,6 +1384,8 @@ static void summary(struct rec *r)
 
 static void rec_release(struct rec *r)
 {
+	compat_watch_stop(r->cw);
+	r->cw = NULL;
 	ringbuf_close(r->rb);
 	r->rb = NULL;
 	instance_destroy(&r->ri);
@@ -1331,6 +1414,27 @@ static void report_missing_user_events(const struct plan *p)
 			error("no event %s:%s on this kernel (given with -e): see %s/available_events",
 			      p->ev[i].system, p->ev[i].name,
 			      tracefs_tracing_dir());
+}
+
+/*
+ * Shadow mode costs raw_syscalls events on every system call of every
+ * program: unless --compat, or a 32-bit program runs (or is the command,
+ * or iorec), arm it to start at the first 32-bit exec instead.
+ */
+static void plan_compat_start(struct rec *r)
+{
+	struct plan *p = &r->plan;
+
+	if (p->compat_mode != COMPAT_SHADOW)
+		return;
+	if (env.compat == COMPAT_WANT_ON) {
+		snprintf(r->compat_why, sizeof(r->compat_why),
+			 "--compat was given");
+		return;
+	}
+	if (!compat_present(p->compat, env.command ? env.command[0] : NULL,
+			    r->compat_why, sizeof(r->compat_why)))
+		p->compat_armed = true;
 }
 
 /* Check time: needs the header page for sub-buffer and long sizes. */
@@ -1366,10 +1470,11 @@ int main(int argc, char **argv)
 	/* the kernel's long size tells a 64-bit kernel to a 32-bit iorec */
 	if (read_header_page(&r, NULL) < 0)
 		goto cleanup;
-	r.plan.no_compat = env.no_compat;
+	r.plan.no_compat = env.compat == COMPAT_WANT_OFF;
 	if (plan_build(&r.plan, env.profiles, env.events, env.nevents,
 		       env.raw_syscalls, r.long_size) < 0)
 		goto cleanup;
+	plan_compat_start(&r);
 	if (env.check) {
 		ret = prepare_check(&r);
 		goto cleanup;

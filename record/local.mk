@@ -7,12 +7,13 @@ iorec_SOURCES = \
 	record/instance.c \
 	record/snapshot.c \
 	record/ringbuf.c \
+	record/compat.c \
 	record/names.c \
 	record/abi.c \
 	record/elf.c
-iorec_CFLAGS = $(AM_CFLAGS) $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS)
+iorec_CFLAGS = $(AM_CFLAGS) -pthread $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS)
 # libtool links the programs: its -all-static is the compiler's -static
 # (its own -static would only take libtool libraries statically)
 iorec_LDFLAGS = $(AM_LDFLAGS) $(IOREC_STATIC_LDFLAGS:-static=-all-static)
 iorec_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
-	$(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(ZSTD_LIBS)
+	$(TRACEFS_LIBS) $(TRACEEVENT_LIBS) $(ZSTD_LIBS) -lpthread

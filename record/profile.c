@@ -619,6 +619,34 @@ static char *syscall_filter(const char *name, const char *self)
 	return xstrdup(self);
 }
 
+/* An event of 32-bit programs' syscalls in shadow mode. */
+static bool compat_event(const struct plan_event *e)
+{
+	return e->marker || !strcmp(e->system, "raw_syscalls");
+}
+
+int plan_compat_enable(struct plan *p, struct tracefs_instance *inst)
+{
+	int pass, ret = 0;
+	size_t i;
+
+	/* markers first: a native raw event must never lack its twin */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < p->nev; i++) {
+			struct plan_event *e = &p->ev[i];
+
+			if (e->state != PLAN_OK || !compat_event(e) ||
+			    e->marker != !pass)
+				continue;
+			if (event_enable(inst, e) < 0) {
+				warning("cannot enable %s:%s: %m (32-bit programs' syscalls may be missing)",
+					e->system, e->name);
+				ret = -1;
+			}
+		}
+	return ret;
+}
+
 int plan_enable(struct plan *p, struct tracefs_instance *inst)
 {
 	size_t i;
@@ -661,6 +689,10 @@ int plan_enable(struct plan *p, struct tracefs_instance *inst)
 				warning("cannot filter %s:%s with '%s' (%m): more of the machine's syscalls are recorded",
 					e->system, e->name, f);
 			free(f);
+		}
+		if (p->compat_armed && compat_event(e)) {
+			n++;	/* plan_compat_enable() turns it on */
+			continue;
 		}
 		if (event_enable(inst, e) < 0) {
 			warning("cannot enable %s:%s: %m", e->system, e->name);

@@ -153,6 +153,8 @@ struct plan {
 	enum rec_abi compat;	/* its compat ABI, or ABI_UNKNOWN */
 	enum compat_mode compat_mode;
 	bool no_compat;		/* --no-compat: set before plan_build() */
+	bool compat_armed;	/* shadow events prepared, not enabled until
+				   a 32-bit program starts (compat.c) */
 	const char *compat_why;	/* why none/off, or a caveat; may be NULL */
 	char *unshadowed;	/* compat ids without a native marker: "180,181" */
 	int nmarkers;		/* marker events in the plan */
@@ -190,6 +192,13 @@ void plan_warn_missing(const struct plan *p, bool verbose);
  */
 int plan_enable(struct plan *p, struct tracefs_instance *inst);
 /*
+ * plan_compat_enable - enable the events of 32-bit programs' syscalls
+ * that plan_enable() left off in an armed plan: the markers first, then
+ * raw_syscalls (so no native raw event goes without its twin).  Returns
+ * 0, or -1 when one failed (with a warning).
+ */
+int plan_compat_enable(struct plan *p, struct tracefs_instance *inst);
+/*
  * plan_write_formats - append one EVENT_FORMAT chunk per enabled event and
  * the SYSCALLS chunk.  Returns 0 or a negative iorec_error.
  */
@@ -203,6 +212,34 @@ int plan_parse_profiles(const char *list);
 /* Add an event known to exist (a uprobe iorec created) as PLAN_OK. */
 void plan_add_ok(struct plan *p, const char *system, const char *name,
 		 const char *cost);
+
+/* ------------------------------------------------------------------ */
+/* compat.c: 32-bit programs' syscalls only when one runs */
+
+/*
+ * compat_present - does a program of the compat ABI run or is about to:
+ * iorec itself, the -- @command (may be NULL), or a process now.  *why
+ * says which.
+ */
+bool compat_present(enum rec_abi compat, const char *command, char *why,
+		    size_t size);
+struct compat_watch;
+/*
+ * compat_watch_start - watch execs (instance iorecx-PID) and, at the first
+ * of a 32-bit program, plan_compat_enable(@p, @rec) from its own thread.
+ * Returns NULL after printing an error.
+ */
+struct compat_watch *compat_watch_start(struct plan *p,
+					struct tracefs_instance *rec);
+/* Stop the watcher and remove its instance; accepts NULL. */
+void compat_watch_stop(struct compat_watch *cw);
+/*
+ * compat_watch_fired - has the watcher enabled compat recording: the pid
+ * of the 32-bit program, its exec's trace time and when compat went on
+ * (CLOCK_MONOTONIC ns).  With @once, true only the first time.
+ */
+bool compat_watch_fired(struct compat_watch *cw, int *pid, uint64_t *exec_ns,
+			uint64_t *on_ns, bool once);
 
 /* ------------------------------------------------------------------ */
 /* names.c: where file names come from (the fallback chain) */
@@ -292,6 +329,8 @@ int names_remove_stale(bool verbose);
 /* What iorec names its instance (PREFIX PID) and its probe groups. */
 #define INSTANCE_PREFIX	"iorec-"
 #define GROUP_PREFIX	"iorec_"
+/* The instance of the 32-bit exec watcher (compat.c). */
+#define INSTANCE_EXEC_PREFIX	"iorecx-"
 /*
  * stale_owner - the pid of a name iorec gave a tracefs object, prefix and
  * pid ("iorec-1234", "iorec_1234"), when that process is gone (and is not

@@ -263,7 +263,7 @@ stop_workload() {
 # iorec_instances: names of iorec instances present now.
 iorec_instances() {
 	local d
-	for d in "$TRACEFS"/instances/iorec-*; do
+	for d in "$TRACEFS"/instances/iorec-* "$TRACEFS"/instances/iorecx-*; do
 		[ -d "$d" ] && basename "$d"
 	done
 	return 0
@@ -388,6 +388,7 @@ assert_no_instances() {
 	local inst pid
 	for inst in $(iorec_instances); do
 		pid=${inst#iorec-}
+		pid=${pid#iorecx-}
 		grep -qx "$pid" "$T/.pids" 2>/dev/null || continue
 		kill -0 "$pid" 2>/dev/null && fail "our iorec $pid is still running at the end of the test"
 		fail "instance $inst of our iorec left behind"

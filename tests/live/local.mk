@@ -10,7 +10,8 @@ LIVE_TESTS = \
 	tests/live/record-enospc.sh \
 	tests/live/record-flight.sh \
 	tests/live/record-limits.sh \
-	tests/live/record-cut.sh
+	tests/live/record-cut.sh \
+	tests/live/record-compat-auto.sh
 
 # ioreport on live A/B recordings (stories 001 and 002); redact of names
 # the test makes up

@@ -41,7 +41,7 @@ VIEW_FILTER_HELP
 "AFTER, both side by side, histograms overlaid on one scale, and what\n"
 "ioreport diff says.  Points are a uniform sample of at most 4000\n"
 "requests per device (the 200 slowest always drawn), rates 400 time\n"
-"bins at most: a long recording still makes a page of a few MB.  The\n"
+"bins at most: a long recording still makes a page of a few MiB.  The\n"
 "filters keep what they keep in the views, on both recordings, and the\n"
 "page says what they kept.\n"
 "\n"

@@ -12,3 +12,5 @@ analyze_libioreport_a_SOURCES += analyze/base/blk.h analyze/base/blk.c \
 	analyze/base/syskind.h analyze/base/syskind.c
 # kernel threads by their comm
 analyze_libioreport_a_SOURCES += analyze/base/kthread.h analyze/base/kthread.c
+# sizes, rates and durations as text: the one unit convention
+analyze_libioreport_a_SOURCES += analyze/base/units.h analyze/base/units.c

@@ -305,7 +305,7 @@ static void offset_plot(struct page *p, const struct tl_dev *d)
 	svg_end(&s);
 }
 
-/* Bars per time bin: which 0 bytes (MB/s), 1 requests (IOPS). */
+/* Bars per time bin: which 0 bytes (MiB/s), 1 requests (IOPS). */
 static void rate_plot(struct page *p, const struct tl_dev *d, int which)
 {
 	const struct timeline *tl = p->r->tl;
@@ -317,7 +317,7 @@ static void rate_plot(struct page *p, const struct tl_dev *d, int which)
 		const struct blk_tally *b = &d->bin[i].ops;
 		double v = which ? (double)blk_tally_requests(b) / w :
 			   (double)(b->bytes[BLK_OP_READ] +
-				    b->bytes[BLK_OP_WRITE]) / w / 1e6;
+				    b->bytes[BLK_OP_WRITE]) / w / UNITS_MIB;
 
 		if (v > max)
 			max = v;
@@ -329,7 +329,7 @@ static void rate_plot(struct page *p, const struct tl_dev *d, int which)
 	svg_begin(&s, p->f, which ? "iops" : "throughput",
 		  which ? "requests completed per second" :
 			  "throughput (read + write)",
-		  "time (s)", which ? "IOPS" : "MB/s");
+		  "time (s)", which ? "IOPS" : "MiB/s");
 	for (i = 0; i < tl->nbins; i++) {
 		const struct blk_tally *b = &d->bin[i].ops;
 		uint64_t rb = b->bytes[BLK_OP_READ], wb = b->bytes[BLK_OP_WRITE];
@@ -345,8 +345,8 @@ static void rate_plot(struct page *p, const struct tl_dev *d, int which)
 				x0 + w * (double)i, n, b->n[BLK_OP_READ],
 				b->n[BLK_OP_WRITE], b->n[BLK_OP_FLUSH]);
 		} else {
-			double yr = svg_py(&s, (double)rb / w / 1e6);
-			double yw = svg_py(&s, (double)(rb + wb) / w / 1e6);
+			double yr = svg_py(&s, (double)rb / w / UNITS_MIB);
+			double yw = svg_py(&s, (double)(rb + wb) / w / UNITS_MIB);
 
 			fprintf(p->f, "<rect class=\"bin read\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-bytes=\"%" PRIu64 "\"><title>%.3f s: read %" PRIu64 " B</title></rect>\n",
 				xa, yr, xb - xa, svg_py(&s, 0) - yr,
@@ -601,9 +601,10 @@ static void processes(struct page *p)
 				 rows[i].p.comm ? rows[i].p.comm : "?",
 				 rows[i].p.pid);
 			b[i].raw = raw;
-			b[i].v = (double)raw / 1e6;	/* MB, or ms */
+			/* MiB, or ms */
+			b[i].v = (double)raw / (k ? 1e6 : UNITS_MIB);
 		}
-		bars(p->f, cls[k], ttl[k], k ? "ms" : "MB", b, (size_t)n);
+		bars(p->f, cls[k], ttl[k], k ? "ms" : "MiB", b, (size_t)n);
 	}
 	free(b);
 	free(rows);
@@ -628,12 +629,12 @@ static void files(struct page *p)
 			snprintf(b[i].label, sizeof(b[i].label), "%s",
 				 file_info_name(&rows[i].f));
 			b[i].raw = raw;
-			b[i].v = (double)raw / 1e6;
+			b[i].v = (double)raw / (k ? 1e6 : UNITS_MIB);
 		}
 		bars(p->f, k ? "ffsync" : "fbytes",
 		     k ? "time in fsync calls on the file" :
 			 "bytes read and written by file syscalls",
-		     k ? "ms" : "MB", b, (size_t)n);
+		     k ? "ms" : "MiB", b, (size_t)n);
 	}
 	free(b);
 	rows_files_release(rows, n);
@@ -690,7 +691,7 @@ static void dirty_line(struct page *p, const struct svg *s,
 		if (!v[i].gds)
 			continue;
 		fprintf(p->f, "%.1f,%.1f ", svg_px(s, w * ((double)i + 0.5)),
-			svg_py(s, (double)pages * (double)p->r->st->dirty->page_size / 1e6));
+			svg_py(s, (double)pages * (double)p->r->st->dirty->page_size / UNITS_MIB));
 	}
 	fputs("\"/>\n", p->f);
 }
@@ -723,13 +724,13 @@ static void dirty_plot(struct page *p)
 
 		if (v[i].nr_writeback > m)
 			m = v[i].nr_writeback;
-		if ((double)m * (double)d->page_size / 1e6 > max)
-			max = (double)m * (double)d->page_size / 1e6;
+		if ((double)m * (double)d->page_size / UNITS_MIB > max)
+			max = (double)m * (double)d->page_size / UNITS_MIB;
 	}
 	s.x1 = w * (double)n;
 	s.y1 = max > 0 ? max * 1.1 : 1;
 	svg_begin(&s, p->f, "dirty", "dirty and writeback pages, with the thresholds",
-		  "time (s)", "MB");
+		  "time (s)", "MiB");
 	dirty_line(p, &s, v, n, w, "dirty", 0);
 	dirty_line(p, &s, v, n, w, "wb", 1);
 	dirty_line(p, &s, v, n, w, "bgthresh", 2);
@@ -765,10 +766,10 @@ static void wa(struct page *p)
 			b[c + 1].raw = d->cls[c];
 		}
 		for (int c = 0; c <= WA_NCLASS; c++)
-			b[c].v = (double)b[c].raw / 1e6;
+			b[c].v = (double)b[c].raw / UNITS_MIB;
 		snprintf(t, sizeof(t), "%s: bytes written by the applications and at the device",
 			 sink_dev_name(&p->s, d->dev));
-		bars(p->f, "wa", t, "MB", b, WA_NCLASS + 1);
+		bars(p->f, "wa", t, "MiB", b, WA_NCLASS + 1);
 	}
 }
 

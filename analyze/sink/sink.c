@@ -95,11 +95,6 @@ const char *sink_head(const struct sink *s, const char *str, size_t room,
 	return buf;
 }
 
-void sink_size(char *buf, size_t n, uint64_t v)
-{
-	table_size(buf, n, v);
-}
-
 void sink_line_begin(struct sink_line *l, const struct sink *s,
 		     const char *pre, const char *lead)
 {

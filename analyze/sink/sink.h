@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/units.h"	/* every size, rate and duration as text */
 #include "input/source.h"	/* struct source_info: what a recording says */
 #include "stats/stats.h"
 
@@ -91,8 +92,6 @@ void sink_printf(const struct sink *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A CSV field: as is, or quoted when it holds a comma, quote or newline. */
 void sink_csv_str(FILE *out, const char *str);
-/* A size in bytes for people: "512", "7.1K", "18.3M", "1.2G" (IEC). */
-void sink_size(char *buf, size_t n, uint64_t v);
 
 /*
  * A line of "item, item, ..." that wraps at SINK_WIDTH (never with

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/units.h"
 #include "sink/table.h"
 #include "stats/hist.h"
 
@@ -173,23 +174,6 @@ void table_us(char *buf, size_t n, uint64_t ns, bool wide)
 	snprintf(buf, n, "%.1f", (double)ns / 1e3);
 }
 
-void table_size(char *buf, size_t n, uint64_t v)
-{
-	static const char unit[] = "KMGTPE";
-	double x = (double)v;
-	int u = -1;
-
-	if (v < 1024) {
-		snprintf(buf, n, "%" PRIu64, v);
-		return;
-	}
-	while (x >= 1024 && u < 5) {
-		x /= 1024;
-		u++;
-	}
-	snprintf(buf, n, x < 99.95 ? "%.1f%c" : "%.0f%c", x, unit[u]);
-}
-
 void table_u64(char *buf, size_t n, uint64_t v, bool wide)
 {
 	(void)wide;
@@ -201,5 +185,5 @@ void table_bytes(char *buf, size_t n, uint64_t v, bool wide)
 	if (wide)
 		table_u64(buf, n, v, wide);
 	else
-		table_size(buf, n, v);
+		units_bytes_short(buf, n, v);
 }

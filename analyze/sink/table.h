@@ -75,14 +75,12 @@ void table_csv_field(FILE *out, const char *str);
 /* The wide table as CSV: the heads, then one line per row, quoted. */
 int table_csv(FILE *out, const struct column *cols, int ncols,
 	      const void *rows, size_t nrows, size_t rowsize);
-/* A size for people ("7.1M", see sink_size()). */
-void table_size(char *buf, size_t n, uint64_t v);
 
 /* The cell formats of the tables: ms "%.3f", us "%.1f", a count. */
 void table_ms(char *buf, size_t n, uint64_t ns, bool wide);
 void table_us(char *buf, size_t n, uint64_t ns, bool wide);
 void table_u64(char *buf, size_t n, uint64_t v, bool wide);
-/* bytes: exact when wide, else table_size() */
+/* bytes: exact when wide, else units_bytes_short() ("7.1M") */
 void table_bytes(char *buf, size_t n, uint64_t v, bool wide);
 
 #endif /* IOREPORT_SINK_TABLE_H */

@@ -18,7 +18,6 @@
 #include "sink/json.h"
 #include "sink/sink.h"
 
-#define MB		1e6
 #define MS		1e6	/* ns per ms */
 
 static double scale(enum dm_unit u, double v)
@@ -26,7 +25,7 @@ static double scale(enum dm_unit u, double v)
 	switch (u) {
 	case DM_BYTES:
 	case DM_BPS:
-		return v / MB;
+		return units_mib(v);
 	case DM_NS:
 		return v / MS;
 	default:

@@ -75,7 +75,7 @@ static void devices_text(struct sink *s, const struct ivl_slot *sl)
 	char b[32];
 
 	fprintf(s->out, "  %-12s %-7s %8s %9s %8s %8s %8s %8s %8s\n", "DEVICE",
-		"OP", "REQS", "IOPS", "BYTES", "MB/s", "AVG(ms)", "D2C(ms)",
+		"OP", "REQS", "IOPS", "BYTES", "MiB/s", "AVG(ms)", "D2C(ms)",
 		"MAX(ms)");
 	for (size_t i = 0; i < sl->ndev; i++) {
 		const struct ivl_dev *d = &sl->dev[i];
@@ -83,11 +83,11 @@ static void devices_text(struct sink *s, const struct ivl_slot *sl)
 		if (s->wide)
 			snprintf(b, sizeof(b), "%" PRIu64, d->bytes);
 		else
-			sink_size(b, sizeof(b), d->bytes);
+			units_bytes_short(b, sizeof(b), d->bytes);
 		fprintf(s->out, "  %-12.12s %-7s %8" PRIu64 " %9.1f %8s %8.2f %8.3f %8.3f %8.3f\n",
 			sink_dev_name(s, d->dev), blk_op_name(d->op),
 			d->requests, per_s(d->requests, sl), b,
-			per_s(d->bytes, sl) / 1e6,
+			units_mib(per_s(d->bytes, sl)),
 			avg_ms(d->total_ns, d->requests),
 			avg_ms(d->d2c_ns, d->requests), (double)d->max_ns / 1e6);
 	}
@@ -145,9 +145,9 @@ static void processes_text(struct sink *s, const struct ivl_slot *sl,
 			snprintf(wb, sizeof(wb), "%" PRIu64, p->write_bytes);
 			snprintf(bb, sizeof(bb), "%" PRIu64, p->blk_bytes);
 		} else {
-			sink_size(rb, sizeof(rb), p->read_bytes);
-			sink_size(wb, sizeof(wb), p->write_bytes);
-			sink_size(bb, sizeof(bb), p->blk_bytes);
+			units_bytes_short(rb, sizeof(rb), p->read_bytes);
+			units_bytes_short(wb, sizeof(wb), p->write_bytes);
+			units_bytes_short(bb, sizeof(bb), p->blk_bytes);
 		}
 		fprintf(s->out, "  %8d %-16.16s %7" PRIu64 " %7" PRIu64 " %8s %7"
 			PRIu64 " %8s %6" PRIu64 " %8s %9.3f\n", pi.pid,

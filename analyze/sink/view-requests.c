@@ -114,7 +114,7 @@ static void shape_table(struct sink *s)
 		else if (s->wide)
 			snprintf(sz, sizeof(sz), "%" PRIu64, d->sizes.bytes / n);
 		else
-			sink_size(sz, sizeof(sz), d->sizes.bytes / n);
+			units_bytes_short(sz, sizeof(sz), d->sizes.bytes / n);
 		snprintf(bi, sizeof(bi), a->bio_events ? "%" PRIu64 : "-",
 			 d->bios);
 		snprintf(mg, sizeof(mg), a->merge_events ? "%" PRIu64 : "-",
@@ -124,7 +124,7 @@ static void shape_table(struct sink *s)
 		else if (s->wide)
 			snprintf(mb, sizeof(mb), "%" PRIu64, d->merged_bytes);
 		else
-			sink_size(mb, sizeof(mb), d->merged_bytes);
+			units_bytes_short(mb, sizeof(mb), d->merged_bytes);
 		fprintf(s->out, "  %-*s %-*s %8" PRIu64 " %*s %6s %6s %9s %9s %*s %6s\n",
 			dw, s->wide ? sink_dev_name(s, d->dev) :
 			sink_head(s, sink_dev_name(s, d->dev), 10, nb, sizeof(nb)),
@@ -323,17 +323,17 @@ void view_devices(struct sink *s)
 	/* the heads and the rows in the widths of the layout */
 	fprintf(s->out, "  %-*s %-*s %*s %*s %*s %*s %*s %*s %*s\n",
 		w[0], "DEVICE", w[1], "OP", w[2], "REQS", w[3], "BYTES", w[4],
-		"IOPS", w[5], "MB/s", w[6], "FUA", w[7], "PREFL", w[8], "ERR");
+		"IOPS", w[5], "MiB/s", w[6], "FUA", w[7], "PREFL", w[8], "ERR");
 	for (size_t i = 0; i < a->ndev; i++) {
 		const struct devstat *d = &a->dev[i];
 		double iops = secs > 0 ? (double)d->reqs / secs : 0.0;
-		double mbs = secs > 0 ? (double)d->bytes / secs / 1e6 : 0.0;
+		double mbs = secs > 0 ? units_mib((double)d->bytes) / secs : 0.0;
 		char nb[64], sz[32];
 
 		if (s->wide)
 			snprintf(sz, sizeof(sz), "%" PRIu64, d->bytes);
 		else
-			sink_size(sz, sizeof(sz), d->bytes);
+			units_bytes_short(sz, sizeof(sz), d->bytes);
 		fprintf(s->out, "  %-*s %-*s %*" PRIu64 " %*s %*.1f %*.3f %*"
 			PRIu64 " %*" PRIu64 " %*" PRIu64 "\n", w[0],
 			sink_head(s, sink_dev_name(s, d->dev), 10, nb, sizeof(nb)),
@@ -538,7 +538,7 @@ static void slow_calls(struct sink *s)
 				v[i].file ? stats_call_file(&v[i]) : "-");
 			continue;
 		}
-		sink_size(sz, sizeof(sz), v[i].bytes);
+		units_bytes_short(sz, sizeof(sz), v[i].bytes);
 		fprintf(s->out, "  %-*s %-10s %7d %-12s %3s %6s %9.3f  %s\n",
 			s->wallclock ? 15 : 12, ts,
 			sink_head(s, sys_kind_info(v[i].kind)->name, 10, nb, sizeof(nb)),
@@ -663,7 +663,7 @@ void view_slow(struct sink *s)
 				rq_comm(s, rq), file);
 			continue;
 		}
-		sink_size(sz, sizeof(sz), rq->bytes);
+		units_bytes_short(sz, sizeof(sz), rq->bytes);
 		fprintf(s->out, "  %-*s %-8s %-4s %6s %8.3f %9.3f %7d %-12s %s\n",
 			s->wallclock ? 15 : 12, ts, sink_head(s, sink_dev_name(s, rq->dev), 8, nb,
 				      sizeof(nb)), type, sz,

@@ -23,7 +23,7 @@
 #include "sink/json.h"
 #include "sink/sink.h"
 
-#define MB		1e6
+#define MIB		UNITS_MIB	/* the columns' MiB */
 #define MS		1e6	/* ns per ms */
 
 /* The COMM column of the process tables (a kworker's name with its
@@ -37,16 +37,16 @@ static double ratio(double num, double den)
 
 static void print_mb(FILE *out, uint64_t b)
 {
-	fprintf(out, " %10.3f", (double)b / MB);
+	fprintf(out, " %10.3f", (double)b / MIB);
 }
 
-/* MB in a column of 8 (2 decimals, 100 columns) or 10 (3, --wide). */
+/* MIB in a column of 8 (2 decimals, 100 columns) or 10 (3, --wide). */
 static void print_mbw(const struct sink *s, uint64_t b)
 {
 	if (s->wide)
 		print_mb(s->out, b);
 	else
-		fprintf(s->out, " %8.2f", (double)b / MB);
+		fprintf(s->out, " %8.2f", (double)b / MIB);
 }
 
 static void print_ratio(FILE *out, double v)
@@ -140,8 +140,8 @@ static void wa_rows(struct sink *s, bool byproc, long top)
 		fprintf(out, "  %7s %-*s", "PID", COMM_W, "COMM");
 	else
 		fputc(' ', out);
-	fprintf(out, " %10s %10s %10s %7s%s\n", "APP-W(MB)", "BLK-W(MB)",
-		"JOURNAL(MB)", "RATIO", byproc ? "" : "  FILE");
+	fprintf(out, " %10s %10s %10s %7s%s\n", "APP-W(MiB)", "BLK-W(MiB)",
+		"JRNL(MiB)", "RATIO", byproc ? "" : "  FILE");
 	for (size_t i = 0; i < k; i++) {
 		char nb[64], pb[256];
 
@@ -173,13 +173,13 @@ static void wa_text(struct sink *s, long top)
 	view_title(s, "wa", "write amplification");
 	wa_overall(wa, &app, &dev, &ds);
 	fprintf(out, "\noverall:\n");
-	fprintf(out, "  application writes  %12.3f MB (file syscalls on the devices below)\n",
-		(double)app / MB);
-	fprintf(out, "  device writes       %12.3f MB (traced write requests)\n",
-		(double)dev / MB);
+	fprintf(out, "  application writes  %12.3f MiB (file syscalls on the devices below)\n",
+		(double)app / MIB);
+	fprintf(out, "  device writes       %12.3f MiB (traced write requests)\n",
+		(double)dev / MIB);
 	if (ds)
-		fprintf(out, "  diskstats writes    %12.3f MB (start -> end snapshot)\n",
-			(double)ds / MB);
+		fprintf(out, "  diskstats writes    %12.3f MiB (start -> end snapshot)\n",
+			(double)ds / MIB);
 	fprintf(out, "  write amplification");
 	if (cut_short(s->st) && app)
 		fprintf(out, "       -   (not comparable: %s, the writeback of these writes may come after its end)\n",
@@ -196,15 +196,15 @@ static void wa_text(struct sink *s, long top)
 	if (wa->st.diskstats_not_split)
 		fprintf(out, "  (diskstats left out: they count whole devices from start to end)\n");
 	if (wa->app_unplaced)
-		sink_printf(s, "  not placed          %12.3f MB written to files of no known device (pipes, sockets, unnamed files)\n",
-			    (double)wa->app_unplaced / MB);
+		sink_printf(s, "  not placed          %12.3f MiB written to files of no known device (pipes, sockets, unnamed files)\n",
+			    (double)wa->app_unplaced / MIB);
 
 	fprintf(out, "\ndevices:\n");
 	if (s->wide)
 		fprintf(out, "  %-10s %10s %10s %10s %10s %10s %10s %7s %6s %6s %6s %10s\n",
-			"DEVICE", "APP-W(MB)", "DEV-W(MB)", "DATA(MB)",
-			"JOURNAL(MB)", "META(MB)", "OTHER(MB)", "RATIO", "FLUSH",
-			"PREFL", "FUA", "DSTAT(MB)");
+			"DEVICE", "APP-W(MiB)", "DEV-W(MiB)", "DATA(MiB)",
+			"JRNL(MiB)", "META(MiB)", "OTHER(MiB)", "RATIO", "FLUSH",
+			"PREFL", "FUA", "DSTAT(MiB)");
 	else
 		fprintf(out, "  %-8s %8s %8s %8s %8s %8s %8s %7s %5s %5s %5s %8s\n",
 			"DEVICE", "APP-W", "DEV-W", "DATA", "JOURNAL", "META",
@@ -233,7 +233,7 @@ static void wa_text(struct sink *s, long top)
 		fputc('\n', out);
 	}
 	if (!s->wide)
-		fprintf(out, "  (sizes in MB)\n");
+		fprintf(out, "  (sizes in MiB)\n");
 
 	fprintf(out, "\njournal (jbd2_run_stats):\n");
 	if (!wa->st.jbd2) {
@@ -248,7 +248,7 @@ static void wa_text(struct sink *s, long top)
 	} else {
 		fprintf(out, "  %-10s %8s %10s %10s %12s %12s %10s %12s\n",
 			"DEVICE", "COMMITS", "HANDLES", "BLOCKS", "LOGGED",
-			"JOURNAL(MB)", "B/LOGGED", "LOGGING(ms)");
+			"JOURNAL(MiB)", "B/LOGGED", "LOGGING(ms)");
 		for (size_t i = 0; i < wa->ndev; i++) {
 			const struct wa_dev *d = &wa->dev[i];
 
@@ -258,7 +258,7 @@ static void wa_text(struct sink *s, long top)
 				PRIu64 " %12" PRIu64 " %12.3f",
 				sink_dev_name(s, d->dev), d->commits,
 				d->handles, d->blocks, d->blocks_logged,
-				(double)d->cls[WA_JOURNAL] / MB);
+				(double)d->cls[WA_JOURNAL] / MIB);
 			if (d->blocks_logged)
 				fprintf(out, " %10.0f",
 					(double)d->cls[WA_JOURNAL] /
@@ -664,14 +664,14 @@ static void dirty_over_time(struct sink *s, long rows)
 	fprintf(out, "\nover time (rows of %.1f s from %s; dirty and thresholds: last sample):\n",
 		(double)w / 1e9, s->st->filter && s->st->filter->have_since ?
 		"--since" : "the first event");
-	int tw = s->wide ? 8 : 6, mw = s->wide ? 10 : 8, bw = s->wide ? 8 : 7;
+	int tw = s->wide ? 8 : 6, mw = s->wide ? 11 : 8, bw = s->wide ? 8 : 7;
 	int pw = s->wide ? 12 : 9, ww = s->wide ? 12 : 8, fw = s->wide ? 7 : 6;
 
 	if (s->wide)
-		fprintf(out, "  %8s %10s %10s %10s %10s %8s %12s %12s %12s %12s %7s\n",
-			"T(s)", "DIRTY(MB)", "WB(MB)", "BG(MB)", "THRESH(MB)",
-			"THROTTL", "PAUSED(ms)", "WRITTEN(MB)", "FLUSHER(MB)",
-			"DEV-W(MB)", "FLUSH");
+		fprintf(out, "  %8s %11s %11s %11s %11s %8s %12s %12s %12s %12s %7s\n",
+			"T(s)", "DIRTY(MiB)", "WB(MiB)", "BG(MiB)", "THRESH(MiB)",
+			"THROTTL", "PAUSED(ms)", "WRITTEN(MiB)", "FLUSHER(MiB)",
+			"DEV-W(MiB)", "FLUSH");
 	else
 		fprintf(out, "  %6s %8s %8s %8s %8s %7s %9s %8s %8s %8s %6s\n",
 			"T(s)", "DIRTY", "WB", "BG", "THRESH", "THROTTL",
@@ -685,19 +685,19 @@ static void dirty_over_time(struct sink *s, long rows)
 		fprintf(out, "  %*.1f", tw, (double)(i * w) / 1e9);
 		if (sl->gds)
 			fprintf(out, " %*.1f %*.1f %*.1f %*.1f",
-				mw, (double)(sl->nr_dirty * ps) / MB,
-				mw, (double)(sl->nr_writeback * ps) / MB,
-				mw, (double)(sl->bg_thresh * ps) / MB,
-				mw, (double)(sl->thresh * ps) / MB);
+				mw, (double)(sl->nr_dirty * ps) / MIB,
+				mw, (double)(sl->nr_writeback * ps) / MIB,
+				mw, (double)(sl->bg_thresh * ps) / MIB,
+				mw, (double)(sl->thresh * ps) / MIB);
 		else
 			fprintf(out, " %*s %*s %*s %*s", mw, "-", mw, "-",
 				mw, "-", mw, "-");
 		fprintf(out, " %*" PRIu64 " %*.3f %*.1f %*.1f %*.1f %*"
 			PRIu64 "\n", bw, sl->bdp,
 			pw, (double)dirty_ms2ns(sl->pause_ms) / MS,
-			ww, (double)(sl->written * ps) / MB,
-			ww, (double)(wb * ps) / MB,
-			ww, (double)sl->write_bytes / MB, fw, sl->flushes);
+			ww, (double)(sl->written * ps) / MIB,
+			ww, (double)(wb * ps) / MIB,
+			ww, (double)sl->write_bytes / MIB, fw, sl->flushes);
 	}
 	free(rb);
 }
@@ -719,18 +719,18 @@ static void dirty_text(struct sink *s, const struct dirty_row *v, size_t k,
 		fprintf(out, "  none recorded (global_dirty_state fires only when a writer is throttled\n"
 			"  or the dirty limits are checked; no samples here)\n");
 	} else {
-		fprintf(out, "  background  %10.1f MB",
-			(double)(d->min_bg_thresh * ps) / MB);
+		fprintf(out, "  background  %10.1f MiB",
+			(double)(d->min_bg_thresh * ps) / MIB);
 		if (d->max_bg_thresh != d->min_bg_thresh)
-			fprintf(out, " .. %.1f MB",
-				(double)(d->max_bg_thresh * ps) / MB);
-		fprintf(out, "\n  dirty       %10.1f MB",
-			(double)(d->min_thresh * ps) / MB);
+			fprintf(out, " .. %.1f MiB",
+				(double)(d->max_bg_thresh * ps) / MIB);
+		fprintf(out, "\n  dirty       %10.1f MiB",
+			(double)(d->min_thresh * ps) / MIB);
 		if (d->max_thresh != d->min_thresh)
-			fprintf(out, " .. %.1f MB",
-				(double)(d->max_thresh * ps) / MB);
-		fprintf(out, "\n  max dirty   %10.1f MB\n",
-			(double)(d->max_dirty * ps) / MB);
+			fprintf(out, " .. %.1f MiB",
+				(double)(d->max_thresh * ps) / MIB);
+		fprintf(out, "\n  max dirty   %10.1f MiB\n",
+			(double)(d->max_dirty * ps) / MIB);
 	}
 	fprintf(out, "\nthrottling (balance_dirty_pages):\n");
 	if (!d->have_bdp)
@@ -740,8 +740,8 @@ static void dirty_text(struct sink *s, const struct dirty_row *v, size_t k,
 			d->bdp, d->bdp_paused,
 			(double)dirty_ms2ns(d->pause_ms) / MS,
 			(double)dirty_ms2ns(d->max_pause_ms) / MS);
-	fprintf(out, "\nwriteback: %.1f MB written (global_dirty_state nr_written);\n  by the flusher (writeback_start -> writeback_written):",
-		(double)(d->written * ps) / MB);
+	fprintf(out, "\nwriteback: %.1f MiB written (global_dirty_state nr_written);\n  by the flusher (writeback_start -> writeback_written):",
+		(double)(d->written * ps) / MIB);
 	if (!d->have_wb) {
 		fprintf(out, " not recorded\n");
 	} else {
@@ -749,8 +749,8 @@ static void dirty_text(struct sink *s, const struct dirty_row *v, size_t k,
 
 		for (int i = 0; i < DIRTY_REASONS; i++)
 			if (d->wb_pages[i]) {
-				fprintf(out, " %s %.1f MB", dirty_reason_name(i),
-					(double)(d->wb_pages[i] * ps) / MB);
+				fprintf(out, " %s %.1f MiB", dirty_reason_name(i),
+					(double)(d->wb_pages[i] * ps) / MIB);
 				any = true;
 			}
 		fprintf(out, "%s\n", any ? "" : " none");

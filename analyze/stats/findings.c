@@ -14,6 +14,7 @@
 #include "util.h"
 #include "base/blk.h"
 #include "base/err.h"
+#include "base/units.h"
 #include "sbuf.h"
 #include "input/meta.h"
 #include "replay/fdtable.h"
@@ -28,7 +29,6 @@
 #include "stats/wa.h"
 
 #define MS	1000000ULL	/* ns */
-#define MB	1e6
 
 /* The thresholds of docs/findings.md. */
 #define FSYNC_MIN_NS		(10 * MS)	/* fsync time worth a finding */
@@ -128,42 +128,6 @@ static void say(struct ctx *c, struct finding *x, struct sbuf *sb,
 			      c->args.buf : "", c->path);
 	if (!x->sentence || !x->more)
 		c->err = -AN_E_NOMEM;
-}
-
-/* v / div in fmt of the first row whose min v reaches, else of the last */
-struct scale {
-	double min, div;
-	const char *fmt;
-};
-
-static void scaled(struct sbuf *sb, double v, const struct scale *s, size_t n)
-{
-	while (n-- > 1 && !(v >= s->min))
-		s++;
-	sbuf_addf(sb, s->fmt, v / s->div);
-}
-
-/* "12.3 ms", "1.24 s", "0.41 ms" */
-static void add_time(struct sbuf *sb, double ns)
-{
-	static const struct scale t[] = {
-		{ 1e9, 1e9, "%.2f s" }, { 10e6, 1e6, "%.0f ms" },
-		{ 1e6, 1e6, "%.1f ms" }, { 0, 1e6, "%.2f ms" },
-	};
-
-	scaled(sb, ns, t, ARRAY_SIZE(t));
-}
-
-/* "5.6 MB", "97 GB", "40 kB" */
-static void add_bytes(struct sbuf *sb, double b)
-{
-	static const struct scale t[] = {
-		{ 10e12, 1e12, "%.0f TB" }, { 1e12, 1e12, "%.1f TB" },
-		{ 10e9, 1e9, "%.0f GB" }, { 1e9, 1e9, "%.1f GB" },
-		{ 1e6, 1e6, "%.1f MB" }, { 0, 1e3, "%.0f kB" },
-	};
-
-	scaled(sb, b, t, ARRAY_SIZE(t));
 }
 
 static void add_pct(struct sbuf *sb, double part, double whole)
@@ -371,7 +335,7 @@ static void rule_caveats(struct ctx *c)
 		add_pct(&sb, (double)(t->file_bytes + t->inode_bytes),
 			(double)t->bytes);
 		sbuf_addstr(&sb, " of the ");
-		add_bytes(&sb, (double)t->bytes);
+		units_add_bytes(&sb, (double)t->bytes);
 		sbuf_addstr(&sb, " at the devices could be tied to a file (");
 		add_pct(&sb, (double)t->proc_bytes, (double)t->bytes);
 		sbuf_addstr(&sb, " to a process): findings per file cover that share only.");
@@ -459,14 +423,14 @@ static void rule_fsync(struct ctx *c)
 		num(x, "fsync_p99_ns", (double)hist_pct(&ps->fsync, 99));
 		num(x, "fsync_max_ns", (double)ps->fsync.max);
 		sbuf_addf(&sb, "%s (pid %d) spent ", r->p.comm, r->p.pid);
-		add_time(&sb, (double)fs_ns);
+		units_add_dur(&sb, (double)fs_ns);
 		sbuf_addf(&sb, " in %" PRIu64 " fsync/fdatasync calls (",
 			  ps->fsync.count);
 		add_pct(&sb, (double)fs_ns, (double)all_ns);
 		sbuf_addstr(&sb, " of its file-syscall time; p50 ");
-		add_time(&sb, (double)hist_pct(&ps->fsync, 50));
+		units_add_dur(&sb, (double)hist_pct(&ps->fsync, 50));
 		sbuf_addstr(&sb, ", max ");
-		add_time(&sb, (double)ps->fsync.max);
+		units_add_dur(&sb, (double)ps->fsync.max);
 		sbuf_addstr(&sb, ")");
 		for (size_t k = 0; k < npf && k < 3; k++) {
 			const struct wa_fsync *w = pf[k].w;
@@ -495,7 +459,7 @@ static void rule_fsync(struct ctx *c)
 		if (ps->blk.journal_bytes) {
 			num(x, "journal_bytes", (double)ps->blk.journal_bytes);
 			sbuf_addstr(&sb, ", ");
-			add_bytes(&sb, (double)ps->blk.journal_bytes);
+			units_add_bytes(&sb, (double)ps->blk.journal_bytes);
 			sbuf_addstr(&sb, " of journal commits waited for");
 		}
 		sbuf_addstr(&sb, ".");
@@ -545,15 +509,15 @@ static void rule_device(struct ctx *c)
 		num(x, "sequential_share", (double)d->seq / (double)d->reqs);
 		sbuf_addf(&sb, "%s is slow for %ss: %" PRIu64 " requests (",
 			  buf, d->op == BLK_OP_READ ? "read" : "write", d->reqs);
-		add_bytes(&sb, (double)d->bytes);
+		units_add_bytes(&sb, (double)d->bytes);
 		sbuf_addstr(&sb, ") took ");
-		add_time(&sb, (double)avg);
+		units_add_dur(&sb, (double)avg);
 		sbuf_addstr(&sb, " on average in the device (p50 ");
-		add_time(&sb, (double)hist_pct(&d->device, 50));
+		units_add_dur(&sb, (double)hist_pct(&d->device, 50));
 		sbuf_addstr(&sb, ", p90 ");
-		add_time(&sb, (double)p90);
+		units_add_dur(&sb, (double)p90);
 		sbuf_addstr(&sb, ", max ");
-		add_time(&sb, (double)d->device.max);
+		units_add_dur(&sb, (double)d->device.max);
 		sbuf_addstr(&sb, ")");
 		lo = hist_below(&d->device, BIMODAL_LO_NS);
 		hi = hist_from(&d->device, BIMODAL_HI_NS);
@@ -569,11 +533,11 @@ static void rule_device(struct ctx *c)
 		if (sd) {
 			sbuf_addstr(&sb, "; ");
 			add_pct(&sb, (double)d->small, (double)d->reqs);
-			sbuf_addstr(&sb, " are small (16 kB or less) and ");
+			sbuf_addstr(&sb, " are small (16 KiB or less) and ");
 			add_pct(&sb, (double)(d->reqs - d->seq),
 				(double)d->reqs);
 			sbuf_addstr(&sb, " scattered, the signature of an SD card or cheap flash that must rewrite a whole erase block for each (small writes took ");
-			add_time(&sb, d->small ? (double)d->small_dev_ns /
+			units_add_dur(&sb, d->small ? (double)d->small_dev_ns /
 				 (double)d->small : 0);
 			sbuf_addstr(&sb, " each)");
 		}
@@ -586,12 +550,12 @@ static void rule_device(struct ctx *c)
 			num(x, "small_d2c_avg_ns", (double)d->small_dev_ns /
 			    (double)d->small);
 			num(x, "large_d2c_avg_ns", big);
-			sbuf_addf(&sb, "; by size: %" PRIu64 " of 16 kB or less took ",
+			sbuf_addf(&sb, "; by size: %" PRIu64 " of 16 KiB or less took ",
 				  d->small);
-			add_time(&sb, (double)d->small_dev_ns / (double)d->small);
+			units_add_dur(&sb, (double)d->small_dev_ns / (double)d->small);
 			sbuf_addf(&sb, " each, %" PRIu64 " larger ones ",
 				  d->reqs - d->small);
-			add_time(&sb, big);
+			units_add_dur(&sb, big);
 		}
 		if (d->queue.count && d->queue.sum > d->device.sum)
 			sbuf_addstr(&sb, "; most of the time is spent queued before the device (Q2D), not in it");
@@ -651,7 +615,7 @@ static void rule_flush(struct ctx *c)
 		sbuf_addf(&sb, "%s took %" PRIu64 " flush requests (%" PRIu64
 			  " writes with PREFLUSH, %" PRIu64 " FUA) costing ",
 			  buf, d->ops.n[BLK_OP_FLUSH], d->preflush, d->fua);
-		add_time(&sb, (double)d->flush_ns);
+		units_add_dur(&sb, (double)d->flush_ns);
 		sbuf_addstr(&sb, " of device time");
 		if (fs) {
 			num(x, "fsyncs", (double)fs);
@@ -716,17 +680,17 @@ static void rule_dirty(struct ctx *c)
 		num(x, "max_pause_ns", (double)dirty_ms2ns(r->max_ms));
 		sbuf_addf(&sb, "%s (pid %d) was paused by balance_dirty_pages %"
 			  PRIu64 " times for ", r->comm, r->pid, r->paused);
-		add_time(&sb, (double)ns);
+		units_add_dur(&sb, (double)ns);
 		sbuf_addstr(&sb, " (longest ");
-		add_time(&sb, (double)dirty_ms2ns(r->max_ms));
+		units_add_dur(&sb, (double)dirty_ms2ns(r->max_ms));
 		sbuf_addstr(&sb, ")");
 		if (d->gds_samples) {
 			num(x, "dirty_thresh_bytes", th);
 			num(x, "background_thresh_bytes", bg);
 			sbuf_addstr(&sb, ": it wrote faster than the devices took the dirty pages, past the dirty threshold of ");
-			add_bytes(&sb, th);
+			units_add_bytes(&sb, th);
 			sbuf_addstr(&sb, " (background writeback from ");
-			add_bytes(&sb, bg);
+			units_add_bytes(&sb, bg);
 			sbuf_addstr(&sb, ")");
 			if (mem) {
 				num(x, "memtotal_bytes", (double)mem);
@@ -735,7 +699,7 @@ static void rule_dirty(struct ctx *c)
 				sbuf_addstr(&sb, " and ");
 				add_pct(&sb, bg, (double)mem);
 				sbuf_addstr(&sb, " of the ");
-				add_bytes(&sb, (double)mem);
+				units_add_bytes(&sb, (double)mem);
 				sbuf_addstr(&sb, " of memory");
 			}
 		}
@@ -809,23 +773,24 @@ static void rule_wa(struct ctx *c)
 		num(x, "other_bytes", (double)d->cls[WA_OTHER]);
 		sbuf_addf(&sb, "%s wrote %.2fx what the applications wrote (",
 			  buf, ratio);
-		add_bytes(&sb, (double)d->ops.bytes[BLK_OP_WRITE]);
+		units_add_bytes(&sb, (double)d->ops.bytes[BLK_OP_WRITE]);
 		sbuf_addstr(&sb, " for ");
-		add_bytes(&sb, (double)d->app_bytes);
+		units_add_bytes(&sb, (double)d->app_bytes);
 		sbuf_addstr(&sb, "); most of the rest is ");
 		if (cause == WA_JOURNAL && m && !strcmp(m->data, "journal"))
 			sbuf_addstr(&sb, "the journal: data=journal writes every block twice");
-		else if (cause == WA_JOURNAL && fs)
-			sbuf_addf(&sb, "the journal: %" PRIu64 " fsyncs of about %.0f kB each commit a journal transaction apiece",
-				  fs, (double)d->app_bytes / (double)fs / 1e3);
-		else if (cause == WA_JOURNAL)
+		else if (cause == WA_JOURNAL && fs) {
+			sbuf_addf(&sb, "the journal: %" PRIu64 " fsyncs of about ", fs);
+			units_add_bytes(&sb, (double)d->app_bytes / (double)fs);
+			sbuf_addstr(&sb, " each commit a journal transaction apiece");
+		} else if (cause == WA_JOURNAL)
 			sbuf_addstr(&sb, "the journal");
 		else if (cause == WA_META)
 			sbuf_addstr(&sb, "metadata (inodes, bitmaps, directories)");
 		else
 			sbuf_addstr(&sb, "writes of no known owner");
 		sbuf_addstr(&sb, " (");
-		add_bytes(&sb, (double)d->cls[cause]);
+		units_add_bytes(&sb, (double)d->cls[cause]);
 		sbuf_addstr(&sb, ")");
 		if (!v && st->have_sys) {
 			n = rows_wa(st, true, &v);
@@ -894,9 +859,9 @@ static void rule_reads(struct ctx *c)
 		num(x, "read_bytes", (double)ps->read_bytes);
 		num(x, "read_ns", (double)ns);
 		sbuf_addf(&sb, "%s (pid %d) waited ", r->p.comm, r->p.pid);
-		add_time(&sb, (double)ns);
+		units_add_dur(&sb, (double)ns);
 		sbuf_addstr(&sb, " in reads; ");
-		add_bytes(&sb, (double)ps->blk.read_bytes);
+		units_add_bytes(&sb, (double)ps->blk.read_bytes);
 		sbuf_addstr(&sb, " of what it read came from the device, not the page cache (cold cache, or too little memory to keep it)");
 		for (long k = 0; k < nf && shown < 3; k++) {
 			const char *name = file_info_name(&fr[k].f);
@@ -956,11 +921,11 @@ static void rule_iowait(struct ctx *c)
 		sbuf_addf(&sb, "%s (pid %d) was blocked in D state %" PRIu64
 			  " times for ", r->p.comm, r->p.pid, ps->dstates);
 		own = slow_of(c, r->p.pid);
-		add_time(&sb, (double)ps->dstate_ns);
+		units_add_dur(&sb, (double)ps->dstate_ns);
 		sbuf_addstr(&sb, " (");
 		add_pct(&sb, (double)ps->dstate_ns, c->dur);
 		sbuf_addstr(&sb, " of the recording) while ");
-		add_bytes(&sb, (double)(ps->blk.read_bytes +
+		units_add_bytes(&sb, (double)(ps->blk.read_bytes +
 					ps->blk.write_bytes));
 		sbuf_addstr(&sb, " of block I/O was its own");
 		if (own) {
@@ -1068,9 +1033,9 @@ static void rule_wear(struct ctx *c)
 		num(x, "bytes_per_day", day);
 		num(x, "seconds", c->dur / 1e9);
 		sbuf_addf(&sb, "At the recorded rate %s takes ", buf);
-		add_bytes(&sb, day);
+		units_add_bytes(&sb, day);
 		sbuf_addstr(&sb, " of writes a day (");
-		add_bytes(&sb, (double)d->ops.bytes[BLK_OP_WRITE]);
+		units_add_bytes(&sb, (double)d->ops.bytes[BLK_OP_WRITE]);
 		sbuf_addf(&sb, " in %.1f s, extrapolated)", c->dur / 1e9);
 		if (ds && ds->bytes) {
 			num(x, "small_sync_share", (double)ds->small_sync_bytes /
@@ -1091,7 +1056,7 @@ static void rule_wear(struct ctx *c)
 			num(x, "process_synced_bytes", (double)synced);
 			sbuf_addf(&sb, "; the process that synced the most there is %s (pid %d), ",
 				  p->comm ? p->comm : "?", p->pid);
-			add_bytes(&sb, (double)synced);
+			units_add_bytes(&sb, (double)synced);
 			sbuf_addf(&sb, " mostly on %s", name);
 		}
 		sbuf_addstr(&sb, ".");

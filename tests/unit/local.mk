@@ -13,6 +13,7 @@ UNIT_TESTS = \
 	tests/unit/test-signif \
 	tests/unit/test-timeline \
 	tests/unit/test-scrub \
+	tests/unit/test-units \
 	tests/unit/test-nomem
 if HAVE_CMOCKA
 check_PROGRAMS += $(UNIT_TESTS)
@@ -47,6 +48,8 @@ tests_unit_test_diff_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_diff_LDADD = $(UNIT_LDADD)
 tests_unit_test_signif_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_signif_LDADD = $(UNIT_LDADD)
+tests_unit_test_units_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_units_LDADD = $(UNIT_LDADD)
 # the analyzer's allocations wrapped, to fail each in turn
 tests_unit_test_nomem_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_nomem_LDADD = $(UNIT_LDADD)

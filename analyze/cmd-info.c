@@ -73,6 +73,7 @@ static const struct header_key iorec_abi_keys[] = {
 	{ "compat ABI:", "compat_abi" },
 	{ "compat calls:", "compat_syscalls" },
 	{ "unshadowed ids:", "compat_unshadowed" },
+	{ "compat start:", "compat_start" },
 	{ "exec ABI probes:", "exec_abi_probes" },
 	{ "iorec ABI:", "iorec_abi" },
 };
@@ -499,6 +500,10 @@ static int info_one(const char *path)
 		       "flight mode (head of the recording discarded)" : "");
 		header_lines(in->header_text, iorec_run_keys,
 			     ARRAY_SIZE(iorec_run_keys));
+		if (meta_kv(in->header_text, "syscall_filter", buf,
+			    sizeof(buf)) && *buf)
+			printf("  %-16s %s (other events: the whole machine)\n",
+			       "syscalls only:", buf);
 		meta_kv(in->header_text, "output_dev", buf, sizeof(buf));
 		if (*buf) {
 			char ino[64];

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,6 +48,10 @@ static struct env {
 	const char *names;	/* --names LIST, or NULL for auto */
 	bool no_uprobes;
 	int compat;		/* COMPAT_WANT_* */
+	const char *pids;	/* -P LIST */
+	const char *comm;	/* --comm NAME */
+	const char *cgroup;	/* --cgroup PATH */
+	bool command_only;	/* --command-only */
 	unsigned int buffer_kb;
 	unsigned int watermark;
 	int level;
@@ -88,6 +93,7 @@ struct rec {
 	uint64_t start_mono, start_real;
 	pid_t child;		/* 0 when none or reaped */
 	int exec_pipe;		/* closed by the child's exec, or -1 */
+	int go_pipe;		/* a byte lets the spawned command exec, or -1 */
 	int child_status;	/* wait status, valid when child_done */
 	bool child_done;
 	int write_err;		/* iorec_error of the failed writer, or 0 */
@@ -123,6 +129,15 @@ static const char usage_text[] =
 "                          default when one runs, or iorec or COMMAND is one)\n"
 "      --no-compat         never record 32-bit programs' syscalls on a 64-bit\n"
 "                          kernel (default: from the first 32-bit program's exec)\n"
+"  -P, --pid PID[,PID]     record only these processes' system calls (their\n"
+"                          threads at the start; block, writeback and journal\n"
+"                          events stay system-wide)\n"
+"      --comm NAME         record only the system calls of processes named NAME\n"
+"                          (* and ? allowed)\n"
+"      --cgroup PATH       record only the system calls of the threads of this\n"
+"                          cgroup (and its children) at the start\n"
+"      --command-only      with -- COMMAND: record only the system calls of\n"
+"                          COMMAND, its children and processes started after it\n"
 "  -b, --buffer-size KB    per-CPU kernel ring buffer size (default 2048)\n"
 "  -w, --watermark PCT     wake up when a CPU buffer is PCT% full (default 50)\n"
 "  -z, --level N           zstd level (default 3)\n"
@@ -229,6 +244,18 @@ static int parse_opt(int c, const char *arg)
 	case 'K':
 		env.compat = COMPAT_WANT_ON;
 		break;
+	case 'P':
+		env.pids = arg;
+		break;
+	case 'M':
+		env.comm = arg;
+		break;
+	case 'G':
+		env.cgroup = arg;
+		break;
+	case 'O':
+		env.command_only = true;
+		break;
 	case 'b':
 		if (parse_uint(arg, 4, 16u << 20, &u) < 0)
 			return usage_error("invalid buffer size '%s' (KB per CPU, 4 or more)", arg);
@@ -278,6 +305,10 @@ static int parse_args(int argc, char **argv)
 		{ "no-uprobes", no_argument, NULL, 'U' },
 		{ "no-compat", no_argument, NULL, 'C' },
 		{ "compat", no_argument, NULL, 'K' },
+		{ "pid", required_argument, NULL, 'P' },
+		{ "comm", required_argument, NULL, 'M' },
+		{ "cgroup", required_argument, NULL, 'G' },
+		{ "command-only", no_argument, NULL, 'O' },
 		{ "buffer-size", required_argument, NULL, 'b' },
 		{ "watermark", required_argument, NULL, 'w' },
 		{ "level", required_argument, NULL, 'z' },
@@ -293,7 +324,7 @@ static int parse_args(int argc, char **argv)
 	env.argc = argc;
 	env.argv = argv;
 	opterr = 0;		/* parse_opt() names the option */
-	while ((c = getopt_long(argc, argv, "+:o:d:S:F:p:e:b:w:z:cqvhV", opts,
+	while ((c = getopt_long(argc, argv, "+:o:d:S:F:p:e:P:b:w:z:cqvhV", opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
@@ -313,6 +344,10 @@ static int parse_args(int argc, char **argv)
 					   argv[optind]);
 		env.command = &argv[optind];
 	}
+	if (!!env.pids + !!env.comm + !!env.cgroup + env.command_only > 1)
+		return usage_error("%s", "-P, --comm, --cgroup and --command-only do not go together (choose one)");
+	if (env.command_only && !env.command)
+		return usage_error("%s", "--command-only wants a command: iorec --command-only -- COMMAND");
 	if (env.flight && env.max_size)
 		return usage_error("%s", "-F and -S do not go together (-F already bounds the size)");
 	if (!*env.output)
@@ -622,6 +657,11 @@ static int do_check(struct rec *r)
 	       env.watermark);
 	printf("  profiles     %s\n", plan_profile_names(p->profiles));
 	check_print_syscalls(p);
+	if (p->task_desc || env.command_only)
+		printf("  only         system calls of %s;\n"
+		       "               block, writeback, journal and process events of the whole machine\n",
+		       p->task_desc ? p->task_desc :
+		       "the command, its children and any process started after it");
 	check_print_compat(r);
 	check_print_names(r);
 	printf("  output       %s (zstd level %d)%s%s\n",
@@ -795,6 +835,10 @@ static void header_text(struct rec *r, struct sbuf *sb)
 	sbuf_addf(sb, "\noutput_dev=%s\noutput_ino=%llu\nself_pid=%d\n",
 		    r->out_dev, r->out_ino, (int)getpid());
 	names_header(r, sb);
+	sbuf_addstr(sb, "syscall_filter=");
+	if (r->plan.task_desc)
+		sbuf_add_escaped(sb, r->plan.task_desc);
+	sbuf_addch(sb, '\n');
 	sbuf_addstr(sb, "command=");
 	if (env.command)
 		join_args(sb, env.command, 1 << 30);
@@ -994,12 +1038,19 @@ static int note_command_abi(struct rec *r)
 	return 0;
 }
 
-static int start_command(struct rec *r)
+/*
+ * Fork the command, held before its exec until release_command(): so
+ * that --command-only knows its pid before the header is written and its
+ * filters are set before it runs.
+ */
+static int spawn_command(struct rec *r)
 {
-	int fds[2] = { -1, -1 };
+	int fds[2] = { -1, -1 }, go[2];
 	pid_t pid;
 
 	fflush(NULL);
+	if (pipe2(go, O_CLOEXEC) < 0)
+		return error("cannot start '%s': pipe: %m", env.command[0]);
 	if (pipe2(fds, O_CLOEXEC) < 0)
 		fds[0] = fds[1] = -1;
 	pid = fork();
@@ -1008,14 +1059,22 @@ static int start_command(struct rec *r)
 			close(fds[0]);
 			close(fds[1]);
 		}
+		close(go[0]);
+		close(go[1]);
 		return error("cannot start '%s': fork: %m", env.command[0]);
 	}
 	if (pid == 0) {
+		struct pollfd pfd = { .fd = go[0], .events = POLLIN };
 		sigset_t none;
 		char c = 1;
 
-		if (fds[0] >= 0)
-			close(fds[0]);
+		/*
+		 * Wait in poll(), a call iorec does not record: a read would
+		 * leave its exit in a --command-only recording.  The pipes
+		 * are close-on-exec; iorec kills a command it does not let go.
+		 */
+		while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+			;
 		signal(SIGPIPE, SIG_DFL);
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
@@ -1030,10 +1089,30 @@ static int start_command(struct rec *r)
 		_exit(127);
 	}
 	r->child = pid;
-	if (fds[0] < 0)
+	close(go[0]);
+	r->go_pipe = go[1];
+	if (fds[0] >= 0) {
+		close(fds[1]);
+		r->exec_pipe = fds[0];
+	}
+	return 0;
+}
+
+/* Let the spawned command exec, and note its ABI. */
+static int release_command(struct rec *r)
+{
+	char c = 1;
+	ssize_t n;
+
+	do
+		n = write(r->go_pipe, &c, 1);
+	while (n < 0 && errno == EINTR);
+	close(r->go_pipe);
+	r->go_pipe = -1;
+	if (n != 1)
+		return error("cannot start '%s': %m", env.command[0]);
+	if (r->exec_pipe < 0)
 		return 0;
-	close(fds[1]);
-	r->exec_pipe = fds[0];
 	return note_command_abi(r);
 }
 
@@ -1239,6 +1318,16 @@ static int setup(struct rec *r)
 
 	if (open_output(r) < 0)
 		return -1;
+	if (env.command_only) {
+		char *f, *d;
+
+		if (spawn_command(r) < 0)
+			return -1;
+		task_filter_command((int)r->child, env.command[0], &f, &d);
+		plan_set_task_filter(&r->plan, NULL, f, d);
+		free(f);
+		free(d);
+	}
 	if (instance_create(&r->ri, env.buffer_kb, env.watermark) < 0)
 		return -1;
 	if (read_header_page(r, r->ri.ti) < 0)
@@ -1317,7 +1406,9 @@ static int setup(struct rec *r)
 		note_write_error(r, ret);
 		return 0;
 	}
-	if (env.command && start_command(r) < 0)
+	if (env.command && !r->child && spawn_command(r) < 0)
+		return -1;
+	if (env.command && release_command(r) < 0)
 		return -1;
 	return 0;
 }
@@ -1393,6 +1484,16 @@ static void rec_release(struct rec *r)
 	if (r->exec_pipe >= 0)
 		close(r->exec_pipe);
 	r->exec_pipe = -1;
+	if (r->go_pipe >= 0) {
+		/* a command held before its exec: it never ran */
+		close(r->go_pipe);
+		if (r->child) {
+			kill(r->child, SIGKILL);
+			waitpid(r->child, NULL, 0);
+			r->child = 0;
+		}
+	}
+	r->go_pipe = -1;
 	if (r->w && !r->write_err && iorec_writer_pending(r->w))
 		iorec_writer_flush(r->w);
 	iorec_writer_free(r->w);
@@ -1437,6 +1538,25 @@ static void plan_compat_start(struct rec *r)
 		p->compat_armed = true;
 }
 
+/* -P, --comm, --cgroup: the plan's task filter.  Returns 0 or -1. */
+static int plan_task_filter(struct rec *r)
+{
+	char *f = NULL, *d = NULL;
+	int ret = 0;
+
+	if (env.pids)
+		ret = task_filter_pids(env.pids, &f, &d);
+	else if (env.comm)
+		ret = task_filter_comm(env.comm, &f, &d);
+	else if (env.cgroup)
+		ret = task_filter_cgroup(env.cgroup, &f, &d);
+	if (!ret && f)
+		plan_set_task_filter(&r->plan, NULL, f, d);
+	free(f);
+	free(d);
+	return ret;
+}
+
 /* Check time: needs the header page for sub-buffer and long sizes. */
 static int prepare_check(struct rec *r)
 {
@@ -1451,6 +1571,7 @@ int main(int argc, char **argv)
 	memset(&r, 0, sizeof(r));
 	r.out_fd = -1;
 	r.exec_pipe = -1;
+	r.go_pipe = -1;
 	util_progname = "iorec";
 	ret = parse_args(argc, argv);
 	if (ret >= 0)
@@ -1475,6 +1596,8 @@ int main(int argc, char **argv)
 		       env.raw_syscalls, r.long_size) < 0)
 		goto cleanup;
 	plan_compat_start(&r);
+	if (plan_task_filter(&r) < 0)
+		goto cleanup;
 	if (env.check) {
 		ret = prepare_check(&r);
 		goto cleanup;

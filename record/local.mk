@@ -8,6 +8,7 @@ iorec_SOURCES = \
 	record/snapshot.c \
 	record/ringbuf.c \
 	record/compat.c \
+	record/taskfilter.c \
 	record/names.c \
 	record/abi.c \
 	record/elf.c

@@ -460,6 +460,8 @@ void plan_release(struct plan *p)
 	free(p->ev);
 	free(p->raw_filter);
 	free(p->unshadowed);
+	free(p->task_filter);
+	free(p->task_desc);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -647,12 +649,17 @@ int plan_compat_enable(struct plan *p, struct tracefs_instance *inst)
 	return ret;
 }
 
-int plan_enable(struct plan *p, struct tracefs_instance *inst)
+/*
+ * Write the filters of every per-task event of the plan (the syscall
+ * events, raw_syscalls, the probes): never iorec itself, and only the
+ * tasks of p->task_filter when there is one.  Returns 0, or -1 when a
+ * filter of the task filter could not be set (with a warning).
+ */
+static int write_task_filters(struct plan *p, struct tracefs_instance *inst)
 {
+	char *self;
 	size_t i;
-	int n = 0;
-
-	char self[64];
+	int ret = 0;
 
 	/*
 	 * Syscall events always fire in the context of the calling task, so
@@ -660,7 +667,11 @@ int plan_enable(struct plan *p, struct tracefs_instance *inst)
 	 * nothing else (unlike a filter on block events, which may fire in
 	 * interrupt context while iorec happens to be current).
 	 */
-	snprintf(self, sizeof(self), "common_pid != %d", (int)getpid());
+	if (p->task_filter)
+		self = xasprintf("common_pid != %d && (%s)", (int)getpid(),
+				 p->task_filter);
+	else
+		self = xasprintf("common_pid != %d", (int)getpid());
 	if (p->raw_filter) {
 		static const char *const ev[] = { "sys_enter", "sys_exit" };
 		char *f = xasprintf("(%s) && %s", p->raw_filter, self);
@@ -670,26 +681,56 @@ int plan_enable(struct plan *p, struct tracefs_instance *inst)
 			if (tracefs_event_file_exists(inst, "raw_syscalls",
 						      ev[k], "filter") &&
 			    tracefs_event_file_write(inst, "raw_syscalls",
-						     ev[k], "filter", f) < 0)
+						     ev[k], "filter", f) < 0) {
 				warning("cannot filter raw_syscalls:%s on the I/O syscalls (%m): recording every syscall",
 					ev[k]);
+				ret = -1;
+			}
 		free(f);
 	}
+	for (i = 0; i < p->nev; i++) {
+		struct plan_event *e = &p->ev[i];
+		char *f;
+
+		if (e->state != PLAN_OK || (strcmp(e->system, "syscalls") &&
+		    strncmp(e->system, GROUP_PREFIX, strlen(GROUP_PREFIX))))
+			continue;
+		f = syscall_filter(e->name, self);
+		if (tracefs_event_file_write(inst, e->system, e->name,
+					     "filter", f) < 0) {
+			warning("cannot filter %s:%s with '%s' (%m): more of the machine's syscalls are recorded",
+				e->system, e->name, f);
+			ret = -1;
+		}
+		free(f);
+	}
+	free(self);
+	return ret;
+}
+
+int plan_set_task_filter(struct plan *p, struct tracefs_instance *inst,
+			 const char *filter, const char *desc)
+{
+	free(p->task_filter);
+	free(p->task_desc);
+	p->task_filter = filter ? xstrdup(filter) : NULL;
+	p->task_desc = desc ? xstrdup(desc) : NULL;
+	return inst ? write_task_filters(p, inst) : 0;
+}
+
+int plan_enable(struct plan *p, struct tracefs_instance *inst)
+{
+	size_t i;
+	int n = 0;
+
+	if (write_task_filters(p, inst) < 0 && p->task_filter)
+		return error("cannot set the system-call filter '%s' (see the warning above): nothing recorded",
+			     p->task_filter);
 	for (i = 0; i < p->nev; i++) {
 		struct plan_event *e = &p->ev[i];
 
 		if (e->state != PLAN_OK)
 			continue;
-		if (!strcmp(e->system, "syscalls") ||
-		    !strncmp(e->system, GROUP_PREFIX, strlen(GROUP_PREFIX))) {
-			char *f = syscall_filter(e->name, self);
-
-			if (tracefs_event_file_write(inst, e->system, e->name,
-						     "filter", f) < 0)
-				warning("cannot filter %s:%s with '%s' (%m): more of the machine's syscalls are recorded",
-					e->system, e->name, f);
-			free(f);
-		}
 		if (p->compat_armed && compat_event(e)) {
 			n++;	/* plan_compat_enable() turns it on */
 			continue;

@@ -157,6 +157,9 @@ struct plan {
 				   a 32-bit program starts (compat.c) */
 	const char *compat_why;	/* why none/off, or a caveat; may be NULL */
 	char *unshadowed;	/* compat ids without a native marker: "180,181" */
+	char *task_filter;	/* only these tasks' syscalls: a filter on
+				   common_pid or comm, or NULL for all */
+	char *task_desc;	/* what it keeps, in words ("pid 12, 13") */
 	int nmarkers;		/* marker events in the plan */
 	int nsyscalls;		/* syscalls of interest on this machine */
 	int nsyscalls_found;	/* of which syscalls:* events exist */
@@ -191,6 +194,14 @@ void plan_warn_missing(const struct plan *p, bool verbose);
  * a warning.  Returns the number enabled, or -1 if none could be.
  */
 int plan_enable(struct plan *p, struct tracefs_instance *inst);
+/*
+ * plan_set_task_filter - record the syscalls of the tasks @filter (an
+ * event filter on common_pid or comm; NULL: every task) keeps, described
+ * by @desc.  With @inst, the filters of the enabled events are rewritten
+ * at once.  Returns 0, or -1 when one could not be set (with a warning).
+ */
+int plan_set_task_filter(struct plan *p, struct tracefs_instance *inst,
+			 const char *filter, const char *desc);
 /*
  * plan_compat_enable - enable the events of 32-bit programs' syscalls
  * that plan_enable() left off in an armed plan: the markers first, then
@@ -240,6 +251,23 @@ void compat_watch_stop(struct compat_watch *cw);
  */
 bool compat_watch_fired(struct compat_watch *cw, int *pid, uint64_t *exec_ns,
 			uint64_t *on_ns, bool once);
+
+/* ------------------------------------------------------------------ */
+/* taskfilter.c: only the system calls asked for */
+
+/*
+ * task_filter_pids/comm/cgroup - the event filter (*filter) and its words
+ * (*desc; both to free) keeping the syscalls of the processes of a -P
+ * list (their threads now), of a process name (* and ? allowed), of a
+ * cgroup's threads now (a path under /sys/fs/cgroup, its children too).
+ * Return 0, or -1 after printing the error.
+ */
+int task_filter_pids(const char *list, char **filter, char **desc);
+int task_filter_comm(const char *comm, char **filter, char **desc);
+int task_filter_cgroup(const char *cg, char **filter, char **desc);
+/* --command-only: the command @pid and every process started after it. */
+void task_filter_command(int pid, const char *command, char **filter,
+			 char **desc);
 
 /* ------------------------------------------------------------------ */
 /* names.c: where file names come from (the fallback chain) */

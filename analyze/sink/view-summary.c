@@ -475,6 +475,10 @@ void view_summary(struct sink *s)
 	if (in->flags & IOREC_HF_RAW_SYSCALLS)
 		sink_printf(s, "  %-16s raw_syscalls (no syscalls:* events)\n",
 		       "syscalls");
+	if (meta_kv(in->header_text, "syscall_filter", buf, sizeof(buf)) &&
+	    *buf)
+		sink_printf(s, "  %-16s %s (other events: the whole machine)\n",
+			    "syscalls only", buf);
 	sink_printf(s, "  %-16s ", "first event");
 	print_secs(s->out, a->first_ts);
 	sink_printf(s, "\n  %-16s ", "last event");

@@ -313,16 +313,21 @@ void hist_release(struct hist *h)
 /* ------------------------------------------------------------------ */
 /* Request sizes */
 
-int sizehist_slot(uint64_t bytes)
+int hist_log2_slot(uint64_t v, uint64_t unit, int nslots)
 {
-	uint64_t kib = bytes / 1024;
+	uint64_t u = v / unit;
 	int k = 0;
 
-	while (kib > 1 && k < SIZEHIST_SLOTS - 1) {
-		kib >>= 1;
+	while (u > 1 && k < nslots - 1) {
+		u >>= 1;
 		k++;
 	}
 	return k;
+}
+
+int sizehist_slot(uint64_t bytes)
+{
+	return hist_log2_slot(bytes, 1024, SIZEHIST_SLOTS);
 }
 
 void sizehist_bounds(int k, uint64_t *lo, uint64_t *hi)

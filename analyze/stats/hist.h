@@ -66,6 +66,12 @@ static inline uint64_t hist_avg(const struct hist *h)
 	return h->count ? h->sum / h->count : 0;
 }
 
+/*
+ * The log2 slot of v in units of unit: v / unit in [2^k, 2^(k+1)) is slot
+ * k, 0 and 1 unit slot 0, everything from 2^(nslots-1) the last.
+ */
+int hist_log2_slot(uint64_t v, uint64_t unit, int nslots);
+
 /* Bucket index of ns, and the bounds [lo, hi] (inclusive) of bucket i. */
 int hist_bucket(uint64_t ns);
 void hist_bounds(int i, uint64_t *lo, uint64_t *hi);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "stats/hist.h"
 #include "stats/timeline.h"
 
 #define TL_WIDTH0	1000000ULL	/* 1 ms */
@@ -47,12 +48,19 @@ static void rebin(struct timeline *tl)
 
 			blk_tally_sum(&m.ops, &o->ops);
 			m.inflight_ns += o->inflight_ns;
+			for (int k = 0; k < TL_LAT; k++)
+				m.lat[k] += o->lat[k];
 			b[i] = m;
 		}
 		memset(b + TL_BINS / 2, 0, sizeof(*b) * (TL_BINS / 2));
 	}
 	tl->width *= 2;
 	tl->nbins = (tl->nbins + 1) / 2;
+}
+
+int timeline_lat_slot(uint64_t ns)
+{
+	return hist_log2_slot(ns, 1000, TL_LAT);
 }
 
 size_t timeline_bin(const struct timeline *tl, uint64_t ts)
@@ -146,6 +154,8 @@ void timeline_request(struct timeline *tl, const struct blk_request *rq)
 		tl->nbins = last + 1;
 	b = &d->bin[last];
 	blk_tally_add(&b->ops, rq);
+	if (rq->issue_ts && rq->complete_ts >= rq->issue_ts)
+		b->lat[timeline_lat_slot(rq->complete_ts - rq->issue_ts)]++;
 	/* the time in flight, spread over the bins it covers */
 	for (i = timeline_bin(tl, start); i <= last; i++) {
 		uint64_t lo = tl->t0 + i * tl->width, hi = lo + tl->width;

@@ -26,13 +26,21 @@
 #define TL_BINS		400
 #define TL_POINTS	4000
 #define TL_CALLS	4000
+#define TL_LAT		24	/* log2 slots of device time: [2^i, 2^(i+1)) us,
+				   slot 0 also under 1 us, the last also above */
 
 /* One time bin of one device. */
 struct tl_bin {
 	struct blk_tally ops;
 	uint64_t inflight_ns;	/* sum of the requests' insert -> complete
 				   time inside the bin (/ width: queue depth) */
+	uint32_t lat[TL_LAT];	/* requests completed in the bin by their
+				   device time (issue -> complete), when
+				   issued: the latency heat map */
 };
+
+/* The TL_LAT slot of a device time of ns. */
+int timeline_lat_slot(uint64_t ns);
 
 /* A sampled request. */
 struct tl_point {

@@ -4,7 +4,8 @@
  * up to every request's bytes and counts whatever the rebinning, the time
  * in flight of a request spread over the bins it spans adds up to its
  * length, the sample of a long run is uniform (every kept request an
- * index multiple of the stride) and bounded, and fsync calls are kept
+ * index multiple of the stride) and bounded, the heat map's latency
+ * slots hold every issued request by its device time, and fsync calls are kept
  * while other calls are not.
  */
 #include "config.h"
@@ -41,7 +42,7 @@ static void test_long_run(void **state)
 	const uint64_t t0 = 1000000000ULL, n = 50000;
 	struct timeline *tl = timeline_new(t0);
 	uint64_t reads = 0, rbytes = 0, wbytes = 0, inflight = 0;
-	uint64_t sr = 0, sw = 0, sn = 0, sf = 0;
+	uint64_t sr = 0, sw = 0, sn = 0, sf = 0, lat[TL_LAT] = { 0 };
 
 	(void)state;
 	assert_non_null(tl);
@@ -70,6 +71,8 @@ static void test_long_run(void **state)
 		sw += b->ops.bytes[BLK_OP_WRITE];
 		sn += b->ops.n[BLK_OP_READ];
 		sf += b->inflight_ns;
+		for (int k = 0; k < TL_LAT; k++)
+			lat[k] += b->lat[k];
 		if (i >= tl->nbins)
 			assert_int_equal(b->ops.n[BLK_OP_READ] + b->ops.n[BLK_OP_WRITE], 0);
 	}
@@ -77,6 +80,9 @@ static void test_long_run(void **state)
 	assert_int_equal(sw, wbytes);
 	assert_int_equal(sn, reads);
 	assert_int_equal(sf, inflight);
+	/* the heat map: every request, 50 us in the device: [32, 64) us */
+	for (int k = 0; k < TL_LAT; k++)
+		assert_int_equal(lat[k], k == 5 ? n : 0);
 	/* uniform: the kept are the multiples of the stride, in order */
 	assert_int_equal(tl->dev[0].requests, n);
 	assert_int_equal(tl->dev[0].stride, 16);
@@ -85,6 +91,23 @@ static void test_long_run(void **state)
 	for (size_t i = 0; i < tl->dev[0].npt; i++)
 		assert_int_equal(tl->dev[0].pt[i].sector, i * 16);
 	timeline_free(tl);
+}
+
+/* The heat map's slots: [2^i, 2^(i+1)) us, under 1 us in 0, the rest in the last. */
+static void test_lat_slot(void **state)
+{
+	(void)state;
+	assert_int_equal(timeline_lat_slot(0), 0);
+	assert_int_equal(timeline_lat_slot(999), 0);
+	assert_int_equal(timeline_lat_slot(1999), 0);
+	assert_int_equal(timeline_lat_slot(2000), 1);
+	assert_int_equal(timeline_lat_slot(3999), 1);
+	assert_int_equal(timeline_lat_slot(4000), 2);
+	assert_int_equal(timeline_lat_slot(1024000), 10);
+	assert_int_equal(timeline_lat_slot(1023999), 9);
+	assert_int_equal(timeline_lat_slot(UINT64_MAX), TL_LAT - 1);
+	assert_int_equal(timeline_lat_slot(1000ULL << (TL_LAT - 1)), TL_LAT - 1);
+	assert_int_equal(timeline_lat_slot((1000ULL << (TL_LAT - 1)) - 1000), TL_LAT - 2);
 }
 
 /* A request longer than a bin leaves its time in each bin it spans. */
@@ -139,6 +162,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_long_run),
 		cmocka_unit_test(test_spread),
+		cmocka_unit_test(test_lat_slot),
 		cmocka_unit_test(test_calls),
 	};
 

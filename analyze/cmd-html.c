@@ -2,7 +2,7 @@
 /*
  * cmd-html.c - `ioreport html [-o FILE] RECORDING [AFTER]`: one
  * self-contained HTML page with the plots of a recording, or of two
- * side by side with what changed (sink/html.c); each recording read once
+ * on shared axes with what changed (sink/html.c); each recording read once
  * through the driver, whose hooks fill the timeline (stats/timeline.h).
  */
 #include "config.h"
@@ -32,18 +32,20 @@ static const char html_usage[] =
 "  -h, --help           this help\n"
 VIEW_FILTER_HELP
 "\n"
-"One HTML file that opens in any browser without network (inline SVG and\n"
-"CSS, no script): per device the device time of the requests over time,\n"
-"throughput, IOPS, queue depth, offsets and latency histograms; per\n"
-"process and file the top bars (bytes, fsync time, throttled time) and the\n"
-"fsync calls; dirty pages and writeback with the thresholds; write\n"
-"amplification; the configuration; lost events and anomalies.  With\n"
-"AFTER, both side by side, histograms overlaid on one scale, and what\n"
-"ioreport diff says.  Points are a uniform sample of at most 4000\n"
-"requests per device (the 200 slowest always drawn), rates 400 time\n"
-"bins at most: a long recording still makes a page of a few MiB.  The\n"
-"filters keep what they keep in the views, on both recordings, and the\n"
-"page says what they kept.\n"
+"One HTML file that opens in any browser without network (inline SVG,\n"
+"CSS and a small script, readable with scripts off) and fits a 1280 px\n"
+"window: the findings first; per device, the slowest first, the device\n"
+"time of the requests over time and its heat map, throughput and IOPS\n"
+"(bins of 100 ms or more), queue depth, offsets and latency histograms;\n"
+"processes and files by the time they lost, bytes and fsync time; the\n"
+"fsync calls; dirty pages and writeback with the throttle pauses; write\n"
+"amplification; the configuration; lost events and anomalies.  One colour\n"
+"per operation, units on every axis.  With AFTER, the paired findings of\n"
+"ioreport diff on top and every plot a row of BEFORE and AFTER on the\n"
+"same axes.  Points are a uniform sample of at most 4000 requests per\n"
+"device (the 200 slowest always drawn): a long recording still makes a\n"
+"page of a few MiB.  The filters keep what they keep in the views, on\n"
+"both recordings, and the page says what they kept.\n"
 "\n"
 "Example:\n"
 "  ioreport redact x.iorec public.iorec && ioreport html -o x.html public.iorec\n";

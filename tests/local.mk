@@ -60,9 +60,15 @@ EXTRA_DIST += tests/test-db.sh
 # ioreport redact: no name survives, every number does
 TESTS += tests/test-redact.sh
 EXTRA_DIST += tests/test-redact.sh tests/redact/check-redact.py tests/redact/chunk-bytes.py
-# ioreport html: the page in headless Chromium holds the views' numbers
+# ioreport html: the page in headless Chromium at 1280 px, as a person
+# sees it, holds the views' numbers; its screenshots stay in
+# tests/html-shots/ until make clean
 TESTS += tests/test-html.sh
 EXTRA_DIST += tests/test-html.sh tests/html/setup.sh tests/html/check-page.js tests/html/check-html.py
+clean-local: clean-html-shots
+clean-html-shots:
+	rm -rf tests/html-shots
+.PHONY: clean-html-shots
 
 include $(srcdir)/tests/tracedat/local.mk
 include $(srcdir)/tests/export/local.mk

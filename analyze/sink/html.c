@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
- * html.c - the page of ioreport html (html.h): summary, per device the
- * requests over time, throughput, IOPS, queue depth, offsets and latency
- * histograms, per process and file the top bars and the fsync calls,
- * dirty pages and writeback, write amplification, the configuration,
- * lost events and anomalies.
+ * html.c - the page of ioreport html (html.h): the findings (a pair's
+ * paired as ioreport diff pairs them), the summary, the devices, the
+ * slowest first (html-dev.c), processes and files by the time they lost,
+ * the fsync calls, dirty pages and writeback with the throttle pauses,
+ * write amplification, the configuration, lost events and anomalies.
+ * On a BEFORE/AFTER page every plot is a row of both recordings on the
+ * same axes.
  */
 #include "config.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "base/blk.h"
 #include "base/err.h"
+#include "base/units.h"
+#include "base/syskind.h"
 #include "sbuf.h"
 #include "input/meta.h"
-#include "sink/html.h"
-#include "sink/sink.h"
-#include "sink/svg.h"
+#include "sink/html-priv.h"
 #include "stats/dirty.h"
 #include "stats/filter.h"
 #include "stats/findings.h"
@@ -27,62 +28,115 @@
 #include "stats/timeline.h"
 #include "stats/wa.h"
 
-#define TOP_BARS	15
-#define SLOW_DRAWN	200
+#define TOP_BARS	12
 #define HTML_FINDINGS	5	/* at the top of the page */
+#define LABEL_CHARS	32	/* a bar's label; longer ones keep their end */
 
+/*
+ * One colour per series, the same for its marks (fill, or stroke for
+ * lines) and its legend swatch; nothing styles the text of a plot but
+ * the text classes.
+ */
 static const char css[] =
-"body{font:13px/1.4 system-ui,sans-serif;margin:16px;color:#222;max-width:1600px}\n"
-"h1{font-size:20px}h2{font-size:17px;border-bottom:1px solid #ccc;margin-top:28px}h3{font-size:14px}\n"
-"table{border-collapse:collapse}td,th{padding:1px 8px;text-align:right;border-bottom:1px solid #eee}\n"
+"body{font:13px/1.4 system-ui,sans-serif;margin:12px;color:#222}\n"
+"h1{font-size:20px;overflow-wrap:anywhere}h2{font-size:17px;border-bottom:1px solid #ccc;margin-top:28px}h3{font-size:14px;margin:18px 0 4px}\n"
+"table{border-collapse:collapse}td,th{padding:1px 8px;text-align:right;border-bottom:1px solid #eee;overflow-wrap:anywhere}\n"
 "td:first-child,th:first-child{text-align:left}\n"
-".pair{display:grid;grid-template-columns:1fr 1fr;gap:16px}\n"
-"svg.plot{background:#fff;display:block;margin:6px 0}\n"
-".frame{fill:none;stroke:#999}.tick{font-size:10px;text-anchor:middle;fill:#555}\n"
-".tick.y{text-anchor:end}.axis{font-size:11px;text-anchor:middle;fill:#333}.ttl{font-size:12px;font-weight:600}\n"
-".legend text{font-size:11px}\n"
+".row{display:grid;grid-template-columns:repeat(var(--n),minmax(0,1fr));gap:10px;align-items:start}\n"
+".cell{min-width:0}.cell>h4{margin:2px 0;font-size:12px}\n"
+"svg.plot{display:block;width:100%;height:auto;margin:4px 0;background:#fff}\n"
+"svg.plot text{stroke:none;fill:#333;font-size:11px}\n"
+".frame{fill:none;stroke:#999}svg.plot text.tick{font-size:10px;text-anchor:middle;fill:#555}\n"
+"svg.plot text.tick.y{text-anchor:end}svg.plot text.axis{text-anchor:middle}svg.plot text.ttl{font-size:12px;font-weight:600}\n"
+"svg.plot text.lab{text-anchor:end}svg.plot text.val{text-anchor:start;font-size:10px}\n"
 ".read{fill:#1f77b4;stroke:#1f77b4}.write{fill:#d62728;stroke:#d62728}\n"
-".flush{fill:#2ca02c;stroke:#2ca02c}.discard,.other{fill:#7f7f7f;stroke:#7f7f7f}\n"
-"circle.pt{stroke:none;fill-opacity:.55}circle.slow{fill:none;stroke-width:1.5}\n"
-".before{fill:#1f77b4;stroke:#1f77b4}.after{fill:#ff7f0e;stroke:#ff7f0e}\n"
-"rect.bin,rect.bar,rect.hb{stroke:none}rect.hb{fill-opacity:.6}\n"
-"polyline{fill:none;stroke-width:1.5}.dirty{stroke:#9467bd}.wb{stroke:#8c564b}\n"
-".thresh{stroke:#d62728;stroke-dasharray:4 3}.bgthresh{stroke:#ff7f0e;stroke-dasharray:4 3}\n"
-".depth{stroke:#17becf}\n"
-"pre{background:#f6f6f6;padding:8px;overflow-x:auto;font-size:12px}\n"
-".note{color:#666}\n";
+".flush,.sync{fill:#2ca02c;stroke:#2ca02c}.discard{fill:#8c564b;stroke:#8c564b}.other{fill:#7f7f7f;stroke:#7f7f7f}\n"
+".throttle,.pause{fill:#9467bd;stroke:#9467bd}\n"
+"rect.hb.after,rect.sw.after{fill:none;stroke-width:1.5}\n"
+"circle.pt{stroke:none;fill-opacity:.6}circle.slow{fill:none;stroke-width:1.5}\n"
+"rect.bin,rect.bar,rect.hb:not(.after),rect.hm,rect.pause{stroke:none}rect.hb{fill-opacity:.65}\n"
+"polyline{fill:none;stroke-width:1.5}line.sw{stroke-width:3}\n"
+"polyline.depth,line.depth{stroke:#17becf}polyline.dirty,line.dirty{stroke:#e377c2}polyline.wb,line.wb{stroke:#bcbd22}\n"
+"polyline.thresh,line.thresh{stroke:#000;stroke-dasharray:4 3}polyline.bgthresh,line.bgthresh{stroke:#17becf;stroke-dasharray:4 3}\n"
+".h1{fill:#fde725}.h2{fill:#a0da39}.h3{fill:#4ac16d}.h4{fill:#1fa187}.h5{fill:#277f8e}.h6{fill:#365c8d}.h7{fill:#46327e}.h8{fill:#440154}\n"
+"pre{background:#f6f6f6;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px}\n"
+".note{color:#666;margin:0 0 6px}\n"
+"table.changes{table-layout:fixed;width:100%}table.changes td,table.changes th{text-align:left;vertical-align:top}\n"
+"table.changes col.n{width:2em}table.changes col.c{width:6em}table.changes col.r{width:12em}table.changes col.s{width:9em}table.changes col.d{width:6em}\n"
+".gone{color:#2a7}.new{color:#c33}\n"
+"svg.plot.zoom{position:fixed;inset:2vh 2vw;width:96vw;height:96vh;z-index:9;box-shadow:0 0 0 100vmax rgba(0,0,0,.4)}\n";
 
-/* The page of one recording, as it is being written. */
-struct page {
-	FILE *f;
-	const struct html_rec *r;
-	struct sink s;		/* device names */
-	uint64_t t0;		/* x = 0 */
-	int err;
-};
+/* Click a plot to see it large, click again (or Escape) to put it back. */
+static const char js[] =
+"document.addEventListener('click',function(e){"
+"var z=document.querySelector('svg.plot.zoom'),s=e.target.closest&&e.target.closest('svg.plot');"
+"if(z)z.classList.remove('zoom');if(s&&s!==z)s.classList.add('zoom');});\n"
+"document.addEventListener('keydown',function(e){var z=document.querySelector('svg.plot.zoom');"
+"if(e.key==='Escape'&&z)z.classList.remove('zoom');});\n";
 
-static double secs(const struct page *p, uint64_t ts)
+double html_secs(const struct page *p, uint64_t ts)
 {
 	return ts > p->t0 ? (double)(ts - p->t0) / 1e9 : 0;
 }
 
-/*
- * The wall-clock date and time of a trace timestamp (the recording
- * machine's local time, sink_wallclock()), else "+1.234567 s".
- */
+void html_row_begin(struct html *h, const char *cls, const char *metric,
+		    int n)
+{
+	fprintf(h->f, "<div class=\"row %s\" style=\"--n:%d\"", cls, n);
+	if (metric) {
+		fputs(" data-metric=\"", h->f);
+		html_escape(h->f, metric);
+		fputs("\"", h->f);
+	}
+	fputs(">\n", h->f);
+}
+
+void html_row_end(struct html *h)
+{
+	fputs("</div>\n", h->f);
+}
+
+void html_cell_begin(struct html *h, const struct page *p)
+{
+	fputs("<div class=\"cell\"", h->f);
+	if (p && p->side)
+		fprintf(h->f, " data-side=\"%s\"", p->side);
+	fputs(">\n", h->f);
+}
+
+void html_cell_end(struct html *h)
+{
+	fputs("</div>\n", h->f);
+}
+
+void html_title(const struct page *p, const char *title, char *buf,
+		size_t n)
+{
+	snprintf(buf, n, "%s%s%s", p->side ? p->side : "",
+		 p->side ? ": " : "", title);
+}
+
+void html_plots(struct html *h, const char *prefix,
+		const struct html_plot *v, size_t n, uint32_t dev)
+{
+	char m[160];
+
+	for (size_t i = 0; i < n; i++) {
+		if (h->n > 1 || !(i % 2)) {
+			snprintf(m, sizeof(m), "%s%s", prefix, v[i].name);
+			html_row_begin(h, "plots", h->n > 1 ? m : NULL, 2);
+		}
+		v[i].draw(h, dev, v[i].which);
+		if (h->n > 1 || i % 2 || i + 1 == n)
+			html_row_end(h);
+	}
+}
+
+/* The wall-clock time of ts (the recording machine's), else "+1.234 s". */
 static void when(const struct page *p, uint64_t ts, char *buf, size_t n)
 {
 	if (!sink_wallclock(p->r->st->info, ts, true, buf, n))
-		snprintf(buf, n, "+%.6f s", secs(p, ts));
-}
-
-static void page_init(struct page *p, FILE *f, const struct html_rec *r)
-{
-	memset(p, 0, sizeof(*p));
-	p->f = f;
-	p->r = r;
-	sink_init(&p->s, r->st, f, NULL);
-	p->t0 = r->st->first_ts;
+		snprintf(buf, n, "+%.6f s", html_secs(p, ts));
 }
 
 /* ------------------------------------------------------------------ */
@@ -97,43 +151,45 @@ static void kv_row(FILE *f, const char *k, const char *v)
 	fputs("</td></tr>\n", f);
 }
 
-static void summary(struct page *p)
+static void summary(struct html *h, struct page *p)
 {
 	const struct stats *st = p->r->st;
 	const struct source_info *in = st->info;
 	uint64_t gaps, lost = stats_lost(st, &gaps);
 	char buf[256], a[64], b[64];
 
-	fputs("<table class=\"summary\">\n", p->f);
-	kv_row(p->f, "recording", in->path);
+	fputs("<table class=\"summary\">\n", h->f);
+	if (p->side)
+		kv_row(h->f, "side", p->side);
+	kv_row(h->f, "recording", in->path);
 	if (meta_kv(in->header_text, "redacted", buf, sizeof(buf)) &&
 	    !strcmp(buf, "1"))
-		kv_row(p->f, "redacted", "yes: names are pseudonyms");
+		kv_row(h->f, "redacted", "yes: names are pseudonyms");
 	if (meta_kv(in->header_text, "hostname", buf, sizeof(buf)))
-		kv_row(p->f, "host", buf);
+		kv_row(h->f, "host", buf);
 	if (meta_kv(in->header_text, "kernel", buf, sizeof(buf)))
-		kv_row(p->f, "kernel", buf);
+		kv_row(h->f, "kernel", buf);
 	when(p, st->first_ts, a, sizeof(a));
 	when(p, st->last_ts, b, sizeof(b));
 	snprintf(buf, sizeof(buf), "%.6f s, %s to %s",
 		 (double)stats_duration(st) / 1e9, a, b);
-	kv_row(p->f, "span", buf);
+	kv_row(h->f, "span", buf);
 	snprintf(buf, sizeof(buf), "%" PRIu64, st->events);
-	kv_row(p->f, "events", buf);
+	kv_row(h->f, "events", buf);
 	snprintf(buf, sizeof(buf), "%" PRIu64 " (%" PRIu64 " gaps)", lost,
 		 gaps);
-	kv_row(p->f, "lost events", buf);
-	kv_row(p->f, "integrity", meta_integrity(in->integrity));
+	kv_row(h->f, "lost events", buf);
+	kv_row(h->f, "integrity", meta_integrity(in->integrity));
 	if (filter_active(st->filter)) {
 		struct sbuf sb = SBUF_INIT;
 
 		sink_filter_text(st, &sb);
-		kv_row(p->f, "filter", sb.buf ? sb.buf : "");
-		if (sb.failed && !p->err)
-			p->err = -AN_E_NOMEM;
+		kv_row(h->f, "filter", sb.buf ? sb.buf : "");
+		if (sb.failed && !h->err)
+			h->err = -AN_E_NOMEM;
 		sbuf_release(&sb);
 	}
-	fputs("</table>\n", p->f);
+	fputs("</table>\n", h->f);
 }
 
 static int config_line(char **f, int n, void *arg)
@@ -150,7 +206,7 @@ static int config_line(char **f, int n, void *arg)
 	return 0;
 }
 
-static void config(struct page *p)
+static void config(struct html *h, struct page *p)
 {
 	const char *snap = p->r->st->info->snapshot_start;
 	static const char *const kinds[] = { "sysctl", "mount", "blockdev" };
@@ -161,743 +217,731 @@ static void config(struct page *p)
 
 	if (!snap) {
 		fputs("<p class=\"note\">no snapshot in this recording</p>\n",
-		      p->f);
+		      h->f);
 		return;
 	}
 	for (size_t i = 0; i < 3; i++) {
-		fprintf(p->f, "<details><summary>%s</summary><table class=\"config %s\">\n",
-			names[i], kinds[i]);
-		if (meta_lines(snap, kinds[i], config_line, p->f) < 0)
-			p->err = -AN_E_NOMEM;
-		fputs("</table></details>\n", p->f);
+		fprintf(h->f, "<details><summary>%s%s%s</summary><table class=\"config %s\">\n",
+			p->side ? p->side : "", p->side ? ": " : "", names[i],
+			kinds[i]);
+		if (meta_lines(snap, kinds[i], config_line, h->f) < 0)
+			h->err = -AN_E_NOMEM;
+		fputs("</table></details>\n", h->f);
 	}
 }
 
-static void anomalies(struct page *p)
+static void anomalies(struct html *h, struct page *p)
 {
 	const struct stats *st = p->r->st;
 
 	fputs("<table class=\"lost\"><tr><th>CPU</th><th>gaps</th><th>lost events</th><th>gaps of unknown size</th></tr>\n",
-	      p->f);
+	      h->f);
 	for (int c = 0; c < st->nr_cpus; c++)
-		fprintf(p->f, "<tr><td>%d</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n",
+		fprintf(h->f, "<tr><td>%d</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n",
 			c, st->lost[c].gaps, st->lost[c].events,
 			st->lost[c].unknown);
 	fputs("</table>\n<table class=\"anomalies\"><tr><th>stage</th><th>anomaly</th><th>count</th></tr>\n",
-	      p->f);
+	      h->f);
 	for (size_t i = 0; i < st->nanom; i++) {
-		fputs("<tr><td>", p->f);
-		html_escape(p->f, st->anom[i].stage);
-		fputs("</td><td>", p->f);
-		html_escape(p->f, st->anom[i].text);
-		fprintf(p->f, "</td><td>%" PRIu64 "</td></tr>\n", st->anom[i].n);
+		fputs("<tr><td>", h->f);
+		html_escape(h->f, st->anom[i].stage);
+		fputs("</td><td>", h->f);
+		html_escape(h->f, st->anom[i].text);
+		fprintf(h->f, "</td><td>%" PRIu64 "</td></tr>\n", st->anom[i].n);
 	}
-	fputs("</table>\n", p->f);
+	fputs("</table>\n", h->f);
+}
+
+/* Each side's part of a section, in one row. */
+static void sides(struct html *h, const char *cls,
+		  void (*part)(struct html *h, struct page *p))
+{
+	html_row_begin(h, cls, NULL, h->n);
+	for (int i = 0; i < h->n; i++) {
+		html_cell_begin(h, &h->p[i]);
+		part(h, &h->p[i]);
+		html_cell_end(h);
+	}
+	html_row_end(h);
 }
 
 /* ------------------------------------------------------------------ */
-/* Devices */
+/* Bar charts: processes, files, write amplification */
 
-/* The largest device time of d's samples and slowest requests (ns). */
-static double max_d2c(const struct tl_dev *d, const struct blk_done *slow,
-		      size_t nslow)
-{
-	uint64_t m = 1000;
-
-	for (size_t i = 0; i < d->npt; i++)
-		if (d->pt[i].issue && d->pt[i].complete - d->pt[i].issue > m)
-			m = d->pt[i].complete - d->pt[i].issue;
-	for (size_t i = 0; i < nslow; i++)
-		if (slow[i].rq.dev == d->dev && slow[i].rq.issue_ts &&
-		    slow[i].rq.complete_ts - slow[i].rq.issue_ts > m)
-			m = slow[i].rq.complete_ts - slow[i].rq.issue_ts;
-	return (double)m;
-}
-
-static void point_title(struct page *p, const struct tl_point *pt)
-{
-	char w[64];
-
-	when(p, pt->issue ? pt->issue : pt->start, w, sizeof(w));
-	fprintf(p->f, "<title>%s %s %" PRIu64 " B at sector %" PRIu64 ", Q2D %.3f ms, D2C %.3f ms</title>",
-		w, blk_op_name(pt->op), pt->bytes, pt->sector,
-		pt->issue ? (double)(pt->issue - pt->start) / 1e6 : 0,
-		pt->issue ? (double)(pt->complete - pt->issue) / 1e6 : 0);
-}
-
-/* Issue time vs device time, a point per sampled request. */
-static void latency_plot(struct page *p, const struct tl_dev *d,
-			 const struct blk_done *slow, size_t nslow)
-{
-	struct svg s = { 0 };
-	size_t drawn = 0;
-
-	s.x0 = 0;
-	s.x1 = secs(p, p->r->st->last_ts);
-	s.ylog = true;
-	s.y1 = max_d2c(d, slow, nslow) / 1e6 * 1.2;
-	s.y0 = 0.001;
-	svg_begin(&s, p->f, "latency", "device time (D2C) of each request, by issue time",
-		  "issue time (s)", "device time (ms, log)");
-	for (size_t i = 0; i < d->npt; i++) {
-		const struct tl_point *pt = &d->pt[i];
-		double ms = pt->issue ? (double)(pt->complete - pt->issue) / 1e6 : 0;
-
-		fprintf(p->f, "<circle class=\"pt %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2\" data-ms=\"%.6f\">",
-			blk_op_name(pt->op), svg_px(&s, secs(p, pt->issue ? pt->issue : pt->start)),
-			svg_py(&s, ms > 0.001 ? ms : 0.001), ms);
-		point_title(p, pt);
-		fputs("</circle>\n", p->f);
-	}
-	for (size_t i = 0; i < nslow && drawn < SLOW_DRAWN; i++) {
-		const struct blk_request *rq = &slow[i].rq;
-		struct tl_point pt = {
-			.start = rq->insert_ts ? rq->insert_ts : rq->issue_ts,
-			.issue = rq->issue_ts, .complete = rq->complete_ts,
-			.sector = rq->sector, .bytes = rq->bytes, .op = rq->op,
-		};
-		double ms;
-
-		if (rq->dev != d->dev || !rq->issue_ts)
-			continue;
-		ms = (double)(rq->complete_ts - rq->issue_ts) / 1e6;
-		fprintf(p->f, "<circle class=\"slow %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" data-ms=\"%.6f\">",
-			blk_op_name(rq->op), svg_px(&s, secs(p, rq->issue_ts)),
-			svg_py(&s, ms > 0.001 ? ms : 0.001), ms);
-		point_title(p, &pt);
-		fputs("</circle>\n", p->f);
-		drawn++;
-	}
-	svg_legend(&s, 0, "read", "read");
-	svg_legend(&s, 1, "write", "write");
-	svg_legend(&s, 2, "flush", "flush");
-	svg_end(&s);
-	fprintf(p->f, "<p class=\"note\">%zu of %" PRIu64 " requests drawn (1 in %" PRIu64 ", uniformly over the recording); ringed: the %zu slowest</p>\n",
-		d->npt, d->requests, d->stride, drawn);
-}
-
-/* Where on the device each sampled request went. */
-static void offset_plot(struct page *p, const struct tl_dev *d)
-{
-	struct svg s = { 0 };
-	uint64_t top = 1;
-
-	for (size_t i = 0; i < d->npt; i++) {
-		uint64_t end = d->pt[i].sector +
-			       d->pt[i].bytes / BLK_SECTOR_SIZE;
-
-		if (end > top)
-			top = end;
-	}
-	s.x1 = secs(p, p->r->st->last_ts);
-	s.y1 = (double)top * BLK_SECTOR_SIZE / (1 << 30) * 1.05;
-	svg_begin(&s, p->f, "offset", "offset of each request", "issue time (s)",
-		  "offset (GiB)");
-	for (size_t i = 0; i < d->npt; i++) {
-		const struct tl_point *pt = &d->pt[i];
-
-		fprintf(p->f, "<circle class=\"pt %s\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.5\"/>\n",
-			blk_op_name(pt->op),
-			svg_px(&s, secs(p, pt->issue ? pt->issue : pt->start)),
-			svg_py(&s, (double)pt->sector * BLK_SECTOR_SIZE /
-				   (1 << 30)));
-	}
-	svg_end(&s);
-}
-
-/* Bars per time bin: which 0 bytes (MiB/s), 1 requests (IOPS). */
-static void rate_plot(struct page *p, const struct tl_dev *d, int which)
-{
-	const struct timeline *tl = p->r->tl;
-	double w = (double)tl->width / 1e9, max = 0, x0;
-	struct svg s = { 0 };
-	size_t i;
-
-	for (i = 0; i < tl->nbins; i++) {
-		const struct blk_tally *b = &d->bin[i].ops;
-		double v = which ? (double)blk_tally_requests(b) / w :
-			   (double)(b->bytes[BLK_OP_READ] +
-				    b->bytes[BLK_OP_WRITE]) / w / UNITS_MIB;
-
-		if (v > max)
-			max = v;
-	}
-	x0 = tl->t0 > p->t0 ? secs(p, tl->t0) : -((double)(p->t0 - tl->t0) / 1e9);
-	s.x0 = x0 < 0 ? x0 : 0;
-	s.x1 = x0 + w * (double)tl->nbins;
-	s.y1 = max > 0 ? max * 1.1 : 1;
-	svg_begin(&s, p->f, which ? "iops" : "throughput",
-		  which ? "requests completed per second" :
-			  "throughput (read + write)",
-		  "time (s)", which ? "IOPS" : "MiB/s");
-	for (i = 0; i < tl->nbins; i++) {
-		const struct blk_tally *b = &d->bin[i].ops;
-		uint64_t rb = b->bytes[BLK_OP_READ], wb = b->bytes[BLK_OP_WRITE];
-		double xa = svg_px(&s, x0 + w * (double)i);
-		double xb = svg_px(&s, x0 + w * (double)(i + 1));
-
-		if (which) {
-			uint64_t n = blk_tally_requests(b);
-			double y = svg_py(&s, (double)n / w);
-
-			fprintf(p->f, "<rect class=\"bin write\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-n=\"%" PRIu64 "\"><title>%.3f s: %" PRIu64 " requests (%" PRIu64 " R, %" PRIu64 " W, %" PRIu64 " F)</title></rect>\n",
-				xa, y, xb - xa, svg_py(&s, 0) - y, n,
-				x0 + w * (double)i, n, b->n[BLK_OP_READ],
-				b->n[BLK_OP_WRITE], b->n[BLK_OP_FLUSH]);
-		} else {
-			double yr = svg_py(&s, (double)rb / w / UNITS_MIB);
-			double yw = svg_py(&s, (double)(rb + wb) / w / UNITS_MIB);
-
-			fprintf(p->f, "<rect class=\"bin read\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-bytes=\"%" PRIu64 "\"><title>%.3f s: read %" PRIu64 " B</title></rect>\n",
-				xa, yr, xb - xa, svg_py(&s, 0) - yr,
-				rb, x0 + w * (double)i, rb);
-			fprintf(p->f, "<rect class=\"bin write\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-bytes=\"%" PRIu64 "\"><title>%.3f s: written %" PRIu64 " B</title></rect>\n",
-				xa, yw, xb - xa, yr - yw, wb,
-				x0 + w * (double)i, wb);
-		}
-	}
-	if (!which) {
-		svg_legend(&s, 0, "read", "read");
-		svg_legend(&s, 1, "write", "write");
-	}
-	svg_end(&s);
-}
-
-/* Requests in flight (insert -> complete) averaged over each bin. */
-static void depth_plot(struct page *p, const struct tl_dev *d)
-{
-	const struct timeline *tl = p->r->tl;
-	double w = (double)tl->width, max = 0, x0;
-	struct svg s = { 0 };
-	size_t i;
-
-	for (i = 0; i < tl->nbins; i++)
-		if ((double)d->bin[i].inflight_ns / w > max)
-			max = (double)d->bin[i].inflight_ns / w;
-	x0 = tl->t0 > p->t0 ? secs(p, tl->t0) : 0;
-	s.x1 = x0 + w / 1e9 * (double)tl->nbins;
-	s.y1 = max > 0 ? max * 1.1 : 1;
-	svg_begin(&s, p->f, "depth", "queue depth: requests in flight, averaged per bin",
-		  "time (s)", "requests");
-	fputs("<polyline class=\"depth\" points=\"", p->f);
-	for (i = 0; i < tl->nbins; i++)
-		fprintf(p->f, "%.1f,%.1f ", svg_px(&s, x0 + w / 1e9 * ((double)i + 0.5)),
-			svg_py(&s, (double)d->bin[i].inflight_ns / w));
-	fputs("\"/>\n", p->f);
-	svg_end(&s);
-	fprintf(p->f, "<p class=\"note\">%zu bins of %.3f ms</p>\n", tl->nbins,
-		w / 1e6);
-}
-
-/* log2 histograms of one or two recordings on one scale. */
-static void hist_plot(FILE *f, const char *title, const struct hist *h0,
-		      const struct hist *h1)
-{
-	uint64_t s0[HIST_SLOTS] = { 0 }, s1[HIST_SLOTS] = { 0 }, max = 1;
-	int n0 = h0 ? hist_log2_us(h0, s0) : 0;
-	int n1 = h1 ? hist_log2_us(h1, s1) : 0;
-	int n = n0 > n1 ? n0 : n1, i;
-	struct svg s = { 0 };
-
-	if (n < 4)
-		n = 4;
-	for (i = 0; i < n; i++) {
-		if (s0[i] > max)
-			max = s0[i];
-		if (s1[i] > max)
-			max = s1[i];
-	}
-	s.w = 370;
-	s.h = 220;
-	s.x0 = 0;
-	s.x1 = n;
-	s.y1 = (double)max * 1.1;
-	s.xlog2 = true;
-	svg_begin(&s, f, "hist", title, "usecs (log2 buckets)", "requests");
-	for (int k = 0; k < (h1 ? 2 : 1); k++) {
-		const uint64_t *v = k ? s1 : s0;
-
-		for (i = 0; i < n; i++) {
-			double xa = svg_px(&s, i + (h1 ? k * 0.5 : 0));
-			double xb = svg_px(&s, i + (h1 ? k * 0.5 + 0.5 : 1));
-			double y = svg_py(&s, (double)v[i]);
-
-			if (!v[i])
-				continue;
-			fprintf(f, "<rect class=\"hb %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" data-slot=\"%d\" data-n=\"%" PRIu64 "\"><title>%" PRIu64 "-%" PRIu64 " us: %" PRIu64 "</title></rect>\n",
-				k ? "after" : "before", xa, y, xb - xa - 0.5,
-				svg_py(&s, 0) - y, i, v[i],
-				i ? (uint64_t)1 << i : 0,
-				((uint64_t)1 << (i + 1)) - 1, v[i]);
-		}
-	}
-	if (h1) {
-		svg_legend(&s, 0, "after", "AFTER");
-		svg_legend(&s, 1, "before", "BEFORE");
-	}
-	svg_end(&s);
-}
-
-static const struct devstat *devstat_of(const struct stats *st, uint32_t dev,
-					enum blk_op op)
-{
-	for (size_t i = 0; st && i < st->ndev; i++)
-		if (st->dev[i].dev == dev && st->dev[i].op == op)
-			return &st->dev[i];
-	return NULL;
-}
-
-static void histograms(struct page *p, uint32_t dev, const struct stats *other)
-{
-	const struct stats *st = p->r->st;
-
-	fputs("<div class=\"hists\">\n", p->f);
-	for (size_t i = 0; i < st->ndev; i++) {
-		const struct devstat *ds = &st->dev[i], *o;
-		char t[160];
-
-		if (ds->dev != dev || !ds->reqs)
-			continue;
-		o = devstat_of(other, dev, ds->op);
-		snprintf(t, sizeof(t), "%s: queue time (Q2D)", blk_op_name(ds->op));
-		if (ds->queue.count || (o && o->queue.count))
-			hist_plot(p->f, t, &ds->queue, o ? &o->queue : NULL);
-		snprintf(t, sizeof(t), "%s: device time (D2C)", blk_op_name(ds->op));
-		hist_plot(p->f, t, &ds->device, o ? &o->device : NULL);
-	}
-	fputs("</div>\n", p->f);
-}
-
-static void devices(struct page *p, const struct stats *other)
-{
-	struct stats *st = p->r->st;
-	const struct timeline *tl = p->r->tl;
-	const struct blk_done *slow;
-	size_t nslow;
-
-	if (!tl || !tl->ndev) {
-		fprintf(p->f, "<p class=\"note\">no block requests%s%s</p>\n",
-			st->block_why ? ": " : "", st->block_why ? st->block_why : "");
-		return;
-	}
-	slow = stats_slowest(st, &nslow);
-	for (size_t i = 0; i < tl->ndev; i++) {
-		const struct tl_dev *d = &tl->dev[i];
-
-		fputs("<section class=\"device\" data-dev=\"", p->f);
-		html_escape(p->f, sink_dev_name(&p->s, d->dev));
-		fprintf(p->f, "\" data-requests=\"%" PRIu64 "\"><h3>", d->requests);
-		html_escape(p->f, sink_dev_name(&p->s, d->dev));
-		fprintf(p->f, " (%" PRIu64 " requests)</h3>\n", d->requests);
-		latency_plot(p, d, slow, nslow);
-		rate_plot(p, d, 0);
-		rate_plot(p, d, 1);
-		depth_plot(p, d);
-		offset_plot(p, d);
-		histograms(p, d->dev, other);
-		fputs("</section>\n", p->f);
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Processes, files, fsync, dirty, write amplification */
+#define BAR_PARTS	5
 
 struct bar {
-	char label[128];
-	double v;
-	uint64_t raw;
+	char label[160];
+	uint64_t part[BAR_PARTS];
+	uint64_t total;
+};
+
+/* What a chart's bars are made of: parts of one unit, by colour. */
+struct barkind {
+	const char *cls, *title;
+	bool dur;		/* ns, else bytes */
+	int nparts;
+	const char *part_cls[BAR_PARTS], *part_name[BAR_PARTS];
+};
+
+struct barset {
+	struct bar *v;
+	size_t n, shown;
 };
 
 static int bar_cmp(const void *a, const void *b)
 {
 	const struct bar *x = a, *y = b;
 
-	return x->v < y->v ? 1 : x->v > y->v ? -1 : strcmp(x->label, y->label);
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->label, y->label);
 }
 
-/* Horizontal bars, the largest first, at most TOP_BARS. */
-static void bars(FILE *f, const char *cls, const char *title,
-		 const char *unit, struct bar *v, size_t n)
+static void value_text(const struct barkind *k, uint64_t v, char *buf,
+		       size_t n)
 {
-	struct svg s = { 0 };
-	size_t shown = 0, i;
-	double max = 0;
+	if (k->dur)
+		units_dur(buf, n, (double)v);
+	else
+		units_bytes(buf, n, (double)v);
+}
 
-	qsort(v, n, sizeof(*v), bar_cmp);
-	for (i = 0; i < n && shown < TOP_BARS; i++)
-		if (v[i].v > 0) {
-			shown++;
-			if (v[i].v > max)
-				max = v[i].v;
-		}
-	if (!shown) {
-		fprintf(f, "<p class=\"note\">%s: none</p>\n", title);
+/* A label of at most LABEL_CHARS characters: a long one keeps its end. */
+static void short_label(const char *l, char *buf, size_t n)
+{
+	size_t len = strlen(l);
+
+	if (len <= LABEL_CHARS)
+		snprintf(buf, n, "%s", l);
+	else
+		snprintf(buf, n, "...%s", l + len - (LABEL_CHARS - 3));
+}
+
+static void bar_cell(struct html *h, struct page *p, const struct barkind *k,
+		     const struct barset *set, double max, size_t rows)
+{
+	struct svg s = { .x1 = max, .xax = SVG_AX_NONE, .yax = SVG_AX_NONE,
+			 .noframe = true, .ml = 8 + (int)(LABEL_CHARS * 6.2),
+			 .mr = 70, .mt = 40, .mb = 6 };
+	unsigned int used = 0;
+	char t[200], lab[LABEL_CHARS * 4], val[UNITS_BUF];
+
+	s.h = s.mt + 18 * (int)rows + s.mb;
+	html_cell_begin(h, p);
+	if (!set->shown) {
+		html_title(p, k->title, t, sizeof(t));
+		fprintf(h->f, "<p class=\"note\">%s: none</p>\n", t);
+		html_cell_end(h);
 		return;
 	}
-	s.w = 560;
-	s.h = 40 + 18 * (int)shown + 30;
-	s.x1 = max * 1.05;
-	s.y0 = 0;
-	s.y1 = (double)shown;
-	svg_begin(&s, f, cls, title, unit, "");
-	for (i = 0; i < shown; i++) {
-		double y = svg_py(&s, (double)(shown - i));
-		double x = svg_px(&s, v[i].v) - svg_px(&s, 0);
+	html_title(p, k->title, t, sizeof(t));
+	svg_begin(&s, h->f, k->cls, t, NULL, NULL);
+	for (size_t i = 0; i < set->shown; i++) {
+		const struct bar *b = &set->v[i];
+		double y = s.mt + 18.0 * (double)i, x = s.ml;
 
-		fprintf(f, "<rect class=\"bar write\" x=\"%d\" y=\"%.1f\" width=\"%.1f\" height=\"14\" data-v=\"%" PRIu64 "\"><title>",
-			s.ml, y + 2, x, v[i].raw);
-		html_escape(f, v[i].label);
-		fprintf(f, ": %.3f %s</title></rect>\n<text class=\"tick\" style=\"text-anchor:start\" x=\"%.1f\" y=\"%.1f\">",
-			v[i].v, unit, s.ml + x + 4, y + 13);
-		html_escape(f, v[i].label);
-		fputs("</text>\n", f);
+		fprintf(h->f, "<g class=\"bar\" data-v=\"%" PRIu64 "\">", b->total);
+		for (int j = 0; j < k->nparts; j++) {
+			double wpx = svg_px(&s, (double)b->part[j]) - s.ml;
+
+			if (!b->part[j])
+				continue;
+			used |= 1u << j;
+			value_text(k, b->part[j], val, sizeof(val));
+			fprintf(h->f, "<rect class=\"bar %s\" x=\"%.1f\" y=\"%.1f\" width=\"%.2f\" height=\"13\" data-v=\"%" PRIu64 "\"><title>",
+				k->part_cls[j], x, y + 2, wpx, b->part[j]);
+			html_escape(h->f, b->label);
+			fprintf(h->f, ": %s %s</title></rect>", k->part_name[j], val);
+			x += wpx;
+		}
+		short_label(b->label, lab, sizeof(lab));
+		fprintf(h->f, "<text class=\"lab\" x=\"%d\" y=\"%.1f\">", s.ml - 6,
+			y + 12);
+		html_escape(h->f, lab);
+		fputs("<title>", h->f);
+		html_escape(h->f, b->label);
+		value_text(k, b->total, val, sizeof(val));
+		fprintf(h->f, "</title></text><text class=\"val\" x=\"%.1f\" y=\"%.1f\">%s</text></g>\n",
+			x + 4, y + 12, val);
 	}
+	for (int j = 0; k->nparts > 1 && j < k->nparts; j++)
+		if (used & (1u << j))
+			svg_legend(&s, k->part_cls[j], k->part_name[j], false);
 	svg_end(&s);
+	html_cell_end(h);
 }
 
-/*
- * A bar for each of the n rows of a rows_*() call (n < 0: its failure);
- * NULL with the failure in p->err.
- */
-static struct bar *bars_new(struct page *p, long n)
+/* The chart of each side: largest first, one scale and height on both. */
+static void bar_chart(struct html *h, const struct barkind *k,
+		      struct barset set[2])
 {
-	struct bar *b;
+	double max = 1;
+	size_t rows = 1;
 
-	if (n < 0) {
-		p->err = (int)n;
-		return NULL;
+	for (int i = 0; i < h->n; i++) {
+		qsort(set[i].v, set[i].n, sizeof(*set[i].v), bar_cmp);
+		set[i].shown = 0;
+		while (set[i].shown < set[i].n && set[i].shown < TOP_BARS &&
+		       set[i].v[set[i].shown].total)
+			set[i].shown++;
+		if (set[i].shown > rows)
+			rows = set[i].shown;
+		if (set[i].shown && (double)set[i].v[0].total > max)
+			max = (double)set[i].v[0].total;
 	}
-	b = an_calloc((size_t)n + 1, sizeof(*b));
-	if (!b)
-		p->err = -AN_E_NOMEM;
-	return b;
+	for (int i = 0; i < h->n; i++)
+		bar_cell(h, &h->p[i], k, &set[i], max, rows);
 }
 
-static void processes(struct page *p)
-{
-	struct proc_row *rows = NULL;
-	long n = rows_processes(p->r->st, false, &rows);
-	struct bar *b = bars_new(p, n);
+static const struct barkind proc_kinds[] = {
+	{ "plost", "processes by time lost: in file syscalls and throttled", true, 5,
+	  { "read", "write", "sync", "other", "throttle" },
+	  { "read", "write", "fsync/sync", "other calls", "throttled" } },
+	{ "pbytes", "processes: bytes read and written by file syscalls", false, 2,
+	  { "read", "write" }, { "read", "written" } },
+	{ "pfsync", "processes: time in fsync and fdatasync", true, 1,
+	  { "sync" }, { "fsync" } },
+	{ "pthrottle", "processes: time throttled by dirty limits", true, 1,
+	  { "throttle" }, { "throttled" } },
+};
 
-	if (!b) {
+static const struct barkind file_kinds[] = {
+	{ "flost", "files by time lost in file syscalls", true, 3,
+	  { "read", "write", "sync" }, { "read", "write", "fsync/sync" } },
+	{ "fbytes", "files: bytes read and written by file syscalls", false, 2,
+	  { "read", "write" }, { "read", "written" } },
+	{ "ffsync", "files: time in fsync calls on the file", true, 1,
+	  { "sync" }, { "fsync" } },
+};
+
+static void proc_bar(struct bar *b, const struct proc_row *r, int which)
+{
+	const struct procstat *ps = r->ps;
+
+	memset(b, 0, sizeof(*b));
+	snprintf(b->label, sizeof(b->label), "%s (%d)",
+		 r->p.comm ? r->p.comm : "?", r->p.pid);
+	if (!ps)
+		return;
+	if (which == 0) {
+		for (int k = 0; k < SK_NR; k++) {
+			unsigned int fl = sys_kind_info((enum sys_kind)k)->flags;
+			uint64_t ns = procstat_kind(ps, k)->lat.sum;
+
+			b->part[fl & SKF_SYNC ? 2 : fl & SKF_READ ? 0 :
+				fl & SKF_WRITE ? 1 : 3] += ns;
+		}
+		b->part[4] = ps->throttle_ns;
+	} else if (which == 1) {
+		b->part[0] = ps->read_bytes;
+		b->part[1] = ps->write_bytes;
+	} else {
+		b->part[0] = which == 2 ? ps->fsync.sum : ps->throttle_ns;
+	}
+	for (int j = 0; j < BAR_PARTS; j++)
+		b->total += b->part[j];
+}
+
+static void file_bar(struct bar *b, const struct file_row *r, int which)
+{
+	const struct filestat *fs = r->s;
+
+	memset(b, 0, sizeof(*b));
+	snprintf(b->label, sizeof(b->label), "%s", file_info_name(&r->f));
+	if (which == 0) {
+		b->part[0] = fs->rlat.sum;
+		b->part[1] = fs->wlat.sum;
+		b->part[2] = fs->fsync.sum;
+	} else if (which == 1) {
+		b->part[0] = fs->read_bytes;
+		b->part[1] = fs->write_bytes;
+	} else {
+		b->part[0] = fs->fsync.sum;
+	}
+	for (int j = 0; j < BAR_PARTS; j++)
+		b->total += b->part[j];
+}
+
+static void proc_chart(struct html *h, uint32_t dev, int which)
+{
+	struct barset set[2];
+
+	(void)dev;
+	memset(set, 0, sizeof(set));
+	for (int i = 0; i < h->n; i++) {
+		struct proc_row *rows = NULL;
+		long n = rows_processes(h->p[i].r->st, false, &rows);
+
+		set[i].v = n >= 0 ? an_calloc((size_t)n + 1, sizeof(struct bar)) : NULL;
+		if (!set[i].v) {
+			h->err = n < 0 ? (int)n : -AN_E_NOMEM;
+			free(rows);
+			goto out;
+		}
+		for (long k = 0; k < n; k++)
+			proc_bar(&set[i].v[k], &rows[k], which);
+		set[i].n = (size_t)n;
 		free(rows);
-		return;
 	}
-	for (int k = 0; k < 3; k++) {
-		static const char *const cls[] = { "pbytes", "pfsync", "pthrottle" };
-		static const char *const ttl[] = {
-			"bytes read and written by file syscalls",
-			"time in fsync and fdatasync",
-			"time throttled by dirty limits (balance_dirty_pages)",
-		};
-
-		for (long i = 0; i < n; i++) {
-			const struct procstat *ps = rows[i].ps;
-			uint64_t raw = !ps ? 0 : k == 0 ?
-				       ps->read_bytes + ps->write_bytes :
-				       k == 1 ? ps->fsync.sum : ps->throttle_ns;
-
-			snprintf(b[i].label, sizeof(b[i].label), "%s (%d)",
-				 rows[i].p.comm ? rows[i].p.comm : "?",
-				 rows[i].p.pid);
-			b[i].raw = raw;
-			/* MiB, or ms */
-			b[i].v = (double)raw / (k ? 1e6 : UNITS_MIB);
-		}
-		bars(p->f, cls[k], ttl[k], k ? "ms" : "MiB", b, (size_t)n);
-	}
-	free(b);
-	free(rows);
+	bar_chart(h, &proc_kinds[which], set);
+out:
+	free(set[0].v);
+	free(set[1].v);
 }
 
-static void files(struct page *p)
+static void file_chart(struct html *h, uint32_t dev, int which)
 {
-	struct file_row *rows = NULL;
-	long n = rows_files(p->r->st, &rows);
-	struct bar *b = bars_new(p, n);
+	struct barset set[2];
 
-	if (!b) {
-		rows_files_release(rows, n);
-		return;
-	}
-	for (int k = 0; k < 2; k++) {
-		for (long i = 0; i < n; i++) {
-			const struct filestat *fs = rows[i].s;
-			uint64_t raw = k ? fs->fsync.sum :
-				       fs->read_bytes + fs->write_bytes;
+	(void)dev;
+	memset(set, 0, sizeof(set));
+	for (int i = 0; i < h->n; i++) {
+		struct file_row *rows = NULL;
+		long n = rows_files(h->p[i].r->st, &rows);
 
-			snprintf(b[i].label, sizeof(b[i].label), "%s",
-				 file_info_name(&rows[i].f));
-			b[i].raw = raw;
-			b[i].v = (double)raw / (k ? 1e6 : UNITS_MIB);
+		set[i].v = n >= 0 ? an_calloc((size_t)n + 1, sizeof(struct bar)) : NULL;
+		if (!set[i].v) {
+			h->err = n < 0 ? (int)n : -AN_E_NOMEM;
+			if (n >= 0)
+				rows_files_release(rows, n);
+			goto out;
 		}
-		bars(p->f, k ? "ffsync" : "fbytes",
-		     k ? "time in fsync calls on the file" :
-			 "bytes read and written by file syscalls",
-		     k ? "ms" : "MiB", b, (size_t)n);
+		for (long k = 0; k < n; k++)
+			file_bar(&set[i].v[k], &rows[k], which);
+		set[i].n = (size_t)n;
+		rows_files_release(rows, n);
 	}
-	free(b);
-	rows_files_release(rows, n);
+	bar_chart(h, &file_kinds[which], set);
+out:
+	free(set[0].v);
+	free(set[1].v);
 }
 
-/* Each sampled fsync call: when it began and how long it took. */
-static void fsync_plot(struct page *p)
+static void wa_chart(struct html *h, uint32_t dev, int which)
+{
+	static const struct barkind k = {
+		"wa", "bytes written by the applications and at the device",
+		false, 1, { "write" }, { "written" },
+	};
+	struct bar v[2][WA_NCLASS + 1];
+	struct barset set[2];
+
+	(void)which;
+	memset(set, 0, sizeof(set));
+	memset(v, 0, sizeof(v));
+	for (int i = 0; i < h->n; i++) {
+		const struct wa *w = h->p[i].r->st->wa;
+
+		set[i].v = v[i];
+		for (size_t d = 0; w && d < w->ndev; d++) {
+			const struct wa_dev *wd = &w->dev[d];
+
+			if (wd->dev != dev)
+				continue;
+			snprintf(v[i][0].label, sizeof(v[i][0].label),
+				 "application writes");
+			v[i][0].part[0] = v[i][0].total = wd->app_bytes;
+			for (int c = 0; c < WA_NCLASS; c++) {
+				snprintf(v[i][c + 1].label, sizeof(v[i][c + 1].label),
+					 "device: %s", wa_class_name((enum wa_class)c));
+				v[i][c + 1].part[0] = v[i][c + 1].total = wd->cls[c];
+			}
+			set[i].n = WA_NCLASS + 1;
+		}
+	}
+	bar_chart(h, &k, set);
+}
+
+/* ------------------------------------------------------------------ */
+/* fsync calls, dirty pages */
+
+static void fsync_cell(struct html *h, struct page *p, double ymax)
 {
 	const struct timeline *tl = p->r->tl;
-	struct svg s = { 0 };
-	double max = 0.001;
-	size_t i;
+	struct svg s = { .x1 = h->span, .ylog = true, .y0 = 1000, .y1 = ymax,
+			 .xax = SVG_AX_NUM, .yax = SVG_AX_DUR };
+	char t[160], w[64], d[UNITS_BUF];
 
+	html_cell_begin(h, p);
+	html_title(p, "fsync, fdatasync and sync_file_range calls", t, sizeof(t));
 	if (!tl || !tl->ncall) {
-		fputs("<p class=\"note\">no fsync, fdatasync or sync_file_range calls</p>\n",
-		      p->f);
+		fprintf(h->f, "<p class=\"note\">%s: none</p>\n", t);
+		html_cell_end(h);
 		return;
 	}
-	for (i = 0; i < tl->ncall; i++)
-		if ((double)(tl->call[i].end - tl->call[i].start) / 1e6 > max)
-			max = (double)(tl->call[i].end - tl->call[i].start) / 1e6;
-	s.x1 = secs(p, p->r->st->last_ts);
-	s.ylog = true;
-	s.y0 = 0.001;
-	s.y1 = max * 1.2;
-	svg_begin(&s, p->f, "fsyncs", "fsync, fdatasync and sync_file_range calls",
-		  "start (s)", "duration (ms, log)");
-	for (i = 0; i < tl->ncall; i++) {
+	svg_begin(&s, h->f, "fsyncs", t, "start (s)", "duration (log scale)");
+	for (size_t i = 0; i < tl->ncall; i++) {
 		const struct tl_call *c = &tl->call[i];
-		double ms = (double)(c->end - c->start) / 1e6;
-		char w[64];
+		double ns = (double)(c->end - c->start);
 
 		when(p, c->start, w, sizeof(w));
-		fprintf(p->f, "<circle class=\"pt write\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" data-ms=\"%.6f\"><title>%s %s: %.3f ms</title></circle>\n",
-			svg_px(&s, secs(p, c->start)),
-			svg_py(&s, ms > 0.001 ? ms : 0.001), ms, w,
-			sys_kind_info(c->kind)->name, ms);
+		fprintf(h->f, "<circle class=\"pt sync\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.5\" data-ms=\"%.6f\"><title>%s %s: %s</title></circle>\n",
+			svg_px(&s, html_secs(p, c->start)),
+			svg_py(&s, ns > 1000 ? ns : 1000), ns / 1e6, w,
+			sys_kind_info(c->kind)->name, units_dur(d, sizeof(d), ns));
 	}
+	svg_legend(&s, "sync", "fsync/fdatasync/sync_file_range", false);
 	svg_end(&s);
-	fprintf(p->f, "<p class=\"note\">%zu of %" PRIu64 " calls drawn (1 in %" PRIu64 ")</p>\n",
+	fprintf(h->f, "<p class=\"note\">%zu of %" PRIu64 " calls drawn (1 in %" PRIu64 ")</p>\n",
 		tl->ncall, tl->calls, tl->call_stride);
+	html_cell_end(h);
 }
 
-static void dirty_line(struct page *p, const struct svg *s,
-		       const struct dirty_slot *v, size_t n, double w,
-		       const char *cls, int which)
+static void fsync_chart(struct html *h, uint32_t dev, int which)
 {
-	fprintf(p->f, "<polyline class=\"%s\" points=\"", cls);
-	for (size_t i = 0; i < n; i++) {
-		uint64_t pages = which == 0 ? v[i].nr_dirty :
-				 which == 1 ? v[i].nr_writeback :
-				 which == 2 ? v[i].bg_thresh : v[i].thresh;
+	double max = 2000;
 
-		if (!v[i].gds)
-			continue;
-		fprintf(p->f, "%.1f,%.1f ", svg_px(s, w * ((double)i + 0.5)),
-			svg_py(s, (double)pages * (double)p->r->st->dirty->page_size / UNITS_MIB));
+	(void)dev;
+	(void)which;
+	for (int i = 0; i < h->n; i++) {
+		const struct timeline *tl = h->p[i].r->tl;
+
+		for (size_t k = 0; tl && k < tl->ncall; k++)
+			if ((double)(tl->call[k].end - tl->call[k].start) * 1.5 > max)
+				max = (double)(tl->call[k].end - tl->call[k].start) * 1.5;
 	}
-	fputs("\"/>\n", p->f);
+	for (int i = 0; i < h->n; i++)
+		fsync_cell(h, &h->p[i], max);
 }
 
-static void dirty_plot(struct page *p)
+#define DIRTY_N	200
+
+static uint64_t dirty_pages(const struct dirty_slot *v, int which)
 {
+	return which == 0 ? v->nr_dirty : which == 1 ? v->nr_writeback :
+	       which == 2 ? v->bg_thresh : v->thresh;
+}
+
+static void dirty_cell(struct html *h, struct page *p,
+		       const struct dirty_slot *v, size_t n, uint64_t width,
+		       double max)
+{
+	static const char *const cls[] = { "dirty", "wb", "bgthresh", "thresh" };
+	static const char *const name[] = {
+		"dirty", "writeback", "background threshold", "dirty threshold",
+	};
 	const struct dirty *d = p->r->st->dirty;
-	struct dirty_slot *v;
-	struct svg s = { 0 };
-	double max = 0, w;
-	size_t n = 200;
-	uint64_t width;
+	const char *uname;
+	double per = svg_size_unit(max, &uname), w = (double)width / 1e9;
+	struct svg s = { .x1 = h->span, .y1 = max * 1.1 / per,
+			 .xax = SVG_AX_NUM, .yax = SVG_AX_NUM };
+	uint64_t pauses = 0;
+	char t[160], yl[40], b[UNITS_BUF];
 
-	if (!d || !d->have_gds || !d->nslot) {
-		fputs("<p class=\"note\">no global_dirty_state events: no dirty pages over time</p>\n",
-		      p->f);
-		return;
+	html_title(p, "dirty and writeback pages, thresholds, throttle pauses",
+		   t, sizeof(t));
+	snprintf(yl, sizeof(yl), "pages (%s)", uname);
+	svg_begin(&s, h->f, "dirtyplot", t, "time (s)", yl);
+	for (int k = 0; k < 4; k++) {
+		fprintf(h->f, "<polyline class=\"%s\" points=\"", cls[k]);
+		for (size_t i = 0; i < n; i++)
+			if (v[i].gds)
+				fprintf(h->f, "%.1f,%.1f ",
+					svg_px(&s, w * ((double)i + 0.5)),
+					svg_py(&s, (double)dirty_pages(&v[i], k) *
+						   (double)d->page_size / per));
+		fputs("\"/>\n", h->f);
 	}
-	v = an_calloc(n, sizeof(*v));
-	if (!v) {
-		p->err = -AN_E_NOMEM;
-		return;
-	}
-	width = dirty_rebin(d, v, n);
-	if (d->nslot < n)
-		n = d->nslot;
-	w = (double)width / 1e9;
 	for (size_t i = 0; i < n; i++) {
-		uint64_t m = v[i].nr_dirty > v[i].thresh ? v[i].nr_dirty : v[i].thresh;
+		double xa = svg_px(&s, w * (double)i), xb = svg_px(&s, w * (double)(i + 1));
 
-		if (v[i].nr_writeback > m)
-			m = v[i].nr_writeback;
-		if ((double)m * (double)d->page_size / UNITS_MIB > max)
-			max = (double)m * (double)d->page_size / UNITS_MIB;
+		if (!v[i].bdp_paused)
+			continue;
+		pauses += v[i].bdp_paused;
+		fprintf(h->f, "<rect class=\"pause\" x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"8\" data-n=\"%" PRIu64 "\" data-ms=\"%" PRIu64 "\"><title>%.3f-%.3f s: %" PRIu64 " throttle pauses, %s</title></rect>\n",
+			xa, s.h - s.mb - 8, xb - xa > 2 ? xb - xa : 2, v[i].bdp_paused,
+			v[i].pause_ms, w * (double)i, w * (double)(i + 1),
+			v[i].bdp_paused, units_dur(b, sizeof(b), (double)v[i].pause_ms * 1e6));
 	}
-	s.x1 = w * (double)n;
-	s.y1 = max > 0 ? max * 1.1 : 1;
-	svg_begin(&s, p->f, "dirty", "dirty and writeback pages, with the thresholds",
-		  "time (s)", "MiB");
-	dirty_line(p, &s, v, n, w, "dirty", 0);
-	dirty_line(p, &s, v, n, w, "wb", 1);
-	dirty_line(p, &s, v, n, w, "bgthresh", 2);
-	dirty_line(p, &s, v, n, w, "thresh", 3);
-	svg_legend(&s, 0, "write", "dirty limit");
-	svg_legend(&s, 1, "after", "background");
-	svg_legend(&s, 2, "other", "writeback");
-	svg_legend(&s, 3, "read", "dirty");
+	for (int k = 0; k < 4; k++)
+		svg_legend(&s, cls[k], name[k], true);
+	if (pauses)
+		svg_legend(&s, "pause", "throttle pause", false);
 	svg_end(&s);
-	free(v);
+	fprintf(h->f, "<p class=\"note\">%" PRIu64 " throttle pauses (balance_dirty_pages) in %s slots, %s paused in all</p>\n",
+		d->bdp_paused, units_dur(b, sizeof(b), (double)width),
+		units_dur(t, sizeof(t), (double)d->pause_ms * 1e6));
 }
 
-static void wa(struct page *p)
+static void dirty_chart(struct html *h, uint32_t dev, int which)
 {
-	const struct wa *w = p->r->st->wa;
+	struct dirty_slot *v[2] = { NULL, NULL };
+	uint64_t width[2] = { 0, 0 };
+	size_t n[2] = { 0, 0 };
+	double max = 4096;
 
-	if (!w || !w->ndev) {
-		fputs("<p class=\"note\">no write amplification: no block writes</p>\n",
-		      p->f);
-		return;
-	}
-	for (size_t i = 0; i < w->ndev; i++) {
-		const struct wa_dev *d = &w->dev[i];
-		struct bar b[WA_NCLASS + 1];
-		char t[160];
+	(void)dev;
+	(void)which;
+	for (int i = 0; i < h->n; i++) {
+		const struct dirty *d = h->p[i].r->st->dirty;
 
-		memset(b, 0, sizeof(b));
-		snprintf(b[0].label, sizeof(b[0].label), "application writes");
-		b[0].raw = d->app_bytes;
-		for (int c = 0; c < WA_NCLASS; c++) {
-			snprintf(b[c + 1].label, sizeof(b[c + 1].label),
-				 "device: %s", wa_class_name((enum wa_class)c));
-			b[c + 1].raw = d->cls[c];
+		if (!d || !d->have_gds || !d->nslot)
+			continue;
+		v[i] = an_calloc(DIRTY_N, sizeof(*v[i]));
+		if (!v[i]) {
+			h->err = -AN_E_NOMEM;
+			goto out;
 		}
-		for (int c = 0; c <= WA_NCLASS; c++)
-			b[c].v = (double)b[c].raw / UNITS_MIB;
-		snprintf(t, sizeof(t), "%s: bytes written by the applications and at the device",
-			 sink_dev_name(&p->s, d->dev));
-		bars(p->f, "wa", t, "MiB", b, WA_NCLASS + 1);
+		width[i] = dirty_rebin(d, v[i], DIRTY_N);
+		n[i] = d->nslot < DIRTY_N ? d->nslot : DIRTY_N;
+		for (size_t k = 0; k < n[i]; k++)
+			for (int j = 0; j < 4; j++)
+				if ((double)dirty_pages(&v[i][k], j) * (double)d->page_size > max)
+					max = (double)dirty_pages(&v[i][k], j) * (double)d->page_size;
 	}
+	for (int i = 0; i < h->n; i++) {
+		html_cell_begin(h, &h->p[i]);
+		if (v[i])
+			dirty_cell(h, &h->p[i], v[i], n[i], width[i], max);
+		else
+			fputs("<p class=\"note\">no global_dirty_state events: no dirty pages over time</p>\n",
+			      h->f);
+		html_cell_end(h);
+	}
+out:
+	free(v[0]);
+	free(v[1]);
+}
+
+static const struct html_plot proc_plots[] = {
+	{ "processes by time lost", proc_chart, 0 },
+	{ "processes by bytes", proc_chart, 1 },
+	{ "processes by fsync time", proc_chart, 2 },
+	{ "processes by throttled time", proc_chart, 3 },
+};
+
+static const struct html_plot file_plots[] = {
+	{ "files by time lost", file_chart, 0 },
+	{ "files by bytes", file_chart, 1 },
+	{ "files by fsync time", file_chart, 2 },
+	{ "fsync calls", fsync_chart, 0 },
+};
+
+static const struct html_plot dirty_plots[] = {
+	{ "dirty pages", dirty_chart, 0 },
+};
+
+static void wa_section(struct html *h)
+{
+	uint32_t devs[64];
+	size_t nd = 0;
+
+	for (int i = 0; i < h->n; i++) {
+		const struct wa *w = h->p[i].r->st->wa;
+
+		for (size_t d = 0; w && d < w->ndev; d++) {
+			size_t k = 0;
+
+			while (k < nd && devs[k] != w->dev[d].dev)
+				k++;
+			if (k == nd && nd < 64)
+				devs[nd++] = w->dev[d].dev;
+		}
+	}
+	if (!nd)
+		fputs("<p class=\"note\">no write amplification: no block writes</p>\n",
+		      h->f);
+	for (size_t k = 0; k < nd; k++) {
+		const struct html_plot p = { "write amplification", wa_chart, 0 };
+		char pre[80];
+
+		fputs("<h3>", h->f);
+		html_escape(h->f, sink_dev_name(&h->p[0].s, devs[k]));
+		fputs("</h3>\n", h->f);
+		snprintf(pre, sizeof(pre), "%s ", sink_dev_name(&h->p[0].s, devs[k]));
+		html_plots(h, pre, &p, 1, devs[k]);
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* Findings */
+
+static void finding_text(FILE *f, const struct finding *x)
+{
+	html_escape(f, x->sentence ? x->sentence : "");
+	if (x->more) {
+		fputs(" <code>", f);
+		html_escape(f, x->more);
+		fputs("</code>", f);
+	}
+}
+
+/* The top findings of one recording as an ordered list. */
+static int findings_one(FILE *f, const struct findings *fs)
+{
+	size_t n = fs->n < HTML_FINDINGS ? fs->n : HTML_FINDINGS;
+
+	fputs("<h2>findings</h2>\n", f);
+	if (!fs->n)
+		fputs("<p>none: nothing in this recording costs enough time to name.</p>\n", f);
+	if (n)
+		fputs("<ol class=\"findings\">\n", f);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(f, "<li class=\"%s\">[%s] ", fnd_severity_name(fs->v[i].sev),
+			fs->v[i].caveat ? "caveat" : fnd_severity_name(fs->v[i].sev));
+		finding_text(f, &fs->v[i]);
+		fputs("</li>\n", f);
+	}
+	if (n)
+		fputs("</ol>\n", f);
+	if (fs->n > n)
+		fprintf(f, "<p>%zu more: <code>ioreport findings</code>.</p>\n",
+			fs->n - n);
+	return 0;
+}
+
+static const char *severity(const struct finding *x)
+{
+	return !x ? "-" : x->caveat ? "caveat" : fnd_severity_name(x->sev);
+}
+
+/* The findings of BEFORE and AFTER paired, as ioreport diff ranks them. */
+static int findings_pair(FILE *f, const struct findings *b,
+			 const struct findings *a)
+{
+	struct fnd_change *v = NULL;
+	long n = findings_changes(b, a, &v);
+
+	if (n < 0)
+		return (int)n;
+	fputs("<h2>what changed: the findings of BEFORE and AFTER paired, ranked by the time lost or won</h2>\n", f);
+	if (!n)
+		fputs("<p>no finding in either recording</p>\n", f);
+	else
+		fputs("<table class=\"changes\"><colgroup><col class=\"n\"><col class=\"c\"><col class=\"r\"><col class=\"s\"><col class=\"d\"><col><col></colgroup><tr><th>#</th><th>change</th><th>finding</th><th>severity</th><th>time lost</th><th>BEFORE</th><th>AFTER</th></tr>\n", f);
+	for (long i = 0; i < n; i++) {
+		const struct fnd_change *c = &v[i];
+		const char *w = !c->b ? "new" : !c->a ? "gone" : "changed";
+		char d[UNITS_BUF];
+
+		units_dur(d, sizeof(d), (double)c->delta_ns);
+		fprintf(f, "<tr class=\"%s\"><td>%ld</td><td>%s</td><td>%s</td><td>%s &rarr; %s</td><td>%s%s</td><td>",
+			w, i + 1, w, (c->a ? c->a : c->b)->rule, severity(c->b),
+			severity(c->a), c->delta_ns > 0 ? "+" : "", d);
+		if (c->b)
+			finding_text(f, c->b);
+		fputs("</td><td>", f);
+		if (c->a)
+			finding_text(f, c->a);
+		fputs("</td></tr>\n", f);
+	}
+	if (n)
+		fputs("</table>\n", f);
+	free(v);
+	return 0;
+}
+
+static int findings(struct html *h)
+{
+	struct findings fs[2];
+	int err = 0;
+
+	memset(fs, 0, sizeof(fs));
+	fputs("<section id=\"findings\">\n", h->f);
+	for (int i = 0; i < h->n && !err; i++)
+		if (findings_compute(h->p[i].r->st, &fs[i]) < 0)
+			err = -AN_E_NOMEM;
+	if (!err)
+		err = h->n > 1 ? findings_pair(h->f, &fs[0], &fs[1]) :
+				 findings_one(h->f, &fs[0]);
+	fputs("</section>\n", h->f);
+	findings_release(&fs[0]);
+	findings_release(&fs[1]);
+	return err;
 }
 
 /* ------------------------------------------------------------------ */
 /* The page */
 
-static void one_column(struct page *p, const struct stats *other)
+static void diff_part(FILE *f, const char *diff_text)
 {
-	FILE *f = p->f;
+	/* the findings are above; the configuration changes in view, the
+	 * deltas folded */
+	const char *head = strstr(diff_text, "\nBEFORE:");
+	const char *rest = strstr(diff_text, "\nsummary:");
 
-	fputs("<div class=\"rec\"><h2>", f);
-	html_escape(f, p->r->label);
-	fputs("</h2>\n", f);
-	summary(p);
-	fputs("<h2>devices</h2>\n", f);
-	devices(p, other);
-	fputs("<h2>processes</h2>\n", f);
-	processes(p);
-	fputs("<h2>files</h2>\n", f);
-	files(p);
-	fsync_plot(p);
-	fputs("<h2>dirty pages and writeback</h2>\n", f);
-	dirty_plot(p);
-	fputs("<h2>write amplification</h2>\n", f);
-	wa(p);
-	fputs("<h2>configuration</h2>\n", f);
-	config(p);
-	fputs("<h2>lost events and anomalies</h2>\n", f);
-	anomalies(p);
-	fputs("</div>\n", f);
-}
+	head = head ? head + 1 : diff_text;
+	if (!rest || rest < head)
+		rest = head + strlen(head);
+	char *part = an_asprintf("%.*s", (int)(rest - head), head);
 
-/*
- * The top findings of one recording as an ordered list (side: "BEFORE" or
- * "AFTER" on a pair, else NULL); 0 or -AN_E_NOMEM.
- */
-static int findings_html(FILE *f, const struct stats *st, const char *side)
-{
-	struct findings fs;
-	size_t n;
-
-	if (findings_compute(st, &fs) < 0)
-		return -AN_E_NOMEM;
-	fprintf(f, "<h2>findings%s%s</h2>\n", side ? " of " : "",
-		side ? side : "");
-	if (!fs.n)
-		fputs("<p>none: nothing in this recording costs enough time to name.</p>\n", f);
-	n = fs.n < HTML_FINDINGS ? fs.n : HTML_FINDINGS;
-	if (n)
-		fputs("<ol class=\"findings\">\n", f);
-	for (size_t i = 0; i < n; i++) {
-		const struct finding *x = &fs.v[i];
-
-		fprintf(f, "<li class=\"%s\">", fnd_severity_name(x->sev));
-		html_escape(f, x->sentence ? x->sentence : "");
-		if (x->more) {
-			fputs(" <code>", f);
-			html_escape(f, x->more);
-			fputs("</code>", f);
-		}
-		fputs("</li>\n", f);
+	fputs("<h2>what changed in the machine (ioreport diff)</h2>\n<pre class=\"diff\">", f);
+	html_escape(f, part ? part : head);
+	free(part);
+	fputs("</pre>\n", f);
+	if (*rest) {
+		fputs("<details><summary>the deltas of every view (ioreport diff)</summary><pre class=\"diff\">", f);
+		html_escape(f, rest + 1);
+		fputs("</pre></details>\n", f);
 	}
-	if (n)
-		fputs("</ol>\n", f);
-	if (fs.n > n)
-		fprintf(f, "<p>%zu more: <code>ioreport findings</code>.</p>\n",
-			fs.n - n);
-	findings_release(&fs);
-	return 0;
 }
 
 int html_page(FILE *f, const struct html_rec *b, const struct html_rec *a,
 	      const char *diff_text)
 {
-	struct page pb, pa;
+	struct html h;
 	int err;
 
-	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>ioreport: ", f);
+	memset(&h, 0, sizeof(h));
+	h.f = f;
+	h.n = a ? 2 : 1;
+	for (int i = 0; i < h.n; i++) {
+		struct page *p = &h.p[i];
+		double d;
+
+		p->r = i ? a : b;
+		p->side = a ? (i ? "AFTER" : "BEFORE") : NULL;
+		sink_init(&p->s, p->r->st, f, NULL);
+		p->t0 = p->r->st->first_ts;
+		d = (double)stats_duration(p->r->st) / 1e9;
+		if (d > h.span)
+			h.span = d;
+	}
+	if (h.span <= 0)
+		h.span = 1e-3;
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<meta name=\"viewport\" content=\"width=device-width\">\n<title>ioreport: ", f);
 	html_escape(f, b->st->info->path);
+	if (a) {
+		fputs(" (BEFORE) vs ", f);
+		html_escape(f, a->st->info->path);
+		fputs(" (AFTER)", f);
+	}
 	fprintf(f, "</title>\n<style>\n%s</style></head>\n<body>\n<h1>ioreport: ", css);
 	html_escape(f, b->st->info->path);
 	if (a) {
-		fputs(" vs ", f);
+		fputs(" (BEFORE) vs ", f);
 		html_escape(f, a->st->info->path);
+		fputs(" (AFTER)", f);
 	}
 	fputs("</h1>\n", f);
-	/* the findings (ioreport findings) before everything else */
-	fputs("<section id=\"findings\">\n", f);
-	err = findings_html(f, b->st, a ? "BEFORE" : NULL);
-	if (!err && a)
-		err = findings_html(f, a->st, "AFTER");
-	fputs("</section>\n", f);
+	err = findings(&h);
 	if (err)
-		return err;
-	if (a && diff_text) {
-		/* the configuration changes in view, the deltas folded */
-		const char *rest = strstr(diff_text, "\nsummary:");
-		char *head = an_asprintf("%.*s", rest ? (int)(rest - diff_text) :
-					 (int)strlen(diff_text), diff_text);
-
-		fputs("<h2>what changed (ioreport diff)</h2>\n<pre class=\"diff\">", f);
-		html_escape(f, head ? head : diff_text);
-		fputs("</pre>\n", f);
-		if (head && rest) {
-			fputs("<details><summary>the deltas of every view</summary><pre class=\"diff\">", f);
-			html_escape(f, rest + 1);
-			fputs("</pre></details>\n", f);
-		}
-		free(head);
-	}
-	page_init(&pb, f, b);
-	if (a) {
-		page_init(&pa, f, a);
-		fputs("<div class=\"pair\">\n", f);
-		one_column(&pb, a->st);
-		one_column(&pa, NULL);
-		fputs("</div>\n", f);
-	} else {
-		one_column(&pb, NULL);
-	}
-	fputs("<p class=\"note\">made by ioreport " PACKAGE_VERSION "; histograms of AFTER are overlaid on BEFORE's in the BEFORE column</p>\n</body></html>\n",
-	      f);
-	err = pb.err;
-	sink_release(&pb.s);
-	if (a) {
-		if (!err)
-			err = pa.err;
-		sink_release(&pa.s);
-	}
+		goto out;
+	if (a && diff_text)
+		diff_part(f, diff_text);
+	fputs("<h2>summary</h2>\n", f);
+	sides(&h, "summary", summary);
+	fputs("<h2>devices, the slowest first (by the total time of their requests)</h2>\n", f);
+	html_devices(&h);
+	fputs("<h2>processes</h2>\n", f);
+	html_plots(&h, "", proc_plots, 4, 0);
+	fputs("<h2>files</h2>\n", f);
+	html_plots(&h, "", file_plots, 4, 0);
+	fputs("<h2>dirty pages and writeback</h2>\n", f);
+	html_plots(&h, "", dirty_plots, 1, 0);
+	fputs("<h2>write amplification</h2>\n", f);
+	wa_section(&h);
+	fputs("<h2>configuration</h2>\n", f);
+	sides(&h, "config", config);
+	fputs("<h2>lost events and anomalies</h2>\n", f);
+	sides(&h, "anomalies", anomalies);
+	fprintf(f, "<p class=\"note\">made by ioreport " PACKAGE_VERSION "%s; click a plot to enlarge it</p>\n<script>\n%s</script>\n</body></html>\n",
+		a ? "; BEFORE and AFTER plots of a row share their axes, histograms overlay AFTER on BEFORE" : "",
+		js);
+	err = h.err;
+out:
+	for (int i = 0; i < h.n; i++)
+		sink_release(&h.p[i].s);
 	return err;
 }

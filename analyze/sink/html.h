@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * html.h - the HTML page of ioreport html: one self-contained file
- * (inline SVG and CSS, no script, no external URL) with the plots of one
- * recording, or of two side by side with their histograms overlaid.  It
+ * (inline SVG, CSS and a small script, no external URL) with the plots of
+ * one recording, or of two in rows of BEFORE and AFTER on shared axes.  It
  * prints what the stages computed: struct stats, the rows of
  * stats/rows.h and the bins and samples of stats/timeline.h.
  */

@@ -11,7 +11,8 @@ analyze_libioreport_a_SOURCES += \
 	analyze/sink/view-wa.c \
 	analyze/sink/view-diff.c \
 	analyze/sink/view-findings.c \
-	analyze/sink/html.h analyze/sink/html.c \
+	analyze/sink/html.h analyze/sink/html-priv.h analyze/sink/html.c \
+	analyze/sink/html-dev.c \
 	analyze/sink/svg.h analyze/sink/svg.c \
 	analyze/sink/json.h analyze/sink/json.c \
 	analyze/sink/perfetto.h analyze/sink/perfetto.c \

@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * svg.c - plot frames, axes and legends as inline SVG (svg.h).
+ * svg.c - plot frames, axes, units and legends as inline SVG (svg.h).
  */
 #include "config.h"
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "base/units.h"
 #include "sink/svg.h"
+
+#define CHAR_PX		6.2	/* the width of a character of 11 px text */
 
 void html_escape(FILE *f, const char *t)
 {
@@ -25,6 +29,38 @@ void html_escape(FILE *f, const char *t)
 			fputc(*t, f);
 	}
 }
+
+/* ------------------------------------------------------------------ */
+/* Units (base/units.h): an axis's unit, and a tick's duration */
+
+double svg_size_unit(double max, const char **name)
+{
+	static const char *const iec[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+	double per = 1;
+	int u = 0;
+
+	while (u < 4 && max >= UNITS_KIB * per) {
+		per *= UNITS_KIB;
+		u++;
+	}
+	*name = iec[u];
+	return per;
+}
+
+/* A duration for a tick: the units' text without a ".0" or ".00". */
+static void tick_dur(char *buf, size_t n, double ns)
+{
+	char *dot, *sp;
+
+	units_dur(buf, n, ns);
+	dot = strchr(buf, '.');
+	sp = strchr(buf, ' ');
+	if (dot && sp && sp > dot && strspn(dot + 1, "0") == (size_t)(sp - dot - 1))
+		memmove(dot, sp, strlen(sp) + 1);
+}
+
+/* ------------------------------------------------------------------ */
+/* Frames and axes */
 
 double svg_px(const struct svg *s, double x)
 {
@@ -56,95 +92,162 @@ double svg_py(const struct svg *s, double y)
 	return s->h - s->mb - v * (s->h - s->mt - s->mb);
 }
 
-/* A round step for about n ticks over span. */
+/* A round step for at most about n ticks over span. */
 static double tick_step(double span, int n)
 {
-	double raw = span / n, mag = pow(10, floor(log10(raw)));
+	double raw = span / (n > 1 ? n : 1), mag = pow(10, floor(log10(raw)));
 	double r = raw / mag;
 
-	return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * mag;
+	return (r <= 1 ? 1 : r <= 2 ? 2 : r <= 5 ? 5 : 10) * mag;
 }
 
-static void tick_label(FILE *f, double v)
+static void tick(struct svg *s, bool y, double at, const char *text)
 {
-	if (v != 0 && (fabs(v) >= 1e6 || fabs(v) < 1e-3))
-		fprintf(f, "%.0e", v);
+	double half = 2.9 * (double)strlen(text) + 1;
+
+	/* an x label at the edge of the frame stays inside the plot */
+	if (!y && at + half > s->w)
+		at = s->w - half;
+	if (!y && at - half < 0)
+		at = half;
+	if (y)
+		fprintf(s->f, "<text class=\"tick y\" x=\"%d\" y=\"%.1f\">",
+			s->ml - 4, at + 3.5);
 	else
-		fprintf(f, "%g", v);
+		fprintf(s->f, "<text class=\"tick x\" x=\"%.1f\" y=\"%d\">", at,
+			s->h - s->mb + 13);
+	html_escape(s->f, text);
+	fputs("</text>\n", s->f);
+}
+
+static void num_ticks(struct svg *s, bool y)
+{
+	double lo = y ? s->y0 : s->x0, hi = y ? s->y1 : s->x1, st, v;
+	int room = y ? (s->h - s->mt - s->mb) / 30 : (s->w - s->ml - s->mr) / 70;
+	char b[32];
+
+	if (!(hi > lo))
+		return;
+	st = tick_step(hi - lo, room);
+	for (v = ceil(lo / st) * st; v <= hi + st / 1e6; v += st) {
+		/* a histogram's first x tick sits where a y "0" would */
+		if (y && s->xax == SVG_AX_LOG2US && fabs(v) < st / 1e6)
+			continue;
+		snprintf(b, sizeof(b), "%g", fabs(v) < st / 1e6 ? 0 : v);
+		tick(s, y, y ? svg_py(s, v) : svg_px(s, v), b);
+	}
+}
+
+/* Ticks at the powers of ten of a log axis of durations (ns). */
+static void dur_ticks(struct svg *s)
+{
+	double lo = log10(s->y0), hi = log10(s->y1);
+	int every = hi - lo > 7 ? 2 : 1;
+	char b[UNITS_BUF];
+
+	for (int e = (int)ceil(lo - 1e-9); e <= (int)floor(hi + 1e-9); e++) {
+		if (e % every)
+			continue;
+		tick_dur(b, sizeof(b), pow(10, e));
+		tick(s, true, svg_py(s, pow(10, e)), b);
+	}
+}
+
+/* The bounds of the slots of a log2 histogram: 1 us, 16 us, 256 us ... */
+static void log2_ticks(struct svg *s, bool y)
+{
+	double lo = y ? s->y0 : s->x0, hi = y ? s->y1 : s->x1;
+	double slot_px = (y ? s->h - s->mt - s->mb : s->w - s->ml - s->mr) /
+			 (hi > lo ? hi - lo : 1);
+	int every = 1;
+	char b[UNITS_BUF];
+
+	while (every * slot_px < (y ? 14 : 46))
+		every *= 2;
+	for (int i = (int)lo; i <= (int)hi; i += every) {
+		tick_dur(b, sizeof(b), 1000.0 * (double)(1ULL << i));
+		tick(s, y, y ? svg_py(s, i) : svg_px(s, i), b);
+	}
 }
 
 void svg_begin(struct svg *s, FILE *f, const char *cls, const char *title,
 	       const char *xlabel, const char *ylabel)
 {
-	double st, v;
-
 	s->f = f;
 	if (!s->w)
 		s->w = SVG_W;
 	if (!s->h)
 		s->h = SVG_H;
-	s->ml = 64;
-	s->mr = 12;
-	s->mt = 24;
-	s->mb = 40;
+	if (!s->ml)
+		s->ml = s->yax == SVG_AX_NONE ? 8 : 62;
+	if (!s->mr)
+		s->mr = 14;
+	if (!s->mt)
+		s->mt = 40;
+	if (!s->mb)
+		s->mb = s->xax == SVG_AX_NONE ? 8 : 38;
 	if (s->ylog && s->y0 <= 0)
 		s->y0 = s->y1 > 1 ? s->y1 / 1e6 : 1e-6;
-	fprintf(f, "<svg class=\"plot %s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" role=\"img\">\n",
-		cls, s->w, s->h, s->w, s->h);
-	fputs("<text class=\"ttl\" x=\"4\" y=\"15\">", f);
+	s->legx = s->ml;
+	fprintf(f, "<svg class=\"plot %s\" viewBox=\"0 0 %d %d\" data-w=\"%d\" data-x0=\"%g\" data-x1=\"%g\" data-y0=\"%g\" data-y1=\"%g\" role=\"img\">\n",
+		cls, s->w, s->h, s->w, s->x0, s->x1, s->y0, s->y1);
+	fputs("<text class=\"ttl\" x=\"4\" y=\"14\">", f);
 	html_escape(f, title);
 	fputs("</text>\n", f);
-	fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
-		s->ml, s->mt, s->w - s->ml - s->mr, s->h - s->mt - s->mb);
-	/* x ticks */
-	if (s->xlog2) {
-		for (v = s->x0; v <= s->x1; v += 4)
-			fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\">2^%g</text>\n",
-				svg_px(s, v + 0.5), s->h - s->mb + 14, v);
-	} else if (s->x1 > s->x0) {
-		st = tick_step(s->x1 - s->x0, 8);
-		for (v = ceil(s->x0 / st) * st; v <= s->x1 + st / 1e6; v += st) {
-			fprintf(f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\">",
-				svg_px(s, v), s->h - s->mb + 14);
-			tick_label(f, v);
-			fputs("</text>\n", f);
-		}
+	if (!s->noframe)
+		fprintf(f, "<rect class=\"frame\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>\n",
+			s->ml, s->mt, s->w - s->ml - s->mr, s->h - s->mt - s->mb);
+	if (s->xax == SVG_AX_LOG2US)
+		log2_ticks(s, false);
+	else if (s->xax == SVG_AX_NUM)
+		num_ticks(s, false);
+	if (s->yax == SVG_AX_DUR && s->ylog)
+		dur_ticks(s);
+	else if (s->yax == SVG_AX_LOG2US)
+		log2_ticks(s, true);
+	else if (s->yax == SVG_AX_NUM)
+		num_ticks(s, true);
+	if (xlabel && *xlabel) {
+		fprintf(f, "<text class=\"axis x\" x=\"%d\" y=\"%d\">",
+			(s->ml + s->w - s->mr) / 2, s->h - 6);
+		html_escape(f, xlabel);
+		fputs("</text>\n", f);
 	}
-	/* y ticks */
-	if (s->ylog) {
-		for (v = pow(10, ceil(log10(s->y0))); v <= s->y1 * 1.0001;
-		     v *= 10) {
-			fprintf(f, "<text class=\"tick y\" x=\"%d\" y=\"%.1f\">",
-				s->ml - 4, svg_py(s, v) + 4);
-			tick_label(f, v);
-			fputs("</text>\n", f);
-		}
-	} else if (s->y1 > s->y0) {
-		st = tick_step(s->y1 - s->y0, 5);
-		for (v = ceil(s->y0 / st) * st; v <= s->y1 + st / 1e6; v += st) {
-			fprintf(f, "<text class=\"tick y\" x=\"%d\" y=\"%.1f\">",
-				s->ml - 4, svg_py(s, v) + 4);
-			tick_label(f, v);
-			fputs("</text>\n", f);
-		}
+	if (ylabel && *ylabel) {
+		fprintf(f, "<text class=\"axis y\" transform=\"translate(12,%d) rotate(-90)\">",
+			(s->mt + s->h - s->mb) / 2);
+		html_escape(f, ylabel);
+		fputs("</text>\n", f);
 	}
-	fprintf(f, "<text class=\"axis\" x=\"%d\" y=\"%d\">", s->w / 2,
-		s->h - 6);
-	html_escape(f, xlabel);
-	fprintf(f, "</text>\n<text class=\"axis\" transform=\"translate(12,%d) rotate(-90)\">",
-		s->h / 2);
-	html_escape(f, ylabel);
-	fputs("</text>\n", f);
 }
 
-void svg_legend(struct svg *s, int i, const char *cls, const char *text)
+static void legend(struct svg *s, const char *cls, const char *text, bool line,
+		   bool scale)
 {
-	int x = s->w - s->mr - 110 * (i + 1);
+	double x = s->legx;
 
-	fprintf(s->f, "<g class=\"legend\"><rect class=\"%s\" x=\"%d\" y=\"6\" width=\"10\" height=\"10\"/><text x=\"%d\" y=\"15\">",
-		cls, x, x + 14);
+	fprintf(s->f, "<g class=\"legend%s\" data-series=\"%s\">",
+		scale ? " scale" : "", cls);
+	if (line)
+		fprintf(s->f, "<line class=\"sw %s\" x1=\"%.1f\" y1=\"26\" x2=\"%.1f\" y2=\"26\"/>",
+			cls, x, x + 14);
+	else
+		fprintf(s->f, "<rect class=\"sw %s\" x=\"%.1f\" y=\"21\" width=\"10\" height=\"10\"/>",
+			cls, x);
+	fprintf(s->f, "<text x=\"%.1f\" y=\"30\">", x + (line ? 18 : 14));
 	html_escape(s->f, text);
 	fputs("</text></g>\n", s->f);
+	s->legx = x + (line ? 18 : 14) + CHAR_PX * (double)strlen(text) + 14;
+}
+
+void svg_legend(struct svg *s, const char *cls, const char *text, bool line)
+{
+	legend(s, cls, text, line, false);
+}
+
+void svg_legend_scale(struct svg *s, const char *cls, const char *text)
+{
+	legend(s, cls, text, false, true);
 }
 
 void svg_end(struct svg *s)

@@ -1,25 +1,42 @@
 #!/usr/bin/env python3
 """check-html.py IOREPORT PAGE.json PAGE.html SHOT.png RECORDING [AFTER]
 
-Judges what check-page.js read back from the page in Chromium against
-the text views of the same recordings (ioreport devices, processes,
-files), which do not go through the HTML sink:
+Judges what check-page.js read back from the page in Chromium (a 1280 px
+window) against the text views of the same recordings (ioreport devices,
+processes, files, dirty), which do not go through the HTML sink, and
+against what a person must be able to read.  Each failure starts with the
+name of its check:
 
-- no console error, no request but the page itself, no external URL in
-  the file;
-- per device: the number of request points is the uniform sample the
-  page promises of the device's requests (devices: REQS); the slowest
-  ringed point is the device's largest D2C (devices: MAX); the
-  throughput bins add up to the device's read and write bytes, the IOPS
-  bins to its requests, each bar's height proportional to its value; each
-  device-time histogram has the counts of the text histogram of that
-  device and operation, BEFORE's and AFTER's;
-- the process and file bars are the largest values of the processes and
-  files views (bytes, fsync time);
-- the screenshot is not blank (decoded here: PNG, zlib, filters).
+- load: no console error, no request but the page itself, no external
+  URL in the file, a findings section; size: the file is under 3 MiB;
+- width: nothing wider than the window (document scrollWidth);
+- overlap / clipped / stroke: no text box over another text of its plot
+  or outside its plot, no outline (stroke) on a text;
+- legend: each legend swatch has marks of its series and their colour is
+  the swatch's; opcolour: the marks of an operation all have one colour,
+  read's is not write's; iops-read: the IOPS bins draw the device's read
+  and write requests (devices: REQS) in the read and write colours;
+- units: every axis with ticks says its unit in its label ("time (s)")
+  or in each tick ("1 ms"), no "2^" tick; barsaxis: no numeric y axis on
+  the bar charts;
+- order: devices in order of the total time of their requests
+  (devices: N x AVG of "total time"), the page's time within rounding;
+- queue: no queue-time histogram of a device whose queue time devices
+  calls not measurable;
+- rate: the rate bins are at least 100 ms (or one bin), said in a note;
+- heatmap: a heat map per device and side, holding every issued request
+  (devices: N of "device time") in the slots of the text histogram;
+- pair: the <title> names both recordings, the paired findings are at
+  the top, each row's two sides share their scales and top; alone: no
+  "AFTER" on the page;
+- pauses: the throttle pauses marked are those dirty counts;
+- numbers: points, slowest request, bins, histograms and bars equal the
+  text views' (as before: sample sizes, sums, proportional heights);
+- the screenshot is not blank.
 Exit 0, or 1 with the failures printed.
 """
 import json
+import os
 import re
 import struct
 import subprocess
@@ -27,11 +44,12 @@ import sys
 import zlib
 
 TL_POINTS = 4000
+TOP_BARS = 12
 fails = []
 
 
-def fail(m):
-    fails.append(m)
+def fail(check, m):
+    fails.append("%s: %s" % (check, m))
 
 
 def run(ioreport, *args):
@@ -54,19 +72,25 @@ def sampled(n):
 
 
 def devices_text(ioreport, rec):
-    """{dev: {op: reqs, bytes, d2c_max, d2c_n, hist}} from `devices`."""
+    """{dev: {op: reqs, bytes, d2c_max, d2c_n, total_n, total_avg, hist,
+    noqueue}} from `devices --wide`."""
     t = run(ioreport, "devices", "--wide", rec)
-    out, section, hist = {}, None, None
+    out, section, hist, head = {}, None, None, None
     for line in t.split("\n"):
         if line.startswith("devices:"):
-            section = "main"
+            section, head = "main", None
             continue
-        if line.startswith("device time (issue -> complete, D2C)"):
-            section = "d2c"
+        for name, key in (("device time (issue -> complete, D2C)", "d2c"),
+                          ("total time", "total"), ("queue time", "queue")):
+            if line.startswith(name):
+                section, head = key, None
+                break
+        else:
+            if re.match(r"^\S.*:$", line):
+                section = None
+        if line.startswith(("device time (issue", "total time",
+                            "queue time")):
             continue
-        if re.match(r"^\S.*:$", line) or line.startswith("queue time") or \
-                line.startswith("total time"):
-            section = None
         m = re.match(r"^(\S+) (\S+): device time \(issue -> complete\)", line)
         if m:
             hist = out.setdefault(m.group(1), {}).setdefault(
@@ -74,13 +98,24 @@ def devices_text(ioreport, rec):
             section = "hist"
             continue
         f = line.split()
-        if section == "main" and len(f) >= 4 and f[0] != "DEVICE":
+        if f[:1] == ["DEVICE"]:
+            head = f
+            continue
+        if not f or head is None and section != "hist":
+            continue
+        if section == "main" and len(f) >= 4:
             d = out.setdefault(f[0], {}).setdefault(f[1], {})
             d["reqs"], d["bytes"] = int(f[2]), int(f[3])
-        elif section == "d2c" and len(f) >= 9 and f[0] != "DEVICE":
+        elif section == "d2c" and len(f) >= 9:
             d = out.setdefault(f[0], {}).setdefault(f[1], {})
             d["d2c_n"] = int(f[2])
             d["d2c_max"] = None if f[8] == "-" else float(f[8])
+        elif section == "total" and len(f) >= 4:
+            d = out.setdefault(f[0], {}).setdefault(f[1], {})
+            d["total_n"] = int(f[2])
+            d["total_avg"] = 0.0 if f[3] == "-" else float(f[3])
+        elif section == "queue" and "measurable:" in line:
+            out.setdefault(f[0], {}).setdefault(f[1], {})["noqueue"] = True
         elif section == "hist":
             m = re.match(r"^\s*(\d+) -> (\d+)\s*: (\d+)", line)
             if m:
@@ -88,6 +123,26 @@ def devices_text(ioreport, rec):
                 slot = 0 if lo <= 1 else lo.bit_length() - 1
                 hist[slot] = hist.get(slot, 0) + int(m.group(3))
     return out
+
+
+SNOOP = {}
+
+
+def snoop_slots(ioreport, rec):
+    """{dev: {slot: requests}}: every issued request of `snoop --json` by
+    the log2 slot of its device time in us (slot 0 also under 1 us, the
+    last of 24 also above)."""
+    if rec not in SNOOP:
+        out = {}
+        for r in json.loads(run(ioreport, "snoop", "--json", rec))["requests"]:
+            if not r.get("issue_ns"):
+                continue
+            us = r["d2c_ns"] // 1000
+            slot = min(max(us.bit_length() - 1, 0), 23)
+            d = out.setdefault(r["device"], {})
+            d[slot] = d.get(slot, 0) + 1
+        SNOOP[rec] = out
+    return SNOOP[rec]
 
 
 def table(text, first_col):
@@ -158,9 +213,238 @@ def proportional(bars, what):
     k = big[1] / big[0]
     for v, px in bars:
         if abs(v * k - px) > 0.6:
-            fail("%s: a bar of %s is %.1f px, not %.1f" % (what, v, px,
-                                                           v * k))
+            fail("numbers", "%s: a bar of %s is %.1f px, not %.1f" %
+                 (what, v, px, v * k))
             return
+
+
+UNIT = re.compile(r"\((s|ms|us|B|KiB|MiB|GiB|TiB|[KMGT]?i?B/s|requests|"
+                  r"requests/s|count|log2 buckets|log scale)\)$")
+TICK_UNIT = re.compile(r"^-?[\d.]+ (us|ms|s)$")
+
+
+def layout(page, recs):
+    """The checks of what a person sees."""
+    if page["scroll_width"] > page["inner_width"]:
+        fail("width", "the page is %d px wide in a %d px window (widest: %s)"
+             % (page["scroll_width"], page["inner_width"], page["widest"]))
+    for o in page["overlaps"][:5]:
+        fail("overlap", "in '%s' the text '%s' lies over '%s'" % tuple(o))
+    for c in page["clipped"][:5]:
+        fail("clipped", "in '%s' the text '%s' %s leaves its plot %s" %
+             tuple(c))
+    for s in page["leaks"][:3]:
+        fail("stroke", "in '%s' the text '%s' has an outline %s" % tuple(s))
+    for plot, text, want, nmarks, bad, scale in page["legend"]:
+        if not nmarks and not scale:
+            fail("legend", "'%s': legend '%s' names no mark" % (plot, text))
+        elif bad:
+            fail("legend", "'%s': legend '%s' is %s, its marks %s" %
+                 (plot, text, want, bad))
+    colours = {}
+    for op, c in page["opmarks"]:
+        colours.setdefault(op, set()).add(c)
+    for op, cs in colours.items():
+        if len(cs) > 1:
+            fail("opcolour", "%s marks in %d colours: %s" %
+                 (op, len(cs), sorted(cs)))
+    if colours.get("read") and colours.get("read") == colours.get("write"):
+        fail("opcolour", "read and write marks in the same colour")
+    for plot, ax, lab, ticks in page["axes"]:
+        if any("^" in t for t in ticks):
+            fail("units", "'%s' %s ticks are powers: %s" % (plot, ax,
+                                                           ticks[:3]))
+        elif not (lab and UNIT.search(lab)) and \
+                not (ticks and all(TICK_UNIT.match(t) for t in ticks)):
+            fail("units", "'%s': the %s axis '%s' (ticks %s) has no unit" %
+                 (plot, ax, lab, ticks[:3]))
+    for c, charts in page["bars"].items():
+        for ch in charts:
+            if ch["yticks"]:
+                fail("barsaxis", "the %s bar chart has a numeric y axis" % c)
+    if len(recs) == 2:
+        if not all(os.path.basename(r) in page["title"] for r in recs):
+            fail("pair", "the title '%s' does not name both recordings" %
+                 page["title"])
+        if not page["paired"]:
+            fail("pair", "no paired findings (gone/changed/new) at the top")
+        if not page["rows"]:
+            fail("pair", "no rows of BEFORE and AFTER")
+        for r in page["rows"]:
+            if r["sides"] != ["BEFORE", "AFTER"]:
+                fail("pair", "row '%s' has sides %s" % (r["metric"],
+                                                        r["sides"]))
+                continue
+            if r["tops"][0] != r["tops"][1]:
+                fail("pair", "row '%s': BEFORE at %d px, AFTER at %d px" %
+                     (r["metric"], r["tops"][0], r["tops"][1]))
+            a, b = r["scales"]
+            if a and b and a != b:
+                fail("pair", "row '%s': BEFORE's scales %s, AFTER's %s" %
+                     (r["metric"], a, b))
+    elif page["text_after"]:
+        fail("pair", "the page of one recording speaks of AFTER (%s)" %
+             page["footer"][:80])
+
+
+def devices(ioreport, page, recs):
+    """The device plots against `ioreport devices`."""
+    dt = [devices_text(ioreport, r) for r in recs]
+    side_ix = {"ONE": 0, "BEFORE": 0, "AFTER": 1}
+    checked = 0
+    # the order: the total time of the requests, largest first
+    lost = {}
+    for dev, ops in dt[0].items():
+        lost[dev] = sum(o.get("total_n", 0) * o.get("total_avg", 0) * 1e6
+                        for o in ops.values())
+    order = [d["dev"] for d in page["devs"]]
+    want = sorted((d for d in lost if any(o.get("reqs") for o in
+                                          dt[0][d].values())),
+                  key=lambda d: -lost[d])
+    if order[:len(want)] != want:
+        fail("order", "devices in the order %s, by time lost %s (%s)" %
+             (order, want, ", ".join("%s %.0f ms" % (d, lost[d] / 1e6)
+                                     for d in want)))
+    for d in page["devs"]:
+        if d["dev"] in lost and d.get("lost_ns") is not None and \
+                abs(d["lost_ns"] - lost[d["dev"]]) > 0.001 * lost[d["dev"]] + 1e6:
+            fail("order", "%s: %.3f ms of request time, devices says %.3f" %
+                 (d["dev"], d["lost_ns"] / 1e6, lost[d["dev"]] / 1e6))
+    for d in page["devs"]:
+        for side, s in d["sides"].items():
+            i = side_ix.get(side, 0)
+            truth = dt[i].get(d["dev"])
+            where = "%s %s" % (side, d["dev"])
+            if truth is None:
+                fail("numbers", "%s: no such device in ioreport devices" %
+                     where)
+                continue
+            n = sum(o.get("reqs", 0) for o in truth.values())
+            if s["pt"] != sampled(n) or s["offset_pt"] != sampled(n):
+                fail("numbers", "%s: %d points (offsets %d), the sample of "
+                     "%d requests is %d" % (where, s["pt"], s["offset_pt"],
+                                            n, sampled(n)))
+            mx = max((o["d2c_max"] for o in truth.values()
+                      if o.get("d2c_max") is not None), default=None)
+            if mx is not None and (not s["slow_ms"] or
+                                   abs(max(s["slow_ms"]) - mx) > 0.0006):
+                fail("numbers", "%s: slowest drawn %s ms, devices says %s" %
+                     (where, max(s["slow_ms"] or [0]), mx))
+            rb = sum(v for v, _ in s["read_bins"])
+            wb = sum(v for v, _ in s["write_bins"])
+            if rb != truth.get("read", {}).get("bytes", 0) or \
+                    wb != truth.get("write", {}).get("bytes", 0):
+                fail("numbers", "%s: bins hold %d read, %d written bytes; "
+                     "devices says %s, %s" % (where, rb, wb,
+                                              truth.get("read", {}).get("bytes"),
+                                              truth.get("write", {}).get("bytes")))
+            iops = sum(v for v, _ in s["iops_bins"])
+            if iops != n:
+                fail("numbers", "%s: IOPS bins hold %d requests, not %d" %
+                     (where, iops, n))
+            nr = truth.get("read", {}).get("reqs", 0)
+            nw = truth.get("write", {}).get("reqs", 0)
+            if s["iops_read"] != nr or s["iops_write"] != nw:
+                fail("iops-read", "%s: IOPS bins draw %d requests as read "
+                     "and %d as write; devices says %d reads, %d writes" %
+                     (where, s["iops_read"], s["iops_write"], nr, nw))
+            proportional(s["iops_bins"], where + " IOPS")
+            proportional(s["read_bins"], where + " read MB/s")
+            m = re.search(r"(\d+) bins of ([\d.]+) (us|ms|s)\b",
+                          s.get("bin_note") or "")
+            if not m:
+                fail("rate", "%s: the rate plots do not say their bin width"
+                     % where)
+            else:
+                w = float(m.group(2)) * {"us": 1e-6, "ms": 1e-3,
+                                         "s": 1}[m.group(3)]
+                if w < 0.1 and int(m.group(1)) > 1:
+                    fail("rate", "%s: rates over bins of %s %s" %
+                         (where, m.group(2), m.group(3)))
+            if not s.get("heatmap"):
+                fail("heatmap", "%s: no latency heat map" % where)
+            else:
+                slots = {}
+                for sl, c in s["heat"]:
+                    slots[sl] = slots.get(sl, 0) + c
+                tr = snoop_slots(ioreport, recs[i]).get(d["dev"], {})
+                if slots != tr:
+                    fail("heatmap", "%s: heat map slots %s, snoop's "
+                         "requests %s" % (where, slots, tr))
+        for hg in d["hists"]:
+            m = re.match(r"(?:\S+ )?(\S+): (device|queue) time", hg["title"])
+            if not m:
+                fail("units", "%s: histogram '%s'" % (d["dev"], hg["title"]))
+                continue
+            if m.group(2) == "queue":
+                if any(dt[i].get(d["dev"], {}).get(m.group(1), {})
+                       .get("noqueue") for i in range(len(recs))):
+                    fail("queue", "%s: a queue-time histogram where devices "
+                         "says not measurable" % d["dev"])
+                continue
+            for k, series in ((0, hg["before"]), (1, hg["after"])):
+                if k >= len(recs):
+                    if series:
+                        fail("numbers", "%s: an AFTER histogram where none "
+                             "belongs" % d["dev"])
+                    continue
+                tr = dt[k].get(d["dev"], {}).get(m.group(1), {}).get("hist", {})
+                tr = {sl: c for sl, c in tr.items() if c}
+                got = {sl: c for sl, c, _ in series}
+                if got != tr:
+                    fail("numbers", "%s %s: histogram %s, devices says %s" %
+                         (d["dev"], hg["title"], got, tr))
+                proportional([(c, px) for _, c, px in series],
+                             d["dev"] + " " + hg["title"])
+            checked += 1
+    return checked
+
+
+def bars(ioreport, page, recs):
+    """The process and file bars of the first recording."""
+    def first(c):
+        for ch in page["bars"].get(c, []):
+            if ch["side"] in ("ONE", "BEFORE"):
+                return ch["bars"]
+        return []
+    procs = table(run(ioreport, "processes", "--wide", "--top", "100000",
+                      recs[0]), "PID")
+    want = sorted((int(r["READ(B)"]) + int(r["WRITE(B)"]) for r in procs),
+                  reverse=True)
+    want = [v for v in want if v > 0][:TOP_BARS]
+    got = [v for v, _ in first("pbytes")]
+    if got != want:
+        fail("numbers", "process bytes bars %s, processes says %s" %
+             (got[:5], want[:5]))
+    proportional(first("pbytes"), "process bytes")
+    fs = sorted((float(r["FSYNC(ms)"]) for r in procs), reverse=True)
+    fs = [v for v in fs if v > 0][:TOP_BARS]
+    got = [v / 1e6 for v, _ in first("pfsync")]
+    if len(got) != len(fs) or any(abs(a - b) > 0.0006 for a, b in
+                                  zip(got, fs)):
+        fail("numbers", "process fsync bars %s, processes says %s" %
+             (got[:5], fs[:5]))
+    files = table(run(ioreport, "files", "--wide", "--top", "100000",
+                      recs[0]), "DEV:INO")
+    want = sorted((int(r["READ(B)"]) + int(r["WRITE(B)"]) for r in files),
+                  reverse=True)
+    want = [v for v in want if v > 0][:TOP_BARS]
+    got = [v for v, _ in first("fbytes")]
+    if got != want:
+        fail("numbers", "file bytes bars %s, files says %s" % (got[:5],
+                                                              want[:5]))
+
+
+def pauses(ioreport, page, recs):
+    for i, rec in enumerate(recs):
+        m = re.search(r"(\d+) events, (\d+) paused", run(ioreport, "dirty",
+                                                         rec))
+        want = int(m.group(2)) if m else 0
+        side = ("BEFORE", "AFTER")[i] if len(recs) == 2 else "ONE"
+        got = sum(n for s, n in page["pauses"] if s == side)
+        if got != want:
+            fail("pauses", "%s: %d throttle pauses marked, dirty says %d" %
+                 (rec, got, want))
 
 
 def main():
@@ -168,106 +452,38 @@ def main():
     recs = sys.argv[5:]
     page = json.load(open(pj))
     if page["errors"]:
-        fail("console errors: %s" % page["errors"][:3])
+        fail("load", "console errors: %s" % page["errors"][:3])
     if page["requests"]:
-        fail("network requests: %s" % page["requests"][:3])
+        fail("load", "network requests: %s" % page["requests"][:3])
     text = open(html, encoding="utf-8").read()
     m = re.search(r"(https?:|ftp:)//|(src|href)=\"//", text)
     if m:
-        fail("external URL in the page: %s" % text[m.start():m.start() + 60])
+        fail("load", "external URL in the page: %s" %
+             text[m.start():m.start() + 60])
     if not page["findings"]:
-        fail("no findings section")
-    cols = ["BEFORE", "AFTER"] if len(recs) == 2 else [recs[0]]
-    dt = [devices_text(ioreport, r) for r in recs]
-    checked = 0
-    for d in page["devs"]:
-        i = cols.index(d["column"])
-        truth = dt[i].get(d["dev"])
-        where = "%s %s" % (d["column"], d["dev"])
-        if truth is None:
-            fail("%s: no such device in ioreport devices" % where)
-            continue
-        n = sum(o.get("reqs", 0) for o in truth.values())
-        if d["requests"] != n:
-            fail("%s: %d requests, devices says %d" % (where, d["requests"],
-                                                      n))
-        if d["pt"] != sampled(n) or d["offset_pt"] != sampled(n):
-            fail("%s: %d points (offsets %d), the sample of %d requests is %d"
-                 % (where, d["pt"], d["offset_pt"], n, sampled(n)))
-        mx = max((o["d2c_max"] for o in truth.values()
-                  if o.get("d2c_max") is not None), default=None)
-        if mx is not None and (not d["slow_ms"] or
-                               abs(max(d["slow_ms"]) - mx) > 0.0006):
-            fail("%s: slowest drawn %s ms, devices says %s" %
-                 (where, max(d["slow_ms"] or [0]), mx))
-        rb = sum(v for v, _ in d["read_bins"])
-        wb = sum(v for v, _ in d["write_bins"])
-        if rb != truth.get("read", {}).get("bytes", 0) or \
-                wb != truth.get("write", {}).get("bytes", 0):
-            fail("%s: bins hold %d read, %d written bytes; devices says %s, %s"
-                 % (where, rb, wb, truth.get("read", {}).get("bytes"),
-                    truth.get("write", {}).get("bytes")))
-        iops = sum(v for v, _ in d["iops_bins"])
-        if iops != n:
-            fail("%s: IOPS bins hold %d requests, not %d" % (where, iops, n))
-        proportional(d["iops_bins"], where + " IOPS")
-        proportional(d["read_bins"], where + " read MB/s")
-        if d["depth_points"] != len(d["iops_bins"]):
-            fail("%s: queue depth has %d points for %d bins" %
-                 (where, d["depth_points"], len(d["iops_bins"])))
-        for hg in d["hists"]:
-            m = re.match(r"(\S+): device time", hg["title"])
-            if not m:
-                continue
-            for k, series in ((i, hg["before"]), (1, hg["after"])):
-                if series is hg["after"] and (len(recs) < 2 or i == 1):
-                    if series:
-                        fail("%s: an AFTER histogram where none belongs" % where)
-                    continue
-                tr = dt[k].get(d["dev"], {}).get(m.group(1), {}).get("hist", {})
-                tr = {s: c for s, c in tr.items() if c}
-                got = {s: c for s, c, _ in series}
-                if got != tr:
-                    fail("%s %s: histogram %s, devices says %s" %
-                         (where, hg["title"], got, tr))
-                proportional([(c, px) for _, c, px in series],
-                             where + " " + hg["title"])
-            checked += 1
-    # the process and file bars of the first recording's column
-    procs = table(run(ioreport, "processes", "--wide", "--top", "100000", recs[0]),
-                  "PID")
-    want = sorted((int(r["READ(B)"]) + int(r["WRITE(B)"]) for r in procs),
-                  reverse=True)
-    want = [v for v in want if v > 0][:15]
-    got = [v for v, _ in (page["bars"]["pbytes"] or [[]])[0]]
-    if got != want:
-        fail("process bytes bars %s, processes says %s" % (got[:5], want[:5]))
-    proportional((page["bars"]["pbytes"] or [[]])[0], "process bytes")
-    fs = sorted((float(r["FSYNC(ms)"]) for r in procs), reverse=True)
-    fs = [v for v in fs if v > 0][:15]
-    got = [v / 1e6 for v, _ in page["bars"]["pfsync"][0]] if \
-        page["bars"]["pfsync"] else []
-    if len(got) != len(fs) or any(abs(a - b) > 0.0006 for a, b in
-                                  zip(got, fs)):
-        fail("process fsync bars %s, processes says %s" % (got[:5], fs[:5]))
-    files = table(run(ioreport, "files", "--wide", "--top", "100000", recs[0]),
-                  "DEV:INO")
-    want = sorted((int(r["READ(B)"]) + int(r["WRITE(B)"]) for r in files),
-                  reverse=True)
-    want = [v for v in want if v > 0][:15]
-    got = [v for v, _ in page["bars"]["fbytes"][0]] if \
-        page["bars"]["fbytes"] else []
-    if got != want:
-        fail("file bytes bars %s, files says %s" % (got[:5], want[:5]))
+        fail("load", "no findings section")
+    size = os.path.getsize(html)
+    if size >= 3 * 1024 * 1024:
+        fail("size", "the page is %d bytes, not under 3 MiB" % size)
+    layout(page, recs)
+    checked = devices(ioreport, page, recs)
+    bars(ioreport, page, recs)
+    pauses(ioreport, page, recs)
     nw = png_nonwhite(shot)
     if nw < 0.02:
-        fail("the screenshot is blank (%.4f of its pixels not white)" % nw)
-    for f in fails[:10]:
+        fail("blank", "the screenshot is blank (%.4f of its pixels not "
+             "white)" % nw)
+    for f in fails[:25]:
         print("FAIL: %s" % f)
-    print("%s: %d devices, %d histograms, %d svgs, load %d ms, %.1f%% of the screenshot drawn: %s"
+    if len(fails) > 25:
+        print("FAIL: ... %d more" % (len(fails) - 25))
+    print("%s: %d devices, %d histograms, %d svgs, %d bytes, load %d ms, "
+          "%.1f%% of the screenshot drawn: %s"
           % (" vs ".join(recs), len(page["devs"]), checked, page["svgs"],
-             page["load_ms"], nw * 100, "ok" if not fails else "%d failures"
-             % len(fails)))
+             size, page["load_ms"], nw * 100,
+             "ok" if not fails else "%d failures (%s)" %
+             (len(fails), ", ".join(sorted(set(f.split(":")[0]
+                                               for f in fails))))))
     sys.exit(1 if fails else 0)
 
 

@@ -23,33 +23,38 @@
 
 static const char dump_usage[] =
 "usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [FILTERS] [--raw]\n"
-"                     [--json] FILE\n"
+"                     [--wallclock|--trace-clock] [--json] FILE\n"
 "\n"
-"  -c, --cpu N          only the events of CPU N\n"
+"      --cpu N          only the events of CPU N\n"
 "  -e, --events LIST    only these events: SYS:EVENT, SYS:* or SYS, EVENT;\n"
 "                       comma-separated, may be repeated\n"
 "  -p, --pid PID[,PID]  only the events of these tasks (the event's pid)\n"
-"      --comm NAME[,NAME] only the events of tasks of these names\n"
+"  -c, --comm NAME[,NAME] only the events of the processes that had one of\n"
+"                       these names at any time, and of their threads\n"
 "  -d, --dev DEV[,DEV]  only the events of these block devices (name or\n"
 "                       MAJ:MIN; events without a dev field are left out)\n"
 "      --since SEC, --until SEC\n"
 "                       only the events of that window: seconds after the\n"
 "                       first event, or times of day HH:MM:SS\n"
 "      --wallclock      times of day of the recording machine instead of\n"
-"                       seconds of the trace clock (JSON: \"wallclock\")\n"
+"                       seconds from the first event (JSON: \"wallclock\")\n"
+"      --trace-clock    seconds of the trace clock instead of seconds from\n"
+"                       the first event (--since and --until take each)\n"
 "  -r, --raw            print fields as name=value instead of the event's format\n"
 "  -j, --json           one JSON object with an \"events\" array, one per line\n"
 "  -h, --help           this help\n"
 "\n"
-"Lines read COMM-PID [CPU] SECONDS.USECS: EVENT: fields.  Events lost in the\n"
+"Lines read COMM-PID [CPU] SECONDS.USECS: EVENT: fields, the seconds from\n"
+"the first event.  Events lost in the\n"
 "kernel ring buffer show as 'CPU N: [LOST EVENTS]' where the gap is.\n";
 
 static struct {
 	int cpu;
-	bool raw, json, wallclock;
+	bool raw, json, wallclock, trace_clock;
 	struct sbuf events;	/* comma-separated list, as given */
 	struct view_filter filter;	/* -p --comm -d --since --until */
 	bool filtered;
+	uint64_t first_ts;	/* what the times count from */
 	struct source_field **dev;	/* the "dev" field of each event id */
 	bool *dev_known;		/* dev[id] looked up */
 	int ndev;
@@ -99,6 +104,17 @@ static void saw_event(const struct source_event *ev)
 {
 	if (env.filtered && !env.filter.base_ts)
 		env.filter.base_ts = ev->ts ? ev->ts : 1;
+	if (!env.first_ts)
+		env.first_ts = ev->ts ? ev->ts : 1;
+}
+
+/*
+ * Seconds from the first event, the time the lines print by default (as
+ * the views and biosnoop do; what --since counts).
+ */
+static const char *from_first(uint64_t ts, char *buf, size_t n)
+{
+	return meta_secs(buf, n, ts >= env.first_ts ? ts - env.first_ts : 0);
 }
 
 /* Whether the filters keep ev. */
@@ -265,17 +281,18 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 int cmd_dump(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "cpu",    required_argument, NULL, 'c' },
 		{ "events", required_argument, NULL, 'e' },
 		{ "raw",    no_argument,       NULL, 'r' },
 		{ "json",   no_argument,       NULL, 'j' },
 		{ "help",   no_argument,       NULL, 'h' },
 		{ "pid",    required_argument, NULL, 'p' },
-		{ "comm",   required_argument, NULL, OPT_COMM },
+		{ "comm",   required_argument, NULL, 'c' },
 		{ "dev",    required_argument, NULL, 'd' },
 		{ "since",  required_argument, NULL, OPT_SINCE },
 		{ "until",  required_argument, NULL, OPT_UNTIL },
 		{ "wallclock", no_argument,    NULL, OPT_WALLCLOCK },
+		{ "trace-clock", no_argument,  NULL, OPT_TRACE_CLOCK },
+		{ "cpu",    required_argument, NULL, OPT_CMD },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sbuf line = SBUF_INIT;
@@ -294,6 +311,7 @@ int cmd_dump(int argc, char **argv)
 		switch (c) {
 		case 'p':
 		case 'd':
+		case 'c':
 		case OPT_COMM:
 		case OPT_SINCE:
 		case OPT_UNTIL:
@@ -302,7 +320,7 @@ int cmd_dump(int argc, char **argv)
 				return 2;
 			env.filtered = true;
 			break;
-		case 'c':
+		case OPT_CMD:	/* --cpu */
 			if (parse_count(dump_usage, "cpu", optarg, 0, 65535, &v))
 				return 2;
 			env.cpu = (int)v;
@@ -317,6 +335,9 @@ int cmd_dump(int argc, char **argv)
 			break;
 		case OPT_WALLCLOCK:
 			env.wallclock = true;
+			break;
+		case OPT_TRACE_CLOCK:
+			env.trace_clock = true;
 			break;
 		case 'j':
 			env.json = true;
@@ -360,6 +381,7 @@ int cmd_dump(int argc, char **argv)
 	/* a .iorec knows its first event before reading (--cpu reads one CPU) */
 	if (env.filtered && source_info(src)->first_ts)
 		env.filter.base_ts = source_info(src)->first_ts;
+	env.first_ts = source_info(src)->first_ts;
 	if (env.wallclock && !when(src, source_info(src)->first_ts, wall,
 				   sizeof(wall)))
 		warning("%s: no wall clock in the recording (start_realtime_ns and start_mono_ns of a mono-clock header): times are seconds of the trace clock",
@@ -383,7 +405,10 @@ int cmd_dump(int argc, char **argv)
 		sbuf_reset(&line);
 		source_format_event(src, &ev, env.raw,
 				    env.wallclock ? when(src, ev.ts, wall,
-							 sizeof(wall)) : NULL,
+							 sizeof(wall)) :
+				    env.trace_clock ?
+				    meta_secs(wall, sizeof(wall), ev.ts) :
+				    from_first(ev.ts, wall, sizeof(wall)),
 				    &line);
 		sbuf_addch(&line, '\n');
 		if (line.failed)
@@ -418,6 +443,7 @@ out:
 	meta_bdevs_release(&env.bdevs);
 	sbuf_release(&line);
 	sbuf_release(&env.events);
+	filter_release(&env.filter);
 	driver_close(&d);
 	return ret;
 }

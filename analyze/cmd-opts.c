@@ -233,6 +233,7 @@ void print_filter_kept(FILE *out, struct stats *st)
 int driver_filter(struct driver *d, struct view_filter *f)
 {
 	const struct source_info *in = d->info;
+	struct an_err err = { 0 };
 	const char *bad;
 
 	if (!filter_active(f))
@@ -247,6 +248,18 @@ int driver_filter(struct driver *d, struct view_filter *f)
 	if (!filter_resolve_wall(f, in->header_text)) {
 		error("%s: the recording has no wall clock (start_realtime_ns and start_mono_ns of a mono trace clock in its header): give --since/--until in seconds from its start",
 		      in->path);
+		return 1;
+	}
+	bad = filter_resolve_clock(f, in->first_ts, in->last_ts);
+	if (bad) {
+		error("%s: %s is outside the recording (%.6f s long; trace clock %.6f to %.6f): give seconds from its first event, a trace clock time or HH:MM:SS",
+		      in->path, bad, (double)(in->last_ts - in->first_ts) / 1e9,
+		      (double)in->first_ts / 1e9, (double)in->last_ts / 1e9);
+		return 1;
+	}
+	/* -c: the processes that had the name at any time, first */
+	if (driver_select_comms(in->path, f, &err) < 0) {
+		error("%s", err.msg);
 		return 1;
 	}
 	d->filter = f;
@@ -270,6 +283,7 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		{ "all-fds", no_argument, NULL, OPT_ALL_FDS },
 		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "wallclock", no_argument, NULL, OPT_WALLCLOCK },
+		{ "trace-clock", no_argument, NULL, OPT_TRACE_CLOCK },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
 		{ NULL, 0, NULL, 0 },
@@ -284,7 +298,8 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 	while ((c = getopt_long(argc, argv, opts, lo, &li)) != -1) {
 		/* a long option of another view is not one of this view */
 		bool have = c < 256 ? c != '?' && strchr(opts, c) != NULL :
-			    c == OPT_MIN_MS || c == OPT_WALLCLOCK ? o->can_min_ms :
+			    c == OPT_MIN_MS || c == OPT_WALLCLOCK ||
+			    c == OPT_TRACE_CLOCK ? o->can_min_ms :
 			    c == OPT_ALL_FDS ? o->can_all_fds :
 			    c == OPT_WIDE ? true :
 			    c == OPT_CSV ? o->can_csv :
@@ -303,6 +318,9 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 			break;
 		case OPT_WALLCLOCK:
 			o->wallclock = true;
+			break;
+		case OPT_TRACE_CLOCK:
+			o->trace_clock = true;
 			break;
 		case OPT_CSV:
 			o->csv = true;

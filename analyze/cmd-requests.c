@@ -27,7 +27,7 @@ VIEW_INTERVAL_HELP
 "requests issued without passing through the queue).\n";
 
 static const char slow_usage[] =
-"usage: ioreport slow [--json] [--top N] [FILTERS] [--min-ms MS] [--wallclock] [--all-fds] [--wide] [--csv] FILE\n"
+"usage: ioreport slow [--json] [--top N] [FILTERS] [--min-ms MS] [--wallclock|--trace-clock] [--all-fds] [--wide] [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          how many (default 10)\n"
@@ -42,15 +42,16 @@ VIEW_ALL_FDS_HELP
 "syscall, pid, tid, comm, fd, bytes moved and file.\n";
 
 static const char snoop_usage[] =
-"usage: ioreport snoop [--json] [FILTERS] [--min-ms MS] [--wide] [--csv] FILE\n"
+"usage: ioreport snoop [--json] [FILTERS] [--min-ms MS] [--wallclock|--trace-clock]\n"
+"                     [--wide] [--csv] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 VIEW_ROW_HELP
 VIEW_MIN_MS_HELP
 "\n"
 "One line per completed block request, in completion order, like\n"
-"iosnoop -Q: start (insert, else issue) and end times in seconds of the\n"
-"trace clock, comm and pid of the task that queued it, type (rwbs),\n"
+"iosnoop -Q: start (insert, else issue) and end times in seconds from the\n"
+"first event (as biosnoop), comm and pid of the task that queued it, type (rwbs),\n"
 "device, sector, bytes, queue time and device time in ms, file.\n";
 
 /* A view of the block requests: head, the view, anomalies (1: none). */

@@ -87,6 +87,7 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	s.no_hist = o.no_hist;
 	s.wide = o.wide;
 	s.wallclock = o.wallclock;
+	s.trace_clock = o.trace_clock;
 	s.csv = o.csv;
 	during = c->begin || o.interval_ns;
 	if (during) {

@@ -42,7 +42,7 @@ int usage_error(const char *usage, const char *fmt, ...)
 
 /* Long options without a letter. */
 enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
-       OPT_WALLCLOCK, OPT_CSV, OPT_COMM, OPT_INTERVAL,
+       OPT_WALLCLOCK, OPT_TRACE_CLOCK, OPT_CSV, OPT_COMM, OPT_INTERVAL,
        OPT_CMD };	/* OPT_CMD: a command's own */
 
 /* The view filters' long options, for a struct option table. */
@@ -144,7 +144,10 @@ VIEW_FILTER_HELP
 #define VIEW_MIN_MS_HELP \
 "      --min-ms MS      only requests and syscalls that took MS ms or more\n" \
 "      --wallclock      times of day of the recording machine (from its\n" \
-"                       header), not seconds of the trace clock\n"
+"                       header) instead of seconds from the first event\n" \
+"      --trace-clock    seconds of the trace clock instead of seconds from\n" \
+"                       the first event (each of the three is accepted by\n" \
+"                       --since and --until)\n"
 #define VIEW_INTERVAL_HELP \
 "      --interval SEC   one block of rows per SEC seconds from the first\n" \
 "                       event, like iostat (JSON: an \"intervals\" array\n" \
@@ -162,6 +165,7 @@ struct view_opts {
 	bool all_fds;		/* --all-fds: slowest syscalls on every fd */
 	bool wide;		/* --wide: every column, exact numbers */
 	bool wallclock;		/* --wallclock (per-operation views) */
+	bool trace_clock;	/* --trace-clock (per-operation views) */
 	bool can_csv, csv;	/* --csv (the row views) */
 	bool can_interval;	/* --interval (devices, processes) */
 	uint64_t interval_ns;	/* --interval SEC, 0: none */

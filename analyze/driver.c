@@ -14,6 +14,7 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@
 #include "stats/wa.h"
 #include "stats/dirty.h"
 #include "stats/filter.h"
+#include "base/imap.h"
+#include "base/strlist.h"
 
 /*
  * Whether a syscall is I/O on a file or a block device, what the slowest
@@ -264,36 +267,46 @@ static void uring_event(struct driver *a, const struct dec_ev *ev)
 }
 
 /* The syscall, process and fd replay of one decoded event. */
-static void sys_event(struct driver *a, const struct dec_ev *ev)
+/* A process event to the process table; whether ev was one. */
+static bool proc_event(struct proctable *pt, struct decoder *dec,
+		       const struct dec_ev *ev)
 {
-	struct proctable *pt = a->sys.pt;
 	const struct dec_task *t = &ev->task;
 
+	switch (ev->kind) {
+	case DK_FORK:
+		proctable_fork(pt, ev->ts, t->pid, t->pid2, t->comm);
+		return true;
+	case DK_NEWTASK:
+		proctable_get(pt, ev->pid, decode_comm(dec, ev->pid), ev->ts);
+		proctable_newtask(pt, ev->ts, ev->pid, t->pid, t->comm,
+				  t->clone_flags);
+		return true;
+	case DK_EXEC:
+		proctable_exec(pt, ev->ts, t->pid, t->pid2, t->comm);
+		return true;
+	case DK_EXIT:
+		proctable_exit(pt, ev->ts, t->pid, t->group_dead);
+		return true;
+	case DK_RENAME:
+		if (t->comm)
+			proctable_rename(pt, ev->ts, t->pid, t->comm);
+		return true;
+	default:
+		return false;
+	}
+}
+
+static void sys_event(struct driver *a, const struct dec_ev *ev)
+{
+	if (proc_event(a->sys.pt, a->dec, ev))
+		return;
 	switch (ev->kind) {
 	case DK_SYS_ENTER:
 		sysreplay_enter(a->sys.sr, &ev->enter);
 		break;
 	case DK_SYS_EXIT:
 		sys_exit(a, ev);
-		break;
-	case DK_FORK:
-		proctable_fork(pt, ev->ts, t->pid, t->pid2, t->comm);
-		break;
-	case DK_NEWTASK:
-		proctable_get(pt, ev->pid, decode_comm(a->dec, ev->pid),
-			      ev->ts);
-		proctable_newtask(pt, ev->ts, ev->pid, t->pid, t->comm,
-				  t->clone_flags);
-		break;
-	case DK_EXEC:
-		proctable_exec(pt, ev->ts, t->pid, t->pid2, t->comm);
-		break;
-	case DK_EXIT:
-		proctable_exit(pt, ev->ts, t->pid, t->group_dead);
-		break;
-	case DK_RENAME:
-		if (t->comm)
-			proctable_rename(pt, ev->ts, t->pid, t->comm);
 		break;
 	case DK_PATH_HINT:
 		sysreplay_set_path(a->sys.sr, ev->pid, ev->path);
@@ -425,6 +438,128 @@ static uint32_t disk_of(uint32_t fsdev, void *arg)
 	struct driver *a = arg;
 
 	return meta_bdevs_disk_of(&a->bdevs, fsdev);
+}
+
+/* Whether process p had one of f's comms (current or earlier). */
+static bool had_comm(const struct view_filter *f, const struct proc *p)
+{
+	for (size_t i = 0; i < f->ncomms; i++)
+		if ((p->comm && !strcmp(p->comm, f->comms[i])) ||
+		    strlist_has(p->comms, f->comms[i], strlen(f->comms[i])))
+			return true;
+	return false;
+}
+
+/* The processes of pt that had a name of f, and the threads seen in them. */
+static int comms_collect(struct proctable *pt, const struct imap *tids,
+			 struct view_filter *f)
+{
+	struct filter_span *v = NULL;
+	int *tv = NULL;
+	size_t n = 0, nt = 0, cap = 0, tcap = 0, pos = 0;
+	bool *sel = an_calloc(proctable_count(pt) + 1, sizeof(*sel));
+	void *val;
+	int tid;
+
+	if (!sel)
+		return -AN_E_NOMEM;
+	for (size_t i = 0; i < proctable_count(pt); i++) {
+		const struct proc *p = proctable_at(pt, i);
+		struct filter_span *s;
+
+		if (!had_comm(f, p))
+			continue;
+		sel[i] = true;
+		s = an_push((void **)&v, &n, &cap, sizeof(*v), 8);
+		if (!s)
+			goto nomem;
+		s->pid = p->pid;
+		s->from = p->start_ts;
+		s->to = p->exited ? p->exit_ts : UINT64_MAX;
+	}
+	while (imap_next(tids, &pos, &tid, &val)) {
+		size_t id = (size_t)((uintptr_t)val - 1);
+		int *t;
+
+		if (id >= proctable_count(pt) || !sel[id])
+			continue;
+		t = an_push((void **)&tv, &nt, &tcap, sizeof(*tv), 16);
+		if (!t)
+			goto nomem;
+		*t = tid;
+	}
+	free(sel);
+	filter_comms_resolve(f, v, n, tv, nt);
+	return 0;
+nomem:
+	free(sel);
+	free(v);
+	free(tv);
+	return -AN_E_NOMEM;
+}
+
+int driver_select_comms(const char *path, struct view_filter *f,
+			struct an_err *err)
+{
+	struct source *src;
+	const struct source_info *info;
+	struct decoder *dec = NULL;
+	struct filetab *ft = NULL;
+	struct proctable *pt = NULL;
+	struct imap tids;
+	struct source_event ev;
+	struct dec_ev d;
+	int rc;
+
+	if (!f || !f->ncomms)
+		return 0;
+	imap_init(&tids);
+	src = source_open(path, err);
+	if (!src)
+		return -err->code;
+	info = source_info(src);
+	dec = decode_new(src, err);
+	ft = dec ? filetab_new() : NULL;
+	pt = ft ? proctable_new(ft) : NULL;
+	if (!pt) {
+		rc = -AN_E_NOMEM;
+		goto out;
+	}
+	if (info->snapshot_start)
+		proctable_load_start(pt, info->snapshot_start);
+	if (info->snapshot_end)
+		proctable_load_end(pt, info->snapshot_end);
+	while ((rc = source_next(src, &ev)) > 0) {
+		struct proc *p;
+
+		if (!decode_event(dec, &ev, &d))
+			continue;
+		proc_event(pt, dec, &d);
+		/* the process each thread was first seen in */
+		if (d.pid <= 0 || imap_get(&tids, d.pid))
+			continue;
+		p = proctable_get(pt, d.pid, decode_comm(dec, d.pid), d.ts);
+		if (imap_put(&tids, d.pid, (void *)(uintptr_t)(p->id + 1),
+			     NULL) < 0) {
+			rc = -AN_E_NOMEM;
+			break;
+		}
+	}
+	if (!rc)
+		rc = proctable_error(pt) ? proctable_error(pt) :
+		     decode_error(dec);
+	if (!rc)
+		rc = comms_collect(pt, &tids, f);
+out:
+	imap_release(&tids);
+	proctable_free(pt, NULL);
+	filetab_free(ft, NULL);
+	decode_free(dec);
+	source_close(src);
+	if (rc < 0 && !err->code)
+		return an_fail(err, -rc, "%s: %s while looking for the processes of -c (free memory, or read a shorter recording)",
+			       path, an_strerror(rc));
+	return rc < 0 ? rc : 0;
 }
 
 int driver_open(struct driver *a, const char *path, struct an_err *err)
@@ -664,6 +799,7 @@ void driver_close(struct driver *a)
 {
 	struct source *src = a->src;
 
+	filter_release(a->filter);
 	stats_release(&a->st);
 	replay_block_free(a->rb);
 	attrib_free(a->at);

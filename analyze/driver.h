@@ -111,6 +111,15 @@ struct driver {
  * naming the file, the problem and the fix.  driver_close() after
  * either.
  */
+/*
+ * driver_select_comms - resolve -c of f over the whole recording at path
+ * (a first pass over its process events): the processes that had one of
+ * the names at any time, with their threads, are what filter_proc() and
+ * filter_task() keep from then on.  Nothing to do without -c.  Returns
+ * 0, or a negative AN_E_* with err filled.
+ */
+int driver_select_comms(const char *path, struct view_filter *f,
+			struct an_err *err);
 int driver_open(struct driver *d, const char *path, struct an_err *err);
 
 /*

@@ -2,7 +2,9 @@
 # test-dump-filters.sh - the view filters of `ioreport dump` on a sample
 # against the unfiltered dump: --comm, -p, -d MAJ:MIN and --since/--until
 # each keep exactly the event lines of the whole dump that they name
-# (their comm-pid, their dev field, their time), and combine; --wallclock
+# (their comm-pid, their dev field, their time), and combine; a time a
+# line prints (seconds from the first event, or with --trace-clock of the
+# trace clock) given back to --since keeps that line first; --wallclock
 # prints each event's time on the header's wall clock.
 set -euo pipefail
 export LC_ALL=C
@@ -33,10 +35,22 @@ pick() {	# FILTER ARGS... -> lines of the filtered dump, then the check
 pick "--comm bcfg2-server" "awk '\$1 ~ /^bcfg2-server-[0-9]+\$/'" --comm bcfg2-server
 pick "-p 16616" "awk '\$1 ~ /-16616\$/'" -p 16616
 pick "-d 7:0" "grep -E '(^| )dev=(7340032|0x700000)( |\$)'" -d 7:0
-first=$("$IOREPORT" info "$S" | sed -n 's/^ *first event: *//p')
+# the lines' times are seconds from the first event, what --since counts
+first=0
 pick "--since 0.5 --until 0.75" "awk -v a=$first '{ t = \$3; sub(/:\$/, \"\", t); if (t - a >= 0.5 && t - a < 0.75) print }'" --since 0.5 --until 0.75
 # the window counts from the recording's first event, whatever -e and -c keep
 pick "-e block --since 0.5 --until 0.75" "awk -v a=$first '{ t = \$3; sub(/:\$/, \"\", t); if (t - a >= 0.5 && t - a < 0.75 && \$4 ~ /^block_/) print }'" -e block --since 0.5 --until 0.75
+# a time the dump prints, pasted into --since, starts the dump there
+line=$(sed -n '2000p' "$T/all")
+t=$(awk '{ t = $3; sub(/:$/, "", t); print t }' <<<"$line")
+got=$("$IOREPORT" dump --raw --since "$t" "$S" | grep -v '^CPU [0-9]*: \[LOST' | sed -n 1p)
+[ "$(awk '{ print $3 }' <<<"$got")" = "$t:" ] ||
+	fail "--since $t (a time the dump printed) starts at '$got', not at '$line'"
+tc=$("$IOREPORT" dump --raw --trace-clock "$S" | grep -v '^CPU [0-9]*: \[LOST' | sed -n '2000p' | awk '{ t = $3; sub(/:$/, "", t); print t }')
+got=$("$IOREPORT" dump --raw --since "$tc" "$S" | grep -v '^CPU [0-9]*: \[LOST' | sed -n 1p)
+[ "$(awk '{ print $3 }' <<<"$got")" = "$t:" ] ||
+	fail "--since $tc (a --trace-clock time) starts at '$got', not at '$line'"
+echo "test-dump-filters: ok: --since $t and --since $tc (printed times pasted back) start at the line they came from"
 pick "-p 16616 -d 7:0" "awk '\$1 ~ /-16616\$/' | grep -E '(^| )dev=(7340032|0x700000)( |\$)'" -p 16616 -d 7:0
 # --wallclock: the header's wall clock at each event (UTC: the sample has
 # no utc_offset_s), the same lines otherwise

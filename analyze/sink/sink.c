@@ -207,8 +207,12 @@ bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
 
 void sink_time(const struct sink *s, char *buf, size_t n, uint64_t ts)
 {
-	if (!s->wallclock || !sink_wallclock(s->st->info, ts, false, buf, n))
+	if (s->wallclock && sink_wallclock(s->st->info, ts, false, buf, n))
+		return;
+	if (s->trace_clock)
 		meta_secs(buf, n, ts);
+	else
+		meta_secs(buf, n, ts >= s->st->first_ts ? ts - s->st->first_ts : 0);
 }
 
 void sink_csv_str(FILE *out, const char *str)

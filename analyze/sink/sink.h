@@ -32,7 +32,9 @@ struct sink {
 	struct json *j;		/* NULL: text */
 	struct stats *st;	/* what is printed */
 	bool no_hist;		/* text: tables only */
-	bool wallclock;		/* text: times of day, not trace seconds */
+	bool wallclock;		/* text: times of day, not seconds */
+	bool trace_clock;	/* text: seconds of the trace clock, not from
+				   the first event */
 	bool csv;		/* text as CSV rows (--csv): one header line,
 				   no other text */
 	bool wide;		/* text: every column, exact numbers, whole
@@ -133,7 +135,11 @@ const char *sink_dev_name(struct sink *s, uint32_t dev);
  */
 bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
 		    char *buf, size_t n);
-/* A time for a view's rows: meta_secs(), or with --wallclock the time of day. */
+/*
+ * A time for a view's rows: seconds from the first event (what --since
+ * counts), or with --trace-clock of the trace clock, or with --wallclock
+ * the time of day.
+ */
 void sink_time(const struct sink *s, char *buf, size_t n, uint64_t ts);
 
 /*

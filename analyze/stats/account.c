@@ -113,20 +113,32 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 	struct kstat *ks;
 	uint64_t lat = c->end - c->start, bytes = 0;
 	struct filestat *fs;
-	struct file *f, *before, *opened;
+	struct file *f, *before = NULL, *opened = NULL;
+	bool applied = false;	/* the fd table has the call's effects */
 	int fd;
 
 	if (!ps) {
 		a->err = -AN_E_NOMEM;
 		return;
 	}
-	/* a call the view filters out: only its effects on the fd table */
+	/*
+	 * a call the view filters out: only its effects on the fd table; the
+	 * file of an open is the one it opens (the table after the call)
+	 */
 	if (a->filter) {
 		int cfd = sys_call_fd(c);
+		bool opens = p->fds && cfd >= 0 &&
+			     (ki->flags & SKF_OPEN) && c->ret >= 0;
+		struct file *cf;
 
-		if (!filter_call(a->filter, p, cfd >= 0 && p->fds ?
-				 fdtable_get(p->fds, cfd) : NULL, c)) {
-			if (p->fds)
+		if (opens) {
+			before = fdtable_get(p->fds, cfd);
+			opened = fd_apply(a->pt, p, c);
+			applied = true;
+		}
+		cf = cfd >= 0 && p->fds ? fdtable_get(p->fds, cfd) : NULL;
+		if (!filter_call(a->filter, p, cf, c)) {
+			if (p->fds && !applied)
 				fd_apply(a->pt, p, c);
 			return;
 		}
@@ -190,15 +202,18 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 		fs->n_sfr += c->kind == SK_SYNC_FILE_RANGE;
 	}
 	if (!a->on_call) {
-		opened = fd_apply(a->pt, p, c);
+		if (!applied)
+			opened = fd_apply(a->pt, p, c);
 		if (opened && (fs = fstat(a, opened)))
 			fs->opens++;
 		return;
 	}
 	/* the file before the call's effects (a close), else after (an open) */
 	fd = sys_call_fd(c);
-	before = fd >= 0 ? fdtable_get(p->fds, fd) : NULL;
-	opened = fd_apply(a->pt, p, c);
+	if (!applied) {
+		before = fd >= 0 ? fdtable_get(p->fds, fd) : NULL;
+		opened = fd_apply(a->pt, p, c);
+	}
 	if (opened && (fs = fstat(a, opened)))
 		fs->opens++;
 	/* the table changed only for an open, close or dup */

@@ -19,6 +19,59 @@
 #include "replay/proctable.h"
 #include "stats/filter.h"
 
+void filter_release(struct view_filter *f)
+{
+	if (!f)
+		return;
+	free(f->comm_procs);
+	free(f->comm_tids);
+	f->comm_procs = NULL;
+	f->comm_tids = NULL;
+	f->ncomm_procs = f->ncomm_tids = 0;
+	f->comms_resolved = false;
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void filter_comms_resolve(struct view_filter *f, struct filter_span *v,
+			  size_t n, int *tids, size_t nt)
+{
+	filter_release(f);
+	if (nt)
+		qsort(tids, nt, sizeof(*tids), cmp_int);
+	f->comm_procs = v;
+	f->ncomm_procs = n;
+	f->comm_tids = tids;
+	f->ncomm_tids = nt;
+	f->comms_resolved = true;
+}
+
+/* Whether p is one of the processes -c resolved to. */
+static bool comm_proc(const struct view_filter *f, const struct proc *p)
+{
+	uint64_t to = p->exited ? p->exit_ts : UINT64_MAX;
+
+	for (size_t i = 0; i < f->ncomm_procs; i++) {
+		const struct filter_span *s = &f->comm_procs[i];
+
+		if (s->pid == p->pid && p->start_ts <= s->to && to >= s->from)
+			return true;
+	}
+	return false;
+}
+
+static bool comm_tid(const struct view_filter *f, int tid)
+{
+	return f->ncomm_tids &&
+	       bsearch(&tid, f->comm_tids, f->ncomm_tids, sizeof(int),
+		       cmp_int);
+}
+
 bool filter_active(const struct view_filter *f)
 {
 	return f && (f->npids || f->ncomms || f->ndevs || f->glob ||
@@ -108,6 +161,35 @@ bool filter_resolve_wall(struct view_filter *f, const char *header_text)
 	return true;
 }
 
+/* One bound: true when it is outside the recording both ways. */
+static bool resolve_bound(bool have, bool wall, uint64_t *ns, bool *abs,
+			  uint64_t first_ts, uint64_t last_ts)
+{
+	uint64_t len = last_ts - first_ts;
+
+	if (!have || wall || *abs || *ns <= len)
+		return false;
+	if (*ns >= first_ts && *ns <= last_ts) {
+		*abs = true;
+		return false;
+	}
+	return true;
+}
+
+const char *filter_resolve_clock(struct view_filter *f, uint64_t first_ts,
+				 uint64_t last_ts)
+{
+	if (!first_ts || last_ts < first_ts)
+		return NULL;
+	if (resolve_bound(f->have_since, f->since_wall, &f->since_ns,
+			  &f->since_abs, first_ts, last_ts))
+		return "--since";
+	/* an end after the recording's is only no end */
+	resolve_bound(f->have_until, f->until_wall, &f->until_ns,
+		      &f->until_abs, first_ts, last_ts);
+	return NULL;
+}
+
 uint64_t filter_start(const struct view_filter *f, uint64_t first_ts)
 {
 	if (!f || !f->have_since)
@@ -158,6 +240,8 @@ bool filter_proc(const struct view_filter *f, const struct proc *p)
 			ok |= (p->comm && !strcmp(p->comm, f->comms[i])) ||
 			      strlist_has(p->comms, f->comms[i],
 					  strlen(f->comms[i]));
+		if (!ok && f->comms_resolved)
+			ok = comm_proc(f, p);
 		if (!ok)
 			return false;
 	}
@@ -177,7 +261,7 @@ bool filter_task(const struct view_filter *f, int pid, const char *comm)
 	for (size_t i = 0; i < f->ncomms; i++)
 		if (comm && !strcmp(comm, f->comms[i]))
 			return true;
-	return false;
+	return f->comms_resolved && comm_tid(f, pid);
 }
 
 bool filter_file_dev(const struct view_filter *f, const struct file *file)
@@ -206,6 +290,7 @@ bool filter_call(struct view_filter *f, const struct proc *p,
 		return true;
 	f->calls++;
 	keep = filter_time(f, c->paired ? c->start : c->end) &&
+	       (!f->min_ns || (c->paired && c->end - c->start >= f->min_ns)) &&
 	       filter_proc(f, p) &&
 	       (!f->glob || (file && filter_path(f, file->path))) &&
 	       filter_file_dev(f, file);
@@ -238,7 +323,7 @@ static void list_text(struct sbuf *out, const char **sep, const char *what,
 /* One end of --since/--until: "from 12.000 s ", "until 10:02:03.500 UTC ". */
 static void bound_text(struct sbuf *out, const struct view_filter *f,
 		       const char *word, bool have, bool wall, uint64_t tod_ns,
-		       uint64_t ns)
+		       uint64_t ns, bool abs)
 {
 	if (wall)
 		sbuf_addf(out, "%s %02u:%02u:%06.3f%s ", word,
@@ -246,6 +331,8 @@ static void bound_text(struct sbuf *out, const struct view_filter *f,
 			  (unsigned)(tod_ns / 60000000000ULL % 60),
 			  (double)(tod_ns % 60000000000ULL) / 1e9,
 			  f->zone[0] ? f->zone : " UTC");
+	else if (have && abs)
+		sbuf_addf(out, "%s trace clock %.6f s ", word, (double)ns / 1e9);
 	else if (have)
 		sbuf_addf(out, "%s %.3f s ", word, (double)ns / 1e9);
 }
@@ -264,9 +351,9 @@ void filter_text(const struct view_filter *f, struct sbuf *out)
 	if (f->have_since || f->have_until) {
 		sbuf_addstr(out, sep);
 		bound_text(out, f, "from", f->have_since, f->since_wall,
-			   f->since_tod_ns, f->since_ns);
+			   f->since_tod_ns, f->since_ns, f->since_abs);
 		bound_text(out, f, "until", f->have_until, f->until_wall,
-			   f->until_tod_ns, f->until_ns);
+			   f->until_tod_ns, f->until_ns, f->until_abs);
 		if (out->len && out->buf[out->len - 1] == ' ' &&
 		    (f->since_wall || f->until_wall))
 			out->buf[--out->len] = '\0';

@@ -45,12 +45,34 @@ struct view_filter {
 	void *disk_arg;
 	/* the device of the mount a path is under, 0: unknown (the driver's) */
 	uint32_t (*mount_of)(const char *path, void *arg);
+	/*
+	 * -c resolved over the whole recording (driver_select_comms()):
+	 * the processes that had one of the names at any time, each as its
+	 * pid and lifetime, and the ids of the threads seen in them (sorted)
+	 */
+	bool comms_resolved;
+	struct filter_span {
+		int pid;
+		uint64_t from, to;	/* 0 and UINT64_MAX: the recording's */
+	} *comm_procs;
+	size_t ncomm_procs;
+	int *comm_tids;
+	size_t ncomm_tids;
 	/* set by the pass */
 	uint64_t base_ts;		/* the first event's time */
 	uint64_t requests, requests_kept;
 	uint64_t calls, calls_kept;
 };
 
+/* Free what f resolved (-c's processes); f stays usable.  Accepts NULL. */
+void filter_release(struct view_filter *f);
+/*
+ * filter_comms_resolve - what -c keeps, found by a first pass: the n
+ * processes in v and the nt thread ids in tids, both taken (freed by
+ * filter_release()); the thread ids are sorted here.
+ */
+void filter_comms_resolve(struct view_filter *f, struct filter_span *v,
+			  size_t n, int *tids, size_t nt);
 /* Whether f asks for anything (NULL: no filter). */
 bool filter_active(const struct view_filter *f);
 /* Whether f names processes or files: the pass must attribute. */
@@ -71,6 +93,17 @@ const char *filter_resolve(struct view_filter *f, const char *snap);
  */
 bool filter_resolve_wall(struct view_filter *f, const char *header_text);
 
+/*
+ * filter_resolve_clock - --since/--until in seconds as seconds from the
+ * first event, or as trace clock times when pasted from a view's
+ * --trace-clock column: a number beyond the recording's length that
+ * falls inside its trace clock span [first_ts, last_ts] (both 0: not
+ * known, nothing decided).  Returns "--since" when its time is after the
+ * recording's end either way (an --until after the end is no end), or
+ * NULL.
+ */
+const char *filter_resolve_clock(struct view_filter *f, uint64_t first_ts,
+				 uint64_t last_ts);
 /* Whether time ts (trace clock) is inside the window. */
 /*
  * filter_start - where the time window begins (trace clock), for a
@@ -80,9 +113,16 @@ uint64_t filter_start(const struct view_filter *f, uint64_t first_ts);
 bool filter_time(const struct view_filter *f, uint64_t ts);
 /* Whether a block device (disk) or a file system's device passes -d. */
 bool filter_dev(const struct view_filter *f, uint32_t dev, uint32_t disk);
-/* Whether process p (NULL: unknown) passes -p and -c. */
+/*
+ * Whether process p (NULL: unknown) passes -p and -c: -c keeps a process
+ * that had one of the names at any time of the recording once resolved,
+ * else one that had it so far.
+ */
 bool filter_proc(const struct view_filter *f, const struct proc *p);
-/* Whether a task (no process known: its pid and comm) passes -p and -c. */
+/*
+ * Whether a task (no process known: its pid and comm) passes -p and -c:
+ * once -c is resolved, a thread of a process it keeps passes too.
+ */
 bool filter_task(const struct view_filter *f, int pid, const char *comm);
 /* Whether a file's path (NULL: unknown) passes -f. */
 bool filter_path(const struct view_filter *f, const char *path);
@@ -94,7 +134,8 @@ bool filter_path(const struct view_filter *f, const char *path);
 bool filter_file_dev(const struct view_filter *f, const struct file *file);
 /*
  * filter_call - whether syscall c of process p on file (NULL: none or
- * unknown) passes every filter but --min-ms; counts it (NULL f: true)
+ * unknown; an open's: the file it opened) passes every filter, --min-ms
+ * included; counts it (NULL f: true)
  */
 struct sys_call;
 bool filter_call(struct view_filter *f, const struct proc *p,

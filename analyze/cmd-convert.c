@@ -24,8 +24,8 @@
 #include "iorec-tracedat.h"
 
 static const char convert_usage[] =
-"usage: ioreport convert --to trace.dat [-o OUT] [--dat-version 6|7] [--zstd[=LEVEL]]\n"
-"                        [--chunk-pages N] IN.iorec\n"
+"usage: ioreport convert --to trace.dat [-o OUT] [--dat-version 6|7]\n"
+"                        [--zstd[=LEVEL] | --zlib[=LEVEL]] [--chunk-pages N] IN.iorec\n"
 "\n"
 "  -t, --to FORMAT      the format to write: trace.dat (the only one)\n"
 "  -o, --output OUT     the file to write ('-' for standard output);\n"
@@ -33,7 +33,9 @@ static const char convert_usage[] =
 "  -V, --dat-version N  trace.dat file version 6 or 7 (default 7)\n"
 "  -z, --zstd[=LEVEL]   version 7: compress sections and pages with zstd\n"
 "                       (level 1 to 19, default 3)\n"
-"      --chunk-pages N  pages per zstd chunk (default 10, as trace-cmd)\n"
+"      --zlib[=LEVEL]   version 7: compress with zlib instead, for trace-cmd\n"
+"                       builds without zstd (level 1 to 9, default 6)\n"
+"      --chunk-pages N  pages per compressed chunk (default 10, as trace-cmd)\n"
 "  -h, --help           this help\n"
 "\n"
 "The trace.dat holds the recording's raw ring-buffer pages unchanged, its\n"
@@ -99,12 +101,13 @@ static char *default_output(const char *in)
 
 int cmd_convert(int argc, char **argv)
 {
-	enum { OPT_CHUNK = 256 };
+	enum { OPT_CHUNK = 256, OPT_ZLIB };
 	static const struct option opts[] = {
 		{ "to",          required_argument, NULL, 't' },
 		{ "output",      required_argument, NULL, 'o' },
 		{ "dat-version", required_argument, NULL, 'V' },
 		{ "zstd",        optional_argument, NULL, 'z' },
+		{ "zlib",        optional_argument, NULL, OPT_ZLIB },
 		{ "chunk-pages", required_argument, NULL, OPT_CHUNK },
 		{ "help",        no_argument,       NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
@@ -136,10 +139,18 @@ int cmd_convert(int argc, char **argv)
 			o.version = (int)v;
 			break;
 		case 'z':
+		case OPT_ZLIB:
+			if (o.compress) {
+				free(out);
+				return usage_error(convert_usage, "--zstd and --zlib exclude each other, and each is given once");
+			}
 			o.compress = true;
+			o.codec = c == 'z' ? TRACEDAT_CODEC_ZSTD :
+			       TRACEDAT_CODEC_ZLIB;
 			if (optarg) {
-				if (parse_count(convert_usage, "zstd", optarg,
-						1, 19, &v))
+				if (parse_count(convert_usage, c == 'z' ?
+						"zstd" : "zlib", optarg, 1,
+						c == 'z' ? 19 : 9, &v))
 					goto usage;
 				o.zstd_level = (int)v;
 			}
@@ -162,7 +173,8 @@ int cmd_convert(int argc, char **argv)
 	}
 	if (o.compress && o.version != 7) {
 		free(out);
-		return usage_error(convert_usage, "--zstd needs --dat-version 7 (version 6 has no compression)");
+		return usage_error(convert_usage, "%s needs --dat-version 7 (version 6 has no compression)",
+				   o.codec == TRACEDAT_CODEC_ZLIB ? "--zlib" : "--zstd");
 	}
 	if (argc - optind != 1) {
 		free(out);

@@ -8,20 +8,21 @@
 # the library.
 #
 # The dependency rule (analyze/README.md): a folder includes only the
-# folders before it in that order; only input/ includes libtraceevent and
-# libtracecmd; sinks (sink/) never include replay/ or decode/; nothing
+# folders before it in that order; only input/ includes libtraceevent
+# (ioreport does not use libtracecmd: only the tests do, as the oracle of
+# trace.dat reading); sinks (sink/) never include replay/ or decode/; nothing
 # below the commands prints or exits.  tests/test-layout.sh checks it.
 IOREPORT_INC = -I$(top_srcdir)/analyze
 IOREPORT_LIBS = analyze/libioreport.a formats/libiorecfmt.a \
-	lib/libiorecutil.a $(TRACECMD_LIBS) $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) \
-	$(SQLITE_LIBS) $(ZSTD_LIBS) -lm
+	lib/libiorecutil.a $(TRACEFS_LIBS) $(TRACEEVENT_LIBS) \
+	$(SQLITE_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS) -lm
 
 noinst_LIBRARIES += analyze/libioreport.a
 # the driver that runs the stages a command asks for
 analyze_libioreport_a_SOURCES = analyze/driver.h analyze/driver.c
-# only input/ includes the libtraceevent and libtracecmd headers
+# only input/ includes the libtraceevent headers
 analyze_libioreport_a_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) \
-	$(TRACEEVENT_CFLAGS) $(TRACECMD_CFLAGS) $(TRACEFS_CFLAGS) \
+	$(TRACEEVENT_CFLAGS) $(TRACEFS_CFLAGS) \
 	$(SQLITE_CFLAGS) $(ZSTD_CFLAGS)
 
 include $(srcdir)/analyze/base/local.mk

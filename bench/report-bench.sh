@@ -11,9 +11,7 @@
 #   ioreport report  (all text views) on the large .iorec and on both
 #                    trace.dat files (ioreport's own trace.dat reader), on
 #                    the large .iorec converted to a version 6 trace.dat
-#                    (ioreport convert -V 6: trace-cmd reads it back), and
-#                    on the large trace.dat through libtracecmd
-#                    (IOREPORT_TRACEDAT=libtracecmd)
+#                    (ioreport convert -V 6: trace-cmd reads it back)
 #   ioreport slow    the one-pass analysis alone (block + syscall replay +
 #                    attribution), on the large .iorec
 #   ioreport devices the block replay alone
@@ -36,8 +34,7 @@
 #                              [-V 6|7] [-k]
 #   -n ROUNDS        timing rounds per measure (default 3)
 #   -V VERSION       trace.dat file version trace-cmd writes (default 7,
-#                    zstd-compressed: libtracecmd reads it into memory, for
-#                    both readers; 6 is uncompressed, but trace-cmd 3.1.6
+#                    zstd-compressed; 6 is uncompressed, but trace-cmd 3.1.6
 #                    writes v6 files here that it cannot read back)
 #   -s, -l BLOCKS    512-byte blocks the dd workload copies (default
 #                    150000 and 1500000: about 1 M and 9 M events)
@@ -95,7 +92,6 @@ measure "ioreport info (small.dat)" "$EV_SDAT" "$IOREPORT" info "$T/small.dat"
 measure "ioreport info (large.dat)" "$EV_DAT" "$IOREPORT" info "$T/large.dat"
 measure "trace-cmd report (large6.dat)" "$EV_DAT6" trace-cmd report "$T/large6.dat"
 measure "ioreport report (large6.dat)" "$EV_DAT6" "$IOREPORT" report "$T/large6.dat"
-measure "ioreport report (large.dat, ltc)" "$EV_DAT" env IOREPORT_TRACEDAT=libtracecmd "$IOREPORT" report "$T/large.dat"
 measure "ioreport report (large.iorec)" "$EV_LARGE" "$IOREPORT" report "$T/large.iorec"
 measure "ioreport report (small.iorec)" "$EV_SMALL" "$IOREPORT" report "$T/small.iorec"
 measure "ioreport slow (large.iorec)" "$EV_LARGE" "$IOREPORT" slow "$T/large.iorec"
@@ -109,7 +105,7 @@ echo "ratios to trace-cmd report (events/s over events/s; a trace.dat against"
 echo "trace-cmd report on the same file, an .iorec against large.dat):"
 for n in "ioreport report (small.dat)" "ioreport report (large.dat)" \
 	 "ioreport report (large6.dat)" \
-	 "ioreport report (large.dat, ltc)" "ioreport report (large.iorec)" \
+	 "ioreport report (large.iorec)" \
 	 "ioreport slow (large.iorec)" "ioreport devices (large.iorec)"; do
 	t=$TC
 	case $n in
@@ -123,7 +119,7 @@ for n in "ioreport report (small.dat)" "ioreport report (large.dat)" \
 done
 echo
 echo "peak RSS of ioreport report: ${RSS[ioreport report (small.iorec)]} KB at $EV_SMALL events, ${RSS[ioreport report (large.iorec)]} KB at $EV_LARGE events (.iorec)"
-echo "peak RSS of ioreport report: ${RSS[ioreport report (small.dat)]} KB at $EV_SDAT events, ${RSS[ioreport report (large.dat)]} KB at $EV_DAT events (trace.dat; libtracecmd: ${RSS[ioreport report (large.dat, ltc)]} KB)"
+echo "peak RSS of ioreport report: ${RSS[ioreport report (small.dat)]} KB at $EV_SDAT events, ${RSS[ioreport report (large.dat)]} KB at $EV_DAT events (trace.dat)"
 echo "peak RSS of ioreport report: ${RSS[ioreport report (large6.dat)]} KB at $EV_DAT6 events (the large .iorec converted to a version 6 trace.dat)"
 echo "peak RSS of ioreport info (the trace.dat input alone, every event read): ${RSS[ioreport info (small.dat)]} KB at $EV_SDAT events, ${RSS[ioreport info (large.dat)]} KB at $EV_DAT events"
 echo "peak RSS of trace-cmd report: ${RSS[trace-cmd report (small.dat)]} KB, ${RSS[trace-cmd report (large.dat)]} KB"

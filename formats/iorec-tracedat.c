@@ -122,7 +122,7 @@ static int start(struct tracedat_writer **wp, int fd, const uint8_t *pl,
 {
 	struct tracedat_write_opts wo = {
 		.version = o->version, .compress = o->compress,
-		.zstd_level = o->zstd_level, .chunk_pages = o->chunk_pages,
+		.codec = o->codec, .zstd_level = o->zstd_level, .chunk_pages = o->chunk_pages,
 		.tmpdir = o->tmpdir,
 	};
 	char clock[64];

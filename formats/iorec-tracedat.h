@@ -22,8 +22,9 @@
 
 struct iorec_tracedat_opts {
 	int version;			/* 6 or 7; 0 selects 7 */
-	bool compress;			/* version 7: zstd */
-	int zstd_level;			/* 0 selects 3 */
+	bool compress;			/* version 7: compressed */
+	enum tracedat_codec codec;	/* with compress: zstd (NONE selects it) or zlib */
+	int zstd_level;			/* the codec's level, 0 for its default */
 	uint32_t chunk_pages;		/* 0 selects 10 */
 	const char *tmpdir;		/* the writer's spool; NULL: $TMPDIR or /tmp */
 	const char *writer_version;	/* the VERSION option ("ioreport 0.2"), or NULL */

@@ -9,13 +9,15 @@ formats_libiorecfmt_a_SOURCES = \
 	formats/iorec-format.c \
 	formats/writer.c \
 	formats/reader.c
-formats_libiorecfmt_a_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS)
+formats_libiorecfmt_a_CFLAGS = $(AM_CFLAGS) $(ZSTD_CFLAGS) $(ZLIB_CFLAGS)
 
 # trace-cmd's trace.dat container (versions 6 and 7), writer and reader:
 # bytes only as well, for `ioreport convert` and ioreport's trace.dat input
 formats_libiorecfmt_a_SOURCES += \
 	formats/tracedat.h \
 	formats/tracedat-int.h \
+	formats/tracedat-codec.h \
+	formats/tracedat-codec.c \
 	formats/tracedat-writer.c \
 	formats/tracedat-reader.c \
 	formats/iorec-tracedat.h \
@@ -32,9 +34,9 @@ formats_libiorecfmt_a_SOURCES += \
 lib_LTLIBRARIES = formats/libiorec.la
 formats_libiorec_la_SOURCES = $(formats_libiorecfmt_a_SOURCES)
 formats_libiorec_la_CFLAGS = -Wall -Wextra -Wno-unused-parameter \
-	$(WERROR_CFLAGS) -fvisibility=hidden $(ZSTD_CFLAGS)
+	$(WERROR_CFLAGS) -fvisibility=hidden $(ZSTD_CFLAGS) $(ZLIB_CFLAGS)
 formats_libiorec_la_LDFLAGS = -version-info $(LIBIOREC_LT_VERSION) -no-undefined
-formats_libiorec_la_LIBADD = $(ZSTD_LIBS)
+formats_libiorec_la_LIBADD = $(ZSTD_LIBS) $(ZLIB_LIBS)
 iorecincludedir = $(includedir)/iorec
 iorecinclude_HEADERS = formats/iorec/format.h
 pkgconfigdir = $(libdir)/pkgconfig

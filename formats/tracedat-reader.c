@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * tracedat-reader.c - reads a trace-cmd trace.dat (version 6, or 7
- * uncompressed or with zstd) structure by structure in bounded memory:
+ * uncompressed, with zstd or with zlib) structure by structure in bounded memory:
  * its options and buffer descriptions at open, then its metadata items
  * and the pages of each CPU on demand.
  *
@@ -20,11 +20,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include "fmt-util.h"
 #include "tracedat.h"
 #include "tracedat-int.h"
+#include "tracedat-codec.h"
 
 #define RBUF_SIZE	(64u << 10)	/* readahead for sequential parsing */
 #define STREAM_RA_MAX	(256u << 10)	/* readahead of an uncompressed stream */
@@ -115,7 +115,8 @@ struct tracedat_reader {
 	uint32_t count, index, nev, iev;
 	char system[MAX_STRING];
 
-	ZSTD_DCtx *dctx;
+	enum tracedat_codec codec;	/* the header's compression */
+	struct td_codec_ctx cctx;
 	uint8_t *zin;		/* compressed input of a chunk */
 	size_t zin_cap;
 
@@ -386,13 +387,6 @@ static const char *data_string(const uint8_t *data, size_t len, size_t *pos)
 /* ------------------------------------------------------------------ */
 /* compressed blocks */
 
-static int get_dctx(struct tracedat_reader *r)
-{
-	if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
-		return -TRACEDAT_E_NOMEM;
-	return 0;
-}
-
 /*
  * Decompress the block "u32 compressed size, u32 raw size, data" found at
  * the start of [off, off + size) into *out (counted, raw size + 1 bytes
@@ -404,7 +398,7 @@ static int load_block(struct tracedat_reader *r, uint64_t off, uint64_t size,
 {
 	uint8_t h[8];
 	uint32_t csize, rsize;
-	size_t zcap = 0, got;
+	size_t zcap = 0;
 	uint8_t *z = NULL;
 	int ret;
 
@@ -419,18 +413,17 @@ static int load_block(struct tracedat_reader *r, uint64_t off, uint64_t size,
 		return fail(r, -TRACEDAT_E_BAD_SECTION, errs_at);
 	if (rsize > r->o.item_limit)
 		return fail(r, -TRACEDAT_E_TOO_BIG, errs_at);
-	if (csize > ZSTD_compressBound(rsize))
+	if (csize > td_codec_bound(r->codec, rsize))
 		return fail(r, -TRACEDAT_E_DECOMPRESS, errs_at);
-	if ((ret = get_dctx(r)) ||
-	    (ret = mem_grow(r, out, out_cap, (size_t)rsize + 1)) ||
+	if ((ret = mem_grow(r, out, out_cap, (size_t)rsize + 1)) ||
 	    (ret = mem_grow(r, &z, &zcap, csize ? csize : 1)))
 		goto out;
 	ret = pread_all(r, z, csize, off + 8);
 	if (ret)
 		goto out;
-	got = ZSTD_decompressDCtx(r->dctx, *out, rsize, z, csize);
-	if (ZSTD_isError(got) || got != rsize) {
-		ret = fail(r, -TRACEDAT_E_DECOMPRESS, errs_at);
+	ret = td_codec_decompress(&r->cctx, r->codec, *out, rsize, z, csize);
+	if (ret) {
+		ret = fail(r, ret, errs_at);
 		goto out;
 	}
 	(*out)[rsize] = 0;
@@ -1384,8 +1377,10 @@ static int read_header(struct tracedat_reader *r, uint64_t *end)
 		r->compression_version = strdup(s);
 		if (!r->compression || !r->compression_version)
 			return fail(r, -TRACEDAT_E_NOMEM, at);
-		if (strcmp(r->compression, "none") && strcmp(r->compression, "zstd"))
-			return fail(r, -TRACEDAT_E_COMPRESSION, at);
+		ret = td_codec_by_name(r->compression);
+		if (ret < 0)
+			return fail(r, ret, at);
+		r->codec = (enum tracedat_codec)ret;
 		if ((ret = cur_u64(r, &c, &opt)))
 			return ret;
 		*end = cur_off(&c);
@@ -1614,7 +1609,7 @@ void tracedat_reader_close(struct tracedat_reader *r)
 	free(r->sec);
 	free(r->item);
 	free(r->zin);
-	ZSTD_freeDCtx(r->dctx);
+	td_codec_release(&r->cctx);
 	if (r->own_fd)
 		close(r->fd);
 	free(r);
@@ -1756,14 +1751,14 @@ static int refill_raw(struct tracedat_stream *s)
 	return 0;
 }
 
-/* Read and decompress the next chunk of a zstd stream. */
+/* Read and decompress the next chunk of a compressed stream. */
 static int refill_chunk(struct tracedat_stream *s)
 {
 	struct tracedat_reader *r = s->r;
 	uint64_t at = s->pos;
 	uint8_t h[8];
 	uint32_t zsize, rsize;
-	size_t need, got;
+	size_t need;
 	int ret;
 
 	if (s->end - s->pos < 8)
@@ -1772,22 +1767,22 @@ static int refill_chunk(struct tracedat_stream *s)
 		return stream_fail(s, ret, at);
 	zsize = td_get32(h, r->be);
 	rsize = td_get32(h + 4, r->be);
-	if (zsize > s->end - s->pos - 8 || zsize > ZSTD_compressBound(rsize))
+	if (zsize > s->end - s->pos - 8 || zsize > td_codec_bound(r->codec, rsize))
 		return stream_fail(s, -TRACEDAT_E_BAD_CHUNK, at);
 	need = (size_t)rsize + s->page_size - 1;
 	need -= need % s->page_size;
 	if (!need)
 		need = s->page_size;
-	if ((ret = get_dctx(r)) ||
-	    (ret = mem_grow(r, &s->buf, &s->cap, need + SLACK)) ||
+	if ((ret = mem_grow(r, &s->buf, &s->cap, need + SLACK)) ||
 	    (ret = mem_grow(r, &r->zin, &r->zin_cap, zsize ? zsize : 1)))
 		return stream_fail(s, ret, at);
 	memset(s->buf + need, 0, s->cap - need);
 	if ((ret = pread_all(r, r->zin, zsize, at + 8)))
 		return stream_fail(s, ret, at);
-	got = ZSTD_decompressDCtx(r->dctx, s->buf, rsize, r->zin, zsize);
-	if (ZSTD_isError(got) || got != rsize)
-		return stream_fail(s, -TRACEDAT_E_DECOMPRESS, at);
+	ret = td_codec_decompress(&r->cctx, r->codec, s->buf, rsize, r->zin,
+				  zsize);
+	if (ret)
+		return stream_fail(s, ret, at);
 	s->pos += 8 + (uint64_t)zsize;
 	s->chunk++;
 	s->buf_off = at;

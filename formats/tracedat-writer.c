@@ -24,11 +24,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zstd.h>
 
 #include "fmt-util.h"
 #include "tracedat.h"
 #include "tracedat-int.h"
+#include "tracedat-codec.h"
 
 #define OBUF_SIZE	(256u << 10)
 #define RAW_BLOCK_MAX	(256u << 10)	/* largest spool block of raw pages */
@@ -85,7 +85,7 @@ struct tracedat_writer {
 	int spool;		/* -1 until the first block */
 	uint64_t spool_end;
 
-	ZSTD_CCtx *cctx;
+	struct td_codec_ctx codec;
 	uint8_t *zbuf;
 	size_t zcap;
 
@@ -240,14 +240,18 @@ struct tracedat_writer *tracedat_writer_new(int fd,
 		o.version = 7;
 	if (o.version == 6)
 		o.compress = false;
+	if (!o.compress)
+		o.codec = TRACEDAT_CODEC_NONE;
+	else if (o.codec == TRACEDAT_CODEC_NONE)
+		o.codec = TRACEDAT_CODEC_ZSTD;
 	if ((o.version != 6 && o.version != 7) ||
 	    (o.long_size != 4 && o.long_size != 8) ||
 	    !is_pow2(o.page_size) || o.page_size < TRACEDAT_MIN_PAGE ||
 	    o.page_size > TRACEDAT_MAX_PAGE ||
 	    !o.ncpus || o.ncpus > TRACEDAT_MAX_CPUS || fd < 0)
 		return NULL;
-	if (!o.zstd_level)
-		o.zstd_level = 3;
+	if (o.compress && td_codec_by_name(td_codec_name(o.codec)) < 0)
+		return NULL;	/* zlib in a build without it */
 	if (!o.chunk_pages)
 		o.chunk_pages = TRACEDAT_CHUNK_PAGES;
 	if ((uint64_t)o.chunk_pages * o.page_size > (64u << 20))
@@ -553,14 +557,16 @@ static int cpu_flush(struct tracedat_writer *w, struct wcpu *c)
 		uint8_t zh[8];
 		size_t z;
 
-		if ((!w->cctx && !(w->cctx = ZSTD_createCCtx())) ||
-		    fmt_grow((void **)&w->zbuf, &w->zcap,
-			     ZSTD_compressBound(raw), 0))
+		long n;
+
+		if (fmt_grow((void **)&w->zbuf, &w->zcap,
+			     td_codec_bound(w->o.codec, raw), 0))
 			return -TRACEDAT_E_NOMEM;
-		z = ZSTD_compressCCtx(w->cctx, w->zbuf, w->zcap, c->buf, raw,
-				      w->o.zstd_level);
-		if (ZSTD_isError(z))
-			return w->failed = -TRACEDAT_E_COMPRESS;
+		n = td_codec_compress(&w->codec, w->o.codec, w->o.zstd_level,
+				      w->zbuf, w->zcap, c->buf, raw);
+		if (n < 0)
+			return w->failed = (int)n;
+		z = (size_t)n;
 		td_put32(zh, (uint32_t)z, w->be);
 		td_put32(zh + 4, (uint32_t)raw, w->be);
 		ret = spool_append(w, c, zh, 8, w->zbuf, z);
@@ -820,23 +826,20 @@ struct wsec {
 /* Compress b in place into the stored form of a compressed section. */
 static int compress_section(struct tracedat_writer *w, struct mbuf *b)
 {
-	size_t bound = ZSTD_compressBound(b->s.len);
+	size_t bound = td_codec_bound(w->o.codec, b->s.len);
 	uint8_t *z;
-	size_t n;
+	long n;
 
 	if (b->s.len > UINT32_MAX)
 		return -TRACEDAT_E_INVAL;
-	if (!w->cctx && !(w->cctx = ZSTD_createCCtx()))
-		return -TRACEDAT_E_NOMEM;
 	z = malloc(bound + 8);
 	if (!z)
 		return -TRACEDAT_E_NOMEM;
-	n = ZSTD_compressCCtx(w->cctx, z + 8, bound,
-			      b->s.p ? b->s.p : (uint8_t *)"", b->s.len,
-			      w->o.zstd_level);
-	if (ZSTD_isError(n)) {
+	n = td_codec_compress(&w->codec, w->o.codec, w->o.zstd_level, z + 8,
+			      bound, b->s.p, b->s.len);
+	if (n < 0) {
 		free(z);
-		return -TRACEDAT_E_COMPRESS;
+		return (int)n;
 	}
 	td_put32(z, (uint32_t)n, w->be);
 	td_put32(z + 4, (uint32_t)b->s.len, w->be);
@@ -871,8 +874,8 @@ static int finish_v7(struct tracedat_writer *w)
 	struct mbuf opt2 = { .be = w->be }, str = { .be = w->be };
 	struct mbuf clk = { .be = w->be };
 	int desc_id[D_MAX];
-	const char *zname = w->o.compress ? "zstd" : "none";
-	const char *zver = w->o.compress ? ZSTD_versionString() : "";
+	const char *zname = td_codec_name(w->o.codec);
+	const char *zver = td_codec_version(w->o.codec);
 	uint16_t zflag = w->o.compress ? TRACEDAT_SEC_FL_COMPRESS : 0;
 	uint64_t pos, opt1_off, fly_off, fly_data, opt2_off;
 	uint32_t with_data = 0;
@@ -1109,7 +1112,7 @@ void tracedat_writer_free(struct tracedat_writer *w)
 	free((char *)w->o.tmpdir);
 	if (w->spool >= 0)
 		close(w->spool);
-	ZSTD_freeCCtx(w->cctx);
+	td_codec_release(&w->codec);
 	free(w->zbuf);
 	free(w->obuf);
 	free(w);

@@ -65,6 +65,13 @@ enum tracedat_id {
 
 #define TRACEDAT_SEC_FL_COMPRESS 0x1	/* v7 section flag: one compressed block */
 
+/* The block compressions of version 7 (the header's compression string). */
+enum tracedat_codec {
+	TRACEDAT_CODEC_NONE = 0,	/* "none" */
+	TRACEDAT_CODEC_ZSTD,		/* "zstd": trace-cmd's default */
+	TRACEDAT_CODEC_ZLIB,		/* "zlib": older trace-cmd builds */
+};
+
 /* Limits: a value beyond them is taken for corruption. */
 #define TRACEDAT_MAX_CPUS	8192u		/* CPU ids and counts */
 #define TRACEDAT_MIN_PAGE	64u		/* bytes per ring-buffer page */
@@ -94,7 +101,7 @@ enum tracedat_id {
 	_TRACEDAT_E(TRUNCATED,	"file ends inside a structure")		\
 	_TRACEDAT_E(BAD_STRING,	"string without its terminating NUL")	\
 	_TRACEDAT_E(BAD_HEADER,	"malformed file header")		\
-	_TRACEDAT_E(COMPRESSION, "unsupported compression (zstd and none are read)") \
+	_TRACEDAT_E(COMPRESSION, "unsupported compression (zstd, zlib and none are read)") \
 	_TRACEDAT_E(BAD_SECTION, "malformed section header")		\
 	_TRACEDAT_E(NO_SECTION,	"a required section is missing")	\
 	_TRACEDAT_E(BAD_OPTION,	"malformed option")			\
@@ -140,13 +147,14 @@ const char *tracedat_strerror(int err);
 
 struct tracedat_write_opts {
 	int version;		/* 6 or 7; 0 selects 7 */
-	bool compress;		/* v7: zstd sections and chunks; ignored for 6 */
-	int zstd_level;		/* 0 selects 3 */
+	bool compress;		/* v7: compressed sections and chunks; ignored for 6 */
+	enum tracedat_codec codec; /* with compress: _ZSTD (_NONE selects it) or _ZLIB */
+	int zstd_level;		/* the codec's level: 0 selects 3 for zstd, 6 for zlib */
 	bool big_endian;	/* byte order of the pages, hence of the file */
 	uint8_t long_size;	/* the recording machine's long: 4 or 8 */
 	uint32_t page_size;	/* bytes per raw page: a power of 2 */
 	uint32_t ncpus;		/* CPUs of the recording; pages have cpu < ncpus */
-	uint32_t chunk_pages;	/* pages per zstd chunk (at most 64 MiB); 0 selects 10 */
+	uint32_t chunk_pages;	/* pages per compressed chunk (at most 64 MiB); 0 selects 10 */
 	size_t mem_limit;	/* page buffers of all CPUs; 0 selects 16 MiB */
 	const char *tmpdir;	/* spool directory; NULL selects $TMPDIR or /tmp */
 };
@@ -273,7 +281,7 @@ struct tracedat_buffer {
 	const char *name;	/* "" for the top instance */
 	const char *clock;	/* v7: the buffer's clock; v6: the file's clock; may be "" */
 	uint32_t page_size;
-	bool compressed;	/* data in zstd chunks */
+	bool compressed;	/* data in compressed chunks */
 	bool latency;		/* text trace: no pages, no CPUs */
 	uint64_t offset;	/* v7: its section; v6: its "flyrecord" tag */
 	uint32_t ncpus;		/* entries of cpus[] */
@@ -287,7 +295,7 @@ struct tracedat_info {
 	uint8_t kernel_long_size;	/* header_page's commit field: 4 or 8 */
 	uint32_t page_size;		/* file header */
 	uint32_t page_header_size;	/* bytes before a page's events (12 or 16) */
-	const char *compression;	/* "none" or "zstd" */
+	const char *compression;	/* "none", "zstd" or "zlib" */
 	const char *compression_version;
 	uint32_t ncpus;			/* v6 header count; v7 CPUCOUNT (0 when absent) */
 	uint64_t file_size;

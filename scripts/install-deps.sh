@@ -7,7 +7,7 @@ set -euo pipefail
 
 build=(gcc make autoconf automake libtool pkg-config
 	libtracefs-dev libtraceevent-dev libtracecmd-dev
-	libsqlite3-dev libzstd-dev libcmocka-dev)
+	libsqlite3-dev libzstd-dev zlib1g-dev libcmocka-dev)
 test=(trace-cmd fio sqlite3 e2fsprogs util-linux time python3 python3-jsonschema blktrace
 	mount procps zstd chromium nodejs)
 

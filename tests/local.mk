@@ -7,7 +7,7 @@ check_PROGRAMS += $(FORMAT_TESTS)
 TESTS += $(FORMAT_TESTS)
 endif
 FORMAT_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-FORMAT_TEST_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(CMOCKA_LIBS)
+FORMAT_TEST_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS)
 tests_test_format_SOURCES = tests/test-format.c
 tests_test_format_CFLAGS = $(FORMAT_TEST_CFLAGS)
 tests_test_format_LDADD = $(FORMAT_TEST_LDADD)
@@ -75,7 +75,7 @@ include $(srcdir)/tests/export/local.mk
 
 check_PROGRAMS += tests/fuzz-tracedat-reader
 tests_fuzz_tracedat_reader_SOURCES = tests/fuzz/fuzz-tracedat-reader.c
-tests_fuzz_tracedat_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
+tests_fuzz_tracedat_reader_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(ZLIB_LIBS)
 
 # libiorec installed (DESTDIR) and used by docs/examples/list-chunks.c;
 # the bash completions against the programs' --help

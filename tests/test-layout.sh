@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # test-layout.sh - the analyzer keeps the dependency rule of analyze/README.md:
 # each folder includes only the folders before it in the pipeline, only
-# input/ includes the libtraceevent and libtracecmd headers, only the
+# input/ includes the libtraceevent headers (and nothing libtracecmd), only the
 # decode stage (and dump, which prints raw events) reads events, no sink
 # includes the state machines, nothing in the analyzer can exit for
 # want of memory, no source file grows past the size one can read, and
@@ -62,11 +62,19 @@ for f in $(find . -name '*.[ch]' | sed 's|^\./||'); do
 	esac
 done
 
-# only input/ sees libtraceevent and libtracecmd
+# only input/ sees libtraceevent; nothing of ioreport sees libtracecmd
+# (trace.dat is read by formats/' reader alone; libtracecmd is the tests')
 grep -rlE '#include <(traceevent|trace-cmd|tracefs)/' --include='*.[ch]' . | sed 's|^\./||' |
 	grep -v '^input/' | while read -r f; do
-		echo "FAIL: $f includes a libtraceevent/libtracecmd header: only input/ may"
+		echo "FAIL: $f includes a libtraceevent header: only input/ may"
 	done | grep . && fail=1
+grep -rlE '#include <trace-cmd/' --include='*.[ch]' . | sed 's|^\./||' | while read -r f; do
+	echo "FAIL: $f includes libtracecmd: ioreport reads trace.dat with formats/' reader only"
+done | grep . && fail=1
+if [ -x "${IOREPORT:-}" ] && command -v ldd >/dev/null; then
+	ldd "$IOREPORT" 2>/dev/null | grep -q 'libtracecmd' &&
+		bad "ioreport links libtracecmd: trace.dat is read by formats/' reader only"
+fi
 
 # events are read by the decode stage; dump prints them raw
 grep -rlE '\bsource_(next|field|field_[a-z0-9_]+|format_[a-z]+)\(' \

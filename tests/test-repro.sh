@@ -4,9 +4,8 @@
 # report, dump and dump --raw (and db, for .iorec files) with a clean exit (0 or 1),
 # no signal, no sanitizer report, within 120 s and a 4 GiB address space
 # (ulimit -v; not in the ASan build, whose shadow memory needs more), and
-# info names the problem as EXPECT says.  A trace.dat is read both ways:
-# by the formats/ reader (the default) and by libtracecmd behind its guard
-# (IOREPORT_TRACEDAT=libtracecmd), whose words EXPECT gives.
+# info names the problem as EXPECT says.  A trace.dat is read by the
+# formats/ reader, ioreport's only trace.dat input.
 set -u
 r=$top_srcdir/tests/fuzz/repro
 [ -f "$r/EXPECT" ] || { echo "FAIL: no $r/EXPECT"; exit 1; }
@@ -20,7 +19,6 @@ run() {		# OUT CMD...: exit status of ioreport CMD... (stdout+stderr in OUT)
 	local out=$1; shift
 	( ulimit -v $limit; timeout 120 "$IOREPORT" "$@" ) > "$out" 2>&1
 }
-asan0=${ASAN_OPTIONS-}
 fail=0 n=0
 while IFS=$'\t' read -r file defect fix msg; do
 	case $file in '#'*|'') continue ;; esac
@@ -28,20 +26,11 @@ while IFS=$'\t' read -r file defect fix msg; do
 	f=$r/$file
 	[ -f "$f" ] || { echo "FAIL: $file missing"; fail=1; continue; }
 	cmds=(info report dump dump-raw)
-	paths=(default)
 	case $f in
 	*.iorec) cmds+=(db) ;;
-	*.dat) paths+=(libtracecmd) ;;
 	esac
-	for p in "${paths[@]}"; do
 	for c in "${cmds[@]}"; do
 		out=$dir/$c.out
-		case $p in
-		# no leak check there: libtracecmd 3.1 leaks a version 6
-		# file's clock name (see tests/tracedat/tdat-libtracecmd.c)
-		libtracecmd) export IOREPORT_TRACEDAT=libtracecmd ASAN_OPTIONS=${asan0:+$asan0:}detect_leaks=0 ;;
-		*) unset IOREPORT_TRACEDAT; export ASAN_OPTIONS=$asan0 ;;
-		esac
 		case $c in
 		db) rm -f "$dir/db.sqlite"; run "$out" db -q "$dir/db.sqlite" "$f" ;;
 		dump-raw) run "$out" dump --raw "$f" ;;
@@ -49,18 +38,15 @@ while IFS=$'\t' read -r file defect fix msg; do
 		esac
 		rc=$?
 		if [ $rc -gt 1 ]; then
-			echo "FAIL: $file: ioreport $c ($p input) exited $rc ($defect)"
+			echo "FAIL: $file: ioreport $c exited $rc ($defect)"
 			tail -3 "$out"; fail=1
 		fi
 		if grep -qE 'AddressSanitizer|LeakSanitizer|runtime error:' "$out"; then
-			echo "FAIL: $file: ioreport $c ($p input): sanitizer report ($defect)"
+			echo "FAIL: $file: ioreport $c: sanitizer report ($defect)"
 			grep -m3 -E 'ERROR|SUMMARY|runtime error' "$out"; fail=1
 		fi
 		[ $c = info ] && cp "$out" "$dir/info.txt"
 	done
-	done
-	unset IOREPORT_TRACEDAT
-	export ASAN_OPTIONS=$asan0
 	if [ "$msg" != - ] && ! grep -qF -- "$msg" "$dir/info.txt"; then
 		echo "FAIL: $file: info does not say '$msg':"
 		grep -E 'error|warning|damaged|replaced' "$dir/info.txt" | head -3

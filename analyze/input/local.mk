@@ -1,8 +1,8 @@
 # analyze/input/: the recording, .iorec or trace.dat, and its events; the
 # damaged regions reading skipped (damage.h), the ftrace grammar check of
-# the texts handed to libtraceevent (ftrace-guard.h) and the structure
-# check of trace.dat files before libtracecmd (tracedat-guard.h); the
-# strings of raw pages rewritten in place for redact (scrub.h)
+# the texts handed to libtraceevent (ftrace-guard.h); the strings of raw
+# pages rewritten in place for redact (scrub.h).  trace.dat files are read
+# by formats/' reader alone (tracedat.c), whose checks are its own.
 analyze_libioreport_a_SOURCES += \
 	analyze/input/source.h analyze/input/source-priv.h \
 	analyze/input/source.c analyze/input/source-iorec.c \
@@ -11,5 +11,4 @@ analyze_libioreport_a_SOURCES += \
 	analyze/input/damage.h analyze/input/damage.c \
 	analyze/input/ftrace-guard.h analyze/input/ftrace-guard.c \
 	analyze/input/ftrace-guard-priv.h analyze/input/ftrace-guard-text.c \
-	analyze/input/tracedat-guard.h analyze/input/tracedat-guard.c \
 	analyze/input/scrub.h analyze/input/scrub.c

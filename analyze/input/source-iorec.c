@@ -19,7 +19,6 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 #include <traceevent/trace-seq.h>
-#include <trace-cmd/trace-cmd.h>
 
 #include "iorec-format.h"
 #include "util.h"

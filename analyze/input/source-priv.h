@@ -15,7 +15,6 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 #include <traceevent/trace-seq.h>
-#include <trace-cmd/trace-cmd.h>
 
 #include "input/source.h"
 #include "input/damage.h"
@@ -56,12 +55,10 @@ struct cursor {
 	bool page_loaded;
 	long long pending_missed;
 	struct tep_record rec;
-	/* trace.dat: libtracecmd */
-	struct tep_record *trec;
 	/* trace.dat: the formats/ reader's pages of this CPU */
 	struct tracedat_stream *stream;
 	/* both */
-	bool valid;		/* rec/trec holds the next record */
+	bool valid;		/* rec holds the next record */
 	bool done;
 };
 
@@ -80,10 +77,8 @@ struct source {
 	struct source_info info;
 	char *path;
 	int fd;
-	struct tep_handle *tep;		/* ours (.iorec) or libtracecmd's */
+	struct tep_handle *tep;		/* ours, loaded from the metadata texts */
 	struct iorec_reader *reader;
-	struct tracecmd_input *handle;
-	struct tracecmd_input *parent;	/* when handle is a buffer instance */
 	struct tracedat_reader *tdr;	/* trace.dat through formats/ */
 	int tdr_buffer;			/* the buffer read */
 	int64_t ts_offset;		/* trace.dat: ns added to every ts */
@@ -190,15 +185,13 @@ bool source_iorec_load_page(struct source *src, struct cursor *cur);
 
 /*
  * tracedat.c: open a trace.dat (magic: the n first bytes of the file)
- * with the formats/ reader, or libtracecmd where the reader cannot
- * (another compression) or IOREPORT_TRACEDAT=libtracecmd asks; 0 or a
- * negative AN_E_* with e filled.
+ * with the formats/ reader; 0 or a negative AN_E_* with e filled.
  */
 int source_tracedat_load(struct source *src, const uint8_t *magic, size_t n,
 			 struct an_err *e);
 /* tracedat.c: advance cur to its next record (cur->valid says if any) */
 void source_tracedat_next(struct source *src, struct cursor *cur);
-/* tracedat.c: free the trace.dat streams, records and handles */
+/* tracedat.c: free the trace.dat reader and its streams */
 void source_tracedat_close(struct source *src);
 
 /*

@@ -2,7 +2,7 @@
 /*
  * source.c - opening and reading recordings (with events.c,
  * source-iorec.c and tracedat.c, the only files of ioreport that include
- * libtraceevent and libtracecmd): .iorec files through the formats/
+ * libtraceevent): .iorec files through the formats/
  * reader plus libtraceevent's kbuffer and tep handle (source-iorec.c),
  * trace.dat files in tracedat.c; both yield events from all CPUs merged in
  * timestamp order, and both load their metadata texts through the guarded
@@ -30,7 +30,6 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 #include <traceevent/trace-seq.h>
-#include <trace-cmd/trace-cmd.h>
 
 #include "iorec-format.h"
 #include "util.h"
@@ -311,7 +310,6 @@ struct source *source_open(const char *path, struct an_err *e)
 	src->fd = -1;
 	trace_seq_init(&src->seq);
 	tep_set_loglevel(TEP_LOG_NONE);
-	tracecmd_set_loglevel(TEP_LOG_NONE);
 
 	if (!strcmp(path, "-")) {
 		src->fd = spool_stdin(e);
@@ -385,12 +383,11 @@ void source_close(struct source *src)
 		free(cur->buf);
 		kbuffer_free(cur->kbuf);
 	}
-	/* the trace.dat streams, records and handles (tracedat.c) */
+	/* the trace.dat streams (tracedat.c) */
 	source_tracedat_close(src);
 	free(src->cursors);
 	free(in->cpus);
-	/* a libtracecmd handle owns its tep; any other tep is ours */
-	if (!src->handle && !src->parent && src->tep)
+	if (src->tep)
 		tep_free(src->tep);
 	iorec_reader_close(src->reader);
 	if (src->fd >= 0)
@@ -544,7 +541,7 @@ static void cursor_next(struct source *src, struct cursor *cur)
 
 static struct tep_record *cursor_rec(struct cursor *cur)
 {
-	return cur->trec ? cur->trec : &cur->rec;
+	return &cur->rec;
 }
 
 /* An unsigned integer of 1, 2, 4 or 8 bytes in the recording's order. */

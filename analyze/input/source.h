@@ -4,9 +4,8 @@
  * trace-cmd's trace.dat) and yields its events from all CPUs merged in
  * timestamp order.
  *
- * Only input/ (source.c, events.c) includes the libtraceevent and
- * libtracecmd headers; the rest of ioreport sees plain structs and
- * opaque handles.  Event fields
+ * Only input/ (source.c, events.c) includes the libtraceevent headers;
+ * the rest of ioreport sees plain structs and opaque handles.  Event fields
  * are read through struct source_field handles, looked up once per event
  * type and then used for every record of that type.
  *

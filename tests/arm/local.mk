@@ -4,7 +4,7 @@
 # the recordings with check-arm.py; iorec-chunks prints what iorec stored.
 check_PROGRAMS += tests/arm/iorec-chunks
 tests_arm_iorec_chunks_SOURCES = tests/arm/iorec-chunks.c
-tests_arm_iorec_chunks_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
+tests_arm_iorec_chunks_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(ZLIB_LIBS)
 
 ARM_TESTS = tests/arm/qemu-arm.sh tests/arm/compat-i386.sh
 TESTS += $(ARM_TESTS)

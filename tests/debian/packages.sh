@@ -85,6 +85,11 @@ done
 for lib in libtracefs libzstd; do
 	grep -q "$lib" <<<"$deps" || fail "the package iorec does not depend on $lib"
 done
+# the analyzer reads trace.dat with its own reader: libtracecmd is only
+# the test suite's oracle
+deps=$(dpkg-deb -f "$T/ioreport_${version}_$arch.deb" Depends)
+echo "ioreport Depends: $deps"
+! grep -q libtracecmd <<<"$deps" || fail "the package ioreport depends on libtracecmd"
 dpkg-deb -c "$T/iorec_${version}_$arch.deb" >"$T/iorec.contents"
 grep -q 'usr/bin/ioreport' "$T/iorec.contents" && fail "the package iorec holds ioreport"
 

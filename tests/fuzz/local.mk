@@ -28,7 +28,7 @@ tests_fuzz_fuzz_reader_SOURCES = tests/fuzz/fuzz-reader.c $(FUZZ_COMMON)
 tests_fuzz_fuzz_reader_CPPFLAGS = $(FUZZ_CPPFLAGS)
 tests_fuzz_fuzz_reader_LDFLAGS = $(AM_LDFLAGS) $(FUZZ_LDFLAGS)
 tests_fuzz_fuzz_reader_LDADD = formats/libiorecfmt.a lib/libiorecutil.a \
-	$(ZSTD_LIBS)
+	$(ZSTD_LIBS) $(ZLIB_LIBS)
 
 tests_fuzz_fuzz_iorec_SOURCES = tests/fuzz/fuzz-iorec.c \
 	tests/fuzz/fuzz-analyze.c $(FUZZ_COMMON)

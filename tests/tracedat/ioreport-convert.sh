@@ -90,7 +90,10 @@ expect() {	# CODE PATTERN ARGS...: convert exits CODE, saying PATTERN
 }
 expect 2 "--to trace.dat" -o "$T/e.dat" "$s"
 expect 2 "not 'csv'" --to csv -o "$T/e.dat" "$s"
-expect 2 "needs --dat-version 7" --to trace.dat --dat-version 6 --zstd -o "$T/e.dat" "$s"
+expect 2 "--zstd needs --dat-version 7" --to trace.dat --dat-version 6 --zstd -o "$T/e.dat" "$s"
+expect 2 "--zlib needs --dat-version 7" --to trace.dat --dat-version 6 --zlib -o "$T/e.dat" "$s"
+expect 2 "exclude each other" --to trace.dat --zstd --zlib -o "$T/e.dat" "$s"
+expect 2 "zlib wants" --to trace.dat --zlib=12 -o "$T/e.dat" "$s"
 expect 2 "dat-version wants" --to trace.dat --dat-version 8 -o "$T/e.dat" "$s"
 expect 1 "already a trace.dat" --to trace.dat -o "$T/e.dat" "$T/v7.dat"
 expect 1 "cannot create '$T/nodir/x.dat" --to trace.dat -o "$T/nodir/x.dat" "$s"

@@ -6,12 +6,12 @@ check_PROGRAMS += tests/tracedat/iorec2dat tests/tracedat/tdat-walk \
 	tests/tracedat/tdat-libtracecmd tests/tracedat/tdat-synth \
 	tests/tracedat/src-walk
 tests_tracedat_iorec2dat_SOURCES = tests/tracedat/iorec2dat.c tests/tracedat/tdtool.h
-tests_tracedat_iorec2dat_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
+tests_tracedat_iorec2dat_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(ZLIB_LIBS)
 tests_tracedat_tdat_synth_SOURCES = tests/tracedat/tdat-synth.c
-tests_tracedat_tdat_synth_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS)
+tests_tracedat_tdat_synth_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(ZLIB_LIBS)
 tests_tracedat_tdat_walk_SOURCES = tests/tracedat/tdat-walk.c tests/tracedat/tdtool.h
 tests_tracedat_tdat_walk_CFLAGS = $(AM_CFLAGS) $(TRACEEVENT_CFLAGS)
-tests_tracedat_tdat_walk_LDADD = formats/libiorecfmt.a $(TRACEEVENT_LIBS) $(ZSTD_LIBS)
+tests_tracedat_tdat_walk_LDADD = formats/libiorecfmt.a $(TRACEEVENT_LIBS) $(ZSTD_LIBS) $(ZLIB_LIBS)
 tests_tracedat_tdat_libtracecmd_SOURCES = tests/tracedat/tdat-libtracecmd.c \
 	tests/tracedat/tdtool.h
 tests_tracedat_tdat_libtracecmd_CFLAGS = $(AM_CFLAGS) $(TRACECMD_CFLAGS) \

@@ -8,7 +8,10 @@
  * Default: each CPU with tracecmd_read_cpu_first() / tracecmd_read_data().
  * -i: all CPUs merged, with tracecmd_iterate_events() (the benchmark's
  * "libtracecmd iteration").  -b NAME: the buffer instance NAME instead of
- * the top one.
+ * the top one.  -w: the lines of src-walk (ioreport's input layer) for
+ * the same file: "type SYSTEM:NAME ID COUNT" of every event type with
+ * records, then per CPU with records "cpu N events E lost L lost_events
+ * M hash H" and "events TOTAL", so a test compares the two with diff.
  */
 #include "config.h"
 
@@ -41,6 +44,8 @@ const char *__asan_default_options(void)
 
 static struct cpu *cpus;
 static int ncpus;
+static struct tep_handle *tep;
+static uint64_t type_count[65536];	/* records per event id */
 
 static void take(struct tep_record *rec)
 {
@@ -56,6 +61,12 @@ static void take(struct tep_record *rec)
 			c->lost_events += (uint64_t)rec->missed_events;
 	}
 	c->hash = td_fnv_record(c->hash, rec->ts, (uint32_t)rec->size, rec->data);
+	if (tep) {
+		int id = tep_data_type(tep, rec);
+
+		if (id >= 0 && id < 65536)
+			type_count[id]++;
+	}
 }
 
 static int each(struct tracecmd_input *h, struct tep_record *rec, int cpu,
@@ -69,22 +80,23 @@ int main(int argc, char **argv)
 {
 	struct tracecmd_input *h, *top = NULL;
 	const char *buffer = NULL;
-	bool iterate = false;
+	bool iterate = false, walk = false;
 	uint64_t total = 0;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "ib:h")) != -1) {
+	while ((opt = getopt(argc, argv, "ib:wh")) != -1) {
 		switch (opt) {
 		case 'i': iterate = true; break;
+		case 'w': walk = true; break;
 		case 'b': buffer = optarg; break;
 		default:
-			fputs("usage: tdat-libtracecmd [-i] [-b BUFFER] FILE\n",
+			fputs("usage: tdat-libtracecmd [-i] [-w] [-b BUFFER] FILE\n",
 			      opt == 'h' ? stdout : stderr);
 			return opt == 'h' ? 0 : 2;
 		}
 	}
 	if (optind != argc - 1) {
-		fputs("usage: tdat-libtracecmd [-i] [-b BUFFER] FILE\n", stderr);
+		fputs("usage: tdat-libtracecmd [-i] [-w] [-b BUFFER] FILE\n", stderr);
 		return 2;
 	}
 	tracecmd_set_loglevel(TEP_LOG_NONE);
@@ -110,6 +122,8 @@ int main(int argc, char **argv)
 		}
 	}
 	ncpus = tep_get_cpus(tracecmd_get_tep(h));
+	if (walk)
+		tep = tracecmd_get_tep(h);
 	cpus = calloc(ncpus > 0 ? (size_t)ncpus : 1, sizeof(*cpus));
 	if (!cpus)
 		return 1;
@@ -128,12 +142,25 @@ int main(int argc, char **argv)
 			}
 		}
 	}
+	for (int id = 0; walk && id < 65536; id++) {
+		struct tep_event *ev;
+
+		if (!type_count[id])
+			continue;
+		ev = tep_find_event(tep, id);
+		printf("type %s:%s %d %" PRIu64 "\n", ev ? ev->system : "?",
+		       ev ? ev->name : "?", id, type_count[id]);
+	}
 	for (int i = 0; i < ncpus; i++) {
-		printf("cpu %d events %" PRIu64 " kb_lost %" PRIu64
+		total += cpus[i].events;
+		if (walk && !cpus[i].events)
+			continue;
+		printf(walk ? "cpu %d events %" PRIu64 " lost %" PRIu64
+		       " lost_events %" PRIu64 " hash %016" PRIx64 "\n" :
+		       "cpu %d events %" PRIu64 " kb_lost %" PRIu64
 		       " kb_lost_events %" PRIu64 " rec_hash %016" PRIx64 "\n",
 		       i, cpus[i].events, cpus[i].lost, cpus[i].lost_events,
 		       cpus[i].hash);
-		total += cpus[i].events;
 	}
 	printf("events %" PRIu64 "\n", total);
 	free(cpus);

@@ -25,6 +25,9 @@
 #define RATE_BINS	60		/* at most about this many */
 #define HEAT_COLS	90
 #define HEAT_LEVELS	8
+#define PAGE_POINTS	16000	/* request points drawn on a page, at most
+				   about: a page of any number of devices
+				   stays within a few MiB */
 
 static const char *const op_cls[BLK_OP_MAX] = {
 	"read", "write", "flush", "discard", "other",
@@ -153,16 +156,17 @@ static void latency_cell(struct html *h, struct page *p,
 	struct svg s = { .x1 = h->span, .ylog = true, .y0 = 1000, .y1 = ymax,
 			 .xax = SVG_AX_NUM, .yax = SVG_AX_DUR };
 	const struct blk_done *slow;
-	size_t nslow, drawn = 0;
+	size_t nslow, drawn = 0, npt = 0;
 	unsigned int ops = 0;
 	char t[160];
 
 	html_title(p, "device time (D2C) of each request", t, sizeof(t));
 	svg_begin(&s, h->f, "latency", t, "issue time (s)",
 		  "device time (log scale)");
-	for (size_t i = 0; i < d->npt; i++) {
+	for (size_t i = 0; i < d->npt; i += h->every) {
 		point(h, p, &s, &d->pt[i], false);
 		ops |= 1u << d->pt[i].op;
+		npt++;
 	}
 	slow = stats_slowest(p->r->st, &nslow);
 	for (size_t i = 0; i < nslow && drawn < SLOW_DRAWN; i++) {
@@ -184,7 +188,7 @@ static void latency_cell(struct html *h, struct page *p,
 			svg_legend(&s, op_cls[o], blk_op_name((enum blk_op)o), false);
 	svg_end(&s);
 	fprintf(h->f, "<p class=\"note\">%zu of %" PRIu64 " requests drawn (1 in %" PRIu64 ", uniformly over the recording); ringed: the %zu slowest</p>\n",
-		d->npt, d->requests, d->stride, drawn);
+		npt, d->requests, d->stride * h->every, drawn);
 }
 
 static void latency(struct html *h, uint32_t dev, int which)
@@ -505,7 +509,7 @@ static void offsets(struct html *h, uint32_t dev, int which)
 		html_title(p, "offset of each request on the device", t, sizeof(t));
 		snprintf(yl, sizeof(yl), "offset (%s)", uname);
 		svg_begin(&s, h->f, "offset", t, "issue time (s)", yl);
-		for (size_t k = 0; k < d->npt; k++) {
+		for (size_t k = 0; k < d->npt; k += h->every) {
 			const struct tl_point *pt = &d->pt[k];
 
 			ops |= 1u << pt->op;
@@ -653,6 +657,37 @@ static void histograms(struct html *h, uint32_t dev, const char *name)
 /* ------------------------------------------------------------------ */
 /* The devices, the slowest first */
 
+/* The device's rows of the devices view, of one side. */
+static void dev_table(struct html *h, uint32_t dev, int which)
+{
+	(void)which;
+	for (int i = 0; i < h->n; i++) {
+		const struct stats *st = h->p[i].r->st;
+		double secs = (double)stats_duration(st) / 1e9;
+		char b[UNITS_BUF], p50[UNITS_BUF], p99[UNITS_BUF], mx[UNITS_BUF];
+
+		html_cell_begin(h, &h->p[i]);
+		fprintf(h->f, "<table class=\"devops\"><tr><th>%s%sop</th><th>requests</th><th>bytes</th><th>IOPS</th><th>MiB/s</th><th>D2C p50</th><th>p99</th><th>max</th></tr>\n",
+			h->p[i].side ? h->p[i].side : "", h->p[i].side ? ": " : "");
+		for (size_t k = 0; k < st->ndev; k++) {
+			const struct devstat *d = &st->dev[k];
+
+			if (d->dev != dev || !d->reqs)
+				continue;
+			fprintf(h->f, "<tr><td class=\"%s\">%s</td><td>%" PRIu64 "</td><td>%s</td><td>%.1f</td><td>%.3f</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+				op_cls[d->op], blk_op_name(d->op), d->reqs,
+				units_bytes(b, sizeof(b), (double)d->bytes),
+				secs > 0 ? (double)d->reqs / secs : 0,
+				secs > 0 ? units_mib((double)d->bytes) / secs : 0,
+				units_dur(p50, sizeof(p50), (double)hist_pct(&d->device, 50)),
+				units_dur(p99, sizeof(p99), (double)hist_pct(&d->device, 99)),
+				units_dur(mx, sizeof(mx), (double)hist_max(&d->device)));
+		}
+		fputs("</table>\n", h->f);
+		html_cell_end(h);
+	}
+}
+
 struct devrank {
 	uint32_t dev;
 	uint64_t lost_ns[2];	/* the requests' total time, per side */
@@ -681,7 +716,7 @@ static const struct html_plot dev_plots[] = {
 void html_devices(struct html *h)
 {
 	struct devrank *v = NULL;
-	size_t n = 0, a = 0;
+	size_t n = 0, a = 0, pts = 0;
 
 	for (int i = 0; i < h->n; i++) {
 		const struct stats *st = h->p[i].r->st;
@@ -713,6 +748,14 @@ void html_devices(struct html *h)
 			st->block_why ? ": " : "", st->block_why ? st->block_why : "");
 	}
 	qsort(v, n, sizeof(*v), devrank_cmp);
+	/* every sampled point while the page's are few, else 1 in 2, 3 ... */
+	for (size_t k = 0; k < n; k++)
+		for (int i = 0; i < h->n; i++) {
+			const struct tl_dev *d = tl_dev_of(&h->p[i], v[k].dev);
+
+			pts += d ? d->npt : 0;
+		}
+	h->every = pts > PAGE_POINTS ? (pts + PAGE_POINTS - 1) / PAGE_POINTS : 1;
 	for (size_t k = 0; k < n; k++) {
 		const char *name = sink_dev_name(&h->p[0].s, v[k].dev);
 		char pre[80], b[UNITS_BUF];
@@ -733,6 +776,9 @@ void html_devices(struct html *h)
 				units_dur(b, sizeof(b), (double)v[k].lost_ns[i]));
 		fputs(")</h3>\n", h->f);
 		snprintf(pre, sizeof(pre), "%s ", name);
+		html_row_begin(h, "devops", NULL, 2);
+		dev_table(h, v[k].dev, 0);
+		html_row_end(h);
 		html_plots(h, pre, dev_plots, sizeof(dev_plots) / sizeof(dev_plots[0]),
 			   v[k].dev);
 		histograms(h, v[k].dev, name);

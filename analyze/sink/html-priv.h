@@ -28,6 +28,8 @@ struct html {
 	struct page p[2];
 	int n;			/* recordings: 1 or 2 */
 	double span;		/* the x range of the time plots, s */
+	size_t every;		/* of a device's sampled requests, 1 in every
+				   drawn (the page's budget of points) */
 	int err;
 };
 

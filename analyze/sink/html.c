@@ -61,6 +61,7 @@ static const char css[] =
 ".h1{fill:#fde725}.h2{fill:#a0da39}.h3{fill:#4ac16d}.h4{fill:#1fa187}.h5{fill:#277f8e}.h6{fill:#365c8d}.h7{fill:#46327e}.h8{fill:#440154}\n"
 "pre{background:#f6f6f6;padding:8px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px}\n"
 ".note{color:#666;margin:0 0 6px}\n"
+"table.devops td:first-child{font-weight:600;background:none}table.devops td.read{color:#1f77b4}table.devops td.write{color:#d62728}table.devops td.flush{color:#2ca02c}\n"
 "table.changes{table-layout:fixed;width:100%}table.changes td,table.changes th{text-align:left;vertical-align:top}\n"
 "table.changes col.n{width:2em}table.changes col.c{width:6em}table.changes col.r{width:12em}table.changes col.s{width:9em}table.changes col.d{width:6em}\n"
 ".gone{color:#2a7}.new{color:#c33}\n"
@@ -809,16 +810,17 @@ static int findings_pair(FILE *f, const struct findings *b,
 	if (!n)
 		fputs("<p>no finding in either recording</p>\n", f);
 	else
-		fputs("<table class=\"changes\"><colgroup><col class=\"n\"><col class=\"c\"><col class=\"r\"><col class=\"s\"><col class=\"d\"><col><col></colgroup><tr><th>#</th><th>change</th><th>finding</th><th>severity</th><th>time lost</th><th>BEFORE</th><th>AFTER</th></tr>\n", f);
+		fputs("<table class=\"changes\"><colgroup><col class=\"n\"><col class=\"c\"><col class=\"r\"><col class=\"s\"><col class=\"d\"><col><col></colgroup><tr><th>#</th><th>change</th><th>finding</th><th>severity</th><th>time lost or won</th><th>BEFORE</th><th>AFTER</th></tr>\n", f);
 	for (long i = 0; i < n; i++) {
 		const struct fnd_change *c = &v[i];
 		const char *w = !c->b ? "new" : !c->a ? "gone" : "changed";
 		char d[UNITS_BUF];
 
-		units_dur(d, sizeof(d), (double)c->delta_ns);
-		fprintf(f, "<tr class=\"%s\"><td>%ld</td><td>%s</td><td>%s</td><td>%s &rarr; %s</td><td>%s%s</td><td>",
+		/* the time lost or won as ioreport diff writes it */
+		snprintf(d, sizeof(d), "%+.1f ms", (double)c->delta_ns / 1e6);
+		fprintf(f, "<tr class=\"%s\"><td>%ld</td><td>%s</td><td>%s</td><td>%s &rarr; %s</td><td>%s</td><td>",
 			w, i + 1, w, (c->a ? c->a : c->b)->rule, severity(c->b),
-			severity(c->a), c->delta_ns > 0 ? "+" : "", d);
+			severity(c->a), d);
 		if (c->b)
 			finding_text(f, c->b);
 		fputs("</td><td>", f);

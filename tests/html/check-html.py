@@ -57,8 +57,9 @@ def run(ioreport, *args):
                           stdout=subprocess.PIPE).stdout.decode()
 
 
-def sampled(n):
-    """How many of n requests timeline.c keeps (stats/timeline.h)."""
+def sampled(n, every=1):
+    """How many of n requests timeline.c keeps (stats/timeline.h), and
+    of those the page draws, 1 in every (or every one)."""
     kept, stride = 0, 1
     for i in range(n):
         if i % stride:
@@ -68,7 +69,15 @@ def sampled(n):
             if i % stride:
                 continue
         kept += 1
-    return kept
+    return kept if every == 1 else -(-kept // every)
+
+
+def stride_of(n):
+    """The timeline's stride after n requests."""
+    stride = 1
+    while sampled(n) < -(-n // stride):
+        stride *= 2
+    return stride
 
 
 def devices_text(ioreport, rec):
@@ -320,10 +329,17 @@ def devices(ioreport, page, recs):
                      where)
                 continue
             n = sum(o.get("reqs", 0) for o in truth.values())
-            if s["pt"] != sampled(n) or s["offset_pt"] != sampled(n):
+            m = re.search(r"(\d+) of (\d+) requests drawn \(1 in (\d+)",
+                          s.get("lat_note") or "")
+            every = int(m.group(3)) // stride_of(n) if m else 1
+            want = sampled(n, every)
+            if not m or int(m.group(1)) != want or int(m.group(2)) != n:
+                fail("numbers", "%s: the note says '%s', the sample of %d "
+                     "requests is %d" % (where, m and m.group(0), n, want))
+            if s["pt"] != want or s["offset_pt"] != want:
                 fail("numbers", "%s: %d points (offsets %d), the sample of "
                      "%d requests is %d" % (where, s["pt"], s["offset_pt"],
-                                            n, sampled(n)))
+                                            n, want))
             mx = max((o["d2c_max"] for o in truth.values()
                       if o.get("d2c_max") is not None), default=None)
             if mx is not None and (not s["slow_ms"] or

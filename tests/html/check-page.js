@@ -57,6 +57,7 @@ const { chromium } = require('playwright-core');
         if (svg.classList.contains('latency')) {
           d.pt = svg.querySelectorAll('circle.pt').length;
           d.slow_ms = [...svg.querySelectorAll('circle.slow')].map(c => num(c, 'data-ms'));
+          d.lat_note = svg.nextElementSibling ? svg.nextElementSibling.textContent : '';
         } else if (svg.classList.contains('offset')) {
           d.offset_pt = svg.querySelectorAll('circle.pt').length;
         } else if (svg.classList.contains('throughput')) {

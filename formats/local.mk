@@ -19,7 +19,11 @@ formats_libiorecfmt_a_SOURCES += \
 	formats/tracedat-codec.h \
 	formats/tracedat-codec.c \
 	formats/tracedat-writer.c \
+	formats/tracedat-rd.h \
 	formats/tracedat-reader.c \
+	formats/tracedat-rdio.c \
+	formats/tracedat-meta.c \
+	formats/tracedat-stream.c \
 	formats/iorec-tracedat.h \
 	formats/iorec-tracedat.c
 

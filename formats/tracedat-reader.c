@@ -25,15 +25,7 @@
 #include "tracedat.h"
 #include "tracedat-int.h"
 #include "tracedat-codec.h"
-
-#define RBUF_SIZE	(64u << 10)	/* readahead for sequential parsing */
-#define STREAM_RA_MAX	(256u << 10)	/* readahead of an uncompressed stream */
-#define MAX_BUFFERS	256u		/* instances */
-#define MAX_STRING	4096u		/* names, clocks, compression strings */
-#define MAX_OPT_TEXT	(64u << 10)	/* one UNAME, VERSION, TRACECLOCK, CPUSTAT */
-#define MAX_CPUSTATS	(4u << 20)	/* all CPUSTAT options */
-#define MAX_OPTION	(16u << 20)	/* an interpreted option's data */
-#define SLACK		64u		/* zeroes after a stream's last page */
+#include "tracedat-rd.h"
 
 #define _TRACEDAT_E(name, str) str,
 static const char *const tracedat_error_str[] = { TRACEDAT_ERRORS };
@@ -44,417 +36,18 @@ const char *tracedat_strerror(int err)
 	return fmt_strerror(tracedat_error_str, TRACEDAT_E_BASE, TRACEDAT_E_MAX, err);
 }
 
-struct rbuffer {
-	struct tracedat_buffer pub;
-	char *name;
-	char *clock;
-	struct tracedat_cpu *cpus;
-	uint32_t v6_ncpus;	/* v6 instances: entries in their flyrecord table */
-};
-
-/* A position in a structure: in the file, or in a decompressed section. */
-struct cur {
-	const uint8_t *mem;	/* NULL: the file */
-	uint64_t pos, end;	/* file offsets, or indexes into mem */
-	uint64_t base;		/* mem: the section's file offset, for errors */
-	int overrun;		/* the error for reading past end */
-};
-
-/*
- * Where tracedat_reader_meta_next() stands.  A v7 section is opened in a
- * call of its own (M_NEXT_GROUP), never in the call that yields the last
- * item of the section before, whose data may point into that section.
- */
-enum meta_phase {
-	M_START, M_NEXT_GROUP, M_HEADER_PAGE, M_HEADER_EVENT,
-	M_FTRACE_COUNT, M_FTRACE, M_EVENTS_COUNT, M_SYSTEM, M_EVENT,
-	M_SINGLE, M_DONE,
-};
-
-struct tracedat_reader {
-	int fd;
-	bool own_fd;
-	bool be;
-	struct tracedat_read_opts o;
-	struct tracedat_info info;
-	uint64_t fsize;
-	uint64_t err_off;
-	size_t mem, mem_peak;
-
-	char *compression, *compression_version;
-	char *trace_clock, *uname, *writer_version, *clock;
-	char *cpustats;
-	size_t cpustats_len;
-	bool v6_clock_follows;	/* a TRACECLOCK option: a v6 clock after flyrecord */
-
-	struct rbuffer *buf;
-	uint32_t nbuf;
-	size_t buf_cap;		/* elements allocated in buf */
-	int pending_v6_buffer;	/* v6: index of the instance a CPUCOUNT may follow */
-
-	uint64_t sec_off[TRACEDAT_SEC_CMDLINES + 1];	/* v7 sections by id */
-	uint64_t v6_meta;	/* v6: offset of "header_page" */
-	uint32_t commit_size;
-
-	/* sequential readahead */
-	uint8_t *rbuf;
-	size_t rbuf_cap;
-	uint64_t rbuf_off;
-	size_t rbuf_len;
-
-	/* metadata iteration */
-	enum meta_phase phase;
-	int group;		/* index into groups[] */
-	struct cur mc;
-	uint8_t *sec;		/* a decompressed section */
-	size_t sec_size;
-	uint8_t *item;		/* an item read from the file, NUL-terminated */
-	size_t item_cap;
-	uint8_t *clobbered;	/* the byte replaced by an item's NUL in sec */
-	uint8_t clobbered_val;
-	uint32_t count, index, nev, iev;
-	char system[MAX_STRING];
-
-	enum tracedat_codec codec;	/* the header's compression */
-	struct td_codec_ctx cctx;
-	uint8_t *zin;		/* compressed input of a chunk */
-	size_t zin_cap;
-
-	struct tracedat_stream *streams;
-};
-
-struct tracedat_stream {
-	struct tracedat_reader *r;
-	struct tracedat_stream *next, **pprev;
-	const struct tracedat_buffer *b;
-	uint32_t cpu;
-	uint32_t page_size;
-	bool compressed;
-	uint64_t pos, end;	/* the CPU's data still to read */
-	uint32_t nchunks, chunk;
-	uint8_t *buf;		/* readahead, or one decompressed chunk */
-	size_t cap;
-	size_t blen, bpos;
-	uint64_t buf_off;	/* file offset of buf[0], or of the chunk header */
-	uint64_t index;
-	int err;
-	uint64_t err_off;
-	struct tracedat_stream_stats st;
-};
-
-/* ------------------------------------------------------------------ */
-/* errors, memory */
-
-static int fail(struct tracedat_reader *r, int err, uint64_t off)
-{
-	r->err_off = off;
-	return err;
-}
-
-/* Count n more bytes held, or refuse them. */
-static int mem_take(struct tracedat_reader *r, size_t n)
-{
-	if (n > r->o.mem_limit || r->mem > r->o.mem_limit - n)
-		return -TRACEDAT_E_MEMLIMIT;
-	r->mem += n;
-	if (r->mem > r->mem_peak)
-		r->mem_peak = r->mem;
-	return 0;
-}
-
-static void mem_give(struct tracedat_reader *r, size_t n)
-{
-	r->mem -= n < r->mem ? n : r->mem;
-}
-
-/* Resize a counted buffer to at least n bytes. */
-static int mem_grow(struct tracedat_reader *r, uint8_t **buf, size_t *cap,
-		    size_t n)
-{
-	int ret;
-
-	if (n <= *cap)
-		return 0;
-	ret = mem_take(r, n - *cap);
-	if (ret)
-		return ret;
-	if (fmt_grow((void **)buf, cap, n, 0)) {
-		mem_give(r, n - *cap);
-		return -TRACEDAT_E_NOMEM;
-	}
-	return 0;
-}
-
-static void mem_free(struct tracedat_reader *r, uint8_t **buf, size_t *cap)
-{
-	free(*buf);
-	*buf = NULL;
-	mem_give(r, *cap);
-	*cap = 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* file access */
-
-/* Read exactly n bytes at off; a short read is a cut file. */
-static int pread_all(struct tracedat_reader *r, void *dst, size_t n,
-		     uint64_t off)
-{
-	uint64_t at = off;
-	ssize_t k;
-
-	if (off > r->fsize || n > r->fsize - off)
-		return fail(r, -TRACEDAT_E_TRUNCATED, off);
-	k = fmt_read_all(r->fd, dst, n, &at);
-	if (k < 0)
-		return fail(r, -TRACEDAT_E_IO, at);
-	if ((size_t)k < n)
-		return fail(r, -TRACEDAT_E_TRUNCATED, at);
-	return 0;
-}
-
-/* Read n bytes at off through the readahead buffer. */
-static int ra_read(struct tracedat_reader *r, void *dst, size_t n,
-		   uint64_t off)
-{
-	uint8_t *d = dst;
-
-	while (n) {
-		size_t k;
-
-		if (off < r->rbuf_off || off >= r->rbuf_off + r->rbuf_len) {
-			size_t want = RBUF_SIZE;
-			int ret;
-
-			if (off >= r->fsize)
-				return fail(r, -TRACEDAT_E_TRUNCATED, off);
-			if (want > r->fsize - off)
-				want = (size_t)(r->fsize - off);
-			r->rbuf_len = 0;
-			ret = pread_all(r, r->rbuf, want, off);
-			if (ret)
-				return ret;
-			r->rbuf_off = off;
-			r->rbuf_len = want;
-		}
-		k = (size_t)(r->rbuf_off + r->rbuf_len - off);
-		if (k > n)
-			k = n;
-		memcpy(d, r->rbuf + (off - r->rbuf_off), k);
-		d += k;
-		off += k;
-		n -= k;
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
-/* cursors */
-
-static void cur_file(struct cur *c, uint64_t pos, uint64_t end, int overrun)
-{
-	c->mem = NULL;
-	c->pos = pos;
-	c->end = end;
-	c->base = 0;
-	c->overrun = overrun;
-}
-
-static void cur_mem(struct cur *c, const uint8_t *mem, size_t len,
-		    uint64_t base, int overrun)
-{
-	c->mem = mem;
-	c->pos = 0;
-	c->end = len;
-	c->base = base;
-	c->overrun = overrun;
-}
-
-/* The file offset to report for the cursor's position. */
-static uint64_t cur_off(const struct cur *c)
-{
-	return c->mem ? c->base : c->pos;
-}
-
-static uint64_t cur_left(const struct cur *c)
-{
-	return c->end > c->pos ? c->end - c->pos : 0;
-}
-
-static int cur_read(struct tracedat_reader *r, struct cur *c, void *dst,
-		    size_t n)
-{
-	int ret;
-
-	if (n > cur_left(c))
-		return fail(r, c->overrun, cur_off(c));
-	if (c->mem) {
-		memcpy(dst, c->mem + c->pos, n);
-	} else {
-		ret = ra_read(r, dst, n, c->pos);
-		if (ret)
-			return ret;
-	}
-	c->pos += n;
-	return 0;
-}
-
-static int cur_skip(struct tracedat_reader *r, struct cur *c, uint64_t n)
-{
-	if (n > cur_left(c))
-		return fail(r, c->overrun, cur_off(c));
-	c->pos += n;
-	return 0;
-}
-
-static int cur_u16(struct tracedat_reader *r, struct cur *c, uint16_t *v)
-{
-	uint8_t b[2];
-	int ret = cur_read(r, c, b, 2);
-
-	if (!ret)
-		*v = td_get16(b, r->be);
-	return ret;
-}
-
-static int cur_u32(struct tracedat_reader *r, struct cur *c, uint32_t *v)
-{
-	uint8_t b[4];
-	int ret = cur_read(r, c, b, 4);
-
-	if (!ret)
-		*v = td_get32(b, r->be);
-	return ret;
-}
-
-static int cur_u64(struct tracedat_reader *r, struct cur *c, uint64_t *v)
-{
-	uint8_t b[8];
-	int ret = cur_read(r, c, b, 8);
-
-	if (!ret)
-		*v = td_get64(b, r->be);
-	return ret;
-}
-
-/* The size of width bytes (4 or 8) that precedes an item at c. */
-static int cur_size(struct tracedat_reader *r, struct cur *c, int width,
-		    uint64_t *n)
-{
-	uint32_t n32;
-	int ret;
-
-	if (width != 4)
-		return cur_u64(r, c, n);
-	ret = cur_u32(r, c, &n32);
-	if (!ret)
-		*n = n32;
-	return ret;
-}
-
-/* A NUL-terminated string of at most cap - 1 bytes. */
-static int cur_string(struct tracedat_reader *r, struct cur *c, char *dst,
-		      size_t cap)
-{
-	uint64_t start = cur_off(c);
-
-	for (size_t i = 0; i < cap; i++) {
-		int ret = cur_read(r, c, dst + i, 1);
-
-		if (ret)
-			return ret;
-		if (!dst[i])
-			return 0;
-	}
-	return fail(r, -TRACEDAT_E_BAD_STRING, start);
-}
-
-/* A string inside an option's data, NUL within len. */
-static const char *data_string(const uint8_t *data, size_t len, size_t *pos)
-{
-	const uint8_t *nul;
-
-	if (*pos >= len)
-		return NULL;
-	nul = memchr(data + *pos, 0, len - *pos);
-	if (!nul)
-		return NULL;
-	data += *pos;
-	*pos += (size_t)(nul - data) + 1;
-	return (const char *)data;
-}
-
-/* ------------------------------------------------------------------ */
-/* compressed blocks */
-
-/*
- * Decompress the block "u32 compressed size, u32 raw size, data" found at
- * the start of [off, off + size) into *out (counted, raw size + 1 bytes
- * for a NUL).  errs_at is the offset reported for malformed blocks.
- */
-static int load_block(struct tracedat_reader *r, uint64_t off, uint64_t size,
-		      uint64_t errs_at, uint8_t **out, size_t *out_cap,
-		      size_t *out_len)
-{
-	uint8_t h[8];
-	uint32_t csize, rsize;
-	size_t zcap = 0;
-	uint8_t *z = NULL;
-	int ret;
-
-	if (size < 8)
-		return fail(r, -TRACEDAT_E_BAD_SECTION, errs_at);
-	ret = pread_all(r, h, 8, off);
-	if (ret)
-		return ret;
-	csize = td_get32(h, r->be);
-	rsize = td_get32(h + 4, r->be);
-	if (csize > size - 8)
-		return fail(r, -TRACEDAT_E_BAD_SECTION, errs_at);
-	if (rsize > r->o.item_limit)
-		return fail(r, -TRACEDAT_E_TOO_BIG, errs_at);
-	if (csize > td_codec_bound(r->codec, rsize))
-		return fail(r, -TRACEDAT_E_DECOMPRESS, errs_at);
-	if ((ret = mem_grow(r, out, out_cap, (size_t)rsize + 1)) ||
-	    (ret = mem_grow(r, &z, &zcap, csize ? csize : 1)))
-		goto out;
-	ret = pread_all(r, z, csize, off + 8);
-	if (ret)
-		goto out;
-	ret = td_codec_decompress(&r->cctx, r->codec, *out, rsize, z, csize);
-	if (ret) {
-		ret = fail(r, ret, errs_at);
-		goto out;
-	}
-	(*out)[rsize] = 0;
-	*out_len = rsize;
-out:
-	mem_free(r, &z, &zcap);
-	if (ret)
-		ret = ret == -TRACEDAT_E_MEMLIMIT || ret == -TRACEDAT_E_NOMEM ?
-		      fail(r, ret, errs_at) : ret;
-	return ret;
-}
-
 /* ------------------------------------------------------------------ */
 /* v7 sections */
 
-struct sec_hdr {
-	uint16_t id, flags;
-	uint32_t desc;
-	uint64_t size;
-	uint64_t data;		/* file offset of the data */
-};
-
-static int read_sec_hdr(struct tracedat_reader *r, uint64_t off,
-			struct sec_hdr *s)
+int tdr_read_sec_hdr(struct tracedat_reader *r, uint64_t off,
+		     struct sec_hdr *s)
 {
 	uint8_t h[16];
 	int ret;
 
 	if (off > r->fsize || r->fsize - off < 16)
-		return fail(r, -TRACEDAT_E_BAD_OFFSET, off);
-	ret = ra_read(r, h, 16, off);
+		return tdr_fail(r, -TRACEDAT_E_BAD_OFFSET, off);
+	ret = tdr_ra_read(r, h, 16, off);
 	if (ret)
 		return ret;
 	s->id = td_get16(h, r->be);
@@ -463,11 +56,11 @@ static int read_sec_hdr(struct tracedat_reader *r, uint64_t off,
 	s->size = td_get64(h + 8, r->be);
 	s->data = off + 16;
 	if (s->size > r->fsize - s->data)
-		return fail(r, -TRACEDAT_E_TRUNCATED, off);
+		return tdr_fail(r, -TRACEDAT_E_TRUNCATED, off);
 	if (s->flags & ~TRACEDAT_SEC_FL_COMPRESS)
-		return fail(r, -TRACEDAT_E_BAD_SECTION, off);
+		return tdr_fail(r, -TRACEDAT_E_BAD_SECTION, off);
 	if ((s->flags & TRACEDAT_SEC_FL_COMPRESS) && !strcmp(r->compression, "none"))
-		return fail(r, -TRACEDAT_E_BAD_SECTION, off);
+		return tdr_fail(r, -TRACEDAT_E_BAD_SECTION, off);
 	return 0;
 }
 
@@ -486,14 +79,14 @@ static int walk_sections(struct tracedat_reader *r, uint64_t off)
 		int ret;
 
 		if (r->fsize - off < 16)
-			return fail(r, -TRACEDAT_E_TRUNCATED, off);
-		ret = read_sec_hdr(r, off, &s);
+			return tdr_fail(r, -TRACEDAT_E_TRUNCATED, off);
+		ret = tdr_read_sec_hdr(r, off, &s);
 		if (ret)
 			return ret;
 		strings |= s.id == TRACEDAT_SEC_STRINGS;
 		off = s.data + s.size;
 	}
-	return strings ? 0 : fail(r, -TRACEDAT_E_TRUNCATED, off);
+	return strings ? 0 : tdr_fail(r, -TRACEDAT_E_TRUNCATED, off);
 }
 
 /* ------------------------------------------------------------------ */
@@ -505,10 +98,10 @@ static int keep_text(struct tracedat_reader *r, char **dst, const uint8_t *data,
 	char *s;
 
 	if (len > MAX_OPT_TEXT)
-		return fail(r, -TRACEDAT_E_BAD_OPTION, off);
+		return tdr_fail(r, -TRACEDAT_E_BAD_OPTION, off);
 	s = malloc((size_t)len + 1);
 	if (!s)
-		return fail(r, -TRACEDAT_E_NOMEM, off);
+		return tdr_fail(r, -TRACEDAT_E_NOMEM, off);
 	memcpy(s, data, len);
 	s[len] = 0;
 	free(*dst);
@@ -530,10 +123,10 @@ static int new_buffer(struct tracedat_reader *r, uint64_t off,
 		      struct rbuffer **out)
 {
 	if (r->nbuf >= MAX_BUFFERS)
-		return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
+		return tdr_fail(r, -TRACEDAT_E_BAD_BUFFER, off);
 	if (fmt_grow_array((void **)&r->buf, &r->buf_cap, r->nbuf + 1,
 			   sizeof(*r->buf), 4))
-		return fail(r, -TRACEDAT_E_NOMEM, off);
+		return tdr_fail(r, -TRACEDAT_E_NOMEM, off);
 	*out = &r->buf[r->nbuf++];
 	memset(*out, 0, sizeof(**out));
 	return 0;
@@ -554,10 +147,10 @@ static int buffer_option(struct tracedat_reader *r, const uint8_t *d,
 	int ret;
 
 	*pos = 8;
-	if (len < 8 || !(name = data_string(d, len, pos)) ||
-	    (v7 && !(clock = data_string(d, len, pos))) ||
+	if (len < 8 || !(name = tdr_data_string(d, len, pos)) ||
+	    (v7 && !(clock = tdr_data_string(d, len, pos))) ||
 	    strlen(name) >= MAX_STRING || strlen(clock) >= MAX_STRING)
-		return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
+		return tdr_fail(r, -TRACEDAT_E_BAD_BUFFER, off);
 	ret = new_buffer(r, off, &b);
 	if (ret)
 		return ret;
@@ -566,7 +159,7 @@ static int buffer_option(struct tracedat_reader *r, const uint8_t *d,
 	if (v7)
 		b->clock = strdup(clock);
 	if (!b->name || (v7 && !b->clock))
-		return fail(r, -TRACEDAT_E_NOMEM, off);
+		return tdr_fail(r, -TRACEDAT_E_NOMEM, off);
 	*out = b;
 	return 0;
 }
@@ -584,12 +177,12 @@ static int parse_buffer_v7(struct tracedat_reader *r, uint16_t id,
 
 	if (ret)
 		return ret;
-	ret = read_sec_hdr(r, b->pub.offset, &s);
+	ret = tdr_read_sec_hdr(r, b->pub.offset, &s);
 	if (ret)
 		return ret == -TRACEDAT_E_TRUNCATED ? ret :
-		       fail(r, -TRACEDAT_E_BAD_OFFSET, off);
+		       tdr_fail(r, -TRACEDAT_E_BAD_OFFSET, off);
 	if (s.id != id)
-		return fail(r, -TRACEDAT_E_BAD_BUFFER, b->pub.offset);
+		return tdr_fail(r, -TRACEDAT_E_BAD_BUFFER, b->pub.offset);
 	b->pub.compressed = s.flags & TRACEDAT_SEC_FL_COMPRESS;
 	if (id == TRACEDAT_OPT_BUFFER_TEXT) {
 		b->pub.latency = true;
@@ -597,17 +190,17 @@ static int parse_buffer_v7(struct tracedat_reader *r, uint16_t id,
 		return 0;
 	}
 	if (len - pos < 8)
-		return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
+		return tdr_fail(r, -TRACEDAT_E_BAD_BUFFER, off);
 	b->pub.page_size = td_get32(d + pos, r->be);
 	n = td_get32(d + pos + 4, r->be);
 	pos += 8;
 	if (b->pub.page_size < TRACEDAT_MIN_PAGE ||
 	    b->pub.page_size > TRACEDAT_MAX_PAGE || n > TRACEDAT_MAX_CPUS ||
 	    (len - pos) / 20 < n)
-		return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
+		return tdr_fail(r, -TRACEDAT_E_BAD_BUFFER, off);
 	b->cpus = calloc(n ? n : 1, sizeof(*b->cpus));
 	if (!b->cpus)
-		return fail(r, -TRACEDAT_E_NOMEM, off);
+		return tdr_fail(r, -TRACEDAT_E_NOMEM, off);
 	for (uint32_t i = 0; i < n; i++, pos += 20) {
 		struct tracedat_cpu *c = &b->cpus[i];
 		uint64_t need;
@@ -617,11 +210,11 @@ static int parse_buffer_v7(struct tracedat_reader *r, uint16_t id,
 		c->size = td_get64(d + pos + 12, r->be);
 		need = c->size + (b->pub.compressed && c->size ? 4 : 0);
 		if (c->cpu >= TRACEDAT_MAX_CPUS || (seen[c->cpu / 8] & (1 << c->cpu % 8)))
-			return fail(r, -TRACEDAT_E_BAD_BUFFER, off);
+			return tdr_fail(r, -TRACEDAT_E_BAD_BUFFER, off);
 		seen[c->cpu / 8] |= 1 << c->cpu % 8;
 		if (need < c->size || c->offset > r->fsize ||
 		    need > r->fsize - c->offset)
-			return fail(r, -TRACEDAT_E_BAD_OFFSET, off);
+			return tdr_fail(r, -TRACEDAT_E_BAD_OFFSET, off);
 	}
 	b->pub.ncpus = n;
 	return 0;
@@ -647,7 +240,7 @@ static int parse_option(struct tracedat_reader *r, uint16_t id,
 		errno = 0;
 		v = strtoll(num, NULL, 0);
 		if (errno)
-			return fail(r, -TRACEDAT_E_BAD_OPTION, off);
+			return tdr_fail(r, -TRACEDAT_E_BAD_OPTION, off);
 		if (id == TRACEDAT_OPT_DATE) {
 			r->info.has_date = true;
 			v *= 1000;
@@ -659,10 +252,10 @@ static int parse_option(struct tracedat_reader *r, uint16_t id,
 		char *ns;
 
 		if (len > MAX_OPT_TEXT || r->cpustats_len + len + 2 > MAX_CPUSTATS)
-			return fail(r, -TRACEDAT_E_BAD_OPTION, off);
+			return tdr_fail(r, -TRACEDAT_E_BAD_OPTION, off);
 		ns = realloc(r->cpustats, r->cpustats_len + len + 2);
 		if (!ns)
-			return fail(r, -TRACEDAT_E_NOMEM, off);
+			return tdr_fail(r, -TRACEDAT_E_NOMEM, off);
 		r->cpustats = ns;
 		/* as libtracecmd: the NUL becomes the separating newline */
 		if (len && !d[len - 1])
@@ -701,7 +294,7 @@ static int parse_option(struct tracedat_reader *r, uint16_t id,
 		break;
 	case TRACEDAT_OPT_CPUCOUNT:
 		if (len < 4 || td_get32(d, r->be) > TRACEDAT_MAX_CPUS)
-			return fail(r, -TRACEDAT_E_BAD_OPTION, off);
+			return tdr_fail(r, -TRACEDAT_E_BAD_OPTION, off);
 		if (r->info.version == 7)
 			r->info.ncpus = td_get32(d, r->be);
 		else if (r->pending_v6_buffer >= 0)
@@ -725,14 +318,14 @@ static int parse_option(struct tracedat_reader *r, uint16_t id,
 		uint64_t at;
 
 		if (r->info.version != 7 || len < 8)
-			return fail(r, -TRACEDAT_E_BAD_OPTION, off);
+			return tdr_fail(r, -TRACEDAT_E_BAD_OPTION, off);
 		at = td_get64(d, r->be);
-		ret = read_sec_hdr(r, at, &s);
+		ret = tdr_read_sec_hdr(r, at, &s);
 		if (ret)
 			return ret == -TRACEDAT_E_TRUNCATED ? ret :
-			       fail(r, -TRACEDAT_E_BAD_OFFSET, off);
+			       tdr_fail(r, -TRACEDAT_E_BAD_OFFSET, off);
 		if (s.id != id)
-			return fail(r, -TRACEDAT_E_BAD_SECTION, at);
+			return tdr_fail(r, -TRACEDAT_E_BAD_SECTION, at);
 		r->sec_off[id] = at;
 		break;
 	}
@@ -777,29 +370,29 @@ static int parse_options(struct tracedat_reader *r, struct cur *c,
 
 	r->pending_v6_buffer = -1;
 	for (;;) {
-		uint64_t at = cur_off(c);
+		uint64_t at = tdr_cur_off(c);
 		uint16_t id;
 		uint32_t len;
 
-		if ((ret = cur_u16(r, c, &id)))
+		if ((ret = tdr_cur_u16(r, c, &id)))
 			break;
 		if (r->info.version == 6 && id == TRACEDAT_OPT_DONE)
 			break;
-		if ((ret = cur_u32(r, c, &len)))
+		if ((ret = tdr_cur_u32(r, c, &len)))
 			break;
-		if (len > cur_left(c)) {
-			ret = fail(r, -TRACEDAT_E_BAD_OPTION, at);
+		if (len > tdr_cur_left(c)) {
+			ret = tdr_fail(r, -TRACEDAT_E_BAD_OPTION, at);
 			break;
 		}
 		if (id == TRACEDAT_OPT_DONE) {
 			uint8_t b[8];
 
 			if (len < 8) {
-				ret = fail(r, -TRACEDAT_E_BAD_OPTION, at);
+				ret = tdr_fail(r, -TRACEDAT_E_BAD_OPTION, at);
 				break;
 			}
-			*next_at = cur_off(c);
-			ret = cur_read(r, c, b, 8);
+			*next_at = tdr_cur_off(c);
+			ret = tdr_cur_read(r, c, b, 8);
 			if (!ret)
 				*next = td_get64(b, r->be);
 			break;
@@ -808,23 +401,23 @@ static int parse_options(struct tracedat_reader *r, struct cur *c,
 			r->info.options++;
 			r->info.unknown_options += id > TRACEDAT_OPT_BUFFER_TEXT;
 			r->pending_v6_buffer = -1;
-			if ((ret = cur_skip(r, c, len)))
+			if ((ret = tdr_cur_skip(r, c, len)))
 				break;
 			continue;
 		}
 		if (len > MAX_OPTION) {
-			ret = fail(r, -TRACEDAT_E_BAD_OPTION, at);
+			ret = tdr_fail(r, -TRACEDAT_E_BAD_OPTION, at);
 			break;
 		}
-		if ((ret = mem_grow(r, &data, &cap, len ? len : 1))) {
-			ret = fail(r, ret, at);
+		if ((ret = tdr_mem_grow(r, &data, &cap, len ? len : 1))) {
+			ret = tdr_fail(r, ret, at);
 			break;
 		}
-		if ((ret = cur_read(r, c, data, len)) ||
+		if ((ret = tdr_cur_read(r, c, data, len)) ||
 		    (ret = parse_option(r, id, data, len, at)))
 			break;
 	}
-	mem_free(r, &data, &cap);
+	tdr_mem_free(r, &data, &cap);
 	return ret;
 }
 
@@ -846,24 +439,24 @@ static int read_options_v7(struct tracedat_reader *r, uint64_t off, uint64_t ref
 
 		/* each section further on: the chain cannot loop */
 		if (off <= prev)
-			return fail(r, -TRACEDAT_E_BAD_OPTION, ref);
-		ret = read_sec_hdr(r, off, &s);
+			return tdr_fail(r, -TRACEDAT_E_BAD_OPTION, ref);
+		ret = tdr_read_sec_hdr(r, off, &s);
 		if (ret == -TRACEDAT_E_BAD_OFFSET)
-			return fail(r, ret, ref);
+			return tdr_fail(r, ret, ref);
 		if (ret)
 			return ret;
 		if (s.id != TRACEDAT_OPT_DONE)
-			return fail(r, -TRACEDAT_E_BAD_SECTION, off);
+			return tdr_fail(r, -TRACEDAT_E_BAD_SECTION, off);
 		if (s.flags & TRACEDAT_SEC_FL_COMPRESS) {
-			ret = load_block(r, s.data, s.size, off, &mem, &cap, &len);
+			ret = tdr_load_block(r, s.data, s.size, off, &mem, &cap, &len);
 			if (ret)
 				return ret;
-			cur_mem(&c, mem, len, off, -TRACEDAT_E_BAD_OPTION);
+			tdr_cur_mem(&c, mem, len, off, -TRACEDAT_E_BAD_OPTION);
 		} else {
-			cur_file(&c, s.data, s.data + s.size, -TRACEDAT_E_BAD_OPTION);
+			tdr_cur_file(&c, s.data, s.data + s.size, -TRACEDAT_E_BAD_OPTION);
 		}
 		ret = parse_options(r, &c, &next, &ref);
-		mem_free(r, &mem, &cap);
+		tdr_mem_free(r, &mem, &cap);
 		if (ret)
 			return ret;
 		if (s.flags & TRACEDAT_SEC_FL_COMPRESS)
@@ -878,29 +471,29 @@ static int read_options_v7(struct tracedat_reader *r, uint64_t off, uint64_t ref
 /* version 6 */
 
 /* Skip "u32|u64 size, data" at c. */
-static int skip_sized(struct tracedat_reader *r, struct cur *c, int width)
+int tdr_skip_sized(struct tracedat_reader *r, struct cur *c, int width)
 {
-	uint64_t at = cur_off(c), n;
-	int ret = cur_size(r, c, width, &n);
+	uint64_t at = tdr_cur_off(c), n;
+	int ret = tdr_cur_size(r, c, width, &n);
 
 	if (ret)
 		return ret;
-	if (n > cur_left(c))
-		return fail(r, -TRACEDAT_E_TRUNCATED, at);
-	return cur_skip(r, c, n);
+	if (n > tdr_cur_left(c))
+		return tdr_fail(r, -TRACEDAT_E_TRUNCATED, at);
+	return tdr_cur_skip(r, c, n);
 }
 
-static int expect(struct tracedat_reader *r, struct cur *c, const char *tag,
-		  size_t len, int err)
+int tdr_expect(struct tracedat_reader *r, struct cur *c, const char *tag,
+	       size_t len, int err)
 {
 	char b[16];
-	uint64_t at = cur_off(c);
-	int ret = cur_read(r, c, b, len);
+	uint64_t at = tdr_cur_off(c);
+	int ret = tdr_cur_read(r, c, b, len);
 
 	if (ret)
 		return ret;
 	if (memcmp(b, tag, len))
-		return fail(r, err, at);
+		return tdr_fail(r, err, at);
 	return 0;
 }
 
@@ -910,19 +503,19 @@ static int read_flyrecord_v6(struct tracedat_reader *r, struct cur *c,
 {
 	b->cpus = calloc(ncpus ? ncpus : 1, sizeof(*b->cpus));
 	if (!b->cpus)
-		return fail(r, -TRACEDAT_E_NOMEM, cur_off(c));
+		return tdr_fail(r, -TRACEDAT_E_NOMEM, tdr_cur_off(c));
 	for (uint32_t i = 0; i < ncpus; i++) {
 		struct tracedat_cpu *cpu = &b->cpus[i];
-		uint64_t at = cur_off(c);
+		uint64_t at = tdr_cur_off(c);
 		int ret;
 
-		if ((ret = cur_u64(r, c, &cpu->offset)) ||
-		    (ret = cur_u64(r, c, &cpu->size)))
+		if ((ret = tdr_cur_u64(r, c, &cpu->offset)) ||
+		    (ret = tdr_cur_u64(r, c, &cpu->size)))
 			return ret;
 		cpu->cpu = i;
 		if (cpu->size && (cpu->offset > r->fsize ||
 				  cpu->size > r->fsize - cpu->offset))
-			return fail(r, -TRACEDAT_E_BAD_OFFSET, at);
+			return tdr_fail(r, -TRACEDAT_E_BAD_OFFSET, at);
 	}
 	b->pub.ncpus = ncpus;
 	b->pub.page_size = r->info.page_size;
@@ -935,42 +528,42 @@ static int read_v6(struct tracedat_reader *r, uint64_t off)
 	uint32_t n, ncpus;
 	int ret;
 
-	cur_file(&c, off, r->fsize, -TRACEDAT_E_TRUNCATED);
+	tdr_cur_file(&c, off, r->fsize, -TRACEDAT_E_TRUNCATED);
 	r->v6_meta = off;
-	if ((ret = expect(r, &c, "header_page", 12, -TRACEDAT_E_BAD_METADATA)) ||
-	    (ret = skip_sized(r, &c, 8)) ||
-	    (ret = expect(r, &c, "header_event", 13, -TRACEDAT_E_BAD_METADATA)) ||
-	    (ret = skip_sized(r, &c, 8)) || (ret = cur_u32(r, &c, &n)))
+	if ((ret = tdr_expect(r, &c, "header_page", 12, -TRACEDAT_E_BAD_METADATA)) ||
+	    (ret = tdr_skip_sized(r, &c, 8)) ||
+	    (ret = tdr_expect(r, &c, "header_event", 13, -TRACEDAT_E_BAD_METADATA)) ||
+	    (ret = tdr_skip_sized(r, &c, 8)) || (ret = tdr_cur_u32(r, &c, &n)))
 		return ret;
 	for (uint32_t i = 0; i < n; i++)
-		if ((ret = skip_sized(r, &c, 8)))
+		if ((ret = tdr_skip_sized(r, &c, 8)))
 			return ret;
-	if ((ret = cur_u32(r, &c, &n)))
+	if ((ret = tdr_cur_u32(r, &c, &n)))
 		return ret;
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t nev;
 
-		if ((ret = cur_string(r, &c, r->system, sizeof(r->system))) ||
-		    (ret = cur_u32(r, &c, &nev)))
+		if ((ret = tdr_cur_string(r, &c, r->system, sizeof(r->system))) ||
+		    (ret = tdr_cur_u32(r, &c, &nev)))
 			return ret;
 		for (uint32_t j = 0; j < nev; j++)
-			if ((ret = skip_sized(r, &c, 8)))
+			if ((ret = tdr_skip_sized(r, &c, 8)))
 				return ret;
 	}
-	if ((ret = skip_sized(r, &c, 4)) || (ret = skip_sized(r, &c, 4)) ||
-	    (ret = skip_sized(r, &c, 8)))
+	if ((ret = tdr_skip_sized(r, &c, 4)) || (ret = tdr_skip_sized(r, &c, 4)) ||
+	    (ret = tdr_skip_sized(r, &c, 8)))
 		return ret;
-	if ((ret = cur_u32(r, &c, &ncpus)))
+	if ((ret = tdr_cur_u32(r, &c, &ncpus)))
 		return ret;
 	if (ncpus > TRACEDAT_MAX_CPUS)
-		return fail(r, -TRACEDAT_E_BAD_METADATA, cur_off(&c) - 4);
+		return tdr_fail(r, -TRACEDAT_E_BAD_METADATA, tdr_cur_off(&c) - 4);
 	r->info.ncpus = ncpus;
 
 	for (;;) {
 		char tag[10];
-		uint64_t at = cur_off(&c);
+		uint64_t at = tdr_cur_off(&c);
 
-		if ((ret = cur_read(r, &c, tag, 10)))
+		if ((ret = tdr_cur_read(r, &c, tag, 10)))
 			return ret;
 		if (!memcmp(tag, "options  ", 10)) {
 			uint64_t unused, unused_at;
@@ -993,7 +586,7 @@ static int read_v6(struct tracedat_reader *r, uint64_t off)
 			memset(b, 0, sizeof(*b));
 			b->name = strdup("");
 			if (!b->name)
-				return fail(r, -TRACEDAT_E_NOMEM, at);
+				return tdr_fail(r, -TRACEDAT_E_NOMEM, at);
 			b->pub.offset = at;
 			if (tag[0] == 'l') {
 				b->pub.latency = true;
@@ -1007,12 +600,12 @@ static int read_v6(struct tracedat_reader *r, uint64_t off)
 				uint64_t clen;
 				char text[MAX_STRING];
 
-				at = cur_off(&c);
-				if ((ret = cur_u64(r, &c, &clen)))
+				at = tdr_cur_off(&c);
+				if ((ret = tdr_cur_u64(r, &c, &clen)))
 					return ret;
 				if (clen >= sizeof(text))
-					return fail(r, -TRACEDAT_E_BAD_BUFFER, at);
-				if ((ret = cur_read(r, &c, text, (size_t)clen)))
+					return tdr_fail(r, -TRACEDAT_E_BAD_BUFFER, at);
+				if ((ret = tdr_cur_read(r, &c, text, (size_t)clen)))
 					return ret;
 				text[clen] = 0;
 				free(r->clock);
@@ -1020,7 +613,7 @@ static int read_v6(struct tracedat_reader *r, uint64_t off)
 			}
 			return 0;
 		}
-		return fail(r, -TRACEDAT_E_BAD_BUFFER, at);
+		return tdr_fail(r, -TRACEDAT_E_BAD_BUFFER, at);
 	}
 }
 
@@ -1033,9 +626,9 @@ static int read_instances_v6(struct tracedat_reader *r)
 		int ret;
 
 		if (b->pub.offset > r->fsize)
-			return fail(r, -TRACEDAT_E_BAD_OFFSET, b->pub.offset);
-		cur_file(&c, b->pub.offset, r->fsize, -TRACEDAT_E_TRUNCATED);
-		ret = expect(r, &c, "flyrecord", 10, -TRACEDAT_E_BAD_BUFFER);
+			return tdr_fail(r, -TRACEDAT_E_BAD_OFFSET, b->pub.offset);
+		tdr_cur_file(&c, b->pub.offset, r->fsize, -TRACEDAT_E_TRUNCATED);
+		ret = tdr_expect(r, &c, "flyrecord", 10, -TRACEDAT_E_BAD_BUFFER);
 		if (!ret)
 			ret = read_flyrecord_v6(r, &c, b, b->v6_ncpus);
 		if (ret)
@@ -1087,251 +680,6 @@ static uint32_t commit_size_of(const char *text, size_t len)
 }
 
 /* ------------------------------------------------------------------ */
-/* metadata items */
-
-static void restore_clobbered(struct tracedat_reader *r)
-{
-	if (r->clobbered) {
-		*r->clobbered = r->clobbered_val;
-		r->clobbered = NULL;
-	}
-}
-
-/* Open the metadata section with id for the cursor; 0 when absent. */
-static int open_section(struct tracedat_reader *r, uint16_t id, bool *present)
-{
-	struct sec_hdr s;
-	uint64_t off = r->sec_off[id];
-	size_t len = 0;
-	int ret;
-
-	*present = false;
-	mem_free(r, &r->sec, &r->sec_size);
-	if (!off)
-		return 0;
-	ret = read_sec_hdr(r, off, &s);
-	if (ret)
-		return ret;
-	if (s.flags & TRACEDAT_SEC_FL_COMPRESS) {
-		ret = load_block(r, s.data, s.size, off, &r->sec, &r->sec_size, &len);
-		if (ret)
-			return ret;
-		cur_mem(&r->mc, r->sec, len, off, -TRACEDAT_E_BAD_METADATA);
-	} else {
-		cur_file(&r->mc, s.data, s.data + s.size, -TRACEDAT_E_BAD_METADATA);
-	}
-	*present = true;
-	return 0;
-}
-
-/* Take an item of n bytes at the cursor into m: 1, or an error. */
-static int take_item(struct tracedat_reader *r, struct tracedat_meta *m,
-		     uint64_t n, uint64_t at)
-{
-	struct cur *c = &r->mc;
-	int ret;
-
-	if (n > r->o.item_limit)
-		return fail(r, -TRACEDAT_E_TOO_BIG, at);
-	if (n > cur_left(c))
-		return fail(r, c->overrun, at);
-	m->len = (size_t)n;
-	m->offset = c->mem ? c->base : c->pos;
-	if (c->mem) {
-		/* the byte after the item becomes its NUL until the next call */
-		uint8_t *p = (uint8_t *)c->mem + c->pos;
-
-		r->clobbered = p + n;
-		r->clobbered_val = p[n];
-		p[n] = 0;
-		m->data = (const char *)p;
-		c->pos += n;
-		return 1;
-	}
-	ret = mem_grow(r, &r->item, &r->item_cap, (size_t)n + 1);
-	if (ret)
-		return fail(r, ret, at);
-	ret = cur_read(r, c, r->item, (size_t)n);
-	if (ret)
-		return ret;
-	r->item[n] = 0;
-	m->data = (const char *)r->item;
-	return 1;
-}
-
-/* Take an item preceded by its size (width 4 or 8 bytes): 1, or an error. */
-static int take_sized(struct tracedat_reader *r, struct tracedat_meta *m,
-		      enum tracedat_meta_kind kind, int width)
-{
-	uint64_t at = cur_off(&r->mc), n;
-	int ret = cur_size(r, &r->mc, width, &n);
-
-	if (ret)
-		return ret;
-	m->kind = kind;
-	m->system = kind == TRACEDAT_META_FTRACE_FORMAT ? "ftrace" :
-		    kind == TRACEDAT_META_EVENT_FORMAT ? r->system : NULL;
-	return take_item(r, m, n, at);
-}
-
-/*
- * Count one more entry of a list of n (*i taken so far); false when the
- * list is done, and the iteration goes on at phase then.
- */
-static bool list_next(struct tracedat_reader *r, uint32_t *i, uint32_t n,
-		      enum meta_phase then)
-{
-	if (*i == n) {
-		r->phase = then;
-		return false;
-	}
-	(*i)++;
-	return true;
-}
-
-/* The groups of metadata items, in file order: a v7 section each. */
-static const struct {
-	uint16_t sec;
-	enum meta_phase phase;		/* the group's first phase */
-	enum tracedat_meta_kind kind;	/* but the headers': the items' kind */
-	int width;			/* and their size's width */
-} groups[] = {
-	{ TRACEDAT_SEC_HEADER_INFO, M_HEADER_PAGE, 0, 0 },
-	{ TRACEDAT_SEC_FTRACE_EVENTS, M_FTRACE_COUNT, TRACEDAT_META_FTRACE_FORMAT, 8 },
-	{ TRACEDAT_SEC_EVENT_FORMATS, M_EVENTS_COUNT, TRACEDAT_META_EVENT_FORMAT, 8 },
-	{ TRACEDAT_SEC_KALLSYMS, M_SINGLE, TRACEDAT_META_KALLSYMS, 4 },
-	{ TRACEDAT_SEC_PRINTK, M_SINGLE, TRACEDAT_META_PRINTK, 4 },
-	{ TRACEDAT_SEC_CMDLINES, M_SINGLE, TRACEDAT_META_CMDLINES, 8 },
-};
-#define NGROUPS ((int)(sizeof(groups) / sizeof(groups[0])))
-
-/*
- * Enter the next group: v6 items all follow each other in the file; a v7
- * group is its section, skipped when the file has none (the headers are
- * required) and, for kallsyms the caller does not want, never read.
- */
-static int next_group(struct tracedat_reader *r)
-{
-	bool skip = r->o.flags & TRACEDAT_R_SKIP_KALLSYMS;
-
-	while (++r->group < NGROUPS) {
-		uint16_t id = groups[r->group].sec;
-		bool present = true;
-		int ret;
-
-		r->phase = groups[r->group].phase;
-		if (r->info.version == 6)
-			return 0;
-		if (skip && id == TRACEDAT_SEC_KALLSYMS)
-			continue;
-		ret = open_section(r, id, &present);
-		if (ret)
-			return ret;
-		if (present)
-			return 0;
-		if (id == TRACEDAT_SEC_HEADER_INFO)
-			return fail(r, -TRACEDAT_E_NO_SECTION, 0);
-	}
-	r->phase = M_DONE;
-	return 0;
-}
-
-/* One step: 1 with an item, 0 at the end, or an error. */
-static int meta_step(struct tracedat_reader *r, struct tracedat_meta *m)
-{
-	int ret;
-
-	for (;;) {
-		switch (r->phase) {
-		case M_START:
-			if (r->info.version == 6)
-				cur_file(&r->mc, r->v6_meta, r->fsize,
-					 -TRACEDAT_E_TRUNCATED);
-			r->group = -1;
-			r->phase = M_NEXT_GROUP;
-			break;
-		case M_NEXT_GROUP:
-			ret = next_group(r);
-			if (ret)
-				return ret;
-			break;
-		case M_HEADER_PAGE:
-		case M_HEADER_EVENT: {
-			bool hp = r->phase == M_HEADER_PAGE;
-
-			r->phase = hp ? M_HEADER_EVENT : M_NEXT_GROUP;
-			ret = expect(r, &r->mc, hp ? "header_page" : "header_event",
-				     hp ? 12 : 13, -TRACEDAT_E_BAD_METADATA);
-			if (ret)
-				return ret;
-			return take_sized(r, m, hp ? TRACEDAT_META_HEADER_PAGE :
-					  TRACEDAT_META_HEADER_EVENT, 8);
-		}
-		case M_FTRACE_COUNT:
-		case M_EVENTS_COUNT:
-			ret = cur_u32(r, &r->mc, &r->count);
-			if (ret)
-				return ret;
-			r->index = 0;
-			r->phase = r->phase == M_FTRACE_COUNT ? M_FTRACE : M_SYSTEM;
-			break;
-		case M_FTRACE:
-		case M_EVENT: {
-			/* the next format of ftrace's list, or of a system's */
-			bool ev = r->phase == M_EVENT;
-
-			if (!list_next(r, ev ? &r->iev : &r->index,
-				       ev ? r->nev : r->count,
-				       ev ? M_SYSTEM : M_NEXT_GROUP))
-				break;
-			return take_sized(r, m, groups[r->group].kind,
-					  groups[r->group].width);
-		}
-		case M_SYSTEM:
-			if (!list_next(r, &r->index, r->count, M_NEXT_GROUP))
-				break;
-			ret = cur_string(r, &r->mc, r->system, sizeof(r->system));
-			if (!ret)
-				ret = cur_u32(r, &r->mc, &r->nev);
-			if (ret)
-				return ret;
-			r->iev = 0;
-			r->phase = M_EVENT;
-			break;
-		case M_SINGLE:
-			r->phase = M_NEXT_GROUP;
-			if (groups[r->group].kind == TRACEDAT_META_KALLSYMS &&
-			    (r->o.flags & TRACEDAT_R_SKIP_KALLSYMS)) {
-				ret = skip_sized(r, &r->mc, 4);
-				if (ret)
-					return ret;
-				break;
-			}
-			return take_sized(r, m, groups[r->group].kind,
-					  groups[r->group].width);
-		case M_DONE:
-			return 0;
-		}
-	}
-}
-
-int tracedat_reader_meta_next(struct tracedat_reader *r, struct tracedat_meta *m)
-{
-	int ret;
-
-	restore_clobbered(r);
-	memset(m, 0, sizeof(*m));
-	ret = meta_step(r, m);
-	if (ret <= 0) {
-		/* the end, or an error: free everything, start over next time */
-		mem_free(r, &r->sec, &r->sec_size);
-		mem_free(r, &r->item, &r->item_cap);
-		r->phase = M_START;
-	}
-	return ret;
-}
-
-/* ------------------------------------------------------------------ */
 /* open and close */
 
 static int read_header(struct tracedat_reader *r, uint64_t *end)
@@ -1341,59 +689,59 @@ static int read_header(struct tracedat_reader *r, uint64_t *end)
 	uint8_t b[6];
 	int ret;
 
-	cur_file(&c, 0, r->fsize, -TRACEDAT_E_TRUNCATED);
+	tdr_cur_file(&c, 0, r->fsize, -TRACEDAT_E_TRUNCATED);
 	if (r->fsize < TRACEDAT_MAGIC_LEN)
-		return fail(r, -TRACEDAT_E_BAD_MAGIC, 0);
-	if ((ret = expect(r, &c, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN,
-			  -TRACEDAT_E_BAD_MAGIC)))
+		return tdr_fail(r, -TRACEDAT_E_BAD_MAGIC, 0);
+	if ((ret = tdr_expect(r, &c, TRACEDAT_MAGIC, TRACEDAT_MAGIC_LEN,
+			      -TRACEDAT_E_BAD_MAGIC)))
 		return ret;
-	ret = cur_string(r, &c, s, 16);
+	ret = tdr_cur_string(r, &c, s, 16);
 	if (ret)
 		return ret == -TRACEDAT_E_BAD_STRING ?
-		       fail(r, -TRACEDAT_E_BAD_VERSION, TRACEDAT_MAGIC_LEN) : ret;
+		       tdr_fail(r, -TRACEDAT_E_BAD_VERSION, TRACEDAT_MAGIC_LEN) : ret;
 	if (strcmp(s, "6") && strcmp(s, "7"))
-		return fail(r, -TRACEDAT_E_BAD_VERSION, TRACEDAT_MAGIC_LEN);
+		return tdr_fail(r, -TRACEDAT_E_BAD_VERSION, TRACEDAT_MAGIC_LEN);
 	r->info.version = s[0] - '0';
-	if ((ret = cur_read(r, &c, b, 6)))
+	if ((ret = tdr_cur_read(r, &c, b, 6)))
 		return ret;
 	if (b[0] > 1 || (b[1] != 4 && b[1] != 8))
-		return fail(r, -TRACEDAT_E_BAD_HEADER, cur_off(&c) - 6);
+		return tdr_fail(r, -TRACEDAT_E_BAD_HEADER, tdr_cur_off(&c) - 6);
 	r->be = b[0] == 1;
 	r->info.big_endian = r->be;
 	r->info.long_size = b[1];
 	r->info.page_size = td_get32(b + 2, r->be);
 	if (r->info.page_size < TRACEDAT_MIN_PAGE ||
 	    r->info.page_size > TRACEDAT_MAX_PAGE)
-		return fail(r, -TRACEDAT_E_BAD_HEADER, cur_off(&c) - 4);
+		return tdr_fail(r, -TRACEDAT_E_BAD_HEADER, tdr_cur_off(&c) - 4);
 	if (r->info.version == 7) {
-		uint64_t at = cur_off(&c);
+		uint64_t at = tdr_cur_off(&c);
 		uint64_t opt;
 
-		if ((ret = cur_string(r, &c, s, 64)))
+		if ((ret = tdr_cur_string(r, &c, s, 64)))
 			return ret;
 		r->compression = strdup(s);
-		if ((ret = cur_string(r, &c, s, 64)))
+		if ((ret = tdr_cur_string(r, &c, s, 64)))
 			return ret;
 		r->compression_version = strdup(s);
 		if (!r->compression || !r->compression_version)
-			return fail(r, -TRACEDAT_E_NOMEM, at);
+			return tdr_fail(r, -TRACEDAT_E_NOMEM, at);
 		ret = td_codec_by_name(r->compression);
 		if (ret < 0)
-			return fail(r, ret, at);
+			return tdr_fail(r, ret, at);
 		r->codec = (enum tracedat_codec)ret;
-		if ((ret = cur_u64(r, &c, &opt)))
+		if ((ret = tdr_cur_u64(r, &c, &opt)))
 			return ret;
-		*end = cur_off(&c);
+		*end = tdr_cur_off(&c);
 		if (!opt)
-			return fail(r, -TRACEDAT_E_NO_SECTION, *end - 8);
+			return tdr_fail(r, -TRACEDAT_E_NO_SECTION, *end - 8);
 		r->sec_off[0] = opt;	/* the first options section */
 		return 0;
 	}
 	r->compression = strdup("none");
 	r->compression_version = strdup("");
 	if (!r->compression || !r->compression_version)
-		return fail(r, -TRACEDAT_E_NOMEM, 0);
-	*end = cur_off(&c);
+		return tdr_fail(r, -TRACEDAT_E_NOMEM, 0);
+	*end = tdr_cur_off(&c);
 	return 0;
 }
 
@@ -1407,9 +755,9 @@ static int read_page_layout(struct tracedat_reader *r)
 	ret = tracedat_reader_meta_next(r, &m);
 	if (ret > 0 && m.kind == TRACEDAT_META_HEADER_PAGE)
 		r->commit_size = commit_size_of(m.data, m.len);
-	restore_clobbered(r);
-	mem_free(r, &r->sec, &r->sec_size);
-	mem_free(r, &r->item, &r->item_cap);
+	tdr_restore_clobbered(r);
+	tdr_mem_free(r, &r->sec, &r->sec_size);
+	tdr_mem_free(r, &r->item, &r->item_cap);
 	r->phase = M_START;
 	if (ret < 0)
 		return ret;
@@ -1418,11 +766,11 @@ static int read_page_layout(struct tracedat_reader *r)
 	r->info.kernel_long_size = (uint8_t)r->commit_size;
 	r->info.page_header_size = 8 + r->commit_size;
 	if (r->info.page_header_size >= r->info.page_size)
-		return fail(r, -TRACEDAT_E_BAD_HEADER, 0);
+		return tdr_fail(r, -TRACEDAT_E_BAD_HEADER, 0);
 	for (uint32_t i = 0; i < r->nbuf; i++)
 		if (!r->buf[i].pub.latency &&
 		    r->buf[i].pub.page_size <= r->info.page_header_size)
-			return fail(r, -TRACEDAT_E_BAD_BUFFER, r->buf[i].pub.offset);
+			return tdr_fail(r, -TRACEDAT_E_BAD_BUFFER, r->buf[i].pub.offset);
 	return 0;
 }
 
@@ -1474,13 +822,13 @@ static int open_file(struct tracedat_reader *r)
 	int ret;
 
 	if (fstat(r->fd, &st) < 0)
-		return fail(r, -TRACEDAT_E_IO, 0);
+		return tdr_fail(r, -TRACEDAT_E_IO, 0);
 	if (!S_ISREG(st.st_mode))
-		return fail(r, -TRACEDAT_E_NOT_SEEKABLE, 0);
+		return tdr_fail(r, -TRACEDAT_E_NOT_SEEKABLE, 0);
 	r->fsize = (uint64_t)st.st_size;
-	ret = mem_grow(r, &r->rbuf, &r->rbuf_cap, RBUF_SIZE);
+	ret = tdr_mem_grow(r, &r->rbuf, &r->rbuf_cap, RBUF_SIZE);
 	if (ret)
-		return fail(r, ret, 0);
+		return tdr_fail(r, ret, 0);
 	if ((ret = read_header(r, &end)))
 		return ret;
 	if (r->info.version == 7) {
@@ -1488,7 +836,7 @@ static int open_file(struct tracedat_reader *r)
 		    (ret = read_options_v7(r, r->sec_off[0], end - 8)))
 			return ret;
 		if (!r->sec_off[TRACEDAT_SEC_HEADER_INFO])
-			return fail(r, -TRACEDAT_E_NO_SECTION, r->sec_off[0]);
+			return tdr_fail(r, -TRACEDAT_E_NO_SECTION, r->sec_off[0]);
 	} else {
 		if ((ret = read_v6(r, end)) || (ret = read_instances_v6(r)))
 			return ret;
@@ -1615,256 +963,3 @@ void tracedat_reader_close(struct tracedat_reader *r)
 	free(r);
 }
 
-/* ------------------------------------------------------------------ */
-/* pages */
-
-int tracedat_page_parse(const struct tracedat_reader *r, const uint8_t *page,
-			uint32_t len, struct tracedat_page *pg)
-{
-	uint32_t hs = r->info.page_header_size, cs = r->commit_size;
-	uint64_t commit;
-	uint32_t size;
-
-	if (len < hs)
-		return -TRACEDAT_E_BAD_PAGE;
-	pg->ts = td_get64(page, r->be);
-	commit = cs == 8 ? td_get64(page + 8, r->be) : td_get32(page + 8, r->be);
-	size = (uint32_t)commit & TRACEDAT_COMMIT_MASK;
-	if (size > len - hs)
-		return -TRACEDAT_E_BAD_PAGE;
-	pg->commit = size;
-	pg->lost = 0;
-	if (commit & TRACEDAT_MISSED_EVENTS) {
-		if (commit & TRACEDAT_MISSED_STORED) {
-			/* the count follows the events */
-			if (cs > len - hs - size)
-				return -TRACEDAT_E_BAD_PAGE;
-			pg->lost = cs == 8 ? (int64_t)td_get64(page + hs + size, r->be) :
-				   (int64_t)td_get32(page + hs + size, r->be);
-			if (pg->lost < 0)
-				pg->lost = INT64_MAX;
-		} else {
-			pg->lost = -1;
-		}
-	}
-	return 0;
-}
-
-struct tracedat_stream *tracedat_stream_open(struct tracedat_reader *r,
-					     uint32_t buffer, uint32_t cpu_index,
-					     int *err)
-{
-	const struct tracedat_buffer *b = tracedat_reader_buffer(r, buffer);
-	const struct tracedat_cpu *c;
-	struct tracedat_stream *s;
-
-	if (!b || (!b->latency && cpu_index >= b->ncpus)) {
-		*err = -TRACEDAT_E_INVAL;
-		return NULL;
-	}
-	if (b->latency) {
-		*err = -TRACEDAT_E_LATENCY;
-		return NULL;
-	}
-	c = &b->cpus[cpu_index];
-	s = calloc(1, sizeof(*s));
-	if (!s) {
-		*err = -TRACEDAT_E_NOMEM;
-		return NULL;
-	}
-	s->r = r;
-	s->b = b;
-	s->cpu = c->cpu;
-	s->page_size = b->page_size;
-	s->compressed = b->compressed && c->size;
-	s->pos = c->offset;
-	s->end = c->offset + c->size;
-	if (s->compressed) {
-		uint8_t n[4];
-		int ret = pread_all(r, n, 4, c->offset);
-
-		if (ret) {
-			free(s);
-			*err = ret;
-			return NULL;
-		}
-		s->nchunks = td_get32(n, r->be);
-		s->pos += 4;
-		s->end += 4;
-		/* every chunk has at least its 8-byte header */
-		if (s->nchunks > c->size / 8) {
-			free(s);
-			*err = fail(r, -TRACEDAT_E_BAD_CHUNK, c->offset);
-			return NULL;
-		}
-	}
-	s->next = r->streams;
-	if (s->next)
-		s->next->pprev = &s->next;
-	s->pprev = &r->streams;
-	r->streams = s;
-	*err = 0;
-	return s;
-}
-
-static int stream_fail(struct tracedat_stream *s, int err, uint64_t off)
-{
-	s->err = err;
-	s->err_off = off;
-	s->r->err_off = off;
-	return err;
-}
-
-/* Fill the readahead of an uncompressed stream. */
-static int refill_raw(struct tracedat_stream *s)
-{
-	struct tracedat_reader *r = s->r;
-	size_t want;
-	int ret;
-
-	if (!s->buf) {
-		uint64_t ncpus = s->b->ncpus ? s->b->ncpus : 1;
-		uint64_t share = r->o.mem_limit / 4 / ncpus;
-		size_t cap = STREAM_RA_MAX;
-
-		if (cap > share)
-			cap = (size_t)share;
-		cap -= cap % s->page_size;
-		if (cap < s->page_size)
-			cap = s->page_size;
-		ret = mem_grow(r, &s->buf, &s->cap, cap + SLACK);
-		if (ret)
-			return stream_fail(s, ret, s->pos);
-		memset(s->buf + cap, 0, SLACK);
-	}
-	want = s->cap - SLACK;
-	if (s->end - s->pos < want)
-		want = (size_t)(s->end - s->pos);
-	ret = pread_all(r, s->buf, want, s->pos);
-	if (ret)
-		return stream_fail(s, ret, r->err_off);
-	s->buf_off = s->pos;
-	s->pos += want;
-	s->blen = want;
-	s->bpos = 0;
-	s->st.bytes += want;
-	return 0;
-}
-
-/* Read and decompress the next chunk of a compressed stream. */
-static int refill_chunk(struct tracedat_stream *s)
-{
-	struct tracedat_reader *r = s->r;
-	uint64_t at = s->pos;
-	uint8_t h[8];
-	uint32_t zsize, rsize;
-	size_t need;
-	int ret;
-
-	if (s->end - s->pos < 8)
-		return stream_fail(s, -TRACEDAT_E_BAD_CHUNK, at);
-	if ((ret = pread_all(r, h, 8, at)))
-		return stream_fail(s, ret, at);
-	zsize = td_get32(h, r->be);
-	rsize = td_get32(h + 4, r->be);
-	if (zsize > s->end - s->pos - 8 || zsize > td_codec_bound(r->codec, rsize))
-		return stream_fail(s, -TRACEDAT_E_BAD_CHUNK, at);
-	need = (size_t)rsize + s->page_size - 1;
-	need -= need % s->page_size;
-	if (!need)
-		need = s->page_size;
-	if ((ret = mem_grow(r, &s->buf, &s->cap, need + SLACK)) ||
-	    (ret = mem_grow(r, &r->zin, &r->zin_cap, zsize ? zsize : 1)))
-		return stream_fail(s, ret, at);
-	memset(s->buf + need, 0, s->cap - need);
-	if ((ret = pread_all(r, r->zin, zsize, at + 8)))
-		return stream_fail(s, ret, at);
-	ret = td_codec_decompress(&r->cctx, r->codec, s->buf, rsize, r->zin,
-				  zsize);
-	if (ret)
-		return stream_fail(s, ret, at);
-	s->pos += 8 + (uint64_t)zsize;
-	s->chunk++;
-	s->buf_off = at;
-	s->blen = rsize;
-	s->bpos = 0;
-	s->st.chunks++;
-	s->st.bytes += 8 + (uint64_t)zsize;
-	return 0;
-}
-
-int tracedat_stream_next(struct tracedat_stream *s, struct tracedat_page *pg)
-{
-	size_t len;
-	uint8_t *p;
-	int ret;
-
-	if (s->err)
-		return s->err;
-	while (s->bpos >= s->blen) {
-		if (s->compressed) {
-			if (s->chunk == s->nchunks)
-				return 0;
-			ret = refill_chunk(s);
-		} else {
-			if (s->pos >= s->end)
-				return 0;
-			ret = refill_raw(s);
-		}
-		if (ret)
-			return ret;
-	}
-	p = s->buf + s->bpos;
-	len = s->blen - s->bpos;
-	if (len < s->page_size) {
-		/* a short last page: zero the rest, inside buf's page multiple */
-		memset(p + len, 0, s->page_size - len);
-	} else {
-		len = s->page_size;
-	}
-	memset(pg, 0, sizeof(*pg));
-	ret = tracedat_page_parse(s->r, p, (uint32_t)len, pg);
-	if (ret)
-		return stream_fail(s, ret, s->compressed ? s->buf_off :
-				   s->buf_off + s->bpos);
-	pg->data = p;
-	pg->len = (uint32_t)len;
-	pg->offset = s->compressed ? s->buf_off : s->buf_off + s->bpos;
-	pg->index = s->index++;
-	s->bpos += s->page_size;
-	s->st.pages++;
-	if (pg->lost) {
-		s->st.lost_pages++;
-		if (pg->lost < 0)
-			s->st.lost_unknown++;
-		else
-			s->st.lost_events += (uint64_t)pg->lost;
-	}
-	return 1;
-}
-
-uint64_t tracedat_stream_error_offset(const struct tracedat_stream *s)
-{
-	return s->err_off;
-}
-
-const struct tracedat_stream_stats *tracedat_stream_stats(const struct tracedat_stream *s)
-{
-	return &s->st;
-}
-
-uint32_t tracedat_stream_cpu(const struct tracedat_stream *s)
-{
-	return s->cpu;
-}
-
-void tracedat_stream_close(struct tracedat_stream *s)
-{
-	if (!s)
-		return;
-	*s->pprev = s->next;
-	if (s->next)
-		s->next->pprev = s->pprev;
-	mem_free(s->r, &s->buf, &s->cap);
-	free(s);
-}

@@ -188,7 +188,9 @@ static int print_bdev(char **f, int n, void *arg)
 	if (n >= 5 && (!strcmp(f[3], "scheduler") ||
 		       !strcmp(f[3], "rotational") ||
 		       !strcmp(f[3], "write_cache") ||
-		       !strcmp(f[3], "backing_file")))
+		       !strcmp(f[3], "backing_file") ||
+		       !strcmp(f[3], "backing_dev") ||
+		       !strcmp(f[3], "backing_inode")))
 		sbuf_addf(&b->line, " %s=%s", f[3], f[4]);
 	return 0;
 }

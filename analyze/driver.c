@@ -31,6 +31,7 @@
 #include "stats/wa.h"
 #include "stats/dirty.h"
 #include "stats/filter.h"
+#include "stats/stack.h"
 #include "base/imap.h"
 #include "base/strlist.h"
 
@@ -385,6 +386,10 @@ static void dispatch(struct driver *a, const struct dec_ev *ev)
 	case DK_RQ_ISSUE:
 	case DK_RQ_COMPLETE:
 	case DK_RQ_REQUEUE:
+		/* a request of a device stacked on another, in flight */
+		if (a->at && ev->kind != DK_RQ_INSERT &&
+		    ev->kind != DK_RQ_COMPLETE)
+			attrib_event(a->at, ev);
 		if (a->rb)
 			replay_block_feed(a->rb, ev);
 		return;
@@ -571,6 +576,37 @@ int driver_open(struct driver *a, const char *path, struct an_err *err)
 	return 0;
 }
 
+/*
+ * The loop devices whose backing file is on a file system of the start
+ * snapshot, to the attribution (stats/stack.h); 0 or -AN_E_NOMEM.
+ */
+static int set_stack(struct driver *a)
+{
+	struct stack_dev_info *v;
+	size_t n = 0;
+	int rc;
+
+	if (!a->bdevs.n)
+		return 0;
+	v = an_calloc(a->bdevs.n, sizeof(*v));
+	if (!v)
+		return -AN_E_NOMEM;
+	for (size_t i = 0; i < a->bdevs.n; i++) {
+		const struct meta_bdev *d = &a->bdevs.v[i];
+
+		if (!d->backing_fs || d->backing_fs == d->dev)
+			continue;
+		v[n].dev = d->dev;
+		v[n].fs = d->backing_fs;
+		v[n].disk = meta_bdevs_disk_of(&a->bdevs, d->backing_fs);
+		v[n].ino = d->backing_ino;
+		n++;
+	}
+	rc = attrib_set_stack(a->at, v, n);
+	free(v);
+	return rc;
+}
+
 /* Make the stages a->want asks for; 0, or -AN_E_NOMEM. */
 static int setup(struct driver *a, struct an_err *err)
 {
@@ -653,6 +689,8 @@ static int setup(struct driver *a, struct an_err *err)
 		if (!a->at)
 			return -AN_E_NOMEM;
 		st->at = a->at;
+		if (set_stack(a) < 0)
+			return -AN_E_NOMEM;
 		attrib_set_uring(a->at, a->sys.ur);
 		attrib_set_aio(a->at, a->sys.ar);
 	}

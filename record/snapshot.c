@@ -253,6 +253,27 @@ static void add_partitions(struct sbuf *sb, const char *disk)
 	closedir(d);
 }
 
+/*
+ * A loop device's backing file: the file system that holds it and its
+ * inode, so that the analyzer knows which device's I/O on which inode
+ * is this device's (a loop worker's reads and writes of the file).
+ */
+static void add_backing(struct sbuf *sb, const char *name, const char *dev)
+{
+	char path[512], file[4096], val[64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "/sys/block/%s/loop/backing_file", name);
+	if (read_small(path, file, sizeof(file)) < 0 || file[0] != '/' ||
+	    stat(file, &st) < 0)
+		return;
+	snprintf(val, sizeof(val), "%u:%u", major(st.st_dev),
+		 minor(st.st_dev));
+	add_line(sb, "blockdev", name, dev, "backing_dev", val, NULL);
+	snprintf(val, sizeof(val), "%llu", (unsigned long long)st.st_ino);
+	add_line(sb, "blockdev", name, dev, "backing_inode", val, NULL);
+}
+
 static void add_blockdev(struct sbuf *sb, const char *name)
 {
 	static const struct { const char *key, *file; } attrs[] = {
@@ -280,6 +301,7 @@ static void add_blockdev(struct sbuf *sb, const char *name)
 			 attrs[i].file);
 		add_blockdev_attr(sb, name, dev, attrs[i].key, path);
 	}
+	add_backing(sb, name, dev);
 	add_partitions(sb, name);
 }
 

@@ -322,7 +322,8 @@ static int add_bdev(char **f, int n, void *arg)
 			free(name);
 			return -AN_E_NOMEM;
 		}
-		b->v[b->n++] = (struct meta_bdev){ name, dev, dev };
+		b->v[b->n++] = (struct meta_bdev){ .name = name, .dev = dev,
+						  .disk = dev };
 	}
 	return 0;
 }
@@ -348,6 +349,32 @@ static int add_parent(char **f, int n, void *arg)
 	return 0;
 }
 
+/* "blockdev NAME MAJ:MIN backing_file|backing_dev|backing_inode VALUE" */
+static int add_backing(char **f, int n, void *arg)
+{
+	struct meta_bdevs *b = arg;
+	uint32_t dev;
+
+	if (n < 5 || strncmp(f[3], "backing_", 8) || !(dev = meta_devt(f[2])))
+		return 0;
+	for (size_t i = 0; i < b->n; i++) {
+		struct meta_bdev *d = &b->v[i];
+
+		if (d->dev != dev)
+			continue;
+		if (!strcmp(f[3], "backing_file") && !d->backing && f[4][0]) {
+			d->backing = strdup(f[4]);
+			if (!d->backing)
+				return -AN_E_NOMEM;
+		} else if (!strcmp(f[3], "backing_dev")) {
+			d->backing_fs = meta_devt(f[4]);
+		} else if (!strcmp(f[3], "backing_inode")) {
+			d->backing_ino = strtoull(f[4], NULL, 10);
+		}
+	}
+	return 0;
+}
+
 int meta_bdevs_load(struct meta_bdevs *b, const char *snap)
 {
 	int rc;
@@ -360,7 +387,14 @@ int meta_bdevs_load(struct meta_bdevs *b, const char *snap)
 	}
 	if (b->n)
 		qsort(b->v, b->n, sizeof(*b->v), cmp_bdev);
-	return meta_lines(snap, "blockdev", add_parent, b);
+	rc = meta_lines(snap, "blockdev", add_parent, b);
+	if (!rc)
+		rc = meta_lines(snap, "blockdev", add_backing, b);
+	for (size_t i = 0; !rc && i < b->n; i++)
+		if (b->v[i].backing && !b->v[i].backing_fs)
+			meta_mount_of(snap, b->v[i].backing,
+				      &b->v[i].backing_fs);
+	return rc;
 }
 
 bool meta_bdevs_has(const struct meta_bdevs *b, const char *name)
@@ -380,8 +414,10 @@ uint32_t meta_bdevs_disk_of(const struct meta_bdevs *b, uint32_t dev)
 
 void meta_bdevs_release(struct meta_bdevs *b)
 {
-	for (size_t i = 0; i < b->n; i++)
+	for (size_t i = 0; i < b->n; i++) {
 		free(b->v[i].name);
+		free(b->v[i].backing);
+	}
 	free(b->v);
 	memset(b, 0, sizeof(*b));
 }

@@ -145,6 +145,13 @@ struct meta_bdev {
 	char *name;
 	uint32_t dev;
 	uint32_t disk;		/* the whole disk's dev; dev when no partition */
+	/* a loop device: its backing file ("backing_file"), the file
+	 * system that holds it ("backing_dev", else the mount whose
+	 * mount point is the longest prefix of the path) and its inode
+	 * ("backing_inode", 0 in recordings made before iorec stored it) */
+	char *backing;
+	uint32_t backing_fs;
+	uint64_t backing_ino;
 };
 
 struct meta_bdevs {

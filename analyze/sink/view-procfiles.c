@@ -142,7 +142,9 @@ static void print_attrib_text(const struct sink *s)
 {
 	const struct stats *a = s->st;
 	const struct attrib_totals *t = attrib_totals(a->at);
-	char meta[64] = "", mm[BLK_DEV_STRLEN];
+	char meta[64] = "", mm[BLK_DEV_STRLEN], up[BLK_DEV_STRLEN];
+	char stk[160] = "";
+	uint64_t all = attrib_counted_bytes(t);
 
 	if (!a->have_block) {
 		sink_printf(s, "I/O attributed: no block requests: %s\n",
@@ -155,27 +157,41 @@ static void print_attrib_text(const struct sink *s)
 	}
 	if (t->kind_bytes[AK_METADATA])
 		snprintf(meta, sizeof(meta), "; file-system metadata %.1f%%",
-			 pct(t->kind_bytes[AK_METADATA], t->bytes));
-	sink_printf(s, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%%s; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device)\n",
-	       pct(t->proc_bytes, t->bytes), pct(t->file_bytes, t->bytes),
-	       pct(t->kind_bytes[AK_JOURNAL], t->bytes), meta,
-	       pct(t->kind_bytes[AK_UNATTRIBUTED], t->bytes), t->bytes,
-	       t->requests);
+			 pct(t->kind_bytes[AK_METADATA], all));
+	if (t->kind_bytes[AK_STACKED])
+		snprintf(stk, sizeof(stk), "; each byte once: %" PRIu64 " more that a device did for one stacked on it are counted on that one",
+			 t->kind_bytes[AK_STACKED]);
+	sink_printf(s, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%%s; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device%s)\n",
+	       pct(t->proc_bytes, all), pct(t->file_bytes, all),
+	       pct(t->kind_bytes[AK_JOURNAL], all), meta,
+	       pct(t->kind_bytes[AK_UNATTRIBUTED], all), all,
+	       t->requests, stk);
 	sink_printf(s, "  by rule (bytes): fsync %" PRIu64 ", writeback %" PRIu64
 	       " (of which no dirtier known %" PRIu64 "), syscall %" PRIu64
-	       ", process context %" PRIu64 ", journal %" PRIu64
+	       ", process context %" PRIu64
+	       " (of which file-system metadata read %" PRIu64 ")"
+	       ", journal %" PRIu64
 	       ", metadata %" PRIu64
-	       ", unattributed %" PRIu64 "; on files known only by inode %"
-	       PRIu64 "\n", t->kind_bytes[AK_FSYNC],
+	       ", unattributed %" PRIu64 ", stacked %" PRIu64
+	       "; on files known only by inode %" PRIu64
+	       ", only by an fd %" PRIu64 "\n", t->kind_bytes[AK_FSYNC],
 	       t->kind_bytes[AK_WRITEBACK], t->wb_noproc_bytes,
 	       t->kind_bytes[AK_SYSCALL], t->kind_bytes[AK_CONTEXT],
+	       t->fsmeta_read_bytes,
 	       t->kind_bytes[AK_JOURNAL], t->kind_bytes[AK_METADATA],
-	       t->kind_bytes[AK_UNATTRIBUTED], t->inode_bytes);
+	       t->kind_bytes[AK_UNATTRIBUTED], t->kind_bytes[AK_STACKED],
+	       t->inode_bytes, t->nameless_bytes);
 	for (size_t i = 0; i < t->njournal; i++)
 		sink_printf(s, "  journal of %s: %" PRIu64 " bytes, %" PRIu64
 		       " of them in commits an fsync waited for\n",
 		       blk_dev_str(t->journal[i].dev, mm, sizeof(mm)),
 		       t->journal[i].bytes, t->journal[i].fsync_bytes);
+	for (size_t i = 0; i < t->nstacked; i++)
+		sink_printf(s, "  stacked: %s did %" PRIu64
+			    " bytes for %s above it\n",
+			    blk_dev_str(t->stacked[i].dev, mm, sizeof(mm)),
+			    t->stacked[i].bytes,
+			    blk_dev_str(t->stacked[i].upper, up, sizeof(up)));
 }
 
 void view_attribution(struct sink *s)
@@ -200,12 +216,16 @@ void view_attribution(struct sink *s)
 	json_bool(j, "bio_events", t->bio_events);
 	json_u64(j, "requests", t->requests);
 	json_u64(j, "bytes", t->bytes);
+	json_u64(j, "stacked_bytes", t->kind_bytes[AK_STACKED]);
+	json_u64(j, "counted_bytes", t->bytes - t->kind_bytes[AK_STACKED]);
 	json_u64(j, "process_bytes", t->proc_bytes);
 	json_u64(j, "named_file_bytes", t->file_bytes);
 	json_u64(j, "inode_file_bytes", t->inode_bytes);
+	json_u64(j, "fd_file_bytes", t->nameless_bytes);
 	json_u64(j, "journal_bytes", t->kind_bytes[AK_JOURNAL]);
 	json_u64(j, "unattributed_bytes", t->kind_bytes[AK_UNATTRIBUTED]);
 	json_u64(j, "writeback_no_dirtier_bytes", t->wb_noproc_bytes);
+	json_u64(j, "fsmeta_read_bytes", t->fsmeta_read_bytes);
 	json_object_begin(j, "by_rule");
 	for (int k = 0; k < AK_NR; k++)
 		json_u64(j, attrib_kind_name(k), t->kind_bytes[k]);
@@ -217,6 +237,17 @@ void view_attribution(struct sink *s)
 					       sizeof(mm)));
 		json_u64(j, "bytes", t->journal[i].bytes);
 		json_u64(j, "fsync_bytes", t->journal[i].fsync_bytes);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "stacked");
+	for (size_t i = 0; i < t->nstacked; i++) {
+		json_object_begin(j, NULL);
+		json_str(j, "dev", blk_dev_str(t->stacked[i].dev, mm,
+					       sizeof(mm)));
+		json_str(j, "upper", blk_dev_str(t->stacked[i].upper, mm,
+						 sizeof(mm)));
+		json_u64(j, "bytes", t->stacked[i].bytes);
 		json_object_end(j);
 	}
 	json_array_end(j);

@@ -30,13 +30,15 @@
 #include "replay/aio.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
+#include "stats/attrib-int.h"
+#include "stats/stack.h"
 
 #define PAGE_BYTES	4096ULL		/* a dirtied folio counts one page */
 #define HZ_GUESS	250
 
 static const char *const kind_names[AK_NR] = {
 	"unattributed", "journal", "fsync", "writeback", "syscall", "context",
-	"metadata",
+	"metadata", "stacked",
 };
 
 const char *attrib_kind_name(enum attrib_kind k)
@@ -44,80 +46,19 @@ const char *attrib_kind_name(enum attrib_kind k)
 	return k < AK_NR ? kind_names[k] : "?";
 }
 
-/* ------------------------------------------------------------------ */
-/* Inodes */
-
-struct dirtier {
-	struct proc *p;
-	uint64_t pending;	/* dirtied, not yet written out */
-	uint64_t total;		/* dirtied during the recording */
-};
-
-struct inode_rec {
-	struct hnode h;		/* key: major << 44 ^ ino */
-	uint32_t dev;		/* fs dev (ext4 events) or the bdi's */
-	bool fs_dev;		/* dev is from an ext4/filemap event */
-	uint64_t ino;
-	struct file *f;		/* NULL until known */
-	struct dirtier *d;
-	size_t nd, dcap;
-	struct blkio io;	/* while f is unknown */
-};
-
-static uint64_t ikey(uint32_t dev, uint64_t ino)
+uint64_t attrib_counted_bytes(const struct attrib_totals *t)
 {
-	return ((uint64_t)dev << 32) ^ ino;
+	return t->bytes - t->kind_bytes[AK_STACKED];
 }
 
-/* ------------------------------------------------------------------ */
-/* Bios */
-
-struct owner {
-	uint8_t kind;
-	struct proc *p;
-	struct file *f;
-	struct inode_rec *ir;
-	struct proc *forcer;		/* journal: the fsync caller waiting */
-	struct inode_rec *forcer_ir;	/* and its inode */
-};
-
-struct bio {
-	struct hnode h;		/* key: major << 52 ^ sector */
-	uint32_t dev;
-	uint64_t sector;
-	uint32_t nr;
-	bool remapped;
-	struct owner o;
-};
-
-static uint64_t bkey(uint32_t dev, uint64_t sector)
+uint64_t attrib_data_bytes(const struct attrib_totals *t)
 {
-	return ((uint64_t)blk_major(dev) << 52) ^ sector;
-}
+	uint64_t other = t->kind_bytes[AK_JOURNAL] +
+			 t->kind_bytes[AK_METADATA] + t->fsmeta_read_bytes;
+	uint64_t all = attrib_counted_bytes(t);
 
-struct attrib {
-	bool mute;			/* attrib_mute(): owners, no counts */
-	struct decoder *dec;		/* names of tasks, or NULL (tests) */
-	struct sysreplay *sr;		/* the replay this reads, not owned */
-	struct uring_replay *ur;	/* io_uring requests, or NULL */
-	const struct aio_replay *ar;	/* libaio requests, or NULL */
-	struct proctable *pt;
-	struct filetab *ft;
-	const struct windows *ws;
-	struct hmap bios;
-	struct hmap inodes;
-	struct attrib_totals t;
-	struct bdimap {
-		uint32_t bdi, fs;
-	} *bdi;				/* writeback bdi -> filesystem dev */
-	size_t nbdi, abdi;
-	size_t ajournal;		/* the room of t.journal */
-	/* what the aggregates of a process or file that cannot be had
-	 * are added to (the pass fails: attrib_error()) */
-	struct procstat spare_ps;
-	struct filestat spare_fs;
-	int err;			/* sticky: -AN_E_NOMEM */
-};
+	return all > other ? all - other : 0;
+}
 
 struct attrib *attrib_new(struct sysreplay *sr, struct proctable *pt,
 			  struct filetab *ft, const struct windows *ws,
@@ -167,9 +108,20 @@ void attrib_free(struct attrib *at)
 		return;
 	hmap_release(&at->bios, NULL);
 	hmap_release(&at->inodes, free_inode);
+	imap_release_all(&at->readahead, NULL);
 	free(at->bdi);
 	free(at->t.journal);
+	free(at->t.stacked);
+	stack_free(at->stk);
 	free(at);
+}
+
+int attrib_set_stack(struct attrib *at, const struct stack_dev_info *v,
+		     size_t n)
+{
+	stack_free(at->stk);
+	at->stk = n ? stack_new(v, n, sizeof(struct owner)) : NULL;
+	return n && !at->stk ? -AN_E_NOMEM : 0;
 }
 
 void attrib_set_uring(struct attrib *at, struct uring_replay *ur)
@@ -216,186 +168,6 @@ static void *or_spare(struct attrib *at, void *p, void *spare)
 	((struct procstat *)or_spare(at, procstat_of(p), &(at)->spare_ps))
 #define fstat(at, f) \
 	((struct filestat *)or_spare(at, filestat_of(f), &(at)->spare_fs))
-
-/* The inode (major, ino), created on first sight; NULL: no memory. */
-static struct inode_rec *inode_get(struct attrib *at, uint32_t dev,
-				   bool fs_dev, uint64_t ino)
-{
-	uint64_t key = ikey(dev, ino);
-	struct hnode **pp = hmap_slot(&at->inodes, key);
-	struct inode_rec *ir;
-
-	for (; pp && *pp; pp = &(*pp)->next) {
-		ir = (struct inode_rec *)*pp;
-		if (ir->h.key != key || ir->dev != dev || ir->ino != ino)
-			continue;
-		ir->fs_dev |= fs_dev;
-		return ir;
-	}
-	ir = an_calloc(1, sizeof(*ir));
-	if (!ir) {
-		at->err = -AN_E_NOMEM;
-		return NULL;
-	}
-	ir->h.key = key;
-	ir->dev = dev;
-	ir->fs_dev = fs_dev;
-	ir->ino = ino;
-	if (hmap_add(&at->inodes, &ir->h)) {
-		free(ir);
-		at->err = -AN_E_NOMEM;
-		return NULL;
-	}
-	return ir;
-}
-
-/*
- * The filesystem device of a bdi's inode.  writeback_* events name the
- * backing device ("8:0"), ext4 events the filesystem's ("8:1", a
- * partition): the pairs are learnt from a thread inside ext4 writepages
- * or sync_file of an inode that emits a writeback_* event for the same
- * inode number.  Without a pair the bdi's own number is used (a
- * filesystem on a whole disk or a loop device: the same number).
- */
-static uint32_t fs_dev_of(struct attrib *at, uint32_t bdi, uint64_t ino)
-{
-	uint32_t first = 0;
-
-	for (size_t i = 0; i < at->nbdi; i++) {
-		if (at->bdi[i].bdi != bdi)
-			continue;
-		if (!first)
-			first = at->bdi[i].fs;
-		if (hmap_slot(&at->inodes, ikey(at->bdi[i].fs, ino)))
-			return at->bdi[i].fs;
-	}
-	return first ? first : bdi;
-}
-
-static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to);
-
-/*
- * Put back an entry taken out of m: m has buckets, so this cannot fail
- * (hmap_add() fails only for a table without any).
- */
-static void readd(struct attrib *at, struct hmap *m, struct hnode *e)
-{
-	if (hmap_add(m, e))
-		at->err = -AN_E_NOMEM;
-}
-
-static void learn_bdi(struct attrib *at, uint32_t bdi, uint32_t fs)
-{
-	struct bdimap *v;
-
-	if (!bdi || !fs || bdi == fs)
-		return;
-
-	for (size_t i = 0; i < at->nbdi; i++)
-		if (at->bdi[i].bdi == bdi && at->bdi[i].fs == fs)
-			return;
-	v = an_push(&at->bdi, &at->nbdi, &at->abdi, sizeof(*at->bdi), 4);
-	if (!v) {
-		at->err = -AN_E_NOMEM;
-		return;
-	}
-	v->bdi = bdi;
-	v->fs = fs;
-	inode_rekey(at, bdi, fs);
-}
-
-/* Move the inodes known only by bdi to the filesystem device. */
-static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to)
-{
-	struct inode_rec **v;
-	size_t n = 0;
-
-	/* how many move, so that the list of them is had before any does */
-	for (size_t i = 0; i < at->inodes.cap; i++)
-		for (struct hnode *x = at->inodes.b[i]; x; x = x->next)
-			n += ((struct inode_rec *)x)->dev == from &&
-			     !((struct inode_rec *)x)->fs_dev;
-	if (!n)
-		return;
-	v = an_calloc(n, sizeof(*v));
-	if (!v) {
-		at->err = -AN_E_NOMEM;
-		return;
-	}
-	n = 0;
-	for (size_t i = 0; i < at->inodes.cap; i++) {
-		struct hnode **pp = &at->inodes.b[i];
-
-		while (*pp) {
-			struct inode_rec *ir = (struct inode_rec *)*pp;
-
-			if (ir->dev == from && !ir->fs_dev) {
-				hmap_unlink(&at->inodes, pp);
-				v[n++] = ir;
-			} else {
-				pp = &(*pp)->next;
-			}
-		}
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct inode_rec *ir = v[i];
-		struct hnode **pp = hmap_slot(&at->inodes, ikey(to, ir->ino));
-
-		if (pp) {
-			/* both known: keep the fs one, add the dirtiers */
-			struct inode_rec *d = (struct inode_rec *)*pp;
-
-			for (size_t j = 0; j < ir->nd; j++) {
-				if (an_grow(&d->d, &d->dcap, d->nd + 1,
-					    sizeof(*d->d), 2)) {
-					at->err = -AN_E_NOMEM;
-					break;
-				}
-				d->d[d->nd++] = ir->d[j];
-			}
-			if (!d->f)
-				d->f = ir->f;
-			/* owners of pending bios may point at ir: keep it */
-			ir->dev = to;
-			ir->fs_dev = true;
-			ir->nd = 0;
-			ir->h.key = ikey(to, ir->ino) ^ (1ULL << 63);
-			readd(at, &at->inodes, &ir->h);
-			continue;
-		}
-		ir->dev = to;
-		ir->fs_dev = true;
-		ir->h.key = ikey(to, ir->ino);
-		readd(at, &at->inodes, &ir->h);
-	}
-	free(v);
-}
-
-/*
- * Tie ir to file f.  Strong evidence (a folio dirtied inside a write on
- * f's fd, ext4_sync_file inside an fsync of it) re-ties an inode tied to
- * another file: the inode number was freed and reused (SQLite's
- * -journal unlinked, then its -wal created), and what was dirtied for
- * the old file was dropped with it.  Weak evidence (an inode marked dirty
- * or a page cache page added inside a call on f) only ties an untied
- * inode.  f itself is not given dev:ino (the files view merges rows by
- * dev:ino, and a reused inode is not the same file).
- */
-static void inode_tie(struct attrib *at, struct inode_rec *ir, struct file *f,
-		      bool strong)
-{
-	if (!f || !ir || ir->f == f)
-		return;
-	if (ir->f) {
-		if (!strong)
-			return;
-		at->t.inode_retied++;
-		ir->nd = 0;
-	} else {
-		at->t.inode_learned++;
-	}
-	ir->f = f;
-}
 
 /* The file of the fd the thread's pending syscall works on, or NULL. */
 static struct file *pending_file(struct attrib *at, int tid,
@@ -447,6 +219,96 @@ static bool sync_kind(enum sys_kind k)
 	return sys_kind_info(k)->flags & SKF_SYNC;
 }
 
+/*
+ * Whether inode ino of dev is the backing file of an upper device (its
+ * writeback or fsync is that device's): *o is then the owner of the
+ * upper device's last write, kind AK_STACKED.
+ */
+static bool stacked_inode(struct attrib *at, uint32_t dev, uint64_t ino,
+			  struct owner *o)
+{
+	int i = stack_backing(at->stk, dev, ino, o);
+
+	if (i < 0)
+		return false;
+	o->kind = AK_STACKED;
+	o->up = i + 1;
+	return true;
+}
+
+/*
+ * The fsync a journal commit on dev is forced for: the oldest thread in
+ * ext4 fsync on dev, or, when that is a kernel thread (the loop worker
+ * syncing its backing file for a flush of the device above), the oldest
+ * in fsync on an upper device whose backing file is on dev; NULL.
+ */
+static const struct win *commit_forcer(struct attrib *at, uint32_t dev,
+				       int *tid)
+{
+	const struct win *s = windows_oldest(at->ws, WIN_EXT4_SYNC, dev, tid);
+	size_t from = 0;
+	int i;
+
+	if (!s || !is_kthread(proctable_lookup(at->pt, *tid), at->dec ?
+			      decode_comm(at->dec, *tid) : ""))
+		return s;
+	s = NULL;
+	while (!s && (i = stack_next_on(at->stk, dev, &from)) >= 0)
+		s = windows_oldest(at->ws, WIN_EXT4_SYNC,
+				   stack_dev(at->stk, (size_t)i)->dev, tid);
+	return s;
+}
+
+/* A page of an inode the thread added to the page cache. */
+struct ra {
+	uint32_t dev;
+	uint64_t ino;
+	uint64_t ts;
+};
+
+/* How long after its pages were added a read bio is theirs. */
+#define RA_WINDOW_NS	2000000ULL
+
+/*
+ * What a thread outside any syscall reads when it queues a read bio on
+ * dev (a page fault of a mapped file, exec, a path lookup): the inode
+ * whose pages it added to the page cache last, within RA_WINDOW_NS, on a
+ * file system of dev's major, into o->ir; or, when those pages were the
+ * block device's own (the bdev pseudo file system, major 0, whose inode
+ * number is the device's dev_t: inode tables, directories, bitmaps read
+ * by ext4), o->fsmeta.
+ */
+static void read_ahead(struct attrib *at, const struct dec_ev *ev,
+		       uint32_t dev, struct owner *o)
+{
+	const struct ra *r = imap_get(&at->readahead, ev->pid);
+
+	if (!r || ev->kind != DK_BIO_QUEUE || ev->bio.op != BLK_OP_READ ||
+	    ev->ts < r->ts || ev->ts - r->ts > RA_WINDOW_NS)
+		return;
+	if (!blk_major(r->dev) && blk_major((uint32_t)r->ino) == blk_major(dev))
+		o->fsmeta = true;
+	else if (blk_major(r->dev) == blk_major(dev))
+		o->ir = attrib_inode_get(at, r->dev, true, r->ino);
+}
+
+/* A page added to the page cache by a thread: what read_ahead() reads. */
+static void on_filemap(struct attrib *at, const struct dec_ev *ev)
+{
+	struct ra *r;
+
+	if (ev->pid <= 0)
+		return;
+	r = imap_get_new(&at->readahead, ev->pid, sizeof(*r));
+	if (!r) {
+		at->err = -AN_E_NOMEM;
+		return;
+	}
+	r->dev = ev->inode.dev;
+	r->ino = ev->inode.ino;
+	r->ts = ev->ts;
+}
+
 static void owner_of(struct attrib *at, const struct dec_ev *ev,
 		     uint32_t dev, const char *comm, struct owner *o)
 {
@@ -455,18 +317,23 @@ static void owner_of(struct attrib *at, const struct dec_ev *ev,
 	const struct sys_enter *pe;
 	struct file *f;
 	struct proc *p;
+	bool kt;
+	int i;
 
 	memset(o, 0, sizeof(*o));
 	f = pending_file(at, ev->pid, &pe);
 	p = proctable_lookup(at->pt, ev->pid);
+	kt = is_kthread(p, comm);
 	if (wb) {
-		o->ir = inode_get(at, wb->dev, true, wb->ino);
+		if (stacked_inode(at, wb->dev, wb->ino, o))
+			return;
+		o->ir = attrib_inode_get(at, wb->dev, true, wb->ino);
 		if (pe && !is_kthread(p, comm)) {
 			/* fsync, sync, O_SYNC write: the caller waits */
 			o->kind = AK_FSYNC;
 			o->p = proc_of(at, ev->pid, ev->ts);
 			if (f && sync_kind(pe->kind))
-				inode_tie(at, o->ir, f, true);
+				attrib_inode_tie(at, o->ir, f, true);
 		} else {
 			o->kind = AK_WRITEBACK;
 		}
@@ -476,21 +343,22 @@ static void owner_of(struct attrib *at, const struct dec_ev *ev,
 	if (!strncmp(comm, "jbd2/", 5) ||
 	    windows_get(at->ws, ev->pid, WIN_COMMIT)) {
 		int tid = 0;
-		const struct win *s = windows_oldest(at->ws, WIN_EXT4_SYNC,
-						     dev, &tid);
+		const struct win *s = commit_forcer(at, dev, &tid);
 
 		o->kind = AK_JOURNAL;
 		if (s) {
 			o->forcer = proc_of(at, tid, ev->ts);
-			o->forcer_ir = inode_get(at, s->dev, true, s->ino);
+			o->forcer_ir = attrib_inode_get(at, s->dev, true, s->ino);
 		}
 		return;
 	}
+	if (sync && kt && stacked_inode(at, sync->dev, sync->ino, o))
+		return;
 	if (sync) {
 		o->kind = AK_FSYNC;
 		o->p = proc_of(at, ev->pid, ev->ts);
-		o->ir = inode_get(at, sync->dev, true, sync->ino);
-		inode_tie(at, o->ir, f, true);
+		o->ir = attrib_inode_get(at, sync->dev, true, sync->ino);
+		attrib_inode_tie(at, o->ir, f, true);
 		return;
 	}
 	if (pe) {
@@ -499,9 +367,18 @@ static void owner_of(struct attrib *at, const struct dec_ev *ev,
 		o->f = f;
 		return;
 	}
-	if (ev->pid > 0 && !is_kthread(p, comm)) {
+	if (ev->pid > 0 && !kt) {
 		o->kind = AK_CONTEXT;
 		o->p = proc_of(at, ev->pid, ev->ts);
+		read_ahead(at, ev, dev, o);
+		return;
+	}
+	/* a kernel thread serving a request of a device stacked above */
+	if (ev->kind == DK_BIO_QUEUE &&
+	    (i = stack_lower(at->stk, dev, ev->bio.op == BLK_OP_WRITE,
+			     (uint64_t)ev->bio.nr * BLK_SECTOR_SIZE, o)) >= 0) {
+		o->kind = AK_STACKED;
+		o->up = i + 1;
 		return;
 	}
 	/* a flusher writing metadata home (inode tables, bitmaps, dirs) */
@@ -651,18 +528,18 @@ static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 	wb = windows_get(at->ws, ev->pid, WIN_WRITEPAGES);
 	sync = windows_get(at->ws, ev->pid, WIN_EXT4_SYNC);
 	if (wb && wb->ino == ino)
-		learn_bdi(at, dev, wb->dev);
+		attrib_learn_bdi(at, dev, wb->dev);
 	else if (sync && sync->ino == ino)
-		learn_bdi(at, dev, sync->dev);
-	dev = fs_dev_of(at, dev, ino);
-	ir = inode_get(at, dev, false, ino);
+		attrib_learn_bdi(at, dev, sync->dev);
+	dev = attrib_fs_dev_of(at, dev, ino);
+	ir = attrib_inode_get(at, dev, false, ino);
 	if (!ir)
 		return;
 	f = pending_file(at, ev->pid, &pe);
 	if (f && pe && (sys_kind_info(pe->kind)->flags & (SKF_WRITE | SKF_META))) {
 		/* a write, or an ftruncate, fallocate or mmap of the fd:
 		 * the one inode such a call dirties is its file's */
-		inode_tie(at, ir, f, bytes > 0);
+		attrib_inode_tie(at, ir, f, bytes > 0);
 	} else if (!pe && bytes && !ir->f) {
 		/* a page fault writing a shared mapping: the one file of
 		 * the process's mappings that can be this inode
@@ -671,7 +548,7 @@ static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 		f = p ? fdtable_map_of_inode(p->fds, ir->fs_dev ?
 					     ir->dev : 0, ino) : NULL;
 		if (f)
-			inode_tie(at, ir, f, false);
+			attrib_inode_tie(at, ir, f, false);
 	}
 	if (!bytes)
 		return;
@@ -708,6 +585,31 @@ void attrib_window_closed(struct attrib *at, int w, int tid,
 	}
 }
 
+/* A request issued on a device stacked above another: kept in flight. */
+static void on_issue(struct attrib *at, const struct dec_ev *ev)
+{
+	const struct dec_rq *r = &ev->rq;
+	struct hnode **pp;
+	struct bio *b;
+
+	if (!at->stk || (r->op != BLK_OP_READ && r->op != BLK_OP_WRITE))
+		return;
+	b = bio_find(at, r->dev, r->sector, &pp);
+	if (stack_issue(at->stk, r->dev, r->sector, r->nr_sector,
+			r->op == BLK_OP_WRITE,
+			b && b->dev == r->dev ? &b->o : NULL) < 0)
+		at->err = -AN_E_NOMEM;
+}
+
+/* A kernel thread touched an inode: a vote for a loop's backing file. */
+static void touch(struct attrib *at, const struct dec_ev *ev)
+{
+	if (at->stk && ev->pid > 0 && ev->inode.ino &&
+	    is_kthread(proctable_lookup(at->pt, ev->pid), at->dec ?
+		       decode_comm(at->dec, ev->pid) : ""))
+		stack_touch(at->stk, ev->inode.dev, ev->inode.ino);
+}
+
 void attrib_event(struct attrib *at, const struct dec_ev *ev)
 {
 	const struct sys_enter *pe;
@@ -715,6 +617,12 @@ void attrib_event(struct attrib *at, const struct dec_ev *ev)
 	struct file *f;
 
 	switch (ev->kind) {
+	case DK_RQ_ISSUE:
+		on_issue(at, ev);
+		return;
+	case DK_RQ_REQUEUE:
+		stack_complete(at->stk, ev->rq.dev, ev->rq.sector);
+		return;
 	case DK_BIO_QUEUE:
 		on_bio_queue(at, ev);
 		break;
@@ -728,25 +636,30 @@ void attrib_event(struct attrib *at, const struct dec_ev *ev)
 		on_split(at, ev);
 		break;
 	case DK_DIRTY_FOLIO:
+		touch(at, ev);
 		on_dirty(at, ev, PAGE_BYTES);
 		break;
 	case DK_DIRTY_INODE:
+		touch(at, ev);
 		/* ties the inode to the fd written; no bytes of its own */
 		on_dirty(at, ev, at->t.dirty_events ? 0 : PAGE_BYTES);
 		break;
 	case DK_FSYNC_ENTER:
-		ir = inode_get(at, ev->inode.dev, true, ev->inode.ino);
+		touch(at, ev);
+		ir = attrib_inode_get(at, ev->inode.dev, true, ev->inode.ino);
 		f = pending_file(at, ev->pid, &pe);
 		if (pe && sync_kind(pe->kind))
-			inode_tie(at, ir, f, true);
+			attrib_inode_tie(at, ir, f, true);
 		break;
 	case DK_FILEMAP:
 		if (!ev->inode.ino)
 			break;
+		touch(at, ev);
+		on_filemap(at, ev);
 		f = pending_file(at, ev->pid, &pe);
 		if (f && (sys_kind_info(pe->kind)->flags & SKF_READ)) {
-			ir = inode_get(at, ev->inode.dev, true, ev->inode.ino);
-			inode_tie(at, ir, f, false);
+			ir = attrib_inode_get(at, ev->inode.dev, true, ev->inode.ino);
+			attrib_inode_tie(at, ir, f, false);
 		}
 		break;
 	case DK_BDP:
@@ -808,6 +721,29 @@ static void add_journal(struct attrib *at, uint32_t dev, uint64_t bytes,
 		j->fsync_bytes += bytes;
 }
 
+static void add_stacked(struct attrib *at, uint32_t dev, int up,
+			uint64_t bytes)
+{
+	uint32_t upper = up > 0 ? stack_dev(at->stk, (size_t)up - 1)->dev : 0;
+	struct attrib_stacked *x = NULL;
+
+	for (size_t i = 0; i < at->t.nstacked; i++)
+		if (at->t.stacked[i].dev == dev &&
+		    at->t.stacked[i].upper == upper)
+			x = &at->t.stacked[i];
+	if (!x) {
+		x = an_push(&at->t.stacked, &at->t.nstacked, &at->astacked,
+			    sizeof(*at->t.stacked), 4);
+		if (!x) {
+			at->err = -AN_E_NOMEM;
+			return;
+		}
+		x->dev = dev;
+		x->upper = upper;
+	}
+	x->bytes += bytes;
+}
+
 /* Consume the dirtiers' pending bytes of ir by `bytes` written out. */
 static void consume(struct inode_rec *ir, uint64_t bytes)
 {
@@ -856,7 +792,10 @@ static struct proc *share(struct attrib *at, struct inode_rec *ir,
 	}
 	for (size_t i = 0; i < ir->nd; i++) {
 		uint64_t w = pending ? ir->d[i].pending : ir->d[i].total;
-		uint64_t b = (uint64_t)((double)bytes * (double)w / (double)sum);
+		/* whole sectors: the rest goes to the top one */
+		uint64_t b = (uint64_t)((double)(bytes / BLK_SECTOR_SIZE) *
+					(double)w / (double)sum) *
+			     BLK_SECTOR_SIZE;
 		uint64_t n = (uint64_t)((double)ns * (double)w / (double)sum);
 
 		if (i == top)
@@ -890,6 +829,11 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 	if (!at->mute)
 		at->t.kind_bytes[o->kind] += bytes;
 	switch (o->kind) {
+	case AK_STACKED:
+		/* counted once, on the upper device, by its own owner */
+		if (!at->mute)
+			add_stacked(at, dev, o->up, bytes);
+		return o->p;
 	case AK_JOURNAL:
 		if (at->mute)
 			return NULL;
@@ -912,6 +856,8 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 	case AK_FSYNC:
 	case AK_SYSCALL:
 	case AK_CONTEXT:
+		if (o->fsmeta && !at->mute)
+			at->t.fsmeta_read_bytes += bytes;
 		if (o->p) {
 			blk_add(at, &pstat(at, o->p)->blk, write, bytes, ns,
 				first);
@@ -952,6 +898,7 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 
 	if (out)
 		memset(out, 0, sizeof(*out));
+	stack_complete(at->stk, rq->dev, rq->sector);
 	if (rq->op != BLK_OP_READ && rq->op != BLK_OP_WRITE)
 		return;
 	if (!at->mute) {
@@ -978,7 +925,7 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 				b->sector += n;
 				b->nr -= (uint32_t)n;
 				b->h.key = bkey(b->dev, b->sector);
-				readd(at, &at->bios, &b->h);
+				attrib_readd(at, &at->bios, &b->h);
 			} else {
 				free(b);
 			}
@@ -1019,6 +966,15 @@ static int cmp_journal(const void *a, const void *b)
 	return (x->dev > y->dev) - (x->dev < y->dev);
 }
 
+static int cmp_stacked(const void *a, const void *b)
+{
+	const struct attrib_stacked *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return (x->dev > y->dev) - (x->dev < y->dev);
+	return (x->upper > y->upper) - (x->upper < y->upper);
+}
+
 void attrib_end(struct attrib *at)
 {
 	struct filetab *ft = at->ft;
@@ -1055,10 +1011,15 @@ void attrib_end(struct attrib *at)
 			at->t.file_bytes += b;
 		else if (f->has_devino)
 			at->t.inode_bytes += b;
+		else
+			at->t.nameless_bytes += b;
 	}
 	if (at->t.njournal)
 		qsort(at->t.journal, at->t.njournal, sizeof(*at->t.journal),
 		      cmp_journal);
+	if (at->t.nstacked)
+		qsort(at->t.stacked, at->t.nstacked, sizeof(*at->t.stacked),
+		      cmp_stacked);
 }
 
 struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,

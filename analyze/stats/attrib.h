@@ -17,7 +17,10 @@
  *   syscall      T is inside another file syscall (direct I/O, reads):
  *                the caller and the file of the call's fd
  *   context      T is a user process outside any known syscall (page
- *                faults, exec, mmap): that process, file unknown
+ *                faults, exec, mmap): that process, and the inode whose
+ *                pages it just added to the page cache, if any
+ *   stacked      T is a kernel thread serving a device stacked on this
+ *                one (a loop worker, stack.h): counted on that device
  *   unattributed otherwise (a kernel thread doing something else)
  * A request carries the owner of its first bio; bios merged into it add
  * their own bytes to their own owners.
@@ -52,10 +55,25 @@ enum attrib_kind {
 	AK_SYSCALL,
 	AK_CONTEXT,
 	AK_METADATA,		/* file-system metadata a kernel thread wrote */
+	AK_STACKED,		/* a lower device's I/O for a device stacked
+				   on it: counted there, by its owner */
 	AK_NR
 };
 
 const char *attrib_kind_name(enum attrib_kind k);
+
+struct attrib_totals;
+/*
+ * The bytes each counted once: those of the requests less what a lower
+ * device did for a device stacked on it (counted on that one).
+ */
+uint64_t attrib_counted_bytes(const struct attrib_totals *t);
+/*
+ * Of those, the bytes that can be a file's data: less the journal and
+ * the file-system metadata written (kind metadata) or read (by a process
+ * through the block device's cache).
+ */
+uint64_t attrib_data_bytes(const struct attrib_totals *t);
 
 /* The owner of a request (of its first bio). */
 struct attrib_owner {
@@ -73,6 +91,13 @@ struct attrib_journal {
 	uint64_t fsync_bytes;	/* of commits an fsync was waiting for */
 };
 
+/* Per lower device and upper device: bytes done for the upper one. */
+struct attrib_stacked {
+	uint32_t dev;		/* the lower device (of the requests) */
+	uint32_t upper;		/* the device above it, 0: unknown */
+	uint64_t bytes;
+};
+
 struct attrib_totals {
 	uint64_t requests;		/* completed requests seen */
 	uint64_t bytes;			/* their bytes */
@@ -80,11 +105,17 @@ struct attrib_totals {
 	uint64_t proc_bytes;		/* bytes given to some process */
 	uint64_t file_bytes;		/* bytes given to a named file */
 	uint64_t inode_bytes;		/* to a file known only by inode */
+	uint64_t nameless_bytes;	/* to a file known only by an fd whose
+					   open was not seen ("<unknown fd>") */
+	uint64_t fsmeta_read_bytes;	/* context: file-system metadata a
+					   process read (inode tables, dirs) */
 	uint64_t wb_noproc_bytes;	/* writeback of inodes no one dirtied
 					   during the recording */
 
 	struct attrib_journal *journal;	/* sorted by dev */
 	size_t njournal;
+	struct attrib_stacked *stacked;	/* sorted by dev, upper */
+	size_t nstacked;
 
 	/* what the recording had */
 	bool bio_events;		/* block_bio_queue */
@@ -116,6 +147,7 @@ struct blk_done {
 };
 
 struct attrib;
+struct stack_dev_info;
 struct uring_replay;
 struct aio_replay;
 
@@ -182,6 +214,14 @@ struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,
  * issues one acts on its file, as inside a syscall on that fd.
  */
 void attrib_set_uring(struct attrib *at, struct uring_replay *ur);
+/*
+ * attrib_set_stack - the devices stacked on others (loop devices whose
+ * backing file is on a device of the recording, stack.h): a bio a kernel
+ * thread queues on a lower device for one of them is theirs.  Before the
+ * first event; 0 or -AN_E_NOMEM.
+ */
+int attrib_set_stack(struct attrib *at, const struct stack_dev_info *v,
+		     size_t n);
 /* The libaio requests (may be NULL): an io_submit acts on its iocbs' fd. */
 void attrib_set_aio(struct attrib *at, const struct aio_replay *ar);
 const struct attrib_totals *attrib_totals(const struct attrib *at);

@@ -322,22 +322,27 @@ static void rule_caveats(struct ctx *c)
 		sbuf_addstr(&sb, "; iorec --check shows what this kernel offers.");
 		say(c, x, &sb, "summary");
 	}
-	if (t && t->bio_events && t->bytes >= WEAR_MIN_BYTES &&
-	    (double)(t->file_bytes + t->inode_bytes) <
-	    UNNAMED_MAX_SHARE * (double)t->bytes) {
+	/* of the bytes counted once (a stacked device's on it), those
+	 * that can be a file's data: journal and metadata are no file's */
+	if (t && t->bio_events && attrib_data_bytes(t) >= WEAR_MIN_BYTES &&
+	    (double)(t->file_bytes + t->inode_bytes + t->nameless_bytes) <
+	    UNNAMED_MAX_SHARE * (double)attrib_data_bytes(t)) {
 		x = add(c, "unnamed-io", FND_INFO, 0);
 		if (x)
 			x->caveat = true;
 		num(x, "device_bytes", (double)t->bytes);
-		num(x, "file_bytes", (double)(t->file_bytes + t->inode_bytes));
+		num(x, "counted_bytes", (double)attrib_counted_bytes(t));
+		num(x, "data_bytes", (double)attrib_data_bytes(t));
+		num(x, "file_bytes", (double)(t->file_bytes + t->inode_bytes + t->nameless_bytes));
 		num(x, "process_bytes", (double)t->proc_bytes);
 		sbuf_addstr(&sb, "Only ");
-		add_pct(&sb, (double)(t->file_bytes + t->inode_bytes),
-			(double)t->bytes);
+		add_pct(&sb, (double)(t->file_bytes + t->inode_bytes + t->nameless_bytes),
+			(double)attrib_data_bytes(t));
 		sbuf_addstr(&sb, " of the ");
-		units_add_bytes(&sb, (double)t->bytes);
-		sbuf_addstr(&sb, " at the devices could be tied to a file (");
-		add_pct(&sb, (double)t->proc_bytes, (double)t->bytes);
+		units_add_bytes(&sb, (double)attrib_data_bytes(t));
+		sbuf_addstr(&sb, " of data at the devices (journal, metadata and a stacked device's bytes on the one under it left out) could be tied to a file (");
+		add_pct(&sb, (double)t->proc_bytes,
+			(double)attrib_counted_bytes(t));
 		sbuf_addstr(&sb, " to a process): findings per file cover that share only.");
 		say(c, x, &sb, "processes");
 	}

@@ -8,6 +8,7 @@ ACCURACY_TESTS = \
 	tests/accuracy/tracedat-vs-iorec.sh \
 	tests/accuracy/devices-bytes.sh \
 	tests/accuracy/attrib.sh \
+	tests/accuracy/attrib-stacked.sh \
 	tests/accuracy/procfiles.sh \
 	tests/accuracy/wa.sh \
 	tests/accuracy/db.sh

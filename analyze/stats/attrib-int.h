@@ -53,6 +53,7 @@ struct owner {
 	struct inode_rec *ir;
 	struct proc *forcer;		/* journal: the fsync caller waiting */
 	struct inode_rec *forcer_ir;	/* and its inode */
+	bool forced;			/* journal: an fsync waits for it */
 	bool fsmeta;			/* context: a read of file-system
 					   metadata (the bdev's own pages) */
 	int up;				/* stacked: the upper device's index

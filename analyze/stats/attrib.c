@@ -236,29 +236,6 @@ static bool stacked_inode(struct attrib *at, uint32_t dev, uint64_t ino,
 	return true;
 }
 
-/*
- * The fsync a journal commit on dev is forced for: the oldest thread in
- * ext4 fsync on dev, or, when that is a kernel thread (the loop worker
- * syncing its backing file for a flush of the device above), the oldest
- * in fsync on an upper device whose backing file is on dev; NULL.
- */
-static const struct win *commit_forcer(struct attrib *at, uint32_t dev,
-				       int *tid)
-{
-	const struct win *s = windows_oldest(at->ws, WIN_EXT4_SYNC, dev, tid);
-	size_t from = 0;
-	int i;
-
-	if (!s || !is_kthread(proctable_lookup(at->pt, *tid), at->dec ?
-			      decode_comm(at->dec, *tid) : ""))
-		return s;
-	s = NULL;
-	while (!s && (i = stack_next_on(at->stk, dev, &from)) >= 0)
-		s = windows_oldest(at->ws, WIN_EXT4_SYNC,
-				   stack_dev(at->stk, (size_t)i)->dev, tid);
-	return s;
-}
-
 /* A page of an inode the thread added to the page cache. */
 struct ra {
 	uint32_t dev;
@@ -343,10 +320,19 @@ static void owner_of(struct attrib *at, const struct dec_ev *ev,
 	if (!strncmp(comm, "jbd2/", 5) ||
 	    windows_get(at->ws, ev->pid, WIN_COMMIT)) {
 		int tid = 0;
-		const struct win *s = commit_forcer(at, dev, &tid);
+		const struct win *s = windows_oldest(at->ws, WIN_EXT4_SYNC,
+						     dev, &tid);
 
 		o->kind = AK_JOURNAL;
-		if (s) {
+		o->forced = s != NULL;
+		/*
+		 * charged to the fsync's caller; a kernel thread called none
+		 * (a loop worker syncing its backing file for the flush of
+		 * the device above: that device's fsyncs are charged its own
+		 * journal, and each device's bytes stay its own)
+		 */
+		if (s && !is_kthread(proctable_lookup(at->pt, tid), at->dec ?
+				     decode_comm(at->dec, tid) : "")) {
 			o->forcer = proc_of(at, tid, ev->ts);
 			o->forcer_ir = attrib_inode_get(at, s->dev, true, s->ino);
 		}
@@ -837,7 +823,7 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 	case AK_JOURNAL:
 		if (at->mute)
 			return NULL;
-		add_journal(at, dev, bytes, o->forcer != NULL);
+		add_journal(at, dev, bytes, o->forced);
 		if (o->forcer) {
 			pstat(at, o->forcer)->blk.journal_bytes += bytes;
 			if (o->forcer_ir) {

@@ -873,7 +873,10 @@ static void rule_reads(struct ctx *c)
 			char buf[96];
 			uint32_t dev;
 
-			if (fr[k].s->blk.read_bytes < READ_MIN_BYTES / 4)
+			/* named files: an fd whose open was not seen says
+			 * nothing to the reader */
+			if (!fr[k].f.path ||
+			    fr[k].s->blk.read_bytes < READ_MIN_BYTES / 4)
 				continue;
 			sbuf_addstr(&sb, shown ? ", " : "; most on ");
 			sbuf_addstr(&sb, name);

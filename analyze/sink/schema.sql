@@ -248,7 +248,7 @@ CREATE TABLE request_origins (
 	issue_pid	INTEGER,		-- task that issued it
 	proc_id		INTEGER,		-- attributed process (see attrib)
 	file_id		INTEGER,		-- attributed file, NULL when unknown
-	attrib		TEXT			-- method of the attribution (heuristic)
+	attrib		TEXT			-- method of the attribution (heuristic); stacked: a lower device's request for the device above, proc_id and file_id the upper one's, its bytes counted once, up there
 );
 -- Every completed block request, as stored.
 -- req_id is the rowid: an INTEGER PRIMARY KEY column would cost a byte

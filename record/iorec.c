@@ -52,7 +52,9 @@ static struct env {
 	const char *comm;	/* --comm NAME */
 	const char *cgroup;	/* --cgroup PATH */
 	bool command_only;	/* --command-only */
-	unsigned int buffer_kb;
+	unsigned int buffer_kb;	/* buffer_default() unless -b */
+	bool buffer_given;
+	int threads;		/* -1: chosen by threads_default() */
 	unsigned int watermark;
 	int level;
 	bool check;
@@ -64,7 +66,7 @@ static struct env {
 } env = {
 	.output = "iorec.iorec",
 	.profiles = PROFILE_IO,
-	.buffer_kb = 2048,
+	.threads = -1,
 	.watermark = 50,
 	.level = 3,
 };
@@ -138,7 +140,11 @@ static const char usage_text[] =
 "                          cgroup (and its children) at the start\n"
 "      --command-only      with -- COMMAND: record only the system calls of\n"
 "                          COMMAND, its children and processes started after it\n"
-"  -b, --buffer-size KB    per-CPU kernel ring buffer size (default 2048)\n"
+"  -b, --buffer-size KB    per-CPU kernel ring buffer size (default: from the\n"
+"                          memory and CPU count, 1024 to 8192; --check says)\n"
+"  -T, --threads N         reader threads, each reading and compressing a group\n"
+"                          of CPUs (default: none on 1-2 CPUs, else one per 2\n"
+"                          CPUs, at most 32; 0 or 1: the main loop reads)\n"
 "  -w, --watermark PCT     wake up when a CPU buffer is PCT% full (default 50)\n"
 "  -z, --level N           zstd level (default 3)\n"
 "  -c, --check             print the plan and exit without recording; exit 0 if\n"
@@ -260,6 +266,12 @@ static int parse_opt(int c, const char *arg)
 		if (parse_uint(arg, 4, 16u << 20, &u) < 0)
 			return usage_error("invalid buffer size '%s' (KB per CPU, 4 or more)", arg);
 		env.buffer_kb = u;
+		env.buffer_given = true;
+		break;
+	case 'T':
+		if (parse_uint(arg, 0, 1024, &u) < 0)
+			return usage_error("invalid thread count '%s' (0 to 1024)", arg);
+		env.threads = (int)u;
 		break;
 	case 'w':
 		if (parse_uint(arg, 0, 100, &u) < 0)
@@ -310,6 +322,7 @@ static int parse_args(int argc, char **argv)
 		{ "cgroup", required_argument, NULL, 'G' },
 		{ "command-only", no_argument, NULL, 'O' },
 		{ "buffer-size", required_argument, NULL, 'b' },
+		{ "threads", required_argument, NULL, 'T' },
 		{ "watermark", required_argument, NULL, 'w' },
 		{ "level", required_argument, NULL, 'z' },
 		{ "check", no_argument, NULL, 'c' },
@@ -324,7 +337,7 @@ static int parse_args(int argc, char **argv)
 	env.argc = argc;
 	env.argv = argv;
 	opterr = 0;		/* parse_opt() names the option */
-	while ((c = getopt_long(argc, argv, "+:o:d:S:F:p:e:P:b:w:z:cqvhV", opts,
+	while ((c = getopt_long(argc, argv, "+:o:d:S:F:p:e:P:b:T:w:z:cqvhV", opts,
 				NULL)) != -1) {
 		if (c == 'h') {
 			usage(stdout);
@@ -485,6 +498,83 @@ static const char *output_problem(void)
 	return ok ? NULL : why;
 }
 
+/*
+ * The per-CPU buffer when -b is not given: 1/256 of the memory for all
+ * CPUs together, from 1 MiB to 8 MiB per CPU (a 1 GB four-core board gets
+ * 1 MiB per CPU, a machine of 4 GB or more per CPU 8 MiB).
+ */
+static unsigned int buffer_default(int ncpus)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+	uint64_t kb;
+
+	if (pages <= 0 || psize <= 0 || ncpus < 1)
+		return 2048;
+	kb = (uint64_t)pages * (uint64_t)psize / 1024 / 256 / (uint64_t)ncpus;
+	if (kb < 1024)
+		kb = 1024;
+	if (kb > 8192)
+		kb = 8192;
+	return (unsigned int)(kb & ~3ull);
+}
+
+/* Reader threads when -T is not given: none on 1-2 CPUs. */
+static int threads_default(int ncpus)
+{
+	if (ncpus <= 2)
+		return 0;
+	return ncpus / 2 > 32 ? 32 : (ncpus + 1) / 2;
+}
+
+/* What the readers hold in memory, in MB (see iorec(1), OVERHEAD). */
+static double reader_memory_mb(int ncpus, int threads, size_t batch)
+{
+	int zctx = threads > 1 ? threads : 1;
+
+	/* batches, per context its zstd state (~1.2 MB at level 3) and
+	 * output buffer, the writer's 1 MiB buffer */
+	return mb((uint64_t)ncpus * batch) +
+	       zctx * (1.2 + mb(batch + batch / 128 + 512)) + 1.0;
+}
+
+/* Raw bytes per DATA batch of each CPU: BATCH_BUDGET shared out. */
+static size_t batch_bytes(int ncpus)
+{
+	size_t batch = BATCH_BUDGET / (size_t)(ncpus > 0 ? ncpus : 1);
+
+	if (batch > BATCH_MAX)
+		batch = BATCH_MAX;
+	if (batch < BATCH_MIN)
+		batch = BATCH_MIN;
+	return batch;
+}
+
+/* The reader threads of this run (0: the main loop reads). */
+static int reader_threads(int ncpus)
+{
+	int th = env.threads >= 0 ? env.threads : threads_default(ncpus);
+
+	return th <= 1 ? 0 : th > ncpus ? ncpus : th;
+}
+
+static void check_print_readers(int ncpus)
+{
+	int th = reader_threads(ncpus);
+	char who[96];
+
+	if (th)
+		snprintf(who, sizeof(who),
+			 "%d threads, each reading and compressing %d%s CPU%s",
+			 th, ncpus / th, ncpus % th ? " or more" : "",
+			 ncpus / th > 1 || ncpus % th ? "s" : "");
+	else
+		snprintf(who, sizeof(who), "the main loop reads every CPU");
+	printf("  readers      %s, at nice %d where allowed;\n"
+	       "               at most %.1f MB of batches and compression state\n",
+	       who, READER_NICE,
+	       reader_memory_mb(ncpus, th, batch_bytes(ncpus)));
+}
+
 /* The number of ids in a raw_syscalls filter "id == 1 || id == 2". */
 static int count_ids(const char *filter)
 {
@@ -582,8 +672,12 @@ static void check_print_names(struct rec *r)
 	names_print(&r->names, stdout);
 }
 
-/* The limitations of this recording, as stored in the header. */
-static void collect_limits(const struct rec *r, const char *out[3])
+/*
+ * The limitations of this recording, as stored in the header; @console
+ * leaves out the armed 32-bit path's, a condition --check states.
+ */
+static void collect_limits(const struct rec *r, const char *out[3],
+			   bool console)
 {
 	const struct plan *p = &r->plan;
 	static char compat[320], syscalls[200];
@@ -604,7 +698,7 @@ static void collect_limits(const struct rec *r, const char *out[3])
 			 abi_name(p->compat),
 			 p->compat_why ? p->compat_why : "no raw_syscalls");
 		out[n++] = compat;
-	} else if (p->compat_armed) {
+	} else if (p->compat_armed && !console) {
 		snprintf(compat, sizeof(compat),
 			 "syscalls of 32-bit (%s) programs are recorded from the first one's exec on: that program's first calls (within milliseconds of its exec) are missing",
 			 abi_name(p->compat));
@@ -652,9 +746,11 @@ static int do_check(struct rec *r)
 	       r->subbuf_size, r->long_size);
 	printf("  clock        %s\n", mono ? "mono (same timeline as CLOCK_MONOTONIC)" :
 	       "global (mono unavailable: event times will not match CLOCK_MONOTONIC)");
-	printf("  buffers      %u KB per CPU (%u KB in all), wake-up at %u%% full\n",
+	printf("  buffers      %u KB per CPU (%u KB in all%s), wake-up at %u%% full\n",
 	       env.buffer_kb, env.buffer_kb * (unsigned int)ncpus,
+	       env.buffer_given ? "" : ", from the memory and CPU count",
 	       env.watermark);
+	check_print_readers(ncpus);
 	printf("  profiles     %s\n", plan_profile_names(p->profiles));
 	check_print_syscalls(p);
 	if (p->task_desc || env.command_only)
@@ -677,7 +773,7 @@ static int do_check(struct rec *r)
 		const char *lim[3];
 		int i;
 
-		collect_limits(r, lim);
+		collect_limits(r, lim, false);
 		for (i = 0; i < 3 && lim[i]; i++)
 			printf("  LIMIT        %s\n", lim[i]);
 	}
@@ -789,7 +885,7 @@ static void names_header(const struct rec *r, struct sbuf *sb)
 	}
 	sbuf_addf(sb, "exec_abi_probes=%d\n", r->names.exec_abi);
 	sbuf_addf(sb, "iorec_abi=%s\n", abi_name(abi_self()));
-	collect_limits(r, lim);
+	collect_limits(r, lim, false);
 	if (lim[0])
 		sbuf_addf(sb, "limit_1=%s\n", lim[0]);
 	if (lim[1])
@@ -1177,11 +1273,14 @@ static void status_line(struct rec *r, uint64_t now, uint64_t *last_events,
 			uint64_t *last_ns)
 {
 	struct ringbuf_totals t;
-	uint64_t written = iorec_writer_written(r->w) +
-			   iorec_writer_pending(r->w);
+	uint64_t written, raw;
 	double dt = (double)(now - *last_ns) / 1e9;
 	char line[160];
 
+	ringbuf_lock(r->rb);
+	written = iorec_writer_written(r->w) + iorec_writer_pending(r->w);
+	raw = iorec_writer_raw_bytes(r->w);
+	ringbuf_unlock(r->rb);
 	ringbuf_totals(r->rb, &t);
 	collect_stats(r, NULL);
 	snprintf(line, sizeof(line),
@@ -1190,7 +1289,7 @@ static void status_line(struct rec *r, uint64_t now, uint64_t *last_events,
 		 dt > 0 ? (double)(t.events - *last_events) / dt : 0.0,
 		 mb(env.flight ? 0 : written),
 		 env.flight ? "written (flight: at the end)" : "written",
-		 written ? (double)iorec_writer_raw_bytes(r->w) / (double)written : 0.0,
+		 written ? (double)raw / (double)written : 0.0,
 		 (unsigned long long)r->lost);
 	fprintf(stderr, "\r%-79s", line);
 	*last_events = t.events;
@@ -1200,6 +1299,17 @@ static void status_line(struct rec *r, uint64_t now, uint64_t *last_events,
 static void clear_status(void)
 {
 	fprintf(stderr, "\r%79s\r", "");
+}
+
+/* Bytes written and buffered, while readers may be writing. */
+static uint64_t writer_size(struct rec *r)
+{
+	uint64_t n;
+
+	ringbuf_lock(r->rb);
+	n = iorec_writer_written(r->w) + iorec_writer_pending(r->w);
+	ringbuf_unlock(r->rb);
+	return n;
 }
 
 /* Why should the loop stop now?  Fills r->reason and returns true. */
@@ -1215,8 +1325,7 @@ static bool should_stop(struct rec *r, uint64_t now, uint64_t *drain_until)
 		return true;
 	}
 	if (env.max_size && (ringbuf_limit_reached(r->rb) ||
-	    iorec_writer_written(r->w) + iorec_writer_pending(r->w) >=
-	    env.max_size)) {
+	    writer_size(r) >= env.max_size)) {
 		snprintf(r->reason, sizeof(r->reason), "size limit");
 		return true;
 	}
@@ -1260,8 +1369,10 @@ static void note_compat_exec(struct rec *r)
 	len = snprintf(line, sizeof(line), "%llu\t%d\t%s\texec\n",
 		       (unsigned long long)(exec_ns ? exec_ns : on_ns), pid,
 		       abi_name(r->plan.compat));
+	ringbuf_lock(r->rb);
 	ret = iorec_writer_add(r->w, IOREC_CHUNK_EXEC_ABI, NULL, 0, line,
 			       (size_t)len, false);
+	ringbuf_unlock(r->rb);
 	if (ret < 0)
 		note_write_error(r, ret);
 }
@@ -1274,6 +1385,10 @@ static void record_loop(struct rec *r)
 	bool status = on_terminal();
 	int ret;
 
+	if (ringbuf_start(r->rb) < 0) {
+		snprintf(r->reason, sizeof(r->reason), "no reader thread");
+		return;
+	}
 	for (;;) {
 		if (child_changed)
 			reap_child(r);
@@ -1287,8 +1402,10 @@ static void record_loop(struct rec *r)
 		if (!ret && now - last_all >= FLUSH_NS) {
 			last_all = now;
 			/* what is older than FLUSH_NS reaches the file */
+			ringbuf_lock(r->rb);
 			if (iorec_writer_pending(r->w))
 				ret = iorec_writer_flush(r->w);
+			ringbuf_unlock(r->rb);
 		}
 		if (ret < 0) {
 			note_write_error(r, ret);
@@ -1339,7 +1456,7 @@ static int setup(struct rec *r)
 		names_remove_stale(env.verbose);
 		names_setup(&r->names, &r->plan, r->ri.ti, env.verbose);
 		names_add_to_plan(&r->names, &r->plan);
-		collect_limits(r, lim);
+		collect_limits(r, lim, true);
 		for (i = 0; i < 3 && lim[i] && !env.quiet; i++)
 			warning("%s", lim[i]);
 		if (env.verbose)
@@ -1356,12 +1473,9 @@ static int setup(struct rec *r)
 		}
 	}
 	r->cpu_lost = xcalloc((size_t)r->ri.ncpus, sizeof(*r->cpu_lost));
-	batch = BATCH_BUDGET / (size_t)r->ri.ncpus;
-	if (batch > BATCH_MAX)
-		batch = BATCH_MAX;
-	if (batch < BATCH_MIN)
-		batch = BATCH_MIN;
+	batch = batch_bytes(r->ri.ncpus);
 	memset(&o, 0, sizeof(o));
+	o.threads = reader_threads(r->ri.ncpus);
 	o.ncpus = r->ri.ncpus;
 	o.subbuf_size = r->subbuf_size;
 	o.long_size = r->long_size;
@@ -1419,6 +1533,8 @@ static void stop(struct rec *r)
 	int ret;
 
 	instance_tracing(&r->ri, false);
+	if (r->rb)
+		ringbuf_stop_threads(r->rb);
 	if (r->cw && !r->write_err)
 		note_compat_exec(r);
 	if (r->write_err)
@@ -1467,7 +1583,7 @@ static void summary(struct rec *r)
 	{
 		const char *lim[3];
 
-		collect_limits(r, lim);
+		collect_limits(r, lim, true);
 		for (cpu = 0; cpu < 3 && lim[cpu]; cpu++)
 			warning("limit of this recording: %s", lim[cpu]);
 	}
@@ -1578,6 +1694,8 @@ int main(int argc, char **argv)
 		return ret;
 	if (tracefs_ready() < 0)
 		return 1;
+	if (!env.buffer_given)
+		env.buffer_kb = buffer_default(instance_count_cpus(NULL));
 	if (!env.check)
 		instance_remove_stale(env.verbose);
 	ret = 1;

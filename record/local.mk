@@ -12,7 +12,8 @@ iorec_SOURCES = \
 	record/names.c \
 	record/abi.c \
 	record/elf.c
-iorec_CFLAGS = $(AM_CFLAGS) -pthread $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS)
+iorec_CFLAGS = $(AM_CFLAGS) -pthread $(TRACEFS_CFLAGS) $(TRACEEVENT_CFLAGS) \
+	$(ZSTD_CFLAGS)
 # libtool links the programs: its -all-static is the compiler's -static
 # (its own -static would only take libtool libraries statically)
 iorec_LDFLAGS = $(AM_LDFLAGS) $(IOREC_STATIC_LDFLAGS:-static=-all-static)

@@ -437,7 +437,12 @@ struct ringbuf_opts {
 	uint64_t flush_ns;	/* cut a batch at least this often */
 	int zstd_level;
 	uint64_t flight_bytes;	/* 0: write through; else keep last N bytes */
+	int threads;		/* reader threads (CPU groups); <= 1: none,
+				   the main loop reads */
 };
+
+/* The nice value of the reader threads (and of the main loop). */
+#define READER_NICE	(-10)
 
 struct ringbuf_totals {
 	uint64_t events;
@@ -459,15 +464,30 @@ struct ringbuf *ringbuf_open(struct tracefs_instance *inst,
 			     struct iorec_writer *w);
 void ringbuf_close(struct ringbuf *rb);
 /*
- * ringbuf_wait - poll() the CPU buffers for up to @timeout_ms.  Returns
- * the number of readable CPUs, 0 on timeout, -1 on EINTR.
+ * ringbuf_start - raise the readers' priority (nice READER_NICE, where
+ * allowed) and, with threads, start one per CPU group.  From then on, in
+ * threaded mode, every use of the writer is between ringbuf_lock() and
+ * ringbuf_unlock() (no-ops without threads).  Returns 0 or -1.
+ */
+int ringbuf_start(struct ringbuf *rb);
+/* Stop and join the reader threads (ringbuf_finish() does it too). */
+void ringbuf_stop_threads(struct ringbuf *rb);
+/* The reader threads, 0 when the main loop reads. */
+int ringbuf_threads(const struct ringbuf *rb);
+void ringbuf_lock(struct ringbuf *rb);
+void ringbuf_unlock(struct ringbuf *rb);
+/*
+ * ringbuf_wait - poll() the CPU buffers for up to @timeout_ms (with
+ * threads: only wait).  Returns the number of readable CPUs, 0 on
+ * timeout, -1 on EINTR.
  */
 int ringbuf_wait(struct ringbuf *rb, int timeout_ms);
 /*
  * ringbuf_read - read what is ready: full pages from the CPUs poll()
  * reported, and, when @all, everything (partial pages too) from every
  * CPU.  Cuts batches that are full or older than flush_ns.  Returns 0 or a
- * negative iorec_error from the writer.
+ * negative iorec_error from the writer.  With threads, only the first
+ * error a thread met.
  */
 int ringbuf_read(struct ringbuf *rb, bool all);
 /*

@@ -4,25 +4,35 @@
  * sub-buffers, batching them per CPU into DATA chunks, and the flight
  * recorder that keeps only the newest compressed batches in memory.
  *
- * One thread polls every CPU's trace_pipe_raw; the kernel makes a buffer
+ * The CPUs are split into groups, each read by one thread (on a machine
+ * of one or two CPUs, one group read by the main loop, no thread at all).
+ * A group polls its CPUs' trace_pipe_raw; the kernel makes a buffer
  * readable when it is buffer_percent full, so a quiet machine costs few
  * wake-ups.  Full pages are spliced out as they come; the partial page a
  * CPU is writing is fetched every flush interval, so an idle CPU never
  * holds old events back.  kbuffer (libtraceevent) walks each page only to
- * count its events and find the first and last timestamps.
+ * count its events and find the first and last timestamps.  A group
+ * compresses its batches with its own zstd context, outside any lock, and
+ * appends the chunk to the one writer under the writer lock: the chunks of
+ * one CPU are written in time order (one group owns the CPU), those of
+ * different CPUs interleave, which is what iorec(5) allows.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <kbuffer.h>
 #include <tracefs.h>
+#include <zstd.h>
 
 #include "iorec-format.h"
 #include "record.h"
@@ -49,19 +59,54 @@ struct flight_chunk {
 	uint64_t last_ts;
 };
 
+/* The CPUs one thread reads, and what that thread owns. */
+struct rb_group {
+	struct ringbuf *rb;
+	struct rb_cpu *cpus;
+	int ncpus;
+	struct pollfd *pfd;	/* ncpus + 1: the last is the stop pipe */
+	struct kbuffer *kbuf;
+	ZSTD_CCtx *cctx;	/* its own compression context */
+	uint8_t *zbuf;
+	size_t zcap;
+	uint64_t events, pages, raw_bytes, chunks;	/* atomic adds */
+	uint64_t last_all;
+	pthread_t thread;
+	bool running;
+};
+
 struct ringbuf {
 	struct ringbuf_opts o;
 	struct iorec_writer *w;
-	struct rb_cpu *cpus;
-	struct pollfd *pfd;
-	struct kbuffer *kbuf;
 	uint32_t batch_pages;
-	struct ringbuf_totals t;
+	struct rb_group *g;
+	int ngroups;
+	bool threaded;
+	int stop[2];		/* a byte on stop[1] ends the threads */
+	int err;		/* first writer error of a thread (atomic) */
+	pthread_mutex_t wlock;	/* the writer and what follows, threaded */
 	struct flight_chunk *head, *tail;	/* oldest first */
 	uint64_t flight_used;
+	uint64_t flight_discarded, flight_cutoff_ts;
 	uint64_t data_limit;	/* 0: none */
 	bool limit_reached;
+	uint64_t limit_dropped_pages;
 };
+
+#define ADD(p, v)	__atomic_fetch_add((p), (v), __ATOMIC_RELAXED)
+#define GET(p)		__atomic_load_n((p), __ATOMIC_RELAXED)
+
+void ringbuf_lock(struct ringbuf *rb)
+{
+	if (rb && rb->threaded)
+		pthread_mutex_lock(&rb->wlock);
+}
+
+void ringbuf_unlock(struct ringbuf *rb)
+{
+	if (rb && rb->threaded)
+		pthread_mutex_unlock(&rb->wlock);
+}
 
 void ringbuf_set_data_limit(struct ringbuf *rb, uint64_t limit)
 {
@@ -70,41 +115,77 @@ void ringbuf_set_data_limit(struct ringbuf *rb, uint64_t limit)
 
 bool ringbuf_limit_reached(const struct ringbuf *rb)
 {
-	return rb->limit_reached;
+	return GET(&rb->limit_reached);
+}
+
+/* Compress a batch with the group's context into g->zbuf. */
+static int group_compress(struct rb_group *g, const uint8_t *src, size_t len,
+			  size_t *zlen)
+{
+	size_t n, bound = ZSTD_compressBound(len);
+
+	if (!g->cctx) {
+		g->cctx = ZSTD_createCCtx();
+		if (!g->cctx)
+			return -IOREC_E_NOMEM;
+		ZSTD_CCtx_setParameter(g->cctx, ZSTD_c_compressionLevel,
+				       g->rb->o.zstd_level);
+	}
+	if (g->zcap < bound) {
+		free(g->zbuf);
+		g->zbuf = malloc(bound);
+		g->zcap = g->zbuf ? bound : 0;
+		if (!g->zbuf)
+			return -IOREC_E_NOMEM;
+	}
+	n = ZSTD_compress2(g->cctx, g->zbuf, g->zcap, src, len);
+	if (ZSTD_isError(n))
+		return -IOREC_E_COMPRESS;
+	*zlen = n;
+	return 0;
 }
 
 /*
- * Write one batch under the size limit: compress it first to know its
- * size, and drop it (counted) when it would carry the file past the
- * limit.  Returns 0 or a negative iorec_error.
+ * Append a compressed batch under the size limit (writer lock held):
+ * drop it (counted) when it would carry the file past the limit.
  */
 static int limited_add(struct ringbuf *rb, const uint8_t *desc,
-		       const uint8_t *batch, size_t len, uint32_t npages)
+		       const uint8_t *z, size_t zlen, size_t len,
+		       uint32_t npages)
 {
 	uint64_t used = iorec_writer_written(rb->w) +
 			iorec_writer_pending(rb->w);
-	uint8_t *z;
-	size_t zlen;
-	int ret;
 
-	if (rb->limit_reached) {
-		rb->t.limit_dropped_pages += npages;
-		return 0;
-	}
-	ret = iorec_compress(rb->o.zstd_level, batch, len, &z, &zlen);
-	if (ret < 0)
-		return ret;
-	if (used + IOREC_CHUNK_HEADER_LEN + IOREC_DATA_DESC_LEN + zlen >
+	if (rb->limit_reached ||
+	    used + IOREC_CHUNK_HEADER_LEN + IOREC_DATA_DESC_LEN + zlen >
 	    rb->data_limit) {
-		rb->limit_reached = true;
-		rb->t.limit_dropped_pages += npages;
-		free(z);
+		__atomic_store_n(&rb->limit_reached, true, __ATOMIC_RELAXED);
+		rb->limit_dropped_pages += npages;
 		return 0;
 	}
-	ret = iorec_writer_add_compressed(rb->w, IOREC_CHUNK_DATA, desc,
-					  IOREC_DATA_DESC_LEN, z, zlen, len);
-	free(z);
-	return ret;
+	return iorec_writer_add_compressed(rb->w, IOREC_CHUNK_DATA, desc,
+					   IOREC_DATA_DESC_LEN, z, zlen, len);
+}
+
+static void group_release(struct rb_group *g)
+{
+	int i;
+
+	for (i = 0; g->cpus && i < g->ncpus; i++) {
+		struct rb_cpu *c = &g->cpus[i];
+
+		if (c->tcpu)
+			tracefs_cpu_free_fd(c->tcpu);
+		if (c->fd >= 0)
+			close(c->fd);
+		free(c->batch);
+	}
+	if (g->kbuf)
+		kbuffer_free(g->kbuf);
+	ZSTD_freeCCtx(g->cctx);
+	free(g->zbuf);
+	free(g->cpus);
+	free(g->pfd);
 }
 
 /* Close every CPU and free everything; accepts NULL. */
@@ -115,30 +196,27 @@ void ringbuf_close(struct ringbuf *rb)
 
 	if (!rb)
 		return;
-	for (i = 0; rb->cpus && i < rb->o.ncpus; i++) {
-		struct rb_cpu *c = &rb->cpus[i];
-
-		if (c->tcpu)
-			tracefs_cpu_free_fd(c->tcpu);
-		if (c->fd >= 0)
-			close(c->fd);
-		free(c->batch);
-	}
+	ringbuf_stop_threads(rb);
+	for (i = 0; rb->g && i < rb->ngroups; i++)
+		group_release(&rb->g[i]);
 	for (fc = rb->head; fc; fc = next) {
 		next = fc->next;
 		free(fc->z);
 		free(fc);
 	}
-	if (rb->kbuf)
-		kbuffer_free(rb->kbuf);
-	free(rb->cpus);
-	free(rb->pfd);
+	if (rb->stop[0] >= 0) {
+		close(rb->stop[0]);
+		close(rb->stop[1]);
+	}
+	pthread_mutex_destroy(&rb->wlock);
+	free(rb->g);
 	free(rb);
 }
 
 static int cpu_open(struct ringbuf *rb, struct tracefs_instance *inst,
-		    struct rb_cpu *c)
+		    struct rb_group *g, int i)
 {
+	struct rb_cpu *c = &g->cpus[i];
 	char path[64];
 
 	snprintf(path, sizeof(path), "per_cpu/cpu%d/trace_pipe_raw", c->cpu);
@@ -151,8 +229,34 @@ static int cpu_open(struct ringbuf *rb, struct tracefs_instance *inst,
 		return error("cannot read %s: out of memory", path);
 	/* Grows as pages come: an idle CPU's batch stays untouched. */
 	c->batch = xmalloc((size_t)rb->batch_pages * rb->o.subbuf_size);
-	rb->pfd[c->cpu].fd = c->fd;
-	rb->pfd[c->cpu].events = POLLIN;
+	g->pfd[i].fd = c->fd;
+	g->pfd[i].events = POLLIN;
+	return 0;
+}
+
+/* Open the CPUs first, first + 1, ... of group @g (@n of them). */
+static int group_open(struct ringbuf *rb, struct tracefs_instance *inst,
+		      struct rb_group *g, int first, int n)
+{
+	int i;
+
+	g->rb = rb;
+	g->ncpus = n;
+	g->cpus = xcalloc((size_t)n, sizeof(*g->cpus));
+	g->pfd = xcalloc((size_t)n + 1, sizeof(*g->pfd));
+	for (i = 0; i < n; i++)
+		g->cpus[i].fd = -1;
+	g->pfd[n].fd = rb->stop[0];
+	g->pfd[n].events = POLLIN;
+	g->kbuf = kbuffer_alloc(rb->o.long_size == 4 ? KBUFFER_LSIZE_4 :
+				KBUFFER_LSIZE_8, KBUFFER_ENDIAN_SAME_AS_HOST);
+	if (!g->kbuf)
+		return error("out of memory");
+	for (i = 0; i < n; i++) {
+		g->cpus[i].cpu = first + i;
+		if (cpu_open(rb, inst, g, i) < 0)
+			return -1;
+	}
 	return 0;
 }
 
@@ -161,45 +265,35 @@ struct ringbuf *ringbuf_open(struct tracefs_instance *inst,
 			     struct iorec_writer *w)
 {
 	struct ringbuf *rb = xcalloc(1, sizeof(*rb));
-	int i;
+	int i, first = 0;
 
 	rb->o = *o;
 	rb->w = w;
+	rb->stop[0] = rb->stop[1] = -1;
+	pthread_mutex_init(&rb->wlock, NULL);
 	rb->batch_pages = (uint32_t)(o->batch_bytes / (size_t)o->subbuf_size);
 	if (!rb->batch_pages)
 		rb->batch_pages = 1;
-	rb->cpus = xcalloc((size_t)o->ncpus, sizeof(*rb->cpus));
-	rb->pfd = xcalloc((size_t)o->ncpus, sizeof(*rb->pfd));
-	for (i = 0; i < o->ncpus; i++)
-		rb->cpus[i].fd = -1;
-	rb->kbuf = kbuffer_alloc(o->long_size == 4 ? KBUFFER_LSIZE_4 :
-				 KBUFFER_LSIZE_8, KBUFFER_ENDIAN_SAME_AS_HOST);
-	if (!rb->kbuf) {
-		error("out of memory");
+	rb->ngroups = o->threads < 1 ? 1 :
+		      o->threads > o->ncpus ? o->ncpus : o->threads;
+	rb->threaded = rb->ngroups > 1;
+	if (rb->threaded && pipe2(rb->stop, O_CLOEXEC) < 0) {
+		error("cannot create a pipe: %m");
 		goto fail;
 	}
-	for (i = 0; i < o->ncpus; i++) {
-		rb->cpus[i].cpu = i;
-		if (cpu_open(rb, inst, &rb->cpus[i]) < 0)
+	rb->g = xcalloc((size_t)rb->ngroups, sizeof(*rb->g));
+	for (i = 0; i < rb->ngroups; i++) {
+		/* spread the CPUs evenly: the first groups take one more */
+		int n = o->ncpus / rb->ngroups + (i < o->ncpus % rb->ngroups);
+
+		if (group_open(rb, inst, &rb->g[i], first, n) < 0)
 			goto fail;
+		first += n;
 	}
 	return rb;
 fail:
 	ringbuf_close(rb);
 	return NULL;
-}
-
-int ringbuf_wait(struct ringbuf *rb, int timeout_ms)
-{
-	int n = poll(rb->pfd, (nfds_t)rb->o.ncpus, timeout_ms);
-
-	if (n < 0 && errno == EINTR)
-		return -1;
-	if (n < 0) {
-		/* not expected with valid fds; behave as a timeout */
-		return 0;
-	}
-	return n;
 }
 
 /* Drop the flight chunk with the oldest last_ts. */
@@ -220,25 +314,23 @@ static void flight_drop_oldest(struct ringbuf *rb)
 	if (rb->tail == min)
 		rb->tail = min_prev;
 	rb->flight_used -= min->zlen + IOREC_DATA_DESC_LEN;
-	rb->t.flight_discarded++;
-	if (min->last_ts > rb->t.flight_cutoff_ts)
-		rb->t.flight_cutoff_ts = min->last_ts;
+	rb->flight_discarded++;
+	if (min->last_ts > rb->flight_cutoff_ts)
+		rb->flight_cutoff_ts = min->last_ts;
 	free(min->z);
 	free(min);
 }
 
-/* Compress a batch and keep it, dropping the oldest beyond the limit. */
-static int flight_add(struct ringbuf *rb, const uint8_t *desc,
-		      const uint8_t *body, size_t len, uint64_t last_ts)
+/* Keep a compressed batch (writer lock held), dropping the oldest. */
+static void flight_add(struct ringbuf *rb, const uint8_t *desc,
+		       const uint8_t *z, size_t zlen, size_t len,
+		       uint64_t last_ts)
 {
 	struct flight_chunk *fc = xcalloc(1, sizeof(*fc));
-	int ret;
 
-	ret = iorec_compress(rb->o.zstd_level, body, len, &fc->z, &fc->zlen);
-	if (ret < 0) {
-		free(fc);
-		return ret;
-	}
+	fc->z = xmalloc(zlen);
+	memcpy(fc->z, z, zlen);
+	fc->zlen = zlen;
 	memcpy(fc->desc, desc, IOREC_DATA_DESC_LEN);
 	fc->raw_len = len;
 	fc->last_ts = last_ts;
@@ -250,12 +342,12 @@ static int flight_add(struct ringbuf *rb, const uint8_t *desc,
 	rb->flight_used += fc->zlen + IOREC_DATA_DESC_LEN;
 	while (rb->flight_used > rb->o.flight_bytes && rb->head != rb->tail)
 		flight_drop_oldest(rb);
-	return 0;
 }
 
 /* Turn the CPU's batch into one DATA chunk.  Returns 0 or an iorec_error. */
-static int batch_cut(struct ringbuf *rb, struct rb_cpu *c)
+static int batch_cut(struct rb_group *g, struct rb_cpu *c)
 {
+	struct ringbuf *rb = g->rb;
 	struct iorec_data_desc d = {
 		.cpu = (uint32_t)c->cpu,
 		.npages = c->npages,
@@ -264,25 +356,33 @@ static int batch_cut(struct ringbuf *rb, struct rb_cpu *c)
 		.last_ts = c->last_ts,
 	};
 	uint8_t desc[IOREC_DATA_DESC_LEN];
-	size_t len = (size_t)c->npages * rb->o.subbuf_size;
+	size_t len = (size_t)c->npages * rb->o.subbuf_size, zlen;
 	int ret;
 
 	if (!c->npages)
 		return 0;
 	iorec_data_desc_encode(&d, desc);
-	if (rb->o.flight_bytes)
-		ret = flight_add(rb, desc, c->batch, len, c->last_ts);
-	else if (rb->data_limit)
-		ret = limited_add(rb, desc, c->batch, len, c->npages);
-	else
-		ret = iorec_writer_add(rb->w, IOREC_CHUNK_DATA, desc,
-				       sizeof(desc), c->batch, len, true);
+	ret = group_compress(g, c->batch, len, &zlen);
+	if (!ret) {
+		ringbuf_lock(rb);
+		if (rb->o.flight_bytes)
+			flight_add(rb, desc, g->zbuf, zlen, len, c->last_ts);
+		else if (rb->data_limit)
+			ret = limited_add(rb, desc, g->zbuf, zlen, len,
+					  c->npages);
+		else
+			ret = iorec_writer_add_compressed(rb->w,
+							  IOREC_CHUNK_DATA,
+							  desc, sizeof(desc),
+							  g->zbuf, zlen, len);
+		ringbuf_unlock(rb);
+	}
 	c->npages = 0;
 	c->have_ts = false;
 	c->first_ts = c->last_ts = 0;
 	if (ret < 0)
 		return ret;
-	rb->t.chunks++;
+	ADD(&g->chunks, 1);
 	return 0;
 }
 
@@ -290,8 +390,9 @@ static int batch_cut(struct ringbuf *rb, struct rb_cpu *c)
  * Account the page just read into the batch's next slot (@n bytes):
  * count events, take timestamps, keep it unless it holds nothing.
  */
-static int page_add(struct ringbuf *rb, struct rb_cpu *c, int n)
+static int page_add(struct rb_group *g, struct rb_cpu *c, int n)
 {
+	struct ringbuf *rb = g->rb;
 	uint8_t *page = c->batch + (size_t)c->npages * rb->o.subbuf_size;
 	unsigned long long ts;
 	uint64_t events = 0;
@@ -300,11 +401,11 @@ static int page_add(struct ringbuf *rb, struct rb_cpu *c, int n)
 
 	if (n < rb->o.subbuf_size)
 		memset(page + n, 0, (size_t)(rb->o.subbuf_size - n));
-	if (kbuffer_load_subbuffer(rb->kbuf, page) < 0)
+	if (kbuffer_load_subbuffer(g->kbuf, page) < 0)
 		return 0;
-	missed = kbuffer_missed_events(rb->kbuf);
-	for (data = kbuffer_read_event(rb->kbuf, &ts); data;
-	     data = kbuffer_next_event(rb->kbuf, &ts)) {
+	missed = kbuffer_missed_events(g->kbuf);
+	for (data = kbuffer_read_event(g->kbuf, &ts); data;
+	     data = kbuffer_next_event(g->kbuf, &ts)) {
 		if (!c->have_ts) {
 			c->first_ts = ts;
 			c->have_ts = true;
@@ -317,13 +418,13 @@ static int page_add(struct ringbuf *rb, struct rb_cpu *c, int n)
 	if (!c->npages)
 		c->batch_mono = now_mono_ns();
 	c->npages++;
-	c->pages++;
-	c->missed_pages += missed != 0;
-	rb->t.events += events;
-	rb->t.pages++;
-	rb->t.raw_bytes += (uint64_t)rb->o.subbuf_size;
+	ADD(&c->pages, 1);
+	ADD(&c->missed_pages, missed != 0);
+	ADD(&g->events, events);
+	ADD(&g->pages, 1);
+	ADD(&g->raw_bytes, (uint64_t)rb->o.subbuf_size);
 	if (c->npages == rb->batch_pages)
-		return batch_cut(rb, c);
+		return batch_cut(g, c);
 	return 0;
 }
 
@@ -331,14 +432,15 @@ static int page_add(struct ringbuf *rb, struct rb_cpu *c, int n)
  * Read up to @max sub-buffers of one CPU: whole pages only (splice), or
  * with @partial also the page the kernel is still filling.
  */
-static int cpu_drain(struct ringbuf *rb, struct rb_cpu *c, bool partial,
+static int cpu_drain(struct rb_group *g, struct rb_cpu *c, bool partial,
 		     uint32_t max)
 {
+	int subbuf = g->rb->o.subbuf_size;
 	uint32_t i;
 	int n, ret;
 
 	for (i = 0; i < max; i++) {
-		uint8_t *slot = c->batch + (size_t)c->npages * rb->o.subbuf_size;
+		uint8_t *slot = c->batch + (size_t)c->npages * subbuf;
 
 		if (partial)
 			n = tracefs_cpu_flush(c->tcpu, slot);
@@ -346,57 +448,176 @@ static int cpu_drain(struct ringbuf *rb, struct rb_cpu *c, bool partial,
 			n = tracefs_cpu_buffered_read(c->tcpu, slot, true);
 		if (n <= 0)
 			break;
-		ret = page_add(rb, c, n);
+		ret = page_add(g, c, n);
 		if (ret < 0)
 			return ret;
 	}
 	return 0;
 }
 
-int ringbuf_read(struct ringbuf *rb, bool all)
+/* Read what poll() said is ready, and with @all everything. */
+static int group_read(struct rb_group *g, bool all)
 {
+	struct ringbuf *rb = g->rb;
 	uint64_t now = now_mono_ns();
 	int i, ret;
 
-	for (i = 0; i < rb->o.ncpus; i++) {
-		struct rb_cpu *c = &rb->cpus[i];
-		short rev = rb->pfd[i].revents;
+	for (i = 0; i < g->ncpus; i++) {
+		struct rb_cpu *c = &g->cpus[i];
+		short rev = g->pfd[i].revents;
 
-		rb->pfd[i].revents = 0;
+		g->pfd[i].revents = 0;
 		if (rev & (POLLIN | POLLERR | POLLHUP)) {
-			ret = cpu_drain(rb, c, false, 2 * rb->batch_pages);
+			ret = cpu_drain(g, c, false, 2 * rb->batch_pages);
 			if (ret < 0)
 				return ret;
 		}
 		if (all) {
-			ret = cpu_drain(rb, c, true, 2 * rb->batch_pages);
+			ret = cpu_drain(g, c, true, 2 * rb->batch_pages);
 			if (ret < 0)
 				return ret;
 		}
 		if (c->npages && now - c->batch_mono >= rb->o.flush_ns) {
-			ret = batch_cut(rb, c);
+			ret = batch_cut(g, c);
 			if (ret < 0)
 				return ret;
 		}
 	}
 	return 0;
+}
+
+/*
+ * Raise the calling thread's priority: a reader starved by the traced
+ * load, not the buffer size, is what loses events on a busy machine.
+ * Nice -10 (where allowed: root), never a real-time class, which a
+ * reader busy with a storm could use to starve the machine.
+ */
+static void raise_priority(void)
+{
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), READER_NICE);
+}
+
+static void *group_main(void *arg)
+{
+	struct rb_group *g = arg;
+	struct ringbuf *rb = g->rb;
+	int timeout = (int)(rb->o.flush_ns / 1000000);
+
+	raise_priority();
+	g->last_all = now_mono_ns();
+	for (;;) {
+		uint64_t now;
+		bool all;
+		int ret;
+
+		if (poll(g->pfd, (nfds_t)g->ncpus + 1, timeout) < 0 &&
+		    errno != EINTR)
+			break;
+		if (g->pfd[g->ncpus].revents)
+			break;
+		now = now_mono_ns();
+		all = now - g->last_all >= rb->o.flush_ns;
+		if (all)
+			g->last_all = now;
+		ret = group_read(g, all);
+		if (ret < 0) {
+			int zero = 0;
+
+			__atomic_compare_exchange_n(&rb->err, &zero, ret, false,
+						    __ATOMIC_RELAXED,
+						    __ATOMIC_RELAXED);
+			break;
+		}
+	}
+	return NULL;
+}
+
+int ringbuf_start(struct ringbuf *rb)
+{
+	int i;
+
+	raise_priority();	/* the main loop reads, or watches */
+	if (!rb->threaded)
+		return 0;
+	for (i = 0; i < rb->ngroups; i++) {
+		if (pthread_create(&rb->g[i].thread, NULL, group_main,
+				   &rb->g[i]))
+			return error("cannot start reader thread %d: %m", i);
+		rb->g[i].running = true;
+	}
+	return 0;
+}
+
+void ringbuf_stop_threads(struct ringbuf *rb)
+{
+	char c = 0;
+	int i;
+
+	if (!rb->threaded || rb->stop[1] < 0)
+		return;
+	if (write(rb->stop[1], &c, 1) < 0)
+		warning("cannot stop the reader threads: %m");
+	for (i = 0; i < rb->ngroups; i++)
+		if (rb->g[i].running) {
+			pthread_join(rb->g[i].thread, NULL);
+			rb->g[i].running = false;
+		}
+}
+
+int ringbuf_threads(const struct ringbuf *rb)
+{
+	return rb->threaded ? rb->ngroups : 0;
+}
+
+int ringbuf_wait(struct ringbuf *rb, int timeout_ms)
+{
+	int n;
+
+	if (rb->threaded)	/* the threads read: only keep time */
+		n = poll(NULL, 0, timeout_ms);
+	else
+		n = poll(rb->g[0].pfd, (nfds_t)rb->g[0].ncpus, timeout_ms);
+	if (n < 0 && errno == EINTR)
+		return -1;
+	if (n < 0) {
+		/* not expected with valid fds; behave as a timeout */
+		return 0;
+	}
+	return n;
+}
+
+int ringbuf_read(struct ringbuf *rb, bool all)
+{
+	if (rb->threaded)
+		return GET(&rb->err);
+	return group_read(&rb->g[0], all);
 }
 
 int ringbuf_finish(struct ringbuf *rb)
 {
 	struct flight_chunk *fc;
-	int i, ret;
+	int i, j, ret;
 
-	for (i = 0; i < rb->o.ncpus; i++) {
-		struct rb_cpu *c = &rb->cpus[i];
+	ringbuf_stop_threads(rb);
+	ret = GET(&rb->err);
+	if (ret < 0)
+		return ret;
+	/* the threads are gone: the writer is the main thread's again */
+	rb->threaded = false;
+	for (j = 0; j < rb->ngroups; j++) {
+		struct rb_group *g = &rb->g[j];
 
-		/* tracing is off: this ends when the buffer is empty */
-		ret = cpu_drain(rb, c, true, UINT32_MAX);
-		if (ret < 0)
-			return ret;
-		ret = batch_cut(rb, c);
-		if (ret < 0)
-			return ret;
+		for (i = 0; i < g->ncpus; i++) {
+			struct rb_cpu *c = &g->cpus[i];
+
+			/* tracing is off: this ends when the buffer is empty */
+			ret = cpu_drain(g, c, true, UINT32_MAX);
+			if (ret < 0)
+				return ret;
+			ret = batch_cut(g, c);
+			if (ret < 0)
+				return ret;
+		}
 	}
 	if (!rb->o.flight_bytes)
 		return 0;
@@ -412,12 +633,32 @@ int ringbuf_finish(struct ringbuf *rb)
 
 void ringbuf_totals(const struct ringbuf *rb, struct ringbuf_totals *t)
 {
-	*t = rb->t;
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < rb->ngroups; i++) {
+		t->events += GET(&rb->g[i].events);
+		t->pages += GET(&rb->g[i].pages);
+		t->raw_bytes += GET(&rb->g[i].raw_bytes);
+		t->chunks += GET(&rb->g[i].chunks);
+	}
+	t->flight_discarded = rb->flight_discarded;
+	t->flight_cutoff_ts = rb->flight_cutoff_ts;
+	t->limit_dropped_pages = rb->limit_dropped_pages;
 }
 
 void ringbuf_cpu_pages(const struct ringbuf *rb, int cpu, uint64_t *pages,
 		       uint64_t *missed)
 {
-	*pages = rb->cpus[cpu].pages;
-	*missed = rb->cpus[cpu].missed_pages;
+	int i;
+
+	*pages = *missed = 0;
+	for (i = 0; i < rb->ngroups; i++) {
+		const struct rb_group *g = &rb->g[i];
+
+		if (cpu >= g->cpus[0].cpu && cpu < g->cpus[0].cpu + g->ncpus) {
+			*pages = GET(&g->cpus[cpu - g->cpus[0].cpu].pages);
+			*missed = GET(&g->cpus[cpu - g->cpus[0].cpu].missed_pages);
+		}
+	}
 }

@@ -41,4 +41,5 @@ TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS) \
 	tests/live/lib.sh tests/live/paths-lib.sh \
 	bench/lib.sh bench/record-bench.sh bench/report-bench.sh bench/db-bench.sh \
+	bench/storm-bench.sh \
 	bench/html-bench.sh bench/README

@@ -213,14 +213,35 @@ static void test_lost_gap(void **state)
 	enter(sr, 110, 11, 2, SK_READ, 4, 0, 1);
 	enter(sr, 120, 12, 1, SK_WRITE, 4, 0, 1);
 	sysreplay_gap(sr, 1);
-	assert_int_equal(st->lost_gap, 2);
-	/* Not paired across the gap. */
+	assert_int_equal(st->lost_gap, 3);
+	/* Not paired across the gap, the enter of another CPU's neither */
 	assert_int_equal(leave(sr, 200, 10, 1, SK_READ, 1, &c), 0);
 	assert_int_equal(leave(sr, 210, 12, 1, SK_WRITE, 1, &c), 0);
-	assert_int_equal(leave(sr, 220, 11, 2, SK_READ, 1, &c), 1);
+	assert_int_equal(leave(sr, 220, 11, 2, SK_READ, 1, &c), 0);
+	/* after the gap, pairs again */
+	enter(sr, 250, 11, 2, SK_READ, 4, 0, 1);
+	assert_int_equal(leave(sr, 260, 11, 2, SK_READ, 1, &c), 1);
 	enter(sr, 300, 13, 0, SK_FSYNC, 4, 0, 0);
 	sysreplay_finish(sr);
 	assert_int_equal(st->open_at_end, 1);
+}
+
+/*
+ * A thread enters on CPU 0, its exit and its next enter are lost on CPU 1
+ * (it woke up there), the next exit comes on CPU 0: the two calls must
+ * not be timed as one.
+ */
+static void test_gap_other_cpu(void **state)
+{
+	struct sysreplay *sr = *state;
+	const struct sysreplay_stats *st = sysreplay_stats(sr);
+	struct sys_call c;
+
+	enter(sr, 100, 10, 0, SK_WRITE, 3, 0, 512);
+	sysreplay_gap(sr, 1);
+	assert_int_equal(leave(sr, 9000, 10, 0, SK_WRITE, 512, &c), 0);
+	assert_int_equal(st->lost_gap, 1);
+	assert_int_equal(st->calls, 0);
 }
 
 static void test_late_path(void **state)
@@ -910,6 +931,7 @@ int main(void)
 		SR_TEST(test_exit_without_enter),
 		SR_TEST(test_nested_threads),
 		SR_TEST(test_superseded_mismatch_negative),
+		SR_TEST(test_gap_other_cpu),
 		SR_TEST(test_lost_gap),
 		SR_TEST(test_late_path),
 		cmocka_unit_test(test_kinds),

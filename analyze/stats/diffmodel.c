@@ -501,7 +501,7 @@ static int fill_wa(struct dm_section *s, struct fill *c)
 	r = row_get(s, "overall");
 	if (!r)
 		return -AN_E_NOMEM;
-	wa_total(wa, &r->wa);
+	wa_total_counted(wa, &r->wa);
 	wa_overall(wa, &app, &dev, &ds);
 	r->wa.app_bytes = app;
 	r->wa.ops.bytes[BLK_OP_WRITE] = dev;

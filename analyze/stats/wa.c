@@ -295,6 +295,9 @@ static enum wa_class classify(const struct blk_done *d)
 	if (d->rq.meta)
 		return WA_META;
 	switch (o->kind) {
+	case AK_STACKED:
+		/* the backing file's data, for the device above */
+		return WA_DATA;
 	case AK_WRITEBACK:
 	case AK_FSYNC:
 	case AK_SYSCALL:
@@ -365,6 +368,12 @@ void wa_end(struct wa *w, int hz)
 		qsort(w->dev, w->ndev, sizeof(*w->dev), cmp_dev);
 }
 
+/* The devices the overall ratio counts: application bytes and writes. */
+static bool overall_dev(const struct wa_dev *d)
+{
+	return d->app_bytes && d->ops.bytes[BLK_OP_WRITE];
+}
+
 void wa_overall(const struct wa *w, uint64_t *app, uint64_t *dev,
 		uint64_t *ds)
 {
@@ -372,7 +381,7 @@ void wa_overall(const struct wa *w, uint64_t *app, uint64_t *dev,
 	for (size_t i = 0; i < w->ndev; i++) {
 		const struct wa_dev *d = &w->dev[i];
 
-		if (!d->app_bytes || !d->ops.bytes[BLK_OP_WRITE])
+		if (!overall_dev(d))
 			continue;
 		*app += d->app_bytes;
 		*dev += d->ops.bytes[BLK_OP_WRITE];
@@ -386,11 +395,14 @@ bool wa_dev_shown(const struct wa_dev *d)
 	       (d->app_bytes && blk_major(d->dev));
 }
 
-void wa_total(const struct wa *w, struct wa_dev *t)
+static void total(const struct wa *w, struct wa_dev *t, bool counted)
 {
 	memset(t, 0, sizeof(*t));
 	for (size_t i = 0; i < w->ndev; i++) {
 		const struct wa_dev *d = &w->dev[i];
+
+		if (counted && !overall_dev(d))
+			continue;
 
 		blk_tally_sum(&t->ops, &d->ops);
 		for (int c = 0; c < WA_NCLASS; c++)
@@ -409,6 +421,16 @@ void wa_total(const struct wa *w, struct wa_dev *t)
 		t->ds_writes += d->ds_writes;
 		t->ds_flushes += d->ds_flushes;
 	}
+}
+
+void wa_total(const struct wa *w, struct wa_dev *t)
+{
+	total(w, t, false);
+}
+
+void wa_total_counted(const struct wa *w, struct wa_dev *t)
+{
+	total(w, t, true);
 }
 
 /* The file system of a file: its dev:ino, else the mount of its path. */

@@ -165,6 +165,12 @@ void wa_finish(struct wa *w, struct filetab *ft, const char *snap_start,
 struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev);
 /* Totals over every device into *t (dev 0). */
 void wa_total(const struct wa *w, struct wa_dev *t);
+/*
+ * Totals over the devices the overall ratio counts (wa_overall(): those
+ * with application bytes and device writes), so that the overall data,
+ * journal, metadata and other bytes add up to its device writes.
+ */
+void wa_total_counted(const struct wa *w, struct wa_dev *t);
 
 /*
  * wa_overall - the overall write amplification's inputs: over the

@@ -36,10 +36,10 @@ EXTRA_DIST += tests/ftrace-text.h tests/tracedat-walk.h tests/README.md
 
 TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh tests/test-width.sh tests/test-csv.sh \
 	tests/test-json-schema.sh tests/test-findings.sh tests/test-dump-filters.sh \
-	tests/test-wa-sums.sh
+	tests/test-wa-sums.sh tests/test-diff-signif.sh
 EXTRA_DIST += tests/test-json-schema.sh tests/test-width.sh tests/test-csv.sh tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh \
 	tests/test-findings.sh tests/findings-query.py tests/test-dump-filters.sh \
-	tests/test-wa-sums.sh \
+	tests/test-wa-sums.sh tests/test-diff-signif.sh \
 	docs/schema-render.py
 
 # Rewrite the expected outputs of the golden tests after an intended change.

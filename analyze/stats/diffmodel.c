@@ -19,6 +19,7 @@
 #include "stats/rows.h"
 #include "stats/signif.h"
 #include "stats/stats.h"
+#include "stats/summary.h"
 
 static double ratio(double num, double den)
 {
@@ -74,9 +75,10 @@ static const struct hist *d2c(const struct dm_row *r)
 	return r->dev ? &r->dev->device : NULL;
 }
 
+/* I2D where the devices view measures it (a scheduler, inserts): else none */
 static const struct hist *q2d(const struct dm_row *r)
 {
-	return r->dev ? &r->dev->queue : NULL;
+	return r->dev && r->i2d ? &r->dev->queue : NULL;
 }
 
 static const struct hist *lat(const struct dm_row *r)
@@ -90,7 +92,7 @@ GETTER(d_iops, r->secs > 0 ? (double)r->dev->reqs / r->secs : 0)
 GETTER(d_bps, r->secs > 0 ? (double)r->dev->bytes / r->secs : 0)
 GETTER(d_fua, (double)r->dev->fua)
 GETTER(d_preflush, (double)r->dev->preflush)
-GETTER(d_q2d_p50, r->dev->queue.count ?
+GETTER(d_q2d_p50, r->i2d && r->dev->queue.count ?
 	(double)hist_pct(&r->dev->queue, 50) : NAN)
 
 static const struct dm_metric m_devices[] = {
@@ -260,8 +262,10 @@ void dm_signif(const struct dm_metric *m, const struct dm_row *b,
 		out->test = SIG_MWU;
 		out->p = p;
 		out->after_larger = ps;
+		/* a latency change below DM_MIN_NS is never significant */
 		out->significant = sig_judge(p, vb, va) &&
-				   fabs(ps - 0.5) >= SIG_MIN_EFFECT;
+				   fabs(ps - 0.5) >= SIG_MIN_EFFECT &&
+				   fabs(va - vb) >= DM_MIN_NS;
 		return;
 	} else if (m->u == DM_COUNT || m->u == DM_RATE) {
 		/* a rate is tested as its count over the recording */
@@ -378,6 +382,7 @@ static int fill_devices(struct dm_section *s, struct fill *c)
 
 	for (size_t i = 0; i < st->ndev; i++) {
 		const struct devstat *d = &st->dev[i];
+		struct dev_measure m;
 		struct dm_row *r;
 		char name[64];
 
@@ -389,6 +394,8 @@ static int fill_devices(struct dm_section *s, struct fill *c)
 			return -AN_E_NOMEM;
 		r->dev = d;
 		r->secs = secs;
+		summary_measure(st, d->dev, &m);
+		r->i2d = m.i2d;
 	}
 	return 0;
 }

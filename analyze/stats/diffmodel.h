@@ -41,7 +41,15 @@ struct dm_row {
 	const struct devstat *dev;	/* devices */
 	const struct dirty *dirty;	/* dirty */
 	double secs;			/* the recording's duration */
+	bool i2d;			/* devices: I2D measurable there */
 };
+
+/*
+ * The smallest latency change a diff calls significant: 10 us, ten
+ * units of the 0.001 ms the tables print, above the jitter of taking
+ * two trace timestamps; a smaller change is noise whatever its p.
+ */
+#define DM_MIN_NS	10000.0
 
 /* A metric: a plain sum of the row (off), what get computes, or a
  * percentile of the distribution dist (pct). */

@@ -147,4 +147,25 @@ static inline uint64_t blk_total_ns(const struct blk_request *rq)
 	return rq->complete_ts - start;
 }
 
+/*
+ * The start of a request as /proc/diskstats counts it (iostat's await,
+ * aqu-sz and %util): the kernel stamps a request when its first bio
+ * becomes one, just after that bio was queued (btt's Q), so its first
+ * bio's queueing when recorded, else its insert, else its issue.
+ */
+static inline uint64_t blk_start_ts(const struct blk_request *rq)
+{
+	if (rq->queue_ts && rq->queue_ts <= rq->complete_ts)
+		return rq->queue_ts;
+	return rq->insert_ts ? rq->insert_ts : rq->issue_ts;
+}
+
+/* A request's time in flight as diskstats counts it (read_ticks...). */
+static inline uint64_t blk_life_ns(const struct blk_request *rq)
+{
+	uint64_t s = blk_start_ts(rq);
+
+	return rq->complete_ts > s ? rq->complete_ts - s : 0;
+}
+
 #endif /* IOREPORT_BASE_BLK_H */

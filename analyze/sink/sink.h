@@ -68,6 +68,15 @@ void view_interval_begin(struct sink *s, const char *path, uint64_t width,
 int view_interval_slot(void *arg, const struct ivl_slot *sl);
 void view_interval_end(struct sink *s);
 
+/*
+ * iostat -x's columns of one device (view-requests.c): the head line,
+ * one row, and the members of a JSON object (the "iostat" rows of
+ * devices and of its intervals).
+ */
+void sink_iostat_head(struct sink *s);
+void sink_iostat_row(struct sink *s, const struct iostat *io);
+void sink_iostat_json(struct sink *s, const struct iostat *io);
+
 /* A sink of st's views to out (text) or to j (JSON, when not NULL). */
 void sink_init(struct sink *s, struct stats *st, FILE *out, struct json *j);
 void sink_release(struct sink *s);

@@ -91,6 +91,16 @@ static void devices_text(struct sink *s, const struct ivl_slot *sl)
 			avg_ms(d->total_ns, d->requests),
 			avg_ms(d->d2c_ns, d->requests), (double)d->max_ns / 1e6);
 	}
+	fputc('\n', s->out);
+	sink_iostat_head(s);
+	for (size_t i = 0; i < sl->ndev; i++) {
+		struct iostat io;
+
+		if (i && sl->dev[i - 1].dev == sl->dev[i].dev)
+			continue;
+		ivl_iostat(sl, sl->dev[i].dev, &io);
+		sink_iostat_row(s, &io);
+	}
 }
 
 static uint64_t proc_bytes(const struct ivl_proc *p)
@@ -165,6 +175,7 @@ static const struct json_u64_field dev_fields[] = {
 	JSON_U64("total_ns", struct ivl_dev, total_ns),
 	JSON_U64("d2c_ns", struct ivl_dev, d2c_ns),
 	JSON_U64("max_ns", struct ivl_dev, max_ns),
+	JSON_U64("in_flight_ns", struct ivl_dev, life_ns),
 };
 
 static const struct json_u64_field proc_fields[] = {
@@ -198,6 +209,18 @@ static void slot_json(struct sink *s, const struct ivl_slot *sl,
 			json_str(j, "device", sink_dev_name(s, d->dev));
 			json_str(j, "op", blk_op_name(d->op));
 			json_u64s(j, d, dev_fields, ARRAY_SIZE(dev_fields));
+			json_object_end(j);
+		}
+		json_array_end(j);
+		json_array_begin(j, "iostat");
+		for (size_t i = 0; i < sl->ndev; i++) {
+			struct iostat io;
+
+			if (i && sl->dev[i - 1].dev == sl->dev[i].dev)
+				continue;
+			ivl_iostat(sl, sl->dev[i].dev, &io);
+			json_object_begin(j, NULL);
+			sink_iostat_json(s, &io);
 			json_object_end(j);
 		}
 		json_array_end(j);

@@ -216,6 +216,109 @@ static void json_shape(struct sink *s, const struct devstat *d)
 	json_object_end(j);
 }
 
+/* ------------------------------------------------------------------ */
+/* iostat -x */
+
+void sink_iostat_head(struct sink *s)
+{
+	fprintf(s->out, "  %-*s %8s %8s %8s %8s %8s %8s %7s %8s %7s %6s\n",
+		s->wide ? 20 : 10, "DEVICE", "r/s", "rMiB/s", "r_await", "w/s",
+		"wMiB/s", "w_await", "f/s", "f_await", "aqu-sz", "%util");
+}
+
+/* An await in ms with 2 decimals as iostat prints it, "-" without requests. */
+static const char *await_ms(char *buf, size_t n, const struct iostat *io,
+			    enum blk_op op)
+{
+	double a = iostat_await(io, op);
+
+	if (a < 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.2f", a / 1e6);
+	return buf;
+}
+
+void sink_iostat_row(struct sink *s, const struct iostat *io)
+{
+	char nb[64], ra[32], wa[32], fa[32];
+
+	fprintf(s->out, "  %-*s %8.1f %8.2f %8s %8.1f %8.2f %8s %7.1f %8s %7.2f %6.1f\n",
+		s->wide ? 20 : 10, s->wide ? sink_dev_name(s, io->dev) :
+		sink_head(s, sink_dev_name(s, io->dev), 10, nb, sizeof(nb)),
+		iostat_rate(io, io->n[BLK_OP_READ]),
+		units_mib(iostat_rate(io, io->bytes[BLK_OP_READ])),
+		await_ms(ra, sizeof(ra), io, BLK_OP_READ),
+		iostat_rate(io, io->n[BLK_OP_WRITE]),
+		units_mib(iostat_rate(io, io->bytes[BLK_OP_WRITE])),
+		await_ms(wa, sizeof(wa), io, BLK_OP_WRITE),
+		iostat_rate(io, io->n[BLK_OP_FLUSH]),
+		await_ms(fa, sizeof(fa), io, BLK_OP_FLUSH), iostat_aqu(io),
+		iostat_util(io));
+}
+
+/* An await in ns, null without requests. */
+static void json_await(struct json *j, const char *key,
+		       const struct iostat *io, enum blk_op op)
+{
+	double a = iostat_await(io, op);
+
+	if (a < 0)
+		json_null(j, key);
+	else
+		json_double(j, key, a);
+}
+
+void sink_iostat_json(struct sink *s, const struct iostat *io)
+{
+	static const struct { const char *r, *b, *a; enum blk_op op; } ops[] = {
+		{ "r_per_s", "r_bytes_per_s", "r_await_ns", BLK_OP_READ },
+		{ "w_per_s", "w_bytes_per_s", "w_await_ns", BLK_OP_WRITE },
+		{ "d_per_s", "d_bytes_per_s", "d_await_ns", BLK_OP_DISCARD },
+		{ "f_per_s", NULL, "f_await_ns", BLK_OP_FLUSH },
+	};
+	struct json *j = s->j;
+	char mm[32];
+
+	json_str(j, "dev", blk_dev_str(io->dev, mm, sizeof(mm)));
+	json_str(j, "device", sink_dev_name(s, io->dev));
+	json_u64(j, "span_ns", io->span_ns);
+	json_u64(j, "busy_ns", io->busy_ns);
+	json_u64(j, "in_queue_ns", iostat_in_queue(io));
+	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
+		json_double(j, ops[i].r, iostat_rate(io, io->n[ops[i].op]));
+		if (ops[i].b)
+			json_double(j, ops[i].b,
+				    iostat_rate(io, io->bytes[ops[i].op]));
+		json_await(j, ops[i].a, io, ops[i].op);
+	}
+	json_double(j, "aqu_sz", iostat_aqu(io));
+	json_double(j, "util_pct", iostat_util(io));
+}
+
+/* The devices of st in order, each once: calls fn with its iostat. */
+static void each_iostat(struct sink *s,
+			void (*fn)(struct sink *, const struct iostat *))
+{
+	struct stats *a = s->st;
+
+	for (size_t i = 0; i < a->ndev; i++) {
+		struct iostat io;
+
+		if (i && a->dev[i - 1].dev == a->dev[i].dev)
+			continue;
+		stats_iostat(a, a->dev[i].dev, &io);
+		fn(s, &io);
+	}
+}
+
+static void iostat_json_obj(struct sink *s, const struct iostat *io)
+{
+	json_object_begin(s->j, NULL);
+	sink_iostat_json(s, io);
+	json_object_end(s->j);
+}
+
 /* devices --csv: one row per device and operation, exact numbers. */
 static void devices_csv(struct sink *s)
 {
@@ -227,9 +330,11 @@ static void devices_csv(struct sink *s)
 	fputs("device,dev,op,requests,bytes,iops,bytes_per_s,fua,preflush,errors,"
 	      "i2d_avg_ms,i2d_p99_ms,d2c_avg_ms,d2c_p50_ms,d2c_p99_ms,d2c_max_ms,"
 	      "total_avg_ms,total_p99_ms,sequential,random,avg_request_bytes,"
-	      "bios_queued,bios_merged,merged_bytes,i2d_measurable\n", s->out);
+	      "bios_queued,bios_merged,merged_bytes,i2d_measurable,"
+	      "await_ms,aqu_sz,util_pct,busy_ns,in_queue_ns\n", s->out);
 	for (size_t i = 0; i < a->ndev; i++) {
 		const struct devstat *d = &a->dev[i];
+		struct iostat io;
 
 		blk_dev_str(d->dev, mm, sizeof(mm));
 		sink_csv_str(s->out, sink_dev_name(s, d->dev));
@@ -260,7 +365,15 @@ static void devices_csv(struct sink *s)
 				d->merged_bytes);
 		else
 			fputc(',', s->out);
-		fprintf(s->out, ",%d\n", m.i2d);
+		/* iostat's: the await of this operation, the device's queue
+		   size and utilization on each of its rows */
+		stats_iostat(a, d->dev, &io);
+		fprintf(s->out, ",%d,", m.i2d);
+		if (d->reqs)
+			fprintf(s->out, "%.6f", iostat_await(&io, d->op) / 1e6);
+		fprintf(s->out, ",%.6f,%.4f,%" PRIu64 ",%" PRIu64 "\n",
+			iostat_aqu(&io), iostat_util(&io), io.busy_ns,
+			iostat_in_queue(&io));
 	}
 }
 
@@ -312,8 +425,17 @@ void view_devices(struct sink *s)
 			else
 				json_null(s->j, "q2m");
 			json_shape(s, d);
+			json_u64(s->j, "in_flight_ns", d->life_ns);
+			if (d->reqs)
+				json_double(s->j, "await_ns", (double)d->life_ns /
+					    (double)d->reqs);
+			else
+				json_null(s->j, "await_ns");
 			json_object_end(s->j);
 		}
+		json_array_end(s->j);
+		json_array_begin(s->j, "iostat");
+		each_iostat(s, iostat_json_obj);
 		json_array_end(s->j);
 		return;
 	}
@@ -341,10 +463,15 @@ void view_devices(struct sink *s)
 			iops, w[5], mbs, w[6], d->fua, w[7], d->preflush, w[8],
 			d->errors);
 	}
-	if (!a->ndev)
+	if (!a->ndev) {
 		fprintf(s->out, "  (no completed block requests)\n");
-	else
+	} else {
+		fprintf(s->out, "\niostat -x (over %.3f s; await: first bio queued -> complete, ms):\n",
+			secs);
+		sink_iostat_head(s);
+		each_iostat(s, sink_iostat_row);
 		shape_table(s);
+	}
 	measure_lines(s);
 	/* btt's names: Q is the bio queued, I the request inserted */
 	lat_table(s, "queue time (insert -> issue, I2D)",

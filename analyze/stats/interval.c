@@ -38,11 +38,63 @@ static int cmp_proc(const void *a, const void *b)
 	return (x->proc_id > y->proc_id) - (x->proc_id < y->proc_id);
 }
 
+static int cmp_busy(const void *a, const void *b)
+{
+	const struct ivl_busy *x = a, *y = b;
+
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
+/* The devices' busy time up to the end of the current slot into it. */
+static void cut_busy(struct interval *iv)
+{
+	struct ivl_slot *s = &iv->cur;
+	uint64_t end = iv->st->first_ts + s->end_ns;
+
+	s->nbusy = 0;
+	for (size_t i = 0; i < iv->ntrk; i++) {
+		uint64_t ns = busy_cut(&iv->trk[i].b, end);
+
+		if (!ns)
+			continue;
+		if (an_grow(&s->busy, &iv->busy_alloc, s->nbusy + 1,
+			    sizeof(*s->busy), 4)) {
+			iv->err = -AN_E_NOMEM;
+			return;
+		}
+		s->busy[s->nbusy++] = (struct ivl_busy){ iv->trk[i].dev, ns };
+	}
+	if (s->nbusy > 1)
+		qsort(s->busy, s->nbusy, sizeof(*s->busy), cmp_busy);
+}
+
+void ivl_iostat(const struct ivl_slot *sl, uint32_t dev, struct iostat *io)
+{
+	memset(io, 0, sizeof(*io));
+	io->dev = dev;
+	io->span_ns = sl->end_ns - sl->start_ns;
+	for (size_t i = 0; i < sl->nbusy; i++)
+		if (sl->busy[i].dev == dev)
+			io->busy_ns = sl->busy[i].busy_ns;
+	for (size_t i = 0; i < sl->ndev; i++) {
+		const struct ivl_dev *d = &sl->dev[i];
+
+		if (d->dev != dev)
+			continue;
+		io->n[d->op] += d->requests;
+		io->bytes[d->op] += d->bytes;
+		io->life_ns[d->op] += d->life_ns;
+	}
+}
+
 /* Hand on the current slot and start slot index (empty ones between). */
 static void hand_on(struct interval *iv, uint64_t index)
 {
 	struct ivl_slot *s = &iv->cur;
 
+	if (iv->err)
+		return;
+	cut_busy(iv);
 	if (iv->err)
 		return;
 	if (s->ndev > 1)
@@ -60,7 +112,10 @@ static void hand_on(struct interval *iv, uint64_t index)
 
 		iv->err = iv->fn(iv->arg, &e);
 	}
-	s->ndev = s->nproc = 0;
+	s->ndev = s->nproc = s->nbusy = 0;
+	/* busy spans in the empty slots between are not counted anywhere */
+	for (size_t i = 0; i < iv->ntrk; i++)
+		busy_cut(&iv->trk[i].b, iv->st->first_ts + index * iv->width);
 	imap_release(&iv->proc_of);
 	imap_init(&iv->proc_of);
 	s->index = index;
@@ -131,17 +186,40 @@ static struct ivl_proc *proc_row(struct interval *iv, int proc_id)
 	return &s->proc[s->nproc++];
 }
 
+static struct busy *tracker(struct interval *iv, uint32_t dev)
+{
+	for (size_t i = 0; i < iv->ntrk; i++)
+		if (iv->trk[i].dev == dev)
+			return &iv->trk[i].b;
+	if (an_grow(&iv->trk, &iv->trk_alloc, iv->ntrk + 1, sizeof(*iv->trk),
+		    4)) {
+		iv->err = -AN_E_NOMEM;
+		return NULL;
+	}
+	iv->trk[iv->ntrk] = (struct ivl_tracker){ .dev = dev };
+	/* nothing before the first slot's start */
+	iv->trk[iv->ntrk].b.floor = iv->st->first_ts + iv->cur.start_ns;
+	return &iv->trk[iv->ntrk++].b;
+}
+
 void interval_request(struct interval *iv, const struct blk_done *d)
 {
 	const struct blk_request *rq = &d->rq;
 	uint64_t total = blk_total_ns(rq);
 	struct ivl_dev *r;
+	struct busy *b;
 
 	if (iv->err)
 		return;
 	at(iv, rq->complete_ts);
-	if (iv->err || !(r = dev_row(iv, rq->dev, rq->op)))
+	if (iv->err || !(r = dev_row(iv, rq->dev, rq->op)) ||
+	    !(b = tracker(iv, rq->dev)))
 		return;
+	if (busy_add(b, blk_start_ts(rq), rq->complete_ts) < 0) {
+		iv->err = -AN_E_NOMEM;
+		return;
+	}
+	r->life_ns += blk_life_ns(rq);
 	r->requests++;
 	r->bytes += rq->bytes;
 	r->total_ns += total;
@@ -199,6 +277,10 @@ void interval_release(struct interval *iv)
 {
 	free(iv->cur.dev);
 	free(iv->cur.proc);
+	free(iv->cur.busy);
+	for (size_t i = 0; i < iv->ntrk; i++)
+		busy_release(&iv->trk[i].b);
+	free(iv->trk);
 	imap_release(&iv->proc_of);
 	memset(iv, 0, sizeof(*iv));
 }

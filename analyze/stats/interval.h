@@ -22,6 +22,8 @@
 #include "base/imap.h"
 #include "replay/syscall.h"
 #include "stats/attrib.h"
+#include "stats/busy.h"
+#include "stats/stats.h"
 
 struct stats;
 
@@ -31,6 +33,8 @@ struct ivl_dev {
 	enum blk_op op;
 	uint64_t requests, bytes;
 	uint64_t d2c_ns, total_ns;	/* sums */
+	uint64_t life_ns;		/* of the times in flight as diskstats
+					   counts them (blk_life_ns()) */
 	uint64_t max_ns;		/* the longest total */
 };
 
@@ -42,6 +46,12 @@ struct ivl_proc {
 	uint64_t blk_requests, blk_bytes;	/* attributed at the device */
 };
 
+/* A device's busy time in a slot (iostat's %util). */
+struct ivl_busy {
+	uint32_t dev;
+	uint64_t busy_ns;
+};
+
 struct ivl_slot {
 	uint64_t index;
 	uint64_t count;			/* slots: > 1 for a run of empty ones */
@@ -51,7 +61,20 @@ struct ivl_slot {
 	size_t ndev;
 	struct ivl_proc *proc;		/* by proc_id */
 	size_t nproc;
+	/*
+	 * the devices' busy time inside the slot: a request's part before
+	 * the slot it completes in counts only if the slot where it started
+	 * was not handed on yet, so a request that straddles the start of
+	 * its slot counts from that start
+	 */
+	struct ivl_busy *busy;		/* by device */
+	size_t nbusy;
 };
+
+/*
+ * The iostat of device dev in slot sl (stats.h), over the slot's width.
+ */
+void ivl_iostat(const struct ivl_slot *sl, uint32_t dev, struct iostat *io);
 
 /*
  * Called with each slot in order, a run of empty slots as one (count > 1,
@@ -68,6 +91,11 @@ struct interval {
 	bool started;
 	size_t dev_alloc, proc_alloc;
 	struct imap proc_of;		/* proc_id -> index + 1 in cur.proc */
+	struct ivl_tracker {
+		uint32_t dev;
+		struct busy b;
+	} *trk;				/* the devices' busy spans */
+	size_t ntrk, trk_alloc, busy_alloc;
 	int err;			/* -AN_E_NOMEM, or fn's return */
 };
 

@@ -1,7 +1,8 @@
 # analyze/stats/: attribution and aggregates
 # what one pass computed, as the sinks see it; latency histograms
 analyze_libioreport_a_SOURCES += analyze/stats/stats.h analyze/stats/stats.c \
-	analyze/stats/hist.h analyze/stats/hist.c
+	analyze/stats/hist.h analyze/stats/hist.c \
+	analyze/stats/busy.h analyze/stats/busy.c
 # processes and files: syscall aggregates, block I/O attribution, identity
 analyze_libioreport_a_SOURCES += \
 	analyze/stats/account.h analyze/stats/account.c \

@@ -60,6 +60,9 @@ void stats_release(struct stats *st)
 	}
 	for (size_t i = 0; i < st->nbio; i++)
 		hist_release(&st->bio[i].q2m);
+	for (size_t i = 0; i < st->nbusy; i++)
+		busy_release(&st->busy[i].b);
+	free(st->busy);
 	free(st->dev);
 	free(st->bio);
 	free(st->slow.v);
@@ -88,13 +91,86 @@ static struct devstat *devstat_get(struct stats *st, uint32_t dev,
 	return d;
 }
 
+static struct devbusy *devbusy_get(struct stats *st, uint32_t dev)
+{
+	struct devbusy *b;
+
+	for (size_t i = 0; i < st->nbusy; i++)
+		if (st->busy[i].dev == dev)
+			return &st->busy[i];
+	b = an_push(&st->busy, &st->nbusy, &st->busy_alloc, sizeof(*st->busy),
+		    4);
+	if (b)
+		b->dev = dev;
+	return b;
+}
+
+uint64_t stats_dev_busy(const struct stats *st, uint32_t dev)
+{
+	for (size_t i = 0; i < st->nbusy; i++)
+		if (st->busy[i].dev == dev)
+			return st->busy[i].busy_ns;
+	return 0;
+}
+
+void stats_iostat(const struct stats *st, uint32_t dev, struct iostat *io)
+{
+	memset(io, 0, sizeof(*io));
+	io->dev = dev;
+	io->span_ns = stats_duration(st);
+	io->busy_ns = stats_dev_busy(st, dev);
+	for (size_t i = 0; i < st->ndev; i++) {
+		const struct devstat *d = &st->dev[i];
+
+		if (d->dev != dev)
+			continue;
+		io->n[d->op] += d->reqs;
+		io->bytes[d->op] += d->bytes;
+		io->life_ns[d->op] += d->life_ns;
+	}
+}
+
+uint64_t iostat_in_queue(const struct iostat *io)
+{
+	uint64_t sum = 0;
+
+	for (int op = 0; op < BLK_OP_MAX; op++)
+		sum += io->life_ns[op];
+	return sum;
+}
+
+double iostat_aqu(const struct iostat *io)
+{
+	return io->span_ns ? (double)iostat_in_queue(io) / (double)io->span_ns :
+	       0;
+}
+
+double iostat_util(const struct iostat *io)
+{
+	return io->span_ns ? 100.0 * (double)io->busy_ns / (double)io->span_ns :
+	       0;
+}
+
+double iostat_rate(const struct iostat *io, uint64_t v)
+{
+	return io->span_ns ? (double)v * 1e9 / (double)io->span_ns : 0;
+}
+
+double iostat_await(const struct iostat *io, enum blk_op op)
+{
+	return io->n[op] ? (double)io->life_ns[op] / (double)io->n[op] : -1;
+}
+
 int stats_request(struct stats *st, const struct blk_request *rq)
 {
 	struct devstat *d = devstat_get(st, rq->dev, rq->op);
+	struct devbusy *b = devbusy_get(st, rq->dev);
 	bool seq;
 
-	if (!d)
+	if (!d || !b ||
+	    busy_add(&b->b, blk_start_ts(rq), rq->complete_ts) < 0)
 		return -AN_E_NOMEM;
+	d->life_ns += blk_life_ns(rq);
 	d->reqs++;
 	d->bytes += rq->bytes;
 	d->fua += rq->fua;
@@ -396,6 +472,8 @@ void stats_end(struct stats *st, const struct replay_block *rb,
 			}
 	if (st->ndev > 1)
 		qsort(st->dev, st->ndev, sizeof(*st->dev), cmp_devstat);
+	for (size_t i = 0; i < st->nbusy; i++)
+		st->busy[i].busy_ns = busy_cut(&st->busy[i].b, UINT64_MAX);
 	if (st->pt)
 		st->processes = proctable_count(st->pt);
 	free(st->pidmap);

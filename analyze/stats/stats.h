@@ -25,6 +25,7 @@
 #include "stats/hist.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
+#include "stats/busy.h"
 
 struct source_info;
 struct decoder;
@@ -63,6 +64,16 @@ struct devstat {
 	 * request already queued (block_bio_back/frontmerge), on this
 	 * device and operation */
 	uint64_t bios, merges, merged_bytes;
+	/* iostat's r_await/w_await and aqu-sz: the sum of the requests'
+	 * times in flight as diskstats counts them (blk_life_ns()) */
+	uint64_t life_ns;
+};
+
+/* One device's busy time (iostat's %util): stats_dev_busy(). */
+struct devbusy {
+	uint32_t dev;
+	struct busy b;
+	uint64_t busy_ns;	/* after the pass */
 };
 
 /* The order of the rows of a device and operation: by device, then op. */
@@ -139,6 +150,8 @@ struct stats {
 	size_t ndev, dev_alloc;
 	bool bio_events;		/* block_bio_queue recorded */
 	bool merge_events;		/* block_bio_back/frontmerge recorded */
+	struct devbusy *busy;		/* per device, in order of first use */
+	size_t nbusy, busy_alloc;
 	struct biostat *bio;		/* copied into dev at the end */
 	size_t nbio, bio_alloc;
 	struct {
@@ -287,6 +300,37 @@ const char *stats_comm(const struct stats *st, int pid);
 /* The name of block device dev in the start snapshot, else "maj:min". */
 const char *stats_dev_name(const struct stats *st, uint32_t dev, char *buf,
 			   size_t n);
+
+/*
+ * The ns device dev had at least one request in flight, from the start
+ * diskstats counts (blk_start_ts()) to the completion: iostat's io_ticks,
+ * exact to the ns where the kernel counts jiffies (after the pass).
+ */
+uint64_t stats_dev_busy(const struct stats *st, uint32_t dev);
+
+/*
+ * What iostat -x prints for one device over a span: its requests, bytes
+ * and times in flight per operation, its busy time and span.
+ */
+struct iostat {
+	uint32_t dev;
+	uint64_t span_ns;	/* the interval the rates divide by */
+	uint64_t busy_ns;	/* io_ticks: at least one request in flight */
+	uint64_t n[BLK_OP_MAX], bytes[BLK_OP_MAX];
+	uint64_t life_ns[BLK_OP_MAX];	/* read_ticks, write_ticks... */
+};
+
+/* The iostat of device dev over the whole pass (after it). */
+void stats_iostat(const struct stats *st, uint32_t dev, struct iostat *io);
+/* aqu-sz: the sum of the times in flight over the span (time_in_queue). */
+uint64_t iostat_in_queue(const struct iostat *io);
+double iostat_aqu(const struct iostat *io);
+/* %util: busy over the span, in percent. */
+double iostat_util(const struct iostat *io);
+/* Per second over the span. */
+double iostat_rate(const struct iostat *io, uint64_t v);
+/* r_await, w_await...: the mean time in flight of op in ns; -1 if none. */
+double iostat_await(const struct iostat *io, enum blk_op op);
 
 /* Total known lost events and gaps over the CPUs. */
 uint64_t stats_lost(const struct stats *st, uint64_t *gaps);

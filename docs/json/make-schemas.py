@@ -49,6 +49,9 @@ def merge(values, path):
         return {'anyOf': [{'$ref': COMMON + 'filter'}, {'type': 'null'}]}
     if path == '.schema_version':
         return {'const': values[0]}
+    if path.endswith('await_ns'):
+        # null when the device had no request of the kind
+        return {'type': ['null', 'number']}
     types = {jtype(v) for v in values}
     objs = [v for v in values if isinstance(v, dict)]
     if objs and all(LAT <= set(o) for o in objs):

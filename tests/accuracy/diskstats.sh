@@ -34,11 +34,30 @@
 # empty request ends diskstats also counts it as one write of 0 sectors,
 # while ioreport does not count an empty completion as a write.  So
 #     ioreport writes <= diskstats writes <= ioreport writes + flushes.
+#
+# iostat -x: a second loop device without a file system (no journal, no
+# flush, no metadata) gets parallel O_DIRECT writers, then readers, in the
+# same recording, its counters read before and after by the workload.
+# There iostat's formulas over the deltas, with the span ioreport divides
+# by, must give what ioreport prints within 1%:
+#     %util   = delta io_ticks / span       (field 10, ms)
+#     aqu-sz  = delta time_in_queue / span  (field 11, ms: the sum of the
+#               requests' read/write/discard/flush ticks since Linux 5.0)
+#     r_await = delta read_ticks / delta reads, w_await likewise
+# read_ticks/write_ticks/time_in_queue are ns sums printed in ms (1 ms
+# granularity on the whole sum); io_ticks counts jiffies, from the jiffy
+# a request starts to the jiffy the device goes idle, so each busy period
+# is off by up to one jiffy: the parallel streams keep the device busy
+# in few long periods, which keeps that error far below 1%.
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/accuracy/acc-lib.sh"
 need_root_tracefs
 need_cmd python3 dd
 need_event block:block_rq_issue block:block_rq_complete
+
+# the raw device of the iostat window
+make_loop_raw 512
+RAWDEV=$LOOPDEV RAWNAME=$LOOPNAME RAW_DEVT=$LOOP_DEVT
 
 # noatime: the cold reads must not dirty inodes (a later atime write-back
 # would land outside the window's sync).
@@ -48,6 +67,9 @@ make_loop_ext4 128 "" noatime
 dd if=/dev/urandom of="$MNT/pre" bs=1M count=8 status=none
 drop_caches
 diskstats_quiet "$LOOPNAME"
+
+dd if=/dev/urandom of="$RAWDEV" bs=1M count=64 oflag=direct status=none
+diskstats_quiet "$RAWNAME"
 
 cat >"$T/work.sh" <<EOF
 set -e
@@ -60,6 +82,16 @@ dd if='$MNT/pre' of=/dev/null bs=1M status=none
 dd if='$MNT/direct' of=/dev/null bs=16k iflag=direct status=none
 '$T/wsync'
 awk '\$3 == "$LOOPNAME"' /proc/diskstats >'$T/after'
+awk '\$3 == "$RAWNAME"' /proc/diskstats >'$T/rbefore'
+for i in 0 1 2 3; do
+	dd if=/dev/zero of='$RAWDEV' bs=256k count=256 seek=\$((i * 256)) oflag=direct status=none &
+done
+wait
+for i in 0 1 2 3; do
+	dd if='$RAWDEV' of=/dev/null bs=128k count=512 skip=\$((i * 512)) iflag=direct status=none &
+done
+wait
+awk '\$3 == "$RAWNAME"' /proc/diskstats >'$T/rafter'
 EOF
 
 cp "$(command -v sync)" "$T/wsync"
@@ -135,5 +167,76 @@ if [ "$w_reqs" -gt "$d_writes" ] || [ "$d_writes" -gt $((w_reqs + f_reqs)) ]; th
 	fail_acc "write requests: ioreport $w_reqs, diskstats $d_writes: expected ioreport <= diskstats <= ioreport + $f_reqs flushes"
 fi
 log "ok: write requests: ioreport $w_reqs, diskstats $d_writes (<= +$f_reqs data-less preflush writes)"
+
+# iostat -x of the raw device: diskstats' deltas through iostat's formulas
+# over the span ioreport divides by, against ioreport's numbers
+python3 - "$T/devices.json" "$RAW_DEVT" "$T/rbefore" "$T/rafter" <<'EOF' >"$T/iostat" ||
+import json, sys
+doc = json.load(open(sys.argv[1]))
+rows = [r for r in doc.get("iostat", []) if r["dev"] == sys.argv[2]]
+if len(rows) != 1:
+	sys.exit("devices --json: no iostat row of %s" % sys.argv[2])
+r = rows[0]
+b = [int(x) for x in open(sys.argv[3]).read().split()[3:]]
+a = [int(x) for x in open(sys.argv[4]).read().split()[3:]]
+d = [y - x for x, y in zip(b, a)]
+ms = 1e6
+span = r["span_ns"]
+# diskstats fields (0-based after the name): 0 reads, 2 sectors read,
+# 3 read_ticks, 4 writes, 6 sectors written, 7 write_ticks, 9 io_ticks,
+# 10 time_in_queue
+want = {
+	"util_pct": 100.0 * d[9] * ms / span,
+	"aqu_sz": d[10] * ms / span,
+	"r_await_ns": d[3] * ms / d[0] if d[0] else None,
+	"w_await_ns": d[7] * ms / d[4] if d[4] else None,
+	"r_per_s": d[0] * 1e9 / span,
+	"w_per_s": d[4] * 1e9 / span,
+	"r_bytes_per_s": d[2] * 512 * 1e9 / span,
+	"w_bytes_per_s": d[6] * 512 * 1e9 / span,
+}
+for k, v in want.items():
+	# scaled so that within() sees 1e-6 steps
+	print(k, "%.0f %.0f" % (r[k] * 1e6 if r[k] is not None else -1,
+				 v * 1e6 if v is not None else -1))
+print("busy_ms %.0f %.0f" % (r["busy_ns"] / ms, d[9]))
+print("in_queue_ms %.0f %.0f" % (r["in_queue_ns"] / ms, d[10]))
+EOF
+	fail "cannot compare the iostat row of $RAWNAME"
+log "iostat of $RAWNAME (ioreport, diskstats): $(tr '\n' ';' <"$T/iostat")"
+while read -r k got want; do
+	case $k in
+	busy_ms | in_queue_ms) continue ;;
+	esac
+	[ "$want" -gt 0 ] || fail "diskstats: no $k on $RAWNAME (the workload did not run?)"
+	within "iostat $k x1e6 (ioreport vs diskstats)" "$got" "$want" 0 0.01
+done <"$T/iostat"
+
+# --interval: the intervals' busy and in-flight times of the raw device add
+# up to diskstats' io_ticks and time_in_queue (a request counts its time in
+# flight where it completes, as diskstats does; its busy time inside its
+# interval and the ones not yet printed)
+ioreport_to "$T/ivl.json" devices --json --interval 0.5 "$T/rec.iorec"
+python3 - "$T/ivl.json" "$RAW_DEVT" <<'EOF' >"$T/ivl" ||
+import json, sys
+doc = json.load(open(sys.argv[1]))
+busy = inq = n = 0
+for s in doc["intervals"]:
+	for r in s.get("iostat", []):
+		if r["dev"] == sys.argv[2]:
+			busy += r["busy_ns"]
+			inq += r["in_queue_ns"]
+			n += 1
+if not n:
+	sys.exit("devices --interval --json: no iostat row of %s" % sys.argv[2])
+print("%.0f %.0f %d" % (busy / 1e6, inq / 1e6, n))
+EOF
+	fail "cannot read the intervals of $RAWNAME"
+read -r ibusy iinq islots <"$T/ivl"
+read -r _ dbusy <<<"$(awk '$1 == "busy_ms" { print $2, $3 }' "$T/iostat")"
+read -r _ dinq <<<"$(awk '$1 == "in_queue_ms" { print $2, $3 }' "$T/iostat")"
+log "--interval 0.5: $RAWNAME in $islots intervals"
+within "busy ms summed over the intervals (ioreport vs io_ticks)" "$ibusy" "$dbusy" 0 0.01
+within "in-flight ms summed over the intervals (ioreport vs time_in_queue)" "$iinq" "$dinq" 0 0.01
 
 finish

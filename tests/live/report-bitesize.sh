@@ -30,12 +30,7 @@ need_event block:block_rq_issue block:block_rq_complete block:block_bio_queue \
 	block:block_bio_backmerge
 need_cmd python3 losetup
 
-truncate -s 64M "$T/disk.img"
-LOOPDEV=$(losetup -f --show "$T/disk.img") || fail "losetup -f --show failed"
-_OUR_LOOPS+=("$LOOPDEV")
-on_exit "losetup -d '$LOOPDEV'"
-LOOPNAME=$(basename "$LOOPDEV")
-LOOP_DEVT=$(cat "/sys/block/$LOOPNAME/dev")
+make_loop_raw 64
 # a 64 KiB request must fit the queue (another test may have left less)
 q=/sys/block/$LOOPNAME/queue/max_sectors_kb
 q0=$(cat "$q")

@@ -284,6 +284,10 @@ void sink_iostat_json(struct sink *s, const struct iostat *io)
 	json_str(j, "device", sink_dev_name(s, io->dev));
 	json_u64(j, "span_ns", io->span_ns);
 	json_u64(j, "busy_ns", io->busy_ns);
+	if (io->busy_periods)
+		json_u64(j, "busy_periods", io->busy_periods);
+	else
+		json_null(j, "busy_periods");
 	json_u64(j, "in_queue_ns", iostat_in_queue(io));
 	for (size_t i = 0; i < ARRAY_SIZE(ops); i++) {
 		json_double(j, ops[i].r, iostat_rate(io, io->n[ops[i].op]));

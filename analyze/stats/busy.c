@@ -48,6 +48,7 @@ int busy_add(struct busy *b, uint64_t start, uint64_t end)
 	if (b->n > BUSY_SEGS) {
 		/* the oldest: counted, and the floor moves past it */
 		b->counted += b->seg[1] - b->seg[0];
+		b->periods++;
 		b->floor = b->seg[1];
 		memmove(&b->seg[0], &b->seg[2], (b->n - 1) * 2 * sizeof(*b->seg));
 		b->n--;
@@ -67,6 +68,7 @@ uint64_t busy_cut(struct busy *b, uint64_t t)
 			break;
 		}
 		sum += b->seg[2 * i + 1] - b->seg[2 * i];
+		b->periods++;
 	}
 	memmove(&b->seg[0], &b->seg[2 * i], (b->n - i) * 2 * sizeof(*b->seg));
 	b->n -= i;

@@ -24,6 +24,9 @@
 struct busy {
 	uint64_t floor;		/* nothing before it is counted again */
 	uint64_t counted;	/* ns counted since the last busy_cut() */
+	uint64_t periods;	/* busy periods counted whole: the kernel's
+				   io_ticks, in jiffies, may differ by up to
+				   one jiffy per period */
 	uint64_t *seg;		/* n pairs start, end: sorted, disjoint */
 	size_t n, alloc;	/* pairs */
 };

@@ -118,7 +118,11 @@ void stats_iostat(const struct stats *st, uint32_t dev, struct iostat *io)
 	memset(io, 0, sizeof(*io));
 	io->dev = dev;
 	io->span_ns = stats_duration(st);
-	io->busy_ns = stats_dev_busy(st, dev);
+	for (size_t i = 0; i < st->nbusy; i++)
+		if (st->busy[i].dev == dev) {
+			io->busy_ns = st->busy[i].busy_ns;
+			io->busy_periods = st->busy[i].b.periods;
+		}
 	for (size_t i = 0; i < st->ndev; i++) {
 		const struct devstat *d = &st->dev[i];
 

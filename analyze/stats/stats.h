@@ -316,6 +316,7 @@ struct iostat {
 	uint32_t dev;
 	uint64_t span_ns;	/* the interval the rates divide by */
 	uint64_t busy_ns;	/* io_ticks: at least one request in flight */
+	uint64_t busy_periods;	/* of it, 0 when not known */
 	uint64_t n[BLK_OP_MAX], bytes[BLK_OP_MAX];
 	uint64_t life_ns[BLK_OP_MAX];	/* read_ticks, write_ticks... */
 };

@@ -294,14 +294,16 @@ make_loop_ext4() {
 	_loop_ext4 "$dir/disk.img" "$dir/mnt" "$mkfs_opts" "$mount_opts"
 }
 
-# make_loop_raw SIZE_MB: a loop device on a new sparse file, no file system;
-# sets LOOPDEV, LOOPNAME and LOOP_DEVT ("maj:min"); detached on exit.
+# make_loop_raw SIZE_MB [LOSETUP_OPTS...]: a loop device on a new sparse
+# file, no file system; sets LOOPDEV, LOOPNAME and LOOP_DEVT ("maj:min");
+# detached on exit.
 make_loop_raw() {
 	local img
 	need_cmd losetup
 	img=$(mktemp "$T/raw.XXXXXX")
 	truncate -s "${1}M" "$img"
-	LOOPDEV=$(losetup -f --show "$img") || fail "losetup -f --show $img failed"
+	shift
+	LOOPDEV=$(losetup -f --show "$@" "$img") || fail "losetup -f --show $* $img failed"
 	_OUR_LOOPS+=("$LOOPDEV")
 	on_exit "losetup -d '$LOOPDEV'"
 	LOOPNAME=$(basename "$LOOPDEV")

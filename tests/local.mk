@@ -34,10 +34,10 @@ EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 # the tracefs text of the recordings the C tests make up
 EXTRA_DIST += tests/ftrace-text.h tests/tracedat-walk.h tests/README.md
 
-TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh tests/test-width.sh tests/test-csv.sh \
+TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh tests/test-width.sh tests/test-csv.sh tests/test-hist-units.sh \
 	tests/test-json-schema.sh tests/test-findings.sh tests/test-dump-filters.sh \
 	tests/test-wa-sums.sh tests/test-diff-signif.sh
-EXTRA_DIST += tests/test-json-schema.sh tests/test-width.sh tests/test-csv.sh tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh \
+EXTRA_DIST += tests/test-json-schema.sh tests/test-width.sh tests/test-csv.sh tests/test-hist-units.sh tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh \
 	tests/test-findings.sh tests/findings-query.py tests/test-dump-filters.sh \
 	tests/test-wa-sums.sh tests/test-diff-signif.sh \
 	docs/schema-render.py

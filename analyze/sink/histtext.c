@@ -17,15 +17,16 @@ static const char stars[] = "****************************************";
 
 void hist_text_log2(FILE *out, const struct hist *h)
 {
-	uint64_t slot[HIST_SLOTS], top = 0;
-	int used = hist_log2_us(h, slot);
+	uint64_t slot[HIST_SLOTS], top = 0, unit = hist_log2_unit(h);
+	int used = hist_log2(h, unit, slot);
 
 	if (!used)
 		return;
 	for (int i = 0; i < used; i++)
 		if (slot[i] > top)
 			top = slot[i];
-	fprintf(out, "%5s%-19s : count    distribution\n", "", "usecs");
+	fprintf(out, "%5s%-19s : count    distribution\n", "",
+		unit == HIST_S ? "secs" : unit == HIST_MS ? "msecs" : "usecs");
 	for (int i = 0; i < used; i++) {
 		uint64_t lo = i ? 1ULL << i : 0, hi = (1ULL << (i + 1)) - 1;
 		int k = (int)(slot[i] * 40 / top);

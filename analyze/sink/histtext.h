@@ -13,7 +13,10 @@
 
 struct hist;
 
-/* One distribution in log2 usecs slots; nothing when it is empty. */
+/*
+ * One distribution in log2 slots of usecs, msecs or secs
+ * (hist_log2_unit()); nothing when it is empty.
+ */
 void hist_text_log2(FILE *out, const struct hist *h);
 
 struct sizehist;

@@ -14,6 +14,7 @@
 
 #include "util.h"
 #include "base/err.h"
+#include "sink/histtext.h"
 #include "sink/json.h"
 #include "sink/sink.h"
 #include "stats/interval.h"
@@ -100,6 +101,15 @@ static void devices_text(struct sink *s, const struct ivl_slot *sl)
 			continue;
 		ivl_iostat(sl, sl->dev[i].dev, &io);
 		sink_iostat_row(s, &io);
+	}
+	/* iolatency's form: the histograms of the interval */
+	for (size_t i = 0; !s->no_hist && i < sl->ndev; i++) {
+		if (!sl->dev[i].device.count)
+			continue;
+		fprintf(s->out, "\n  %s %s: device time (issue -> complete)\n",
+			sink_dev_name(s, sl->dev[i].dev),
+			blk_op_name(sl->dev[i].op));
+		hist_text_log2(s->out, &sl->dev[i].device);
 	}
 }
 
@@ -209,6 +219,7 @@ static void slot_json(struct sink *s, const struct ivl_slot *sl,
 			json_str(j, "device", sink_dev_name(s, d->dev));
 			json_str(j, "op", blk_op_name(d->op));
 			json_u64s(j, d, dev_fields, ARRAY_SIZE(dev_fields));
+			json_hist(j, "d2c", &d->device);
 			json_object_end(j);
 		}
 		json_array_end(j);

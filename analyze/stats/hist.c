@@ -290,11 +290,26 @@ void hist_bins(const struct hist *h, uint64_t unit, uint64_t *bins, int nbins)
 
 int hist_log2_us(const struct hist *h, uint64_t slot[HIST_SLOTS])
 {
+	return hist_log2(h, HIST_US, slot);
+}
+
+uint64_t hist_log2_unit(const struct hist *h)
+{
+	/* the smallest unit whose rows up to the p99 are at most 12 */
+	uint64_t p99 = hist_pct(h, 99);
+
+	if (p99 < 4096 * HIST_US)
+		return HIST_US;
+	return p99 < 4096 * HIST_MS ? HIST_MS : HIST_S;
+}
+
+int hist_log2(const struct hist *h, uint64_t unit, uint64_t slot[HIST_SLOTS])
+{
 	uint64_t bins[HIST_SLOTS + 1];
 	int used = 0;
 
-	/* slot 0 holds 0 and 1 usecs, slot i the bin of [2^i, 2^(i+1)) */
-	hist_bins(h, 1000, bins, HIST_SLOTS + 1);
+	/* slot 0 holds 0 and 1 units, slot i the bin of [2^i, 2^(i+1)) */
+	hist_bins(h, unit, bins, HIST_SLOTS + 1);
 	slot[0] = bins[0] + bins[1];
 	for (int i = 1; i < HIST_SLOTS; i++)
 		slot[i] = bins[i + 1];

@@ -94,6 +94,19 @@ int hist_next_bucket(const struct hist *h, int *pos, uint64_t *lo,
  * midpoint.  Returns the number of slots used (highest non-empty + 1).
  */
 int hist_log2_us(const struct hist *h, uint64_t slot[HIST_SLOTS]);
+/* The same in slots of unit ns (HIST_US, HIST_MS, HIST_S). */
+int hist_log2(const struct hist *h, uint64_t unit, uint64_t slot[HIST_SLOTS]);
+
+#define HIST_US		1000ULL
+#define HIST_MS		1000000ULL
+#define HIST_S		1000000000ULL
+/*
+ * hist_log2_unit - the unit of h's log2 picture, as biolatency -m
+ * chooses ms for slow devices: the smallest of us, ms and s in which the
+ * rows up to the 99th percentile are at most 12 (p99 below 4096 units),
+ * so a slow card's writes are 8 rows of ms, not 18 of us.
+ */
+uint64_t hist_log2_unit(const struct hist *h);
 
 /*
  * hist_bins - the log2 bins of the samples in a unit (ns per unit): bin 0

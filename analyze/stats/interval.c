@@ -112,6 +112,8 @@ static void hand_on(struct interval *iv, uint64_t index)
 
 		iv->err = iv->fn(iv->arg, &e);
 	}
+	for (size_t i = 0; i < s->ndev; i++)
+		hist_release(&s->dev[i].device);
 	s->ndev = s->nproc = s->nbusy = 0;
 	/* busy spans in the empty slots between are not counted anywhere */
 	for (size_t i = 0; i < iv->ntrk; i++)
@@ -223,8 +225,13 @@ void interval_request(struct interval *iv, const struct blk_done *d)
 	r->requests++;
 	r->bytes += rq->bytes;
 	r->total_ns += total;
-	if (rq->issue_ts && rq->complete_ts >= rq->issue_ts)
+	if (rq->issue_ts && rq->complete_ts >= rq->issue_ts) {
 		r->d2c_ns += rq->complete_ts - rq->issue_ts;
+		if (hist_add(&r->device, rq->complete_ts - rq->issue_ts) < 0) {
+			iv->err = -AN_E_NOMEM;
+			return;
+		}
+	}
 	if (total > r->max_ns)
 		r->max_ns = total;
 	if (d->attributed && d->own.proc) {
@@ -275,6 +282,8 @@ int interval_finish(struct interval *iv, uint64_t ts)
 
 void interval_release(struct interval *iv)
 {
+	for (size_t i = 0; i < iv->cur.ndev; i++)
+		hist_release(&iv->cur.dev[i].device);
 	free(iv->cur.dev);
 	free(iv->cur.proc);
 	free(iv->cur.busy);

@@ -23,6 +23,7 @@
 #include "replay/syscall.h"
 #include "stats/attrib.h"
 #include "stats/busy.h"
+#include "stats/hist.h"
 #include "stats/stats.h"
 
 struct stats;
@@ -36,6 +37,8 @@ struct ivl_dev {
 	uint64_t life_ns;		/* of the times in flight as diskstats
 					   counts them (blk_life_ns()) */
 	uint64_t max_ns;		/* the longest total */
+	struct hist device;		/* issue -> complete (D2C), as the
+					   devices view's histograms */
 };
 
 /* What one process did in a slot. */

@@ -19,6 +19,21 @@ import sys
 DROP = re.compile(r'^CPU:(\d+) \[(\d+ )?EVENTS DROPPED\]$')
 HEAD = re.compile(r'^ *(.*)-(\d+) +\[')
 NUM = re.compile(r'=(-?0x[0-9a-fA-F]+|-?\d+)\b')
+# the timestamp: trace-cmd pads it and rounds to the microsecond,
+# 'ioreport dump --trace-clock' truncates it (so that it can be pasted
+# into --since): the two agree when they are at most 1 us apart
+TS = re.compile(r'\] +(\d+)\.(\d{6}): ')
+
+
+def same_ts(a, b):
+    ma, mb = TS.search(a), TS.search(b)
+    if not ma or not mb:
+        return a, b
+    ua = int(ma.group(1)) * 1000000 + int(ma.group(2))
+    ub = int(mb.group(1)) * 1000000 + int(mb.group(2))
+    if abs(ua - ub) > 1:
+        return a, b
+    return TS.sub('] T: ', a, 1), TS.sub('] T: ', b, 1)
 FAILED = '[FAILED TO PARSE] '
 
 
@@ -52,6 +67,7 @@ def main(argv):
             failed += 1
             a = NUM.sub(num, a.replace(FAILED, ''))
             b = NUM.sub(num, b)
+        a, b = same_ts(a, b)
         if nocomm:
             a = HEAD.sub(r'\2 [', a)
             b = HEAD.sub(r'\2 [', b)

@@ -45,7 +45,7 @@ event_names() { awk '{ for (i = 1; i < NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { 
 n=0
 for s in "$top_srcdir"/samples/*.iorec; do
 	b=$(basename "$s" .iorec)
-	"$IOREPORT" dump "$s" >"$T/$b.io" 2>"$T/$b.io.err" ||
+	"$IOREPORT" dump --trace-clock "$s" >"$T/$b.io" 2>"$T/$b.io.err" ||
 		fail "ioreport dump $s failed: $(head -n 3 "$T/$b.io.err")"
 	strip_comm <"$T/$b.io" >"$T/$b.io.nocomm"
 	event_names <"$T/$b.io" | sort | uniq -c >"$T/$b.io.types"
@@ -108,7 +108,7 @@ for s in "$top_srcdir"/samples/*.iorec; do
 
 		# 5. ioreport's own trace.dat input (libtracecmd), on one version
 		if [ "$v" = 7z ]; then
-			"$IOREPORT" dump "$f" 2>"$f.err" | strip_comm >"$f.iodat" ||
+			"$IOREPORT" dump --trace-clock "$f" 2>"$f.err" | strip_comm >"$f.iodat" ||
 				fail "ioreport dump $f failed: $(head -n 3 "$f.err")"
 			diff "$f.iodat" "$T/$b.io.nocomm" >"$f.d" ||
 				fail "$b v$v: ioreport dump of the trace.dat differs from that of the .iorec: $(head -n 4 "$f.d")"

@@ -31,7 +31,7 @@ same_lines() {
 n=0
 for s in "$top_srcdir"/samples/*.iorec; do
 	b=$(basename "$s" .iorec)
-	"$IOREPORT" dump "$s" >"$T/$b.io" 2>"$T/$b.io.err" ||
+	"$IOREPORT" dump --trace-clock "$s" >"$T/$b.io" 2>"$T/$b.io.err" ||
 		fail "ioreport dump $s failed: $(head -n 3 "$T/$b.io.err")"
 	nev=$(grep -vc '^CPU [0-9]*: \[LOST' "$T/$b.io" || true)
 	[ "$nev" -gt 0 ] || fail "ioreport dump $s printed no event"
@@ -69,7 +69,7 @@ log "ok: version 7 opens in trace-cmd dump; -o - and IN.dat hold the same bytes"
 c=$top_srcdir/samples/story000-sqlite-after.iorec
 size=$(stat -c %s "$c")
 head -c $((size * 6 / 10)) "$c" >"$T/cut.iorec"
-"$IOREPORT" dump "$T/cut.iorec" >"$T/cut.io" 2>/dev/null || fail "ioreport dump of the cut recording failed"
+"$IOREPORT" dump --trace-clock "$T/cut.iorec" >"$T/cut.io" 2>/dev/null || fail "ioreport dump of the cut recording failed"
 [ "$(wc -l <"$T/cut.io")" -gt 1000 ] || fail "the cut recording holds only $(wc -l <"$T/cut.io") events"
 "$IOREPORT" convert --to trace.dat --dat-version 6 -o "$T/cut.dat" "$T/cut.iorec" 2>"$T/cut.err" ||
 	fail "convert of a cut recording failed: $(cat "$T/cut.err")"

@@ -95,7 +95,7 @@ r=$T/lost.iorec
 for count in 100000 400000; do
 	run_iorec -q -b 4 -o "$r" -- sh -c "$(burst "$count")" 2>"$r.err" ||
 		fail "iorec -b 4 failed: $(tail -n 3 "$r.err")"
-	"$IOREPORT" dump "$r" >"$r.dump" 2>"$r.err" || fail "ioreport dump: $(cat "$r.err")"
+	"$IOREPORT" dump --trace-clock "$r" >"$r.dump" 2>"$r.err" || fail "ioreport dump: $(cat "$r.err")"
 	grep -qE '^CPU [0-9]+: \[LOST ' "$r.dump" && break
 	log "iorec lost nothing with a burst of $count: again with a larger one"
 done

@@ -150,7 +150,9 @@ for i in range(20000):
     os.fstat(fd); os.lseek(fd, 0, 0); os.read(fd, 10); os.close(fd); os.stat("/")'
 		loads+=("$WORKLOAD_PID")
 	done
-	run_iorec -q -d 1 -b 256 -o "$T/shadow.iorec" 2>"$T/shadow.err" ||
+	# --compat: shadow mode on, as where a 32-bit program runs (by default
+	# it stays off on a machine without one)
+	run_iorec -q --compat -d 1 -b 256 -o "$T/shadow.iorec" 2>"$T/shadow.err" ||
 		fail "iorec failed: $(tail -n 3 "$T/shadow.err")"
 	for p in "${loads[@]}"; do stop_workload "$p"; done
 	lost=$(lost_events "$T/shadow.iorec") || fail "ioreport info --json failed"
@@ -175,7 +177,9 @@ for e in t['traceEvents']:
             enters[k] -= 1
         else:
             extra[e['name']] += 1
-if n < 10000:
+# (a gap of lost events on any CPU ends every waiting enter, so a lossy
+# recording keeps fewer slices than it has enters)
+if n < 2000:
     sys.exit('only %d syscall slices: no test' % n)
 if extra:
     sys.exit('%d syscall slices without a syscalls:* enter: %s' % (sum(extra.values()), dict(extra)))

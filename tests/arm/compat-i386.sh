@@ -39,6 +39,12 @@ mkdir -p "$T/bin"
 W=$T/bin/writer32
 gcc -m32 -O2 -Wall -Wextra -I"$T/inc" -o "$W" "$top/tests/arm/writer.c" ||
 	fail "gcc -m32 cannot build the writer"
+# a kernel built with IA32_EMULATION may still refuse i386 programs (some
+# virtual machines, ia32_emulation=0): exec fails with ENOEXEC
+printf 'int main(void) { return 0; }\n' >"$T/true32.c"
+gcc -m32 -o "$T/bin/true32" "$T/true32.c" || fail "gcc -m32 cannot build a program"
+"$T/bin/true32" 2>"$T/true32.err" ||
+	skip "this kernel does not execute i386 programs ($(head -c 200 "$T/true32.err"))"
 
 make_loop_ext4 96
 O=$T/out-x86

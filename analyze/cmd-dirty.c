@@ -13,13 +13,16 @@
 #define DEFAULT_ROWS	20
 
 static const char dirty_usage[] =
-"usage: ioreport dirty [--json] [--top N] [--rows N] [FILTERS] [--wide] FILE\n"
+"usage: ioreport dirty [--json] [--top N] [--rows N] [FILTERS] [--wide]\n"
+"                      [--csv[=TABLE]] FILE\n"
 "\n"
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n"
 "  -n, --top N          rows of the process list (default 10)\n"
 "  -r, --rows N         time rows (default 20; JSON: every 100 ms slot)\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_CSV_HELP
+"  CSV tables: slots (the default: every 100 ms slot), processes\n"
 VIEW_FILTER_HELP
 "\n"
 "Dirty page throttling and writeback: the time each process was paused\n"
@@ -43,5 +46,6 @@ const struct view_cmd cmd_dirty = {
 	.usage = dirty_usage, .shortopts = "jn:r:h",
 	VIEW_TOP_LISTS(DEFAULT_TOP),
 	.rows = DEFAULT_ROWS,
-	.want = AN_WA | AN_DIRTY, .filters = true, .print = print_dirty,
+	.want = AN_WA | AN_DIRTY, .filters = true, .csv = true,
+	.csv_table = "slots", .print = print_dirty,
 };

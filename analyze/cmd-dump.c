@@ -22,12 +22,22 @@
 #include "sink/sink.h"
 
 static const char dump_usage[] =
-"usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [FILTERS] [--raw]\n"
-"                     [--wallclock|--trace-clock] [--json] FILE\n"
+"usage: ioreport dump [--cpu N] [--events SYS:EVENT[,...]] [--filter EXPR]...\n"
+"                     [FILTERS] [--raw] [--wallclock|--trace-clock] [--json] FILE\n"
 "\n"
 "      --cpu N          only the events of CPU N\n"
 "  -e, --events LIST    only these events: SYS:EVENT, SYS:* or SYS, EVENT;\n"
 "                       comma-separated, may be repeated\n"
+"  -F, --filter 'EVENTS: EXPR'\n"
+"                       only the events EXPR is true for, as trace-cmd\n"
+"                       report -F (libtraceevent's filter): EVENTS is EVENT,\n"
+"                       SYS:EVENT, SYS/EVENT or SYS, comma-separated; EXPR\n"
+"                       compares the event's fields (--raw shows them),\n"
+"                       COMM and CPU with == != < <= > >= (strings: == !=\n"
+"                       and ~ with a glob, quoted), joined by && || ! and\n"
+"                       ( ); no ': EXPR': every event of EVENTS.  May be\n"
+"                       repeated for other events (an event's last one\n"
+"                       counts); events no filter names are left out\n"
 "  -p, --pid PID[,PID]  only the events of these tasks (the event's pid)\n"
 "  -c, --comm NAME[,NAME] only the events of the processes that had one of\n"
 "                       these names at any time, and of their threads\n"
@@ -41,6 +51,7 @@ static const char dump_usage[] =
 "      --trace-clock    seconds of the trace clock instead of seconds from\n"
 "                       the first event (--since and --until take each)\n"
 "  -r, --raw            print fields as name=value instead of the event's format\n"
+"                       (with --json: \"fields\" an object of typed values)\n"
 "  -j, --json           one JSON object with an \"events\" array, one per line\n"
 "  -h, --help           this help\n"
 "\n"
@@ -52,6 +63,9 @@ static struct {
 	int cpu;
 	bool raw, json, wallclock, trace_clock;
 	struct sbuf events;	/* comma-separated list, as given */
+	char **exprs;		/* --filter, as given */
+	size_t nexprs;
+	struct source_filter *sf;	/* their filter, NULL: none */
 	struct view_filter filter;	/* -p --comm -d --since --until */
 	bool filtered;
 	uint64_t first_ts;	/* what the times count from */
@@ -117,8 +131,21 @@ static const char *from_first(uint64_t ts, char *buf, size_t n)
 	return meta_secs(buf, n, ts >= env.first_ts ? ts - env.first_ts : 0);
 }
 
-/* Whether the filters keep ev. */
-static bool keep_event(struct source *src, const struct source_event *ev)
+static bool keep_task_dev(struct source *src, const struct source_event *ev);
+
+/*
+ * Whether the filters keep ev: 1, 0, or -AN_E_NOMEM (--filter's copy of
+ * the record).
+ */
+static int keep_event(struct source *src, const struct source_event *ev)
+{
+	if (!keep_task_dev(src, ev))
+		return 0;
+	return env.sf ? source_filter_match(env.sf, ev) : 1;
+}
+
+/* Whether -p, -c, -d, --since and --until keep ev. */
+static bool keep_task_dev(struct source *src, const struct source_event *ev)
 {
 	struct view_filter *f = &env.filter;
 
@@ -207,6 +234,80 @@ static int build_filter(struct source *src, const char *path, bool **wantp,
 	return 0;
 }
 
+/* --filter: the expressions into env.sf; 0, or -1 after an error line. */
+static int build_exprs(struct source *src, const char *path)
+{
+	char why[512];
+
+	env.sf = source_filter_new(src);
+	if (!env.sf) {
+		error("%s: %s", path, an_strerror(AN_E_NOMEM));
+		return -1;
+	}
+	for (size_t i = 0; i < env.nexprs; i++)
+		if (source_filter_add(env.sf, env.exprs[i], why, sizeof(why)) < 0) {
+			error("%s: --filter '%s': %s; write EVENT: FIELD OP VALUE, e.g. 'block_rq_issue: nr_sector > 8 && comm ~ \"kworker*\"' (an event's fields: ioreport dump --raw -e EVENT FILE; the events: ioreport info FILE)",
+			      path, env.exprs[i], why);
+			return -1;
+		}
+	return 0;
+}
+
+/*
+ * --json --raw: the event's own fields as an object of typed values:
+ * numbers (signed where the format says so), strings, arrays of numbers;
+ * null for a field the record does not hold (shorter than its format
+ * says) and for a dynamic array of anything but characters.
+ */
+static void json_fields(struct json *j, struct source *src,
+			const struct source_event *ev)
+{
+	const struct source_field *f = NULL;
+	char str[4096];
+
+	json_object_begin(j, "fields");
+	while ((f = source_field_next(src, ev->id, f))) {
+		const char *name = source_field_name(f);
+		uint64_t u;
+		int64_t s;
+		int n;
+
+		switch (source_field_kind(f, &n)) {
+		case SOURCE_FIELD_STRING:
+			if (source_field_str(f, ev, str, sizeof(str)))
+				json_null(j, name);
+			else
+				json_str(j, name, str);
+			break;
+		case SOURCE_FIELD_ARRAY:
+			json_array_begin(j, name);
+			for (int i = 0; i < n; i++)
+				if (source_field_array_u64(f, ev, i, &u))
+					json_null(j, NULL);
+				else
+					json_u64(j, NULL, u);
+			json_array_end(j);
+			break;
+		case SOURCE_FIELD_SIGNED:
+			if (source_field_s64(f, ev, &s))
+				json_null(j, name);
+			else
+				json_i64(j, name, s);
+			break;
+		case SOURCE_FIELD_UNSIGNED:
+			if (source_field_u64(f, ev, &u))
+				json_null(j, name);
+			else
+				json_u64(j, name, u);
+			break;
+		case SOURCE_FIELD_BYTES:
+			json_null(j, name);
+			break;
+		}
+	}
+	json_object_end(j);
+}
+
 /* The events as one JSON object, one compact event object per line. */
 static int dump_json(struct source *src, const char *path, const bool *want,
 		     int maxid)
@@ -225,11 +326,18 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 	json_array_begin(&j, "events");
 	while ((ret = source_next(src, &ev)) > 0) {
 		const struct source_event_type *t;
+		int keep = 1;
 
 		saw_event(&ev);
-		if ((want && !ev.missed &&
-		     (ev.id < 0 || ev.id > maxid || !want[ev.id])) ||
-		    (!ev.missed && !keep_event(src, &ev)))
+		if (want && (ev.id < 0 || ev.id > maxid || !want[ev.id]))
+			keep = 0;
+		else
+			keep = keep_event(src, &ev);
+		if (keep < 0) {
+			ret = keep;
+			break;
+		}
+		if (!keep && !ev.missed)
 			continue;
 		t = source_event_type(src, ev.id);
 		json_object_begin(&j, NULL);
@@ -241,8 +349,7 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 		json_i64(&j, "cpu", ev.cpu);
 		if (ev.missed)
 			json_i64(&j, "lost_before", ev.missed);
-		if ((want && (ev.id < 0 || ev.id > maxid || !want[ev.id])) ||
-		    !keep_event(src, &ev)) {
+		if (!keep) {
 			/* a filtered-out event that carries a gap */
 			json_object_end(&j);
 			j.compact = false;
@@ -252,10 +359,14 @@ static int dump_json(struct source *src, const char *path, const bool *want,
 		json_str(&j, "comm", source_comm(src, ev.pid));
 		json_str(&j, "system", t ? t->system : NULL);
 		json_str(&j, "event", t ? t->name : NULL);
-		sbuf_reset(&fields);
-		source_format_fields(src, &ev, env.raw, &fields);
-		json_strn(&j, "fields", fields.buf ? fields.buf : "",
-			  fields.len);
+		if (env.raw) {
+			json_fields(&j, src, &ev);
+		} else {
+			sbuf_reset(&fields);
+			source_format_fields(src, &ev, false, &fields);
+			json_strn(&j, "fields", fields.buf ? fields.buf : "",
+				  fields.len);
+		}
 		json_object_end(&j);
 		j.compact = false;
 	}
@@ -293,6 +404,7 @@ int cmd_dump(int argc, char **argv)
 		{ "wallclock", no_argument,    NULL, OPT_WALLCLOCK },
 		{ "trace-clock", no_argument,  NULL, OPT_TRACE_CLOCK },
 		{ "cpu",    required_argument, NULL, OPT_CMD },
+		{ "filter", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct sbuf line = SBUF_INIT;
@@ -307,7 +419,7 @@ int cmd_dump(int argc, char **argv)
 	env.cpu = -1;
 	optind = 1;
 	opterr = 0;		/* the messages below name the option */
-	while ((c = getopt_long(argc, argv, ":c:e:rjhp:d:", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":c:e:F:rjhp:d:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 		case 'd':
@@ -330,6 +442,18 @@ int cmd_dump(int argc, char **argv)
 				sbuf_addch(&env.events, ',');
 			sbuf_addstr(&env.events, optarg);
 			break;
+		case 'F': {
+			char **v = an_reallocarray(env.exprs, env.nexprs + 1,
+						   sizeof(*v));
+
+			if (!v) {
+				error("%s", an_strerror(AN_E_NOMEM));
+				return 1;
+			}
+			env.exprs = v;
+			env.exprs[env.nexprs++] = optarg;
+			break;
+		}
 		case 'r':
 			env.raw = true;
 			break;
@@ -374,6 +498,10 @@ int cmd_dump(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	if (env.nexprs && build_exprs(src, argv[optind]) < 0) {
+		ret = 1;
+		goto out;
+	}
 	if (env.cpu >= 0 && env.cpu >= source_info(src)->nr_cpus)
 		warning("%s: no CPU %d in this recording (it has %d)",
 			argv[optind], env.cpu, source_info(src)->nr_cpus);
@@ -400,7 +528,11 @@ int cmd_dump(int argc, char **argv)
 			printf("CPU %d: [LOST EVENTS]\n", ev.cpu);
 		if (want && (ev.id < 0 || ev.id > maxid || !want[ev.id]))
 			continue;
-		if (!keep_event(src, &ev))
+		if ((c = keep_event(src, &ev)) < 0) {
+			ret = c;
+			break;
+		}
+		if (!c)
 			continue;
 		sbuf_reset(&line);
 		source_format_event(src, &ev, env.raw,
@@ -438,6 +570,8 @@ int cmd_dump(int argc, char **argv)
 	}
 out:
 	free(want);
+	source_filter_free(env.sf);
+	free(env.exprs);
 	free(env.dev);
 	free(env.dev_known);
 	meta_bdevs_release(&env.bdevs);

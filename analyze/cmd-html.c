@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,22 +83,18 @@ static int load(struct one *o, const char *path, struct view_filter *f)
 	return 0;
 }
 
-/* The text of ioreport diff, for the page; NULL without memory. */
-static char *diff_text(struct one *b, struct one *a)
+/* The text of ioreport diff of d, for the page; NULL without memory. */
+static char *diff_text(struct one *b, const struct diff *d)
 {
 	char *buf = NULL;
 	size_t len = 0;
-	struct diff d;
 	struct sink s;
 	FILE *m = open_memstream(&buf, &len);
 
 	if (!m)
 		return NULL;
 	sink_init(&s, &b->d.st, m, NULL);
-	if (diff_compute(&d, &b->d.st, &a->d.st) == 0) {
-		view_diff(&s, &d, DIFF_TOP);
-		diff_release(&d);
-	}
+	view_diff(&s, d, DIFF_TOP);
 	sink_release(&s);
 	if (fclose(m)) {
 		free(buf);
@@ -117,6 +114,8 @@ int cmd_html(int argc, char **argv)
 	struct view_filter filter[2];
 	struct one r[2];
 	struct html_rec hb = { 0 }, ha = { 0 };
+	struct diff d;
+	bool have_d = false;
 	const char *out = NULL;
 	char *dt = NULL;
 	FILE *f = stdout;
@@ -158,7 +157,12 @@ int cmd_html(int argc, char **argv)
 		ha.st = &r[1].d.st;
 		ha.tl = r[1].tl;
 		ha.label = "AFTER";
-		dt = diff_text(&r[0], &r[1]);
+		if (diff_compute(&d, &r[0].d.st, &r[1].d.st) < 0) {
+			error("html: out of memory");
+			goto out;
+		}
+		have_d = true;
+		dt = diff_text(&r[0], &d);
 		if (!dt) {
 			error("html: out of memory");
 			goto out;
@@ -172,7 +176,7 @@ int cmd_html(int argc, char **argv)
 			goto out;
 		}
 	}
-	c = html_page(f, &hb, n == 2 ? &ha : NULL, dt);
+	c = html_page(f, &hb, n == 2 ? &ha : NULL, have_d ? &d : NULL, dt);
 	if (c < 0) {
 		error("%s: %s; the page lacks a part", argv[optind],
 		      an_strerror(c));
@@ -194,6 +198,8 @@ out:
 		driver_close(&r[i].d);
 		timeline_free(r[i].tl);
 	}
+	if (have_d)
+		diff_release(&d);
 	free(dt);
 	return rc ? 1 : 0;
 }

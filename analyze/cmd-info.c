@@ -24,16 +24,21 @@
 #include "stats/summary.h"
 #include "sink/json.h"
 #include "sink/sink.h"
+#include "base/units.h"
 
 static const char info_usage[] =
 "usage: ioreport info [--no-count] [--json] FILE...\n"
+"       ioreport info [--no-count] --csv[=TABLE] FILE\n"
 "\n"
 "  -n, --no-count       do not read the events (faster: no per-event counts)\n"
 "  -j, --json           one JSON object per FILE (one per line of output\n"
 "                       when several)\n"
+VIEW_CSV_HELP
+"  CSV tables: cpu (the default), event_types, kernel_lost, damaged\n"
 "  -h, --help           this help\n";
 
 static bool no_count, as_json;
+static const char *csv_table;	/* --csv: the JSON's table, else NULL */
 
 /* Print "  label: value" when the header has key. */
 static void header_line(const char *text, const char *label, const char *key)
@@ -77,6 +82,59 @@ static const struct header_key iorec_abi_keys[] = {
 	{ "exec ABI probes:", "exec_abi_probes" },
 	{ "iorec ABI:", "iorec_abi" },
 };
+/* A black-box snapshot's (iorec --snapshot-dir). */
+static const struct header_key snapshot_keys[] = {
+	{ "snapshot:", "snapshot" },
+	{ "trigger:", "trigger" },
+	{ "trigger pid:", "trigger_pid" },
+	{ "trigger comm:", "trigger_comm" },
+	{ "trigger detail:", "trigger_detail" },
+};
+/*
+ * A black-box snapshot's first line, before the header: what fired, when
+ * (trace clock and time of day), on which process ('ioreport findings'
+ * says it in seconds from the first event, with the process's name from
+ * the events when the recorder found it gone).
+ */
+static void print_snapshot_line(const struct source_info *in)
+{
+	const char *h = in->header_text;
+	char kind[32], cond[64], v[64], pid[32], comm[64], detail[256],
+	     t[META_SECS_LEN], wall[64];
+	uint64_t ts;
+
+	if (!meta_kv(h, "snapshot", kind, sizeof(kind)))
+		return;
+	if (strcmp(kind, "trigger") || !meta_kv(h, "trigger", cond,
+						sizeof(cond))) {
+		meta_kv(h, "snapshot_mono_ns", v, sizeof(v));
+		ts = strtoull(v, NULL, 10);
+		printf("snapshot:          asked for (SIGUSR1) at %s",
+		       meta_secs(t, sizeof(t), ts));
+	} else {
+		meta_kv(h, "trigger_ts", v, sizeof(v));
+		ts = strtoull(v, NULL, 10);
+		meta_kv(h, "trigger_pid", pid, sizeof(pid));
+		meta_kv(h, "trigger_comm", comm, sizeof(comm));
+		meta_kv(h, "trigger_detail", detail, sizeof(detail));
+		unescape_field(comm);
+		unescape_field(detail);
+		printf("snapshot:          triggered by %s at %s", cond,
+		       meta_secs(t, sizeof(t), ts));
+	}
+	if (sink_wallclock(in, ts, false, wall, sizeof(wall)))
+		printf(" (%s)", wall);
+	if (!strcmp(kind, "trigger") && *cond) {
+		if (*pid && strcmp(pid, "0"))
+			printf(": pid %s%s%s%s", pid,
+			       strcmp(comm, "?") && *comm ? " (" : "",
+			       strcmp(comm, "?") && *comm ? comm : "",
+			       strcmp(comm, "?") && *comm ? ")" : "");
+		printf("%s%s", *pid && strcmp(pid, "0") ? " " : ": ", detail);
+	}
+	printf("\n");
+}
+
 /* The end chunk's. */
 static const struct header_key end_keys[] = {
 	{ "reason:", "reason" },
@@ -259,6 +317,76 @@ static void print_damage(const struct source_info *in)
 	sbuf_release(&sb);
 }
 
+/*
+ * A rotated set read as one: its files, what each holds and what is
+ * missing between them (a single file: nothing).
+ */
+static void print_rotation(const struct source_info *in)
+{
+	char keep[32] = "";
+
+	if (!in->set_files)
+		return;
+	meta_kv(in->header_text, "rotation_keep", keep, sizeof(keep));
+	printf("rotation:          %d file%s of iorec -S --keep %s, read as one recording\n",
+	       in->set_files, in->set_files > 1 ? "s" : "",
+	       *keep ? keep : "?");
+	if (in->set[0].index > 1)
+		printf("  %-16s file%s 0001%s%04u (removed by --keep, or not here): the set starts later than the recording\n",
+		       "missing:", in->set[0].index > 2 ? "s" : "",
+		       in->set[0].index > 2 ? "-" : "",
+		       in->set[0].index > 2 ? in->set[0].index - 1 : 0);
+	for (int i = 0; i < in->set_files; i++) {
+		const struct source_set_file *f = &in->set[i];
+		char span[32], size[32];
+
+		if (f->missing_before) {
+			units_dur(span, sizeof(span), (double)f->gap_ns);
+			printf("  %-16s %u file%s before %s: at least %s of the recording not read\n",
+			       "missing:", f->missing_before,
+			       f->missing_before > 1 ? "s" : "", f->path,
+			       span);
+		}
+		units_dur(span, sizeof(span), f->last_ts > f->first_ts ?
+			  (double)(f->last_ts - f->first_ts) : 0.0);
+		units_bytes(size, sizeof(size), (double)f->bytes);
+		printf("  file %04u:       %s, %s, %" PRIu64 " data chunks over %s%s\n",
+		       f->index, f->path, size, f->chunks, span,
+		       f->end ? "" : ", no end chunk (cut short)");
+		if (f->overlap_ns) {
+			units_dur(span, sizeof(span), (double)f->overlap_ns);
+			printf("  %-16s %s starts %s before the previous file ends on a CPU\n",
+			       "overlap:", f->path, span);
+		}
+	}
+}
+
+static void json_rotation(struct json *j, const struct source_info *in)
+{
+	if (!in->set_files) {
+		json_null(j, "rotation");
+		return;
+	}
+	json_array_begin(j, "rotation");
+	for (int i = 0; i < in->set_files; i++) {
+		const struct source_set_file *f = &in->set[i];
+
+		json_object_begin(j, NULL);
+		json_str(j, "path", f->path);
+		json_u64(j, "index", f->index);
+		json_u64(j, "file_bytes", f->bytes);
+		json_u64(j, "chunks", f->chunks);
+		json_u64(j, "first_ts_ns", f->first_ts);
+		json_u64(j, "last_ts_ns", f->last_ts);
+		json_bool(j, "end", f->end);
+		json_u64(j, "missing_before", f->missing_before);
+		json_u64(j, "gap_ns", f->gap_ns);
+		json_u64(j, "overlap_ns", f->overlap_ns);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
 static void json_damage(struct json *j, const struct source_info *in)
 {
 	json_array_begin(j, "damaged");
@@ -317,7 +445,8 @@ static void json_snap_count(struct json *j, const char *key, const char *text)
 	json_object_end(j);
 }
 
-static void info_json(struct source *src, const char *path, uint64_t events)
+/* The JSON of info, or its table csv_table as CSV; 0, or 1 after an error. */
+static int info_json(struct source *src, const char *path, uint64_t events)
 {
 	const struct source_info *in = source_info(src);
 	struct source_event_type *types;
@@ -327,6 +456,8 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 
 	json_init(&j, stdout);
 	j.compact = true;
+	if (csv_table && json_csv_begin(&j, csv_table, stdout) < 0)
+		return error("out of memory");
 	json_object_begin(&j, NULL);
 	json_u64(&j, "schema_version", JSON_SCHEMA_VERSION);
 	json_str(&j, "recording", path);
@@ -380,6 +511,7 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 		json_u64(&j, "chunks", in->chunks);
 		json_u64(&j, "file_bytes", in->file_bytes);
 	}
+	json_rotation(&j, in);
 	if (no_count)
 		json_null(&j, "events");
 	else
@@ -427,6 +559,19 @@ static void info_json(struct source *src, const char *path, uint64_t events)
 	json_kv_lines(&j, "end", in->end_text);
 	json_object_end(&j);
 	json_finish(&j);
+	if (csv_table) {
+		char *why;
+		int rc = json_csv_finish(&j, &why), ret = 0;
+
+		if (rc == -2)
+			ret = error("--csv=%s: info has no table %s in this recording; its tables: %s",
+				    csv_table, csv_table, why);
+		else if (rc < 0)
+			ret = error("cannot write the CSV output (out of memory or a write error)");
+		free(why);
+		return ret;
+	}
+	return 0;
 }
 
 static int info_one(const char *path)
@@ -450,10 +595,10 @@ static int info_one(const char *path)
 	src = d.src;
 	in = d.info;
 	events = d.st.events;
-	if (as_json) {
-		info_json(src, path, events);
+	if (as_json || csv_table) {
+		rc = info_json(src, path, events);
 		flush_warnings(src);
-		rc = ferror(stdout) ? 1 : 0;
+		rc = rc || ferror(stdout) ? 1 : 0;
 		driver_close(&d);
 		return rc;
 	}
@@ -472,10 +617,12 @@ static int info_one(const char *path)
 		       meta_integrity(in->integrity), in->stop_offset,
 		       in->stop_reason);
 	print_damage(in);
+	print_rotation(in);
 	if (meta_kv(in->header_text, "redacted", buf, sizeof(buf)) &&
 	    !strcmp(buf, "1"))
 		printf("redacted:          yes (names are pseudonyms, made by ioreport redact)\n");
 
+	print_snapshot_line(in);
 	printf("header:\n");
 	header_line(in->header_text, "host:", "hostname");
 	meta_kv(in->header_text, "kernel", buf, sizeof(buf));
@@ -522,6 +669,18 @@ static int info_one(const char *path)
 
 			snprintf(key, sizeof(key), "limit_%d", i);
 			header_line(in->header_text, "limit:", key);
+		}
+		if (meta_kv(in->header_text, "snapshot", buf, sizeof(buf))) {
+			header_lines(in->header_text, snapshot_keys,
+				     ARRAY_SIZE(snapshot_keys));
+			if (meta_kv(in->header_text, "trigger_ts", buf,
+				    sizeof(buf)))
+				print_ts("trigger at:",
+					 strtoull(buf, NULL, 10));
+			if (meta_kv(in->header_text, "snapshot_mono_ns", buf,
+				    sizeof(buf)))
+				print_ts("snapshot at:",
+					 strtoull(buf, NULL, 10));
 		}
 	}
 	if (in->trace_buffers > 0)
@@ -634,6 +793,7 @@ int cmd_info(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "no-count", no_argument, NULL, 'n' },
 		{ "json",     no_argument, NULL, 'j' },
+		{ "csv",      optional_argument, NULL, OPT_CSV },
 		{ "help",     no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -649,12 +809,21 @@ int cmd_info(int argc, char **argv)
 		case 'j':
 			as_json = true;
 			break;
+		case OPT_CSV:
+			csv_table = optarg ? optarg : "cpu";
+			if (!*csv_table)
+				return usage_error(info_usage, "--csv= wants a TABLE: the dotted path of an array of info's JSON, e.g. --csv=event_types");
+			break;
 		default:	/* -h, and the errors */
 			return cmd_option(info_usage, c, argv, NULL);
 		}
 	}
 	if (optind >= argc)
 		return usage_error(info_usage, "info wants at least one FILE");
+	if (csv_table && as_json)
+		return usage_error(info_usage, "--csv and --json: choose one");
+	if (csv_table && argc - optind > 1)
+		return usage_error(info_usage, "--csv prints one table of one FILE: run info --csv once per FILE");
 	for (int i = optind; i < argc; i++) {
 		if (i > optind && !as_json)
 			printf("\n");

@@ -8,6 +8,7 @@
 
 #include <getopt.h>
 #include <limits.h>
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 
 #include "util.h"
 #include "cmd.h"
+#include "stats/owner.h"
 #include "base/err.h"
 #include "input/meta.h"
 #include "input/source.h"
@@ -29,10 +31,37 @@ int usage_error(const char *usage, const char *fmt, ...)
 	char buf[1024];
 	va_list ap;
 
+	const char *u = usage, *w;
+	size_t n, cmd;
+
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "%s: error: %s\n%s", util_progname, buf, usage);
+	/* one line: the command's words of the usage line ("usage: ioreport
+	 * summary [--json] ..." -> "ioreport summary") name its --help */
+	if (!strncmp(u, "usage: ", 7))
+		u += 7;
+	for (w = u; *w; ) {
+		n = strcspn(w, " \n");
+		if (!n || !islower((unsigned char)*w) ||
+		    strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789-") < n)
+			break;
+		w += n;
+		if (*w != ' ')
+			break;
+		w++;
+	}
+	n = (size_t)(w - u);
+	while (n && u[n - 1] == ' ')
+		n--;
+	/* "ioreport [report] ...": the command that may be left out */
+	cmd = w[0] == '[' ? strcspn(w + 1, "] \n") : 0;
+	if (cmd && (w[1 + cmd] != ']' ||
+		    strspn(w + 1, "abcdefghijklmnopqrstuvwxyz") != cmd))
+		cmd = 0;
+	fprintf(stderr, "%s: error: %s (run '%.*s%s%.*s --help' for the options)\n",
+		util_progname, buf, (int)(n ? n : strlen(util_progname)),
+		n ? u : util_progname, cmd ? " " : "", (int)cmd, w + 1);
 	return 2;
 }
 
@@ -138,6 +167,14 @@ int parse_filter(const char *usage, int c, char *arg, struct view_filter *f)
 	case 'f':
 		f->glob = arg;
 		return 0;
+	case OPT_UNIT:
+		return split_list(usage, "unit", arg, f->units, &f->nunits) ? 2 : 0;
+	case OPT_CONTAINER:
+		return split_list(usage, "container", arg, f->containers,
+				  &f->ncontainers) ? 2 : 0;
+	case OPT_CGROUP:
+		return split_list(usage, "cgroup", arg, f->cgroups,
+				  &f->ncgroups) ? 2 : 0;
 	case OPT_SINCE:
 		return parse_when(usage, "since", arg, &f->have_since,
 				  &f->since_wall, &f->since_tod_ns,
@@ -284,8 +321,9 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 		{ "wide", no_argument, NULL, OPT_WIDE },
 		{ "wallclock", no_argument, NULL, OPT_WALLCLOCK },
 		{ "trace-clock", no_argument, NULL, OPT_TRACE_CLOCK },
-		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "csv", optional_argument, NULL, OPT_CSV },
 		{ "interval", required_argument, NULL, OPT_INTERVAL },
+		{ "by", required_argument, NULL, OPT_BY },
 		{ NULL, 0, NULL, 0 },
 	};
 	char opts[64], name[64];
@@ -303,7 +341,8 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 			    c == OPT_ALL_FDS ? o->can_all_fds :
 			    c == OPT_WIDE ? true :
 			    c == OPT_CSV ? o->can_csv :
-			    c == OPT_INTERVAL ? o->can_interval : o->can_filter;
+			    c == OPT_INTERVAL ? o->can_interval :
+			    c == OPT_BY ? o->can_by : o->can_filter;
 
 		if (c != '?' && !have)
 			return usage_error(usage, "%s has no option --%s",
@@ -324,6 +363,15 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 			break;
 		case OPT_CSV:
 			o->csv = true;
+			o->csv_table = optarg;
+			if (optarg && !*optarg)
+				return usage_error(usage, "--csv= wants a TABLE: the dotted path of an array of the view's JSON, e.g. --csv=devices");
+			break;
+		case OPT_BY:
+			o->by = owner_by_parse(optarg);
+			if (o->by == OWNER_NONE)
+				return usage_error(usage, "--by wants unit, container or cgroup, not '%s'",
+						   optarg);
 			break;
 		case OPT_INTERVAL:
 			if (parse_secs(usage, "interval", optarg, 1e9,
@@ -386,10 +434,18 @@ int parse_view_opts(int argc, char **argv, const char *usage,
 
 void print_limits(const struct source_info *in)
 {
-	char buf[1024];
+	char buf[1024], v[32];
+	/* 32-bit programs' syscalls recorded from the first one's exec on,
+	 * and the recording ended without one: what they would have missed
+	 * did not happen (info and the header still say it) */
+	bool no_compat = in->end_text && *in->end_text &&
+		meta_kv(in->header_text, "compat_start", v, sizeof(v)) &&
+		!strcmp(v, "exec") &&
+		!meta_kv(in->end_text, "compat_on_ns", v, sizeof(v));
 
 	for (int i = 1; i <= META_LIMITS; i++)
-		if (meta_limit(in->header_text, i, buf, sizeof(buf)))
+		if (meta_limit(in->header_text, i, buf, sizeof(buf)) &&
+		    !(no_compat && strstr(buf, "32-bit")))
 			warning("%s: limit of this recording: %s", in->path,
 				buf);
 }

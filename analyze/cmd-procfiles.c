@@ -15,12 +15,15 @@
 
 static const char processes_usage[] =
 "usage: ioreport processes [--json] [--top N] [FILTERS] [--interval SEC] [--wide]\n"
-"                          [--csv] FILE\n"
+"                          [--csv[=TABLE]] [--by unit|container|cgroup] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N processes that moved the most bytes\n"
 VIEW_ROW_HELP
 VIEW_INTERVAL_HELP
+VIEW_BY_HELP
+"  CSV tables: processes (the default), groups (--by; then the default),\n"
+"                       attribution.journal, attribution.stacked\n"
 "\n"
 "Per process (by pid, comm after exec/rename): file syscall counts,\n"
 "errors, bytes read and written, fsync cost; the block I/O attributed to\n"
@@ -30,11 +33,19 @@ VIEW_INTERVAL_HELP
 "total, average, p50, p99 and max.  Attribution rules: docs/attribution.md.\n";
 
 static const char files_usage[] =
-"usage: ioreport files [--json] [--top N] [FILTERS] [--wide] [--csv] FILE\n"
+"usage: ioreport files [--json] [--top N] [FILTERS] [--wide] [--csv[=TABLE]]\n"
+"                      [--by unit|container|cgroup] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          only the N files that moved the most bytes\n"
 VIEW_ROW_HELP
+"      --by unit|container|cgroup  first the calls on files summed per\n"
+"                       systemd unit, container or cgroup of the processes\n"
+"                       that made them (\"-\": of none), then each one's\n"
+"                       files; JSON: by, groups and group_files\n"
+"  CSV tables: files (the default), groups (--by; then the default),\n"
+"                       group_files (--by), attribution.journal,\n"
+"                       attribution.stacked\n"
 "\n"
 "Per file: opens, reads and writes (count, bytes, latency p50/p99),\n"
 "fsync cost and the block I/O attributed to it at the device.  Files are named from the start snapshot (files already\n"
@@ -75,7 +86,7 @@ const struct view_cmd cmd_processes = {
 	.usage = processes_usage, .shortopts = "jn:h",
 	.top = -1, .top_max = LONG_MAX,
 	.want = AN_ATTRIB, .need_sys = true, .filters = true, .csv = true,
-	.interval = IVL_PROCESSES,
+	.csv_table = "processes", .interval = IVL_PROCESSES, .by = true,
 	.print = print_processes,
 };
 
@@ -83,5 +94,5 @@ const struct view_cmd cmd_files = {
 	.usage = files_usage, .shortopts = "jn:h",
 	.top = -1, .top_max = LONG_MAX,
 	.want = AN_ATTRIB, .need_sys = true, .filters = true, .csv = true,
-	.print = print_files,
+	.csv_table = "files", .by = true, .print = print_files,
 };

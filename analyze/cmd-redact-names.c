@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "base/err.h"
 #include "base/hmap.h"
@@ -30,6 +31,7 @@ struct rnames {
 	struct rname **order;	/* in the order met */
 	size_t n, alloc;
 	unsigned long count[RN_NR];
+	unsigned long compact;	/* zN names given (make_pseudo()) */
 	int err;
 };
 
@@ -76,29 +78,144 @@ static uint64_t rname_key(enum rname_kind kind, const char *s)
 	return hash_str(HASH_SEED ^ (uint64_t)kind, s);
 }
 
-/* The extension kept of a path component ("" when none). */
-static const char *extension(const struct rnames *t, const char *name)
-{
-	const char *dot = strrchr(name, '.');
+/*
+ * The file-type suffixes a name keeps, lower case: "X.db", "X.db-wal" and
+ * "X.db-journal" stay recognisable and related ("n3.db", "n3.db-wal");
+ * any other dot of a name is part of the name ("john.smith" is one
+ * name, "n9" whole).
+ */
+static const char *const kept_ext[] = {
+	"7z", "a", "aof", "bak", "bin", "bz2", "c", "cc", "cfg", "ckpt",
+	"class", "conf", "cpp", "css", "csv", "dat", "db", "db3", "deb",
+	"flac", "gif", "go", "gz", "h", "hpp", "htm", "html", "ibd", "idx",
+	"img", "ini", "iorec", "iso", "java", "jpeg", "jpg", "js", "json",
+	"ldb", "lock", "log", "lz4", "md", "mdb", "mkv", "mp3", "mp4", "npy",
+	"o", "ogg", "old", "pack", "parquet", "pdf", "php", "pid", "pl",
+	"png", "pt", "py", "pyc", "qcow2", "raw", "rb", "rdb", "rpm", "rs",
+	"sh", "shm", "so", "sock", "sqlite", "sqlite3", "sst", "svg", "swp",
+	"tar", "tmp", "toml", "ts", "tsv", "txt", "vmdk", "wal", "wav", "xml",
+	"xz", "yaml", "yml", "zip", "zst",
+};
+/* ... and what SQLite adds after one: X.db-wal, X.db-shm, X.db-journal */
+static const char *const kept_dash[] = { "wal", "shm", "journal" };
 
-	if (t->o.no_extensions || !dot || dot == name || strlen(dot) > 9)
-		return "";
-	for (const char *p = dot + 1; *p; p++)
-		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_')
-			return "";
-	return dot[1] ? dot : "";
+static bool in_list(const char *const *v, size_t n, const char *s,
+		    size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(v[i]) == len && !strncasecmp(v[i], s, len))
+			return true;
+	return false;
 }
 
 /*
- * The pseudonym of the n-th name of kind: the long form (name-N,
- * file-N.EXT) when it is no longer than the name, else the short one
- * (nN, fN.EXT), because in an event it must fit where the name was.
+ * The suffix name keeps (a pointer into it; "" when none): the longest
+ * run of ".EXT" at its end, EXT of kept_ext[] and the last one perhaps
+ * followed by "-wal", "-shm" or "-journal"; never all of the name.
+ */
+static const char *kept_suffix(const struct rnames *t, const char *name)
+{
+	const char *end = name + strlen(name), *suffix = end;
+
+	if (t->o.no_extensions)
+		return suffix;
+	for (;;) {
+		const char *dot = suffix, *dash;
+
+		while (dot > name && dot[-1] != '.')
+			dot--;
+		if (dot <= name + 1)
+			break;		/* no dot, or a hidden file's */
+		dash = suffix == end ? memchr(dot, '-', (size_t)(end - dot)) :
+		       NULL;
+		if (dash && !in_list(kept_dash, ARRAY_SIZE(kept_dash),
+				     dash + 1, (size_t)(end - dash - 1)))
+			break;
+		if (!in_list(kept_ext, ARRAY_SIZE(kept_ext), dot,
+			     (size_t)((dash ? dash : suffix) - dot)))
+			break;
+		suffix = dot - 1;
+	}
+	return suffix;
+}
+
+/*
+ * p (taken) with the first control character of name after it, when name
+ * has one and there is room: the analysis leaves a path with a control
+ * character out (decode/decode.c), and so it must the pseudonym's.
+ */
+static char *with_control(char *p, const char *name)
+{
+	const unsigned char *c = (const unsigned char *)name;
+	char *q;
+
+	while (*c && *c >= 0x20 && *c != 0x7f)
+		c++;
+	if (!p || !*c || strlen(p) + 1 > strlen(name))
+		return p;
+	q = an_asprintf("%s%c", p, *c);
+	free(p);
+	return q;
+}
+
+static const char b62[] =
+	"0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/*
+ * n in base 62 after prefix, padded with zeros to max characters in all
+ * (at most 8 digits), or NULL when it does not fit: a pseudonym as long
+ * as its name is never a kept two-letter name.
+ */
+static char *base62(const char *prefix, unsigned long n, size_t max)
+{
+	size_t pre = strlen(prefix), width;
+	char digits[16];
+	size_t k = sizeof(digits);
+
+	if (max <= pre)
+		return NULL;
+	width = max - pre < 8 ? max - pre : 8;
+	digits[--k] = '\0';
+	do {
+		digits[--k] = b62[n % 62];
+		n /= 62;
+	} while ((n || sizeof(digits) - 1 - k < width) && k);
+	if (n || pre + (sizeof(digits) - 1 - k) > max)
+		return NULL;
+	return an_asprintf("%s%s", prefix, digits + k);
+}
+
+/* The value of "zDIGITS" in base 62, or 0 when pseudo is not one. */
+static unsigned long compact_value(const char *pseudo)
+{
+	unsigned long v = 0;
+
+	if (pseudo[0] != 'z' || !pseudo[1] || strlen(pseudo) > 9)
+		return 0;
+	for (const char *c = pseudo + 1; *c; c++) {
+		const char *d = strchr(b62, *c);
+
+		if (!d)
+			return 0;
+		v = v * 62 + (unsigned long)(d - b62);
+	}
+	return v;
+}
+
+/*
+ * The pseudonym of the n-th name of kind.  A path component or a comm:
+ * name-N when it is no longer than the name, else nNN (two digits at
+ * least: "n5" could be a kept name), else zN with N the
+ * count of such names in base 62 (a three-letter name met after the
+ * hundredth: "usr" cannot be "n100"), because in an event it must fit
+ * where the name was: cut, two names would become one (the kept suffix
+ * is added by rnames_get()).  NULL only without memory; a pseudonym
+ * longer than its name only past 3,844 three-letter zN names.
  */
 static char *make_pseudo(struct rnames *t, enum rname_kind kind,
 			 const char *name, unsigned long n)
 {
 	size_t len = strlen(name);
-	const char *ext;
 	size_t pre;
 	char *p;
 
@@ -108,22 +225,35 @@ static char *make_pseudo(struct rnames *t, enum rname_kind kind,
 		return NULL;
 	case RN_PART:
 		/* a name stats/attrib.c takes for a kernel thread stays one */
-		if (kthread_comm(name, &pre) && pre + 2 <= len)
-			return an_asprintf("%.*s~%lu", (int)pre, name, n);
-		ext = extension(t, name);
-		p = *ext ? an_asprintf("file-%lu%s", n, ext) :
-			   an_asprintf("name-%lu", n);
+		if (kthread_comm(name, &pre) && pre + 2 <= len) {
+			/* md~N, else md^N in base 62 ("md~10" and "md^10"
+			   are other threads) */
+			char *k = an_asprintf("%.*s^", (int)pre, name);
+
+			p = an_asprintf("%.*s~%lu", (int)pre, name, n);
+			if (p && k && strlen(p) > len) {
+				free(p);
+				p = base62(k, n, len);
+			}
+			free(k);
+			if (p)
+				return p;
+		}
+		p = an_asprintf("name-%lu", n);
 		if (p && strlen(p) > len) {
 			free(p);
-			p = *ext ? an_asprintf("f%lu%s", n, ext) :
-				   an_asprintf("n%lu", n);
+			p = an_asprintf("n%02lu", n);
 		}
-		if (p && strlen(p) > len && *ext) {
-			/* "C.utf8": the extension goes before the room does */
-			free(p);
-			p = an_asprintf("f%lu", n);
+		if (p && strlen(p) > len) {
+			char *z = base62("z", t->compact + 1, len);
+
+			if (z) {
+				t->compact++;
+				free(p);
+				p = z;
+			}
 		}
-		return p;
+		return with_control(p, name);
 	case RN_WORD:
 		return an_asprintf("arg-%lu", n);
 	case RN_OPT:
@@ -197,7 +327,29 @@ const char *rnames_get(struct rnames *t, enum rname_kind kind,
 	p = rnames_lookup(t, kind, name);
 	if (p)
 		return p;
-	/* parts share one count: "dir-3" and "file-4.db" never meet */
+	if (kind == RN_PART && !kthread_comm(name, NULL)) {
+		const char *suffix = kept_suffix(t, name);
+
+		if (*suffix) {
+			/* X.db, X.db-wal: the pseudonym of X, the suffix */
+			char *stem = strndup(name, (size_t)(suffix - name));
+			const char *sp = stem ? rnames_get(t, kind, stem) : NULL;
+			char *q = sp ? an_asprintf("%s%s", sp, suffix) : NULL;
+
+			if (q && strlen(q) > strlen(name)) {
+				/* no room for the suffix: the stem's alone */
+				free(q);
+				q = an_strdup(sp);
+			}
+			free(stem);
+			if (!q) {
+				t->err = -AN_E_NOMEM;
+				return NULL;
+			}
+			e = add_entry(t, kind, name, q);
+			return e ? e->pseudo : NULL;
+		}
+	}
 	n = ++t->count[kind];
 	e = add_entry(t, kind, name, make_pseudo(t, kind, name, n));
 	return e ? e->pseudo : NULL;
@@ -478,6 +630,8 @@ int rnames_read_map(struct rnames *t, FILE *f, unsigned long *line_no)
 		}
 		/* new names are numbered after the ones read */
 		t->count[k]++;
+		if (k == RN_PART && compact_value(pseudo) > t->compact)
+			t->compact = compact_value(pseudo);
 	}
 	free(line);
 	return 0;

@@ -25,7 +25,7 @@ struct sbuf;
 /* What a name is: its pseudonym's shape and its line in the mapping. */
 enum rname_kind {
 	RN_COMM,	/* a comm cut from a long program name (rnames_exec()) */
-	RN_PART,	/* a path component or a comm: name-N or nN, file-N.EXT
+	RN_PART,	/* a path component or a comm: name-N, nN or zN, file-N.EXT
 			   or fN.EXT (a kernel thread's prefix kept: md~N) */
 	RN_WORD,	/* a command-line word: arg-N */
 	RN_OPT,		/* the name of a --option: opt-N */

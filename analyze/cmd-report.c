@@ -15,26 +15,35 @@
 #define TOP_FINDINGS	3	/* at the head of the report */
 
 static const char report_usage[] =
-"usage: ioreport [report] [--json] [--top N] [--no-hist] [FILTERS] [--all-fds] [--wide] FILE\n"
+"usage: ioreport [report] [--json] [--top N] [--no-hist] [FILTERS] [--all-fds] [--wide]\n"
+"                         [--csv=TABLE] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -n, --top N          rows of the processes, files and slowest lists\n"
+"                       (default 10)\n"
 VIEW_FILTER_HELP
 VIEW_ALL_FDS_HELP
-"                       (default 10)\n"
 "  -H, --no-hist        no histograms, only the tables\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_CSV_HELP
+"  CSV tables (one must be named): findings, summary.devices, devices,\n"
+"                       iostat, slow_requests, slow_syscalls, processes,\n"
+"                       files (the others: the error of a wrong TABLE)\n"
 "\n"
 "Everything about a recording: the top findings (ioreport findings),\n"
 "summary, devices, slowest requests, processes and files.\n";
 
 static const char summary_usage[] =
-"usage: ioreport summary [--json] [FILTERS] [--wide] FILE\n"
+"usage: ioreport summary [--json] [FILTERS] [--wide] [--csv[=TABLE]] FILE\n"
 "\n"
 "  -j, --json           one JSON object (times in ns, sizes in bytes)\n"
 "  -h, --help           this help\n"
 VIEW_WIDE_HELP
+VIEW_CSV_HELP
+"  CSV tables: summary.devices (the default), summary.diskstats,\n"
+"                       summary.config.mounts, summary.config.blockdevs,\n"
+"                       summary.lost.cpus\n"
 VIEW_FILTER_HELP
 "\n"
 "What was recorded: host, kernel, clock, duration, events, lost events per\n"
@@ -85,11 +94,12 @@ const struct view_cmd cmd_report = {
 	.usage = report_usage, .shortopts = "jn:Hh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
 	.want = AN_WA | AN_DIRTY, .slow = true, .filters = true,
-	.print = print_report,
+	.csv = true, .csv_table = "", .print = print_report,
 };
 
 const struct view_cmd cmd_summary = {
 	.usage = summary_usage, .shortopts = "jh",
 	.top = DEFAULT_TOP, .top_max = 1000000,
-	.want = AN_BLOCK | AN_SYS, .filters = true, .print = print_summary,
+	.want = AN_BLOCK | AN_SYS, .filters = true, .csv = true,
+	.csv_table = "summary.devices", .print = print_summary,
 };

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "util.h"
@@ -22,7 +23,7 @@ int view_require_block(struct sink *s, const char *path)
 {
 	if (s->st->have_block)
 		return 0;
-	if (s->j)
+	if (s->j && !s->csv)
 		json_str(s->j, "error", s->st->block_why);
 	else
 		error("%s: %s", path, s->st->block_why);
@@ -50,13 +51,15 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 			       .can_min_ms = c->min_ms,
 			       .can_all_fds = c->slow,
 			       .can_csv = c->csv,
-			       .can_interval = c->interval != IVL_NONE };
+			       .can_interval = c->interval != IVL_NONE,
+			       .can_by = c->by };
 	int nfiles = c->two ? 2 : 1, rc;
 	struct view_filter after_filter;
 	struct interval iv = { 0 };
 	bool during;		/* the view prints during the pass */
 	struct an_err err;
 	struct json j, *jp = NULL;
+	const char *table = NULL;	/* --csv: the JSON's table */
 	struct sink s;
 
 	rc = parse_view_opts(argc, argv, c->usage, c->shortopts, c->top_min,
@@ -65,6 +68,15 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 		return rc;
 	if (c->two && !strcmp(o.path[0], "-") && !strcmp(o.path[1], "-"))
 		return usage_error(c->usage, "standard input ('-') can be only one of the two recordings");
+	if (o.csv && (c->csv_table || o.by)) {
+		/* --by: the groups are the table --csv prints (findings too,
+		 * whose own CSV is its rows) */
+		table = o.csv_table ? o.csv_table : o.by ? "groups" :
+			c->csv_table;
+		if (!*table)
+			return usage_error(c->usage, "%s prints several tables: name one with --csv=TABLE (see --help)",
+					   argv[0]);
+	}
 	for (int i = 0; i < nfiles; i++) {
 		d[i].want = c->want;
 		d[i].slow_n = c->slow ? (size_t)o.top : 0;
@@ -79,9 +91,13 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	if (o.json) {
+	if (o.json || table) {
 		json_init(&j, stdout);
 		jp = &j;
+		if (table && json_csv_begin(&j, table, stdout) < 0) {
+			rc = error("out of memory");
+			goto out;
+		}
 	}
 	sink_init(&s, &d[0].st, stdout, jp);
 	s.no_hist = o.no_hist;
@@ -89,6 +105,7 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 	s.wallclock = o.wallclock;
 	s.trace_clock = o.trace_clock;
 	s.csv = o.csv;
+	s.by = o.by;
 	during = c->begin || o.interval_ns;
 	if (during) {
 		/* a view that prints during the pass */
@@ -156,6 +173,17 @@ int run_view(const struct view_cmd *c, int argc, char **argv)
 		if (!s.err && json_finish(jp) < 0)
 			rc = error("cannot write the JSON output");
 	}
+	if (table) {
+		char *why;
+		int crc = json_csv_finish(jp, &why);
+
+		if (crc == -2 && !rc)
+			rc = error("--csv=%s: %s has no table %s in this recording; its tables: %s",
+				   table, argv[0], table, why);
+		else if (crc < 0 && !rc)
+			rc = error("cannot write the CSV output (out of memory or a write error)");
+		free(why);
+	}
 	if (s.err)
 		rc = error("%s: %s", d[0].info->path, an_strerror(s.err));
 	sink_release(&s);
@@ -166,6 +194,8 @@ fail:
 	error("%s", err.msg);
 	rc = 1;
 out:
+	if (jp)
+		json_csv_abort(jp);
 	for (int i = 0; i < nfiles; i++) {
 		if (d[i].info && !rc)
 			print_limits(d[i].info);

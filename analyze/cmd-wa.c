@@ -12,19 +12,27 @@
 
 #define DEFAULT_TOP	10
 
-/* The options of both views. */
-#define WA_OPTIONS_HELP \
+/* The options of both views; tables: the CSV tables of the view. */
+#define WA_OPTIONS_HELP(tables, more) \
 "\n" \
 "  -j, --json           one JSON object (sizes in bytes, times in ns)\n" \
 "  -n, --top N          rows of the process and file lists (default 10)\n" \
 "  -h, --help           this help\n" \
 VIEW_WIDE_HELP \
+VIEW_CSV_HELP \
+"  CSV tables: " tables "\n" \
 VIEW_FILTER_HELP \
+more \
 "\n"
 
 static const char wa_usage[] =
-"usage: ioreport wa [--json] [--top N] [FILTERS] [--wide] FILE\n"
-WA_OPTIONS_HELP
+"usage: ioreport wa [--json] [--top N] [FILTERS] [--wide] [--csv[=TABLE]]\n"
+"                   [--by unit|container|cgroup] FILE\n"
+WA_OPTIONS_HELP("devices (the default), groups (--by; then the\n"
+"                       default), processes, files",
+"      --by unit|container|cgroup  first the processes' rows summed per\n"
+"                       systemd unit, container or cgroup (\"-\": of none);\n"
+"                       JSON: by and groups; --csv: the groups\n")
 "Write amplification: the bytes applications wrote with file syscalls\n"
 "against the bytes written to each device, split into file data, journal\n"
 "(jbd2), metadata and other, with flush and FUA requests, jbd2 commit\n"
@@ -38,8 +46,13 @@ WA_OPTIONS_HELP
 "docs/write-amplification.md.\n";
 
 static const char fsync_usage[] =
-"usage: ioreport fsync [--json] [--top N] [FILTERS] [--wide] FILE\n"
-WA_OPTIONS_HELP
+"usage: ioreport fsync [--json] [--top N] [FILTERS] [--wide] [--csv[=TABLE]]\n"
+"                      [--by unit|container|cgroup] FILE\n"
+WA_OPTIONS_HELP("processes (the default), groups (--by; then the\n"
+"                       default), files, devices",
+"      --by unit|container|cgroup  first the processes' rows summed per\n"
+"                       systemd unit, container or cgroup (\"-\": of none);\n"
+"                       JSON: by and groups; --csv: the groups\n")
 "What fsync costs, per process and per file: fsync/fdatasync/\n"
 "sync_file_range calls and their latency (syscall enter -> exit), the\n"
 "ext4 fsyncs (ext4_sync_file), the device flushes that completed while\n"
@@ -69,11 +82,13 @@ static int print_fsync(struct sink *s, const struct view_opts *o,
 const struct view_cmd cmd_wa = {
 	.usage = wa_usage, .shortopts = "jn:h",
 	VIEW_TOP_LISTS(DEFAULT_TOP),
-	.want = AN_WA | AN_DIRTY, .filters = true, .print = print_wa,
+	.want = AN_WA | AN_DIRTY, .filters = true, .csv = true,
+	.csv_table = "devices", .by = true, .print = print_wa,
 };
 
 const struct view_cmd cmd_fsync = {
 	.usage = fsync_usage, .shortopts = "jn:h",
 	VIEW_TOP_LISTS(DEFAULT_TOP),
-	.want = AN_WA | AN_DIRTY, .filters = true, .print = print_fsync,
+	.want = AN_WA | AN_DIRTY, .filters = true, .csv = true,
+	.csv_table = "processes", .by = true, .print = print_fsync,
 };

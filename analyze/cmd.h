@@ -43,6 +43,7 @@ int usage_error(const char *usage, const char *fmt, ...)
 /* Long options without a letter. */
 enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
        OPT_WALLCLOCK, OPT_TRACE_CLOCK, OPT_CSV, OPT_COMM, OPT_INTERVAL,
+       OPT_UNIT, OPT_CONTAINER, OPT_CGROUP, OPT_BY,
        OPT_CMD };	/* OPT_CMD: a command's own */
 
 /* The view filters' long options, for a struct option table. */
@@ -53,7 +54,10 @@ enum { OPT_SINCE = 256, OPT_UNTIL, OPT_MIN_MS, OPT_ALL_FDS, OPT_WIDE,
 	{ "file", required_argument, NULL, 'f' }, \
 	{ "since", required_argument, NULL, OPT_SINCE }, \
 	{ "until", required_argument, NULL, OPT_UNTIL }, \
-	{ "min-ms", required_argument, NULL, OPT_MIN_MS }
+	{ "min-ms", required_argument, NULL, OPT_MIN_MS }, \
+	{ "unit", required_argument, NULL, OPT_UNIT }, \
+	{ "container", required_argument, NULL, OPT_CONTAINER }, \
+	{ "cgroup", required_argument, NULL, OPT_CGROUP }
 
 /*
  * parse_filter - one filter option (c: 'p', 'c', 'd', 'f', OPT_SINCE,
@@ -66,7 +70,8 @@ int parse_filter(const char *usage, int c, char *arg, struct view_filter *f);
 /* The case labels of the options parse_filter() takes, for a switch. */
 #define FILTER_CASES \
 	case 'p': case 'c': case 'd': case 'f': \
-	case OPT_SINCE: case OPT_UNTIL: case OPT_MIN_MS
+	case OPT_SINCE: case OPT_UNTIL: case OPT_MIN_MS: \
+	case OPT_UNIT: case OPT_CONTAINER: case OPT_CGROUP
 int check_filter(const char *usage, const struct view_filter *f);
 
 /*
@@ -127,11 +132,18 @@ void print_filter_kept(FILE *out, struct stats *st);
 "  -c, --comm NAME[,NAME] only processes that had one of these names\n" \
 "  -d, --dev DEV[,DEV]  only these block devices (name or MAJ:MIN)\n" \
 "  -f, --file GLOB      only files whose path matches GLOB (fnmatch)\n" \
+"      --unit UNIT[,UNIT] only processes of these systemd units\n" \
+"                       (foo.service, or foo for foo.service)\n" \
+"      --container NAME[,NAME] only processes of these containers\n" \
+"                       (Docker/Podman name, or id prefix)\n" \
+"      --cgroup PATH[,PATH] only processes in these cgroups or below\n" \
 "      --since SEC      only from SEC seconds after the first event\n" \
 "      --until SEC      only up to SEC seconds after the first event\n"
 #define VIEW_CSV_HELP \
-"      --csv            the rows as CSV (a header line, exact numbers), for\n" \
-"                       spreadsheets\n"
+"      --csv[=TABLE]    one table as CSV: a header line of the JSON's field\n" \
+"                       names (nested: a.b), one line per row, the JSON's\n" \
+"                       values; TABLE names another table of the JSON\n" \
+"                       (its dotted path, e.g. summary.devices)\n"
 #define VIEW_WIDE_HELP \
 "      --wide           every column, exact numbers, whole names (default:\n" \
 "                       100 columns, sizes in K/M/G)\n"
@@ -152,6 +164,10 @@ VIEW_FILTER_HELP
 "      --interval SEC   one block of rows per SEC seconds from the first\n" \
 "                       event, like iostat (JSON: an \"intervals\" array\n" \
 "                       beside the view's members)\n"
+#define VIEW_BY_HELP \
+"      --by unit|container|cgroup  first a table of the processes summed\n" \
+"                       per systemd unit, container or cgroup (\"-\": of\n" \
+"                       none); JSON: by and groups; --csv: the groups\n"
 #define VIEW_ALL_FDS_HELP \
 "      --all-fds        slowest syscalls on every fd (pipes, sockets, ttys\n" \
 "                       too), not only on files and block devices\n"
@@ -166,8 +182,11 @@ struct view_opts {
 	bool wide;		/* --wide: every column, exact numbers */
 	bool wallclock;		/* --wallclock (per-operation views) */
 	bool trace_clock;	/* --trace-clock (per-operation views) */
-	bool can_csv, csv;	/* --csv (the row views) */
+	bool can_csv, csv;	/* --csv[=TABLE] (the table views) */
+	const char *csv_table;	/* its TABLE, NULL: the view's default */
 	bool can_interval;	/* --interval (devices, processes) */
+	bool can_by;		/* --by (processes) */
+	int by;			/* --by: enum owner_by, 0: none */
 	uint64_t interval_ns;	/* --interval SEC, 0: none */
 	bool json;		/* -j, --json */
 	bool no_hist;		/* -H, --no-hist */
@@ -214,7 +233,15 @@ struct view_cmd {
 	bool two;			/* BEFORE and AFTER */
 	bool filters;			/* takes the view filters */
 	bool min_ms;			/* and --min-ms (per-operation views) */
-	bool csv;			/* takes --csv (a row view) */
+	bool csv;			/* takes --csv (a table view) */
+	/*
+	 * --csv[=TABLE] prints one array of objects of the view's JSON (a
+	 * dotted path, json_csv_begin()); the default TABLE of --csv, ""
+	 * when the view has none (TABLE required); NULL: the view prints
+	 * its own CSV when s->csv
+	 */
+	const char *csv_table;
+	bool by;			/* takes --by unit|container|cgroup */
 	/* takes --interval: its blocks are of devices or of processes */
 	enum { IVL_NONE, IVL_DEVICES, IVL_PROCESSES } interval;
 	/* before the pass, for a view printed during it (hooks), or NULL */

@@ -3,14 +3,16 @@
  * driver.c - the single pass over a recording (see driver.h).
  *
  * One loop over source_next(): per event, the per-CPU lost-event
- * accounting and the task bitmap, every machine told of a lost-events
- * gap, then the decoding (decode.h) and the decoded event handed to the
- * machines that take its kind: the write amplification and dirty
- * throttling, the syscall/process/fd replay, the per-thread windows, the
- * attribution of block I/O and the block request replay, whose completed
- * requests go to the per-device aggregates, the slow heap, the timed
- * machines and the caller's hook; the completed syscalls go to the
- * slow-call heap and the caller's hook.
+ * accounting and the task bitmap, every stage told of a lost-events gap,
+ * then the decoding (decode.h) and the decoded event handed to the stages
+ * that take its kind, as the rows of the stage table stages[] say: the
+ * attribution's stacked requests, the block request replay (whose
+ * completed requests go to the per-device aggregates, the slow heap, the
+ * timed stages and the caller's hook), the write amplification and dirty
+ * throttling, the syscall/process/fd replay (the completed syscalls go to
+ * the slow-call heap and the caller's hook), the per-thread windows, the
+ * attribution of block I/O.  The same table finishes, checks and frees
+ * them.
  */
 #include "config.h"
 
@@ -32,6 +34,7 @@
 #include "stats/dirty.h"
 #include "stats/filter.h"
 #include "stats/stack.h"
+#include "stats/trigger.h"
 #include "base/imap.h"
 #include "base/strlist.h"
 
@@ -66,6 +69,7 @@ static void on_call(void *arg, struct proc *p, struct file *f,
 {
 	struct driver *a = arg;
 
+	stats_trigger_call(&a->st, p, f, c);
 	/* --min-ms: the slowest and the hook see the slow calls only */
 	if (a->filter && a->filter->min_ns &&
 	    (!c->paired || c->end - c->start < a->filter->min_ns))
@@ -158,6 +162,7 @@ static void on_request(const struct blk_request *rq, void *arg)
 	 */
 	if (a->wa && keep)
 		wa_timed_request(a->wa, rq);
+	stats_trigger_request(&a->st, &done);
 	if (a->filter) {
 		keep = keep && keep_after(a, &done);
 		if (!keep)
@@ -197,7 +202,28 @@ static void bio_event(struct driver *a, const struct dec_ev *ev,
 		  !filter_task(f, ev->pid, b->comm) || f->glob))
 		return;
 	if (stats_bio(&a->st, disk, b->op, b->nr, ev->kind == DK_BIO_MERGE,
-		      merged_qts ? (int64_t)(ev->ts - merged_qts) : -1) < 0)
+		      merged_qts ? (int64_t)(ev->ts - merged_qts) : -1) < 0 ||
+	    (ev->kind == DK_BIO_QUEUE &&
+	     stats_btt_queue(&a->st, disk, ev->ts) < 0))
+		a->err = -AN_E_NOMEM;
+}
+
+/*
+ * A request issued (btt's D), for the seek distances: counted when the
+ * view filters keep its time and device (every request of the device in
+ * the window, whoever queued it: a seek is the disk's).
+ */
+static void issue_event(struct driver *a, const struct dec_ev *ev)
+{
+	const struct view_filter *f = a->filter;
+
+	if (ev->bad || !ev->rq.nr_sector)
+		return;
+	if (f && (!filter_time(f, ev->ts) ||
+		  !filter_dev(f, ev->rq.dev, ev->rq.dev)))
+		return;
+	if (stats_btt_issue(&a->st, ev->rq.dev, ev->rq.sector,
+			    ev->rq.nr_sector) < 0)
 		a->err = -AN_E_NOMEM;
 }
 
@@ -293,6 +319,11 @@ static bool proc_event(struct proctable *pt, struct decoder *dec,
 		if (t->comm)
 			proctable_rename(pt, ev->ts, t->pid, t->comm);
 		return true;
+	case DK_CGROUP_ATTACH:
+		if (t->comm)
+			proctable_cgroup_attach(pt, ev->ts, t->pid, t->pid2,
+						t->comm);
+		return true;
 	default:
 		return false;
 	}
@@ -355,77 +386,321 @@ static void window_closed(void *arg, enum win_id w, int tid,
 
 	if (w == WIN_DSTATE && a->at)
 		attrib_window_closed(a->at, w, tid, open, ev);
+	if (w == WIN_DSTATE && a->st.trig && a->st.have_sys) {
+		const struct proc *p = proctable_lookup(a->sys.pt, tid);
+
+		stats_trigger_dstate(&a->st, p ? p->pid : tid, open->ts,
+				     ev->ts);
+	}
 	if (w == WIN_WB_WORK && a->dirty && filter_time(a->filter, ev->ts))
 		dirty_work_done(a->dirty, open, ev);
+	if (w == WIN_EXT4_SYNC && a->wa)
+		wa_fsync(a->wa, tid, open, ev);
 }
 
-/* Events were lost on cpu just before this one: every machine hears. */
-static void gap(struct driver *a, int cpu)
-{
-	if (a->wa)
-		wa_gap(a->wa, cpu);
-	if (a->st.have_sys)
-		sysreplay_gap(a->sys.sr, cpu);
-	if (a->win)
-		windows_gap(a->win, cpu);
-	if (a->rb)
-		replay_block_gap(a->rb);
-}
+/* ------------------------------------------------------------------ */
+/* The stages */
 
 /*
- * One decoded event to the machines that take its kind, in the order
- * that matters: the timed ones, the syscall replay and the windows (the
- * attribution reads the state of the event's thread), the attribution
- * (it must know a request's bios when the request completes), then the
- * block replay.
+ * Each stage of a pass is a row of stages[] below: which decoded kinds it
+ * takes, what it does with one, with a lost-events gap, how it reports a
+ * failure, how it finishes and what it frees.  The driver walks the
+ * table: an event goes to the rows that take its kind in the table's
+ * order, which is the order that matters (the attribution learns a
+ * stacked request at its issue before the block replay completes it; the
+ * syscall replay and the windows know the event's thread before the
+ * attribution reads them); a gap goes to every row, errors are asked of
+ * every row, and the rows finish in the order of their rank (each
+ * finishes after what it reads: files are named before the attribution
+ * ends, requests complete after it, write amplification last but the
+ * dirty-page timeline).  A stage set up for this pass (setup()) has its
+ * object in struct driver; a row whose object is NULL takes nothing.
  */
+struct stage {
+	const char *name;
+	bool (*takes)(const struct driver *a, enum dec_kind k);
+	void (*feed)(struct driver *a, const struct dec_ev *ev);
+	void (*gap)(struct driver *a, int cpu);		/* or NULL */
+	int (*error)(const struct driver *a);		/* 0 or -AN_E_* */
+	int finish_rank;		/* 0: nothing to finish */
+	void (*finish)(struct driver *a);
+	void (*release)(struct driver *a);
+};
+
+static bool is_rq(enum dec_kind k)
+{
+	return k == DK_RQ_INSERT || k == DK_RQ_ISSUE || k == DK_RQ_COMPLETE ||
+	       k == DK_RQ_REQUEUE;
+}
+
+static bool is_bio(enum dec_kind k)
+{
+	return k == DK_BIO_QUEUE || k == DK_BIO_MERGE || k == DK_BIO_REMAP ||
+	       k == DK_BIO_SPLIT;
+}
+
+/* Kinds of the thread's state: every one but the requests' and jbd2's. */
+static bool is_task_kind(enum dec_kind k)
+{
+	return !is_rq(k) && k != DK_JBD2_RUN;
+}
+
+/* stacked requests: the attribution keeps one of an upper device in flight */
+static bool stacked_takes(const struct driver *a, enum dec_kind k)
+{
+	return a->at && (k == DK_RQ_ISSUE || k == DK_RQ_REQUEUE);
+}
+
+static void attrib_feed(struct driver *a, const struct dec_ev *ev)
+{
+	attrib_event(a->at, ev);
+}
+
+/* block: requests insert -> issue -> complete, bios queued and merged */
+static bool block_takes(const struct driver *a, enum dec_kind k)
+{
+	return a->rb && (is_rq(k) || is_bio(k));
+}
+
+static void block_feed(struct driver *a, const struct dec_ev *ev)
+{
+	uint64_t merged_qts;
+
+	if (is_rq(ev->kind)) {
+		replay_block_feed(a->rb, ev);
+		if (ev->kind == DK_RQ_ISSUE)
+			issue_event(a, ev);
+		return;
+	}
+	merged_qts = replay_block_bio(a->rb, ev);
+	if (ev->kind == DK_BIO_QUEUE || ev->kind == DK_BIO_MERGE)
+		bio_event(a, ev, merged_qts);
+}
+
+static void block_gap(struct driver *a, int cpu)
+{
+	(void)cpu;
+	replay_block_gap(a->rb);
+}
+
+static int block_error(const struct driver *a)
+{
+	return a->rb ? replay_block_error(a->rb) : 0;
+}
+
+static void block_finish(struct driver *a)
+{
+	replay_block_finish(a->rb);
+}
+
+static void block_release(struct driver *a)
+{
+	replay_block_free(a->rb);
+}
+
+/* write amplification: jbd2 commits, ext4 fsyncs */
+static bool wa_takes(const struct driver *a, enum dec_kind k)
+{
+	return a->wa && k == DK_JBD2_RUN;
+}
+
+static void wa_feed(struct driver *a, const struct dec_ev *ev)
+{
+	wa_event(a->wa, ev);
+}
+
+static int wa_error_of(const struct driver *a)
+{
+	return a->wa ? wa_error(a->wa) : 0;
+}
+
+static void wa_finish_of(struct driver *a)
+{
+	wa_finish(a->wa, a->st.have_sys ? a->sys.ft : NULL,
+		  a->info->snapshot_start, a->info->snapshot_end, a->st.hz);
+}
+
+static void wa_release(struct driver *a)
+{
+	wa_free(a->wa);
+}
+
+/* dirty throttling: pauses, the dirty state and thresholds */
+static bool dirty_takes(const struct driver *a, enum dec_kind k)
+{
+	return a->dirty && (k == DK_BDP || k == DK_DIRTY_STATE);
+}
+
+static void dirty_feed(struct driver *a, const struct dec_ev *ev)
+{
+	if (dirty_kept(a, ev))
+		dirty_event(a->dirty, ev);
+}
+
+static int dirty_error_of(const struct driver *a)
+{
+	return a->dirty ? dirty_error(a->dirty) : 0;
+}
+
+static void dirty_finish(struct driver *a)
+{
+	dirty_end(a->dirty);
+}
+
+static void dirty_release(struct driver *a)
+{
+	dirty_free(a->dirty);
+}
+
+/* syscalls: enter -> exit, processes, fds, io_uring and libaio requests */
+static bool sys_takes(const struct driver *a, enum dec_kind k)
+{
+	return a->st.have_sys && is_task_kind(k);
+}
+
+static void sys_gap(struct driver *a, int cpu)
+{
+	sysreplay_gap(a->sys.sr, cpu);
+}
+
+static int sys_error(const struct driver *a)
+{
+	if (!a->st.have_sys)
+		return 0;
+	return sysreplay_error(a->sys.sr) ? sysreplay_error(a->sys.sr) :
+	       proctable_error(a->sys.pt) ? proctable_error(a->sys.pt) :
+	       filetab_error(a->sys.ft) ? filetab_error(a->sys.ft) :
+	       a->sys.ar && aio_error(a->sys.ar) ? aio_error(a->sys.ar) :
+	       a->sys.ur && uring_error(a->sys.ur) ? uring_error(a->sys.ur) :
+	       a->sys.acct.err;
+}
+
+static void sys_finish(struct driver *a)
+{
+	sysreplay_finish(a->sys.sr);
+	if (a->sys.ur)
+		uring_finish(a->sys.ur);
+	aio_finish(a->sys.ar);
+	proctable_finish(a->sys.pt);
+	if (a->at)
+		attrib_name_files(a->at);
+	account_end(&a->sys.acct);
+	a->st.named = a->sys.acct.st;
+}
+
+static void sys_release(struct driver *a)
+{
+	proctable_free(a->sys.pt, procstat_free);
+	filetab_free(a->sys.ft, filestat_free);
+	sysreplay_free(a->sys.sr);
+	uring_free(a->sys.ur);
+	aio_free(a->sys.ar);
+}
+
+/* windows: per-thread intervals declared as data (replay/window.c) */
+static bool windows_takes(const struct driver *a, enum dec_kind k)
+{
+	return a->win && a->win_kind[k] && is_task_kind(k);
+}
+
+static void windows_feed_of(struct driver *a, const struct dec_ev *ev)
+{
+	windows_feed(a->win, ev);
+}
+
+static void windows_gap_of(struct driver *a, int cpu)
+{
+	windows_gap(a->win, cpu);
+}
+
+static int windows_error_of(const struct driver *a)
+{
+	return a->win ? windows_error(a->win) : 0;
+}
+
+static void windows_release(struct driver *a)
+{
+	windows_free(a->win);
+}
+
+/* attribution: block I/O to processes and files */
+static bool attrib_takes(const struct driver *a, enum dec_kind k)
+{
+	return a->at && is_task_kind(k);
+}
+
+static int attrib_error_of(const struct driver *a)
+{
+	return a->at ? attrib_error(a->at) : 0;
+}
+
+static void attrib_finish(struct driver *a)
+{
+	attrib_end(a->at);
+	a->st.hz = attrib_totals(a->at)->hz;
+}
+
+static void attrib_release(struct driver *a)
+{
+	attrib_free(a->at);
+}
+
+static const struct stage stages[] = {
+	{ "stacked requests", stacked_takes, attrib_feed, NULL, NULL, 0,
+	  NULL, NULL },
+	{ "block", block_takes, block_feed, block_gap, block_error, 3,
+	  block_finish, block_release },
+	{ "write amplification", wa_takes, wa_feed, NULL, wa_error_of,
+	  4, wa_finish_of, wa_release },
+	{ "dirty throttling", dirty_takes, dirty_feed, NULL, dirty_error_of,
+	  5, dirty_finish, dirty_release },
+	{ "syscalls", sys_takes, sys_event, sys_gap, sys_error, 1,
+	  sys_finish, sys_release },
+	{ "windows", windows_takes, windows_feed_of, windows_gap_of,
+	  windows_error_of, 0, NULL, windows_release },
+	{ "attribution", attrib_takes, attrib_feed, NULL, attrib_error_of, 2,
+	  attrib_finish, attrib_release },
+};
+
+_Static_assert(ARRAY_SIZE(stages) == DRIVER_STAGES, "DRIVER_STAGES");
+
+/* After setup(): which rows take each kind, which are on at all. */
+static void route_stages(struct driver *a)
+{
+	for (int k = 0; k < DK_NR; k++) {
+		int n = 0;
+
+		for (size_t i = 0; i < ARRAY_SIZE(stages); i++)
+			if (k && stages[i].takes(a, (enum dec_kind)k)) {
+				a->route[k][n++] = (unsigned char)(i + 1);
+				a->stage_on[i] = true;
+			}
+		a->route[k][n] = 0;
+	}
+}
+
+/* Events were lost on cpu just before this one: every stage hears. */
+static void gap(struct driver *a, int cpu)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stages); i++)
+		if (stages[i].gap && a->stage_on[i])
+			stages[i].gap(a, cpu);
+}
+
+/* One decoded event to the stages that take its kind, in table order. */
 static void dispatch(struct driver *a, const struct dec_ev *ev)
 {
-	switch (ev->kind) {
-	case DK_RQ_INSERT:
-	case DK_RQ_ISSUE:
-	case DK_RQ_COMPLETE:
-	case DK_RQ_REQUEUE:
-		/* a request of a device stacked on another, in flight */
-		if (a->at && ev->kind != DK_RQ_INSERT &&
-		    ev->kind != DK_RQ_COMPLETE)
-			attrib_event(a->at, ev);
-		if (a->rb)
-			replay_block_feed(a->rb, ev);
-		return;
-	case DK_BIO_QUEUE:
-	case DK_BIO_MERGE:
-	case DK_BIO_REMAP:
-	case DK_BIO_SPLIT:
-		if (a->rb) {
-			uint64_t merged_qts = replay_block_bio(a->rb, ev);
+	for (const unsigned char *r = a->route[ev->kind]; *r; r++)
+		stages[*r - 1].feed(a, ev);
+}
 
-			if (ev->kind == DK_BIO_QUEUE || ev->kind == DK_BIO_MERGE)
-				bio_event(a, ev, merged_qts);
-		}
-		break;
-	case DK_JBD2_RUN:
-	case DK_FSYNC_ENTER:
-	case DK_FSYNC_EXIT:
-		if (a->wa)
-			wa_event(a->wa, ev);
-		if (ev->kind == DK_JBD2_RUN)
-			return;		/* only the write amplification's */
-		break;
-	case DK_BDP:
-	case DK_DIRTY_STATE:
-		if (a->dirty && dirty_kept(a, ev))
-			dirty_event(a->dirty, ev);
-		break;
-	default:
-		break;
-	}
-	if (a->st.have_sys)
-		sys_event(a, ev);
-	if (a->win_kind[ev->kind])
-		windows_feed(a->win, ev);
-	if (a->at)
-		attrib_event(a->at, ev);
+/* The stages' ends, each after what it reads (finish_rank). */
+static void finish_stages(struct driver *a)
+{
+	for (int rank = 1; rank <= (int)ARRAY_SIZE(stages); rank++)
+		for (size_t i = 0; i < ARRAY_SIZE(stages); i++)
+			if (stages[i].finish_rank == rank && a->stage_on[i])
+				stages[i].finish(a);
 }
 
 /* The device of the mount path is under, from the start snapshot; 0. */
@@ -618,6 +893,8 @@ static int setup(struct driver *a, struct an_err *err)
 	st->info = a->info;
 	st->filter = a->filter;
 	st->slow_all_fds = a->slow_all_fds;
+	if (stats_trigger_load(st) < 0)
+		return -AN_E_NOMEM;
 	if (meta_bdevs_load(&a->bdevs, a->info->snapshot_start) < 0)
 		return -AN_E_NOMEM;
 	if (a->filter) {
@@ -675,7 +952,7 @@ static int setup(struct driver *a, struct an_err *err)
 			a->sys.acct.on_call_arg = a;
 		}
 	}
-	if (a->want & (AN_ATTRIB | AN_DIRTY)) {
+	if (a->want & (AN_ATTRIB | AN_DIRTY | AN_WA)) {
 		a->win = windows_new();
 		if (!a->win)
 			return -AN_E_NOMEM;
@@ -712,6 +989,7 @@ static int setup(struct driver *a, struct an_err *err)
 		if (!a->wa)
 			return -AN_E_NOMEM;
 		wa_set_filter(a->wa, a->filter);
+		wa_set_windows(a->wa, a->win);
 	}
 	if (a->want & AN_DIRTY) {
 		struct dirty_caps dc = {
@@ -739,21 +1017,9 @@ static int stage_error(const struct driver *a)
 {
 	int rc = a->err ? a->err : decode_error(a->dec);
 
-	if (!rc && a->rb)
-		rc = replay_block_error(a->rb);
-	if (!rc && a->st.have_sys)
-		rc = sysreplay_error(a->sys.sr) ? sysreplay_error(a->sys.sr) :
-		     proctable_error(a->sys.pt) ? proctable_error(a->sys.pt) :
-		     filetab_error(a->sys.ft) ? filetab_error(a->sys.ft) :
-		     a->sys.acct.err;
-	if (!rc && a->win)
-		rc = windows_error(a->win);
-	if (!rc && a->at)
-		rc = attrib_error(a->at);
-	if (!rc && a->wa)
-		rc = wa_error(a->wa);
-	if (!rc && a->dirty)
-		rc = dirty_error(a->dirty);
+	for (size_t i = 0; !rc && i < ARRAY_SIZE(stages); i++)
+		if (stages[i].error)
+			rc = stages[i].error(a);
 	return rc;
 }
 
@@ -777,6 +1043,7 @@ int driver_run(struct driver *a, struct an_err *err)
 	if (rc < 0)
 		return rc == -AN_E_NOMEM && err->code != AN_E_NOMEM ?
 		       an_nomem(err, a->info->path) : rc;
+	route_stages(a);
 
 	/* no stage asked (info): the events are only counted */
 	decode = a->want != 0;
@@ -803,25 +1070,8 @@ int driver_run(struct driver *a, struct an_err *err)
 			       a->info->path, an_strerror(rc),
 			       (unsigned long long)st->events);
 
-	if (st->have_sys) {
-		sysreplay_finish(a->sys.sr);
-		if (a->sys.ur)
-			uring_finish(a->sys.ur);
-		aio_finish(a->sys.ar);
-		proctable_finish(a->sys.pt);
-		account_end(&a->sys.acct);
-		st->named = a->sys.acct.st;
-	}
-	if (a->at)
-		attrib_end(a->at);
-	if (a->rb)
-		replay_block_finish(a->rb);
-	st->hz = a->at ? attrib_totals(a->at)->hz : 250;
-	if (a->wa)
-		wa_finish(a->wa, st->have_sys ? a->sys.ft : NULL,
-			  a->info->snapshot_start, a->info->snapshot_end, st->hz);
-	if (a->dirty)
-		dirty_end(a->dirty);
+	st->hz = 250;		/* the attribution's finish learns it */
+	finish_stages(a);
 	st->path_strings = decode_stats(a->dec)->path_strings;
 	st->path_hints = decode_stats(a->dec)->path_hints;
 	st->compat_calls = decode_stats(a->dec)->compat_calls;
@@ -839,16 +1089,11 @@ void driver_close(struct driver *a)
 
 	filter_release(a->filter);
 	stats_release(&a->st);
-	replay_block_free(a->rb);
-	attrib_free(a->at);
-	wa_free(a->wa);
-	dirty_free(a->dirty);
-	windows_free(a->win);
-	proctable_free(a->sys.pt, procstat_free);
-	filetab_free(a->sys.ft, filestat_free);
-	sysreplay_free(a->sys.sr);
-	uring_free(a->sys.ur);
-	aio_free(a->sys.ar);
+	/* every row frees what it may have set up (each takes NULL), the
+	   later rows first: they hold pointers into the earlier ones' */
+	for (size_t i = ARRAY_SIZE(stages); i-- > 0;)
+		if (stages[i].release)
+			stages[i].release(a);
 	decode_free(a->dec);
 	meta_bdevs_release(&a->bdevs);
 	meta_mounts_release(&a->mounts);

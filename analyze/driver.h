@@ -56,6 +56,9 @@ typedef void (*blk_done_fn)(const struct blk_done *d, void *arg);
 typedef void (*call_done_fn)(void *arg, const struct sys_call *c,
 			     int proc_id, int file_id);
 
+/* The rows of driver.c's stage table. */
+#define DRIVER_STAGES	7
+
 struct driver {
 	/* set by the caller before driver_run() */
 	unsigned int want;
@@ -101,6 +104,10 @@ struct driver {
 	struct meta_mounts mounts;	/* and its mounts (for -d) */
 	char sys_why[512];
 	int err;			/* a hook's -AN_E_NOMEM */
+	/* per kind, the rows of driver.c's stage table that take it, in
+	   order (index + 1, 0-ended), and the rows set up for this pass */
+	unsigned char route[DK_NR][DRIVER_STAGES + 1];
+	bool stage_on[DRIVER_STAGES];
 };
 
 /*

@@ -4,7 +4,7 @@ dist_man_MANS += docs/iorec.1 docs/ioreport.1 docs/iorec.5
 # a new document: add it here to install it (and ship it)
 dist_doc_DATA = README.md docs/write-amplification.md docs/attribution.md \
 	docs/schema.md docs/walkthrough.md docs/tracedat.md \
-	docs/findings.md docs/diff-significance.md
+	docs/findings.md docs/diff-significance.md docs/accuracy.md
 docexamplesdir = $(docdir)/examples
 dist_docexamples_DATA = docs/examples/list-chunks.c
 # the walkthrough's sources (docs/walkthrough/render.py makes the .md)

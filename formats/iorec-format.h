@@ -33,4 +33,15 @@ void iorec_chunk_hdr_put(uint8_t *p, const struct iorec_chunk_hdr *h);
  */
 int iorec_chunk_hdr_get(const uint8_t *p, struct iorec_chunk_hdr *h);
 
+/*
+ * iorec_crc32c_repair1 - mend one damaged byte of buf[0..len) whose
+ * CRC-32C should be want: 0 when it is, 1 when exactly one byte changed
+ * explains the difference (that byte is mended, *pos says where), -1
+ * when none or several do (buf unchanged).  Only the CRC vouches for the
+ * result: callers check what they can (a zstd frame that decodes to its
+ * size).
+ */
+int iorec_crc32c_repair1(uint8_t *buf, size_t len, uint32_t want,
+			 size_t *pos);
+
 #endif /* IOREC_FORMAT_INTERNAL_H */

@@ -38,6 +38,8 @@ struct iorec_reader {
 	uint8_t *raw;		/* decompressed payload */
 	size_t raw_cap;
 	ZSTD_DCtx *dctx;
+	/* bytes mended from a chunk's CRC (iorec_reader_repairs()) */
+	uint64_t repairs, repair_offset;
 };
 
 /*
@@ -120,6 +122,51 @@ static size_t prefix_len(uint16_t type)
 	return type == IOREC_CHUNK_DATA ? IOREC_DATA_DESC_LEN : 0;
 }
 
+/* Count a chunk read whole after a mend (offset + 1, 0: none); 1. */
+static int mended(struct iorec_reader *r, uint64_t hdr_fixed,
+		  uint64_t body_fixed)
+{
+	if (hdr_fixed || body_fixed) {
+		r->repairs++;
+		r->repair_offset = (hdr_fixed ? hdr_fixed : body_fixed) - 1;
+	}
+	return 1;
+}
+
+/*
+ * A chunk header whose magic or CRC is wrong by one byte: the one byte of
+ * the 32 whose change makes both right, mended in h (1), or -1 when no
+ * byte or more than one would.
+ */
+static int repair_header(uint8_t *h, size_t *pos)
+{
+	struct iorec_chunk_hdr hd;
+	int found = 0;
+	size_t at = 0;
+	uint8_t val = 0;
+
+	for (size_t i = 0; i < IOREC_CHUNK_HEADER_LEN; i++) {
+		uint8_t orig = h[i];
+
+		for (int v = 0; v < 256; v++) {
+			if (v == orig)
+				continue;
+			h[i] = (uint8_t)v;
+			if (!iorec_chunk_hdr_get(h, &hd)) {
+				found++;
+				at = i;
+				val = (uint8_t)v;
+			}
+		}
+		h[i] = orig;
+	}
+	if (found != 1)
+		return -1;
+	h[at] = val;
+	*pos = at;
+	return 1;
+}
+
 /*
  * Read the chunk at off into c.  Checks everything that does not depend on
  * the position in the stream (sequence and order are checked by the
@@ -130,6 +177,7 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 {
 	uint8_t h[IOREC_CHUNK_HEADER_LEN];
 	struct iorec_chunk_hdr hd;
+	uint64_t hdr_fixed = 0, body_fixed = 0;	/* offset + 1 of a mend */
 	size_t pre;
 	ssize_t n;
 	int ret;
@@ -144,6 +192,18 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 	if (n < (ssize_t)sizeof(h))
 		return -IOREC_E_TRUNCATED;
 	ret = iorec_chunk_hdr_get(h, &hd);
+	/* one damaged byte in the header is mended where exactly one byte
+	 * explains the wrong magic or CRC (a random place never does) */
+	if (ret == -IOREC_E_HEADER_CRC ||
+	    (ret == -IOREC_E_CHUNK_MAGIC &&
+	     __builtin_popcount(iorec_get32(h) ^ IOREC_CHUNK_MAGIC) <= 8)) {
+		size_t pos;
+
+		if (repair_header(h, &pos) == 1) {
+			ret = iorec_chunk_hdr_get(h, &hd);
+			hdr_fixed = off + pos + 1;
+		}
+	}
 	if (ret)
 		return ret;
 	c->type = hd.type;
@@ -172,8 +232,17 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 		return -IOREC_E_IO;
 	if ((size_t)n < c->stored_len)
 		return -IOREC_E_TRUNCATED;
-	if (hd.payload_crc != iorec_crc32c(0, r->stored, c->stored_len))
-		return -IOREC_E_PAYLOAD_CRC;
+	if (hd.payload_crc != iorec_crc32c(0, r->stored, c->stored_len)) {
+		size_t pos;
+
+		/* one damaged byte: mended when exactly one byte explains the
+		 * CRC (a compressed payload must then decode to its size too,
+		 * below), else the chunk is damaged */
+		if (hdr_fixed || iorec_crc32c_repair1(r->stored, c->stored_len,
+						      hd.payload_crc, &pos) != 1)
+			return -IOREC_E_PAYLOAD_CRC;
+		body_fixed = off + sizeof(h) + pos + 1;
+	}
 	*end = off + sizeof(h) + c->stored_len;
 
 	if (c->type == IOREC_CHUNK_DATA) {
@@ -189,13 +258,13 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 			return -IOREC_E_BAD_PAYLOAD;
 	}
 	if (!load)
-		return 1;
+		return mended(r, hdr_fixed, body_fixed);
 
 	if (!(c->flags & IOREC_CF_ZSTD)) {
 		r->stored[c->stored_len] = 0;	/* texts read as C strings */
 		c->payload = r->stored;
 		c->payload_len = c->stored_len;
-		return 1;
+		return mended(r, hdr_fixed, body_fixed);
 	}
 	if (fmt_grow((void **)&r->raw, &r->raw_cap, (size_t)c->raw_len + 1, 0))
 		return -IOREC_E_NOMEM;
@@ -210,17 +279,19 @@ static int read_chunk(struct iorec_reader *r, uint64_t off,
 		size_t got;
 
 		if (fsz != want)
-			return -IOREC_E_DECOMPRESS;
+			return body_fixed ? -IOREC_E_PAYLOAD_CRC :
+			       -IOREC_E_DECOMPRESS;
 		got = ZSTD_decompressDCtx(r->dctx, r->raw + pre, want,
 					  r->stored + pre,
 					  c->stored_len - pre);
 		if (ZSTD_isError(got) || got != want)
-			return -IOREC_E_DECOMPRESS;
+			return body_fixed ? -IOREC_E_PAYLOAD_CRC :
+			       -IOREC_E_DECOMPRESS;
 	}
 	r->raw[c->raw_len] = 0;
 	c->payload = r->raw;
 	c->payload_len = c->raw_len;
-	return 1;
+	return mended(r, hdr_fixed, body_fixed);
 }
 
 static int stop(struct iorec_reader *r, int err, uint64_t off)
@@ -468,4 +539,11 @@ void iorec_reader_close(struct iorec_reader *r)
 	free(r->stored);
 	free(r->raw);
 	free(r);
+}
+
+uint64_t iorec_reader_repairs(const struct iorec_reader *r, uint64_t *offset)
+{
+	if (offset)
+		*offset = r->repair_offset;
+	return r->repairs;
 }

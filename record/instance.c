@@ -24,6 +24,28 @@
 
 #include "record.h"
 
+/* tracefs's top level, as tracefs_ready() found it */
+static char tracing_dir[PATH_MAX];
+
+bool trace_path_exists(const char *rel)
+{
+	char p[PATH_MAX + 256];
+
+	if (!*tracing_dir)	/* not looked for yet: libtracefs's way */
+		return tracefs_file_exists(NULL, rel) ||
+		       tracefs_dir_exists(NULL, rel);
+	snprintf(p, sizeof(p), "%s/%s", tracing_dir, rel);
+	return access(p, F_OK) == 0;
+}
+
+bool trace_event_exists(const char *system, const char *name)
+{
+	char rel[512];
+
+	snprintf(rel, sizeof(rel), "events/%s/%s/format", system, name);
+	return trace_path_exists(rel);
+}
+
 int tracefs_ready(void)
 {
 	const char *path;
@@ -37,6 +59,7 @@ int tracefs_ready(void)
 	if (!tracefs_dir_exists(NULL, "instances"))
 		return error("%s/instances missing: this kernel cannot host a separate trace instance (needs Linux 3.15+)",
 			     path);
+	snprintf(tracing_dir, sizeof(tracing_dir), "%s", path);
 	return 0;
 }
 
@@ -98,6 +121,8 @@ static int stale_one(const char *name, void *data)
 
 	if (!pid)
 		pid = stale_owner(name, INSTANCE_EXEC_PREFIX);
+	if (!pid)
+		pid = stale_owner(name, INSTANCE_PROBE_PREFIX);
 	if (!pid)
 		return 0;
 	if (instance_remove_name(name) < 0) {

@@ -1,376 +1,49 @@
 // SPDX-License-Identifier: MIT
 /*
- * iorec.c - the iorec recorder: options, then set up a tracefs instance,
- * read its per-CPU ring buffers into a .iorec file until a time, size,
- * command or signal ends the recording, and clean up on every path.
+ * iorec.c - the iorec recorder's main: options (options.c) or --check
+ * (check.c), then set up a tracefs instance, read its per-CPU ring
+ * buffers into a .iorec file (meta.c, ringbuf.c) until a time, size,
+ * command (child.c) or signal ends the recording, rotating or taking the
+ * black box's snapshots on the way (snapjob.c), and clean up on every
+ * path.
  *
  * main() is parse -> check -> setup -> loop -> one cleanup exit path.
  */
 #include "config.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <sys/utsname.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
-#include <event-parse.h>
 #include <tracefs.h>
 
-#include "iorec-format.h"
-#include "record.h"
+#include "iorec-int.h"
 
-#define FLUSH_NS	(2 * 1000000000ull)	/* cut batches at least this often */
-#define TICK_MS		1000			/* status and housekeeping */
-#define DRAIN_NS	(200 * 1000000ull)	/* after CMD exits */
-#define BATCH_MAX	(1u << 20)		/* raw bytes per DATA batch */
-#define BATCH_BUDGET	(4u << 20)		/* all CPUs' batches together */
-#define BATCH_MIN	(64u << 10)
-
-static struct env {
-	const char *output;
-	uint64_t duration_ns;
-	uint64_t max_size;
-	uint64_t flight;
-	unsigned int profiles;
-	char **events;
-	int nevents;
-	bool raw_syscalls;
-	const char *names;	/* --names LIST, or NULL for auto */
-	bool no_uprobes;
-	int compat;		/* COMPAT_WANT_* */
-	const char *pids;	/* -P LIST */
-	const char *comm;	/* --comm NAME */
-	const char *cgroup;	/* --cgroup PATH */
-	bool command_only;	/* --command-only */
-	unsigned int buffer_kb;	/* buffer_default() unless -b */
-	bool buffer_given;
-	int threads;		/* -1: chosen by threads_default() */
-	unsigned int watermark;
-	int level;
-	bool check;
-	bool quiet;
-	bool verbose;
-	char **command;		/* argv after --, or NULL */
-	int argc;
-	char **argv;
-} env = {
+struct env env = {
 	.output = "iorec.iorec",
 	.profiles = PROFILE_IO,
 	.threads = -1,
 	.watermark = 50,
 	.level = 3,
+	.post_ns = 5000000000ull,
+	.cooldown_ns = 60000000000ull,
+	.pid_file = "/run/iorec/iorec.pid",
 };
 
-/* --compat / --no-compat / neither */
-enum { COMPAT_WANT_AUTO, COMPAT_WANT_ON, COMPAT_WANT_OFF };
-
-static volatile sig_atomic_t stop_signal;
-static volatile sig_atomic_t child_changed;
-
-/* Everything one recording owns; released by rec_release(). */
-struct rec {
-	struct plan plan;
-	struct names names;
-	struct rec_instance ri;
-	struct iorec_writer *w;
-	struct ringbuf *rb;
-	int out_fd;
-	bool out_stdout;
-	char out_dev[32];
-	unsigned long long out_ino;
-	int long_size;
-	int subbuf_size;
-	char *header_page;
-	int header_page_len;
-	uint64_t start_mono, start_real;
-	pid_t child;		/* 0 when none or reaped */
-	int exec_pipe;		/* closed by the child's exec, or -1 */
-	int go_pipe;		/* a byte lets the spawned command exec, or -1 */
-	int child_status;	/* wait status, valid when child_done */
-	bool child_done;
-	int write_err;		/* iorec_error of the failed writer, or 0 */
-	char reason[160];
-	uint64_t *cpu_lost;
-	uint64_t lost;
-	char compat_why[160];	/* why compat is on from the start */
-	struct compat_watch *cw;	/* armed compat: the exec watcher */
-};
-
-static const char usage_text[] =
-"Usage: iorec [OPTIONS] [-- COMMAND [ARG...]]\n"
-"Record block, file-syscall, writeback, ext4/jbd2 and process events from\n"
-"the kernel's ftrace ring buffers into a compressed .iorec file for ioreport.\n"
-"\n"
-"  -o, --output FILE       output file; '-' writes to stdout (default: iorec.iorec)\n"
-"  -d, --duration SECONDS  stop after this long (accepts 10, 1.5s, 500ms, 2m)\n"
-"  -S, --max-size SIZE     stop when the output file reaches SIZE (e.g. 100M)\n"
-"  -F, --flight SIZE       flight recorder: keep only the last SIZE of compressed\n"
-"                          data (in memory), write it at the end\n"
-"  -p, --profile LIST      comma list of profiles: io (default), iowait (adds\n"
-"                          sched_switch/sched_wakeup/sched_waking for D-state time)\n"
-"  -e, --event SYS:EVENT   also record this event (repeatable; SYS:* for a whole system)\n"
-"      --raw-syscalls      record raw_syscalls:sys_enter/sys_exit instead of\n"
-"                          syscalls:* (what a kernel without CONFIG_FTRACE_SYSCALLS\n"
-"                          gets automatically)\n"
-"      --names LIST        where file names may come from, in order: a comma list\n"
-"                          of strings, kprobe, eprobe, uprobe; 'auto' (default:\n"
-"                          all, in that order) or 'none' (fd snapshots only)\n"
-"      --no-uprobes        no uprobes in the C library (programs run under\n"
-"                          valgrind die of SIGTRAP at open() while they are set)\n"
-"      --compat            record 32-bit programs' syscalls from the start (the\n"
-"                          default when one runs, or iorec or COMMAND is one)\n"
-"      --no-compat         never record 32-bit programs' syscalls on a 64-bit\n"
-"                          kernel (default: from the first 32-bit program's exec)\n"
-"  -P, --pid PID[,PID]     record only these processes' system calls (their\n"
-"                          threads at the start; block, writeback and journal\n"
-"                          events stay system-wide)\n"
-"      --comm NAME         record only the system calls of processes named NAME\n"
-"                          (* and ? allowed)\n"
-"      --cgroup PATH       record only the system calls of the threads of this\n"
-"                          cgroup (and its children) at the start\n"
-"      --command-only      with -- COMMAND: record only the system calls of\n"
-"                          COMMAND, its children and processes started after it\n"
-"  -b, --buffer-size KB    per-CPU kernel ring buffer size (default: from the\n"
-"                          memory and CPU count, 1024 to 8192; --check says)\n"
-"  -T, --threads N         reader threads, each reading and compressing a group\n"
-"                          of CPUs (default: none on 1-2 CPUs, else one per 2\n"
-"                          CPUs, at most 32; 0 or 1: the main loop reads)\n"
-"  -w, --watermark PCT     wake up when a CPU buffer is PCT% full (default 50)\n"
-"  -z, --level N           zstd level (default 3)\n"
-"  -c, --check             print the plan and exit without recording; exit 0 if\n"
-"                          recording is possible\n"
-"  -q, --quiet             no status line and no end summary\n"
-"  -v, --verbose           more detail (every event, stale instances removed)\n"
-"  -h, --help              show this help\n"
-"  -V, --version           show the version\n"
-"\n"
-"With -- COMMAND, iorec records while COMMAND runs (COMMAND is traced) and\n"
-"exits with its exit status. Stop any recording with Ctrl-C.\n"
-"\n"
-"EXAMPLES:\n"
-"  iorec --check                      # what can this kernel record?\n"
-"  iorec -d 60 -o slow.iorec          # record 60 seconds\n"
-"  iorec -o fsync.iorec -- ./dbtest   # record while a command runs\n"
-"  iorec -o - | ssh host 'cat > x.iorec'   # do not write the slow disk\n"
-"  iorec -F 50M -o last.iorec         # keep the last 50 MB until Ctrl-C\n"
-"  iorec -p io,iowait -d 30           # also time D-state (I/O wait) sleeps\n"
-"  iorec -e ext4:ext4_da_write_begin  # add one more event\n"
-"  ioreport slow.iorec                # analyze it (anywhere)\n";
-
-static void usage(FILE *f)
-{
-	fputs(usage_text, f);
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "iorec: error: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'iorec --help' for more information.\n");
-	return 2;
-}
-
-/* parse_long() of a number without a sign (not even "-0"). */
-static int parse_uint(const char *s, long min, long max, unsigned int *out)
-{
-	long v;
-
-	if (*s == '-' || parse_long(s, min, max, &v))
-		return -1;
-	*out = (unsigned int)v;
-	return 0;
-}
-
-/*
- * Set *dst to v, the value parsed from an option's arg (-1 when it did
- * not parse), if it is at least min; else the usage error of fmt.
- */
-static int set_at_least(uint64_t *dst, int64_t v, int64_t min,
-			const char *fmt, const char *arg)
-{
-	if (v < min)
-		return usage_error(fmt, arg);
-	*dst = (uint64_t)v;
-	return 0;
-}
-
-/* Handle one option; returns 0, or an exit code (2 usage, 0 done). */
-static int parse_opt(int c, const char *arg)
-{
-	int64_t v;
-	unsigned int u;
-	char name[64];
-
-	switch (c) {
-	case 'o':
-		env.output = arg;
-		break;
-	case 'd':
-		return set_at_least(&env.duration_ns, parse_duration(arg), 1,
-				    "invalid duration '%s' (use 10, 1.5s, 500ms, 2m)", arg);
-	case 'S':
-		return set_at_least(&env.max_size, parse_size(arg), 1,
-				    "invalid size '%s' (use 100M, 1G, 512k)", arg);
-	case 'F':
-		return set_at_least(&env.flight, parse_size(arg), 64 << 10,
-				    "invalid flight size '%s' (use 64k or more, e.g. 50M)", arg);
-	case 'p':
-		v = plan_parse_profiles(arg);
-		if (v < 0)
-			return usage_error("unknown profile in '%s' (profiles: io, iowait)", arg);
-		env.profiles = (unsigned int)v;
-		break;
-	case 'e':
-		env.events = xrealloc(env.events,
-				      (size_t)(env.nevents + 1) * sizeof(char *));
-		env.events[env.nevents++] = (char *)arg;
-		break;
-	case 'R':
-		env.raw_syscalls = true;
-		break;
-	case 'N':
-		env.names = arg;
-		break;
-	case 'U':
-		env.no_uprobes = true;
-		break;
-	case 'C':
-		env.compat = COMPAT_WANT_OFF;
-		break;
-	case 'K':
-		env.compat = COMPAT_WANT_ON;
-		break;
-	case 'P':
-		env.pids = arg;
-		break;
-	case 'M':
-		env.comm = arg;
-		break;
-	case 'G':
-		env.cgroup = arg;
-		break;
-	case 'O':
-		env.command_only = true;
-		break;
-	case 'b':
-		if (parse_uint(arg, 4, 16u << 20, &u) < 0)
-			return usage_error("invalid buffer size '%s' (KB per CPU, 4 or more)", arg);
-		env.buffer_kb = u;
-		env.buffer_given = true;
-		break;
-	case 'T':
-		if (parse_uint(arg, 0, 1024, &u) < 0)
-			return usage_error("invalid thread count '%s' (0 to 1024)", arg);
-		env.threads = (int)u;
-		break;
-	case 'w':
-		if (parse_uint(arg, 0, 100, &u) < 0)
-			return usage_error("invalid watermark '%s' (a percentage, 0 to 100)", arg);
-		env.watermark = u;
-		break;
-	case 'z':
-		if (parse_uint(arg, 1, 19, &u) < 0)
-			return usage_error("invalid zstd level '%s' (1 to 19)", arg);
-		env.level = (int)u;
-		break;
-	case 'c':
-		env.check = true;
-		break;
-	case 'q':
-		env.quiet = true;
-		break;
-	case 'v':
-		env.verbose = true;
-		break;
-	case ':':
-		return usage_error("option '%s' wants an argument",
-				   getopt_name(env.argv, name));
-	default:
-		return usage_error("unknown option '%s'",
-				   getopt_name(env.argv, name));
-	}
-	return 0;
-}
-
-/* Returns -1 to go on, or an exit code. */
-static int parse_args(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "max-size", required_argument, NULL, 'S' },
-		{ "flight", required_argument, NULL, 'F' },
-		{ "profile", required_argument, NULL, 'p' },
-		{ "event", required_argument, NULL, 'e' },
-		{ "raw-syscalls", no_argument, NULL, 'R' },
-		{ "names", required_argument, NULL, 'N' },
-		{ "no-uprobes", no_argument, NULL, 'U' },
-		{ "no-compat", no_argument, NULL, 'C' },
-		{ "compat", no_argument, NULL, 'K' },
-		{ "pid", required_argument, NULL, 'P' },
-		{ "comm", required_argument, NULL, 'M' },
-		{ "cgroup", required_argument, NULL, 'G' },
-		{ "command-only", no_argument, NULL, 'O' },
-		{ "buffer-size", required_argument, NULL, 'b' },
-		{ "threads", required_argument, NULL, 'T' },
-		{ "watermark", required_argument, NULL, 'w' },
-		{ "level", required_argument, NULL, 'z' },
-		{ "check", no_argument, NULL, 'c' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, ret;
-
-	env.argc = argc;
-	env.argv = argv;
-	opterr = 0;		/* parse_opt() names the option */
-	while ((c = getopt_long(argc, argv, "+:o:d:S:F:p:e:P:b:T:w:z:cqvhV", opts,
-				NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return 0;
-		}
-		if (c == 'V') {
-			printf("iorec %s\n", PACKAGE_VERSION);
-			return 0;
-		}
-		ret = parse_opt(c, optarg);
-		if (ret)
-			return ret;
-	}
-	if (optind < argc) {
-		if (strcmp(argv[optind - 1], "--"))
-			return usage_error("unexpected argument '%s' (put the command after --)",
-					   argv[optind]);
-		env.command = &argv[optind];
-	}
-	if (!!env.pids + !!env.comm + !!env.cgroup + env.command_only > 1)
-		return usage_error("%s", "-P, --comm, --cgroup and --command-only do not go together (choose one)");
-	if (env.command_only && !env.command)
-		return usage_error("%s", "--command-only wants a command: iorec --command-only -- COMMAND");
-	if (env.flight && env.max_size)
-		return usage_error("%s", "-F and -S do not go together (-F already bounds the size)");
-	if (!*env.output)
-		return usage_error("%s", "empty output file name");
-	return -1;
-}
+volatile sig_atomic_t stop_signal;
+volatile sig_atomic_t child_changed;
+volatile sig_atomic_t snap_signal;
 
 static void on_stop_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+static void on_snapshot(int sig)
+{
+	snap_signal = 1;
 }
 
 static void on_child(int sig)
@@ -395,6 +68,8 @@ static void setup_signals(void)
 	set_handler(SIGTERM, on_stop_signal);
 	set_handler(SIGHUP, on_stop_signal);
 	set_handler(SIGCHLD, on_child);
+	if (env.snapshot_dir)
+		set_handler(SIGUSR1, on_snapshot);
 	set_handler(SIGPIPE, SIG_IGN);
 }
 
@@ -408,7 +83,7 @@ static const char *signame(int sig)
 	return "signal";
 }
 
-static double mb(uint64_t bytes)
+double mb(uint64_t bytes)
 {
 	return (double)bytes / (1024.0 * 1024.0);
 }
@@ -454,814 +129,6 @@ static int read_header_page(struct rec *r, struct tracefs_instance *ti)
 }
 
 /* ------------------------------------------------------------------ */
-/* --check */
-
-static bool clock_available(const char *name)
-{
-	char *clocks = tracefs_instance_file_read(NULL, "trace_clock", NULL);
-	bool found = false;
-	char *tok, *save = NULL;
-
-	for (tok = clocks ? strtok_r(clocks, " \n", &save) : NULL; tok;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		if (*tok == '[')
-			tok++;
-		tok[strcspn(tok, "]")] = '\0';
-		if (!strcmp(tok, name))
-			found = true;
-	}
-	free(clocks);
-	return found;
-}
-
-/* Can the output be created?  Returns NULL or the reason. */
-static const char *output_problem(void)
-{
-	static char why[256];
-	char *dir, *slash;
-	int ok;
-
-	if (!strcmp(env.output, "-"))
-		return isatty(STDOUT_FILENO) ? "stdout is a terminal" : NULL;
-	dir = xstrdup(env.output);
-	slash = strrchr(dir, '/');
-	if (!slash)
-		strcpy(dir, ".");
-	else if (slash == dir)
-		dir[1] = '\0';
-	else
-		*slash = '\0';
-	ok = access(dir, W_OK) == 0;
-	snprintf(why, sizeof(why), "cannot write in %s: %s", dir,
-		 strerror(errno));
-	free(dir);
-	return ok ? NULL : why;
-}
-
-/*
- * The per-CPU buffer when -b is not given: 1/256 of the memory for all
- * CPUs together, from 1 MiB to 8 MiB per CPU (a 1 GB four-core board gets
- * 1 MiB per CPU, a machine of 4 GB or more per CPU 8 MiB).
- */
-static unsigned int buffer_default(int ncpus)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-	uint64_t kb;
-
-	if (pages <= 0 || psize <= 0 || ncpus < 1)
-		return 2048;
-	kb = (uint64_t)pages * (uint64_t)psize / 1024 / 256 / (uint64_t)ncpus;
-	if (kb < 1024)
-		kb = 1024;
-	if (kb > 8192)
-		kb = 8192;
-	return (unsigned int)(kb & ~3ull);
-}
-
-/* Reader threads when -T is not given: none on 1-2 CPUs. */
-static int threads_default(int ncpus)
-{
-	if (ncpus <= 2)
-		return 0;
-	return ncpus / 2 > 32 ? 32 : (ncpus + 1) / 2;
-}
-
-/* What the readers hold in memory, in MB (see iorec(1), OVERHEAD). */
-static double reader_memory_mb(int ncpus, int threads, size_t batch)
-{
-	int zctx = threads > 1 ? threads : 1;
-
-	/* batches, per context its zstd state (~1.2 MB at level 3) and
-	 * output buffer, the writer's 1 MiB buffer */
-	return mb((uint64_t)ncpus * batch) +
-	       zctx * (1.2 + mb(batch + batch / 128 + 512)) + 1.0;
-}
-
-/* Raw bytes per DATA batch of each CPU: BATCH_BUDGET shared out. */
-static size_t batch_bytes(int ncpus)
-{
-	size_t batch = BATCH_BUDGET / (size_t)(ncpus > 0 ? ncpus : 1);
-
-	if (batch > BATCH_MAX)
-		batch = BATCH_MAX;
-	if (batch < BATCH_MIN)
-		batch = BATCH_MIN;
-	return batch;
-}
-
-/* The reader threads of this run (0: the main loop reads). */
-static int reader_threads(int ncpus)
-{
-	int th = env.threads >= 0 ? env.threads : threads_default(ncpus);
-
-	return th <= 1 ? 0 : th > ncpus ? ncpus : th;
-}
-
-static void check_print_readers(int ncpus)
-{
-	int th = reader_threads(ncpus);
-	char who[96];
-
-	if (th)
-		snprintf(who, sizeof(who),
-			 "%d threads, each reading and compressing %d%s CPU%s",
-			 th, ncpus / th, ncpus % th ? " or more" : "",
-			 ncpus / th > 1 || ncpus % th ? "s" : "");
-	else
-		snprintf(who, sizeof(who), "the main loop reads every CPU");
-	printf("  readers      %s, at nice %d where allowed;\n"
-	       "               at most %.1f MB of batches and compression state\n",
-	       who, READER_NICE,
-	       reader_memory_mb(ncpus, th, batch_bytes(ncpus)));
-}
-
-/* The number of ids in a raw_syscalls filter "id == 1 || id == 2". */
-static int count_ids(const char *filter)
-{
-	int n = 0;
-
-	while (filter && (filter = strstr(filter, "id == "))) {
-		n++;
-		filter += 6;
-	}
-	return n;
-}
-
-static void check_print_syscalls(const struct plan *p)
-{
-	if (!(p->profiles & PROFILE_IO))
-		printf("  syscalls     not recorded (profile io not selected)\n");
-	else if (p->raw_syscalls)
-		printf("  syscalls     raw_syscalls:sys_enter/sys_exit filtered on %d syscall ids (%s); the report has no per-syscall argument names, fd and count only via args[]\n",
-		       count_ids(p->raw_filter),
-		       p->raw_forced ? "--raw-syscalls" :
-		       "fallback: no syscalls:* events, kernel lacks CONFIG_FTRACE_SYSCALLS");
-	else
-		printf("  syscalls     syscalls:* events for %d of %d I/O syscalls; the enters of ioctl\n"
-		       "               only for FIONCLEX/FIOCLEX and of mmap only for MAP_SHARED (their\n"
-		       "               exits all: an exit has no arguments to filter on)\n",
-		       p->nsyscalls_found, p->nsyscalls);
-}
-
-/* What is done for 32-bit (compat) programs on this kernel. */
-static void check_print_compat(const struct rec *r)
-{
-	const struct plan *p = &r->plan;
-
-	if (!(p->profiles & PROFILE_IO))
-		return;
-	switch (p->compat_mode) {
-	case COMPAT_NONE:
-		printf("  32-bit       none: %s (%s kernel)\n",
-		       p->compat_why ? p->compat_why : "no compat ABI",
-		       abi_name(p->abi));
-		break;
-	case COMPAT_SHADOW:
-		printf("  32-bit       %s programs on this %s kernel: the syscalls:* events skip them;\n"
-		       "               raw_syscalls filtered on the %s ids, with %d native marker events\n"
-		       "               (a raw event without a syscalls:* twin comes from a 32-bit program)%s%s\n",
-		       abi_name(p->compat), abi_name(p->abi),
-		       abi_name(p->compat), p->nmarkers,
-		       p->unshadowed && *p->unshadowed ? "; ids without marker: " : "",
-		       p->unshadowed ? p->unshadowed : "");
-		if (p->compat_armed)
-			printf("               OFF until a 32-bit program starts (none runs now; they fire on\n"
-			       "               every system call): switched on at its exec, within milliseconds;\n"
-			       "               the calls it makes before then (its loader's) are not recorded;\n"
-			       "               --compat records from the start, --no-compat never\n");
-		else
-			printf("               on from the start: %s\n", r->compat_why);
-		break;
-	case COMPAT_RAW:
-		printf("  32-bit       %s programs on this %s kernel: raw_syscalls filtered on %s and %s ids;\n"
-		       "               ABI per process from the snapshots, the command and exec probes\n",
-		       abi_name(p->compat), abi_name(p->abi), abi_name(p->abi),
-		       abi_name(p->compat));
-		break;
-	case COMPAT_OFF:
-		printf("  32-bit       NOT RECORDED: %s programs can run on this %s kernel, but %s\n",
-		       abi_name(p->compat), abi_name(p->abi),
-		       p->compat_why ? p->compat_why : "their syscalls cannot be recorded");
-		break;
-	}
-	if (p->compat_mode != COMPAT_NONE && p->compat_why &&
-	    p->compat_mode != COMPAT_OFF)
-		printf("               (%s)\n", p->compat_why);
-}
-
-/*
- * The file-name chain, for real: every probe promised is created and
- * enabled in a scratch instance, which is removed again with the probes.
- */
-static void check_print_names(struct rec *r)
-{
-	struct rec_instance scratch;
-
-	if (!(r->plan.profiles & PROFILE_IO))
-		return;
-	memset(&scratch, 0, sizeof(scratch));
-	names_remove_stale(env.verbose);
-	if (instance_create(&scratch, 64, 50) < 0) {
-		printf("  file names   cannot try the probes: no scratch instance\n");
-		return;
-	}
-	names_setup(&r->names, &r->plan, scratch.ti, env.verbose);
-	instance_destroy(&scratch);
-	names_destroy(&r->names);
-	printf("  file names   tried in order (each probe created and enabled, then removed):\n");
-	names_print(&r->names, stdout);
-}
-
-/*
- * The limitations of this recording, as stored in the header; @console
- * leaves out the armed 32-bit path's, a condition --check states.
- */
-static void collect_limits(const struct rec *r, const char *out[3],
-			   bool console)
-{
-	const struct plan *p = &r->plan;
-	static char compat[320], syscalls[200];
-	int n = 0;
-
-	out[0] = out[1] = out[2] = NULL;
-	if (!(p->profiles & PROFILE_IO))
-		return;
-	if (p->raw_unnumbered) {
-		snprintf(syscalls, sizeof(syscalls),
-			 "no syscalls are recorded: raw_syscalls would need the syscall numbers of the %s ABI, which iorec does not have",
-			 abi_name(p->abi));
-		out[n++] = syscalls;
-	}
-	if (p->compat_mode == COMPAT_OFF) {
-		snprintf(compat, sizeof(compat),
-			 "syscalls of 32-bit (%s) programs are not recorded: %s",
-			 abi_name(p->compat),
-			 p->compat_why ? p->compat_why : "no raw_syscalls");
-		out[n++] = compat;
-	} else if (p->compat_armed && !console) {
-		snprintf(compat, sizeof(compat),
-			 "syscalls of 32-bit (%s) programs are recorded from the first one's exec on: that program's first calls (within milliseconds of its exec) are missing",
-			 abi_name(p->compat));
-		out[n++] = compat;
-	}
-	if (names_limit(&r->names, p))
-		out[n++] = names_limit(&r->names, p);
-}
-
-static void check_print_limits(void)
-{
-	printf("  stop         ");
-	if (env.command)
-		printf("when '%s' exits, ", env.command[0]);
-	if (env.duration_ns)
-		printf("after %.3g s, ", (double)env.duration_ns / 1e9);
-	if (env.max_size)
-		printf("at %.1f MB, ", mb(env.max_size));
-	printf("on Ctrl-C, SIGTERM or SIGHUP\n");
-	if (env.flight)
-		printf("  flight       keep the last %.1f MB of compressed data in memory\n",
-		       mb(env.flight));
-}
-
-static int do_check(struct rec *r)
-{
-	struct plan *p = &r->plan;
-	const char *outp = output_problem();
-	size_t nok = plan_count_ok(p), nmiss = 0, i;
-	bool mono = clock_available("mono");
-	struct utsname u;
-	bool possible;
-	int ncpus = instance_count_cpus(NULL);
-
-	for (i = 0; i < p->nev; i++)
-		nmiss += p->ev[i].state == PLAN_MISSING;
-	possible = nok > 0 && !p->nusers_missing && !outp;
-	uname(&u);
-	printf("iorec --check: recording is %s\n",
-	       possible ? "possible" : "NOT possible");
-	printf("  tracefs      %s (instance iorec-PID, the top level is not touched)\n",
-	       tracefs_tracing_dir());
-	printf("  kernel       %s %s, %d CPUs, page %ld, sub-buffer %d, long %d\n",
-	       u.release, u.machine, ncpus, sysconf(_SC_PAGESIZE),
-	       r->subbuf_size, r->long_size);
-	printf("  clock        %s\n", mono ? "mono (same timeline as CLOCK_MONOTONIC)" :
-	       "global (mono unavailable: event times will not match CLOCK_MONOTONIC)");
-	printf("  buffers      %u KB per CPU (%u KB in all%s), wake-up at %u%% full\n",
-	       env.buffer_kb, env.buffer_kb * (unsigned int)ncpus,
-	       env.buffer_given ? "" : ", from the memory and CPU count",
-	       env.watermark);
-	check_print_readers(ncpus);
-	printf("  profiles     %s\n", plan_profile_names(p->profiles));
-	check_print_syscalls(p);
-	if (p->task_desc || env.command_only)
-		printf("  only         system calls of %s;\n"
-		       "               block, writeback, journal and process events of the whole machine\n",
-		       p->task_desc ? p->task_desc :
-		       "the command, its children and any process started after it");
-	check_print_compat(r);
-	check_print_names(r);
-	printf("  output       %s (zstd level %d)%s%s\n",
-	       strcmp(env.output, "-") ? env.output : "stdout", env.level,
-	       outp ? ": " : "", outp ? outp : "");
-	check_print_limits();
-	printf("  events       %zu to record, %zu missing\n", nok, nmiss);
-	plan_print_events(p, stdout, env.verbose);
-	if (p->nusers_missing)
-		printf("  -e events that do not exist: see %s/available_events\n",
-		       tracefs_tracing_dir());
-	{
-		const char *lim[3];
-		int i;
-
-		collect_limits(r, lim, false);
-		for (i = 0; i < 3 && lim[i]; i++)
-			printf("  LIMIT        %s\n", lim[i]);
-	}
-	return possible ? 0 : 1;
-}
-
-/* ------------------------------------------------------------------ */
-/* output */
-
-static int open_output(struct rec *r)
-{
-	struct stat st;
-
-	if (!strcmp(env.output, "-")) {
-		if (isatty(STDOUT_FILENO))
-			return error("refusing to write binary data to a terminal: redirect stdout or use -o FILE");
-		r->out_fd = STDOUT_FILENO;
-		r->out_stdout = true;
-	} else {
-		r->out_fd = open(env.output,
-				 O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
-		if (r->out_fd < 0)
-			return error("cannot create %s: %m", env.output);
-	}
-	if (fstat(r->out_fd, &st) == 0 && S_ISREG(st.st_mode)) {
-		snprintf(r->out_dev, sizeof(r->out_dev), "%u:%u",
-			 major(st.st_dev), minor(st.st_dev));
-		r->out_ino = (unsigned long long)st.st_ino;
-	}
-	return 0;
-}
-
-static const char *out_name(const struct rec *r)
-{
-	return r->out_stdout ? "stdout" : env.output;
-}
-
-/* Remember the first writer failure and turn it into a stop reason. */
-static void note_write_error(struct rec *r, int err)
-{
-	int e = iorec_writer_errno(r->w);
-
-	if (r->write_err)
-		return;
-	r->write_err = err ? err : -IOREC_E_IO;
-	if (err == -IOREC_E_NOSPC || e == ENOSPC)
-		snprintf(r->reason, sizeof(r->reason),
-			 "no space left on device");
-	else if (e)
-		snprintf(r->reason, sizeof(r->reason), "write error: %s",
-			 strerror(e));
-	else
-		snprintf(r->reason, sizeof(r->reason), "write error: %s",
-			 iorec_strerror(err));
-}
-
-static void report_write_error(const struct rec *r)
-{
-	uint64_t done = iorec_writer_written(r->w);
-	int e = iorec_writer_errno(r->w);
-
-	if (r->write_err == -IOREC_E_NOSPC || e == ENOSPC)
-		error("%s: no space left on device; recording stopped at %.1f MB, the file is readable up to its last complete chunk",
-		      out_name(r), mb(done));
-	else if (e == EPIPE)
-		error("%s: the reader closed the pipe; recording stopped at %.1f MB",
-		      out_name(r), mb(done));
-	else
-		error("%s: %s; recording stopped at %.1f MB, the file is readable up to its last complete chunk",
-		      out_name(r), r->reason, mb(done));
-}
-
-/* ------------------------------------------------------------------ */
-/* metadata chunks */
-
-static void join_args(struct sbuf *sb, char **argv, int argc)
-{
-	int i;
-
-	/* escaped: a key=value line must stay one line (see iorec(5)) */
-	for (i = 0; i < argc && argv[i]; i++) {
-		if (i)
-			sbuf_addch(sb, ' ');
-		sbuf_add_escaped(sb, argv[i]);
-	}
-}
-
-/* The header keys of the syscall ABIs, file-name sources and limits. */
-static void names_header(const struct rec *r, struct sbuf *sb)
-{
-	const struct plan *p = &r->plan;
-	const char *lim[3];
-	char sources[128];
-
-	names_sources(&r->names, sources, sizeof(sources));
-	sbuf_addf(sb, "uprobe_group=%s\n",
-		    r->names.used[NS_UPROBE] ? r->names.group : "");
-	sbuf_addf(sb, "probe_group=%s\n", r->names.npr ? r->names.group : "");
-	sbuf_addf(sb, "name_sources=%s\n", sources);
-	sbuf_addf(sb, "syscall_abi=%s\n", abi_name(p->abi));
-	sbuf_addf(sb, "compat_abi=%s\n",
-		    p->compat != ABI_UNKNOWN ? abi_name(p->compat) : "");
-	sbuf_addf(sb, "compat_syscalls=%s\n", plan_compat_word(p->compat_mode));
-	if (p->compat_mode == COMPAT_SHADOW) {
-		sbuf_addf(sb, "compat_unshadowed=%s\n",
-			    p->unshadowed ? p->unshadowed : "");
-		sbuf_addf(sb, "compat_start=%s\n",
-			    p->compat_armed ? "exec" : "start");
-	}
-	sbuf_addf(sb, "exec_abi_probes=%d\n", r->names.exec_abi);
-	sbuf_addf(sb, "iorec_abi=%s\n", abi_name(abi_self()));
-	collect_limits(r, lim, false);
-	if (lim[0])
-		sbuf_addf(sb, "limit_1=%s\n", lim[0]);
-	if (lim[1])
-		sbuf_addf(sb, "limit_2=%s\n", lim[1]);
-	if (lim[2])
-		sbuf_addf(sb, "limit_3=%s\n", lim[2]);
-}
-
-/*
- * The machine's offset from UTC and its zone's name at the start, so that
- * ioreport prints the times people see in their logs wherever it runs.
- */
-static void header_zone(struct rec *r, struct sbuf *sb)
-{
-	time_t sec = (time_t)(r->start_real / 1000000000);
-	struct tm tm;
-
-	if (!localtime_r(&sec, &tm))
-		return;
-	sbuf_addf(sb, "utc_offset_s=%ld\n", (long)tm.tm_gmtoff);
-	if (tm.tm_zone && tm.tm_zone[0] && !strpbrk(tm.tm_zone, "\n="))
-		sbuf_addf(sb, "timezone=%s\n", tm.tm_zone);
-}
-
-static void header_text(struct rec *r, struct sbuf *sb)
-{
-	struct utsname u;
-
-	memset(&u, 0, sizeof(u));
-	uname(&u);
-	sbuf_addf(sb, "clock=%s\n", r->ri.clock);
-	sbuf_addf(sb, "kernel=%s\nkversion=%s\nmachine=%s\nhostname=%s\n",
-		    u.release, u.version, u.machine, u.nodename);
-	sbuf_addf(sb, "iorec_version=%s\n", PACKAGE_VERSION);
-	sbuf_addf(sb, "start_realtime_ns=%llu\nstart_mono_ns=%llu\n",
-		    (unsigned long long)r->start_real,
-		    (unsigned long long)r->start_mono);
-	header_zone(r, sb);
-	sbuf_addf(sb, "instance=%s\nbuffer_kb=%u\nprofile=%s\n", r->ri.name,
-		    env.buffer_kb, plan_profile_names(env.profiles));
-	sbuf_addstr(sb, "cmdline=");
-	join_args(sb, env.argv, env.argc);
-	sbuf_addf(sb, "\noutput_dev=%s\noutput_ino=%llu\nself_pid=%d\n",
-		    r->out_dev, r->out_ino, (int)getpid());
-	names_header(r, sb);
-	sbuf_addstr(sb, "syscall_filter=");
-	if (r->plan.task_desc)
-		sbuf_add_escaped(sb, r->plan.task_desc);
-	sbuf_addch(sb, '\n');
-	sbuf_addstr(sb, "command=");
-	if (env.command)
-		join_args(sb, env.command, 1 << 30);
-	sbuf_addch(sb, '\n');
-}
-
-static int write_header(struct rec *r)
-{
-	struct sbuf sb = SBUF_INIT_FATAL;
-	struct iorec_header h;
-	uint8_t *buf;
-	size_t len;
-	int ret;
-
-	header_text(r, &sb);
-	memset(&h, 0, sizeof(h));
-	h.endian = host_big_endian() ? IOREC_ENDIAN_BIG : IOREC_ENDIAN_LITTLE;
-	h.long_size = (uint8_t)r->long_size;
-	h.page_size = (uint32_t)sysconf(_SC_PAGESIZE);
-	h.subbuf_size = (uint32_t)r->subbuf_size;
-	h.ncpus = (uint32_t)r->ri.ncpus;
-	h.flags = (r->plan.raw_syscalls ? IOREC_HF_RAW_SYSCALLS : 0) |
-		  (env.flight ? IOREC_HF_FLIGHT : 0);
-	h.text = sb.buf;
-	h.text_len = sb.len;
-	ret = iorec_header_encode(&h, &buf, &len);
-	sbuf_release(&sb);
-	if (ret < 0)
-		return ret;
-	ret = iorec_writer_add(r->w, IOREC_CHUNK_HEADER, NULL, 0, buf, len,
-			       false);
-	free(buf);
-	return ret;
-}
-
-/* Append a chunk with the text of a tracefs file; absent files are skipped. */
-static int write_file_chunk(struct rec *r, struct tracefs_instance *ti,
-			    const char *file, uint16_t type)
-{
-	int size = 0, ret;
-	char *text = tracefs_instance_file_read(ti, file, &size);
-
-	if (!text)
-		return 0;
-	ret = iorec_writer_add(r->w, type, NULL, 0, text, (size_t)size, true);
-	free(text);
-	return ret;
-}
-
-static int write_metadata(struct rec *r)
-{
-	int ret;
-
-	ret = write_header(r);
-	if (!ret)
-		ret = iorec_writer_add(r->w, IOREC_CHUNK_HEADER_PAGE, NULL, 0,
-				       r->header_page,
-				       (size_t)r->header_page_len, true);
-	if (!ret)
-		ret = write_file_chunk(r, r->ri.ti, "events/header_event",
-				       IOREC_CHUNK_HEADER_EVENT);
-	if (!ret)
-		ret = plan_write_formats(&r->plan, r->ri.ti, r->w);
-	if (!ret)
-		ret = write_file_chunk(r, NULL, "printk_formats",
-				       IOREC_CHUNK_PRINTK);
-	return ret;
-}
-
-static struct snap_self snap_self(const struct rec *r)
-{
-	struct snap_self s = {
-		.pid = getpid(),
-		.out_dev = r->out_dev,
-		.out_ino = r->out_ino,
-	};
-	return s;
-}
-
-/* STATS text, and the lost-event totals kept in r. */
-static void collect_stats(struct rec *r, struct sbuf *sb)
-{
-	int cpu;
-
-	r->lost = 0;
-	for (cpu = 0; cpu < r->ri.ncpus; cpu++) {
-		uint64_t lost = 0, pages = 0, missed = 0;
-
-		instance_cpu_stats(&r->ri, cpu, sb, &lost);
-		if (r->rb)
-			ringbuf_cpu_pages(r->rb, cpu, &pages, &missed);
-		if (sb) {
-			sbuf_addf(sb, "cpu\t%d\tpages\t%llu\n", cpu,
-				    (unsigned long long)pages);
-			sbuf_addf(sb, "cpu\t%d\tmissed_pages\t%llu\n", cpu,
-				    (unsigned long long)missed);
-		}
-		r->cpu_lost[cpu] = lost;
-		r->lost += lost;
-	}
-}
-
-static int write_end_text(struct rec *r)
-{
-	struct sbuf sb = SBUF_INIT_FATAL;
-	struct ringbuf_totals t;
-	int ret;
-
-	ringbuf_totals(r->rb, &t);
-	sbuf_addf(&sb, "reason=%s\n", r->reason);
-	sbuf_addf(&sb, "end_realtime_ns=%llu\nend_mono_ns=%llu\n",
-		    (unsigned long long)now_real_ns(),
-		    (unsigned long long)now_mono_ns());
-	sbuf_addf(&sb, "pages=%llu\nraw_bytes=%llu\nlost_events=%llu\n",
-		    (unsigned long long)t.pages,
-		    (unsigned long long)t.raw_bytes,
-		    (unsigned long long)r->lost);
-	{
-		uint64_t exec_ns, on_ns;
-		int pid;
-
-		if (compat_watch_fired(r->cw, &pid, &exec_ns, &on_ns, false))
-			sbuf_addf(&sb, "compat_on_ns=%llu\ncompat_on_pid=%d\ncompat_exec_ns=%llu\n",
-				    (unsigned long long)on_ns, pid,
-				    (unsigned long long)exec_ns);
-	}
-	if (env.max_size)
-		sbuf_addf(&sb, "size_limit_dropped_pages=%llu\n",
-			    (unsigned long long)t.limit_dropped_pages);
-	if (env.flight)
-		sbuf_addf(&sb, "flight_discarded_chunks=%llu\nflight_cutoff_ts=%llu\n",
-			    (unsigned long long)t.flight_discarded,
-			    (unsigned long long)t.flight_cutoff_ts);
-	ret = iorec_writer_add(r->w, IOREC_CHUNK_END, NULL, 0, sb.buf, sb.len,
-			       false);
-	sbuf_release(&sb);
-	return ret;
-}
-
-/* End snapshot, saved_cmdlines, per-CPU stats and the END chunk. */
-static int write_trailer(struct rec *r)
-{
-	struct snap_self self = snap_self(r);
-	struct sbuf sb = SBUF_INIT_FATAL;
-	int ret;
-
-	ret = snapshot_write(r->w, IOREC_SNAP_END, &self);
-	if (!ret)
-		ret = write_file_chunk(r, NULL, "saved_cmdlines",
-				       IOREC_CHUNK_CMDLINES);
-	collect_stats(r, &sb);
-	if (!ret)
-		ret = iorec_writer_add(r->w, IOREC_CHUNK_STATS, NULL, 0, sb.buf,
-				       sb.len, true);
-	sbuf_release(&sb);
-	if (!ret)
-		ret = write_end_text(r);
-	if (!ret)
-		ret = iorec_writer_flush(r->w);
-	return ret;
-}
-
-/* ------------------------------------------------------------------ */
-/* the command */
-
-/*
- * Wait until the command's exec happened (its end of the pipe closes on
- * exec) and store the ABI of the program it runs: a 64-bit iorec may run a
- * 32-bit command, whose raw syscall ids need the compat table.
- */
-static int note_command_abi(struct rec *r)
-{
-	char path[64], line[128];
-	enum rec_abi abi;
-	ssize_t n;
-	char c;
-	int len, ret;
-
-	do
-		n = read(r->exec_pipe, &c, 1);
-	while (n < 0 && errno == EINTR);
-	close(r->exec_pipe);
-	r->exec_pipe = -1;
-	if (n != 0)
-		return 0;	/* exec failed: the child says so and exits */
-	snprintf(path, sizeof(path), "/proc/%d/exe", (int)r->child);
-	abi = elf_file_abi(path);
-	if (abi == ABI_UNKNOWN)
-		return 0;
-	len = snprintf(line, sizeof(line), "%llu\t%d\t%s\tcommand\n",
-		       (unsigned long long)now_mono_ns(), (int)r->child,
-		       abi_name(abi));
-	ret = iorec_writer_add(r->w, IOREC_CHUNK_EXEC_ABI, NULL, 0, line,
-			       (size_t)len, false);
-	if (ret < 0)
-		note_write_error(r, ret);
-	return 0;
-}
-
-/*
- * Fork the command, held before its exec until release_command(): so
- * that --command-only knows its pid before the header is written and its
- * filters are set before it runs.
- */
-static int spawn_command(struct rec *r)
-{
-	int fds[2] = { -1, -1 }, go[2];
-	pid_t pid;
-
-	fflush(NULL);
-	if (pipe2(go, O_CLOEXEC) < 0)
-		return error("cannot start '%s': pipe: %m", env.command[0]);
-	if (pipe2(fds, O_CLOEXEC) < 0)
-		fds[0] = fds[1] = -1;
-	pid = fork();
-	if (pid < 0) {
-		if (fds[0] >= 0) {
-			close(fds[0]);
-			close(fds[1]);
-		}
-		close(go[0]);
-		close(go[1]);
-		return error("cannot start '%s': fork: %m", env.command[0]);
-	}
-	if (pid == 0) {
-		struct pollfd pfd = { .fd = go[0], .events = POLLIN };
-		sigset_t none;
-		char c = 1;
-
-		/*
-		 * Wait in poll(), a call iorec does not record: a read would
-		 * leave its exit in a --command-only recording.  The pipes
-		 * are close-on-exec; iorec kills a command it does not let go.
-		 */
-		while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
-			;
-		signal(SIGPIPE, SIG_DFL);
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
-		/* stdout carries the recording: give the command stderr */
-		if (r->out_stdout)
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		execvp(env.command[0], env.command);
-		fprintf(stderr, "iorec: error: cannot run '%s': %s\n",
-			env.command[0], strerror(errno));
-		if (fds[1] >= 0 && write(fds[1], &c, 1) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	r->child = pid;
-	close(go[0]);
-	r->go_pipe = go[1];
-	if (fds[0] >= 0) {
-		close(fds[1]);
-		r->exec_pipe = fds[0];
-	}
-	return 0;
-}
-
-/* Let the spawned command exec, and note its ABI. */
-static int release_command(struct rec *r)
-{
-	char c = 1;
-	ssize_t n;
-
-	do
-		n = write(r->go_pipe, &c, 1);
-	while (n < 0 && errno == EINTR);
-	close(r->go_pipe);
-	r->go_pipe = -1;
-	if (n != 1)
-		return error("cannot start '%s': %m", env.command[0]);
-	if (r->exec_pipe < 0)
-		return 0;
-	return note_command_abi(r);
-}
-
-static void reap_child(struct rec *r)
-{
-	int status;
-
-	if (!r->child)
-		return;
-	child_changed = 0;
-	if (waitpid(r->child, &status, WNOHANG) == r->child &&
-	    (WIFEXITED(status) || WIFSIGNALED(status))) {
-		r->child_status = status;
-		r->child_done = true;
-		r->child = 0;
-	}
-}
-
-static int child_exit_code(const struct rec *r)
-{
-	if (WIFEXITED(r->child_status))
-		return WEXITSTATUS(r->child_status);
-	return 128 + WTERMSIG(r->child_status);
-}
-
-static void child_reason(struct rec *r)
-{
-	if (WIFEXITED(r->child_status))
-		snprintf(r->reason, sizeof(r->reason), "command exited %d",
-			 WEXITSTATUS(r->child_status));
-	else
-		snprintf(r->reason, sizeof(r->reason),
-			 "command killed by signal %d",
-			 WTERMSIG(r->child_status));
-}
-
-/* After a signal stop: pass SIGTERM/SIGHUP on, and wait up to 2 s. */
-static void finish_child(struct rec *r)
-{
-	int i;
-
-	if (!r->child)
-		return;
-	if (stop_signal == SIGTERM || stop_signal == SIGHUP)
-		kill(r->child, stop_signal);
-	for (i = 0; i < 200 && r->child; i++) {
-		reap_child(r);
-		if (r->child)
-			usleep(10000);
-	}
-}
-
-/* ------------------------------------------------------------------ */
 /* the loop */
 
 static bool on_terminal(void)
@@ -1302,7 +169,7 @@ static void clear_status(void)
 }
 
 /* Bytes written and buffered, while readers may be writing. */
-static uint64_t writer_size(struct rec *r)
+uint64_t writer_size(struct rec *r)
 {
 	uint64_t n;
 
@@ -1324,7 +191,7 @@ static bool should_stop(struct rec *r, uint64_t now, uint64_t *drain_until)
 		snprintf(r->reason, sizeof(r->reason), "duration");
 		return true;
 	}
-	if (env.max_size && (ringbuf_limit_reached(r->rb) ||
+	if (env.max_size && !env.rotate && (ringbuf_limit_reached(r->rb) ||
 	    writer_size(r) >= env.max_size)) {
 		snprintf(r->reason, sizeof(r->reason), "size limit");
 		return true;
@@ -1341,9 +208,9 @@ static bool should_stop(struct rec *r, uint64_t now, uint64_t *drain_until)
 }
 
 static int poll_timeout(const struct rec *r, uint64_t now, uint64_t next_tick,
-			uint64_t drain_until)
+			uint64_t drain_until, uint64_t wake)
 {
-	uint64_t until = next_tick;
+	uint64_t until = next_tick < wake ? next_tick : wake;
 
 	if (env.duration_ns && r->start_mono + env.duration_ns < until)
 		until = r->start_mono + env.duration_ns;
@@ -1372,16 +239,23 @@ static void note_compat_exec(struct rec *r)
 	ringbuf_lock(r->rb);
 	ret = iorec_writer_add(r->w, IOREC_CHUNK_EXEC_ABI, NULL, 0, line,
 			       (size_t)len, false);
+	if (!ret && r->meta_w)	/* and into the next files */
+		ret = iorec_writer_add(r->meta_w, IOREC_CHUNK_EXEC_ABI, NULL,
+				       0, line, (size_t)len, false);
 	ringbuf_unlock(r->rb);
 	if (ret < 0)
 		note_write_error(r, ret);
 }
 
+
 static void record_loop(struct rec *r)
 {
 	uint64_t now = now_mono_ns(), next_tick = now + TICK_MS * 1000000ull;
 	uint64_t last_all = now, drain_until = 0, last_events = 0;
-	uint64_t last_status = now;
+	uint64_t last_status = now, wake = UINT64_MAX, last_drain = now;
+	/* iowait pairs events of two CPUs: each read whole more often */
+	bool trig_drain = trig_wants_sched(env.trig);
+	bool all;
 	bool status = on_terminal();
 	int ret;
 
@@ -1396,10 +270,15 @@ static void record_loop(struct rec *r)
 		if (should_stop(r, now, &drain_until))
 			break;
 		ringbuf_wait(r->rb, poll_timeout(r, now, next_tick,
-						 drain_until));
+						 drain_until, trig_drain &&
+						 last_drain + TRIG_DRAIN_NS < wake ?
+						 last_drain + TRIG_DRAIN_NS : wake));
 		now = now_mono_ns();
-		ret = ringbuf_read(r->rb, now - last_all >= FLUSH_NS);
-		if (!ret && now - last_all >= FLUSH_NS) {
+		all = now - last_all >= FLUSH_NS;
+		if (all || (trig_drain && now - last_drain >= TRIG_DRAIN_NS))
+			last_drain = now;
+		ret = ringbuf_read(r->rb, last_drain == now);
+		if (!ret && all) {
 			last_all = now;
 			/* what is older than FLUSH_NS reaches the file */
 			ringbuf_lock(r->rb);
@@ -1413,6 +292,12 @@ static void record_loop(struct rec *r)
 		}
 		if (r->cw)
 			note_compat_exec(r);
+		if (r->bb)
+			wake = blackbox_tick(r, now_mono_ns());
+		if (env.rotate && !r->write_err && rot_due(r))
+			rotate(r);
+		if (r->write_err)
+			break;
 		if (now >= next_tick) {
 			next_tick = now + TICK_MS * 1000000ull;
 			if (status)
@@ -1457,13 +342,27 @@ static int setup(struct rec *r)
 		names_setup(&r->names, &r->plan, r->ri.ti, env.verbose);
 		names_add_to_plan(&r->names, &r->plan);
 		collect_limits(r, lim, true);
-		for (i = 0; i < 3 && lim[i] && !env.quiet; i++)
+		for (i = 0; i < 3 && lim[i] && !env.quiet; i++) {
 			warning("%s", lim[i]);
+			snprintf(r->limits_said[i], sizeof(r->limits_said[i]),
+				 "%s", lim[i]);
+		}
 		if (env.verbose)
 			names_print(&r->names, stderr);
 	}
 	if (plan_enable(&r->plan, r->ri.ti) < 0)
 		return -1;
+	if (trig_count(env.trig) && trig_setup(env.trig, r->ri.ti, &r->plan) < 0)
+		return -1;
+	r->inos = inoset_new();
+	if (!env.no_inode_names && inoset_setup(r->inos, r->ri.ti) < 0)
+		return -1;
+	if (env.snapshot_dir) {
+		r->bb = bb_open(env.snapshot_dir, env.keep, env.keep_bytes,
+				env.pid_file, env.trig);
+		if (!r->bb)
+			return -1;
+	}
 	if (r->plan.compat_armed) {
 		r->cw = compat_watch_start(&r->plan, r->ri.ti);
 		if (!r->cw) {
@@ -1481,8 +380,13 @@ static int setup(struct rec *r)
 	o.long_size = r->long_size;
 	o.batch_bytes = batch;
 	o.flush_ns = FLUSH_NS;
+	o.drain_ns = trig_wants_sched(env.trig) ? TRIG_DRAIN_NS : 0;
 	o.zstd_level = env.level;
 	o.flight_bytes = env.flight;
+	o.trig = trig_count(env.trig) ? env.trig : NULL;
+	o.mono_clock = !strcmp(r->ri.clock, "mono");
+	o.inos = inoset_events(r->inos) ? r->inos : NULL;
+	o.flight_keep = env.snapshot_dir != NULL;
 	r->w = iorec_writer_new(r->out_fd, env.level, 0);
 	if (!r->w)
 		return error("out of memory");
@@ -1500,8 +404,18 @@ static int setup(struct rec *r)
 		uint64_t before = iorec_writer_written(r->w) +
 				  iorec_writer_pending(r->w);
 
+		self.inos = NULL;	/* names are the end's */
+
 		ret = snapshot_write(r->w, IOREC_SNAP_START, &self);
-		if (!ret && env.max_size) {
+		if (!ret && env.max_size && env.rotate) {
+			/* room for the trailer, as below */
+			uint64_t snap = iorec_writer_written(r->w) +
+					iorec_writer_pending(r->w) - before;
+			uint64_t room = snap + snap / 4 + 32768;
+
+			r->rot_limit = env.max_size > room ?
+				       env.max_size - room : 0;
+		} else if (!ret && env.max_size) {
 			/*
 			 * Keep room under -S for the trailer: the end
 			 * snapshot is about as large as the start one, plus
@@ -1524,6 +438,8 @@ static int setup(struct rec *r)
 		return -1;
 	if (env.command && release_command(r) < 0)
 		return -1;
+	if (env.rotate)
+		return rot_start(r);
 	return 0;
 }
 
@@ -1540,6 +456,19 @@ static void stop(struct rec *r)
 	if (r->write_err)
 		return;
 	ret = ringbuf_finish(r->rb);
+	if (!ret && r->bb) {
+		/* a trigger still waiting for its --post, or SIGUSR1 */
+		if (snap_signal || r->snap_wanted || r->trig_pending) {
+			while (bb_busy(r->bb))
+				usleep(20000);
+			if (r->trig_pending)
+				take_snapshot(r, &r->fire, NULL, true);
+			else
+				take_snapshot(r, NULL, "asked for (SIGUSR1)",
+					      true);
+		}
+		return;
+	}
 	if (!ret)
 		ret = write_trailer(r);
 	if (ret < 0)
@@ -1554,6 +483,9 @@ static void summary(struct rec *r)
 	int cpu;
 
 	ringbuf_totals(r->rb, &t);
+	if (env.rotate)
+		note("rotation: %u files of at most about %.1f MB, the newest %u kept; the last is %s",
+		     r->rot_index, mb(env.max_size), env.keep, r->cur_path);
 	note("recorded %.1f s (%s) to %s: %llu events, %.1f MB raw -> %.1f MB file (%.1fx), %llu lost",
 	     secs, r->reason, out_name(r), (unsigned long long)t.events,
 	     mb(t.raw_bytes), mb(written),
@@ -1577,24 +509,36 @@ static void summary(struct rec *r)
 	if (t.limit_dropped_pages)
 		note("size limit: %llu pages read after the limit were not written",
 		     (unsigned long long)t.limit_dropped_pages);
-	if (env.flight)
+	if (env.flight && !r->bb)
 		note("flight recorder: kept the newest data, discarded %llu older chunks",
 		     (unsigned long long)t.flight_discarded);
+	if (r->bb)
+		note("black box: %llu snapshots taken, %llu trigger firings without one (cool-down)",
+		     (unsigned long long)r->snapshots,
+		     (unsigned long long)r->suppressed);
 	{
 		const char *lim[3];
 
 		collect_limits(r, lim, true);
+		/* each once: those the start warned of are not repeated */
 		for (cpu = 0; cpu < 3 && lim[cpu]; cpu++)
-			warning("limit of this recording: %s", lim[cpu]);
+			if (strcmp(lim[cpu], r->limits_said[0]) &&
+			    strcmp(lim[cpu], r->limits_said[1]) &&
+			    strcmp(lim[cpu], r->limits_said[2]))
+				warning("limit of this recording: %s", lim[cpu]);
 	}
 }
 
 static void rec_release(struct rec *r)
 {
+	bb_close(r->bb);
+	r->bb = NULL;
 	compat_watch_stop(r->cw);
 	r->cw = NULL;
 	ringbuf_close(r->rb);
 	r->rb = NULL;
+	inoset_free(r->inos);
+	r->inos = NULL;
 	instance_destroy(&r->ri);
 	names_destroy(&r->names);
 	if (r->exec_pipe >= 0)
@@ -1614,6 +558,11 @@ static void rec_release(struct rec *r)
 		iorec_writer_flush(r->w);
 	iorec_writer_free(r->w);
 	r->w = NULL;
+	iorec_writer_free(r->meta_w);
+	r->meta_w = NULL;
+	if (r->cur_fd >= 0)
+		close(r->cur_fd);
+	r->cur_fd = -1;
 	if (r->out_fd >= 0 && !r->out_stdout)
 		close(r->out_fd);
 	r->out_fd = -1;
@@ -1686,12 +635,15 @@ int main(int argc, char **argv)
 
 	memset(&r, 0, sizeof(r));
 	r.out_fd = -1;
+	r.cur_fd = -1;
 	r.exec_pipe = -1;
 	r.go_pipe = -1;
 	util_progname = "iorec";
 	ret = parse_args(argc, argv);
 	if (ret >= 0)
 		return ret;
+	if (env.snapshot_request)
+		return bb_request(env.pid_file, 60000000000ull) < 0 ? 1 : 0;
 	if (tracefs_ready() < 0)
 		return 1;
 	if (!env.buffer_given)
@@ -1754,6 +706,7 @@ cleanup:
 	if (r.child)
 		reap_child(&r);
 	rec_release(&r);
+	trig_free(env.trig);
 	free(env.events);
 	return ret;
 }

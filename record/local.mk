@@ -2,11 +2,20 @@
 bin_PROGRAMS += iorec
 iorec_SOURCES = \
 	record/record.h \
+	record/iorec-int.h \
 	record/iorec.c \
+	record/options.c \
+	record/check.c \
+	record/meta.c \
+	record/child.c \
+	record/snapjob.c \
 	record/profile.c \
 	record/instance.c \
 	record/snapshot.c \
 	record/ringbuf.c \
+	record/blackbox.c \
+	record/trigger.c \
+	record/inodes.c \
 	record/compat.c \
 	record/taskfilter.c \
 	record/names.c \

@@ -36,6 +36,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -242,7 +243,7 @@ static void try_strings(struct names *n, const struct plan *p)
 
 static bool kprobes_supported(void)
 {
-	return tracefs_file_exists(NULL, "kprobe_events");
+	return trace_path_exists("kprobe_events");
 }
 
 static void try_kprobe(struct names *n, const struct plan *p,
@@ -278,7 +279,7 @@ static void try_kprobe(struct names *n, const struct plan *p,
 			    p->compat_mode == COMPAT_RAW)
 				n->compat = true;
 			snprintf(n->result[NS_KPROBE], sizeof(n->result[0]),
-				 "yes: kprobe %s:kopen on %s(), path=+0(%s):ustring; every program%s",
+				 "yes: kprobe %s:kopen on %s(), path=+0(%s):ustring; every program%s; costs an event per open",
 				 n->group, funcs[i], reg,
 				 n->compat ? ", 32-bit ones too" : "");
 			return;
@@ -332,6 +333,45 @@ static void try_exec_abi(struct names *n, const struct plan *p,
 /* ------------------------------------------------------------------ */
 /* eprobe */
 
+/*
+ * Does eprobe @event of our group read the path an open passes?  Some
+ * kernels (Debian 12's 6.1 among them) take a syscall event's "const
+ * char *" field for a string of the record and give the probe's ustring
+ * fetch a wrong address: every path is empty.  Tried in a scratch
+ * instance of its own (iorecp-PID, removed at once): an openat of a path
+ * that does not exist, whose event must carry it.  1 yes, 0 no, -1 the
+ * test could not be made (then the probe is trusted).
+ */
+static int eprobe_reads_paths(const struct names *n, const char *event)
+{
+	struct tracefs_instance *ti;
+	char name[64], path[96], *text;
+	int ret = -1;
+
+	snprintf(name, sizeof(name), INSTANCE_PROBE_PREFIX "%d", (int)getpid());
+	snprintf(path, sizeof(path), "/nonexistent/iorec-eprobe-check-%d-%ld",
+		 (int)getpid(), (long)now_mono_ns());
+	ti = tracefs_instance_create(name);
+	if (!ti)
+		return -1;
+	if (enable_in(ti, n->group, event) == 0 &&
+	    tracefs_trace_on(ti) == 0) {
+		int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+
+		if (fd >= 0)
+			close(fd);
+		tracefs_trace_off(ti);
+		tracefs_event_file_write(ti, n->group, event, "enable", "0");
+		text = tracefs_instance_file_read(ti, "trace", NULL);
+		if (text)
+			ret = strstr(text, path) != NULL;
+		free(text);
+	}
+	tracefs_instance_destroy(ti);
+	tracefs_instance_free(ti);
+	return ret;
+}
+
 static void try_eprobe(struct names *n, const struct plan *p,
 		       struct tracefs_instance *inst)
 {
@@ -344,7 +384,7 @@ static void try_eprobe(struct names *n, const struct plan *p,
 	int err = 0, ok = 0, tried = 0;
 	size_t i;
 
-	if (!tracefs_dir_exists(NULL, "events/syscalls")) {
+	if (!trace_path_exists("events/syscalls")) {
 		snprintf(n->result[NS_EPROBE], sizeof(n->result[0]),
 			 "no: no syscalls:* events to attach to (kernel without CONFIG_FTRACE_SYSCALLS)");
 		return;
@@ -352,8 +392,7 @@ static void try_eprobe(struct names *n, const struct plan *p,
 	for (i = 0; i < ARRAY_SIZE(targets); i++) {
 		char fetch[64];
 
-		if (!tracefs_event_file_exists(NULL, "syscalls",
-					       targets[i].event, "format"))
+		if (!trace_event_exists("syscalls", targets[i].event))
 			continue;
 		tried++;
 		snprintf(fetch, sizeof(fetch), "path=+0($%s):ustring",
@@ -373,6 +412,12 @@ static void try_eprobe(struct names *n, const struct plan *p,
 			 !tried ? "no syscalls:sys_enter_open* events" :
 			 err == ENOENT || err == EINVAL || err == ENODEV ?
 			 "kernel without CONFIG_EPROBE_EVENTS" : strerror(err));
+		return;
+	}
+	if (trace_event_exists(n->group, "eopenat") &&
+	    eprobe_reads_paths(n, "eopenat") == 0) {
+		snprintf(n->result[NS_EPROBE], sizeof(n->result[0]),
+			 "no: this kernel's eprobes read no path: an openat of a known path gave an empty one, a bug of some 6.x kernels");
 		return;
 	}
 	n->used[NS_EPROBE] = true;
@@ -687,7 +732,7 @@ static void try_uprobe(struct names *n, const struct plan *p,
 	int i, lib = 0, total = 0, err = 0, k_aio;
 	size_t used = 0;
 
-	if (!tracefs_file_exists(NULL, "uprobe_events")) {
+	if (!trace_path_exists("uprobe_events")) {
 		snprintf(n->result[NS_UPROBE], sizeof(n->result[0]),
 			 "no: kernel without CONFIG_UPROBE_EVENTS");
 		return;
@@ -719,7 +764,7 @@ static void try_uprobe(struct names *n, const struct plan *p,
 	n->native = true;
 	k_aio = uprobe_libaio(n, p, inst, &err);
 	snprintf(n->result[NS_UPROBE], sizeof(n->result[0]),
-		 "yes: %d uprobes %s:libc_* on %.300s; dynamically linked programs of that C library only%s",
+		 "yes: %d uprobes %s:libc_* on %.240s; dynamically linked programs of that C library only%s; a trap per call, up to 1 s to remove at the end",
 		 total, n->group, n->uprobe_libs,
 		 k_aio ? "; libaio_io_submit on libaio (its requests' files)" :
 		 "; no libaio found (libaio requests are on no file)");
@@ -840,10 +885,24 @@ const char *names_limit(const struct names *n, const struct plan *p)
 	bool compat = p->compat_mode == COMPAT_SHADOW ||
 		      p->compat_mode == COMPAT_RAW;
 
+	static char why[sizeof(n->result[0]) + 128];
+
 	if (!(p->profiles & PROFILE_IO))
 		return NULL;
-	if (!n->native && !n->compat)
+	if (!n->native && !n->compat) {
+		/* why: what the sources asked for said, the first that failed */
+		for (int i = 0; i < n->norder; i++) {
+			enum name_src s = n->order[i];
+
+			if (s < NS_SNAPSHOT && (n->allowed & (1u << s)) &&
+			    !strncmp(n->result[s], "no: ", 4)) {
+				snprintf(why, sizeof(why), "files opened during the recording are named only from the fd snapshots and inodes (%s: %s)",
+					 src_words[s], n->result[s] + 4);
+				return why;
+			}
+		}
 		return "files opened during the recording are named only from the fd snapshots and inodes";
+	}
 	if (compat && !n->compat)
 		return "files opened by 32-bit programs during the recording are named only from the fd snapshots and inodes";
 	if (n->used[NS_UPROBE] && !n->used[NS_KPROBE] && !n->used[NS_EPROBE] &&

@@ -76,6 +76,8 @@ static const struct event_def profile_events[] = {
 	  "no ext4 fsync breakdown" },
 	{ "ext4", "ext4_writepages", NULL, PROFILE_IO, false,
 	  "no ext4 writeback per inode" },
+	{ "ext4", "ext4_allocate_inode", NULL, PROFILE_IO, true,
+	  "a freed inode number given to a new file is told only by its birth time (a clock tick's precision)" },
 	{ "ext4", "ext4_writepages_result", NULL, PROFILE_IO, false,
 	  "no ext4 pages written per inode" },
 	{ "jbd2", "jbd2_start_commit", NULL, PROFILE_IO, false,
@@ -98,6 +100,8 @@ static const struct event_def profile_events[] = {
 	  "thread renames (comm changes) are not followed" },
 	{ "task", "task_newtask", NULL, PROFILE_IO, true,
 	  "new tasks are known only from sched_process_fork" },
+	{ "cgroup", "cgroup_attach_task", NULL, PROFILE_IO, true,
+	  "moves between cgroups during the recording are not seen (the start snapshot's cgroups and fork inheritance stand)" },
 	{ "filemap", "mm_filemap_add_to_page_cache", NULL, PROFILE_IO, true,
 	  "no inode of buffered reads" },
 	/*
@@ -153,7 +157,7 @@ static struct plan_event *plan_add(struct plan *p, const char *system,
 
 static bool event_exists(const char *system, const char *name)
 {
-	return tracefs_event_file_exists(NULL, system, name, "format");
+	return trace_event_exists(system, name);
 }
 
 /* Add @name (or its stand-in @alt) of @system, checking presence. */
@@ -322,7 +326,7 @@ static void plan_compat(struct plan *p)
 
 static void plan_add_syscalls(struct plan *p, bool raw)
 {
-	bool have = tracefs_dir_exists(NULL, "events/syscalls");
+	bool have = trace_path_exists("events/syscalls");
 	size_t i;
 
 	p->raw_forced = raw;
@@ -433,7 +437,7 @@ int plan_build(struct plan *p, unsigned int profiles, char **user_events,
 {
 	int i;
 
-	if (!tracefs_dir_exists(NULL, "events"))
+	if (!trace_path_exists("events"))
 		return error("%s/events not found: this kernel has no trace events (enable CONFIG_TRACING and CONFIG_EVENT_TRACING)",
 			     tracefs_tracing_dir());
 	p->profiles = profiles;

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 
+#include "iorec-format.h"
 #include "sbuf.h"
 #include "util.h"
 
@@ -359,6 +360,8 @@ int names_remove_stale(bool verbose);
 #define GROUP_PREFIX	"iorec_"
 /* The instance of the 32-bit exec watcher (compat.c). */
 #define INSTANCE_EXEC_PREFIX	"iorecx-"
+/* The scratch instance that tries a file-name probe (names.c). */
+#define INSTANCE_PROBE_PREFIX	"iorecp-"
 /*
  * stale_owner - the pid of a name iorec gave a tracefs object, prefix and
  * pid ("iorec-1234", "iorec_1234"), when that process is gone (and is not
@@ -378,6 +381,14 @@ struct rec_instance {
  * Returns 0, or -1 after printing the one-line error.
  */
 int tracefs_ready(void);
+/*
+ * Whether REL (a file or folder under tracefs's top level) or the event
+ * SYSTEM:NAME exists, by the path tracefs_ready() found: libtracefs's
+ * own tracefs_*_exists(NULL, ...) read /proc/mounts again at every call
+ * (250 times in a recording of 1 s, a sixth of its CPU).
+ */
+bool trace_path_exists(const char *rel);
+bool trace_event_exists(const char *system, const char *name);
 /* Remove instances iorec-PID whose PID is dead.  Returns how many. */
 int instance_remove_stale(bool verbose);
 /*
@@ -404,10 +415,14 @@ int instance_cpu_stats(struct rec_instance *ri, int cpu, struct sbuf *sb,
 /* ------------------------------------------------------------------ */
 /* snapshot.c: the context snapshot */
 
+struct inoset;
+
 struct snap_self {
 	pid_t pid;
 	const char *out_dev;	/* "major:minor", or "" for a pipe */
 	unsigned long long out_ino;
+	struct inoset *inos;	/* end snapshots: its inode lines; or NULL */
+	bool rotated;		/* a rotation's file: inoset_lines() cached */
 };
 
 /*
@@ -424,6 +439,13 @@ void snapshot_build(struct sbuf *sb, const struct snap_self *self);
 int snapshot_write(struct iorec_writer *w, uint32_t phase,
 		   const struct snap_self *self);
 
+/*
+ * snapshot_write_end - the end snapshot and saved_cmdlines (when readable)
+ * to @w, the first part of every recording's trailer; the caller adds the
+ * STATS and END chunks.  Returns 0 or a negative iorec_error.
+ */
+int snapshot_write_end(struct iorec_writer *w, const struct snap_self *self);
+
 /* ------------------------------------------------------------------ */
 /* ringbuf.c: reading the per-CPU buffers in batches */
 
@@ -435,10 +457,17 @@ struct ringbuf_opts {
 	int long_size;
 	size_t batch_bytes;	/* raw bytes per batch, per CPU */
 	uint64_t flush_ns;	/* cut a batch at least this often */
+	uint64_t drain_ns;	/* read every CPU's partial page this often
+				   (0: flush_ns) */
 	int zstd_level;
 	uint64_t flight_bytes;	/* 0: write through; else keep last N bytes */
 	int threads;		/* reader threads (CPU groups); <= 1: none,
 				   the main loop reads */
+	struct trig *trig;	/* evaluated on every event read, or NULL */
+	bool mono_clock;	/* the trace clock is CLOCK_MONOTONIC's */
+	struct inoset *inos;	/* fed every event read, or NULL */
+	bool flight_keep;	/* ringbuf_finish() leaves the kept chunks
+				   in memory (snapshots), not in the writer */
 };
 
 /* The nice value of the reader threads (and of the main loop). */
@@ -503,9 +532,207 @@ void ringbuf_totals(const struct ringbuf *rb, struct ringbuf_totals *t);
  * and counted, and ringbuf_limit_reached() turns true.
  */
 void ringbuf_set_data_limit(struct ringbuf *rb, uint64_t limit);
+/*
+ * ringbuf_set_writer - from now on, DATA chunks go to @w (rotation); the
+ * caller holds ringbuf_lock().  Returns the writer used until now.
+ */
+struct iorec_writer *ringbuf_set_writer(struct ringbuf *rb,
+					struct iorec_writer *w);
 bool ringbuf_limit_reached(const struct ringbuf *rb);
+/* A copy of one kept flight chunk (ringbuf_flight_copy()). */
+struct flight_copy {
+	uint8_t desc[IOREC_DATA_DESC_LEN];
+	uint8_t *z;
+	size_t zlen;
+	size_t raw_len;
+};
+
+/*
+ * ringbuf_flight_copy - the flight recorder's window as it is now: in the
+ * main-loop mode, every CPU's partial page and batch is read and cut
+ * first (with reader threads, the batches they have cut: up to flush_ns
+ * older).  Returns the copies, oldest first (free with
+ * flight_copy_free()), and their number in *n; NULL with *n = 0 on an
+ * empty window; *err gets 0 or the writer error a reader met.
+ */
+struct flight_copy *ringbuf_flight_copy(struct ringbuf *rb, size_t *n,
+					int *err);
+void flight_copy_free(struct flight_copy *fc, size_t n);
 /* Pages of @cpu read so far, and of those, pages flagged with lost events. */
 void ringbuf_cpu_pages(const struct ringbuf *rb, int cpu, uint64_t *pages,
 		       uint64_t *missed);
+
+/* ------------------------------------------------------------------ */
+/* trigger.c: the black box's triggers */
+
+enum trig_kind { TRIG_D2C, TRIG_FSYNC, TRIG_THROTTLE, TRIG_IOWAIT,
+		 TRIG_LOST };
+
+struct trig_cond {
+	enum trig_kind kind;
+	uint64_t thresh_ns;	/* fires above it (0 for lost) */
+	uint64_t window_ns;	/* iowait: over this long (default 10 s) */
+	char text[32];		/* as given: "fsync>500ms" */
+};
+
+/* What fired: the first firing since the last trig_take(). */
+struct trig_fire {
+	char cond[32];		/* the condition's text */
+	uint64_t ts;		/* trace time of the request or call start */
+	uint64_t value_ns;	/* the time measured (0 for lost) */
+	int pid;		/* who issued it (0: unknown) */
+	int cpu;
+	char call[16];		/* fsync or fdatasync ("" otherwise) */
+	int fd;			/* the call's fd (-1: none) */
+	uint32_t dev;		/* a request's kernel dev_t (0: none) */
+	uint64_t sector;	/* and its first sector and bytes */
+	uint64_t bytes;
+	char detail[160];	/* one sentence */
+};
+
+struct trig;
+
+struct trig *trig_new(void);
+/* Free; accepts NULL. */
+void trig_free(struct trig *t);
+/*
+ * trig_parse - add a condition: "d2c>DURATION", "fsync>DURATION",
+ * "throttle>DURATION" or "lost".  Returns 0, or -1 when it is none.
+ */
+int trig_parse(struct trig *t, const char *cond);
+int trig_count(const struct trig *t);
+/* Does a condition need the scheduler's events (iowait: profile iowait)? */
+bool trig_wants_sched(const struct trig *t);
+const struct trig_cond *trig_cond_at(const struct trig *t, int i);
+/*
+ * trig_setup - resolve the event ids and field offsets the conditions
+ * need from the format files of @inst (libtraceevent), once: fsync
+ * through syscalls:sys_enter/exit_fsync and _fdatasync, or under
+ * --raw-syscalls through raw_syscalls and their numbers.  A condition
+ * whose events this kernel lacks is turned off with a warning saying
+ * why (the black box still answers SIGUSR1).  Returns 0, or -1 when
+ * memory is short.
+ */
+int trig_setup(struct trig *t, struct tracefs_instance *inst,
+	       const struct plan *p);
+/* The snapshot writer's thread: its fsyncs never fire. */
+void trig_set_writer_tid(struct trig *t, int tid);
+/* One event (the record's data) read from @cpu at trace time @ts. */
+void trig_event(struct trig *t, const void *data, uint64_t ts, int cpu);
+/*
+ * trig_progress - every event of @cpu up to @ts has been read (the CPUs'
+ * pages come in no common order: the conditions that pair events of two
+ * CPUs, iowait's, take them in time order up to the slowest CPU's).
+ */
+void trig_progress(struct trig *t, int cpu, uint64_t ts);
+/* An event being written as its CPU is read is at most this old. */
+#define TRIG_SETTLE_NS	(10 * 1000000ull)
+/* How often the CPUs are read whole for trig_progress() (iowait). */
+#define TRIG_DRAIN_NS	(200 * 1000000ull)
+/* A page of @cpu flagged with lost events. */
+void trig_lost(struct trig *t, uint64_t ts, int cpu);
+/* The first firing since the last call, if any. */
+bool trig_take(struct trig *t, struct trig_fire *out);
+/* Every firing so far, taken or not. */
+uint64_t trig_fired_count(struct trig *t);
+
+/* ------------------------------------------------------------------ */
+/* inodes.c: names of the inodes that had I/O, through the file system */
+
+struct inoset *inoset_new(void);
+void inoset_free(struct inoset *s);
+/*
+ * inoset_setup - resolve the ids and the device and inode fields of the
+ * events of @inst that carry an inode (ext4 fsync and writepages, page
+ * cache adds, dirtied inodes and folios).  Returns 0 or -1.
+ */
+int inoset_setup(struct inoset *s, struct tracefs_instance *inst);
+/* How many of those events the recording has (0: no names this way). */
+int inoset_events(const struct inoset *s);
+/* Called by the readers for every event: keep its inode, if it has one. */
+void inoset_event(struct inoset *s, const void *data, uint64_t ts, int cpu);
+/*
+ * inoset_lines - the snapshot's "inode" lines (docs/iorec.5): each inode
+ * kept, opened by handle on its mount and named, for at most @budget_ns;
+ * then one "inodes" line of counts.  @cached (a rotation's files): the
+ * lines of inodes an earlier call named are repeated as they were, and
+ * only the new ones named, so that each file costs its own inodes and
+ * not the whole recording's.  Safe while the readers run.
+ */
+void inoset_lines(struct inoset *s, struct sbuf *sb, uint64_t budget_ns,
+		  bool cached);
+/* The longest an end snapshot spends naming inodes (then it stops). */
+#define INODE_NAMES_BUDGET_NS	(2 * 1000000000ull)
+/*
+ * ... and a rotation's, whose names are taken while the main loop, the
+ * reader on one or two CPUs, waits: 13,600 inodes took 0.4 s each time,
+ * and a busy machine's buffers overflowed at every rotation.  What is
+ * not named in time is named by the next rotation's.
+ */
+#define INODE_NAMES_ROTATE_NS	(100 * 1000000ull)
+/* iorec --check: whether this kernel and file system give these names. */
+void inoset_check(struct tracefs_instance *inst, char *buf, size_t size);
+
+/* ------------------------------------------------------------------ */
+/* blackbox.c: snapshots of the flight window into a directory */
+
+/* One snapshot to write, built by the main loop; bb_submit() owns it. */
+struct bb_snap {
+	char tag[24];		/* in the file name: "signal", "fsync" */
+	int meta_fd;		/* the recording's metadata (a memory file) */
+	uint64_t meta_len;	/* its bytes that are whole chunks */
+	char *header_extra;	/* key=value lines added to the header */
+	struct flight_copy *fc;	/* the window's DATA chunks */
+	size_t nfc;
+	char *stats;		/* STATS text */
+	size_t stats_len;
+	char *end_text;		/* END text */
+	struct snap_self self;
+	int level;
+	char log[640];		/* the log line's end: what fired */
+};
+
+/*
+ * meta_copy - append to @w (a new writer) the chunks of the metadata
+ * memory file @meta_fd up to @meta_len, the header's text followed by
+ * @header_extra ("key=value\n" lines).  Returns 0 or a negative
+ * iorec_error.
+ */
+int meta_copy(int meta_fd, uint64_t meta_len, const char *header_extra,
+	      struct iorec_writer *w);
+
+struct blackbox;
+
+/*
+ * bb_open - make the snapshot directory @dir (writable, or NULL after an
+ * error line) and write @pidfile ("PID\nDIR\n"; NULL: none; a failure is
+ * a warning).  Keep at most @keep snapshots (0: any number) and
+ * @keep_bytes of them (0: no bound).  @trig (may be NULL) learns the
+ * writer thread, whose fsyncs must not fire.
+ */
+struct blackbox *bb_open(const char *dir, unsigned int keep,
+			 uint64_t keep_bytes, const char *pidfile,
+			 struct trig *trig);
+/* The directory, made absolute. */
+const char *bb_dir(const struct blackbox *bb);
+/*
+ * bb_submit - write @s (freed here) by a thread of its own, or here when
+ * @wait.  Returns 0, or -1 when a snapshot is still being written (@s is
+ * dropped).  Each snapshot logs one line, and removes the oldest past
+ * the limits.
+ */
+int bb_submit(struct blackbox *bb, struct bb_snap *s, bool wait);
+bool bb_busy(const struct blackbox *bb);
+/* CLOCK_MONOTONIC ns when the last snapshot ended (0: none yet). */
+uint64_t bb_done_mono(const struct blackbox *bb);
+void bb_snap_free(struct bb_snap *s);
+/* Wait for the writer, remove the pid file, free; accepts NULL. */
+void bb_close(struct blackbox *bb);
+/*
+ * bb_request - iorec --snapshot: signal the recorder of @pidfile
+ * (SIGUSR1) and wait up to @timeout_ns for its new snapshot, whose path
+ * is printed.  Returns 0, or -1 after one error line.
+ */
+int bb_request(const char *pidfile, uint64_t timeout_ns);
 
 #endif /* IOREC_RECORD_H */

@@ -113,6 +113,15 @@ void ringbuf_set_data_limit(struct ringbuf *rb, uint64_t limit)
 	rb->data_limit = limit;
 }
 
+struct iorec_writer *ringbuf_set_writer(struct ringbuf *rb,
+					struct iorec_writer *w)
+{
+	struct iorec_writer *old = rb->w;
+
+	rb->w = w;
+	return old;
+}
+
 bool ringbuf_limit_reached(const struct ringbuf *rb)
 {
 	return GET(&rb->limit_reached);
@@ -406,6 +415,13 @@ static int page_add(struct rb_group *g, struct rb_cpu *c, int n)
 	missed = kbuffer_missed_events(g->kbuf);
 	for (data = kbuffer_read_event(g->kbuf, &ts); data;
 	     data = kbuffer_next_event(g->kbuf, &ts)) {
+		if (rb->o.trig) {
+			if (missed && !events)
+				trig_lost(rb->o.trig, ts, c->cpu);
+			trig_event(rb->o.trig, data, ts, c->cpu);
+		}
+		if (rb->o.inos)
+			inoset_event(rb->o.inos, data, ts, c->cpu);
 		if (!c->have_ts) {
 			c->first_ts = ts;
 			c->have_ts = true;
@@ -413,6 +429,8 @@ static int page_add(struct rb_group *g, struct rb_cpu *c, int n)
 		c->last_ts = ts;
 		events++;
 	}
+	if (rb->o.trig && events)
+		trig_progress(rb->o.trig, c->cpu, c->last_ts);
 	if (!events && !missed)
 		return 0;
 	if (!c->npages)
@@ -452,6 +470,10 @@ static int cpu_drain(struct rb_group *g, struct rb_cpu *c, bool partial,
 		if (ret < 0)
 			return ret;
 	}
+	/* all of it read: every event up to now (the trace clock's mono) */
+	if (g->rb->o.trig && partial && i < max && g->rb->o.mono_clock)
+		trig_progress(g->rb->o.trig, c->cpu,
+			      now_mono_ns() - TRIG_SETTLE_NS);
 	return 0;
 }
 
@@ -501,7 +523,8 @@ static void *group_main(void *arg)
 {
 	struct rb_group *g = arg;
 	struct ringbuf *rb = g->rb;
-	int timeout = (int)(rb->o.flush_ns / 1000000);
+	uint64_t every = rb->o.drain_ns ? rb->o.drain_ns : rb->o.flush_ns;
+	int timeout = (int)(every / 1000000);
 
 	raise_priority();
 	g->last_all = now_mono_ns();
@@ -516,7 +539,7 @@ static void *group_main(void *arg)
 		if (g->pfd[g->ncpus].revents)
 			break;
 		now = now_mono_ns();
-		all = now - g->last_all >= rb->o.flush_ns;
+		all = now - g->last_all >= every;
 		if (all)
 			g->last_all = now;
 		ret = group_read(g, all);
@@ -619,7 +642,7 @@ int ringbuf_finish(struct ringbuf *rb)
 				return ret;
 		}
 	}
-	if (!rb->o.flight_bytes)
+	if (!rb->o.flight_bytes || rb->o.flight_keep)
 		return 0;
 	for (fc = rb->head; fc; fc = fc->next) {
 		ret = iorec_writer_add_compressed(rb->w, IOREC_CHUNK_DATA,
@@ -629,6 +652,54 @@ int ringbuf_finish(struct ringbuf *rb)
 			return ret;
 	}
 	return 0;
+}
+
+/* Read every CPU's partial page and cut every batch (main-loop mode). */
+static int cut_all(struct ringbuf *rb)
+{
+	struct rb_group *g = &rb->g[0];
+	int i, ret;
+
+	ret = group_read(g, true);
+	for (i = 0; !ret && i < g->ncpus; i++)
+		ret = batch_cut(g, &g->cpus[i]);
+	return ret;
+}
+
+struct flight_copy *ringbuf_flight_copy(struct ringbuf *rb, size_t *n,
+					int *err)
+{
+	struct flight_chunk *fc;
+	struct flight_copy *out;
+	size_t i = 0, count = 0;
+
+	*n = 0;
+	*err = rb->threaded ? GET(&rb->err) : cut_all(rb);
+	if (*err < 0)
+		return NULL;
+	ringbuf_lock(rb);
+	for (fc = rb->head; fc; fc = fc->next)
+		count++;
+	out = count ? xcalloc(count, sizeof(*out)) : NULL;
+	for (fc = rb->head; fc; fc = fc->next, i++) {
+		memcpy(out[i].desc, fc->desc, sizeof(fc->desc));
+		out[i].z = xmalloc(fc->zlen);
+		memcpy(out[i].z, fc->z, fc->zlen);
+		out[i].zlen = fc->zlen;
+		out[i].raw_len = fc->raw_len;
+	}
+	ringbuf_unlock(rb);
+	*n = count;
+	return out;
+}
+
+void flight_copy_free(struct flight_copy *fc, size_t n)
+{
+	size_t i;
+
+	for (i = 0; fc && i < n; i++)
+		free(fc[i].z);
+	free(fc);
 }
 
 void ringbuf_totals(const struct ringbuf *rb, struct ringbuf_totals *t)

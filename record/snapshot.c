@@ -22,8 +22,14 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <tracefs.h>
+
+#include "cgname.h"
 #include "iorec-format.h"
 #include "record.h"
+
+#define PATH_MAX_SNAP	4096
+
 
 /* Start a line "kind" and add each of the NULL-terminated fields. */
 static void add_line(struct sbuf *sb, const char *kind, ...)
@@ -185,7 +191,7 @@ static void add_mount_line(struct sbuf *sb, char *line)
 	if (!f[0] || !f[1])
 		return;
 	add_line(sb, "mount", f[2], unoctal(f[1]), unoctal(f[4]), f[0], f[5],
-		 f[7] ? f[7] : "", NULL);
+		 f[7] ? f[7] : "", unoctal(f[3]), NULL);
 }
 
 static void add_mounts(struct sbuf *sb)
@@ -386,6 +392,24 @@ struct walk {
 	struct sbuf *cmd;	/* one command line buffer for all processes */
 	const char *dir;	/* /proc/PID, for its threads and fds */
 	const char *pid;
+	struct seen *seen;	/* what the processes' lines named */
+};
+
+/*
+ * The mount namespaces (other than iorec's) and the container ids the
+ * processes are in: each namespace's mount table and each container's
+ * name are written once, after the processes.
+ */
+struct seen {
+	unsigned long long self_ns;
+	struct seen_ns {
+		unsigned long long ino;
+		int pid;		/* one process in it */
+	} *ns;
+	size_t nns, ans;
+	char (*ids)[CGNAME_ID_LEN + 1];
+	const char **runtimes;
+	size_t nids, aids;
 };
 
 /* Call fn for each entry of path whose name is a number (pid, tid, fd). */
@@ -453,10 +477,67 @@ static void add_fd(const struct walk *w, const char *fd)
 	add_line(w->sb, "fd", w->pid, fd, dev, ino, flags, pos, target, NULL);
 }
 
+static void seen_id(struct seen *s, const char *id, const char *runtime);
+
+/*
+ * "cgroup PID HIERARCHY CONTROLLERS PATH" for each line of
+ * /proc/PID/cgroup (v2: "0::/path"; v1: one per hierarchy), and the
+ * container ids the paths name.
+ */
+static void add_cgroups(const struct walk *w)
+{
+	char path[640], *text, *line, *save = NULL;
+
+	snprintf(path, sizeof(path), "%s/cgroup", w->dir);
+	if (read_whole_file(path, &text) < 0)
+		return;
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(line, ':'), *c2, id[CGNAME_ID_LEN + 1];
+		const char *rt;
+
+		if (!c1 || !(c2 = strchr(c1 + 1, ':')))
+			continue;
+		*c1 = *c2 = '\0';
+		add_line(w->sb, "cgroup", w->pid, line, c1 + 1, c2 + 1, NULL);
+		rt = cgname_container(c2 + 1, id);
+		if (rt)
+			seen_id(w->seen, id, rt);
+	}
+	free(text);
+}
+
+/* "mntns PID INODE": the mount namespace of the process. */
+static void add_mntns(const struct walk *w)
+{
+	char path[640], ino[32];
+	struct seen *s = w->seen;
+	struct stat st;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/ns/mnt", w->dir);
+	if (stat(path, &st) < 0)
+		return;
+	snprintf(ino, sizeof(ino), "%llu", (unsigned long long)st.st_ino);
+	add_line(w->sb, "mntns", w->pid, ino, NULL);
+	if (st.st_ino == s->self_ns)
+		return;
+	for (i = 0; i < s->nns; i++)
+		if (s->ns[i].ino == st.st_ino)
+			return;
+	if (s->nns == s->ans) {
+		s->ans = s->ans ? 2 * s->ans : 16;
+		s->ns = xrealloc(s->ns, s->ans * sizeof(*s->ns));
+	}
+	s->ns[s->nns].ino = st.st_ino;
+	s->ns[s->nns++].pid = atoi(w->pid);
+}
+
 static void add_process(const struct walk *all, const char *pid)
 {
 	char dir[64], path[96], comm[64], ppid_s[32], exe[4096];
-	struct walk w = { .sb = all->sb, .dir = dir, .pid = pid };
+	struct walk w = { .sb = all->sb, .dir = dir, .pid = pid,
+			  .seen = all->seen };
 	struct sbuf *sb = all->sb;
 	long ppid;
 	ssize_t n;
@@ -478,18 +559,175 @@ static void add_process(const struct walk *all, const char *pid)
 		if (abi != ABI_UNKNOWN)
 			add_line(sb, "abi", pid, abi_name(abi), NULL);
 	}
+	add_cgroups(&w);
+	add_mntns(&w);
 	snprintf(path, sizeof(path), "%s/task", dir);
 	each_number(path, &w, add_thread);
 	snprintf(path, sizeof(path), "%s/fd", dir);
 	each_number(path, &w, add_fd);
 }
 
+/*
+ * "nsmount NS_INODE MAJ:MIN ROOT MOUNTPOINT FSTYPE": the mount table of
+ * a mount namespace other than iorec's, from /proc/PID/mountinfo of one
+ * process in it, so that a path seen inside is also shown as the host's.
+ */
+static void add_ns_mounts(struct sbuf *sb, const struct seen_ns *ns)
+{
+	char path[64], nsino[32], *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/mountinfo", ns->pid);
+	snprintf(nsino, sizeof(nsino), "%llu", ns->ino);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	while (getline(&line, &cap, f) > 0) {
+		char *fld[6], *tok, *save = NULL, *sep = strstr(line, " - ");
+		int n = 0;
+
+		if (!sep)
+			continue;
+		*sep = '\0';
+		for (tok = strtok_r(line, " ", &save); tok && n < 5;
+		     tok = strtok_r(NULL, " ", &save))
+			fld[n++] = tok;
+		save = NULL;
+		tok = strtok_r(sep + 3, " ", &save);
+		if (n < 5 || !tok)
+			continue;
+		add_line(sb, "nsmount", nsino, fld[2], unoctal(fld[3]),
+			 unoctal(fld[4]), tok, NULL);
+	}
+	free(line);
+	fclose(f);
+}
+
+/*
+ * The directory under which the container runtimes keep their state:
+ * "" (the host's /var/lib), or IOREC_CONTAINER_STATE_ROOT, a fake root
+ * the tests make (DIR/var/lib/docker/..., DIR/var/lib/containers/...).
+ */
+static const char *state_root(void)
+{
+	const char *r = getenv("IOREC_CONTAINER_STATE_ROOT");
+
+	return r ? r : "";
+}
+
+/*
+ * The name of container id in the runtime's state on the host (Docker:
+ * containers/ID/config.v2.json "Name"; Podman: the "names" of its entry
+ * in storage/overlay-containers/containers.json) into name.
+ */
+static bool container_name(const char *runtime, const char *id, char *name,
+			   size_t size)
+{
+	char path[PATH_MAX_SNAP], *text;
+	const char *p;
+	bool ok = false;
+
+	if (!strcmp(runtime, "docker"))
+		snprintf(path, sizeof(path),
+			 "%s/var/lib/docker/containers/%s/config.v2.json",
+			 state_root(), id);
+	else
+		snprintf(path, sizeof(path), "%s/var/lib/containers/storage/"
+			 "overlay-containers/containers.json", state_root());
+	if (read_whole_file(path, &text) < 0)
+		return false;
+	if (!strcmp(runtime, "docker")) {
+		ok = cgname_json_string(text, "Name", name, size) != NULL;
+	} else {
+		char qid[CGNAME_ID_LEN + 3];
+
+		snprintf(qid, sizeof(qid), "\"%s\"", id);
+		p = strstr(text, qid);
+		ok = p && cgname_json_string(p, "names", name, size);
+	}
+	free(text);
+	if (ok && name[0] == '/')	/* Docker's "/name" */
+		memmove(name, name + 1, strlen(name));
+	return ok && *name;
+}
+
+/* Note container id of runtime unless it is there. */
+static void seen_id(struct seen *s, const char *id, const char *runtime)
+{
+	for (size_t i = 0; i < s->nids; i++)
+		if (!strcmp(s->ids[i], id))
+			return;
+	if (s->nids == s->aids) {
+		s->aids = s->aids ? 2 * s->aids : 16;
+		s->ids = xrealloc(s->ids, s->aids * sizeof(*s->ids));
+		s->runtimes = xrealloc(s->runtimes,
+				       s->aids * sizeof(*s->runtimes));
+	}
+	snprintf(s->ids[s->nids], sizeof(s->ids[0]), "%s", id);
+	s->runtimes[s->nids++] = runtime;
+}
+
+/*
+ * Every container the runtimes' state on the host lists, so that one
+ * whose processes came and went during the recording is named too.
+ */
+static void state_ids(struct seen *s)
+{
+	char path[PATH_MAX_SNAP], *text, id[CGNAME_ID_LEN + 8];
+	struct dirent *de;
+	const char *p;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "%s/var/lib/docker/containers",
+		 state_root());
+	if ((d = opendir(path))) {
+		while ((de = readdir(d)))
+			if (strlen(de->d_name) == CGNAME_ID_LEN)
+				seen_id(s, de->d_name, "docker");
+		closedir(d);
+	}
+	snprintf(path, sizeof(path), "%s/var/lib/containers/storage/"
+		 "overlay-containers/containers.json", state_root());
+	if (read_whole_file(path, &text) < 0)
+		return;
+	for (p = text; (p = cgname_json_string(p, "id", id, sizeof(id)));)
+		if (strlen(id) == CGNAME_ID_LEN)
+			seen_id(s, id, "podman");
+	free(text);
+}
+
+/* "container ID RUNTIME NAME" for each container a process was in. */
+static void add_containers(struct sbuf *sb, struct seen *s)
+{
+	state_ids(s);
+	for (size_t i = 0; i < s->nids; i++) {
+		char name[256];
+
+		if (!container_name(s->runtimes[i], s->ids[i], name,
+				    sizeof(name)))
+			name[0] = '\0';
+		add_line(sb, "container", s->ids[i], s->runtimes[i], name,
+			 NULL);
+	}
+}
+
 static void add_processes(struct sbuf *sb)
 {
 	struct sbuf cmd = SBUF_INIT_FATAL;
-	struct walk w = { .sb = sb, .cmd = &cmd };
+	struct seen seen = { 0 };
+	struct walk w = { .sb = sb, .cmd = &cmd, .seen = &seen };
+	struct stat st;
 
+	if (stat("/proc/self/ns/mnt", &st) == 0)
+		seen.self_ns = st.st_ino;
 	each_number("/proc", &w, add_process);
+	for (size_t i = 0; i < seen.nns; i++)
+		add_ns_mounts(sb, &seen.ns[i]);
+	add_containers(sb, &seen);
+	free(seen.ns);
+	free(seen.ids);
+	free(seen.runtimes);
 	sbuf_release(&cmd);
 }
 
@@ -513,6 +751,10 @@ void snapshot_build(struct sbuf *sb, const struct snap_self *self)
 	add_diskstats(sb);
 	add_processes(sb);
 	add_self(sb, self);
+	if (self->inos)
+		inoset_lines(self->inos, sb, self->rotated ?
+			     INODE_NAMES_ROTATE_NS : INODE_NAMES_BUDGET_NS,
+			     self->rotated);
 }
 
 int snapshot_write(struct iorec_writer *w, uint32_t phase,
@@ -529,5 +771,21 @@ int snapshot_write(struct iorec_writer *w, uint32_t phase,
 	ret = iorec_writer_add(w, IOREC_CHUNK_SNAPSHOT, NULL, 0, sb.buf,
 			       sb.len, true);
 	sbuf_release(&sb);
+	return ret;
+}
+
+int snapshot_write_end(struct iorec_writer *w, const struct snap_self *self)
+{
+	int size = 0, ret;
+	char *text;
+
+	ret = snapshot_write(w, IOREC_SNAP_END, self);
+	text = ret ? NULL : tracefs_instance_file_read(NULL, "saved_cmdlines",
+							&size);
+	if (text) {
+		ret = iorec_writer_add(w, IOREC_CHUNK_CMDLINES, NULL, 0, text,
+				       (size_t)size, true);
+		free(text);
+	}
 	return ret;
 }

@@ -62,8 +62,17 @@ trap cleanup EXIT
 # The lists of ARCH are needed once (apt-get download finds nothing before).
 if ! ls /var/lib/apt/lists/*_binary-"${arch}"_Packages* >/dev/null 2>&1 ||
    ! apt-cache show "libc6:$arch" >/dev/null 2>&1; then
-	echo "cross-sysroot: apt-get update (lists of $arch)" >&2
-	apt-get update -q >/dev/null
+	# A mirror caught mid-sync fails an index with a hash mismatch
+	# ("Some index files failed to download"): a later try gets a
+	# consistent set, so try three times, then go on if ARCH's C
+	# library is known (apt-get download says what is missing).
+	for try in 1 2 3; do
+		echo "cross-sysroot: apt-get update (lists of $arch, try $try)" >&2
+		apt-get update -q >/dev/null && break
+		[ "$try" = 3 ] || sleep $((try * 20))
+	done
+	apt-cache show "libc6:$arch" >/dev/null 2>&1 ||
+		{ echo "cross-sysroot: no package lists for $arch after 3 tries of apt-get update; check the apt sources and network, then run again" >&2; exit 1; }
 fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/cross-sysroot.XXXXXX")

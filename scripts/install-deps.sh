@@ -38,5 +38,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 echo "install-deps: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
+# a mirror caught mid-sync fails one index ("File has unexpected size ...
+# Mirror sync in progress?") and apt-get update exits 1 with the rest
+# fetched: the install below says whether what is needed was found
+apt-get update -q >/dev/null ||
+	echo "install-deps: apt-get update reported errors (above); installing from the lists it has" >&2
 apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

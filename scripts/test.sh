@@ -87,7 +87,8 @@ run_distcheck() {
 		PASS|XFAIL) pass=$((pass + 1)) ;;
 		SKIP) skip=$((skip + 1)) ;;
 		*) fail=$((fail + 1))
-		   log=$(find "$dir" -path "*/_build/sub/$t.log" 2>/dev/null | head -1)
+		   # automake's log of tests/x.sh is tests/x.log
+		   log=$(find "$dir" \( -path "*/_build/sub/${t%.sh}.log" -o -path "*/_build/sub/$t.log" \) 2>/dev/null | head -1)
 		   [ -z "$log" ] || { echo "---- $t.log"; tail -40 "$log"; } ;;
 		esac
 	done < <(sed -n 's/^\(PASS\|FAIL\|SKIP\|XFAIL\|XPASS\|ERROR\): \([^ ]*\).*/\1: \2/p' \

@@ -4,7 +4,7 @@ report-findings-rules.sh check the findings with.
 
 usage: python3 tests/findings-query.py FILE EXPR
 
-EXPR sees f (the findings, in order), r (rule -> its findings),
+EXPR sees f (the findings, in order), re, r (rule -> its findings),
 names(x, kind) (the names of finding x's entities of that kind) and
 one(rule, kind=name, ...) (the first finding of the rule naming all those
 entities, or None).  When EXPR is true, its value is printed (a finding:
@@ -12,6 +12,7 @@ its sentence) and the exit status is 0; when false, every finding is
 listed on stderr, to show what was found instead, and the status is 1.
 """
 import json
+import re
 import sys
 
 f = json.load(open(sys.argv[1]))['findings']

@@ -25,22 +25,24 @@ tests_test_fmt_util_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
 tests_test_fmt_util_LDADD = formats/libiorecfmt.a $(CMOCKA_LIBS)
 
 TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
-	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
+	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-mend.sh tests/test-repro.sh \
 	tests/test-integrity.sh
 EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
-	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-repro.sh \
+	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-mend.sh tests/test-repro.sh \
 	tests/test-integrity.sh tests/corrupt/make-corrupt.py tests/corrupt/make-damage.py \
 	tests/iorecfile.py
 # the tracefs text of the recordings the C tests make up
-EXTRA_DIST += tests/ftrace-text.h tests/tracedat-walk.h tests/README.md
+EXTRA_DIST += tests/ftrace-text.h tests/tracedat-walk.h tests/README.md tests/lsan.supp
 
 TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh tests/test-width.sh tests/test-csv.sh tests/test-hist-units.sh \
-	tests/test-json-schema.sh tests/test-findings.sh tests/test-dump-filters.sh \
-	tests/test-wa-sums.sh tests/test-diff-signif.sh
+	tests/test-json-schema.sh tests/test-findings.sh tests/test-dump-filters.sh tests/test-inode-names.sh tests/test-dump-expr.sh tests/test-dump-json-raw.sh tests/test-readme-excerpts.sh \
+	tests/test-wa-sums.sh tests/test-diff-signif.sh tests/test-diff-pairing.sh tests/test-consistency.sh \
+	tests/test-by.sh
+EXTRA_DIST += tests/test-consistency.sh tests/consistency/check-views.py tests/check-findings-by.py
 EXTRA_DIST += tests/test-json-schema.sh tests/test-width.sh tests/test-csv.sh tests/test-hist-units.sh tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh \
-	tests/test-findings.sh tests/findings-query.py tests/test-dump-filters.sh \
-	tests/test-wa-sums.sh tests/test-diff-signif.sh \
-	docs/schema-render.py
+	tests/test-findings.sh tests/findings-query.py tests/test-dump-filters.sh tests/test-inode-names.sh tests/test-dump-expr.sh tests/test-dump-json-raw.sh tests/test-readme-excerpts.sh \
+	tests/test-wa-sums.sh tests/test-diff-signif.sh tests/test-diff-pairing.sh \
+	tests/test-by.sh docs/schema-render.py
 
 # Rewrite the expected outputs of the golden tests after an intended change.
 golden-update: ioreport$(EXEEXT)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-damage.sh - one flipped byte, one lying length and one bad zstd
+# test-damage.sh - two flipped bytes, one lying length and one bad zstd
 # frame, each in one chunk in the middle of a real sample: ioreport reads
 # on after the damage (at least 90 % of the events, every event of the
 # other CPU), info lists the one region with its offset, CPU and time

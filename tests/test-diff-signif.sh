@@ -34,7 +34,7 @@ for sec, rows in d["sections"].items():
 			if k.endswith("_ns") and m.get("significant") and m.get("delta") is not None and abs(m["delta"]) < 10000:
 				bad += 1
 				print("%s %s %s: %s starred" % (sec, r["key"], k, m), file=sys.stderr)
-			if sec == "devices" and k == "q2d_p50_ns" and r["key"].split()[0] in unmeasured and \
+			if sec == "devices" and k == "i2d_p50_ns" and r["key"].split()[0] in unmeasured and \
 			   (m.get("before") is not None or m.get("after") is not None):
 				bad += 1
 				print("%s %s: I2D compared where not measurable: %s" % (sec, r["key"], m), file=sys.stderr)

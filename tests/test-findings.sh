@@ -45,6 +45,74 @@ check story002-dirty-default "dd throttled below vm.dirty_bytes' threshold" \
 check story002-dirty-tuned "the tuned background threshold" \
 	"(x := one('dirty-throttling', process='dd')) and abs(x['numbers']['background_thresh_bytes'] - 80740352) < 0.02 * 80740352"
 
+# issue 25: a finding's sentence never contradicts its own numbers or
+# the view it cites.
+# story 000's card is bimodal (half its writes under 1 ms, half over
+# 20 ms): no mean of the small writes "each" beside that
+check story000-sqlite-before "a bimodal device's finding states no mean per write as if each took it" \
+	"(x := one('small-scattered-writes', device='loop1')) and 'bimodal' in x['sentence'] and not re.search(r'took [0-9.]+ (us|ms|s)( on average)? each', x['sentence']) and not re.search(r'took [0-9.]+ (us|ms|s) on average', x['sentence'])"
+# hass read 7.1 MiB through its calls; its 23.8 MiB of block reads are
+# said as what the devices read for it, not as part of what it read
+check story000-sqlite-before "hass's read-misses: what it read vs what the devices read for it" \
+	"(x := one('read-misses', process='hass')) and 'of what it read' not in x['sentence'] and x['evidence']['read_bytes'] == 7448956 and '7.1 MiB' in x['sentence'] and '23.8 MiB' in x['sentence']"
+# dd was throttled while dirty data peaked at 64.5 MiB, under the
+# 102 MiB threshold: not "past" it
+check story002-dirty-default "dd throttled under the dirty threshold is not said to be past it" \
+	"(x := one('dirty-throttling', process='dd')) and x['evidence']['max_dirty_bytes'] < x['evidence']['dirty_thresh_bytes_max'] and 'past the dirty threshold' not in x['sentence'] and '64.5 MiB' in x['sentence']"
+# a damaged file (one flipped byte): its gaps are the file's, so no
+# advice to record with a larger ring buffer; the fsync calls are the
+# processes view's (FSYNC), not only the timed ones
+python3 tests/corrupt/make-damage.py samples/story001-barrier.iorec "$tmp" >/dev/null ||
+	bad "make-damage.py failed"
+"$IOREPORT" findings --json "$tmp/flipped.iorec" >"$tmp/flipped.json" 2>/dev/null ||
+	bad "findings of a damaged file failed"
+"$IOREPORT" processes --json "$tmp/flipped.iorec" >"$tmp/flipped.procs" 2>/dev/null ||
+	bad "processes of a damaged file failed"
+python3 tests/findings-query.py "$tmp/flipped.json" \
+	"(x := one('lost-events')) and 'iorec -b' not in x['sentence'] and 'damaged' in x['sentence']" >/dev/null ||
+	bad "a damaged file's gaps advised a larger buffer"
+# caveats rank after the findings of time lost, and say "caveat" in JSON
+python3 tests/findings-query.py "$tmp/flipped.json" \
+	"[x['caveat'] for x in f] == sorted(x['caveat'] for x in f) and all((x['severity'] == 'caveat') == x['caveat'] for x in f) and f[-1]['caveat'] and not f[0]['caveat']" >/dev/null ||
+	bad "caveats do not rank after the findings, or their JSON severity is not caveat"
+n=$(python3 -c "import json,sys; print([p['fsyncs'] for p in json.load(open(sys.argv[1]))['processes'] if p['comm'] == 'bcfg2-server'][0])" "$tmp/flipped.procs")
+python3 tests/findings-query.py "$tmp/flipped.json" \
+	"(x := one('fsync', process='bcfg2-server')) and x['numbers']['fsync_calls'] == $n and ' $n ' in x['sentence']" >/dev/null ||
+	bad "the fsync finding of a damaged file counts other calls than processes' FSYNC ($n)"
+
+# findings --csv: one row per finding, the JSON's evidence in columns
+"$IOREPORT" findings --csv samples/story000-sqlite-before.iorec >"$tmp/f.csv" ||
+	bad "findings --csv failed"
+python3 - "$tmp/f.csv" "$tmp/story000-sqlite-before.json" <<'PY' || bad "findings --csv rows differ from the JSON's findings and evidence"
+import csv, json, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+f = json.load(open(sys.argv[2]))['findings']
+ok = len(rows) == len(f)
+for r, x in zip(rows, f):
+    ok = ok and r['rule'] == x['rule'] and r['severity'] == x['severity'] and r['sentence'] == x['sentence']
+    for k, v in (x['evidence'] or {}).items():
+        c = r.get(k if k != 'view' else 'view')
+        ok = ok and c is not None and (c == v if isinstance(v, str) else float(c) == v)
+sys.exit(0 if ok else 1)
+PY
+
+# the diff of story 000: the card's slow writes and hass's fsyncs are
+# still there in AFTER, under the rules' thresholds: not "gone"; the
+# time lost is the device's busy time, not the recording's length
+"$IOREPORT" diff --json samples/story000-sqlite-before.iorec samples/story000-sqlite-after.iorec >"$tmp/d0.json" ||
+	bad "ioreport diff --json story000 failed"
+python3 - "$tmp/d0.json" <<'PY' || bad "story 000 diff: a finding AFTER still has called gone, or a time lost that is the recording's length"
+import json, sys
+j = json.load(open(sys.argv[1]))
+ch = {c['rule']: c for c in j['findings']}
+dur = 5040188246
+ok = ch['fsync']['change'] == 'under-threshold' and ch['fsync']['after'] and ' 7 fsync' in ch['fsync']['after']
+dev = [c for c in j['findings'] if c['rule'] in ('small-scattered-writes', 'slow-device')]
+ok = ok and dev and dev[0]['change'] == 'under-threshold' and abs(dev[0]['delta_lost_ns']) < dur * 0.9
+ok = ok and not any(c['change'] == 'gone' for c in j['findings'])
+sys.exit(0 if ok else 1)
+PY
+
 # the diff of story 001: fsync latency and flushes beyond noise
 "$IOREPORT" diff --json samples/story001-barrier.iorec samples/story001-nobarrier.iorec >"$tmp/d.json" ||
 	bad "ioreport diff --json failed"

@@ -357,18 +357,21 @@ static void test_corruption(void **state)
 	iorec_put16(b + 8, 2);
 	expect(b, f.len, -IOREC_E_BAD_VERSION, 0, -1);
 
-	/* a flipped byte in a payload */
+	/* two damaged bytes in a payload (one is mended: test_mend_one) */
 	memcpy(b, f.buf, f.len);
 	b[c4 + IOREC_CHUNK_HEADER_LEN + 40] ^= 0x10;
+	b[c4 + IOREC_CHUNK_HEADER_LEN + 41] ^= 0x10;
 	expect(b, f.len, -IOREC_E_PAYLOAD_CRC, c4, 4);
 
-	/* a flipped byte in a chunk header */
+	/* two in a chunk header */
 	memcpy(b, f.buf, f.len);
 	b[c4 + 13] ^= 0x01;
+	b[c4 + 17] ^= 0x01;
 	expect(b, f.len, -IOREC_E_HEADER_CRC, c4, 4);
 
 	memcpy(b, f.buf, f.len);
 	b[c4] ^= 0xff;
+	b[c4 + 1] ^= 0xff;
 	expect(b, f.len, -IOREC_E_CHUNK_MAGIC, c4, 4);
 
 	/* a lying length, resealed: longer than the file */
@@ -456,6 +459,57 @@ static void test_random_damage(void **state)
 		if (err < 0 && n >= 0)
 			assert_true(eoff <= f.len);
 	}
+	free(b);
+	free(f.buf);
+}
+
+/*
+ * One damaged byte anywhere after the file header, of any value: every
+ * chunk is read whole, each payload equal to the intact file's, and the
+ * reader counts one mend at that byte's offset.
+ */
+static void test_mend_one(void **state)
+{
+	struct file f;
+	uint8_t *b;
+	unsigned int seed = 777;
+	int mended = 0;
+
+	(void)state;
+	make_file(&f);
+	b = malloc(f.len);
+	for (size_t pos = 16; pos < f.len; pos++) {
+		struct iorec_chunk c, o;
+		struct iorec_reader *r, *ro;
+		int fd, fdo, err, n = 0, ret;
+		uint64_t at = 0;
+
+		memcpy(b, f.buf, f.len);
+		b[pos] ^= (uint8_t)(1 + rand_r(&seed) % 255);
+		fd = mem_fd(b, f.len);
+		fdo = mem_fd(f.buf, f.len);
+		r = iorec_reader_open_fd(fd, &err);
+		ro = iorec_reader_open_fd(fdo, &err);
+		assert_non_null(r);
+		assert_non_null(ro);
+		while ((ret = iorec_reader_next(r, &c, true)) > 0) {
+			assert_int_equal(iorec_reader_next(ro, &o, true), 1);
+			assert_int_equal(c.type, o.type);
+			assert_int_equal(c.payload_len, o.payload_len);
+			assert_memory_equal(c.payload, o.payload, c.payload_len);
+			n++;
+		}
+		assert_int_equal(ret, 0);
+		assert_int_equal(n, f.nchunks);
+		assert_int_equal(iorec_reader_repairs(r, &at), 1);
+		assert_int_equal(at, pos);
+		mended++;
+		iorec_reader_close(r);
+		iorec_reader_close(ro);
+		close(fd);
+		close(fdo);
+	}
+	assert_int_equal(mended, (int)f.len - 16);
 	free(b);
 	free(f.buf);
 }
@@ -624,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_cut_real_sample),
 		cmocka_unit_test(test_corruption),
 		cmocka_unit_test(test_random_damage),
+		cmocka_unit_test(test_mend_one),
 		cmocka_unit_test(test_writer_enospc),
 		cmocka_unit_test(test_writer_version),
 		cmocka_unit_test(test_field_bounds),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # test-golden.sh - run every ioreport view (text and JSON) on every sample
-# recording and compare with the expected outputs in tests/golden/.
+# recording and compare with the expected outputs in tests/golden/: a
+# folder per sample (SAMPLE/VIEW_OPTIONS) and diff/ (BEFORE.AFTER[.OPTIONS]).
 #
 # `make golden-update` (GOLDEN_UPDATE=1) rewrites the expected files after
 # an intended change; review the diff before committing it.
@@ -16,6 +17,7 @@ samples=(samples/*.iorec samples/*.dat)
 compare() {
 	local exp="$gold/$1" out=$2
 	if [ "${GOLDEN_UPDATE:-0}" = 1 ]; then
+		mkdir -p "$(dirname "$exp")"
 		printf '%s\n' "$out" > "$exp"
 		return
 	fi
@@ -41,7 +43,7 @@ while read -r line; do
 		# shellcheck disable=SC2086
 		out=$("$IOREPORT" $view "$s" 2>&1); rc=$?
 		[ -n "$keep" ] && out=$(head -n "$keep" <<<"$out")
-		compare "$(basename "$s").${view// /_}" "$out
+		compare "$(basename "$s")/${view// /_}" "$out
 exit $rc"
 	done
 done < "$gold/VIEWS"
@@ -52,7 +54,7 @@ while read -r before after opts; do
 	[ -f "samples/$before" ] && [ -f "samples/$after" ] || continue
 	# shellcheck disable=SC2086
 	out=$("$IOREPORT" diff $opts "samples/$before" "samples/$after" 2>&1); rc=$?
-	compare "diff.${before%.iorec}.${after%.iorec}${opts:+.${opts// /_}}" "$out
+	compare "diff/${before%.iorec}.${after%.iorec}${opts:+.${opts// /_}}" "$out
 exit $rc"
 done < "$gold/DIFFS"
 [ "${GOLDEN_UPDATE:-0}" = 1 ] && { echo "golden files rewritten"; exit 0; }

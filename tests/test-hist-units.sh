@@ -5,7 +5,8 @@
 # from the JSON of the same view, not from the text), and with --interval
 # every interval has the histograms of its requests (iolatency's form):
 # in JSON the interval histograms of each device and operation add up,
-# bucket by bucket, to the whole recording's, and in text each interval
+# bucket by bucket, to the whole recording's (and their iostat busy time
+# to the whole's, device by device), and in text each interval
 # with requests prints one histogram per device and operation that had
 # a device time.
 set -u
@@ -64,6 +65,17 @@ for k, r in rows.items():
 	if got != want:
 		sys.exit("FAIL: %s: %s %s: the intervals' d2c buckets %s != the whole %s"
 			 % (name, k[0], k[1], sorted(got.items())[:4], sorted(want.items())[:4]))
+# the intervals' busy time (iostat's %util numerator) adds up to the
+# whole recording's, device by device: a request in flight across an
+# interval's end counts where it completes, the part before the end too
+busy = Counter()
+for s in ivl["intervals"]:
+	for r in s.get("iostat", []):
+		busy[r["dev"]] += r["busy_ns"]
+for r in whole.get("iostat", []):
+	if busy[r["dev"]] != r["busy_ns"]:
+		sys.exit("FAIL: %s: %s: the intervals' busy_ns add up to %d, the whole's %d"
+			 % (name, r["dev"], busy[r["dev"]], r["busy_ns"]))
 # the text: as many interval histograms as device and operation rows
 # with a device time
 n = sum(1 for l in open(d + "/ivl.text")

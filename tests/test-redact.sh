@@ -94,8 +94,9 @@ python3 - "$tmp/big.map" <<'EOF2' || bad "a new name was numbered among those re
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
 lines = lines[lines.index("path\ta\\tb\\nc\\\\d\tname-6001") + 1:]
+# name-N and nNN are numbered; zN (base 62) count the names that need one
 nums = [int(m.group(1)) for l in lines
-        if l.startswith("path\t") and (m := re.match(r"[a-z]*-?([0-9]+)", l.split("\t")[2]))]
+        if l.startswith("path\t") and (m := re.match(r"(?:name-|n)([0-9]+)$", l.split("\t")[2]))]
 assert nums and min(nums) > 6002, "new path names numbered %s" % nums[:5]
 EOF2
 
@@ -126,4 +127,57 @@ printf 'nonsense\n' > "$tmp/badmap"
 out=$("$IOREPORT" redact -m "$tmp/badmap" "$b" "$tmp/x.iorec" 2>&1); rc=$?
 [ $rc = 1 ] && grep -q 'badmap:1:' <<<"$out" || bad "a bad mapping: rc $rc, '$out'"
 "$IOREPORT" redact "$b" 2>/dev/null; [ $? = 2 ] || bad "redact with one file is not a usage error"
+
+# one pseudonym scheme: every path pseudonym of the samples' mappings is
+# name-N, nNN or zN and a kept file-type suffix; no part of a name (split at
+# . - _ and blanks, 3 characters or more) survives in its pseudonym but
+# that suffix ("iorec-samples.PDv0kK" once became "f9.PDv0kK");
+# home-assistant_v2.db, -wal and -journal keep one stem
+for s in samples/story000-sqlite-before.iorec samples/story001-barrier.iorec; do
+	rm -f "$tmp/scheme.map"
+	"$IOREPORT" redact -m "$tmp/scheme.map" "$s" "$tmp/scheme.iorec" || { bad "redact $s"; continue; }
+	python3 - "$tmp/scheme.map" <<'EOF2' || bad "$s: the pseudonyms of the mapping"
+import re, sys
+m = {}
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    f = line.rstrip("\n").split("\t")
+    if len(f) == 3 and f[0] == "path":
+        m[f[1]] = f[2]
+assert m, "no path in the mapping"
+scheme = re.compile(r"^(name-[0-9]+|n[0-9][0-9]+|z[0-9A-Za-z]+|[a-z0-9]+~[0-9]+|[a-z0-9]+\^[0-9A-Za-z]+)((\.[A-Za-z0-9]+)*(-wal|-shm|-journal)?)$")
+for name, p in m.items():
+    if name == p:
+        continue        # kept: two characters, a kernel thread
+    g = scheme.match(p)
+    assert g, "%r became %r, outside the scheme" % (name, p)
+    assert name.endswith(g.group(2)), "%r became %r: a suffix it has not" % (name, p)
+    rest = name[:len(name) - len(g.group(2))] if g.group(2) else name
+    for part in re.split(r"[-._ ]+", rest):
+        # (name: the scheme's own word)
+        assert len(part) < 3 or part == "name" or part not in p, \
+            "%r became %r: %r survives" % (name, p, part)
+fam = [n for n in m if re.search(r"\.db(-wal|-journal)?$", n)]
+stems = {}
+for n in fam:
+    base = re.sub(r"\.db(-wal|-journal)?$", "", n)
+    stems.setdefault(base, set()).add(re.sub(r"\.db(-wal|-journal)?$", "", m[n]))
+assert all(len(v) == 1 for v in stems.values()), "one stem, several pseudonyms: %s" % stems
+print("%d path pseudonyms of one scheme; database families: %s" % (len(m), {k: sorted(v) for k, v in stems.items()}))
+EOF2
+done
+# the scheme is said in the same words in redact --help, ioreport(1) and
+# the README
+python3 - "$IOREPORT" docs/ioreport.1 README.md <<'EOF2' || bad "the pseudonym scheme is not documented identically"
+import re, subprocess, sys
+def para(text):
+    t = " ".join(text.split())
+    i = t.find("Pseudonyms: ")
+    j = t.find(" are kept.", i)
+    assert i >= 0 and j > i, "no 'Pseudonyms: ...' paragraph"
+    return t[i:j]
+h = para(subprocess.run([sys.argv[1], "redact", "--help"], capture_output=True, text=True).stdout)
+man = para(re.sub(r"\\f[BIRP]", "", open(sys.argv[2]).read().replace("\\-", "-")))
+readme = para(open(sys.argv[3]).read())
+assert h == man == readme, "help: %s\nman: %s\nREADME: %s" % (h, man, readme)
+EOF2
 exit $fail

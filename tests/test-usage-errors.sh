@@ -3,7 +3,8 @@
 # command of both programs: exit 2, nothing on standard output, and a
 # first line "PROG: error: ..." naming the option as it was typed (a
 # missing argument: "... wants an argument"; an unknown one: "unknown
-# option '...'"), never getopt's own messages.  The options that take an
+# option '...'"), on one line that ends naming the --help to run, never
+# getopt's own messages nor the whole help.  The options that take an
 # argument are read from each command's --help, so a new one is checked
 # without a change here.
 set -u
@@ -32,6 +33,8 @@ expect() {
 	if [ "$rc" != 2 ] || [ -s "$T/out" ] ||
 	   ! head -n 1 "$T/err" | grep -qF -- "$name: error: " ||
 	   ! head -n 1 "$T/err" | grep -qF -- "$want" ||
+	   [ "$(wc -l <"$T/err")" != 1 ] ||
+	   ! grep -qF -- "--help' for the options)" "$T/err" ||
 	   grep -qE 'unrecognized option|requires an argument|invalid option' "$T/err"; then
 		bad "$name $*: exit $rc, stdout $(wc -c <"$T/out") bytes, stderr '$(head -n 2 "$T/err" | tr '\n' '|')' (wanted '$want')"
 	fi

@@ -111,6 +111,14 @@ struct blk_request {
 	uint64_t insert_ts;	/* 0 when not seen (issued directly) */
 	uint64_t issue_ts;	/* 0 when not seen */
 	uint64_t complete_ts;
+	/*
+	 * The bios merged into it whose queueing was seen (btt's M after
+	 * its Q), each counted once: how many, and the sums of their Q2C
+	 * (queued -> this completion), Q2M (queued -> merged) and M2D
+	 * (merged -> this issue), ns
+	 */
+	uint32_t mbios;
+	uint64_t mq2c_ns, mq2m_ns, mm2d_ns;
 	int insert_pid;		/* task that queued it, -1 unknown */
 	int issue_pid;
 	char comm[16];		/* the comm field of the insert (else issue) event */

@@ -131,6 +131,10 @@ static const struct row_def defs[] = {
 	{ ROW("task", "task_rename", DK_RENAME),
 	  .fields = { "pid", NULL, "newcomm" },
 	  .count = F(TASK_PID), .absent = F(TASK_PID) },
+	{ ROW("cgroup", "cgroup_attach_task", DK_CGROUP_ATTACH),
+	  .fields = { "pid", "dst_root", "dst_path" },
+	  .count = F(TASK_PID) | F(TASK_PID2),
+	  .absent = F(TASK_PID) | F(TASK_PID2) },
 	{ ROW("writeback", "writeback_dirty_folio", DK_DIRTY_FOLIO),
 	  .cap = CAP(dirty_events),
 	  .fields = { "name", "ino" } },
@@ -148,6 +152,8 @@ static const struct row_def defs[] = {
 	{ ROW("ext4", "ext4_sync_file_enter", DK_FSYNC_ENTER),
 	  .cap = CAP(ext4_events),
 	  .fields = { "dev", "ino", "datasync" } },
+	{ ROW("ext4", "ext4_allocate_inode", DK_INODE_ALLOC),
+	  .fields = { "dev", "ino" } },
 	{ ROW("ext4", "ext4_sync_file_exit", DK_FSYNC_EXIT),
 	  .fields = { "ret" } },
 	{ ROW("jbd2", "jbd2_start_commit", DK_COMMIT_START),
@@ -798,6 +804,7 @@ static void decode_task(struct decoder *d, const struct row *r,
 		t->clone_flags = u64_at(d, r, TASK_FLAGS, ev, NULL);
 		break;
 	case DK_FORK:
+	case DK_CGROUP_ATTACH:
 		t->pid2 = (int)s64_at(d, r, TASK_PID2, ev, NULL);
 		break;
 	case DK_EXEC:
@@ -938,6 +945,7 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 	case DK_EXEC:
 	case DK_EXIT:
 	case DK_RENAME:
+	case DK_CGROUP_ATTACH:
 		decode_task(d, r, ev, out);
 		if (d->cx.mode && r->kind == DK_FORK)
 			compat_fork(&d->cx, out->task.pid, out->task.pid2);
@@ -965,6 +973,7 @@ bool decode_event(struct decoder *d, const struct source_event *ev,
 	case DK_FILEMAP:
 	case DK_WRITEPAGES:
 	case DK_FSYNC_ENTER:
+	case DK_INODE_ALLOC:
 		out->inode.dev = (uint32_t)u64_at(d, r, INO_DEV, ev, &out->bad);
 		out->inode.ino = u64_at(d, r, INO_INO, ev, &out->bad);
 		out->inode.datasync = u64_at(d, r, INO_DATASYNC, ev, NULL) != 0;

@@ -46,6 +46,8 @@ enum dec_kind {
 	DK_EXEC,		/* sched_process_exec: .task (pid, old_pid, comm) */
 	DK_EXIT,		/* sched_process_exit: .task (pid, group_dead) */
 	DK_RENAME,		/* task_rename: .task (pid, comm) */
+	DK_CGROUP_ATTACH,	/* cgroup_attach_task: .task (pid, pid2 =
+				   dst_root, comm = dst_path) */
 	DK_PATH_HINT,		/* a libc uprobe with the path string: .path */
 	/* page cache, writeback, ext4, jbd2 */
 	DK_DIRTY_FOLIO,		/* writeback_dirty_folio (or _page): .inode */
@@ -74,6 +76,7 @@ enum dec_kind {
 	DK_AIO_SUBMIT,		/* iorec's uprobe on libaio's io_submit: .aio */
 	DK_URING_REGISTER,	/* io_uring_register: .uring (ctx, opcode,
 				   fd = nr_files, res = ret) */
+	DK_INODE_ALLOC,		/* ext4_allocate_inode: .inode (a new file) */
 	DK_NR
 };
 

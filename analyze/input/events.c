@@ -8,9 +8,12 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <traceevent/event-parse.h>
 #include <traceevent/trace-seq.h>
@@ -19,6 +22,7 @@
 #include "base/err.h"
 #include "sbuf.h"
 #include "input/meta.h"
+#include "input/ftrace-guard.h"
 #include "input/source.h"
 #include "input/source-priv.h"
 
@@ -286,33 +290,10 @@ int source_field_u64(const struct source_field *f,
 	/* the common case without libtraceevent's general path */
 	p = (const char *)ev->data + field->offset;
 	swap = field_swap(field);
-	switch (field->size) {
-	case 1:
-		*val = *(const uint8_t *)p;
+	if (field->size == 1 || field->size == 2 || field->size == 4 ||
+	    field->size == 8) {
+		*val = ftrace_num_swap(p, field->size, swap);
 		return 0;
-	case 2: {
-		uint16_t x;
-
-		memcpy(&x, p, 2);
-		*val = swap ? __builtin_bswap16(x) : x;
-		return 0;
-	}
-	case 4: {
-		uint32_t x;
-
-		memcpy(&x, p, 4);
-		*val = swap ? __builtin_bswap32(x) : x;
-		return 0;
-	}
-	case 8: {
-		uint64_t x;
-
-		memcpy(&x, p, 8);
-		*val = swap ? __builtin_bswap64(x) : x;
-		return 0;
-	}
-	default:
-		break;
 	}
 	if (tep_read_number_field(field, ev->data, &v))
 		return -1;
@@ -509,6 +490,46 @@ bool source_field_is_string(const struct source_field *f)
 	return strstr(field->type, "char") != NULL;
 }
 
+const struct source_field *source_field_next(struct source *src, int id,
+					     const struct source_field *prev)
+{
+	const struct tep_format_field *f;
+	struct tep_event *e;
+
+	if (prev) {
+		f = ((const struct tep_format_field *)prev)->next;
+	} else {
+		e = tep_find_event(src->tep, id);
+		f = e ? e->format.fields : NULL;
+	}
+	return (const struct source_field *)f;
+}
+
+const char *source_field_name(const struct source_field *f)
+{
+	return ((const struct tep_format_field *)f)->name;
+}
+
+enum source_field_kind source_field_kind(const struct source_field *f,
+					 int *nelem)
+{
+	const struct tep_format_field *field = (const struct tep_format_field *)f;
+	unsigned int es = field->elementsize;
+
+	*nelem = 0;
+	if (source_field_is_string(f))
+		return SOURCE_FIELD_STRING;
+	if (field->flags & TEP_FIELD_IS_DYNAMIC)
+		return SOURCE_FIELD_BYTES;
+	if (field->flags & TEP_FIELD_IS_ARRAY) {
+		if (es == 1 || es == 2 || es == 4 || es == 8)
+			*nelem = (int)field->arraylen;
+		return *nelem ? SOURCE_FIELD_ARRAY : SOURCE_FIELD_BYTES;
+	}
+	return field->flags & TEP_FIELD_IS_SIGNED ? SOURCE_FIELD_SIGNED :
+	       SOURCE_FIELD_UNSIGNED;
+}
+
 /* Does the print argument tree a read field `name`? */
 static bool arg_uses_field(const struct tep_print_arg *a, const char *name)
 {
@@ -557,4 +578,235 @@ long source_event_print_divisor(struct source *src, int id, const char *field)
 	struct tep_event *e = tep_find_event(src->tep, id);
 
 	return e ? find_divisor(e->print_fmt.args, field) : 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Event filters: libtraceevent's (source.h) */
+
+struct source_filter {
+	struct source *src;
+	struct tep_event_filter *tf;
+};
+
+struct source_filter *source_filter_new(struct source *src)
+{
+	struct source_filter *f = an_calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->src = src;
+	f->tf = tep_filter_alloc(src->tep);
+	if (!f->tf) {
+		free(f);
+		return NULL;
+	}
+	return f;
+}
+
+/* A character of an event name or of a regular expression of names. */
+static bool name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || (c && strchr("_*.?[]^$|", c));
+}
+
+/*
+ * expr with the SYS:EVENT of its event list written SYS/EVENT, as
+ * libtraceevent wants them.  The list is what comes before the last ':'
+ * that only names, ',', '/', ':' and blanks precede, when there are two
+ * such (SYS:EVENT: EXPR), or all of expr when it is only that
+ * (SYS:EVENT,...); a ':' in it between two name characters is a SYS:EVENT.
+ */
+static char *slash_systems(const char *expr)
+{
+	char *s = an_strdup(expr);
+	size_t i, list = 0, colons = 0;
+
+	if (!s)
+		return NULL;
+	for (i = 0; s[i] && (name_char(s[i]) || strchr(",/: \t", s[i])); i++)
+		if (s[i] == ':') {
+			colons++;
+			list = i;
+		}
+	if (!s[i])
+		list = i;
+	else if (colons < 2)
+		return s;
+	for (i = 1; i + 1 < list; i++)
+		if (s[i] == ':' && name_char(s[i - 1]) && name_char(s[i + 1]))
+			s[i] = '/';
+	return s;
+}
+
+/*
+ * libtraceevent's message msg on one line into why (n bytes): it writes
+ * the expression, a line with a caret under the place, then the error;
+ * the error and the place as "at character N: TEXT".
+ */
+static void filter_message(const char *msg, char *why, size_t n)
+{
+	const char *l2 = strchr(msg, '\n'), *l3 = l2 ? strchr(l2 + 1, '\n') : NULL;
+	const char *caret = l2 ? strchr(l2 + 1, '^') : NULL;
+	size_t len;
+
+	if (!l3 || !caret || caret > l3) {
+		snprintf(why, n, "%s", msg);
+		for (char *p = why; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		return;
+	}
+	len = strcspn(l3 + 1, "\n");
+	snprintf(why, n, "%.*s at character %d of '%.*s'", (int)len, l3 + 1,
+		 (int)(caret - (l2 + 1)), (int)(l2 - msg), msg);
+}
+
+/*
+ * s with each glob comparison FIELD ~ "GLOB" (the kernel's filter
+ * grammar) written FIELD =~ "^REGEX$", the regular expression
+ * libtraceevent matches: * is .*, ? is ., [...] as it is, the other
+ * characters of regular expressions escaped.  Takes s; NULL when out of
+ * memory.
+ */
+static char *globs_to_regex(char *s)
+{
+	size_t len = strlen(s);
+	char *d = malloc(2 * len + 4 * (len / 2 + 1) + 1), *p = d;
+	bool quote = false;
+
+	if (!d) {
+		free(s);
+		return NULL;
+	}
+	for (size_t i = 0; s[i]; i++) {
+		if (s[i] == '"' && (!i || s[i - 1] != '\\'))
+			quote = !quote;
+		if (quote || s[i] != '~' || (i && strchr("=!", s[i - 1]))) {
+			*p++ = s[i];
+			continue;
+		}
+		*p++ = '=';
+		*p++ = '~';
+		while (s[i + 1] == ' ' || s[i + 1] == '\t')
+			*p++ = s[++i];
+		if (s[i + 1] != '"')
+			continue;
+		i += 2;
+		*p++ = '"';
+		*p++ = '^';
+		for (bool cls = false; s[i] && s[i] != '"'; i++) {
+			if (cls || s[i] == '[') {
+				cls = s[i] != ']' || (cls && p[-1] == '[');
+				*p++ = s[i];
+			} else if (s[i] == '*') {
+				*p++ = '.';
+				*p++ = '*';
+			} else if (s[i] == '?') {
+				*p++ = '.';
+			} else if (s[i] == '\\' && s[i + 1]) {
+				*p++ = s[i++];
+				*p++ = s[i];
+			} else {
+				if (strchr(".^$+(){}|", s[i]))
+					*p++ = '\\';
+				*p++ = s[i];
+			}
+		}
+		*p++ = '$';
+		if (!s[i])
+			break;
+		*p++ = '"';
+	}
+	*p = '\0';
+	free(s);
+	return d;
+}
+
+int source_filter_add(struct source_filter *f, const char *expr, char *why,
+		      size_t n)
+{
+	char *s = slash_systems(expr);
+
+	if (s)
+		s = globs_to_regex(s);
+	enum tep_errno rc;
+	int status;
+	pid_t child;
+
+	if (!s) {
+		snprintf(why, n, "%s", an_strerror(AN_E_NOMEM));
+		return -1;
+	}
+	/*
+	 * libtraceevent (1.7) crashes on an expression that ends inside a
+	 * comparison or after && (a NULL operand): parsed in a child first.
+	 * The child says 0 (parsed) or 3 (refused); anything else is its
+	 * crash, whether a signal or a sanitizer's own exit status, and a
+	 * sanitizer's report of it goes to /dev/null with the child's stderr.
+	 */
+	child = fork();
+	if (child == 0) {
+		struct tep_event_filter *t;
+		int null = open("/dev/null", O_WRONLY);
+
+		if (null >= 0)
+			dup2(null, STDERR_FILENO);
+		t = tep_filter_alloc(f->src->tep);
+		_exit(t && tep_filter_add_filter_str(t, s) == 0 ? 0 : 3);
+	}
+	if (child > 0 && waitpid(child, &status, 0) == child &&
+	    !(WIFEXITED(status) && (WEXITSTATUS(status) == 0 ||
+				    WEXITSTATUS(status) == 3))) {
+		snprintf(why, n, "libtraceevent cannot parse it (its parser crashed on it): an operator lacks its right side, or a string its closing quote");
+		free(s);
+		return -1;
+	}
+	rc = tep_filter_add_filter_str(f->tf, s);
+	if (rc == TEP_ERRNO__FILTER_NOT_FOUND ||
+	    rc == TEP_ERRNO__EVENT_NOT_FOUND) {
+		snprintf(why, n, "no event of the recording is named by '%.*s'",
+			 (int)strcspn(expr, ":"), expr);
+		free(s);
+		return -1;
+	}
+	if (rc < 0 || rc > 0) {
+		char msg[256];
+
+		if (tep_filter_strerror(f->tf, rc, msg, sizeof(msg)) < 0)
+			snprintf(msg, sizeof(msg), "error %d", (int)rc);
+		filter_message(msg, why, n);
+		free(s);
+		return -1;
+	}
+	free(s);
+	/* a field the event has not: libtraceevent makes it false */
+	for (int i = 0; i < f->tf->filters; i++) {
+		struct tep_filter_type *t = &f->tf->event_filters[i];
+
+		if (!t->filter || t->filter->type != TEP_FILTER_ARG_BOOLEAN ||
+		    t->filter->boolean.value != TEP_FILTER_FALSE)
+			continue;
+		snprintf(why, n, "it is false for every %s:%s event: a field it names is not one of the event's (strings are quoted: comm == \"bash\")",
+			 t->event->system, t->event->name);
+		return -1;
+	}
+	return 0;
+}
+
+int source_filter_match(struct source_filter *f, const struct source_event *ev)
+{
+	struct tep_record *rec = print_record(f->src, ev);
+
+	if (!rec)
+		return -AN_E_NOMEM;
+	return tep_filter_match(f->tf, rec) == TEP_ERRNO__FILTER_MATCH;
+}
+
+void source_filter_free(struct source_filter *f)
+{
+	if (!f)
+		return;
+	tep_filter_free(f->tf);
+	free(f);
 }

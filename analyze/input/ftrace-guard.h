@@ -50,22 +50,47 @@ static inline size_t ftrace_rewritten_word(const char *p, size_t n)
 }
 
 /*
- * ftrace_num - the n-byte (1 to 8) unsigned number at p in the recording's
- * byte order (be: big-endian): ring-buffer page headers and event
- * headers, trace.dat sections.
+ * ftrace_num_swap - the n-byte (1 to 8) unsigned number at p, its bytes
+ * reversed when swap (the recording's byte order is not the host's): the
+ * one reader of a recording's numbers (event headers and fields, ring-
+ * buffer page headers, trace.dat sections)
  */
+static inline uint64_t ftrace_num_swap(const void *p, int n, bool swap)
+{
+	const uint8_t *b = p;
+	uint64_t v = 0;
+	uint32_t v32;
+	uint16_t v16;
+
+	switch (n) {
+	case 1:
+		return b[0];
+	case 2:
+		memcpy(&v16, p, 2);
+		return swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v, p, 8);
+		return swap ? __builtin_bswap64(v) : v;
+	default:
+		break;
+	}
+	/* 3, 5, 6, 7 bytes: as the host's order or the other */
+	for (int i = 0; i < n && i < 8; i++) {
+		bool first_high = swap != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+
+		v = first_high ? v << 8 | b[i] : v | (uint64_t)b[i] << (8 * i);
+	}
+	return v;
+}
+
+/* The same, in the recording's order (be: big-endian). */
 static inline uint64_t ftrace_num(const uint8_t *p, int n, bool be)
 {
-	uint64_t v = 0;
-
-	if (n == 4)	/* every event header: the loop unrolled */
-		return be ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
-			    (uint32_t)p[2] << 8 | p[3] :
-			    (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-			    (uint32_t)p[1] << 8 | p[0];
-	for (int i = 0; i < n; i++)
-		v = be ? v << 8 | p[i] : v | (uint64_t)p[i] << (8 * i);
-	return v;
+	return ftrace_num_swap(p, n,
+			       be != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__));
 }
 
 /* The largest record a field may reach into (a 16-bit kernel limit). */

@@ -713,6 +713,7 @@ static const struct {
 	{ "eprobe", "eprobes on the open syscalls' events" },
 	{ "uprobe", "uprobes on the C library's open functions" },
 	{ "snapshot", "the fd snapshots (with inode joins)" },
+	{ "inode", "the inodes that had I/O, named through the file system at the end" },
 };
 
 bool meta_name_sources(const char *hdr, struct sbuf *out)

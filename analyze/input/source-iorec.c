@@ -86,7 +86,8 @@ static void register_snapshot_comms(struct source *src, const char *text)
 	meta_lines(text, NULL, register_comm, src);
 }
 
-static void index_data(struct source *src, const struct iorec_chunk *c)
+static void index_data(struct source *src, const struct iorec_chunk *c,
+		       int file)
 {
 	const struct iorec_data_desc *d = &c->data;
 	struct source_cpu *sc;
@@ -126,7 +127,17 @@ static void index_data(struct source *src, const struct iorec_chunk *c)
 	cur->refs[cur->nrefs].last_ts = d->last_ts;
 	damage_chunk(&src->damage, d);
 	cur->refs[cur->nrefs].gap = false;	/* set by publish_damage() */
+	cur->refs[cur->nrefs].file = file;
 	cur->nrefs++;
+	if (src->set) {
+		struct source_set_file *sf = &src->set[file];
+
+		if (!sf->chunks || d->first_ts < sf->first_ts)
+			sf->first_ts = d->first_ts;
+		if (d->last_ts > sf->last_ts)
+			sf->last_ts = d->last_ts;
+		sf->chunks++;
+	}
 
 	sc = &src->info.cpus[d->cpu];
 	if (!sc->present || d->first_ts < sc->first_ts)
@@ -184,6 +195,56 @@ static void load_syscalls(struct source *src, const struct iorec_chunk *c,
 		source_warn(src, "%s: %s chunk at offset %llu has no \"NR\tNAME\" line; %sraw syscall numbers are not named",
 			    src->path, what, (unsigned long long)c->offset,
 			    whose);
+}
+
+/*
+ * A later file of a rotated set: the metadata of the recording is the
+ * first file's (each file holds a copy); only what ends a file moves on
+ * to the next: the end snapshot, stats and end chunk replace the
+ * previous file's, its EXEC_ABI lines (all of the recording so far)
+ * replace the previous, its saved cmdlines add to theirs.
+ */
+static void load_member_meta(struct source *src, const struct iorec_chunk *c,
+			     bool *exec_seen)
+{
+	struct source_info *in = &src->info;
+	const uint8_t *p = c->payload;
+	size_t len = c->payload_len;
+
+	switch (c->type) {
+	case IOREC_CHUNK_SNAPSHOT:
+		if (len >= 8 && iorec_get32(p) != IOREC_SNAP_START) {
+			char *text = source_dup_text(src, p + 8, len - 8);
+
+			if (text) {
+				free((char *)in->snapshot_end);
+				in->snapshot_end = text;
+			}
+		}
+		break;
+	case IOREC_CHUNK_EXEC_ABI:
+		if (!*exec_seen) {
+			free((char *)in->exec_abi);
+			in->exec_abi = NULL;
+			*exec_seen = true;
+		}
+		append_text(src, &in->exec_abi, p, len);
+		break;
+	case IOREC_CHUNK_CMDLINES:
+		append_text(src, &in->cmdlines, p, len);
+		break;
+	case IOREC_CHUNK_STATS:
+		free((char *)in->stats);
+		in->stats = source_dup_text(src, p, len);
+		break;
+	case IOREC_CHUNK_END:
+		free((char *)in->end_text);
+		in->end_text = source_dup_text(src, p, len);
+		in->seen_end = true;
+		break;
+	default:
+		break;		/* the first file's copy is the one used */
+	}
 }
 
 /* Handle one metadata chunk whose payload is loaded. */
@@ -356,11 +417,12 @@ static void publish_damage(struct source *src)
  * resynchronise after it.  Returns 1 to go on reading, 0 to stop (a cut,
  * or nothing valid after the damage), -IOREC_E_NOMEM.
  */
-static int skip_damage(struct source *src, int err)
+static int skip_damage(struct source *src, struct iorec_reader *rd, int fd,
+		       int err)
 {
 	struct iorec_gap gap;
 	struct stat st;
-	int ret = iorec_reader_resync(src->reader, &gap);
+	int ret = iorec_reader_resync(rd, &gap);
 
 	if (ret == -IOREC_E_NOMEM)
 		return ret;
@@ -368,10 +430,10 @@ static int skip_damage(struct source *src, int err)
 		damage_add_gap(&src->damage, &gap, iorec_strerror(gap.error));
 		return ret;
 	}
-	if (err == -IOREC_E_AFTER_END && !fstat(src->fd, &st)) {
+	if (err == -IOREC_E_AFTER_END && !fstat(fd, &st)) {
 		/* what follows the end chunk is not the recording's */
 		memset(&gap, 0, sizeof(gap));
-		gap.offset = iorec_reader_error_offset(src->reader);
+		gap.offset = iorec_reader_error_offset(rd);
 		gap.length = (uint64_t)st.st_size > gap.offset ?
 			     (uint64_t)st.st_size - gap.offset : 0;
 		gap.to_end = true;
@@ -381,61 +443,100 @@ static int skip_damage(struct source *src, int err)
 	return 0;
 }
 
-int source_iorec_load(struct source *src, struct an_err *e)
+/*
+ * Whether header text b (a later file of a rotated set) is a's but for
+ * its rotation_index line: the same recording.
+ */
+static bool same_recording(const char *a, const char *b)
+{
+	for (;;) {
+		const char *ea, *eb;
+
+		if (!strncmp(a, "rotation_index=", 15))
+			a += strcspn(a, "\n") + (a[strcspn(a, "\n")] == '\n');
+		if (!strncmp(b, "rotation_index=", 15))
+			b += strcspn(b, "\n") + (b[strcspn(b, "\n")] == '\n');
+		if (!*a || !*b)
+			return !*a && !*b;
+		ea = a + strcspn(a, "\n");
+		eb = b + strcspn(b, "\n");
+		if (ea - a != eb - b || memcmp(a, b, (size_t)(ea - a)))
+			return false;
+		a = *ea ? ea + 1 : ea;
+		b = *eb ? eb + 1 : eb;
+	}
+}
+
+/*
+ * Pass 1 over file @file of the recording (0: the only or first file,
+ * at src->fd; a later file of a rotated set: src->members[file]).
+ * Returns 0, or a negative AN_E_* with e filled.
+ */
+static int load_file(struct source *src, int file, struct an_err *e)
 {
 	struct source_info *in = &src->info;
+	struct iorec_reader *rd = file ? src->members[file].reader :
+				  src->reader;
+	int fd = file ? src->members[file].fd : src->fd;
+	const char *path = file ? src->members[file].path : src->path;
+	bool have_header = file > 0, exec_seen = false;
 	struct iorec_chunk c;
-	uint16_t major, minor;
-	bool have_header = false;
-	int err, ret;
+	int ret;
 
-	src->reader = iorec_reader_open_fd(src->fd, &err);
-	if (!src->reader) {
-		if (err == -IOREC_E_BAD_VERSION)
-			return an_fail(e, AN_E_FORMAT, "%s: .iorec format version not supported by this ioreport (it reads %d.x); upgrade ioreport",
-				       src->path, IOREC_VERSION_MAJOR);
-		return an_fail(e, err == -IOREC_E_NOMEM ? AN_E_NOMEM :
-			       AN_E_DAMAGED, "%s: %s at offset 0", src->path,
-			       iorec_strerror(err));
-	}
-	iorec_reader_version(src->reader, &major, &minor);
-	in->version_major = major;
-	in->version_minor = minor;
-	in->file_bytes = IOREC_FILE_HEADER_LEN;
-
+	in->seen_end = false;
 	for (;;) {
-		ret = iorec_reader_next(src->reader, &c, false);
+		uint64_t mends = iorec_reader_repairs(rd, NULL), at;
+
+		ret = iorec_reader_next(rd, &c, false);
+		if (ret > 0 && iorec_reader_repairs(rd, &at) != mends)
+			source_warn(src, "%s: chunk at offset %llu: one damaged byte (offset %llu) mended from the chunk's CRC-32C; nothing lost",
+				    path, (unsigned long long)c.offset,
+				    (unsigned long long)at);
 		if (ret == 0)
 			break;
 		/* no memory is no damage: the open fails */
 		if (ret == -IOREC_E_NOMEM)
-			return an_nomem(e, src->path);
+			return an_nomem(e, path);
 		if (ret < 0) {
 			int regions = src->damage.n;
-			int r = have_header ? skip_damage(src, ret) : 0;
+			int r = have_header ? skip_damage(src, rd, fd, ret) : 0;
 
 			/* damage: resynchronise after it, or stop */
 			if (r == -IOREC_E_NOMEM)
-				return an_nomem(e, src->path);
+				return an_nomem(e, path);
 			if (r > 0)
 				continue;
-			if (src->damage.n == regions) {
+			if (src->damage.n == regions &&
+			    in->integrity == SOURCE_COMPLETE) {
 				in->integrity = ret == -IOREC_E_TRUNCATED ?
 					SOURCE_TRUNCATED : SOURCE_CORRUPT;
-				in->stop_offset =
-					iorec_reader_error_offset(src->reader);
+				in->stop_offset = iorec_reader_error_offset(rd);
 				in->stop_reason = iorec_strerror(ret);
 			}
+			if (file)
+				source_warn(src, "%s: %s at offset %llu; the set is read on from the next file",
+					    path, iorec_strerror(ret),
+					    (unsigned long long)iorec_reader_error_offset(rd));
 			break;
 		}
 		in->chunks++;
-		in->file_bytes = c.offset + IOREC_CHUNK_HEADER_LEN +
-				 c.stored_len;
+		if (!file)
+			in->file_bytes = c.offset + IOREC_CHUNK_HEADER_LEN +
+					 c.stored_len;
+		if (src->set)
+			src->set[file].bytes = c.offset +
+				IOREC_CHUNK_HEADER_LEN + c.stored_len;
 		if (c.type == IOREC_CHUNK_DATA) {
 			if (have_header)
-				index_data(src, &c);
+				index_data(src, &c, file);
 			continue;
 		}
+		if (file && c.type != IOREC_CHUNK_HEADER &&
+		    c.type != IOREC_CHUNK_SNAPSHOT &&
+		    c.type != IOREC_CHUNK_EXEC_ABI &&
+		    c.type != IOREC_CHUNK_CMDLINES &&
+		    c.type != IOREC_CHUNK_STATS && c.type != IOREC_CHUNK_END)
+			continue;	/* the first file's copy is used */
 		/* damage: metadata stays under META_CAP */
 		if (have_header && src->meta_bytes + c.raw_len > META_CAP) {
 			damage_add_chunk(&src->damage, c.offset,
@@ -444,48 +545,177 @@ int source_iorec_load(struct source *src, struct an_err *e)
 			continue;
 		}
 		src->meta_bytes += c.raw_len;
-		ret = iorec_reader_read_at(src->reader, c.offset, &c);
+		ret = iorec_reader_read_at(rd, c.offset, &c);
 		if (ret == -IOREC_E_NOMEM)
-			return an_nomem(e, src->path);
+			return an_nomem(e, path);
 		if (ret < 0) {
 			source_warn(src, "%s: chunk at offset %llu (type %u): %s; skipped",
-				      src->path, (unsigned long long)c.offset,
+				      path, (unsigned long long)c.offset,
 				      c.type, iorec_strerror(ret));
 			continue;
 		}
 		if (c.type == IOREC_CHUNK_HEADER) {
 			struct iorec_header h;
+			char *text;
 
-			if (have_header)
+			if (have_header && !file)
 				continue;
 			ret = iorec_header_parse(c.payload, c.payload_len, &h);
 			if (ret < 0)
 				return an_fail(e, AN_E_DAMAGED, "%s: corrupt at offset %llu: header chunk: %s",
-					       src->path,
+					       path,
 					       (unsigned long long)c.offset,
 					       iorec_strerror(ret));
-			if (setup_tep(src, &h) < 0)
-				return an_nomem(e, src->path);
-			if (damage_init(&src->damage, h.ncpus) < 0)
-				return an_nomem(e, src->path);
-			have_header = true;
+			if (!file) {
+				if (setup_tep(src, &h) < 0)
+					return an_nomem(e, path);
+				if (damage_init(&src->damage, h.ncpus) < 0)
+					return an_nomem(e, path);
+				have_header = true;
+				continue;
+			}
+			/* a later file of the set: the same recording? */
+			text = source_dup_text(src, (const uint8_t *)h.text,
+					       h.text_len);
+			if (!text)
+				return an_nomem(e, path);
+			ret = same_recording(in->header_text, text) &&
+			      h.ncpus == in->ncpus &&
+			      h.subbuf_size == in->subbuf_size &&
+			      h.long_size == in->long_size;
+			free(text);
+			if (!ret)
+				return an_fail(e, AN_E_FORMAT, "%s is not of the recording of %s (their headers differ): remove or move the files of another recording named like it",
+					       path, src->members[0].path);
 			continue;
 		}
-		if (have_header)
+		if (file)
+			load_member_meta(src, &c, &exec_seen);
+		else if (have_header)
 			load_meta(src, &c);
 		if (src->nomem)
-			return an_nomem(e, src->path);
+			return an_nomem(e, path);
 	}
 
-	if (!have_header && in->integrity == SOURCE_COMPLETE)
+	if (!file && !have_header && in->integrity == SOURCE_COMPLETE)
 		return an_fail(e, AN_E_DAMAGED, "%s: truncated at offset %llu: the file ends after its file header; it holds no recording",
-			       src->path, (unsigned long long)in->file_bytes);
-	if (!have_header)
+			       path, (unsigned long long)in->file_bytes);
+	if (!file && !have_header)
 		return an_fail(e, AN_E_DAMAGED, "%s: %s at offset %llu: %s; the file holds no recording header",
-			       src->path,
+			       path,
 			       meta_integrity(in->integrity),
 			       (unsigned long long)in->stop_offset,
 			       in->stop_reason ? in->stop_reason : "no chunks");
+	if (src->set)
+		src->set[file].end = in->seen_end;
+	if (src->set && file < src->nmembers - 1 && !in->seen_end)
+		source_warn(src, "%s: no end chunk (the file was cut short); the set is read on from the next file",
+			    path);
+	return 0;
+}
+
+/*
+ * A rotated set, after pass 1: the files missing between two of it and
+ * the overlap of a CPU's data from one file to the next, said in
+ * warnings and info.set; the first chunk of every CPU after missing
+ * files is marked as preceded by lost events, so no pair spans them.
+ */
+static void check_set(struct source *src)
+{
+	struct source_info *in = &src->info;
+
+	for (int k = 1; k < src->nmembers; k++) {
+		struct source_set_file *sf = &src->set[k], *prev = &src->set[k - 1];
+
+		sf->missing_before = sf->index - prev->index - 1;
+	}
+	for (int c = 0; c < in->nr_cpus; c++) {
+		struct cursor *cur = &src->cursors[c];
+
+		for (size_t i = 1; i < cur->nrefs; i++) {
+			struct chunk_ref *r = &cur->refs[i], *p = &cur->refs[i - 1];
+			struct source_set_file *sf = &src->set[r->file];
+
+			if (r->file == p->file)
+				continue;
+			/* the time lost: the longest of a CPU's */
+			if (sf->missing_before) {
+				r->gap = true;
+				if (r->first_ts > p->last_ts &&
+				    r->first_ts - p->last_ts > sf->gap_ns)
+					sf->gap_ns = r->first_ts - p->last_ts;
+			}
+			if (r->first_ts < p->last_ts &&
+			    p->last_ts - r->first_ts > sf->overlap_ns)
+				sf->overlap_ns = p->last_ts - r->first_ts;
+		}
+	}
+	for (int k = 1; k < src->nmembers; k++) {
+		const struct source_set_file *sf = &src->set[k];
+		const struct source_set_file *prev = &src->set[k - 1];
+
+		if (sf->missing_before == 1)
+			source_warn(src, "%s: file %04u of the rotation is missing between %s and %s: %.3f s of the recording are not read",
+				    src->path, prev->index + 1, prev->path,
+				    sf->path, (double)sf->gap_ns / 1e9);
+		else if (sf->missing_before)
+			source_warn(src, "%s: files %04u-%04u of the rotation are missing between %s and %s: %.3f s of the recording are not read",
+				    src->path, prev->index + 1, sf->index - 1,
+				    prev->path, sf->path,
+				    (double)sf->gap_ns / 1e9);
+		if (sf->overlap_ns)
+			source_warn(src, "%s: %s starts %.6f s before %s ends on a CPU: their events overlap and are read out of order",
+				    src->path, sf->path,
+				    (double)sf->overlap_ns / 1e9, prev->path);
+	}
+}
+
+int source_iorec_load(struct source *src, struct an_err *e)
+{
+	struct source_info *in = &src->info;
+	uint16_t major, minor;
+	int err, ret;
+
+	src->reader = iorec_reader_open_fd(src->fd, &err);
+	if (!src->reader) {
+		if (err == -IOREC_E_BAD_VERSION)
+			return an_fail(e, AN_E_FORMAT, "%s: .iorec format version not supported by this ioreport (it reads %d.x); upgrade ioreport",
+				       src->nmembers ? src->members[0].path : src->path,
+				       IOREC_VERSION_MAJOR);
+		return an_fail(e, err == -IOREC_E_NOMEM ? AN_E_NOMEM :
+			       AN_E_DAMAGED, "%s: %s at offset 0",
+			       src->nmembers ? src->members[0].path : src->path,
+			       iorec_strerror(err));
+	}
+	iorec_reader_version(src->reader, &major, &minor);
+	in->version_major = major;
+	in->version_minor = minor;
+	in->file_bytes = IOREC_FILE_HEADER_LEN;
+
+	for (int k = 0; k < (src->nmembers ? src->nmembers : 1); k++) {
+		if (k) {
+			struct set_member *m = &src->members[k];
+
+			m->reader = iorec_reader_open_fd(m->fd, &err);
+			if (!m->reader)
+				return an_fail(e, err == -IOREC_E_NOMEM ?
+					       AN_E_NOMEM : AN_E_DAMAGED,
+					       "%s: %s at offset 0", m->path,
+					       iorec_strerror(err));
+		}
+		ret = load_file(src, k, e);
+		if (ret < 0)
+			return ret;
+	}
+	if (src->set) {
+		in->file_bytes = 0;
+		for (int k = 0; k < src->nmembers; k++)
+			in->file_bytes += src->set[k].bytes;
+		in->set = src->set;
+		in->set_files = src->nmembers;
+		check_set(src);
+	}
+
 	if (in->integrity == SOURCE_COMPLETE && !in->seen_end) {
 		in->integrity = SOURCE_TRUNCATED;
 		in->stop_offset = in->file_bytes;
@@ -538,7 +768,9 @@ static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 		size_t body;
 		int ret;
 
-		ret = iorec_reader_read_at(src->reader, ref->offset, &c);
+		ret = iorec_reader_read_at(ref->file ?
+					   src->members[ref->file].reader :
+					   src->reader, ref->offset, &c);
 		if (ret == -IOREC_E_NOMEM) {
 			/* the walk stops: source_next() says why */
 			src->read_err = -AN_E_NOMEM;
@@ -552,7 +784,8 @@ static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 			};
 
 			source_warn(src, "%s: data chunk at offset %llu (cpu %d): %s; its events are skipped",
-				      src->path,
+				      src->nmembers ?
+				      src->members[ref->file].path : src->path,
 				      (unsigned long long)ref->offset,
 				      cur->cpu, iorec_strerror(ret));
 			/* damage: a region, and a gap before what follows */

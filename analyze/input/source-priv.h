@@ -33,7 +33,8 @@ struct chunk_ref {
 	uint64_t offset;
 	uint32_t npages;
 	uint32_t stored_len;
-	bool gap;		/* a damaged region precedes it */
+	bool gap;		/* a damaged region (or a missing file) precedes it */
+	int file;		/* a rotated set: the member it lies in */
 	uint64_t first_ts, last_ts;
 };
 
@@ -73,12 +74,23 @@ struct syscall_tab {
 	size_t n, alloc;
 };
 
+/* A file of a rotated set beyond the first (the first is src->fd/reader). */
+struct set_member {
+	char *path;
+	int fd;
+	struct iorec_reader *reader;
+};
+
 struct source {
 	struct source_info info;
 	char *path;
 	int fd;
 	struct tep_handle *tep;		/* ours, loaded from the metadata texts */
 	struct iorec_reader *reader;
+	/* a rotated set: every file (members[0] is fd/reader above) */
+	struct set_member *members;
+	int nmembers;
+	struct source_set_file *set;	/* info.set */
 	struct tracedat_reader *tdr;	/* trace.dat through formats/ */
 	int tdr_buffer;			/* the buffer read */
 	int64_t ts_offset;		/* trace.dat: ns added to every ts */

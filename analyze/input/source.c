@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -291,6 +292,95 @@ static int spool_stdin(struct an_err *e)
 	return fd;
 }
 
+/* ------------------------------------------------------------------ */
+/* A rotated set: OUT-NNNN.iorec named by OUT.iorec */
+
+static int cmp_member(const void *a, const void *b)
+{
+	const struct source_set_file *x = a, *y = b;
+
+	return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/*
+ * The files OUT-NNNN.iorec (NNNN: 4 to 9 digits, iorec -S --keep's
+ * names) of path OUT.iorec (or OUT), in index order into src->set and
+ * src->members (members[0] left to the caller), the later ones opened.
+ * Returns how many (0: none), or a negative AN_E_* with e filled;
+ * source_close() frees what was set.
+ */
+static int find_set(struct source *src, const char *path, struct an_err *e)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t dlen = slash ? (size_t)(slash - path) + 1 : 0;
+	size_t blen = strlen(base), alloc = 0;
+	struct source_set_file *v = NULL;
+	struct dirent *de;
+	char *dir;
+	DIR *d;
+	int n = 0;
+
+	if (blen > 6 && !strcmp(base + blen - 6, ".iorec"))
+		blen -= 6;
+	dir = an_asprintf("%.*s", (int)dlen, dlen ? path : "./");
+	if (!dir)
+		return an_nomem(e, path);
+	d = blen ? opendir(dlen ? dir : ".") : NULL;
+	while (d && (de = readdir(d))) {
+		const char *p = de->d_name, *digits;
+		size_t nd;
+
+		if (strncmp(p, base, blen) || p[blen] != '-')
+			continue;
+		digits = p + blen + 1;
+		nd = strspn(digits, "0123456789");
+		if (nd < 4 || nd > 9 || strcmp(digits + nd, ".iorec"))
+			continue;
+		if (an_grow(&v, &alloc, (size_t)n + 1, sizeof(*v), 8))
+			goto nomem;
+		memset(&v[n], 0, sizeof(*v));
+		v[n].index = (unsigned int)strtoul(digits, NULL, 10);
+		v[n].path = an_asprintf("%s%s", dir[0] == '.' && !dlen ? "" :
+					dir, p);
+		if (!v[n].path)
+			goto nomem;
+		n++;
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+	if (!n)
+		return 0;
+	qsort(v, (size_t)n, sizeof(*v), cmp_member);
+	src->set = v;
+	src->nmembers = n;
+	src->members = an_calloc((size_t)n, sizeof(*src->members));
+	if (!src->members)
+		return an_nomem(e, path);
+	for (int k = 0; k < n; k++) {
+		struct set_member *m = &src->members[k];
+
+		m->path = (char *)v[k].path;
+		m->fd = -1;
+		if (!k)
+			continue;
+		m->fd = open(m->path, O_RDONLY | O_CLOEXEC);
+		if (m->fd < 0)
+			return an_fail(e, AN_E_OPEN, "cannot open '%s' of the rotated set %s: %s",
+				       m->path, path, strerror(errno));
+	}
+	return n;
+nomem:
+	if (d)
+		closedir(d);
+	free(dir);
+	for (int k = 0; k < n; k++)
+		free((char *)v[k].path);
+	free(v);
+	return an_nomem(e, path);
+}
+
 struct source *source_open(const char *path, struct an_err *e)
 {
 	struct source *src = an_calloc(1, sizeof(*src));
@@ -319,6 +409,20 @@ struct source *source_open(const char *path, struct an_err *e)
 		struct stat st;
 
 		src->fd = open(path, O_RDONLY | O_CLOEXEC);
+		/* OUT.iorec of a rotation: its OUT-NNNN.iorec files */
+		if (src->fd < 0 && errno == ENOENT) {
+			int k = find_set(src, path, e);
+
+			if (k < 0)
+				goto fail;
+			if (k > 0) {
+				src->fd = open(src->set[0].path,
+					       O_RDONLY | O_CLOEXEC);
+				path = src->set[0].path;
+			} else {
+				errno = ENOENT;
+			}
+		}
 		if (src->fd < 0) {
 			an_fail(e, AN_E_OPEN, "cannot open '%s': %s", path,
 				strerror(errno));
@@ -385,6 +489,16 @@ void source_close(struct source *src)
 	}
 	/* the trace.dat streams (tracedat.c) */
 	source_tracedat_close(src);
+	for (int k = 0; k < src->nmembers; k++) {
+		if (src->members) {
+			iorec_reader_close(src->members[k].reader);
+			if (src->members[k].fd >= 0)
+				close(src->members[k].fd);
+		}
+		free((char *)src->set[k].path);
+	}
+	free(src->members);
+	free(src->set);
 	free(src->cursors);
 	free(in->cpus);
 	if (src->tep)
@@ -548,25 +662,7 @@ static struct tep_record *cursor_rec(struct cursor *cur)
 static inline uint64_t read_num(const struct source *src, const void *p,
 				int size)
 {
-	uint16_t v16;
-	uint32_t v32;
-	uint64_t v64;
-
-	switch (size) {
-	case 1:
-		return *(const uint8_t *)p;
-	case 2:
-		memcpy(&v16, p, 2);
-		return src->swap ? __builtin_bswap16(v16) : v16;
-	case 4:
-		memcpy(&v32, p, 4);
-		return src->swap ? __builtin_bswap32(v32) : v32;
-	case 8:
-		memcpy(&v64, p, 8);
-		return src->swap ? __builtin_bswap64(v64) : v64;
-	default:
-		return 0;
-	}
+	return ftrace_num_swap(p, size, src->swap);
 }
 
 int source_next(struct source *src, struct source_event *ev)

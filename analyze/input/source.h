@@ -100,6 +100,29 @@ struct source_damage {
 	const char *reason;	/* what was wrong (static text) */
 };
 
+/*
+ * One file of a rotated set (iorec -S SIZE --keep N: OUT-0001.iorec,
+ * OUT-0002.iorec, ...) read as one recording, in the order read.
+ */
+struct source_set_file {
+	const char *path;
+	unsigned int index;	/* its rotation_index (the NNNN of its name) */
+	uint64_t bytes;		/* its size read */
+	uint64_t chunks;	/* its DATA chunks */
+	uint64_t first_ts;	/* its data's span, from the descriptors */
+	uint64_t last_ts;
+	bool end;		/* it has its end chunk */
+	/*
+	 * Before it: files of the rotation missing from the set (removed,
+	 * or not given), and the time between the previous file's data and
+	 * its own, over the CPUs (0 for a seamless rotation).
+	 */
+	unsigned int missing_before;
+	uint64_t gap_ns;
+	/* a CPU's data starts before the previous file's ended: ns */
+	uint64_t overlap_ns;
+};
+
 /* What the recording says about itself.  Strings are NUL-terminated. */
 struct source_info {
 	enum source_kind kind;
@@ -175,6 +198,15 @@ struct source_info {
 	bool seen_end;			/* .iorec: END chunk read */
 	int trace_buffers;		/* trace.dat: extra buffer instances */
 	const char *buffer_name;	/* trace.dat: the instance read, if not the top */
+	/*
+	 * A rotated set read as one recording (source_open() of OUT.iorec
+	 * when OUT-NNNN.iorec exist): its files, in rotation order (0: a
+	 * single file).  The metadata and start snapshot are the first
+	 * file's, the end snapshot, stats and end chunk the last file's;
+	 * each CPU's data follows from file to file.
+	 */
+	int set_files;
+	const struct source_set_file *set;
 };
 
 struct source;
@@ -182,7 +214,11 @@ struct source;
 /*
  * source_open - open a recording for reading
  * @path: a .iorec or trace.dat file, or "-" for standard input (spooled
- *   to an unlinked temporary file first)
+ *   to an unlinked temporary file first), or the OUT.iorec of a rotation
+ *   (iorec -o OUT.iorec -S SIZE --keep N) when that file does not exist
+ *   and OUT-NNNN.iorec files do: those files read as one recording, in
+ *   order, the files missing between them and any gap or overlap of
+ *   their data said in warnings (info->set)
  * @err: on failure filled with a one-line message naming the problem
  *   and, where there is one, the fix
  *
@@ -267,6 +303,34 @@ void source_format_event(struct source *src, const struct source_event *ev,
 void source_format_fields(struct source *src, const struct source_event *ev,
 			  bool raw, struct sbuf *out);
 
+/*
+ * Event filters of the ftrace grammar, parsed and evaluated by
+ * libtraceevent's filter (tep_filter_*), as trace-cmd report -F: each
+ * expression "EVENTS: EXPR", EVENTS a comma-separated list of EVENT,
+ * SYS/EVENT or SYS:EVENT (regular expressions, SYS alone: every event of
+ * SYS), EXPR comparisons of the event's fields (==, !=, <, <=, >, >=, ~
+ * with a glob on strings, & on numbers), COMM and CPU, joined with &&,
+ * || and !, in parentheses; without ": EXPR" every event of EVENTS.
+ */
+struct source_filter;
+/* A filter with no expression yet; NULL when out of memory. */
+struct source_filter *source_filter_new(struct source *src);
+/*
+ * source_filter_add - add one expression to f
+ *
+ * Returns 0; or -1 with the reason in why (n bytes): libtraceevent's
+ * message, an event the recording does not have, or an expression that
+ * is false for every event it names (a field the event does not have).
+ */
+int source_filter_add(struct source_filter *f, const char *expr, char *why,
+		      size_t n);
+/*
+ * source_filter_match - whether f keeps ev: 1 when an expression names
+ * ev's event and is true for it, 0 when not, -AN_E_NOMEM.
+ */
+int source_filter_match(struct source_filter *f, const struct source_event *ev);
+void source_filter_free(struct source_filter *f);
+
 /* The command name known for pid ("<...>" when unknown).  Never NULL. */
 const char *source_comm(struct source *src, int pid);
 
@@ -292,6 +356,29 @@ int source_field_array_u64(const struct source_field *f,
  * a pointer (a syscall's user-space "const char *") or a number.
  */
 bool source_field_is_string(const struct source_field *f);
+/*
+ * The fields of event type id after prev (NULL: the first), the common_*
+ * ones left out, in the format's order; NULL after the last or when the
+ * type is unknown.  Its name: source_field_name().
+ */
+const struct source_field *source_field_next(struct source *src, int id,
+					     const struct source_field *prev);
+const char *source_field_name(const struct source_field *f);
+/*
+ * What a field holds: SOURCE_FIELD_STRING (source_field_str()),
+ * _ARRAY of *nelem numbers (source_field_array_u64()), _SIGNED or
+ * _UNSIGNED (source_field_s64()/_u64()), _BYTES (a dynamic array of
+ * other things: *nelem is 0).
+ */
+enum source_field_kind {
+	SOURCE_FIELD_UNSIGNED,
+	SOURCE_FIELD_SIGNED,
+	SOURCE_FIELD_STRING,
+	SOURCE_FIELD_ARRAY,
+	SOURCE_FIELD_BYTES,
+};
+enum source_field_kind source_field_kind(const struct source_field *f,
+					 int *nelem);
 /*
  * The constant an expression of field is divided by in the event type's
  * print format ("(jiffies - REC->dirtied_when) / 250": 250, the

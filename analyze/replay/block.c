@@ -28,6 +28,13 @@
  * remapped bio is queued again below, with its own time there; a
  * completing request takes the time noted at its sector.  The same
  * bound and the same drop at lost events hold.
+ *
+ * A bio merged into a request (btt's M) whose queueing was seen waits in
+ * a list until a request of its device that covers its sectors completes,
+ * having been issued after the merge: that request carries it (its
+ * count and the sums of its Q2C, Q2M and M2D, as btt accounts every bio).
+ * The list is bounded (MAX_MERGED, the oldest go first) and emptied at
+ * lost events.
  */
 #include "config.h"
 
@@ -64,9 +71,22 @@ struct qbio {
 	uint64_t ts;
 };
 
+/* A merged bio waiting for the completion of its request. */
+struct mbio {
+	uint32_t dev;
+	uint32_t nr;		/* sectors */
+	uint64_t sector;
+	uint64_t qts, mts;	/* queued, merged */
+};
+
+/* At most this many merged bios wait (a real queue holds a few hundred). */
+#define MAX_MERGED	4096
+
 struct replay_block {
 	struct hmap pending;		/* struct pending */
 	struct hmap bios;		/* struct qbio */
+	struct mbio *merged;		/* MAX_MERGED once used, a ring */
+	size_t mhead, mn;		/* oldest, how many */
 	struct hnode *free_list;	/* of struct pending */
 	struct blk_anomalies an;
 	blk_emit_fn emit;
@@ -284,6 +304,58 @@ static void qput(struct replay_block *rb, uint32_t dev, uint64_t sector,
 	b->ts = ts;
 }
 
+/* Note merged bio b (queued at qts, merged at mts) for its request. */
+static void mput(struct replay_block *rb, const struct dec_bio *b,
+		 uint64_t qts, uint64_t mts)
+{
+	struct mbio *m;
+
+	if (!rb->merged) {
+		rb->merged = malloc(MAX_MERGED * sizeof(*rb->merged));
+		if (!rb->merged) {
+			rb->err = -AN_E_NOMEM;
+			return;
+		}
+	}
+	if (rb->mn == MAX_MERGED) {	/* the oldest goes */
+		rb->mhead = (rb->mhead + 1) % MAX_MERGED;
+		rb->mn--;
+	}
+	m = &rb->merged[(rb->mhead + rb->mn++) % MAX_MERGED];
+	m->dev = b->dev;
+	m->nr = b->nr;
+	m->sector = b->sector;
+	m->qts = qts;
+	m->mts = mts;
+}
+
+/*
+ * The merged bios that request rq (completing) carries: those of its
+ * device inside its sectors merged before its issue; each leaves the list.
+ */
+static void mtake(struct replay_block *rb, struct blk_request *rq)
+{
+	uint64_t end = rq->sector + rq->nr_sector;
+	size_t keep = 0;
+
+	for (size_t i = 0; i < rb->mn; i++) {
+		struct mbio *m = &rb->merged[(rb->mhead + i) % MAX_MERGED];
+
+		if (m->dev == rq->dev && m->sector >= rq->sector &&
+		    m->sector + m->nr <= end && m->mts <= rq->issue_ts) {
+			rq->mbios++;
+			rq->mq2c_ns += rq->complete_ts - m->qts;
+			rq->mq2m_ns += m->mts - m->qts;
+			rq->mm2d_ns += rq->issue_ts - m->mts;
+			continue;
+		}
+		if (keep != i)
+			rb->merged[(rb->mhead + keep) % MAX_MERGED] = *m;
+		keep++;
+	}
+	rb->mn = keep;
+}
+
 uint64_t replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
 {
 	const struct dec_bio *b = &ev->bio;
@@ -305,8 +377,14 @@ uint64_t replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
 
 			if (first || ts)
 				qput(rb, b->dev, b->sector, first ? first : ts);
+			if (!first)
+				return ts <= ev->ts ? ts : 0;	/* now the first */
 		}
-		return ts <= ev->ts ? ts : 0;
+		if (!ts || ts > ev->ts)
+			return 0;
+		if (b->nr)
+			mput(rb, b, ts, ev->ts);
+		return ts;
 	case DK_BIO_REMAP:
 		/* queued again on the device below: its own Q there */
 		qtake(rb, b->dev2, b->sector2);
@@ -332,6 +410,7 @@ void replay_block_gap(struct replay_block *rb)
 		drop_all(rb, &rb->an.dropped_at_gap);
 	if (rb->bios.n)
 		hmap_release(&rb->bios, NULL);
+	rb->mn = 0;
 }
 
 void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
@@ -418,6 +497,8 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 				p->rq.queue_ts = qtake(rb, p->rq.dev,
 						       p->rq.sector);
 		}
+		if (rb->mn && p->rq.nr_sector)
+			mtake(rb, &p->rq);
 		rb->emit(&p->rq, rb->arg);
 		unlink_pending(rb, pp);
 		break;
@@ -458,6 +539,7 @@ void replay_block_free(struct replay_block *rb)
 	drop_all(rb, &rb->an.still_open);
 	free(rb->pending.b);
 	hmap_release(&rb->bios, NULL);
+	free(rb->merged);
 	while ((n = rb->free_list)) {
 		rb->free_list = n->next;
 		free(n);

@@ -31,6 +31,7 @@ struct filetab {
 	struct file **v;
 	size_t n, alloc;
 	struct hmap idx;	/* struct fkey */
+	struct hmap hints;	/* struct ihint: names of inodes */
 	struct imap overflow;	/* pid -> its catch-all unnamed file */
 	struct filetab_stats st;
 	struct file spare;	/* handed out when a file cannot be made */
@@ -47,6 +48,8 @@ struct filetab {
 /* A new path for f (or NULL): what users derived from the old one goes. */
 static void set_path(struct file *f, char *path)
 {
+	free(f->host_path);
+	f->host_path = NULL;
 	f->path = path;
 	f->path_class = 0;
 }
@@ -131,6 +134,124 @@ int filetab_error(const struct filetab *ft)
 	return ft->err;
 }
 
+struct ihint {
+	struct hnode h;
+	unsigned int major, minor;
+	uint64_t ino;
+	uint64_t born;		/* reused: the path's file's birth */
+	bool unlinked, gone;
+	char path[];
+};
+
+static void ihint_free(struct hnode *n)
+{
+	free(n);
+}
+
+static uint64_t ihint_key(unsigned int major, unsigned int minor,
+			  uint64_t ino)
+{
+	return hash_mix(ino ^ ((uint64_t)major << 52) ^
+			((uint64_t)minor << 32));
+}
+
+static const struct ihint *ihint_get(const struct filetab *ft,
+				     unsigned int major, unsigned int minor,
+				     uint64_t ino)
+{
+	struct hnode **pp = hmap_slot(&ft->hints,
+				      ihint_key(major, minor, ino));
+
+	for (; pp && *pp; pp = &(*pp)->next) {
+		const struct ihint *h = (const struct ihint *)*pp;
+
+		if (h->major == major && h->minor == minor && h->ino == ino)
+			return h;
+	}
+	return NULL;
+}
+
+void filetab_inode_hint(struct filetab *ft, unsigned int major,
+			unsigned int minor, uint64_t ino, const char *path,
+			bool unlinked, bool gone, uint64_t born)
+{
+	size_t len = strlen(path);
+	struct ihint *h;
+
+	if (!ino || (!*path && !gone) || ihint_get(ft, major, minor, ino))
+		return;
+	h = an_calloc(1, sizeof(*h) + len + 1);
+	if (!h) {
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
+	h->h.key = ihint_key(major, minor, ino);
+	h->major = major;
+	h->minor = minor;
+	h->ino = ino;
+	h->unlinked = unlinked || gone;
+	h->gone = gone;
+	h->born = gone ? 0 : born;
+	memcpy(h->path, path, len + 1);
+	if (hmap_add(&ft->hints, &h->h)) {
+		free(h);
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
+	ft->st.inode_hints++;
+}
+
+const char *filetab_inode_name(const struct filetab *ft, unsigned int major,
+			       unsigned int minor, uint64_t ino,
+			       bool *unlinked)
+{
+	const struct ihint *h = ihint_get(ft, major, minor, ino);
+
+	if (unlinked)
+		*unlinked = h && h->unlinked && !h->born;
+	return h && !h->gone && !h->born ? h->path : NULL;
+}
+
+bool file_name_by_inode(struct filetab *ft, struct file *f,
+			unsigned int major, unsigned int minor, uint64_t ino,
+			uint64_t born, uint64_t holder)
+{
+	const struct ihint *h = ihint_get(ft, major, minor, ino);
+	bool unlinked = h && h->unlinked;
+	const char *path = h && !h->gone ? h->path : NULL;
+
+	if (f->path || f == &ft->spare || (f->fd < 0 && !f->has_devino))
+		return false;
+	if (!born && h && h->born)
+		born = holder > h->born ? holder : h->born;
+	if (born && f->tie_ts < born) {
+		/*
+		 * its number was given to a file born after: f was deleted,
+		 * and dev:ino is not its identity (the views would make it
+		 * one row with the new file's)
+		 */
+		f->unlinked = true;
+		return false;
+	}
+	if (!path) {
+		if (unlinked && !f->has_devino) {	/* gone */
+			f->unlinked = true;
+			f->has_devino = true;
+			f->major = major;
+			f->minor = minor;
+			f->ino = ino;
+		}
+		return false;
+	}
+	file_set_name(ft, f, path, false, 0, 0, 0);
+	if (!f->path)
+		return false;
+	if (unlinked)
+		f->unlinked = true;
+	ft->st.named_inode++;
+	return true;
+}
+
 void filetab_free(struct filetab *ft, void (*free_user)(void *))
 {
 	if (!ft)
@@ -139,15 +260,18 @@ void filetab_free(struct filetab *ft, void (*free_user)(void *))
 		if (free_user)
 			free_user(ft->v[i]->user);
 		free(ft->v[i]->path);
+		free(ft->v[i]->host_path);
 		free(ft->v[i]->names);
 		free(ft->v[i]);
 	}
 	hmap_release(&ft->idx, fkey_free);
+	hmap_release(&ft->hints, ihint_free);
 	imap_release(&ft->overflow);
 	free(ft->v);
 	if (free_user)
 		free_user(ft->spare.user);
 	free(ft->spare.path);
+	free(ft->spare.host_path);
 	free(ft);
 }
 
@@ -328,6 +452,18 @@ static void add_name(struct filetab *ft, struct file *f, const char *how,
 		free(item);
 	free(f->names);
 	f->names = s;
+}
+
+void file_set_host_path(struct filetab *ft, struct file *f, const char *host)
+{
+	if (f->host_path || (f->path && !strcmp(f->path, host)))
+		return;
+	f->host_path = an_strdup(host);
+	if (!f->host_path) {
+		ft->err = -AN_E_NOMEM;
+		return;
+	}
+	add_name(ft, f, "host path", host);
 }
 
 /* Index f under path ("p PATH"), taking it from whoever had it. */

@@ -33,18 +33,33 @@ struct file {
 	char *names;		/* its other names, "written as a.tmp,
 				   linked as b", or NULL */
 	bool unlinked;		/* its (last) name was unlinked */
+	char *host_path;	/* path as the host sees it, when the
+				   process that named it was in another
+				   mount namespace; else NULL */
 	signed char path_class;	/* what a user worked out from path, kept
 				   for it: 0 after every change of path */
 	void *user;		/* the aggregator's data (struct filestat) */
+	void *tie;		/* the attribution's inode that events of
+				   calls on this file showed, or NULL */
+	uint64_t tie_ts;	/* when events first showed that inode */
 };
 
 struct filetab_stats {
 	uint64_t files;
 	uint64_t unnamed;	/* files created without a name */
 	uint64_t named_late;	/* of which named afterwards */
+	uint64_t named_inode;	/* of which by an inode hint */
+	uint64_t inode_hints;	/* inode hints of the end snapshot */
 };
 
 struct filetab;
+
+/*
+ * file_set_host_path - the path of f as the host sees it (f was named
+ * in another mount namespace), also listed in its other names as "host
+ * path HOST"; once, and not when it is f's path.
+ */
+void file_set_host_path(struct filetab *ft, struct file *f, const char *host);
 
 /* A new table, or NULL: no memory. */
 struct filetab *filetab_new(void);
@@ -97,6 +112,39 @@ const char *file_name(const struct file *f);
 #define FILE_DEVINO_LEN	48
 const char *file_devino_name(uint32_t dev, uint64_t ino, char *buf, size_t n);
 
+/*
+ * Names of inodes learnt at the end of the recording through the file
+ * system (the end snapshot's "inode" lines: iorec opened each inode that
+ * had I/O by handle and read its path).  filetab_inode_hint() keeps one
+ * (the first of a dev:ino; path "" and gone: the inode was free, its file
+ * deleted and closed; born not 0: the "reused" lines, the inode number
+ * was given to the file of path at trace time born, after I/O of another
+ * file on it); filetab_inode_name() gives the path, or NULL, and
+ * *unlinked when the file had lost that name or is gone (NULL for a
+ * reused inode: which file its I/O was is known only by a file's time).
+ */
+void filetab_inode_hint(struct filetab *ft, unsigned int major,
+			unsigned int minor, uint64_t ino, const char *path,
+			bool unlinked, bool gone, uint64_t born);
+const char *filetab_inode_name(const struct filetab *ft, unsigned int major,
+			       unsigned int minor, uint64_t ino,
+			       bool *unlinked);
+/*
+ * file_name_by_inode - name f (without a path) from the inode hint of
+ * dev:ino, f keeping no dev:ino of its own unless it had it; true when
+ * named (counted in filetab_stats' named_inode).  An inode that was gone
+ * leaves f unnamed, unlinked and known by dev:ino; a reused one, when f
+ * was tied to it (f->tie_ts) before the new file was, unnamed and
+ * unlinked (f was the file deleted before its number was given again;
+ * dev:ino is the new file's identity, not f's).  born is when the
+ * recording saw the number given (ext4_allocate_inode), else 0; then a
+ * reused line's birth (statx, the kernel's coarse clock, a tick behind)
+ * counts, or holder, when the inode's last file was tied to it, if later.
+ */
+bool file_name_by_inode(struct filetab *ft, struct file *f,
+			unsigned int major, unsigned int minor, uint64_t ino,
+			uint64_t born, uint64_t holder);
+
 size_t filetab_count(const struct filetab *ft);
 struct file *filetab_at(const struct filetab *ft, size_t i);
 const struct filetab_stats *filetab_stats(const struct filetab *ft);
@@ -118,6 +166,13 @@ struct fdtable_stats {
 };
 
 struct fdtable;
+
+/*
+ * file_set_host_path - the path of f as the host sees it (f was named
+ * in another mount namespace), also listed in its other names as "host
+ * path HOST"; once, and not when it is f's path.
+ */
+void file_set_host_path(struct filetab *ft, struct file *f, const char *host);
 
 /* A new table, or NULL: no memory. */
 struct fdtable *fdtable_new(void);

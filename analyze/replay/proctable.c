@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cgname.h"
 #include "util.h"
 #include "base/blk.h"
 #include "base/err.h"
@@ -40,6 +41,21 @@ struct proctable {
 	struct imap newtask;		/* child tid -> proc, until its fork event */
 	struct imap end_tgid;		/* end snapshot: tid -> tgid (as intptr) */
 	char *end_text;
+	/* the mount tables: the host's (ns 0) and other namespaces' */
+	struct ns_mount {
+		unsigned long long ns;
+		unsigned int major, minor;
+		char *root, *dir;
+	} *mnts;
+	size_t nmnts, amnts;
+	unsigned long long host_ns;	/* iorec's mount namespace */
+	int self_pid;
+	/* container id -> name, from the snapshots' container lines */
+	struct ctr_name {
+		char id[CGNAME_ID_LEN + 1];
+		char *name;
+	} *ctrs;
+	size_t nctrs, actrs;
 	struct proctable_stats st;
 	struct fdtable_stats fdst;
 	struct proc spare;	/* handed out when a process cannot be made */
@@ -78,6 +94,10 @@ static void proc_release(struct proc *p, void (*free_user)(void *))
 	free(p->comm);
 	free(p->comms);
 	free(p->exe);
+	free(p->cgroups);
+	free(p->unit);
+	free(p->container);
+	free(p->container_id);
 }
 
 void proctable_free(struct proctable *pt, void (*free_user)(void *))
@@ -94,6 +114,14 @@ void proctable_free(struct proctable *pt, void (*free_user)(void *))
 	imap_release(&pt->newtask);
 	imap_release(&pt->end_tgid);
 	free(pt->end_text);
+	for (size_t i = 0; i < pt->nmnts; i++) {
+		free(pt->mnts[i].root);
+		free(pt->mnts[i].dir);
+	}
+	free(pt->mnts);
+	for (size_t i = 0; i < pt->nctrs; i++)
+		free(pt->ctrs[i].name);
+	free(pt->ctrs);
 	free(pt);
 }
 
@@ -174,6 +202,9 @@ static struct proc *proc_new(struct proctable *pt, int pid, int ppid,
 	return p;
 }
 
+static void set_cgroups(struct proctable *pt, struct proc *p,
+			const char *text);
+
 static void proc_dead(struct proctable *pt, struct proc *p, uint64_t ts)
 {
 	if (p->exited)
@@ -219,6 +250,366 @@ static int parse_devt(const char *s, unsigned int *major, unsigned int *minor)
 	return end && !*end ? 0 : -1;
 }
 
+
+/* ------------------------------------------------------------------ */
+/* cgroups, units, containers and mount namespaces */
+
+/* The name of container id, from the snapshots, or NULL. */
+static const char *ctr_name(const struct proctable *pt, const char *id)
+{
+	for (size_t i = 0; i < pt->nctrs; i++)
+		if (!strcmp(pt->ctrs[i].id, id))
+			return pt->ctrs[i].name;
+	return NULL;
+}
+
+/* A hierarchy line "ID:CONTROLLERS:PATH" of cgroups: its path. */
+static const char *line_path(const char *line, size_t len, size_t *plen)
+{
+	const char *c1 = memchr(line, ':', len), *c2;
+
+	if (!c1 || !(c2 = memchr(c1 + 1, ':', len - (size_t)(c1 + 1 - line))))
+		return NULL;
+	*plen = len - (size_t)(c2 + 1 - line);
+	return c2 + 1;
+}
+
+/*
+ * Set p's cgroups to text and derive its unit and container: the first
+ * line (v2 first, then name=systemd, then the others) whose path names
+ * one.
+ */
+static void set_cgroups(struct proctable *pt, struct proc *p,
+			const char *text)
+{
+	char path[4096], unit[256] = "", id[CGNAME_ID_LEN + 1] = "";
+	static const char *const order[] = { "0::", "name=systemd", "" };
+	char *c = dup_str(pt, text);
+
+	if (!c)
+		return;
+	free(p->cgroups);
+	p->cgroups = c;
+	for (size_t o = 0; o < ARRAY_SIZE(order); o++) {
+		for (const char *l = text; *l;) {
+			const char *nl = strchr(l, '\n'), *pp;
+			size_t len = nl ? (size_t)(nl - l) : strlen(l), plen;
+			bool want;
+
+			if (!strcmp(order[o], "0::"))
+				want = !strncmp(l, "0::", 3);
+			else if (*order[o])
+				want = strstr(l, ":name=systemd:") == strchr(l, ':');
+			else
+				want = true;
+			pp = line_path(l, len, &plen);
+			if (want && pp && plen < sizeof(path)) {
+				memcpy(path, pp, plen);
+				path[plen] = '\0';
+				if (!*id)
+					cgname_container(path, id);
+				if (!*unit)
+					cgname_unit(path, unit, sizeof(unit));
+			}
+			l = nl ? nl + 1 : l + len;
+		}
+	}
+	free(p->unit);
+	p->unit = *unit ? dup_str(pt, unit) : NULL;
+	free(p->container);
+	free(p->container_id);
+	p->container = p->container_id = NULL;
+	if (*id) {
+		p->container_id = dup_str(pt, id);
+		const char *name = ctr_name(pt, id);
+
+		p->container = name ? dup_str(pt, name) :
+			       an_asprintf("%.12s", id);
+		if (!p->container)
+			pt->err = -AN_E_NOMEM;
+	}
+}
+
+/* The snapshot's container, nsmount, mount and self lines. */
+static int owner_load_line(char **f, int n, void *arg)
+{
+	struct proctable *pt = arg;
+	struct ns_mount *m;
+	unsigned int ma, mi;
+	bool ns;
+
+	if (n >= 4 && !strcmp(f[0], "container") &&
+	    strlen(f[1]) == CGNAME_ID_LEN && *f[3]) {
+		if (ctr_name(pt, f[1]))
+			return 0;
+		if (an_grow(&pt->ctrs, &pt->actrs, pt->nctrs + 1,
+			    sizeof(*pt->ctrs), 8)) {
+			pt->err = -AN_E_NOMEM;
+			return 0;
+		}
+		memcpy(pt->ctrs[pt->nctrs].id, f[1], CGNAME_ID_LEN + 1);
+		pt->ctrs[pt->nctrs].name = dup_str(pt, f[3]);
+		if (pt->ctrs[pt->nctrs].name)
+			pt->nctrs++;
+		return 0;
+	}
+	if (n >= 2 && !strcmp(f[0], "self")) {
+		pt->self_pid = atoi(f[1]);
+		return 0;
+	}
+	ns = n >= 5 && !strcmp(f[0], "nsmount");
+	if (!ns && !(n >= 4 && !strcmp(f[0], "mount")))
+		return 0;
+	if (parse_devt(f[ns ? 2 : 1], &ma, &mi))
+		return 0;
+	if (!ns) {
+		/* the host's: once (the start snapshot's) */
+		for (size_t i = 0; i < pt->nmnts; i++)
+			if (!pt->mnts[i].ns && pt->mnts[i].major == ma &&
+			    pt->mnts[i].minor == mi &&
+			    !strcmp(pt->mnts[i].dir, f[3]))
+				return 0;
+	}
+	if (an_grow(&pt->mnts, &pt->amnts, pt->nmnts + 1, sizeof(*pt->mnts),
+		    32)) {
+		pt->err = -AN_E_NOMEM;
+		return 0;
+	}
+	m = &pt->mnts[pt->nmnts];
+	m->ns = ns ? strtoull(f[1], NULL, 10) : 0;
+	m->major = ma;
+	m->minor = mi;
+	/* mount: the root is the 7th field (older files: "/") */
+	m->root = dup_str(pt, ns ? f[3] : n >= 8 ? f[7] : "/");
+	m->dir = dup_str(pt, ns ? f[4] : f[3]);
+	if (m->root && m->dir) {
+		pt->nmnts++;
+	} else {
+		free(m->root);
+		free(m->dir);
+	}
+	return 0;
+}
+
+static void load_owners(struct proctable *pt, const char *text)
+{
+	meta_lines(text, NULL, owner_load_line, pt);
+}
+
+/*
+ * A snapshot's "cgroup PID HIERARCHY CONTROLLERS PATH" line @f as one more
+ * line of @p's cgroups, after those it has when @keep, else in their place.
+ */
+static void add_cgroup_line(struct proctable *pt, struct proc *p, bool keep,
+			    char **f)
+{
+	char *s = an_asprintf("%s%s:%s:%s\n",
+			      keep && p->cgroups ? p->cgroups : "",
+			      f[2], f[3], f[4]);
+
+	if (!s) {
+		pt->err = -AN_E_NOMEM;
+		return;
+	}
+	set_cgroups(pt, p, s);
+	free(s);
+}
+
+/* A start snapshot's cgroup and mntns lines, after its proc lines. */
+static int owner_line(char **f, int n, void *arg)
+{
+	struct proctable *pt = arg;
+	struct proc *p;
+	int pid;
+
+	if (n < 3)
+		return 0;
+	pid = atoi(f[1]);
+	p = imap_get(&pt->tids, pid);
+	if (!p || p->pid != pid)
+		return 0;
+	if (!strcmp(f[0], "mntns")) {
+		p->mntns = strtoull(f[2], NULL, 10);
+		if (pid == pt->self_pid)
+			pt->host_ns = p->mntns;
+	} else if (n >= 5 && !strcmp(f[0], "cgroup")) {
+		add_cgroup_line(pt, p, p->at_start, f);
+	}
+	return 0;
+}
+
+void proctable_cgroup_attach(struct proctable *pt, uint64_t ts, int tid,
+			     int root, const char *path)
+{
+	struct proc *p = proctable_get(pt, tid, NULL, ts);
+	char head[24], *s;
+	const char *l, *rest = NULL, *old = p->cgroups ? p->cgroups : "";
+	size_t hl, before;
+
+	if (!path || p == &pt->spare)
+		return;
+	pt->st.cgroup_moves++;
+	hl = (size_t)snprintf(head, sizeof(head), "%d:", root);
+	for (l = old; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+		if (!strncmp(l, head, hl))
+			break;
+	before = (size_t)(l - old);
+	if (*l) {
+		const char *c = strchr(l + hl, ':');
+
+		rest = strchr(l, '\n');
+		rest = rest ? rest + 1 : l + strlen(l);
+		s = an_asprintf("%.*s%.*s%s\n%s", (int)before, old,
+				(int)(c ? (size_t)(c + 1 - l) : hl), l,
+				path, rest);
+	} else {
+		/* the controllers of a hierarchy not seen: left empty */
+		s = an_asprintf("%s%s:%s\n", old, head, path);
+	}
+	if (!s) {
+		pt->err = -AN_E_NOMEM;
+		return;
+	}
+	set_cgroups(pt, p, s);
+	free(s);
+}
+
+const char *proc_cgroup_key(const struct proc *p, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	if (!p->cgroups || !size)
+		return NULL;
+	buf[0] = '\0';
+	for (int pass = 0; pass < 3; pass++) {
+		for (const char *l = p->cgroups; *l;) {
+			const char *nl = strchr(l, '\n'), *pp, *c1, *l0 = l;
+			size_t len = nl ? (size_t)(nl - l) : strlen(l), plen;
+			bool v2 = !strncmp(l, "0::", 3);
+			bool sd = strstr(l, ":name=systemd:") == strchr(l, ':');
+
+			pp = line_path(l, len, &plen);
+			l = nl ? nl + 1 : l + len;
+			if (!pp || (plen == 1 && *pp == '/'))
+				continue;
+			if (pass == 0 && v2)
+				return snprintf(buf, size, "%.*s", (int)plen,
+						pp), buf;
+			if (pass == 1 && sd)
+				return snprintf(buf, size, "%.*s", (int)plen,
+						pp), buf;
+			if (pass == 2 && !v2 && !sd) {
+				c1 = strchr(l0, ':') + 1;
+				if (n < size)
+					n += (size_t)snprintf(buf + n, size - n,
+						"%s%.*s", n ? "," : "",
+						(int)(len - (size_t)(c1 - l0)),
+						c1);
+			}
+		}
+	}
+	if (!n)
+		snprintf(buf, size, "/");
+	return buf;
+}
+
+bool proc_in_cgroup(const struct proc *p, const char *path)
+{
+	size_t want = strlen(path);
+
+	while (want > 1 && path[want - 1] == '/')
+		want--;
+	if (!p->cgroups)
+		return false;
+	for (const char *l = p->cgroups; *l;) {
+		const char *nl = strchr(l, '\n'), *pp;
+		size_t len = nl ? (size_t)(nl - l) : strlen(l), plen;
+
+		pp = line_path(l, len, &plen);
+		l = nl ? nl + 1 : l + len;
+		if (pp && plen >= want && !strncmp(pp, path, want) &&
+		    (plen == want || pp[want] == '/' || want == 1))
+			return true;
+	}
+	return false;
+}
+
+/* Whether dir is "/" or a prefix of path up to a '/'. */
+static size_t under(const char *dir, const char *path)
+{
+	size_t l = strlen(dir);
+
+	while (l > 1 && dir[l - 1] == '/')
+		l--;
+	if (l == 1 && dir[0] == '/')
+		return 1;
+	if (strncmp(dir, path, l) || (path[l] && path[l] != '/'))
+		return 0;
+	return path[l] ? l + 1 : l;
+}
+
+const char *proctable_host_path(struct proctable *pt, unsigned long long ns,
+				const char *path, char *buf, size_t size)
+{
+	const struct ns_mount *in = NULL, *host = NULL;
+	size_t best = 0, hbest = 0;
+	char full[4096];
+	const char *rest;
+
+	if (!ns || !pt->host_ns || ns == pt->host_ns || !path ||
+	    path[0] != '/')
+		return NULL;
+	for (size_t i = 0; i < pt->nmnts; i++) {
+		const struct ns_mount *m = &pt->mnts[i];
+		size_t l;
+
+		if (m->ns != ns || !(l = under(m->dir, path)) || l < best)
+			continue;
+		best = l;
+		in = m;
+	}
+	if (!in)
+		return NULL;
+	/* the path in its file system: the mount's root, then the rest */
+	rest = path + best;
+	snprintf(full, sizeof(full), "%s%s%s", in->root,
+		 in->root[strlen(in->root) - 1] == '/' || !*rest ? "" : "/",
+		 rest);
+	for (size_t i = 0; i < pt->nmnts; i++) {
+		const struct ns_mount *m = &pt->mnts[i];
+		size_t l;
+
+		if (m->ns || m->major != in->major || m->minor != in->minor ||
+		    !(l = under(m->root, full)))
+			continue;
+		/* the longest root; of equal ones, the shortest mount point */
+		if (l > hbest || (l == hbest && host &&
+				  strlen(m->dir) < strlen(host->dir))) {
+			hbest = l;
+			host = m;
+		}
+	}
+	if (!host)
+		return NULL;
+	rest = full + hbest;
+	snprintf(buf, size, "%s%s%s", host->dir,
+		 host->dir[strlen(host->dir) - 1] == '/' || !*rest ? "" : "/",
+		 rest);
+	return buf;
+}
+
+/* A file p named: its host path too when p is in another namespace. */
+static void set_host_path(struct proctable *pt, const struct proc *p,
+			  struct file *f)
+{
+	char buf[4096];
+
+	if (!f || !f->path || f->host_path ||
+	    !proctable_host_path(pt, p->mntns, f->path, buf, sizeof(buf)))
+		return;
+	file_set_host_path(pt->ft, f, buf);
+}
+
 /* A proc, thread or fd line of the start snapshot. */
 static int start_line(char **f, int n, void *arg)
 {
@@ -259,6 +650,7 @@ static int start_line(char **f, int n, void *arg)
 			file = filetab_path(pt->ft, f[7]);
 		if (fdtable_set(p->fds, fd, file, flags & OPEN_CLOEXEC))
 			pt->err = -AN_E_NOMEM;
+		set_host_path(pt, p, file);
 		pt->st.fds_seeded++;
 	}
 	return 0;
@@ -268,7 +660,9 @@ int proctable_load_start(struct proctable *pt, const char *text)
 {
 	size_t before = pt->n;
 
+	load_owners(pt, text);
 	meta_lines(text, NULL, start_line, pt);
+	meta_lines(text, NULL, owner_line, pt);
 	return (int)(pt->n - before);
 }
 
@@ -284,12 +678,37 @@ static int end_line(char **f, int n, void *arg)
 	return 0;
 }
 
+/*
+ * An inode line of the end snapshot (iorec(5)): the path of an inode that
+ * had I/O, read through the file system at the end of the recording.
+ */
+static int end_inode_line(char **f, int n, void *arg)
+{
+	struct proctable *pt = arg;
+	unsigned int ma, mi;
+	unsigned long long ino;
+
+	if (n < 5 || parse_devt(f[1], &ma, &mi))
+		return 0;
+	ino = strtoull(f[2], NULL, 10);
+	filetab_inode_hint(pt->ft, ma, mi, ino, f[4],
+			   n >= 6 && !strcmp(f[5], "unlinked"),
+			   n >= 6 && !strcmp(f[5], "gone"),
+			   n >= 7 && !strcmp(f[0], "reused") ?
+			   strtoull(f[6], NULL, 10) : 0);
+	return 0;
+}
+
 void proctable_load_end(struct proctable *pt, const char *text)
 {
 	free(pt->end_text);
 	pt->end_text = text ? dup_str(pt, text) : NULL;
-	if (text)
+	if (text) {
 		meta_lines(text, "thread", end_line, pt);
+		meta_lines(text, "inode", end_inode_line, pt);
+		meta_lines(text, "reused", end_inode_line, pt);
+		load_owners(pt, text);
+	}
 }
 
 struct proc *proctable_lookup(struct proctable *pt, int tid)
@@ -354,6 +773,11 @@ static void create_child(struct proctable *pt, uint64_t ts,
 	}
 	if (parent->exe && !c->exe)
 		c->exe = dup_str(pt, parent->exe);
+	if (c != &pt->spare) {
+		c->mntns = parent->mntns;
+		if (parent->cgroups && !c->cgroups)
+			set_cgroups(pt, c, parent->cgroups);
+	}
 	attach(pt, child, c);
 	if (imap_put(&pt->newtask, child, c, NULL))
 		pt->err = -AN_E_NOMEM;
@@ -475,10 +899,40 @@ static int end_fd_line(char **f, int n, void *arg)
 	return 0;
 }
 
+/*
+ * A cgroup or mntns line of the end snapshot: the cgroups of a process
+ * neither the start snapshot nor a fork told (first seen in an event).
+ */
+static int end_owner_line(char **f, int n, void *arg)
+{
+	struct proctable *pt = arg;
+	struct proc *p;
+	int pid;
+
+	if (n < 3)
+		return 0;
+	pid = atoi(f[1]);
+	p = imap_get(&pt->tids, pid);
+	if (!p || p->exited || p->pid != pid || (p->cgroups && !p->guessed))
+		return 0;
+	if (!strcmp(f[0], "mntns") && !p->mntns) {
+		p->mntns = strtoull(f[2], NULL, 10);
+	} else if (n >= 5 && !strcmp(f[0], "cgroup")) {
+		if (p->cgroups && strstr(p->cgroups, "\n") &&
+		    !p->end_cgroups)
+			return 0;	/* known from the events */
+		p->end_cgroups = true;
+		add_cgroup_line(pt, p, true, f);
+	}
+	return 0;
+}
+
 void proctable_finish(struct proctable *pt)
 {
-	if (pt->end_text)
+	if (pt->end_text) {
 		meta_lines(pt->end_text, "fd", end_fd_line, pt);
+		meta_lines(pt->end_text, NULL, end_owner_line, pt);
+	}
 }
 
 struct proc *proctable_of_tid_at(struct proctable *pt, int tid, uint64_t ts)
@@ -559,6 +1013,7 @@ static struct file *do_open(struct proctable *pt, struct proc *p,
 	if (c->paired && ki->flags_arg >= 0)
 		cloexec = c->args[ki->flags_arg] & OPEN_CLOEXEC;
 	set_fd(pt, p, fd, f, cloexec);
+	set_host_path(pt, p, f);
 	pt->fdst.opens++;
 	return f;
 }

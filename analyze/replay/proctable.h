@@ -17,6 +17,7 @@
 #define IOREPORT_PROCTABLE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/syskind.h"
@@ -38,6 +39,18 @@ struct proc {
 	uint64_t exit_ts;
 	int nthreads;		/* threads alive */
 	struct fdtable *fds;	/* NULL once exited */
+	/*
+	 * Its cgroups: the lines of /proc/PID/cgroup ("ID:CONTROLLERS:PATH"
+	 * each ending in '\n'), from the snapshots, inherited at fork,
+	 * changed by cgroup_attach_task; NULL when unknown
+	 */
+	char *cgroups;
+	char *unit;		/* systemd unit its cgroups name, or NULL */
+	char *container;	/* container name (else its id's 12 first
+				   digits), or NULL */
+	char *container_id;	/* its id, or NULL */
+	unsigned long long mntns;	/* mount namespace inode, 0: unknown */
+	bool end_cgroups;	/* its cgroups are the end snapshot's */
 	void *user;		/* the aggregator's data (struct procstat) */
 };
 
@@ -52,6 +65,7 @@ struct proctable_stats {
 	uint64_t exit_unknown;	/* exit of a tid never seen */
 	uint64_t fds_seeded;	/* fd lines of the start snapshot used */
 	uint64_t fds_named_end;	/* unnamed fds named from the end snapshot */
+	uint64_t cgroup_moves;	/* cgroup_attach_task events */
 };
 
 struct proctable;
@@ -102,6 +116,28 @@ void proctable_rename(struct proctable *pt, uint64_t ts, int tid,
 /* sched:sched_process_exit; group_dead 1/0, or -1 when not recorded. */
 void proctable_exit(struct proctable *pt, uint64_t ts, int tid,
 		    int group_dead);
+/*
+ * cgroup:cgroup_attach_task: thread tid moved to path in the hierarchy
+ * root (0: cgroup v2; v1: its hierarchy id, as in /proc/PID/cgroup).
+ */
+void proctable_cgroup_attach(struct proctable *pt, uint64_t ts, int tid,
+			     int root, const char *path);
+/*
+ * The cgroup of p that names it: its v2 path unless "/", else its
+ * name=systemd path unless "/", else its other v1 hierarchies that are
+ * not at their root as "controllers:path", comma-separated; "/" when all
+ * are at the root, into buf (cut to size).  NULL when unknown, else buf.
+ */
+const char *proc_cgroup_key(const struct proc *p, char *buf, size_t size);
+/* Whether one of p's cgroups is path or under it ("/a" holds "/a/b"). */
+bool proc_in_cgroup(const struct proc *p, const char *path);
+/*
+ * The host path of path seen by a process of mount namespace ns, by
+ * the snapshots' nsmount and mount lines, into buf; NULL when ns is the
+ * host's or unknown, or no host mount shows it, else buf.
+ */
+const char *proctable_host_path(struct proctable *pt, unsigned long long ns,
+				const char *path, char *buf, size_t size);
 /* End of the recording: name unnamed fds from the end snapshot. */
 void proctable_finish(struct proctable *pt);
 

@@ -32,6 +32,9 @@ enum key {
 enum gap {
 	GAP_KEEP,		/* nothing: they are context, not measurements */
 	GAP_DROP,		/* every open window of the row is forgotten */
+	GAP_DROP_CPU,		/* those opened on the CPU that lost events:
+				   a measurement must not span a gap (its end
+				   may be lost, and another's taken for it) */
 };
 
 struct win_def {
@@ -63,7 +66,8 @@ static const struct win_def defs[WIN_NR] = {
 	},
 	[WIN_EXT4_SYNC] = {
 		"ext4 fsync", DK_FSYNC_ENTER, KEY_TASK,
-		{ DK_FSYNC_EXIT }, { KEY_TASK }, .inode = true, .listed = true,
+		{ DK_FSYNC_EXIT }, { KEY_TASK }, .good_only = true,
+		.inode = true, .listed = true, .gap = GAP_DROP_CPU,
 	},
 	[WIN_COMMIT] = {
 		"jbd2 commit", DK_COMMIT_START, KEY_TASK,
@@ -95,7 +99,7 @@ struct wlist {
 struct windows {
 	struct imap threads;		/* tid -> struct tstate */
 	struct wlist list[WIN_NR];
-	unsigned int nopen[WIN_NR];	/* open windows of GAP_DROP rows */
+	unsigned int nopen[WIN_NR];	/* open windows of dropping rows */
 	bool used[DK_NR];		/* kinds that open or close one */
 	win_close_fn on_close;
 	void *arg;
@@ -201,7 +205,7 @@ static void close_win(struct windows *ws, enum win_id w, int tid,
 	t->w[w].open = false;
 	if (defs[w].listed)
 		list_del(&ws->list[w], tid);
-	if (defs[w].gap == GAP_DROP)
+	if (defs[w].gap != GAP_KEEP)
 		ws->nopen[w]--;
 	if (ws->on_close)
 		ws->on_close(ws->arg, w, tid, &open, ev);
@@ -220,7 +224,7 @@ static void open_win(struct windows *ws, enum win_id w, int tid,
 		return;
 	}
 	x = &t->w[w];
-	if (!x->open && def->gap == GAP_DROP)
+	if (!x->open && def->gap != GAP_KEEP)
 		ws->nopen[w]++;
 	x->open = true;
 	x->ts = ev->ts;
@@ -228,6 +232,7 @@ static void open_win(struct windows *ws, enum win_id w, int tid,
 	if (def->inode) {
 		x->dev = ev->inode.dev;
 		x->ino = ev->inode.ino;
+		x->datasync = ev->inode.datasync;
 	}
 	if (def->pages)
 		x->val = ev->wb.pages;
@@ -270,22 +275,33 @@ void windows_gap(struct windows *ws, int cpu)
 	int key;
 	void *val;
 
-	(void)cpu;
 	for (int w = 0; w < WIN_NR; w++) {
-		if (defs[w].gap != GAP_DROP || !ws->nopen[w])
+		if (defs[w].gap == GAP_KEEP || !ws->nopen[w])
 			continue;
 		pos = 0;
 		while (imap_next(&ws->threads, &pos, &key, &val)) {
 			struct tstate *t = val;
 
-			if (t->w[w].open) {
-				t->w[w].open = false;
-				if (defs[w].listed)
-					list_del(&ws->list[w], key);
-			}
+			if (!t->w[w].open || (defs[w].gap == GAP_DROP_CPU &&
+					      t->w[w].cpu != cpu))
+				continue;
+			t->w[w].open = false;
+			if (defs[w].listed)
+				list_del(&ws->list[w], key);
+			ws->nopen[w]--;
 		}
-		ws->nopen[w] = 0;
 	}
+}
+
+const struct win *windows_nth(const struct windows *ws, enum win_id w,
+			      size_t i, int *tid)
+{
+	const struct wlist *l = &ws->list[w];
+
+	if (i >= l->n)
+		return NULL;
+	*tid = l->tid[i];
+	return windows_get(ws, l->tid[i], w);
 }
 
 const struct win *windows_get(const struct windows *ws, int tid,

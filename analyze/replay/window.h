@@ -36,6 +36,7 @@ struct win {
 	int cpu;
 	uint32_t dev;		/* writepages, ext4 sync: the inode's */
 	uint64_t ino;
+	bool datasync;		/* ext4 sync: an fdatasync */
 	int64_t val;		/* writeback work: its nr_pages budget */
 };
 
@@ -75,5 +76,11 @@ const struct win *windows_get(const struct windows *ws, int tid,
  */
 const struct win *windows_oldest(const struct windows *ws, enum win_id w,
 				 uint32_t dev, int *tid);
+/*
+ * The i-th window w open (from 0, in no set order), with its thread in
+ * *tid; NULL past the last.  Only for the listed rows (ext4 sync).
+ */
+const struct win *windows_nth(const struct windows *ws, enum win_id w,
+			      size_t i, int *tid);
 
 #endif /* IOREPORT_REPLAY_WINDOW_H */

@@ -71,6 +71,32 @@ void hist_text_sizes(FILE *out, const struct sizehist *h)
 }
 
 /* A bar of width characters, n of max rounded up. */
+void hist_text_count(FILE *out, const struct hist *h, const char *unit)
+{
+	uint64_t bins[65], top = 0;	/* 0, then 2^0 .. 2^63 */
+	int used = 0;
+
+	if (!h->count)
+		return;
+	hist_bins(h, 1, bins, 65);
+	for (int i = 0; i < 65; i++) {
+		if (bins[i])
+			used = i + 1;
+		if (bins[i] > top)
+			top = bins[i];
+	}
+	fprintf(out, "%5s%-19s : count    distribution\n", "", unit);
+	for (int i = 0; i < used; i++) {
+		/* bin 0 holds 0, bin i the values in [2^(i-1), 2^i) */
+		uint64_t lo = i ? 1ULL << (i - 1) : 0;
+		uint64_t hi = i ? (1ULL << (i - 1)) * 2 - 1 : 0;
+		int k = (int)(bins[i] * 40 / top);
+
+		fprintf(out, "%10" PRIu64 " -> %-10" PRIu64 " : %-8" PRIu64
+			" |%.*s%*s|\n", lo, hi, bins[i], k, stars, 40 - k, "");
+	}
+}
+
 static void bar(FILE *out, uint64_t n, uint64_t max, int width)
 {
 	int k = max ? (int)((n * (uint64_t)width + max - 1) / max) : 0;

@@ -19,6 +19,13 @@ struct hist;
  */
 void hist_text_log2(FILE *out, const struct hist *h);
 
+/*
+ * hist_text_count - a distribution of counts that are not times (seek
+ * distances in sectors): log2 bins of h's values, bin 0 the value 0,
+ * with the unit's name in the head; nothing when it is empty.
+ */
+void hist_text_count(FILE *out, const struct hist *h, const char *unit);
+
 struct sizehist;
 /*
  * hist_text_sizes - request sizes as bcc's bitesize prints them

@@ -143,7 +143,7 @@ static void point(struct html *h, struct page *p, const struct svg *s,
 		svg_py(s, ns > 1000 ? (double)ns : 1000), slow ? 4 : 2);
 	if (slow)
 		fprintf(h->f, " data-ms=\"%.6f\"", (double)ns / 1e6);
-	fprintf(h->f, "><title>%s %s %s at %" PRIu64 ": Q2D %s, D2C %s</title></circle>\n",
+	fprintf(h->f, "><title>%s %s %s at %" PRIu64 ": I2D %s, D2C %s</title></circle>\n",
 		w, blk_op_name(pt->op), units_bytes(b, sizeof(b), (double)pt->bytes),
 		pt->sector,
 		units_dur(q, sizeof(q), pt->issue ? (double)(pt->issue - pt->start) : 0),
@@ -357,15 +357,20 @@ static double bin_value(const struct tl_bin *b, int which, double w)
 	return (double)(b->ops.bytes[BLK_OP_READ] + b->ops.bytes[BLK_OP_WRITE]) / w;
 }
 
-static void rate_cell(struct html *h, struct page *p, const struct dbins *b,
-		      int which, double ymax, uint64_t fine)
+static void rate_cell(struct html *h, struct page *p, uint32_t dev,
+		      const struct dbins *b, int which, double ymax,
+		      uint64_t fine)
 {
 	static const char *const cls[] = { "throughput", "iops", "depth" };
 	static const char *const ttl[] = {
 		"throughput: bytes read and written per second",
 		"IOPS: requests completed per second",
 		"queue depth: requests in flight (insert to complete)",
+		/* a request's flight starts at its insert, else its issue */
+		"queue depth: requests in flight (issue to complete)",
 	};
+	struct dev_measure m;
+	int title = which;
 	const char *uname = "B";
 	double per = which ? 1 : svg_size_unit(ymax, &uname);
 	struct svg s = { .x1 = h->span, .y1 = ymax / per, .xax = SVG_AX_NUM,
@@ -374,7 +379,11 @@ static void rate_cell(struct html *h, struct page *p, const struct dbins *b,
 	char t[160], yl[64], a[UNITS_BUF], c[UNITS_BUF];
 	int nops = which == 1 ? BLK_OP_MAX : 2;
 
-	html_title(p, ttl[which], t, sizeof(t));
+	if (which == 2) {
+		summary_measure(p->r->st, dev, &m);
+		title = m.i2d ? 2 : 3;
+	}
+	html_title(p, ttl[title], t, sizeof(t));
 	snprintf(yl, sizeof(yl), which == 0 ? "throughput (%s/s)" :
 		 which == 1 ? "IOPS (requests/s)" : "in flight (requests)",
 		 uname);
@@ -459,7 +468,7 @@ static void rates(struct html *h, uint32_t dev, int which)
 			continue;
 		}
 		html_cell_begin(h, &h->p[i]);
-		rate_cell(h, &h->p[i], &b[i], which, max * 1.1, fine);
+		rate_cell(h, &h->p[i], dev, &b[i], which, max * 1.1, fine);
 		html_cell_end(h);
 	}
 out:
@@ -639,7 +648,7 @@ static void histograms(struct html *h, uint32_t dev, const char *name)
 				html_row_begin(h, "hists", NULL, 4);
 			snprintf(t, sizeof(t), "%s %s: %s", name,
 				 blk_op_name((enum blk_op)o),
-				 q ? "device time (D2C)" : "queue time (Q2D)");
+				 q ? "device time (D2C)" : "queue time (I2D)");
 			hist_plot(h, t, (enum blk_op)o, hs);
 		}
 	if (cells)

@@ -21,6 +21,7 @@
 #include "sbuf.h"
 #include "input/meta.h"
 #include "sink/html-priv.h"
+#include "stats/diffpair.h"
 #include "stats/dirty.h"
 #include "stats/filter.h"
 #include "stats/findings.h"
@@ -63,17 +64,112 @@ static const char css[] =
 ".note{color:#666;margin:0 0 6px}\n"
 "table.devops td:first-child{font-weight:600;background:none}table.devops td.read{color:#1f77b4}table.devops td.write{color:#d62728}table.devops td.flush{color:#2ca02c}\n"
 "table.changes{table-layout:fixed;width:100%}table.changes td,table.changes th{text-align:left;vertical-align:top}\n"
-"table.changes col.n{width:2em}table.changes col.c{width:6em}table.changes col.r{width:12em}table.changes col.s{width:9em}table.changes col.d{width:6em}\n"
+"table.changes col.n{width:2em}table.changes col.c{width:6em}table.changes col.r{width:12em}table.changes col.s{width:9em}table.changes col.g{width:10em}table.changes col.d{width:6em}\n"
 ".gone{color:#2a7}.new{color:#c33}\n"
+"#tip{display:none;position:fixed;z-index:10;max-width:36em;background:#fffbe6;border:1px solid #999;padding:2px 6px;font-size:12px;pointer-events:none}\n"
 "svg.plot.zoom{position:fixed;inset:2vh 2vw;width:96vw;height:96vh;z-index:9;box-shadow:0 0 0 100vmax rgba(0,0,0,.4)}\n";
 
-/* Click a plot to see it large, click again (or Escape) to put it back. */
+/*
+ * Click a plot to see it large, click again (or Escape) to put it back.
+ * Hover a mark: its value (its <title>) beside the pointer.  Drag across
+ * a time plot: that span of time on every time plot of the row (a pair's
+ * sides keep one scale); double-click or Escape: the whole recording.
+ * Small, and the page reads the same without it (every mark has its
+ * <title>; tests/html/check-page.js loads it with scripts off too).
+ */
 static const char js[] =
-"document.addEventListener('click',function(e){"
-"var z=document.querySelector('svg.plot.zoom'),s=e.target.closest&&e.target.closest('svg.plot');"
-"if(z)z.classList.remove('zoom');if(s&&s!==z)s.classList.add('zoom');});\n"
-"document.addEventListener('keydown',function(e){var z=document.querySelector('svg.plot.zoom');"
-"if(e.key==='Escape'&&z)z.classList.remove('zoom');});\n";
+"(function () {\n"
+"var tip = document.createElement('div'), drag = null, dragged = false, nc = 0;\n"
+"tip.id = 'tip';\n"
+"document.body.appendChild(tip);\n"
+"function titled(t) { return t && t.querySelector && t.closest('svg.plot') && t.querySelector(':scope>title'); }\n"
+"document.addEventListener('mouseover', function (e) {\n"
+"  var q = titled(e.target);\n"
+"  if (!q) return;\n"
+"  tip.textContent = q.textContent;\n"
+"  tip.style.display = 'block';\n"
+"  tip.style.left = Math.max(0, Math.min(e.clientX + 12, innerWidth - tip.offsetWidth - 4)) + 'px';\n"
+"  tip.style.top = (e.clientY + 16) + 'px';\n"
+"});\n"
+"document.addEventListener('mouseout', function (e) { if (titled(e.target)) tip.style.display = 'none'; });\n"
+"function timeplot(s) {\n"
+"  var a = s && s.querySelector('text.axis.x');\n"
+"  return a && /time \\(s\\)/.test(a.textContent) ? s : null;\n"
+"}\n"
+"function frame(s) {\n"
+"  var f = s.querySelector('rect.frame'), x = +f.getAttribute('x');\n"
+"  return [x, x + +f.getAttribute('width')];\n"
+"}\n"
+"function svgx(s, e) { // the pointer in the plot's own x pixels\n"
+"  var r = s.getBoundingClientRect();\n"
+"  return (e.clientX - r.left) * s.viewBox.baseVal.width / r.width;\n"
+"}\n"
+"// show original pixels a..b of s across its frame\n"
+"function zoom(s, a, b) {\n"
+"  var F = frame(s), k = (F[1] - F[0]) / (b - a), m = function (x) { return F[0] + (x - a) * k; };\n"
+"  var x0 = +s.dataset.x0, x1 = +s.dataset.x1, d = (x1 - x0) * (b - a) / (F[1] - F[0]);\n"
+"  var clip = s.querySelector('clipPath');\n"
+"  if (!clip) {\n"
+"    clip = document.createElementNS(s.namespaceURI, 'clipPath');\n"
+"    clip.id = 'zc' + (++nc);\n"
+"    var r = s.querySelector('rect.frame').cloneNode();\n"
+"    r.removeAttribute('class');\n"
+"    clip.appendChild(r);\n"
+"    s.appendChild(clip);\n"
+"  }\n"
+"  s.dataset.za = a; s.dataset.zb = b;\n"
+"  s.querySelectorAll('circle,rect:not(.frame),polyline,line').forEach(function (e) {\n"
+"    if (e.closest('g.legend') || e.closest('clipPath')) return;\n"
+"    var o = e.zo || (e.zo = { cx: e.getAttribute('cx'), x: e.getAttribute('x'), w: e.getAttribute('width'),\n"
+"      x1: e.getAttribute('x1'), x2: e.getAttribute('x2'), p: e.getAttribute('points') });\n"
+"    e.setAttribute('clip-path', 'url(#' + clip.id + ')');\n"
+"    if (o.cx !== null) e.setAttribute('cx', m(+o.cx));\n"
+"    if (o.x !== null) { e.setAttribute('x', m(+o.x)); e.setAttribute('width', +o.w * k); }\n"
+"    if (o.x1 !== null) { e.setAttribute('x1', m(+o.x1)); e.setAttribute('x2', m(+o.x2)); }\n"
+"    if (o.p !== null) e.setAttribute('points', o.p.trim().split(/\\s+/).map(function (q) {\n"
+"      var v = q.split(','); return m(+v[0]) + ',' + v[1]; }).join(' '));\n"
+"  });\n"
+"  s.querySelectorAll('text.tick.x').forEach(function (t) {\n"
+"    if (t.dataset.v === undefined) t.dataset.v = t.textContent;\n"
+"    var p = +t.getAttribute('x'), v = x0 + (a + (p - F[0]) / k - F[0]) / (F[1] - F[0]) * (x1 - x0);\n"
+"    t.textContent = b - a === F[1] - F[0] ? t.dataset.v : v.toFixed(Math.max(0, Math.ceil(-Math.log10(d / 50))));\n"
+"  });\n"
+"}\n"
+"function row(s) { // the time plots s shares its scale with\n"
+"  var r = s.closest('.row[data-metric]'), c = s.getAttribute('class');\n"
+"  return r ? [].filter.call(r.querySelectorAll('svg.plot'), function (q) { return q.getAttribute('class') === c; }) : [s];\n"
+"}\n"
+"function unzoom(s) { row(s).forEach(function (q) { var F = frame(q); zoom(q, F[0], F[1]); }); }\n"
+"document.addEventListener('mousedown', function (e) {\n"
+"  var s = timeplot(e.target.closest && e.target.closest('svg.plot'));\n"
+"  if (s && e.button === 0) { drag = [s, svgx(s, e)]; e.preventDefault(); }\n"
+"});\n"
+"document.addEventListener('mouseup', function (e) {\n"
+"  if (!drag) return;\n"
+"  var s = drag[0], F = frame(s), u = svgx(s, e), a = Math.max(F[0], Math.min(drag[1], u)), b = Math.min(F[1], Math.max(drag[1], u));\n"
+"  drag = null;\n"
+"  if (b - a < 4) return;\n"
+"  dragged = true;\n"
+"  var za = +(s.dataset.za || F[0]), k = (+(s.dataset.zb || F[1]) - za) / (F[1] - F[0]);\n"
+"  row(s).forEach(function (q) { zoom(q, za + (a - F[0]) * k, za + (b - F[0]) * k); });\n"
+"});\n"
+"document.addEventListener('dblclick', function (e) {\n"
+"  var s = timeplot(e.target.closest && e.target.closest('svg.plot'));\n"
+"  if (s) unzoom(s);\n"
+"});\n"
+"document.addEventListener('click', function (e) {\n"
+"  if (dragged) { dragged = false; return; }\n"
+"  var z = document.querySelector('svg.plot.zoom'), s = e.target.closest && e.target.closest('svg.plot');\n"
+"  if (z) z.classList.remove('zoom');\n"
+"  if (s && s !== z) s.classList.add('zoom');\n"
+"});\n"
+"document.addEventListener('keydown', function (e) {\n"
+"  var z = document.querySelector('svg.plot.zoom');\n"
+"  if (e.key !== 'Escape') return;\n"
+"  if (z) z.classList.remove('zoom');\n"
+"  document.querySelectorAll('svg.plot[data-za]').forEach(unzoom);\n"
+"});\n"
+"})();\n";
 
 double html_secs(const struct page *p, uint64_t ts)
 {
@@ -235,12 +331,21 @@ static void anomalies(struct html *h, struct page *p)
 {
 	const struct stats *st = p->r->st;
 
-	fputs("<table class=\"lost\"><tr><th>CPU</th><th>gaps</th><th>lost events</th><th>gaps of unknown size</th></tr>\n",
+	fputs("<table class=\"lost\"><tr><th>CPU</th><th>gaps</th><th>lost events</th><th>gaps of unknown size</th><th>no events for (s)</th><th>the longest gap (s from the start)</th></tr>\n",
 	      h->f);
-	for (int c = 0; c < st->nr_cpus; c++)
-		fprintf(h->f, "<tr><td>%d</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td></tr>\n",
-			c, st->lost[c].gaps, st->lost[c].events,
-			st->lost[c].unknown);
+	for (int c = 0; c < st->nr_cpus; c++) {
+		const struct lostcpu *l = &st->lost[c];
+
+		fprintf(h->f, "<tr><td>%d</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%.3f</td>",
+			c, l->gaps, l->events, l->unknown,
+			(double)l->missing_ns / 1e9);
+		if (l->gaps)
+			fprintf(h->f, "<td>+%.3f to +%.3f</td></tr>\n",
+				(double)(l->longest_from - st->first_ts) / 1e9,
+				(double)(l->longest_to - st->first_ts) / 1e9);
+		else
+			fputs("<td>-</td></tr>\n", h->f);
+	}
 	fputs("</table>\n<table class=\"anomalies\"><tr><th>stage</th><th>anomaly</th><th>count</th></tr>\n",
 	      h->f);
 	for (size_t i = 0; i < st->nanom; i++) {
@@ -792,64 +897,94 @@ static int findings_one(FILE *f, const struct findings *fs)
 	return 0;
 }
 
-static const char *severity(const struct finding *x)
+/*
+ * The findings of BEFORE and AFTER paired and tested as ioreport diff
+ * pairs and tests them (stats/diffpair.h): each row's change, rule,
+ * severity BEFORE -> AFTER, significance and the time lost or won; its
+ * data- attributes hold the same for a program reading the page.
+ */
+static int findings_pair(FILE *f, const struct diff *d)
 {
-	return !x ? "-" : x->caveat ? "caveat" : fnd_severity_name(x->sev);
-}
+	struct diff_findings df;
+	int rc = diff_findings(d, &df);
 
-/* The findings of BEFORE and AFTER paired, as ioreport diff ranks them. */
-static int findings_pair(FILE *f, const struct findings *b,
-			 const struct findings *a)
-{
-	struct fnd_change *v = NULL;
-	long n = findings_changes(b, a, &v);
-
-	if (n < 0)
-		return (int)n;
+	if (rc < 0)
+		return rc;
 	fputs("<h2>what changed: the findings of BEFORE and AFTER paired, ranked by the time lost or won</h2>\n", f);
-	if (!n)
+	if (!df.n)
 		fputs("<p>no finding in either recording</p>\n", f);
 	else
-		fputs("<table class=\"changes\"><colgroup><col class=\"n\"><col class=\"c\"><col class=\"r\"><col class=\"s\"><col class=\"d\"><col><col></colgroup><tr><th>#</th><th>change</th><th>finding</th><th>severity</th><th>time lost or won</th><th>BEFORE</th><th>AFTER</th></tr>\n", f);
-	for (long i = 0; i < n; i++) {
-		const struct fnd_change *c = &v[i];
-		const char *w = !c->b ? "new" : !c->a ? "gone" : "changed";
-		char d[UNITS_BUF];
+		fputs("<p class=\"note\">severity in BEFORE &rarr; AFTER; significance: the test of the metric behind the finding between the two recordings (* beyond run-to-run noise, docs/diff-significance.md), or not tested where no test applies</p>\n"
+		      "<table class=\"changes\"><colgroup><col class=\"n\"><col class=\"c\"><col class=\"r\"><col class=\"s\"><col class=\"g\"><col class=\"d\"><col><col></colgroup><tr><th>#</th><th>change</th><th>finding</th><th>severity</th><th>significance</th><th>time lost or won</th><th>BEFORE</th><th>AFTER</th></tr>\n", f);
+	for (size_t i = 0; i < df.n; i++) {
+		const struct dp_change *c = &df.v[i];
+		const char *w = dp_change_word(c);
+		const char *sig = dp_signif_word(c);
+		char d_ms[UNITS_BUF];
 
 		/* the time lost or won as ioreport diff writes it */
-		snprintf(d, sizeof(d), "%+.1f ms", (double)c->delta_ns / 1e6);
-		fprintf(f, "<tr class=\"%s\"><td>%ld</td><td>%s</td><td>%s</td><td>%s &rarr; %s</td><td>%s</td><td>",
-			w, i + 1, w, (c->a ? c->a : c->b)->rule, severity(c->b),
-			severity(c->a), d);
-		if (c->b)
-			finding_text(f, c->b);
+		snprintf(d_ms, sizeof(d_ms), "%+.1f ms", (double)c->c.delta_ns / 1e6);
+		/* a finding whose rule differs on the two sides names
+		 * both, as ioreport diff does */
+		const char *rb = c->c.b ? c->c.b->rule : NULL;
+		const char *ra = c->c.a ? c->c.a->rule : NULL;
+		int two = ra && rb && strcmp(ra, rb);
+
+		fprintf(f, "<tr class=\"%s\" data-rank=\"%zu\" data-change=\"%s\" data-rule=\"%s\" data-rule-before=\"%s\" data-rule-after=\"%s\" data-sev-before=\"%s\" data-sev-after=\"%s\" data-signif=\"%s\" data-delta-ns=\"%lld\"><td>%zu</td><td>%s</td><td>%s%s%s</td><td>%s &rarr; %s</td><td class=\"sig\">",
+			w, i + 1, w, ra ? ra : rb, rb ? rb : "", ra ? ra : "",
+			dp_severity(c->c.b), dp_severity(c->c.a), sig,
+			(long long)c->c.delta_ns, i + 1, w,
+			two ? rb : "", two ? " &rarr; " : "", ra ? ra : rb,
+			dp_severity(c->c.b), dp_severity(c->c.a));
+		if (c->section && c->sig.test)
+			fprintf(f, "%s%s <span class=\"note\">(%s, p %.2g)</span>",
+				c->sig.significant ? "* " : "", sig,
+				c->m->label, c->sig.p);
+		else
+			fputs(sig, f);
+		fprintf(f, "</td><td>%s</td><td>", d_ms);
+		if (c->c.b)
+			finding_text(f, c->c.b);
 		fputs("</td><td>", f);
-		if (c->a)
-			finding_text(f, c->a);
+		if (c->c.a)
+			finding_text(f, c->c.a);
 		fputs("</td></tr>\n", f);
 	}
-	if (n)
+	if (df.n)
 		fputs("</table>\n", f);
-	free(v);
+	diff_findings_release(&df);
 	return 0;
 }
 
-static int findings(struct html *h)
+static int findings(struct html *h, const struct diff *d)
 {
-	struct findings fs[2];
+	struct findings fs;
 	int err = 0;
 
-	memset(fs, 0, sizeof(fs));
 	fputs("<section id=\"findings\">\n", h->f);
-	for (int i = 0; i < h->n && !err; i++)
-		if (findings_compute(h->p[i].r->st, &fs[i]) < 0)
-			err = -AN_E_NOMEM;
-	if (!err)
-		err = h->n > 1 ? findings_pair(h->f, &fs[0], &fs[1]) :
-				 findings_one(h->f, &fs[0]);
+	for (int i = 0; i < h->n; i++) {
+		struct sbuf line = SBUF_INIT;
+
+		/* a black-box snapshot: what made it first */
+		if (sink_snapshot_line(&h->p[i].s, &line)) {
+			fputs("<p class=\"trigger\">", h->f);
+			if (h->p[i].side)
+				fprintf(h->f, "%s: ", h->p[i].side);
+			html_escape(h->f, line.buf);
+			fputs("</p>\n", h->f);
+		}
+		sbuf_release(&line);
+	}
+	if (h->n > 1) {
+		err = findings_pair(h->f, d);
+	} else {
+		err = findings_compute(h->p[0].r->st, &fs);
+		if (!err) {
+			err = findings_one(h->f, &fs);
+			findings_release(&fs);
+		}
+	}
 	fputs("</section>\n", h->f);
-	findings_release(&fs[0]);
-	findings_release(&fs[1]);
 	return err;
 }
 
@@ -880,7 +1015,7 @@ static void diff_part(FILE *f, const char *diff_text)
 }
 
 int html_page(FILE *f, const struct html_rec *b, const struct html_rec *a,
-	      const char *diff_text)
+	      const struct diff *d, const char *diff_text)
 {
 	struct html h;
 	int err;
@@ -917,7 +1052,7 @@ int html_page(FILE *f, const struct html_rec *b, const struct html_rec *a,
 		fputs(" (AFTER)", f);
 	}
 	fputs("</h1>\n", f);
-	err = findings(&h);
+	err = findings(&h, a ? d : NULL);
 	if (err)
 		goto out;
 	if (a && diff_text)
@@ -938,7 +1073,7 @@ int html_page(FILE *f, const struct html_rec *b, const struct html_rec *a,
 	sides(&h, "config", config);
 	fputs("<h2>lost events and anomalies</h2>\n", f);
 	sides(&h, "anomalies", anomalies);
-	fprintf(f, "<p class=\"note\">made by ioreport " PACKAGE_VERSION "%s; click a plot to enlarge it</p>\n<script>\n%s</script>\n</body></html>\n",
+	fprintf(f, "<p class=\"note\">made by ioreport " PACKAGE_VERSION "%s; hover a mark for its value, drag across a time plot to zoom its time (double-click or Escape: all of it), click a plot to enlarge it</p>\n<script>\n%s</script>\n</body></html>\n",
 		a ? "; BEFORE and AFTER plots of a row share their axes, histograms overlay AFTER on BEFORE" : "",
 		js);
 	err = h.err;

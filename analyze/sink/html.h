@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 
+struct diff;
 struct stats;
 struct timeline;
 
@@ -24,6 +25,8 @@ struct html_rec {
 /*
  * html_page - write the page to f
  * @a: the AFTER recording, or NULL
+ * @d: with a, the two compared (stats/diffmodel.h): the paired findings
+ *   at the top, tested as `ioreport diff` tests them; else NULL
  * @diff_text: with a, the text of `ioreport diff` (config changes and
  *   deltas), shown as it is; else NULL
  *
@@ -31,6 +34,6 @@ struct html_rec {
  * missing from the page).
  */
 int html_page(FILE *f, const struct html_rec *b, const struct html_rec *a,
-	      const char *diff_text);
+	      const struct diff *d, const char *diff_text);
 
 #endif /* IOREPORT_SINK_HTML_H */

@@ -92,6 +92,17 @@ static uint64_t lost_of(const struct source_info *in, const struct stats *st,
 	return st ? stats_lost(st, gaps) : source_info_missed(in, gaps);
 }
 
+void sink_lostcpu_json(struct json *j, int cpu, const struct lostcpu *c)
+{
+	json_i64(j, "cpu", cpu);
+	json_u64(j, "gaps", c->gaps);
+	json_u64(j, "events_known", c->events);
+	json_u64(j, "gaps_unknown_size", c->unknown);
+	json_u64(j, "missing_ns", c->missing_ns);
+	json_u64(j, "longest_gap_from_ns", c->longest_from);
+	json_u64(j, "longest_gap_to_ns", c->longest_to);
+}
+
 static void one_json(struct json *j, const struct source_info *in,
 		     const struct stats *st)
 {
@@ -124,7 +135,78 @@ static void one_json(struct json *j, const struct source_info *in,
 	json_u64(j, "last_read_ns", last_read(in, st));
 	json_u64(j, "lost_event_gaps", gaps);
 	json_u64(j, "lost_events_known", lost);
+	if (!st) {
+		json_null(j, "lost_cpus");
+		json_object_end(j);
+		return;
+	}
+	/* the CPUs with a gap: how many, and the time without events */
+	json_array_begin(j, "lost_cpus");
+	for (int i = 0; i < st->nr_cpus; i++) {
+		const struct lostcpu *c = &st->lost[i];
+
+		if (!c->gaps)
+			continue;
+		json_object_begin(j, NULL);
+		sink_lostcpu_json(j, i, c);
+		json_object_end(j);
+	}
+	json_array_end(j);
 	json_object_end(j);
+}
+
+/*
+ * The events a pass saw lost, per CPU and per time span, the statement
+ * every text view makes of them (after the warning line): nothing when
+ * none was lost.
+ */
+static void lost_text(const struct stats *st, FILE *out, const char *pre)
+{
+	uint64_t gaps, lost = stats_lost(st, &gaps);
+	struct meta_kstats k;
+
+	if (!gaps)
+		return;
+	meta_kstats(st->info->stats, &k);
+	fprintf(out, "%slost events: %s: %" PRIu64 " known in %" PRIu64
+		" gap%s", pre, st->info->path, lost, gaps, gaps == 1 ? "" : "s");
+	if (k.n)
+		fprintf(out, " (the kernel counted %" PRIu64 ")",
+			k.overrun + k.dropped);
+	fputc('\n', out);
+	for (int i = 0; i < st->nr_cpus; i++) {
+		const struct lostcpu *c = &st->lost[i];
+		char head[160], more[96] = "", tail[128];
+		int n;
+
+		if (!c->gaps)
+			continue;
+		n = snprintf(head, sizeof(head), "%s  cpu %d: %" PRIu64 " in %"
+			     PRIu64 " gap%s", pre, i, c->events, c->gaps,
+			     c->gaps == 1 ? "" : "s");
+		if (c->unknown && i < k.n)
+			snprintf(more, sizeof(more), " (%" PRIu64 " of unknown size;"
+				 " the kernel counted %" PRIu64 ")", c->unknown,
+				 k.cpu[i].overrun + k.cpu[i].dropped);
+		else if (c->unknown)
+			snprintf(more, sizeof(more), " (%" PRIu64
+				 " of unknown size)", c->unknown);
+		else if (i < k.n)
+			snprintf(more, sizeof(more), " (the kernel counted %"
+				 PRIu64 ")", k.cpu[i].overrun + k.cpu[i].dropped);
+		snprintf(tail, sizeof(tail), "no events for %.3f s in all, the"
+			 " longest +%.3f to +%.3f s", (double)c->missing_ns / 1e9,
+			 (double)(c->longest_from - st->first_ts) / 1e9,
+			 (double)(c->longest_to - st->first_ts) / 1e9);
+		/* one line when it fits the width, else two */
+		if ((size_t)n + strlen(more) + 2 + strlen(tail) > SINK_WIDTH)
+			fprintf(out, "%s%s,\n%s    %s\n", head, more, pre, tail);
+		else
+			fprintf(out, "%s%s, %s\n", head, more, tail);
+	}
+	fprintf(out, "%s  counts and times are lower bounds where events are"
+		" missing (every gap: ioreport summary)\n", pre);
+	meta_kstats_release(&k);
 }
 
 void sink_integrity_json(struct json *j, const struct source_info *const *in,
@@ -203,6 +285,18 @@ static void filter_json(struct json *j, const char *key,
 	for (size_t i = 0; i < f->ndevs; i++)
 		json_str(j, NULL, f->devs[i]);
 	json_array_end(j);
+	json_array_begin(j, "units");
+	for (size_t i = 0; i < f->nunits; i++)
+		json_str(j, NULL, f->units[i]);
+	json_array_end(j);
+	json_array_begin(j, "containers");
+	for (size_t i = 0; i < f->ncontainers; i++)
+		json_str(j, NULL, f->containers[i]);
+	json_array_end(j);
+	json_array_begin(j, "cgroups");
+	for (size_t i = 0; i < f->ncgroups; i++)
+		json_str(j, NULL, f->cgroups[i]);
+	json_array_end(j);
 	json_str(j, "path", f->glob);
 	if (f->have_since)
 		json_u64(j, "since_ns", f->since_ns);
@@ -254,17 +348,19 @@ void view_integrity(struct sink *s, const struct stats *after)
 					    after ? after->info : NULL };
 	int n = after ? 2 : 1;
 
-	if (s->j) {
+	/* CSV (a JSON table) has rows only: the warning goes to stderr too */
+	if (s->j)
 		sink_integrity_json(s->j, in, st, n);
+	if (s->j && !s->csv)
 		return;
-	}
 	for (int i = 0; i < n; i++) {
 		struct sbuf sb = SBUF_INIT;
 
-		/* CSV has rows only: the warning goes to stderr */
 		if (sink_integrity_line(in[i], st[i], &sb) && !sb.failed)
 			fprintf(s->csv ? stderr : s->out, "%s%s\n",
 				s->snooping && !s->csv ? "# " : "", sb.buf);
+		lost_text(st[i], s->csv ? stderr : s->out,
+			  s->snooping && !s->csv ? "# " : "");
 		sink_fail(s, AN_SBUF_ERR(&sb));
 		sbuf_release(&sb);
 	}

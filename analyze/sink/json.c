@@ -6,10 +6,17 @@
 
 #include <inttypes.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sink/json.h"
+#include "sink/table.h"
 #include "stats/hist.h"
+
+static void csv_open(struct json *j, const char *key, bool array);
+static void csv_close(struct json *j);
+static void csv_scalar(struct json *j, const char *key, const char *s,
+		       size_t len, bool str);
 
 void json_init(struct json *j, FILE *f)
 {
@@ -50,6 +57,8 @@ static void member(struct json *j, const char *key)
 static void open_level(struct json *j, const char *key, char c, bool array)
 {
 	member(j, key);
+	if (j->csv)
+		csv_open(j, key, array);
 	fputc(c, j->f);
 	if (j->depth >= JSON_MAX_DEPTH) {
 		j->misuse = true;
@@ -73,6 +82,8 @@ static void close_level(struct json *j, char c, bool array)
 	if (had)
 		newline(j);
 	fputc(c, j->f);
+	if (j->csv)
+		csv_close(j);
 }
 
 void json_object_begin(struct json *j, const char *key)
@@ -158,6 +169,17 @@ void json_strn(struct json *j, const char *key, const char *s, size_t len)
 		put_escaped(j->f, s, len);
 	else
 		fputs("null", j->f);
+	if (j->csv)
+		csv_scalar(j, key, s, len, true);
+}
+
+/* A number, true, false or null as the JSON text t (null: NULL). */
+static void scalar(struct json *j, const char *key, const char *t)
+{
+	member(j, key);
+	fputs(t ? t : "null", j->f);
+	if (j->csv)
+		csv_scalar(j, key, t, t ? strlen(t) : 0, false);
 }
 
 void json_str(struct json *j, const char *key, const char *s)
@@ -167,23 +189,26 @@ void json_str(struct json *j, const char *key, const char *s)
 
 void json_u64(struct json *j, const char *key, uint64_t v)
 {
-	member(j, key);
-	fprintf(j->f, "%" PRIu64, v);
+	char t[32];
+
+	snprintf(t, sizeof(t), "%" PRIu64, v);
+	scalar(j, key, t);
 }
 
 void json_i64(struct json *j, const char *key, int64_t v)
 {
-	member(j, key);
-	fprintf(j->f, "%" PRId64, v);
+	char t[32];
+
+	snprintf(t, sizeof(t), "%" PRId64, v);
+	scalar(j, key, t);
 }
 
 void json_double(struct json *j, const char *key, double v)
 {
-	member(j, key);
-	if (isfinite(v))
-		fprintf(j->f, "%.9g", v);
-	else
-		fputs("null", j->f);
+	char t[40];
+
+	snprintf(t, sizeof(t), "%.9g", v);
+	scalar(j, key, isfinite(v) ? t : NULL);
 }
 
 void json_num(struct json *j, const char *key, double v)
@@ -196,20 +221,21 @@ void json_num(struct json *j, const char *key, double v)
 
 void json_us(struct json *j, const char *key, uint64_t ns)
 {
-	member(j, key);
-	fprintf(j->f, "%" PRIu64 ".%03u", ns / 1000, (unsigned int)(ns % 1000));
+	char t[40];
+
+	snprintf(t, sizeof(t), "%" PRIu64 ".%03u", ns / 1000,
+		 (unsigned int)(ns % 1000));
+	scalar(j, key, t);
 }
 
 void json_bool(struct json *j, const char *key, bool v)
 {
-	member(j, key);
-	fputs(v ? "true" : "false", j->f);
+	scalar(j, key, v ? "true" : "false");
 }
 
 void json_null(struct json *j, const char *key)
 {
-	member(j, key);
-	fputs("null", j->f);
+	scalar(j, key, NULL);
 }
 
 void json_u64s(struct json *j, const void *base,
@@ -300,3 +326,422 @@ void json_sizes(struct json *j, const char *key, const struct sizehist *h)
 	json_array_end(j);
 	json_object_end(j);
 }
+
+/* ------------------------------------------------------------------ */
+/* One table of the document as CSV (json_csv_begin()) */
+
+struct csv_row {
+	size_t n;
+	size_t *col;		/* the column of each cell */
+	char **val;
+};
+
+struct json_csv {
+	const char *table;	/* the dotted path of the table's array */
+	FILE *out, *null;
+	/* per level (j->depth after opening it): its key, whether an array */
+	char *key[JSON_MAX_DEPTH + 2];
+	bool arr[JSON_MAX_DEPTH + 2];
+	int table_lvl;		/* level of the table's array, 0: outside */
+	bool found, in_row;
+	/* a nested array of a row: its compact JSON into a memory stream */
+	int raw_lvl;		/* 0: none */
+	FILE *raw, *saved_f;
+	char *raw_buf, *raw_col;
+	size_t raw_len;
+	bool saved_compact;
+	char **cols;		/* the header, in the order first seen */
+	size_t ncols, acols;
+	size_t *hint;		/* the column of the previous row's i-th cell */
+	size_t nhint;
+	struct csv_row row, *rows;
+	size_t nrows, arows;
+	char **tables;		/* the other arrays seen, for the error */
+	size_t ntables;
+	bool oom;
+};
+
+static char *csv_strdup(struct json_csv *c, const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		c->oom = true;
+	return d;
+}
+
+static bool csv_grow(struct json_csv *c, void *pp, size_t *alloc, size_t n,
+		     size_t size)
+{
+	void **p = pp;
+	size_t a = *alloc ? *alloc * 2 : 16;
+	void *np;
+
+	if (n < *alloc)
+		return true;
+	np = realloc(*p, a * size);
+	if (!np) {
+		c->oom = true;
+		return false;
+	}
+	*p = np;
+	*alloc = a;
+	return true;
+}
+
+/* The keys of levels from..to joined by dots, then key (when not NULL). */
+static char *csv_path(struct json_csv *c, int from, int to, const char *key)
+{
+	size_t len = 1;
+	char *p;
+
+	for (int l = from; l <= to; l++)
+		len += strlen(c->key[l] ? c->key[l] : "") + 1;
+	len += key ? strlen(key) + 1 : 0;
+	p = malloc(len);
+	if (!p) {
+		c->oom = true;
+		return NULL;
+	}
+	*p = '\0';
+	for (int l = from; l <= to; l++) {
+		if (*p)
+			strcat(p, ".");
+		strcat(p, c->key[l] ? c->key[l] : "");
+	}
+	if (key) {
+		if (*p)
+			strcat(p, ".");
+		strcat(p, key);
+	}
+	return p;
+}
+
+/* The column of name (taking it), added at the end when new. */
+static size_t csv_column(struct json_csv *c, char *name)
+{
+	size_t i = c->row.n;
+
+	if (i < c->nhint && c->hint[i] < c->ncols &&
+	    !strcmp(c->cols[c->hint[i]], name)) {
+		free(name);
+		return c->hint[i];
+	}
+	for (size_t k = 0; k < c->ncols; k++)
+		if (!strcmp(c->cols[k], name)) {
+			free(name);
+			return k;
+		}
+	if (!csv_grow(c, &c->cols, &c->acols, c->ncols, sizeof(*c->cols))) {
+		free(name);
+		return 0;
+	}
+	c->cols[c->ncols] = name;
+	return c->ncols++;
+}
+
+/* A cell of the current row: column name (taken), value val (taken). */
+static void csv_cell(struct json_csv *c, char *name, char *val)
+{
+	struct csv_row *r = &c->row;
+	size_t col, *ncol;
+	char **nval;
+
+	if (!name || !val || c->oom) {
+		free(name);
+		free(val);
+		return;
+	}
+	col = csv_column(c, name);
+	if (c->oom) {
+		free(val);
+		return;
+	}
+	ncol = realloc(r->col, (r->n + 1) * sizeof(*r->col));
+	if (ncol)
+		r->col = ncol;
+	nval = ncol ? realloc(r->val, (r->n + 1) * sizeof(*r->val)) : NULL;
+	if (nval)
+		r->val = nval;
+	if (!ncol || !nval) {
+		c->oom = true;
+		free(val);
+		return;
+	}
+	if (r->n >= c->nhint) {
+		size_t *h = realloc(c->hint, (r->n + 1) * sizeof(*h));
+
+		if (h) {
+			c->hint = h;
+			c->nhint = r->n + 1;
+		}
+	}
+	if (r->n < c->nhint)
+		c->hint[r->n] = col;
+	r->col[r->n] = col;
+	r->val[r->n++] = val;
+}
+
+static void csv_row_free(struct csv_row *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->val[i]);
+	free(r->col);
+	free(r->val);
+	memset(r, 0, sizeof(*r));
+}
+
+static void csv_open(struct json *j, const char *key, bool array)
+{
+	struct json_csv *c = j->csv;
+	int l = j->depth + 1;
+	char *path;
+
+	if (c->raw_lvl || l > JSON_MAX_DEPTH)
+		return;
+	free(c->key[l]);
+	c->key[l] = key ? csv_strdup(c, key) : NULL;
+	c->arr[l] = array;
+	if (c->table_lvl && l == c->table_lvl + 1) {
+		/* an element of the table: an object is a row */
+		c->in_row = !array;
+		return;
+	}
+	if (c->table_lvl && c->in_row && l > c->table_lvl + 1) {
+		if (!array)
+			return;
+		/* a nested array: one cell of its compact JSON */
+		c->raw = open_memstream(&c->raw_buf, &c->raw_len);
+		if (!c->raw) {
+			c->oom = true;
+			return;
+		}
+		c->raw_col = csv_path(c, c->table_lvl + 2, l - 1, key);
+		c->raw_lvl = l;
+		c->saved_f = j->f;
+		c->saved_compact = j->compact;
+		j->f = c->raw;
+		j->compact = true;
+		return;
+	}
+	if (c->table_lvl || !array)
+		return;
+	/* an array outside the table: the table when its path is table's */
+	for (int k = 2; k < l; k++)
+		if (c->arr[k])
+			return;		/* inside another array */
+	path = csv_path(c, 2, l, NULL);
+	if (!path)
+		return;
+	if (!strcmp(path, c->table)) {
+		c->table_lvl = l;
+		c->found = true;
+		free(path);
+		return;
+	}
+	for (size_t k = 0; k < c->ntables; k++)
+		if (!strcmp(c->tables[k], path)) {
+			free(path);
+			return;
+		}
+	char **t = realloc(c->tables, (c->ntables + 1) * sizeof(*t));
+
+	if (!t) {
+		c->oom = true;
+		free(path);
+		return;
+	}
+	c->tables = t;
+	c->tables[c->ntables++] = path;
+}
+
+static void csv_close(struct json *j)
+{
+	struct json_csv *c = j->csv;
+	int l = j->depth + 1;
+
+	if (c->raw_lvl) {
+		if (l != c->raw_lvl)
+			return;
+		j->f = c->saved_f;
+		j->compact = c->saved_compact;
+		c->raw_lvl = 0;
+		if (fclose(c->raw))
+			c->oom = true;
+		c->raw = NULL;
+		csv_cell(c, c->raw_col, c->raw_buf);
+		c->raw_col = NULL;
+		c->raw_buf = NULL;
+		return;
+	}
+	if (c->table_lvl && l == c->table_lvl) {
+		c->table_lvl = 0;
+	} else if (c->table_lvl && l == c->table_lvl + 1 && c->in_row) {
+		c->in_row = false;
+		if (!csv_grow(c, &c->rows, &c->arows, c->nrows,
+			      sizeof(*c->rows)))
+			csv_row_free(&c->row);
+		else
+			c->rows[c->nrows++] = c->row;
+		memset(&c->row, 0, sizeof(c->row));
+	}
+	if (l <= JSON_MAX_DEPTH) {
+		free(c->key[l]);
+		c->key[l] = NULL;
+	}
+}
+
+/*
+ * A string as the JSON says it: valid UTF-8 as it is, other bytes as
+ * their Latin-1 reading (see put_escaped()).
+ */
+static char *csv_text(struct json_csv *c, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	char *d = malloc(2 * len + 1), *p = d;
+
+	if (!d) {
+		c->oom = true;
+		return NULL;
+	}
+	for (size_t i = 0; i < len && s[i]; i++) {
+		size_t u;
+
+		if (s[i] < 0x80) {
+			*p++ = (char)s[i];
+		} else if ((u = utf8_len(s + i, len - i))) {
+			memcpy(p, s + i, u);
+			p += u;
+			i += u - 1;
+		} else {
+			*p++ = (char)(0xc0 | s[i] >> 6);
+			*p++ = (char)(0x80 | (s[i] & 0x3f));
+		}
+	}
+	*p = '\0';
+	return d;
+}
+
+static void csv_scalar(struct json *j, const char *key, const char *s,
+		       size_t len, bool str)
+{
+	struct json_csv *c = j->csv;
+	char *v;
+
+	if (c->raw_lvl || !c->table_lvl || !c->in_row ||
+	    j->depth <= c->table_lvl || !key)
+		return;
+	if (!s)
+		v = csv_strdup(c, "");
+	else if (str)
+		v = csv_text(c, s, len);
+	else
+		v = csv_strdup(c, s);
+	csv_cell(c, csv_path(c, c->table_lvl + 2, j->depth, key), v);
+}
+
+static void csv_free(struct json_csv *c)
+{
+	for (size_t r = 0; r < c->nrows; r++)
+		csv_row_free(&c->rows[r]);
+	csv_row_free(&c->row);
+	free(c->rows);
+	for (size_t k = 0; k < c->ncols; k++)
+		free(c->cols[k]);
+	free(c->cols);
+	free(c->hint);
+	for (size_t k = 0; k < c->ntables; k++)
+		free(c->tables[k]);
+	free(c->tables);
+	for (int l = 0; l < JSON_MAX_DEPTH + 2; l++)
+		free(c->key[l]);
+	if (c->raw)
+		fclose(c->raw);
+	free(c->raw_buf);
+	free(c->raw_col);
+	fclose(c->null);
+	free(c);
+}
+
+int json_csv_begin(struct json *j, const char *table, FILE *out)
+{
+	struct json_csv *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -1;
+	c->null = fopen("/dev/null", "w");
+	if (!c->null) {
+		free(c);
+		return -1;
+	}
+	c->table = table;
+	c->out = out;
+	j->f = c->null;
+	j->csv = c;
+	return 0;
+}
+
+int json_csv_finish(struct json *j, char **why)
+{
+	struct json_csv *c = j->csv;
+	size_t len = 1;
+	int rc = 0;
+
+	*why = NULL;
+	if (!c)
+		return -1;
+	if (c->oom) {
+		rc = -1;
+	} else if (!c->found) {
+		for (size_t k = 0; k < c->ntables; k++)
+			len += strlen(c->tables[k]) + 2;
+		*why = malloc(len);
+		if (*why) {
+			**why = '\0';
+			for (size_t k = 0; k < c->ntables; k++) {
+				if (k)
+					strcat(*why, ", ");
+				strcat(*why, c->tables[k]);
+			}
+		}
+		rc = *why ? -2 : -1;
+	} else if (c->nrows) {
+		const char **cell = calloc(c->ncols, sizeof(*cell));
+
+		if (!cell)
+			rc = -1;
+		for (size_t k = 0; cell && k < c->ncols; k++) {
+			if (k)
+				fputc(',', c->out);
+			table_csv_field(c->out, c->cols[k]);
+		}
+		if (cell)
+			fputc('\n', c->out);
+		for (size_t r = 0; cell && r < c->nrows; r++) {
+			for (size_t k = 0; k < c->ncols; k++)
+				cell[k] = "";
+			for (size_t i = 0; i < c->rows[r].n; i++)
+				cell[c->rows[r].col[i]] = c->rows[r].val[i];
+			for (size_t k = 0; k < c->ncols; k++) {
+				if (k)
+					fputc(',', c->out);
+				table_csv_field(c->out, cell[k]);
+			}
+			fputc('\n', c->out);
+		}
+		free(cell);
+		if (fflush(c->out) || ferror(c->out))
+			rc = -1;
+	}
+	csv_free(c);
+	j->csv = NULL;
+	return rc;
+}
+
+void json_csv_abort(struct json *j)
+{
+	if (j->csv)
+		csv_free(j->csv);
+	j->csv = NULL;
+}
+

@@ -27,6 +27,7 @@ struct json {
 	bool in_array[JSON_MAX_DEPTH];
 	bool compact;		/* no newlines or indentation */
 	bool misuse;		/* unbalanced or too deep: json_finish fails */
+	struct json_csv *csv;	/* json_csv_begin(): one table as CSV */
 };
 
 /* Start writing to f (nothing is written yet). */
@@ -73,6 +74,35 @@ void json_u64s(struct json *j, const void *base,
  * Returns 0, or -1 when the calls were unbalanced or writing failed.
  */
 int json_finish(struct json *j);
+
+/*
+ * json_csv_begin - turn j into the CSV of one table of the document: the
+ * array of objects at the dotted path table (the keys of the objects
+ * that hold it from the top-level object: "devices", "summary.devices")
+ *
+ * Each object of that array is a row; its scalar members are cells
+ * (strings as they are, numbers as the JSON writes them, true/false,
+ * null an empty cell), a nested object's members are columns named by
+ * the dotted path ("i2d.p50_ns"), a nested array is one cell holding
+ * its compact JSON.  The header is every column in the order first
+ * seen.  Nothing else of the document is written.  j writes its JSON to
+ * a stream that discards it (j->f is replaced); the CSV goes to out at
+ * json_csv_finish().
+ *
+ * Returns 0, or -1 when out of memory.
+ */
+int json_csv_begin(struct json *j, const char *table, FILE *out);
+/*
+ * json_csv_finish - after json_finish(): print the table's CSV (nothing
+ * when it had no rows) and release what json_csv_begin() took
+ *
+ * Returns 0; -1 when out of memory or the output failed (*why NULL);
+ * -2 when the document has no table of that path, with *why a malloc'd
+ * "its tables are a, b, c" (the caller's to free).
+ */
+int json_csv_finish(struct json *j, char **why);
+/* Release what json_csv_begin() took, printing nothing (after a failure). */
+void json_csv_abort(struct json *j);
 
 struct hist;
 /*

@@ -6,11 +6,12 @@ analyze_libioreport_a_SOURCES += \
 	analyze/sink/integrity.c \
 	analyze/sink/view-summary.c \
 	analyze/sink/view-requests.c \
+	analyze/sink/view-btt.c \
 	analyze/sink/view-interval.c \
-	analyze/sink/view-procfiles.c \
+	analyze/sink/view-procfiles.c analyze/sink/view-fileowners.c \
 	analyze/sink/view-wa.c \
 	analyze/sink/view-diff.c \
-	analyze/sink/view-findings.c \
+	analyze/sink/view-findings.c analyze/sink/view-trigger.c \
 	analyze/sink/html.h analyze/sink/html-priv.h analyze/sink/html.c \
 	analyze/sink/html-dev.c \
 	analyze/sink/svg.h analyze/sink/svg.c \

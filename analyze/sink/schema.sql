@@ -1,4 +1,4 @@
--- schema.sql - the SQLite schema of `ioreport db` (schema version 3).
+-- schema.sql - the SQLite schema of `ioreport db` (schema version 5).
 --
 -- Embedded into ioreport at build time (analyze/sink/local.mk); docs/schema.md
 -- documents every table and view.  Every row belongs to a recording
@@ -145,6 +145,9 @@ CREATE TABLE processes (
 	throttle_ns	INTEGER NOT NULL DEFAULT 0,
 	dstates		INTEGER NOT NULL DEFAULT 0,	-- D-state sleeps (iowait profile)
 	dstate_ns	INTEGER NOT NULL DEFAULT 0,
+	unit		TEXT,			-- systemd unit of its cgroup (docs/attribution.md), NULL: none
+	container	TEXT,			-- Docker/Podman container name (else id's 12 digits)
+	cgroup		TEXT,			-- its cgroup as --by cgroup groups it
 	PRIMARY KEY (rec_id, proc_id)
 ) WITHOUT ROWID;
 -- Every comm a process had, in order (fork, exec, prctl/rename).
@@ -259,7 +262,7 @@ CREATE TABLE request_rows (
 	nr_sector	INTEGER NOT NULL,
 	end_ns		INTEGER NOT NULL,	-- completion - id_blocks.base_ts
 	device_ns	INTEGER,		-- issue -> complete (D2C); NULL: issue not seen
-	queue_ns	INTEGER,		-- insert -> issue (Q2D); NULL: not inserted
+	queue_ns	INTEGER,		-- insert -> issue (I2D); NULL: not inserted
 	error		INTEGER NOT NULL,
 	bytes_extra	INTEGER NOT NULL	-- bytes - nr_sector * 512 (0 but for odd requests)
 );

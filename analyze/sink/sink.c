@@ -75,15 +75,20 @@ const char *sink_dev_name(struct sink *s, uint32_t dev)
 	return name;
 }
 
-const char *sink_tail(const struct sink *s, const char *str, size_t room,
-		      char *buf, size_t n)
+const char *sink_cut_tail(const char *str, size_t room, char *buf, size_t n)
 {
 	size_t len = str ? strlen(str) : 0;
 
-	if (!str || s->wide || len <= room || room < 4)
+	if (!str || len <= room || room < 4)
 		return str;
 	snprintf(buf, n, "...%s", str + len - (room - 3));
 	return buf;
+}
+
+const char *sink_tail(const struct sink *s, const char *str, size_t room,
+		      char *buf, size_t n)
+{
+	return s->wide ? str : sink_cut_tail(str, room, buf, n);
 }
 
 const char *sink_head(const struct sink *s, const char *str, size_t room,

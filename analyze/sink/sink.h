@@ -35,10 +35,12 @@ struct sink {
 	bool wallclock;		/* text: times of day, not seconds */
 	bool trace_clock;	/* text: seconds of the trace clock, not from
 				   the first event */
-	bool csv;		/* text as CSV rows (--csv): one header line,
-				   no other text */
+	bool csv;		/* --csv: j writes one table as CSV
+				   (json_csv_begin()); warnings to stderr */
 	bool wide;		/* text: every column, exact numbers, whole
 				   names (--wide); else SINK_WIDTH columns */
+	int by;			/* --by: enum owner_by (stats/owner.h),
+				   0: none */
 	int err;		/* 0, or the first -AN_E_* of a view (no
 				   memory: the view is cut short) */
 	/* device names from the snapshot, cached */
@@ -91,6 +93,8 @@ void sink_release(struct sink *s);
  */
 const char *sink_tail(const struct sink *s, const char *str, size_t room,
 		      char *buf, size_t n);
+/* The same cut without a sink (table.c's last column): str when it fits. */
+const char *sink_cut_tail(const char *str, size_t room, char *buf, size_t n);
 /* The same for a name: its start and "~" (a comm, a device). */
 const char *sink_head(const struct sink *s, const char *str, size_t room,
 		      char *buf, size_t n);
@@ -150,6 +154,24 @@ bool sink_wallclock(const struct source_info *in, uint64_t ts, bool date,
  * the time of day.
  */
 void sink_time(const struct sink *s, char *buf, size_t n, uint64_t ts);
+/*
+ * sink_snapshot_line - a black-box snapshot's first line (no newline):
+ * "snapshot triggered by fsync>500ms at 12.345678 s (07:45:59.5 UTC): pid
+ * 12 (sqlite3) fsync(fd 5) took 612.0 ms; the window holds 40.1 s before
+ * it and 5.2 s after", or "snapshot asked for (SIGUSR1) at ...", from the
+ * header's snapshot and trigger keys (iorec(5)); false (nothing added)
+ * for a recording that is no snapshot.
+ */
+struct sbuf;
+bool sink_snapshot_line(const struct sink *s, struct sbuf *out);
+/*
+ * sink_trigger_json - the "trigger" member of findings --json: null for
+ * a recording that is no snapshot, else what made it (the header's keys,
+ * iorec(5)), the call or request that fired as the pass found it (its
+ * path, the views' times in trace-clock ns like slow's), the window
+ * around it and the sentence of sink_snapshot_line().
+ */
+void sink_trigger_json(const struct sink *s);
 
 /*
  * integrity.c: what a damaged, truncated or partly unreadable recording
@@ -166,6 +188,9 @@ struct sbuf;
 bool sink_damaged(const struct source_info *in);
 bool sink_integrity_line(const struct source_info *in,
 			 const struct stats *st, struct sbuf *out);
+/* A CPU's lost events (integrity's lost_cpus, summary's lost.cpus). */
+struct lostcpu;
+void sink_lostcpu_json(struct json *j, int cpu, const struct lostcpu *c);
 void sink_integrity_json(struct json *j, const struct source_info *const *in,
 			 const struct stats *const *st, int n);
 void view_integrity(struct sink *s, const struct stats *after);
@@ -191,6 +216,12 @@ void view_anomalies(struct sink *s);
 
 /* view-requests.c: devices, the slowest requests and syscalls, snoop */
 void view_devices(struct sink *s);
+/*
+ * view-btt.c: btt's Q2Q, phase shares and D2D seeks of the devices view
+ * (its JSON's "btt" member), and the seek histograms (text only)
+ */
+void view_btt(struct sink *s);
+void view_btt_hist(struct sink *s);
 void view_slow(struct sink *s);
 /*
  * Snoop: view_snoop_begin() before the pass, snoop_request() as the
@@ -205,13 +236,21 @@ void view_snoop_end(struct sink *s);
  * view-procfiles.c, from stats with the attribution: the processes and
  * files views (top < 0: every row) as a text section (its head line,
  * the attribution, the table(s) and its anomalies line) or as JSON
- * members ("processes_with_calls", "processes" / "named_bytes",
- * "unnamed_bytes", "files_with_io", "files"); view_attribution() writes
+ * members ("processes_with_calls", "processes" / "syscall_path_bytes",
+ * "syscall_nopath_bytes", "files_with_io", "files"); view_attribution() writes
  * the "attribution" member (text: its lines).  The standalone views add
  * their head and anomalies (view_procfiles_head(), _anomalies()).
  */
 void view_processes(struct sink *s, long top);
 void view_files(struct sink *s, long top);
+/* files --by: the groups and their files (view-fileowners.c), before the
+ * files' own table; top as view_files()'s */
+struct file_row;
+/* A files row's FILE cell: its name and, in brackets, its other names
+ * and "unlinked" (a table column's callback on a struct file_row). */
+void view_file_cell(const void *row, bool wide, char *b, size_t n);
+void print_file_owners(struct sink *s, const struct file_row *v, long n,
+		       long top);
 void view_attribution(struct sink *s);
 void view_procfiles_head(struct sink *s);
 void view_procfiles_anomalies(struct sink *s);
@@ -224,16 +263,16 @@ void view_dirty(struct sink *s, long top, long rows);
 /*
  * view-findings.c: the findings of s->st (stats/findings.h), top < 0
  * all: the view (text, or the JSON member "findings"); the top few at
- * the head of another view; what changed between s->st (BEFORE) and
- * after, ranked, at the head of the diff.
+ * the head of another view; what changed between the two recordings of
+ * d (s->st is BEFORE), paired and tested (stats/diffpair.h), ranked, at
+ * the head of the diff.
  */
+struct diff;
 void view_findings(struct sink *s, long top);
 void view_findings_top(struct sink *s, long top);
-void view_findings_changes(struct sink *s, const struct stats *after,
-			   long top);
+void view_findings_changes(struct sink *s, const struct diff *d, long top);
 
 /* view-diff.c: two recordings compared (s->st is BEFORE's) */
-struct diff;
 void view_diff(struct sink *s, const struct diff *d, long top);
 
 #endif /* IOREPORT_SINK_SINK_H */

@@ -623,7 +623,8 @@ int db_add_process(struct db *db, const struct proc_row *r)
 		sq_u(ps->fsync.max),
 		SQ_BLKIO(&ps->blk),
 		sq_u(ps->throttles), sq_u(ps->throttle_ns), sq_u(ps->dstates),
-		sq_u(ps->dstate_ns),
+		sq_u(ps->dstate_ns), sq_s(p->unit), sq_s(p->container),
+		p->cgroup[0] ? sq_s(p->cgroup) : sq_null(),
 	};
 
 	if (sq_insert(db, S_PROCESS, v, ARRAY_SIZE(v)) || add_comms(db, p))

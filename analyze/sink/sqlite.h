@@ -28,7 +28,7 @@
 #include "stats/rows.h"
 
 /* The schema version this ioreport writes (PRAGMA user_version). */
-#define DB_SCHEMA_VERSION	4
+#define DB_SCHEMA_VERSION	5
 
 struct db;
 struct source_info;

@@ -10,6 +10,7 @@
 
 #include "base/err.h"
 #include "base/units.h"
+#include "sink/sink.h"
 #include "sink/table.h"
 #include "stats/hist.h"
 
@@ -34,17 +35,6 @@ static void cell_of(const struct column *c, const void *row, bool wide,
 		c->num(buf, n, hist_pct(h, c->q), wide);
 	else
 		c->num(buf, n, hist_avg(h), wide);
-}
-
-/* The cell of the last column, cut to room with "..." for its start. */
-static const char *fit(const char *cell, int room, char *buf, size_t n)
-{
-	size_t len = strlen(cell);
-
-	if (room < 8 || len <= (size_t)room)
-		return cell;
-	snprintf(buf, n, "...%s", cell + len - (size_t)(room - 3));
-	return buf;
 }
 
 int table_print(FILE *out, size_t width, const struct column *cols,
@@ -107,7 +97,8 @@ int table_print(FILE *out, size_t width, const struct column *cols,
 			const char *cell = cells[r * (size_t)ncols + (size_t)c];
 
 			if (last && room)
-				cell = fit(cell, room, cut, sizeof(cut));
+				cell = sink_cut_tail(cell, room > 0 ? (size_t)room : 0,
+						     cut, sizeof(cut));
 			fprintf(out, "%s%*s", c ? "  " : "",
 				col[c]->left ? -(last ? 0 : w[c]) : w[c], cell);
 		}
@@ -136,30 +127,6 @@ void table_csv_field(FILE *out, const char *str)
 		fputc(*p, out);
 	}
 	fputc('"', out);
-}
-
-int table_csv(FILE *out, const struct column *cols, int ncols,
-	      const void *rows, size_t nrows, size_t rowsize)
-{
-	char buf[4096];
-
-	for (int c = 0; c < ncols; c++) {
-		if (c)
-			fputc(',', out);
-		table_csv_field(out, cols[c].head);
-	}
-	fputc('\n', out);
-	for (size_t r = 0; r < nrows; r++) {
-		for (int c = 0; c < ncols; c++) {
-			cell_of(&cols[c], (const char *)rows + r * rowsize,
-				true, buf, sizeof(buf));
-			if (c)
-				fputc(',', out);
-			table_csv_field(out, buf);
-		}
-		fputc('\n', out);
-	}
-	return 0;
 }
 
 void table_ms(char *buf, size_t n, uint64_t ns, bool wide)

@@ -72,9 +72,6 @@ int table_print(FILE *out, size_t width, const struct column *cols,
 		int ncols, const void *rows, size_t nrows, size_t rowsize);
 /* One CSV field: as is, or quoted when it holds a comma, quote or newline. */
 void table_csv_field(FILE *out, const char *str);
-/* The wide table as CSV: the heads, then one line per row, quoted. */
-int table_csv(FILE *out, const struct column *cols, int ncols,
-	      const void *rows, size_t nrows, size_t rowsize);
 
 /* The cell formats of the tables: ms "%.3f", us "%.1f", a count. */
 void table_ms(char *buf, size_t n, uint64_t ns, bool wide);

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -274,6 +275,84 @@ static void config_json(struct json *j, const struct snapdiff *sd)
 	json_array_end(j);
 }
 
+/* Whether a section of d has a kworker row keyed by its role. */
+static bool kworker_rows(const struct diff *d)
+{
+	static const int sect[] = { DM_PROCESSES, DM_FSYNC };
+
+	for (size_t k = 0; k < sizeof(sect) / sizeof(*sect); k++)
+		for (int side = 0; side < 2; side++) {
+			const struct dm_section *s = side ? &d->ma.s[sect[k]] :
+							    &d->mb.s[sect[k]];
+
+			for (size_t i = 0; i < s->n; i++)
+				if (!strcmp(s->rows[i].key, "kworker/*"))
+					return true;
+		}
+	return false;
+}
+
+/*
+ * What of AFTER is compared as what of BEFORE: the mounts matched at
+ * another mount point (and why), the devices under another name, the
+ * kernel workers by role.  Text, or the JSON member "pairing".
+ */
+static void pairing(const struct sink *s, const struct diff *d)
+{
+	const struct snapdiff *sd = &d->sd;
+	bool kw = kworker_rows(d);
+
+	if (s->j) {
+		json_array_begin(s->j, "pairing");
+	} else if (sd->nmp || sd->ndm || kw) {
+		fprintf(s->out, "\npaired (what of AFTER is compared as what of BEFORE):\n");
+	}
+	for (size_t i = 0; i < sd->nmp; i++) {
+		if (s->j) {
+			json_object_begin(s->j, NULL);
+			json_str(s->j, "what", "mount");
+			json_str(s->j, "before", sd->mp[i].before);
+			json_str(s->j, "after", sd->mp[i].after);
+			json_str(s->j, "why", sd->mp[i].why);
+			json_object_end(s->j);
+		} else {
+			sink_printf(s, "  mount     %s (AFTER) as %s: %s; its files by their path below it\n",
+				    sd->mp[i].after, sd->mp[i].before, sd->mp[i].why);
+		}
+	}
+	for (size_t i = 0; i < sd->ndm; i++) {
+		char nb[64], na[64];
+
+		stats_dev_name(d->b, sd->dm[i].before, nb, sizeof(nb));
+		stats_dev_name(d->a, sd->dm[i].after, na, sizeof(na));
+		if (s->j) {
+			json_object_begin(s->j, NULL);
+			json_str(s->j, "what", "device");
+			json_str(s->j, "before", nb);
+			json_str(s->j, "after", na);
+			json_str(s->j, "why", "it holds the matched file system");
+			json_object_end(s->j);
+		} else {
+			sink_printf(s, "  device    %s (AFTER) as %s: it holds the matched file system\n",
+				    na, nb);
+		}
+	}
+	if (kw) {
+		if (s->j) {
+			json_object_begin(s->j, NULL);
+			json_str(s->j, "what", "kworkers");
+			json_str(s->j, "before", "kworker/*");
+			json_str(s->j, "after", "kworker/*");
+			json_str(s->j, "why", "the kernel's workers as one: their numbers and the work their names say change from run to run");
+			json_object_end(s->j);
+		} else {
+			fprintf(s->out, "  kworkers  as one, kworker/*: their numbers and the work their names say change from run to run\n");
+		}
+	}
+	if (s->j)
+		json_array_end(s->j);
+}
+
 static void head_json(struct json *j, const char *key, const struct stats *st)
 {
 	json_object_begin(j, key);
@@ -289,6 +368,7 @@ void view_diff(struct sink *s, const struct diff *d, long top)
 		head_json(s->j, "before", d->b);
 		head_json(s->j, "after", d->a);
 		config_json(s->j, &d->sd);
+		pairing(s, d);
 		json_object_begin(s->j, "sections");
 		for (int k = 0; k < DM_NSECT; k++)
 			section_json(s, d, k, top);
@@ -305,6 +385,7 @@ void view_diff(struct sink *s, const struct diff *d, long top)
 		"     more, for latencies P(an AFTER operation is longer) outside %.2f..%.2f\n",
 		SIG_ALPHA, SIG_MIN_CHANGE * 100, 0.5 - SIG_MIN_EFFECT,
 		0.5 + SIG_MIN_EFFECT);
+	pairing(s, d);
 	config_text(s, &d->sd);
 	for (int k = 0; k < DM_NSECT; k++)
 		section_text(s, d, k, top);

@@ -17,6 +17,7 @@
 #include "sbuf.h"
 #include "input/meta.h"
 #include "stats/attrib.h"
+#include "stats/owner.h"
 #include "stats/rows.h"
 #include "sink/json.h"
 #include "sink/sink.h"
@@ -161,7 +162,7 @@ static void print_attrib_text(const struct sink *s)
 	if (t->kind_bytes[AK_STACKED])
 		snprintf(stk, sizeof(stk), "; each byte once: %" PRIu64 " more that a device did for one stacked on it are counted on that one",
 			 t->kind_bytes[AK_STACKED]);
-	sink_printf(s, "I/O attributed: %.1f%% of bytes to a process, %.1f%% to a named file; journal %.1f%%%s; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device%s)\n",
+	sink_printf(s, "I/O attributed: %.1f%% of the device bytes to a process, %.1f%% to a named file; journal %.1f%%%s; unattributed %.1f%% (of %" PRIu64 " bytes in %" PRIu64 " requests at the device%s)\n",
 	       pct(t->proc_bytes, all), pct(t->file_bytes, all),
 	       pct(t->kind_bytes[AK_JOURNAL], all), meta,
 	       pct(t->kind_bytes[AK_UNATTRIBUTED], all), all,
@@ -273,7 +274,7 @@ static const struct json_u64_field blk_fields[] = {
 	JSON_U64("requests", struct blkio, requests),
 	JSON_U64("read_bytes", struct blkio, read_bytes),
 	JSON_U64("write_bytes", struct blkio, write_bytes),
-	JSON_U64("d2c_ns", struct blkio, dev_ns),
+	JSON_U64("d2c_sum_ns", struct blkio, dev_ns),
 	JSON_U64("journal_bytes", struct blkio, journal_bytes),
 };
 
@@ -372,6 +373,22 @@ static void c_comms(const void *r, bool wide, char *b, size_t n)
 		 p->exited ? " (exited)" : "");
 }
 
+static void c_unit(const void *r, bool wide, char *b, size_t n)
+{
+	const struct proc_info *p = &PROW(r)->p;
+
+	(void)wide;
+	snprintf(b, n, "%s", p->unit ? p->unit : "-");
+}
+
+static void c_container(const void *r, bool wide, char *b, size_t n)
+{
+	const struct proc_info *p = &PROW(r)->p;
+
+	(void)wide;
+	snprintf(b, n, "%s", p->container ? p->container : "-");
+}
+
 static const struct column proc_cols[] = {
 	COL_FN("PID", "PID", false, c_pid),
 	COL_FN("COMM", "COMM", true, c_comm),
@@ -380,17 +397,19 @@ static const struct column proc_cols[] = {
 	PS("READ(B)", "READ", table_bytes, read_bytes),
 	PS("WRITE(B)", "WRITE", table_bytes, write_bytes),
 	COL_U64("FSYNCS", "FSYNC", table_u64, struct proc_row, fsyncs),
-	PS("FSYNC(ms)", NULL, table_ms, fsync.sum),
+	PS("FSYNC-SUM(ms)", NULL, table_ms, fsync.sum),
 	PS("FSYNC-MAX(ms)", "FS-MAX(ms)", table_ms, fsync.max),
 	PS("BLK-REQS", NULL, table_u64, blk.requests),
 	PS("BLK-READ(B)", "BLK-R", table_bytes, blk.read_bytes),
 	PS("BLK-WRITE(B)", "BLK-W", table_bytes, blk.write_bytes),
-	PS("BLK-DEV(ms)", "DEV(ms)", table_ms, blk.dev_ns),
+	PS("BLK-DEV-SUM(ms)", "DEV-SUM(ms)", table_ms, blk.dev_ns),
 	COL_FN("BLK-AVG-RQ(B)", "RQ-SZ", false, c_rqsize),
 	COL_FN("BLK-SEQ%", "SEQ", false, c_seq),
 	PS("JRNL-FSYNC(B)", NULL, table_bytes, blk.journal_bytes),
-	PS("THROTTLED(ms)", NULL, table_ms, throttle_ns),
-	PS("D-STATE(ms)", NULL, table_ms, dstate_ns),
+	PS("THROTTLED-SUM(ms)", NULL, table_ms, throttle_ns),
+	PS("D-STATE-SUM(ms)", NULL, table_ms, dstate_ns),
+	COL_FN("UNIT", NULL, true, c_unit),
+	COL_FN("CONTAINER", NULL, true, c_container),
 	COL_FN("COMMS", NULL, true, c_comms),
 };
 
@@ -421,7 +440,7 @@ static const struct column kind_cols[] = {
 	KS("COUNT", table_u64, count),
 	KS("ERRS", table_u64, errors),
 	KS("BYTES", table_u64, bytes),
-	KS("TOTAL(ms)", table_ms, lat.sum),
+	KS("SUM(ms)", table_ms, lat.sum),
 	COL_AVG("AVG(us)", "AVG(us)", table_us, struct krow, ks, struct kstat,
 		lat),
 	KS_PCT("P50(us)", 50),
@@ -482,6 +501,9 @@ static void processes_json(struct sink *s, const void *v, size_t n,
 		json_comms(j, p->comms ? p->comms : p->comm);
 		json_str(j, "exe", p->exe);
 		json_bool(j, "exited", p->exited);
+		json_str(j, "unit", p->unit);
+		json_str(j, "container", p->container);
+		json_str(j, "cgroup", p->cgroup[0] ? p->cgroup : NULL);
 		json_u64s(j, ps, proc_fields, ARRAY_SIZE(proc_fields));
 		json_u64(j, "fsyncs", rows[i].fsyncs);
 		json_lat(j, "fsync", &ps->fsync);
@@ -508,6 +530,9 @@ static void processes_json(struct sink *s, const void *v, size_t n,
 	json_array_end(j);
 }
 
+static void print_owners(struct sink *s, const struct proc_row *rows,
+			 long n);
+
 static int processes_text(struct sink *s, const void *v, size_t shown,
 			  size_t n)
 {
@@ -520,6 +545,7 @@ static int processes_text(struct sink *s, const void *v, size_t shown,
 	print_head_text(s);
 	print_attrib_text(s);
 	print_dstate_note(s);
+	print_owners(s, rows, (long)n);
 	fprintf(out, "processes with file syscalls or block I/O: %zu", n);
 	if (shown < n)
 		fprintf(out, " (top %zu shown)", shown);
@@ -572,9 +598,6 @@ static void print_rows(struct sink *s, const struct rows_view *v,
 
 	if (n < 0)
 		sink_fail(s, n);
-	else if (s->csv)
-		sink_fail(s, table_csv(s->out, v->cols, (int)v->ncols, rows,
-				       shown, v->rowsize));
 	else if (s->j)
 		v->json(s, rows, shown, (size_t)n);
 	else
@@ -602,6 +625,117 @@ static const struct rows_view processes_view = {
 	processes_json, processes_text,
 };
 
+/* --by: the processes summed per unit, container or cgroup */
+#define OROW(r) ((const struct owner_row *)(r))
+static void o_key(const void *r, bool wide, char *b, size_t n)
+{
+	(void)wide;
+	snprintf(b, n, "%s", OROW(r)->key);
+}
+
+static const struct column owner_cols[] = {
+	COL_U64("PROCS", "PROCS", table_u64, struct owner_row, procs),
+	COL_U64("CALLS", "CALLS", table_u64, struct owner_row, calls),
+	COL_U64("ERRS", NULL, table_u64, struct owner_row, errors),
+	COL_U64("READ(B)", "READ", table_bytes, struct owner_row, read_bytes),
+	COL_U64("WRITE(B)", "WRITE", table_bytes, struct owner_row,
+		write_bytes),
+	COL_U64("FSYNCS", "FSYNC", table_u64, struct owner_row, fsyncs),
+	COL_U64("FSYNC-SUM(ms)", "FSYNC-SUM(ms)", table_ms, struct owner_row,
+		fsync_ns),
+	COL_U64("FSYNC-MAX(ms)", NULL, table_ms, struct owner_row,
+		fsync_max_ns),
+	COL_U64("BLK-REQS", NULL, table_u64, struct owner_row, blk.requests),
+	COL_U64("BLK-READ(B)", "BLK-R", table_bytes, struct owner_row,
+		blk.read_bytes),
+	COL_U64("BLK-WRITE(B)", "BLK-W", table_bytes, struct owner_row,
+		blk.write_bytes),
+	COL_U64("BLK-DEV-SUM(ms)", "DEV-SUM(ms)", table_ms, struct owner_row,
+		blk.dev_ns),
+	COL_U64("JRNL-FSYNC(B)", NULL, table_bytes, struct owner_row,
+		blk.journal_bytes),
+	COL_U64("THROTTLED-SUM(ms)", NULL, table_ms, struct owner_row,
+		throttle_ns),
+	COL_U64("D-STATE-SUM(ms)", NULL, table_ms, struct owner_row,
+		dstate_ns),
+	COL_FN("OWNER", "OWNER", true, o_key),
+};
+
+/* The groups' members are named as the processes' members they sum. */
+static void owners_json(struct json *j, const struct owner_row *v, long n,
+			const char *by)
+{
+	json_str(j, "by", by);
+	json_array_begin(j, "groups");
+	for (long i = 0; i < n; i++) {
+		json_object_begin(j, NULL);
+		/* null as the processes' own unit, container or cgroup */
+		json_str(j, by, v[i].none ? NULL : v[i].key);
+		json_u64(j, "processes", v[i].procs);
+		json_u64(j, "calls", v[i].calls);
+		json_u64(j, "errors", v[i].errors);
+		json_u64(j, "read_bytes", v[i].read_bytes);
+		json_u64(j, "write_bytes", v[i].write_bytes);
+		json_u64(j, "fsyncs", v[i].fsyncs);
+		json_object_begin(j, "fsync");
+		json_u64(j, "count", v[i].fsync_count);
+		json_u64(j, "sum_ns", v[i].fsync_ns);
+		json_u64(j, "max_ns", v[i].fsync_max_ns);
+		json_object_end(j);
+		json_blk(j, &v[i].blk);
+		json_u64(j, "throttled_ns", v[i].throttle_ns);
+		json_u64(j, "throttles", v[i].throttles);
+		json_u64(j, "dstate_ns", v[i].dstate_ns);
+		json_u64(j, "dstates", v[i].dstates);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+/*
+ * --by: the processes of rows summed per owner, as text (before the
+ * processes' own tables) or as the JSON members by and groups (which
+ * --csv=groups prints)
+ */
+static void print_owners(struct sink *s, const struct proc_row *rows,
+			 long n)
+{
+	struct column cols[ARRAY_SIZE(owner_cols)];
+	const char *by = owner_by_name((enum owner_by)s->by);
+	struct owner_row *v;
+	char head[16];
+	size_t l;
+	long nv;
+
+	if (!by || n < 0)
+		return;
+	nv = owner_rows(rows, (size_t)n, (enum owner_by)s->by, &v);
+	if (nv < 0) {
+		sink_fail(s, (int)nv);
+		return;
+	}
+	if (s->j) {
+		owners_json(s->j, v, nv, by);
+		free(v);
+		return;
+	}
+	/* the last column is headed by the owner: UNIT, CONTAINER, CGROUP */
+	memcpy(cols, owner_cols, sizeof(cols));
+	l = strlen(by) < sizeof(head) ? strlen(by) : sizeof(head) - 1;
+	for (size_t i = 0; i < l; i++)
+		head[i] = (char)(by[i] - 'a' + 'A');
+	head[l] = 0;
+	cols[ARRAY_SIZE(cols) - 1].head = head;
+	cols[ARRAY_SIZE(cols) - 1].narrow = head;
+	fprintf(s->out, "per %s: %ld, the processes of each summed "
+		"(\"-\": of none)\n\n", by, nv);
+	sink_fail(s, table_print(s->out, s->wide ? 0 : SINK_WIDTH, cols,
+				 (int)ARRAY_SIZE(cols), v, (size_t)nv,
+				 sizeof(*v)));
+	fputc('\n', s->out);
+	free(v);
+}
+
 void view_processes(struct sink *s, long top)
 {
 	struct proc_row *rows;
@@ -610,6 +744,9 @@ void view_processes(struct sink *s, long top)
 	if (no_syscalls(s, "processes"))
 		return;
 	n = rows_processes(s->st, false, &rows);
+	/* text: the table per owner is printed after the head */
+	if (s->j)
+		print_owners(s, rows, n);
 	print_rows(s, &processes_view, rows, n, top);
 	free(rows);
 }
@@ -619,7 +756,7 @@ void view_processes(struct sink *s, long top)
 /* files */
 
 #define FROW(r) ((const struct file_row *)(r))
-static void f_name(const void *r, bool wide, char *b, size_t n)
+void view_file_cell(const void *r, bool wide, char *b, size_t n)
 {
 	const struct file_info *f = &FROW(r)->f;
 
@@ -656,16 +793,16 @@ static const struct column file_cols[] = {
 	FS("WRITES", "WRITES", table_u64, writes),
 	FS("WRITE(B)", "WRITE", table_bytes, write_bytes),
 	FS_PCT("W-P50(us)", NULL, wlat, 50),
-	FS_PCT("W-P99(us)", "W-P99(us)", wlat, 99),
+	FS_PCT("W-P99(us)", NULL, wlat, 99),
 	FS("FSYNCS", "FSYNCS", table_u64, fsync.count),
-	FS("FSYNC(ms)", NULL, table_ms, fsync.sum),
+	FS("FSYNC-SUM(ms)", NULL, table_ms, fsync.sum),
 	FS("FSYNC-MAX(ms)", "FS-MAX(ms)", table_ms, fsync.max),
 	FS("BLK-REQS", NULL, table_u64, blk.requests),
-	FS("BLK-READ(B)", NULL, table_bytes, blk.read_bytes),
+	FS("BLK-READ(B)", "BLK-R", table_bytes, blk.read_bytes),
 	FS("BLK-WRITE(B)", "BLK-W", table_bytes, blk.write_bytes),
-	FS("BLK-DEV(ms)", NULL, table_ms, blk.dev_ns),
+	FS("BLK-DEV-SUM(ms)", NULL, table_ms, blk.dev_ns),
 	FS("JRNL-FSYNC(B)", NULL, table_bytes, blk.journal_bytes),
-	COL_FN("FILE", "FILE", true, f_name),
+	COL_FN("FILE", "FILE", true, view_file_cell),
 };
 
 static const struct json_u64_field file_fields[] = {
@@ -684,8 +821,8 @@ static void files_json(struct sink *s, const void *v, size_t n, size_t total)
 	struct json *j = s->j;
 	char mm[32];
 
-	json_u64(j, "named_bytes", a->named.named_bytes);
-	json_u64(j, "unnamed_bytes", a->named.unnamed_bytes);
+	json_u64(j, "syscall_path_bytes", a->named.named_bytes);
+	json_u64(j, "syscall_nopath_bytes", a->named.unnamed_bytes);
 	json_u64(j, "files_with_io", total);
 	json_array_begin(j, "files");
 	for (size_t i = 0; i < n; i++) {
@@ -718,6 +855,7 @@ static void files_json(struct sink *s, const void *v, size_t n, size_t total)
 	json_array_end(j);
 }
 
+
 static int files_text(struct sink *s, const void *v, size_t shown, size_t m)
 {
 	const struct file_row *rows = v;
@@ -730,6 +868,7 @@ static int files_text(struct sink *s, const void *v, size_t shown, size_t m)
 
 	print_head_text(s);
 	print_attrib_text(s);
+	print_file_owners(s, rows, (long)m, shown < m ? (long)shown : -1);
 	fprintf(out, "files with I/O: %zu", m);
 	if (shown < m)
 		fprintf(out, " (top %zu shown)", shown);
@@ -744,7 +883,7 @@ static int files_text(struct sink *s, const void *v, size_t shown, size_t m)
 			 "; names of files opened during the recording come from libc uprobes" :
 			 "; no path strings in the syscall events and no libc uprobes: files opened during the recording are named only from the end snapshot");
 	sbuf_release(&src);
-	sink_printf(s, "bytes on named files: %" PRIu64 " of %" PRIu64
+	sink_printf(s, "syscall bytes on files with a path: %" PRIu64 " of %" PRIu64
 		" (%.1f%%)%s\n\n", a->named.named_bytes, all,
 		all ? 100.0 * (double)a->named.named_bytes / (double)all :
 		100.0, names);
@@ -760,6 +899,7 @@ static const struct rows_view files_view = {
 	files_json, files_text,
 };
 
+
 void view_files(struct sink *s, long top)
 {
 	struct file_row *rows;
@@ -768,6 +908,9 @@ void view_files(struct sink *s, long top)
 	if (no_syscalls(s, "files"))
 		return;
 	m = rows_files(s->st, &rows);
+	/* text: the tables per owner are printed after the head */
+	if (s->j)
+		print_file_owners(s, rows, m, top);
 	print_rows(s, &files_view, rows, m, top);
 	rows_files_release(rows, m);
 }
@@ -777,8 +920,6 @@ void view_files(struct sink *s, long top)
 
 void view_procfiles_head(struct sink *s)
 {
-	if (s->csv)
-		return;
 	if (s->j)
 		print_head_json(s->st, s->j);
 }

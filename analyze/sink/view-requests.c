@@ -323,64 +323,6 @@ static void iostat_json_obj(struct sink *s, const struct iostat *io)
 	json_object_end(s->j);
 }
 
-/* devices --csv: one row per device and operation, exact numbers. */
-static void devices_csv(struct sink *s)
-{
-	struct stats *a = s->st;
-	double secs = (double)stats_duration(a) / 1e9;
-	struct dev_measure m;
-	char mm[32];
-
-	fputs("device,dev,op,requests,bytes,iops,bytes_per_s,fua,preflush,errors,"
-	      "i2d_avg_ms,i2d_p99_ms,d2c_avg_ms,d2c_p50_ms,d2c_p99_ms,d2c_max_ms,"
-	      "total_avg_ms,total_p99_ms,sequential,random,avg_request_bytes,"
-	      "bios_queued,bios_merged,merged_bytes,i2d_measurable,"
-	      "await_ms,aqu_sz,util_pct,busy_ns,in_queue_ns\n", s->out);
-	for (size_t i = 0; i < a->ndev; i++) {
-		const struct devstat *d = &a->dev[i];
-		struct iostat io;
-
-		blk_dev_str(d->dev, mm, sizeof(mm));
-		sink_csv_str(s->out, sink_dev_name(s, d->dev));
-		fprintf(s->out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",%.3f,%.1f,%" PRIu64
-			",%" PRIu64 ",%" PRIu64 ",%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f,%.6f",
-			mm, blk_op_name(d->op), d->reqs, d->bytes,
-			secs > 0 ? (double)d->reqs / secs : 0.0,
-			secs > 0 ? (double)d->bytes / secs : 0.0, d->fua,
-			d->preflush, d->errors,
-			(double)hist_avg(&d->queue) / 1e6,
-			(double)hist_pct(&d->queue, 99) / 1e6,
-			(double)hist_avg(&d->device) / 1e6,
-			(double)hist_pct(&d->device, 50) / 1e6,
-			(double)hist_pct(&d->device, 99) / 1e6,
-			(double)d->device.max / 1e6,
-			(double)hist_avg(&d->total) / 1e6,
-			(double)hist_pct(&d->total, 99) / 1e6);
-		/* the shape; a bio count is empty when not recorded */
-		summary_measure(a, d->dev, &m);
-		fprintf(s->out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", d->seq,
-			d->sizes.count - d->seq,
-			d->sizes.count ? d->sizes.bytes / d->sizes.count : 0);
-		if (a->bio_events)
-			fprintf(s->out, "%" PRIu64, d->bios);
-		fputc(',', s->out);
-		if (a->merge_events)
-			fprintf(s->out, "%" PRIu64 ",%" PRIu64, d->merges,
-				d->merged_bytes);
-		else
-			fputc(',', s->out);
-		/* iostat's: the await of this operation, the device's queue
-		   size and utilization on each of its rows */
-		stats_iostat(a, d->dev, &io);
-		fprintf(s->out, ",%d,", m.i2d);
-		if (d->reqs)
-			fprintf(s->out, "%.6f", iostat_await(&io, d->op) / 1e6);
-		fprintf(s->out, ",%.6f,%.4f,%" PRIu64 ",%" PRIu64 "\n",
-			iostat_aqu(&io), iostat_util(&io), io.busy_ns,
-			iostat_in_queue(&io));
-	}
-}
-
 void view_devices(struct sink *s)
 {
 	/* the widths of the columns: 100 in all, or --wide's */
@@ -390,10 +332,6 @@ void view_devices(struct sink *s)
 	struct stats *a = s->st;
 	double secs = (double)stats_duration(a) / 1e9;
 
-	if (s->csv) {
-		devices_csv(s);
-		return;
-	}
 	if (s->j) {
 		json_array_begin(s->j, "devices");
 		for (size_t i = 0; i < a->ndev; i++) {
@@ -441,6 +379,7 @@ void view_devices(struct sink *s)
 		json_array_begin(s->j, "iostat");
 		each_iostat(s, iostat_json_obj);
 		json_array_end(s->j);
+		view_btt(s);
 		return;
 	}
 	fprintf(s->out, "\ndevices:%s\n", a->have_block ? "" : " no block events in the recording");
@@ -493,6 +432,7 @@ void view_devices(struct sink *s)
 	if (a->bio_events && a->merge_events)
 		lat_table(s, "merge time (bio queued -> merged into a request, btt's Q2M)",
 			  offsetof(struct devstat, q2m), false);
+	view_btt(s);
 	for (size_t i = 0; !s->no_hist && i < a->ndev; i++) {
 		fprintf(s->out, "\n%s %s: device time (issue -> complete)\n",
 		       sink_dev_name(s, a->dev[i].dev),
@@ -507,6 +447,7 @@ void view_devices(struct sink *s)
 		       blk_op_name(a->dev[i].op));
 		hist_text_sizes(s->out, &a->dev[i].sizes);
 	}
+	view_btt_hist(s);
 }
 
 /* ------------------------------------------------------------------ */
@@ -577,6 +518,11 @@ static void rq_json(struct sink *s, const struct blk_done *d)
 		json_null(j, "i2d_ns");
 	json_u64(j, "d2c_ns", rq->complete_ts - rq->issue_ts);
 	json_u64(j, "total_ns", blk_total_ns(rq));
+	/* btt's Q2C: its first bio queued -> complete, when seen */
+	if (rq->queue_ts && rq->queue_ts <= rq->complete_ts)
+		json_u64(j, "q2c_ns", rq->complete_ts - rq->queue_ts);
+	else
+		json_null(j, "q2c_ns");
 	json_i64(j, "pid", rq_pid(rq));
 	json_str(j, "comm", comm);
 	json_i64(j, "error", rq->error);
@@ -681,57 +627,6 @@ static void slow_calls(struct sink *s)
 	}
 }
 
-/* A request as a CSV row of slow or snoop (the columns of rq_csv_head). */
-static const char rq_csv_head[] =
-	"what,start_s,end_s,device,dev,type,sector,bytes,i2d_ms,d2c_ms,total_ms,"
-	"pid,comm,owner,path,syscall,tid,fd,latency_ms\n";
-
-static void rq_csv(struct sink *s, const struct blk_done *d)
-{
-	const struct blk_request *rq = &d->rq;
-	char type[BLK_RWBS_LEN], st[32], et[32], mm[32];
-	const char *f = stats_request_file(s->st, d);
-
-	blk_rwbs(rq, type);
-	sink_time(s, st, sizeof(st), rq->insert_ts ? rq->insert_ts : rq->issue_ts);
-	sink_time(s, et, sizeof(et), rq->complete_ts);
-	blk_dev_str(rq->dev, mm, sizeof(mm));
-	fprintf(s->out, "request,%s,%s,", st, et);
-	sink_csv_str(s->out, sink_dev_name(s, rq->dev));
-	fprintf(s->out, ",%s,%s,%" PRIu64 ",%" PRIu64 ",", mm, type, rq->sector,
-		rq->bytes);
-	if (rq->insert_ts)
-		fprintf(s->out, "%.6f", (double)(rq->issue_ts - rq->insert_ts) / 1e6);
-	fprintf(s->out, ",%.6f,%.6f,%d,",
-		(double)(rq->complete_ts - rq->issue_ts) / 1e6,
-		(double)blk_total_ns(rq) / 1e6, rq_pid(rq));
-	sink_csv_str(s->out, rq_comm(s, rq));
-	fputc(',', s->out);
-	if (d->attributed)
-		fputs(attrib_kind_name(d->own.kind), s->out);
-	fputc(',', s->out);
-	sink_csv_str(s->out, f);
-	fputs(",,,,\n", s->out);
-}
-
-/* A syscall as a CSV row of slow. */
-static void call_csv(struct sink *s, const struct slow_call *c)
-{
-	char st[32], et[32];
-
-	sink_time(s, st, sizeof(st), c->start);
-	sink_time(s, et, sizeof(et), c->end);
-	fprintf(s->out, "syscall,%s,%s,,,,,%" PRIu64 ",,,,%d,", st, et, c->bytes,
-		c->pid);
-	sink_csv_str(s->out, c->comm);
-	fputs(",,", s->out);
-	sink_csv_str(s->out, stats_call_file(c));
-	fprintf(s->out, ",%s,%d,", sys_kind_info(c->kind)->name, c->tid);
-	if (c->fd >= 0)
-		fprintf(s->out, "%d", c->fd);
-	fprintf(s->out, ",%.6f\n", (double)(c->end - c->start) / 1e6);
-}
-
 void view_slow(struct sink *s)
 {
 	struct stats *a = s->st;
@@ -739,18 +634,6 @@ void view_slow(struct sink *s)
 	size_t n;
 
 	v = stats_slowest(a, &n);
-	if (s->csv) {
-		const struct slow_call *c;
-		size_t nc;
-
-		fputs(rq_csv_head, s->out);
-		for (size_t i = 0; i < n; i++)
-			rq_csv(s, &v[i]);
-		c = a->have_sys ? stats_slowest_calls(a, &nc) : NULL;
-		for (size_t i = 0; c && i < nc; i++)
-			call_csv(s, &c[i]);
-		return;
-	}
 	if (s->j) {
 		json_array_begin(s->j, "slow_requests");
 		for (size_t i = 0; i < n; i++)
@@ -810,10 +693,6 @@ void view_slow(struct sink *s)
 void view_snoop_begin(struct sink *s)
 {
 	s->snooping = true;
-	if (s->csv) {
-		fputs(rq_csv_head, s->out);
-		return;
-	}
 	if (s->j) {
 		json_array_begin(s->j, "requests");
 		return;
@@ -838,10 +717,6 @@ void snoop_request(const struct blk_done *d, void *arg)
 	char nb[64], pb[256];
 
 	s->snooped++;
-	if (s->csv) {
-		rq_csv(s, d);
-		return;
-	}
 	if (s->j) {
 		rq_json(s, d);
 		return;

@@ -31,8 +31,6 @@ static void print_secs(FILE *out, uint64_t ts)
 
 void view_head(struct sink *s)
 {
-	if (s->csv)
-		return;
 	const struct source_info *in = s->st->info;
 	char fmt[64];
 
@@ -102,8 +100,6 @@ static void anomaly_list(struct sink *s, const struct anomaly *v, size_t n,
 
 void view_anomalies(struct sink *s)
 {
-	if (s->csv)
-		return;
 	struct stats *a = s->st;
 	const struct anomaly *v = a->anom;
 	uint64_t gaps, lost = stats_lost(a, &gaps);
@@ -131,6 +127,40 @@ void view_anomalies(struct sink *s)
 /* ------------------------------------------------------------------ */
 /* Summary */
 
+/*
+ * The time spans events are missing from: each gap as its CPU's events
+ * either side of it, in time order (the first STATS_GAPS_MAX gaps).
+ */
+static void summary_spans(struct sink *s, uint64_t gaps)
+{
+	const struct stats *a = s->st;
+	uint64_t sum = 0;
+
+	sink_printf(s, "  the spans without events (a gap: its CPU's events"
+		    " either side of it):\n  %-4s %14s %14s %10s %10s\n",
+		    "CPU", "FROM(s)", "TO(s)", "SPAN(ms)", "LOST");
+	for (size_t g = 0; g < a->ngaps; g++) {
+		const struct lostgap *x = &a->gapv[g];
+		char lost[24];
+
+		if (x->events >= 0)
+			snprintf(lost, sizeof(lost), "%lld", x->events);
+		else
+			snprintf(lost, sizeof(lost), "?");
+		sum += x->to - x->from;
+		sink_printf(s, "  %-4d %+14.6f %+14.6f %10.3f %10s\n", x->cpu,
+			    (double)(x->from - a->first_ts) / 1e9,
+			    (double)(x->to - a->first_ts) / 1e9,
+			    (double)(x->to - x->from) / 1e6, lost);
+	}
+	if (gaps > a->ngaps)
+		sink_printf(s, "  ... %" PRIu64 " more gaps (the first %d are"
+			    " listed)\n", gaps - a->ngaps, STATS_GAPS_MAX);
+	sink_printf(s, "  the spans summed: %.3f s of the recording's %.3f s"
+		    " (spans on different CPUs may overlap)\n",
+		    (double)sum / 1e9, (double)stats_duration(a) / 1e9);
+}
+
 static void summary_lost(struct sink *s)
 {
 	struct stats *a = s->st;
@@ -149,10 +179,7 @@ static void summary_lost(struct sink *s)
 			const struct lostcpu *l = &a->lost[i];
 
 			json_object_begin(s->j, NULL);
-			json_i64(s->j, "cpu", i);
-			json_u64(s->j, "gaps", l->gaps);
-			json_u64(s->j, "events_known", l->events);
-			json_u64(s->j, "gaps_unknown_size", l->unknown);
+			sink_lostcpu_json(s->j, i, l);
 			if (l->first_gap_ts)
 				json_u64(s->j, "first_gap_ts_ns",
 					 l->first_gap_ts);
@@ -165,14 +192,32 @@ static void summary_lost(struct sink *s)
 			json_object_end(s->j);
 		}
 		json_array_end(s->j);
+		json_array_begin(s->j, "spans");
+		for (size_t g = 0; g < a->ngaps; g++) {
+			const struct lostgap *x = &a->gapv[g];
+
+			json_object_begin(s->j, NULL);
+			json_i64(s->j, "cpu", x->cpu);
+			json_u64(s->j, "from_ns", x->from);
+			json_u64(s->j, "to_ns", x->to);
+			if (x->events >= 0)
+				json_u64(s->j, "events_known",
+					 (uint64_t)x->events);
+			else
+				json_null(s->j, "events_known");
+			json_object_end(s->j);
+		}
+		json_array_end(s->j);
+		json_u64(s->j, "spans_left_off",
+			 gaps > a->ngaps ? gaps - a->ngaps : 0);
 		json_object_end(s->j);
 	} else {
 		sink_printf(s, "\nlost events:%s\n", gaps || k.n ? "" :
 		       " none seen in the data");
 		if (gaps || k.n) {
-			sink_printf(s, "  %-4s %8s %10s %8s %12s %12s  %s\n", "CPU",
-			       "GAPS", "LOST", "UNKNOWN", "K-OVERRUN",
-			       "K-DROPPED", "FIRST-GAP(s)");
+			sink_printf(s, "  %-4s %8s %10s %8s %12s %12s %10s  %s\n",
+			       "CPU", "GAPS", "LOST", "UNKNOWN", "K-OVERRUN",
+			       "K-DROPPED", "MISSING(s)", "FIRST-GAP(s)");
 			for (int i = 0; i < a->nr_cpus; i++) {
 				const struct lostcpu *l = &a->lost[i];
 
@@ -185,7 +230,7 @@ static void summary_lost(struct sink *s)
 					       k.cpu[i].dropped);
 				else
 					sink_printf(s, " %12s %12s", "-", "-");
-				sink_printf(s, "  ");
+				sink_printf(s, " %10.3f  ", (double)l->missing_ns / 1e9);
 				if (l->first_gap_ts) {
 					print_secs(s->out, l->first_gap_ts);
 					sink_printf(s, " (+%.6f s)", (double)(
@@ -197,6 +242,8 @@ static void summary_lost(struct sink *s)
 				sink_printf(s, "\n");
 			}
 		}
+		if (gaps)
+			summary_spans(s, gaps);
 		if (!have_k)
 			sink_printf(s, "  (no kernel counters: %s)\n",
 			       a->info->kind == SOURCE_TRACEDAT ?

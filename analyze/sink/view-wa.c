@@ -17,6 +17,7 @@
 #include "base/err.h"
 #include "stats/dirty.h"
 #include "stats/filter.h"
+#include "stats/owner.h"
 #include "stats/rows.h"
 #include "stats/wa.h"
 #include "sink/histtext.h"
@@ -164,6 +165,105 @@ static void wa_rows(struct sink *s, bool byproc, long top)
 	rows_wa_release(v, n);
 }
 
+/* --by: the processes' rows summed per unit, container or cgroup */
+struct wa_group {
+	char key[256];		/* owner_proc_key(), "-": of none */
+	uint64_t procs, app, blk, journal;
+};
+
+static int cmp_wa_group(const void *a, const void *b)
+{
+	const struct wa_group *x = a, *y = b;
+
+	if (x->blk + x->journal != y->blk + y->journal)
+		return x->blk + x->journal > y->blk + y->journal ? -1 : 1;
+	if (x->app != y->app)
+		return x->app > y->app ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/*
+ * wa --by: the groups, as the JSON members by and groups (named as the
+ * processes' members they sum) or a table before the processes'
+ */
+static void wa_by(struct sink *s)
+{
+	const char *by = owner_by_name((enum owner_by)s->by);
+	struct wa_group *g;
+	struct wa_row *v;
+	size_t ng = 0;
+	long n;
+
+	if (!by)
+		return;
+	n = rows_wa(s->st, true, &v);
+	if (n < 0) {
+		s->err = (int)n;
+		return;
+	}
+	g = an_calloc((size_t)n + 1, sizeof(*g));
+	if (!g) {
+		rows_wa_release(v, n);
+		s->err = -AN_E_NOMEM;
+		return;
+	}
+	for (long i = 0; i < n; i++) {
+		struct wa_group *x = NULL;
+		char key[256];
+
+		owner_proc_key(v[i].p, (enum owner_by)s->by, key, sizeof(key));
+		for (size_t k = 0; k < ng && !x; k++)
+			if (!strcmp(g[k].key, key))
+				x = &g[k];
+		if (!x) {
+			x = &g[ng++];
+			memcpy(x->key, key, sizeof(key));
+		}
+		x->procs++;
+		x->app += v[i].app;
+		x->blk += v[i].blk;
+		x->journal += v[i].journal;
+	}
+	rows_wa_release(v, n);
+	qsort(g, ng, sizeof(*g), cmp_wa_group);
+	if (s->j) {
+		struct json *j = s->j;
+
+		json_str(j, "by", by);
+		json_array_begin(j, "groups");
+		for (size_t i = 0; i < ng; i++) {
+			json_object_begin(j, NULL);
+			json_str(j, by, strcmp(g[i].key, "-") ? g[i].key : NULL);
+			json_u64(j, "processes", g[i].procs);
+			json_u64(j, "app_write_bytes", g[i].app);
+			json_u64(j, "device_write_bytes", g[i].blk);
+			json_u64(j, "journal_bytes", g[i].journal);
+			json_double(j, "ratio",
+				    ratio((double)(g[i].blk + g[i].journal),
+					  (double)g[i].app));
+			json_object_end(j);
+		}
+		json_array_end(j);
+		free(g);
+		return;
+	}
+	fprintf(s->out, "\nper %s: %zu, the processes below summed (all of them; \"-\": of none):\n",
+		by, ng);
+	fprintf(s->out, "  %6s %10s %10s %10s %7s  %s\n", "PROCS", "APP-W(MiB)",
+		"BLK-W(MiB)", "JRNL(MiB)", "RATIO",
+		by[0] == 'u' ? "UNIT" : by[1] == 'o' ? "CONTAINER" : "CGROUP");
+	for (size_t i = 0; i < ng; i++) {
+		fprintf(s->out, "  %6" PRIu64, g[i].procs);
+		print_mb(s->out, g[i].app);
+		print_mb(s->out, g[i].blk);
+		print_mb(s->out, g[i].journal);
+		print_ratio(s->out, ratio((double)(g[i].blk + g[i].journal),
+					  (double)g[i].app));
+		fprintf(s->out, "  %s\n", g[i].key);
+	}
+	free(g);
+}
+
 static void wa_text(struct sink *s, long top)
 {
 	const struct wa *wa = s->st->wa;
@@ -270,6 +370,7 @@ static void wa_text(struct sink *s, long top)
 		fprintf(out, "  B/LOGGED: measured journal bytes per block logged (the block size plus\n"
 			"  the descriptor and commit blocks)\n");
 	}
+	wa_by(s);
 	wa_rows(s, true, top);
 	wa_rows(s, false, top);
 	fprintf(out, "\nnotes: DATA is file data (writeback, fsync, direct I/O), JOURNAL the jbd2\n"
@@ -356,6 +457,7 @@ static void wa_json(struct sink *s, long top)
 	/* what the view filters leave out (wa.h) */
 	json_bool(j, "jbd2_left_out", wa->st.jbd2_not_split);
 	json_bool(j, "diskstats_left_out", wa->st.diskstats_not_split);
+	wa_by(s);
 	wa_rows(s, true, top);
 	wa_rows(s, false, top);
 }
@@ -394,9 +496,9 @@ static void fsync_rows_text(struct sink *s, const struct fsync_row *v,
 		fprintf(out, " %7s %7s %6s", "FSYNC", "FDSYNC", "SFR");
 	else
 		fprintf(out, " %6s", "CALLS");
-	fprintf(out, " %9s %9s %9s %7s %7s %10s %7s%s\n",
+	fprintf(out, " %9s %9s %9s %6s %6s %13s %7s%s\n",
 		"P50(ms)", "P99(ms)", "MAX(ms)",
-		"EXT4", "FLUSH", "FLUSH(ms)", "FL/FS", byproc ? "" : "  FILE");
+		"EXT4", "FLUSH", "FLUSH-SUM(ms)", "FL/FS", byproc ? "" : "  FILE");
 	for (size_t i = 0; i < k; i++) {
 		const struct fsync_row *w = &v[i];
 		const struct hist *h = w->lat;
@@ -421,7 +523,7 @@ static void fsync_rows_text(struct sink *s, const struct fsync_row *v,
 				(double)h->max / MS);
 		else
 			fprintf(out, " %9s %9s %9s", "-", "-", "-");
-		fprintf(out, " %7" PRIu64 " %7" PRIu64 " %10.3f", w->k_count,
+		fprintf(out, " %6" PRIu64 " %6" PRIu64 " %13.3f", w->k_count,
 			w->flushes, (double)w->flush_ns / MS);
 		if (w->k_count)
 			fprintf(out, " %7.2f",
@@ -430,7 +532,7 @@ static void fsync_rows_text(struct sink *s, const struct fsync_row *v,
 			fprintf(out, " %7s", "-");
 		if (!byproc)
 			fprintf(out, "  %s", sink_tail(s, w->name ? w->name : "?",
-						       SINK_WIDTH - 77, pb,
+						       SINK_WIDTH - 78, pb,
 						       sizeof(pb)));
 		fputc('\n', out);
 	}
@@ -490,6 +592,145 @@ static void fsync_rows(struct sink *s, bool byproc, long top)
 	rows_fsync_release(v, n);
 }
 
+/* --by: the processes' fsync rows summed per unit, container, cgroup */
+struct fsync_group {
+	char key[256];		/* owner_proc_key(), "-": of none */
+	uint64_t procs, fsyncs, fdatasyncs, sfr;
+	uint64_t count, sum_ns, max_ns;	/* the syscalls' latency */
+	uint64_t k_count, flushes, flush_ns, write_bytes;
+};
+
+static int cmp_fsync_group(const void *a, const void *b)
+{
+	const struct fsync_group *x = a, *y = b;
+
+	if (x->sum_ns != y->sum_ns)
+		return x->sum_ns > y->sum_ns ? -1 : 1;
+	if (x->flush_ns != y->flush_ns)
+		return x->flush_ns > y->flush_ns ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+/* The n process rows of v summed per owner of by, into *out; -errno. */
+static long fsync_groups(const struct fsync_row *v, long n,
+			 enum owner_by by, struct fsync_group **out)
+{
+	struct fsync_group *g = an_calloc((size_t)n + 1, sizeof(*g));
+	size_t ng = 0;
+
+	*out = g;
+	if (!g)
+		return -AN_E_NOMEM;
+	for (long i = 0; i < n; i++) {
+		const struct fsync_row *w = &v[i];
+		struct fsync_group *x = NULL;
+		char key[256];
+
+		owner_proc_key(w->p, by, key, sizeof(key));
+		for (size_t k = 0; k < ng && !x; k++)
+			if (!strcmp(g[k].key, key))
+				x = &g[k];
+		if (!x) {
+			x = &g[ng++];
+			memcpy(x->key, key, sizeof(key));
+		}
+		x->procs++;
+		x->fsyncs += w->fsyncs;
+		x->fdatasyncs += w->fdatasyncs;
+		x->sfr += w->sfr;
+		if (w->lat) {
+			x->count += w->lat->count;
+			x->sum_ns += w->lat->sum;
+			if (w->lat->max > x->max_ns)
+				x->max_ns = w->lat->max;
+		}
+		x->k_count += w->k_count;
+		x->flushes += w->flushes;
+		x->flush_ns += w->flush_ns;
+		x->write_bytes += w->write_bytes;
+	}
+	qsort(g, ng, sizeof(*g), cmp_fsync_group);
+	return (long)ng;
+}
+
+/*
+ * fsync --by: the groups, as the JSON members by and groups (named as
+ * the processes' members they sum) or a table before the processes'
+ */
+static void fsync_by(struct sink *s)
+{
+	const char *by = owner_by_name((enum owner_by)s->by);
+	struct fsync_group *g;
+	struct fsync_row *v;
+	long n, ng;
+
+	if (!by)
+		return;
+	n = rows_fsync(s->st, true, &v);
+	if (n < 0) {
+		s->err = (int)n;
+		return;
+	}
+	ng = fsync_groups(v, n, (enum owner_by)s->by, &g);
+	rows_fsync_release(v, n);
+	if (ng < 0) {
+		s->err = (int)ng;
+		free(g);
+		return;
+	}
+	if (s->j) {
+		struct json *j = s->j;
+
+		json_str(j, "by", by);
+		json_array_begin(j, "groups");
+		for (long i = 0; i < ng; i++) {
+			json_object_begin(j, NULL);
+			json_str(j, by, strcmp(g[i].key, "-") ? g[i].key : NULL);
+			json_u64(j, "processes", g[i].procs);
+			json_u64(j, "fsync", g[i].fsyncs);
+			json_u64(j, "fdatasync", g[i].fdatasyncs);
+			json_u64(j, "sync_file_range", g[i].sfr);
+			json_object_begin(j, "latency");
+			json_u64(j, "count", g[i].count);
+			json_u64(j, "sum_ns", g[i].sum_ns);
+			json_u64(j, "max_ns", g[i].max_ns);
+			json_object_end(j);
+			json_u64(j, "ext4_fsyncs", g[i].k_count);
+			json_u64(j, "flushes", g[i].flushes);
+			json_u64(j, "flush_ns", g[i].flush_ns);
+			json_u64(j, "write_bytes_during", g[i].write_bytes);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		free(g);
+		return;
+	}
+	fprintf(s->out, "\nper %s: %ld, the processes below summed (all of them; \"-\": of none):\n",
+		by, ng);
+	fprintf(s->out, "  %6s", "PROCS");
+	if (s->wide)
+		fprintf(s->out, " %7s %7s %6s", "FSYNC", "FDSYNC", "SFR");
+	else
+		fprintf(s->out, " %6s", "CALLS");
+	fprintf(s->out, " %13s %9s %7s %7s %13s  %s\n", "FSYNC-SUM(ms)",
+		"MAX(ms)", "EXT4", "FLUSH", "FLUSH-SUM(ms)",
+		by[0] == 'u' ? "UNIT" : by[1] == 'o' ? "CONTAINER" : "CGROUP");
+	for (long i = 0; i < ng; i++) {
+		fprintf(s->out, "  %6" PRIu64, g[i].procs);
+		if (s->wide)
+			fprintf(s->out, " %7" PRIu64 " %7" PRIu64 " %6" PRIu64,
+				g[i].fsyncs, g[i].fdatasyncs, g[i].sfr);
+		else
+			fprintf(s->out, " %6" PRIu64,
+				g[i].fsyncs + g[i].fdatasyncs + g[i].sfr);
+		fprintf(s->out, " %13.3f %9.3f %7" PRIu64 " %7" PRIu64
+			" %13.3f  %s\n", (double)g[i].sum_ns / MS,
+			(double)g[i].max_ns / MS, g[i].k_count, g[i].flushes,
+			(double)g[i].flush_ns / MS, g[i].key);
+	}
+	free(g);
+}
+
 static void fsync_devices(struct sink *s)
 {
 	const struct wa *wa = s->st->wa;
@@ -498,8 +739,8 @@ static void fsync_devices(struct sink *s)
 	if (j)
 		json_array_begin(j, "devices");
 	else
-		fprintf(s->out, "\ndevices:\n  %-10s %8s %8s %8s %12s %12s\n",
-			"DEVICE", "FLUSHES", "PREFLUSH", "FUA", "FLUSH(ms)",
+		fprintf(s->out, "\ndevices:\n  %-10s %8s %8s %8s %13s %12s\n",
+			"DEVICE", "FLUSHES", "PREFLUSH", "FUA", "FLUSH-SUM(ms)",
 			"AVG(ms)");
 	for (size_t i = 0; i < wa->ndev; i++) {
 		const struct wa_dev *d = &wa->dev[i];
@@ -520,7 +761,7 @@ static void fsync_devices(struct sink *s)
 			continue;
 		}
 		fprintf(s->out, "  %-10s %8" PRIu64 " %8" PRIu64 " %8" PRIu64
-			" %12.3f %12.3f\n", sink_dev_name(s, d->dev),
+			" %13.3f %12.3f\n", sink_dev_name(s, d->dev),
 			d->ops.n[BLK_OP_FLUSH], d->preflush, d->fua,
 			(double)d->flush_ns / MS,
 			n ? (double)d->flush_ns / (double)n / MS : 0.0);
@@ -547,6 +788,7 @@ void view_fsync(struct sink *s, long top)
 		json_bool(s->j, "ext4_sync_recorded", s->st->wa->st.ext4_sync);
 		json_hist(s->j, "fsync_latency", &all);
 		fsync_devices(s);
+		fsync_by(s);
 		fsync_rows(s, true, top);
 		fsync_rows(s, false, top);
 		hist_release(&all);
@@ -565,6 +807,7 @@ void view_fsync(struct sink *s, long top)
 			lost_what(s->st) ? " read; " : "",
 			lost_what(s->st) ? lost_what(s->st) : "");
 	fsync_devices(s);
+	fsync_by(s);
 	fsync_rows(s, true, top);
 	fsync_rows(s, false, top);
 	if (all.count)

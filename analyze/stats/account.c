@@ -54,6 +54,68 @@ struct filestat *filestat_of(struct file *f)
 	return f->user;
 }
 
+struct fileproc *fileproc_of(struct filestat *fs, const struct proc *p)
+{
+	struct fileproc **pp = &fs->procs, *c;
+
+	for (; *pp; pp = &(*pp)->next)
+		if ((*pp)->p == p)
+			break;
+	c = *pp;
+	if (c && pp == &fs->procs)
+		return c;
+	if (c)		/* to the front: the next call is likely its own */
+		*pp = c->next;
+	else if (!(c = an_calloc(1, sizeof(*c))))
+		return NULL;
+	c->p = p;
+	c->next = fs->procs;
+	fs->procs = c;
+	return c;
+}
+
+int fileproc_merge(struct filestat *d, const struct filestat *s)
+{
+	for (const struct fileproc *c = s->procs; c; c = c->next) {
+		struct fileproc *x = fileproc_of(d, c->p);
+
+		if (!x)
+			return -AN_E_NOMEM;
+		x->opens += c->opens;
+		x->reads += c->reads;
+		x->read_bytes += c->read_bytes;
+		x->writes += c->writes;
+		x->write_bytes += c->write_bytes;
+		x->errors += c->errors;
+		x->fsyncs += c->fsyncs;
+		x->fsync_ns += c->fsync_ns;
+		if (c->fsync_max_ns > x->fsync_max_ns)
+			x->fsync_max_ns = c->fsync_max_ns;
+	}
+	return 0;
+}
+
+void fileproc_free(struct fileproc *c)
+{
+	while (c) {
+		struct fileproc *n = c->next;
+
+		free(c);
+		c = n;
+	}
+}
+
+/* The cell of p on fs, or NULL with the error set (no memory). */
+static struct fileproc *fcell(struct account *a, struct filestat *fs,
+			      const struct proc *p)
+{
+	struct fileproc *c = fileproc_of(fs, p);
+
+	if (!c)
+		a->err = -AN_E_NOMEM;
+	return c;
+}
+
 /* A sample into h; without memory the accounting's error is set. */
 static void lat_add(struct account *a, struct hist *h, uint64_t ns)
 {
@@ -103,7 +165,38 @@ void filestat_free(void *p)
 	hist_release(&fs->rlat);
 	hist_release(&fs->wlat);
 	hist_release(&fs->fsync);
+	fileproc_free(fs->procs);
 	free(fs);
+}
+
+/* The files a completed call reads, writes and syncs (NULL: none). */
+struct call_files {
+	struct file *rd, *wr, *sync;
+};
+
+/*
+ * The files of a call's fds, made up where the fd is unknown: a call the
+ * view filters out makes them too, so that what is tied to them later
+ * (an inode, block I/O) is the same with and without the filter.
+ */
+static struct call_files call_files(struct account *a, struct proc *p,
+				    const struct sys_call *c,
+				    const struct sys_kind_info *ki)
+{
+	struct call_files f = { NULL, NULL, NULL };
+
+	if (!c->paired)
+		return f;
+	if (ki->flags & SKF_READ)
+		f.rd = fd_file(a->pt, p, (int)c->args[ki->fd_in]);
+	if (ki->flags & SKF_WRITE)
+		f.wr = fd_file(a->pt, p, (int)c->args[ki->fd_out]);
+	if ((ki->flags & SKF_SYNC) && c->kind == SK_MSYNC)
+		f.sync = fdtable_map_file(p->fds, c->args[0]);
+	else if ((ki->flags & SKF_SYNC) && ki->fd_out >= 0 &&
+		 c->kind != SK_SYNCFS)
+		f.sync = fd_file(a->pt, p, (int)c->args[ki->fd_out]);
+	return f;
 }
 
 void account_call(struct account *a, struct proc *p, const struct sys_call *c)
@@ -113,7 +206,9 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 	struct kstat *ks;
 	uint64_t lat = c->end - c->start, bytes = 0;
 	struct filestat *fs;
+	struct fileproc *fc;
 	struct file *f, *before = NULL, *opened = NULL;
+	struct call_files cfs;
 	bool applied = false;	/* the fd table has the call's effects */
 	int fd;
 
@@ -138,8 +233,10 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 		}
 		cf = cfd >= 0 && p->fds ? fdtable_get(p->fds, cfd) : NULL;
 		if (!filter_call(a->filter, p, cf, c)) {
-			if (p->fds && !applied)
+			if (p->fds && !applied) {
+				call_files(a, p, c, ki);
 				fd_apply(a->pt, p, c);
+			}
 			return;
 		}
 	}
@@ -173,28 +270,39 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 			a->on_call(a->on_call_arg, p, NULL, c);
 		return;
 	}
-	if (c->paired && (ki->flags & SKF_READ) &&
-	    (fs = fstat(a, fd_file(a->pt, p, (int)c->args[ki->fd_in])))) {
+	cfs = call_files(a, p, c, ki);
+	if (cfs.rd && (fs = fstat(a, cfs.rd))) {
 		fs->reads++;
 		fs->read_bytes += bytes;
 		fs->errors += c->ret < 0;
 		lat_add(a, &fs->rlat, lat);
+		if ((fc = fcell(a, fs, p))) {
+			fc->reads++;
+			fc->read_bytes += bytes;
+			fc->errors += c->ret < 0;
+		}
 	}
-	if (c->paired && (ki->flags & SKF_WRITE) &&
-	    (fs = fstat(a, fd_file(a->pt, p, (int)c->args[ki->fd_out])))) {
+	if (cfs.wr && (fs = fstat(a, cfs.wr))) {
 		fs->writes++;
 		fs->write_bytes += bytes;
 		fs->errors += c->ret < 0 && !(ki->flags & SKF_READ);
 		lat_add(a, &fs->wlat, lat);
+		if ((fc = fcell(a, fs, p))) {
+			fc->writes++;
+			fc->write_bytes += bytes;
+			fc->errors += c->ret < 0 && !(ki->flags & SKF_READ);
+		}
 	}
-	if (c->paired && (ki->flags & SKF_SYNC) &&
-	    (ki->fd_out >= 0 || c->kind == SK_MSYNC) &&
-	    c->kind != SK_SYNCFS &&
-	    (fs = fstat(a, c->kind == SK_MSYNC ?
-			fdtable_map_file(p->fds, c->args[0]) :
-			fd_file(a->pt, p, (int)c->args[ki->fd_out])))) {
+	if (cfs.sync && (fs = fstat(a, cfs.sync))) {
 		fs->errors += c->ret < 0;
 		lat_add(a, &fs->fsync, lat);
+		if ((fc = fcell(a, fs, p))) {
+			fc->errors += c->ret < 0;
+			fc->fsyncs++;
+			fc->fsync_ns += lat;
+			if (lat > fc->fsync_max_ns)
+				fc->fsync_max_ns = lat;
+		}
 		fs->n_fsync += c->kind == SK_FSYNC ||
 			       c->kind == SK_URING_FSYNC ||
 			       c->kind == SK_AIO_FSYNC;
@@ -204,8 +312,11 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 	if (!a->on_call) {
 		if (!applied)
 			opened = fd_apply(a->pt, p, c);
-		if (opened && (fs = fstat(a, opened)))
+		if (opened && (fs = fstat(a, opened)) &&
+		    (fc = fcell(a, fs, p))) {
 			fs->opens++;
+			fc->opens++;
+		}
 		return;
 	}
 	/* the file before the call's effects (a close), else after (an open) */
@@ -214,8 +325,10 @@ void account_call(struct account *a, struct proc *p, const struct sys_call *c)
 		before = fd >= 0 ? fdtable_get(p->fds, fd) : NULL;
 		opened = fd_apply(a->pt, p, c);
 	}
-	if (opened && (fs = fstat(a, opened)))
+	if (opened && (fs = fstat(a, opened)) && (fc = fcell(a, fs, p))) {
 		fs->opens++;
+		fc->opens++;
+	}
 	/* the table changed only for an open, close or dup */
 	f = fd >= 0 && p->fds && fd_changes(c) ? fdtable_get(p->fds, fd) :
 	    before;

@@ -71,6 +71,17 @@ struct procstat {
 	uint64_t dstates;
 };
 
+/*
+ * The calls of one process on one file (files --by): the same counts
+ * as the file's own, split by the process that made them.
+ */
+struct fileproc {
+	struct fileproc *next;
+	const struct proc *p;
+	uint64_t opens, reads, read_bytes, writes, write_bytes, errors;
+	uint64_t fsyncs, fsync_ns, fsync_max_ns;	/* paired SKF_SYNC */
+};
+
 /* Per file (file.user). */
 struct filestat {
 	uint64_t opens;
@@ -78,6 +89,7 @@ struct filestat {
 	struct hist rlat, wlat, fsync;	/* fsync: every SKF_SYNC call on it */
 	uint64_t n_fsync, n_fdatasync, n_sfr;	/* of which (paired calls) */
 	struct blkio blk;
+	struct fileproc *procs;	/* per process, the last one first */
 };
 
 /* The calls of kind k of a process (all zero when it made none). */
@@ -91,6 +103,16 @@ static inline const struct kstat *procstat_kind(const struct procstat *ps,
 /* The aggregate of a process or a file, created when absent; NULL: no memory. */
 struct procstat *procstat_of(struct proc *p);
 struct filestat *filestat_of(struct file *f);
+
+/*
+ * fileproc_of - the calls of p on the file of fs, added when absent (it
+ * comes first); NULL: no memory.
+ */
+struct fileproc *fileproc_of(struct filestat *fs, const struct proc *p);
+/* Add the cells of s to d's (of the same process, else new); 0 or
+ * -AN_E_NOMEM. */
+int fileproc_merge(struct filestat *d, const struct filestat *s);
+void fileproc_free(struct fileproc *c);
 
 void procstat_free(void *ps);
 void filestat_free(void *fs);

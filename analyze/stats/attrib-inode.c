@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/blk.h"
+#include "replay/fdtable.h"
 #include "stats/attrib-int.h"
 
 /* The inode (major, ino), created on first sight; NULL: no memory. */
@@ -180,6 +182,10 @@ static void inode_rekey(struct attrib *at, uint32_t from, uint32_t to)
 void attrib_inode_tie(struct attrib *at, struct inode_rec *ir, struct file *f,
 		      bool strong)
 {
+	if (f && ir && (!f->tie || strong) && f->tie != ir) {
+		f->tie = ir;	/* the file's own evidence: its name */
+		f->tie_ts = at->now;
+	}
 	if (!f || !ir || ir->f == f)
 		return;
 	if (ir->f) {
@@ -191,4 +197,21 @@ void attrib_inode_tie(struct attrib *at, struct inode_rec *ir, struct file *f,
 		at->t.inode_learned++;
 	}
 	ir->f = f;
+}
+
+void attrib_name_files(struct attrib *at)
+{
+	struct filetab *ft = at->ft;
+
+	for (size_t i = 0; i < filetab_count(ft); i++) {
+		struct file *f = filetab_at(ft, i);
+		const struct inode_rec *ir = f->tie;
+
+		/* a reused number: the new file holds it from its allocation */
+		if (!f->path && ir)
+			file_name_by_inode(ft, f, blk_major(ir->dev),
+					   blk_minor(ir->dev), ir->ino, ir->born,
+					   ir->f && ir->f->tie == ir ?
+					   ir->f->tie_ts : 0);
+	}
 }

@@ -36,6 +36,8 @@ struct inode_rec {
 	struct dirtier *d;
 	size_t nd, dcap;
 	struct blkio io;	/* while f is unknown */
+	uint64_t born;		/* its number given to a new file then
+				   (ext4_allocate_inode), or 0 */
 };
 
 static inline uint64_t ikey(uint32_t dev, uint64_t ino)
@@ -76,6 +78,7 @@ static inline uint64_t bkey(uint32_t dev, uint64_t sector)
 
 struct attrib {
 	bool mute;			/* attrib_mute(): owners, no counts */
+	uint64_t now;			/* the time of the event read */
 	struct decoder *dec;		/* names of tasks, or NULL (tests) */
 	struct sysreplay *sr;		/* the replay this reads, not owned */
 	struct uring_replay *ur;	/* io_uring requests, or NULL */

@@ -526,6 +526,13 @@ static void on_dirty(struct attrib *at, const struct dec_ev *ev,
 		/* a write, or an ftruncate, fallocate or mmap of the fd:
 		 * the one inode such a call dirties is its file's */
 		attrib_inode_tie(at, ir, f, bytes > 0);
+	} else if (f && pe && ev->kind == DK_DIRTY_INODE &&
+		   (sys_kind_info(pe->kind)->flags & SKF_READ)) {
+		/* a read of the fd updating its file's access time (relatime:
+		 * the first read after a write): the file of an fd opened
+		 * without a name, read from the page cache, has no other
+		 * event that shows its inode */
+		attrib_inode_tie(at, ir, f, false);
 	} else if (!pe && bytes && !ir->f) {
 		/* a page fault writing a shared mapping: the one file of
 		 * the process's mappings that can be this inode
@@ -602,6 +609,7 @@ void attrib_event(struct attrib *at, const struct dec_ev *ev)
 	struct inode_rec *ir;
 	struct file *f;
 
+	at->now = ev->ts;
 	switch (ev->kind) {
 	case DK_RQ_ISSUE:
 		on_issue(at, ev);
@@ -629,6 +637,23 @@ void attrib_event(struct attrib *at, const struct dec_ev *ev)
 		touch(at, ev);
 		/* ties the inode to the fd written; no bytes of its own */
 		on_dirty(at, ev, at->t.dirty_events ? 0 : PAGE_BYTES);
+		break;
+	case DK_INODE_ALLOC:
+		/*
+		 * a new file: an inode of this number seen before was a file
+		 * deleted since, and what it held is not the new one's
+		 */
+		ir = attrib_inode_get(at, ev->inode.dev, true, ev->inode.ino);
+		if (!ir)
+			break;
+		if (ir->f) {
+			blkio_add(&fstat(at, ir->f)->blk, &ir->io);
+			memset(&ir->io, 0, sizeof(ir->io));
+			at->t.inode_retied++;
+		}
+		ir->f = NULL;
+		ir->nd = 0;
+		ir->born = ev->ts;
 		break;
 	case DK_FSYNC_ENTER:
 		touch(at, ev);
@@ -976,9 +1001,15 @@ void attrib_end(struct attrib *at)
 
 			if (!ir->f)
 				ir->f = filetab_find_devino(ft, ma, mi, ir->ino);
-			if (!ir->f && any)
-				ir->f = filetab_devino(ft, ma, mi, ir->ino,
-						       NULL);
+			if (!ir->f && any) {
+				bool gone;
+				const char *p = filetab_inode_name(ft, ma, mi,
+							ir->ino, &gone);
+
+				ir->f = filetab_devino(ft, ma, mi, ir->ino, p);
+				if (!p && gone && !ir->f->path)
+					ir->f->unlinked = true;
+			}
 			if (ir->f && any) {
 				blkio_add(&fstat(at, ir->f)->blk, &ir->io);
 				memset(&ir->io, 0, sizeof(ir->io));

@@ -199,6 +199,14 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 		    struct attrib_owner *out);
 
 /*
+ * attrib_name_files - name the files without a path (opened by a call
+ * whose path the recording lacks) from the end snapshot's inode names:
+ * each by the inode that the events of calls on it showed.  After the
+ * replay's end and the end snapshot's fd names, before the aggregates.
+ */
+void attrib_name_files(struct attrib *at);
+
+/*
  * End of the recording, after the replay's end: tie the inodes still
  * without a file to the end snapshot's files (or to a file named by
  * dev:ino), move their block I/O to those files, and compute the totals.

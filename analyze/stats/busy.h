@@ -7,11 +7,14 @@
  *
  * The spans are merged into a short sorted list of disjoint segments;
  * the oldest segment is counted and dropped when the list is longer than
- * BUSY_SEGS, and busy_cut() counts everything before a time.  A span
- * that starts before what was already counted is counted from there on
- * only, so nothing is counted twice: memory stays bounded whatever the
- * length of the recording, and the union is exact as long as no request
- * outlives BUSY_SEGS idle gaps of its device.
+ * BUSY_SEGS, and busy_cut() counts everything before a time.  What was
+ * counted is kept too, as the last BUSY_SEGS segments below the floor: a
+ * span that starts before the floor (a request in flight across an
+ * interval's end, completed after it) adds the parts of it no counted
+ * segment covered, to the next count, so nothing is counted twice nor
+ * lost: memory stays bounded whatever the length of the recording, and
+ * the union is exact as long as no request outlives BUSY_SEGS idle gaps
+ * of its device.
  */
 #ifndef IOREPORT_STATS_BUSY_H
 #define IOREPORT_STATS_BUSY_H
@@ -29,6 +32,10 @@ struct busy {
 				   one jiffy per period */
 	uint64_t *seg;		/* n pairs start, end: sorted, disjoint */
 	size_t n, alloc;	/* pairs */
+	uint64_t *done;		/* nd pairs counted below the floor */
+	size_t nd, dalloc;
+	uint64_t known;		/* below it, taken as counted (done's
+				   oldest were dropped) */
 };
 
 /* A request in flight from start to end (trace ns); 0 or -AN_E_NOMEM. */

@@ -105,7 +105,7 @@ static const struct dm_metric m_devices[] = {
 	PCTS("", "I2C ", q2c),
 	PCT("d2c_p50_ns", "D2C p50(ms)", 50, d2c),
 	PCT("d2c_p99_ns", "D2C p99(ms)", 99, d2c),
-	GETD("q2d_p50_ns", "I2D p50(ms)", DM_NS, d_q2d_p50, q2d),
+	GETD("i2d_p50_ns", "I2D p50(ms)", DM_NS, d_q2d_p50, q2d),
 };
 
 GETTER(p_wa, ratio((double)r->blk_write_bytes + (double)r->journal_bytes,
@@ -342,6 +342,25 @@ static const char *dev_key(const struct fill *c, uint32_t dev, char *buf,
 	return stats_dev_name(c->st, dev, buf, n);
 }
 
+/*
+ * A process name as the rows of both sides key it: the kernel's workers
+ * as one, "kworker/" "*": their numbers differ from run to run, and the
+ * work a worker's name says (kworker/u8:4-loop0, -writeback,
+ * -events_unbound) is the last it picked up, not the one it did when an
+ * event saw it; every other name is itself.
+ */
+static const char *comm_key(const char *comm)
+{
+	if (!comm)
+		return "?";
+	return strncmp(comm, "kworker/", 8) ? comm : "kworker/*";
+}
+
+const char *dm_comm_key(const char *comm)
+{
+	return comm_key(comm);
+}
+
 static int fill_summary(struct dm_section *s, struct fill *c)
 {
 	const struct stats *st = c->st;
@@ -419,7 +438,7 @@ static int fill_processes(struct dm_section *s, struct fill *c)
 		if (!ps || !(ps->calls || ps->blk.write_bytes ||
 			     ps->throttle_ns))
 			continue;
-		r = row_get(s, v[i].p.comm ? v[i].p.comm : "?");
+		r = row_get(s, comm_key(v[i].p.comm));
 		if (!r || hist_merge(&r->h, &ps->fsync) < 0) {
 			free(v);
 			return -AN_E_NOMEM;
@@ -440,7 +459,7 @@ static int fill_processes(struct dm_section *s, struct fill *c)
 
 		if (!t->pause_ms)
 			continue;
-		r = row_get(s, rows_comm_at(st, t->tid, t->last_ts));
+		r = row_get(s, comm_key(rows_comm_at(st, t->tid, t->last_ts)));
 		if (!r)
 			return -AN_E_NOMEM;
 		r->throttled_ns += dirty_ms2ns(t->pause_ms);
@@ -524,8 +543,8 @@ static int fill_fsync(struct dm_section *s, struct fill *c)
 	/* fsync per comm, from the ext4 intervals */
 	for (size_t i = 0; i < st->wa->nfs; i++) {
 		const struct wa_fsync *w = &st->wa->fs[i];
-		struct dm_row *r = row_get(s, rows_comm_at(st, w->tid,
-							   w->last_ts));
+		struct dm_row *r = row_get(s, comm_key(rows_comm_at(st, w->tid,
+								    w->last_ts)));
 
 		if (!r || hist_merge(&r->h, &w->lat) < 0)
 			return -AN_E_NOMEM;
@@ -619,24 +638,53 @@ static bool dev_used_in(const struct stats *st, uint32_t dev)
 	return false;
 }
 
-static bool dev_used(uint32_t dev, void *arg)
+static bool dev_used(uint32_t dev, int side, void *arg)
 {
 	const struct diff *d = arg;
 
-	return dev_used_in(d->b, dev) || dev_used_in(d->a, dev);
+	return dev_used_in(side ? d->a : d->b, dev);
+}
+
+/* The paths of st's files with I/O (NULL-terminated, the array owned);
+ * NULL without memory. */
+static const char **io_paths(const struct stats *st)
+{
+	struct file_ident *v = NULL;
+	long n = st->have_sys ? rows_file_idents(st, &v) : 0;
+	const char **p;
+	size_t k = 0;
+
+	if (n < 0)
+		return NULL;
+	p = an_calloc((size_t)n + 1, sizeof(*p));
+	for (long i = 0; p && i < n; i++) {
+		const struct filestat *fs = v[i].s;
+
+		if (fs && v[i].f.path && (fs->writes || fs->reads ||
+					  fs->blk.write_bytes || fs->fsync.count))
+			p[k++] = v[i].f.path;
+	}
+	free(v);
+	return p;
 }
 
 int diff_compute(struct diff *d, const struct stats *b, const struct stats *a)
 {
 	struct fill fb = { .st = b }, fa = { .st = a, .before = b };
+	const char **files[2] = { io_paths(b), io_paths(a) };
+	const char *const *const cfiles[2] = { files[0], files[1] };
 	int rc;
 
 	memset(d, 0, sizeof(*d));
 	d->b = b;
 	d->a = a;
-	rc = snapdiff_compute(&d->sd, b->info->header_text,
+	rc = files[0] && files[1] ?
+	     snapdiff_compute(&d->sd, b->info->header_text,
 			      b->info->snapshot_start, a->info->header_text,
-			      a->info->snapshot_start, dev_used, d);
+			      a->info->snapshot_start, dev_used, d, cfiles) :
+	     -AN_E_NOMEM;
+	free(files[0]);
+	free(files[1]);
 	fa.sd = &d->sd;
 	if (!rc)
 		rc = model_fill(&d->mb, &fb);

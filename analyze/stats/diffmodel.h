@@ -128,6 +128,13 @@ struct diff {
 int diff_compute(struct diff *d, const struct stats *b, const struct stats *a);
 void diff_release(struct diff *d);
 
+/*
+ * A process name as the diff's rows key it: the kernel's workers as one
+ * (their numbers, and the work their names say they do, change from run
+ * to run), any other name itself.
+ */
+const char *dm_comm_key(const char *comm);
+
 /* A row key of one section in BEFORE, AFTER or both. */
 struct dm_pair {
 	const char *key;

@@ -32,7 +32,11 @@ static int cmp_ident(const struct file *x, const struct file *y)
 	}
 	if (kx == 1)
 		return strcmp(x->path, y->path);
-	return (x->id > y->id) - (x->id < y->id);
+	/* by its label, "<unknown fd N of pid P>": the files a process had
+	 * on one fd without a name are one row, not rows of one name */
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->fd > y->fd) - (x->fd < y->fd);
 }
 
 int fileid_cmp(const struct file *x, const struct file *y)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fileid.h - the one identity of files: the files of the file table that
- * have the same dev:ino, or else the same path, are one file; a file
- * known by neither is only itself.  The files view merges them into one
+ * have the same dev:ino, or else the same path, are one file; files
+ * known by neither are one by their label, the pid and fd of
+ * "<unknown fd N of pid P>".  The files view merges them into one
  * row and the database stores each file's ident (the first file of its
  * identity), so the two agree.
  */

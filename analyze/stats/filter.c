@@ -72,15 +72,18 @@ static bool comm_tid(const struct view_filter *f, int tid)
 		       cmp_int);
 }
 
+#define OWNER_FILTERS(f) ((f)->nunits || (f)->ncontainers || (f)->ncgroups)
+
 bool filter_active(const struct view_filter *f)
 {
 	return f && (f->npids || f->ncomms || f->ndevs || f->glob ||
+		     OWNER_FILTERS(f) ||
 		     f->have_since || f->have_until || f->min_ns);
 }
 
 bool filter_wants_owner(const struct view_filter *f)
 {
-	return f && (f->npids || f->ncomms || f->glob);
+	return f && (f->npids || f->ncomms || f->glob || OWNER_FILTERS(f));
 }
 
 struct find_dev {
@@ -219,13 +222,63 @@ bool filter_dev(const struct view_filter *f, uint32_t dev, uint32_t disk)
 	return false;
 }
 
+static bool unit_is(const char *unit, const char *want)
+{
+	size_t l = strlen(want);
+
+	return unit && (!strcmp(unit, want) ||
+			(!strncmp(unit, want, l) &&
+			 !strcmp(unit + l, ".service")));
+}
+
+bool filter_owner(const struct view_filter *f, const struct proc *p)
+{
+	bool ok;
+
+	if (!f || !OWNER_FILTERS(f))
+		return true;
+	if (!p)
+		return false;
+	if (f->nunits) {
+		ok = false;
+		for (size_t i = 0; i < f->nunits; i++)
+			ok |= unit_is(p->unit, f->units[i]);
+		if (!ok)
+			return false;
+	}
+	if (f->ncontainers) {
+		ok = false;
+		for (size_t i = 0; i < f->ncontainers; i++)
+			ok |= p->container &&
+			      !strcmp(p->container, f->containers[i]);
+		for (size_t i = 0; i < f->ncontainers && !ok; i++) {
+			size_t l = strlen(f->containers[i]);
+
+			ok |= p->container_id && l >= 4 &&
+			      !strncmp(p->container_id, f->containers[i], l);
+		}
+		if (!ok)
+			return false;
+	}
+	if (f->ncgroups) {
+		ok = false;
+		for (size_t i = 0; i < f->ncgroups; i++)
+			ok |= proc_in_cgroup(p, f->cgroups[i]);
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
 bool filter_proc(const struct view_filter *f, const struct proc *p)
 {
 	bool ok;
 
-	if (!f || !(f->npids || f->ncomms))
+	if (!f || !(f->npids || f->ncomms || OWNER_FILTERS(f)))
 		return true;
 	if (!p)
+		return false;
+	if (!filter_owner(f, p))
 		return false;
 	if (f->npids) {
 		ok = false;
@@ -252,6 +305,8 @@ bool filter_task(const struct view_filter *f, int pid, const char *comm)
 {
 	bool ok = !f || !f->npids;
 
+	if (f && OWNER_FILTERS(f))
+		return false;	/* no process known: no owner */
 	if (!f || !(f->npids || f->ncomms))
 		return true;
 	for (size_t i = 0; i < f->npids; i++)
@@ -343,6 +398,10 @@ void filter_text(const struct view_filter *f, struct sbuf *out)
 
 	list_text(out, &sep, "pid", NULL, f->pids, f->npids);
 	list_text(out, &sep, "comm", f->comms, NULL, f->ncomms);
+	list_text(out, &sep, "unit", f->units, NULL, f->nunits);
+	list_text(out, &sep, "container", f->containers, NULL,
+		  f->ncontainers);
+	list_text(out, &sep, "cgroup", f->cgroups, NULL, f->ncgroups);
 	list_text(out, &sep, "device", f->devs, NULL, f->ndevs);
 	if (f->glob) {
 		sbuf_addf(out, "%sfile %s", sep, f->glob);
@@ -437,6 +496,9 @@ void filter_args(const struct view_filter *f, struct sbuf *out)
 		return;
 	list_arg(out, "-p", NULL, f->pids, f->npids);
 	list_arg(out, "-c", f->comms, NULL, f->ncomms);
+	list_arg(out, "--unit", f->units, NULL, f->nunits);
+	list_arg(out, "--container", f->containers, NULL, f->ncontainers);
+	list_arg(out, "--cgroup", f->cgroups, NULL, f->ncgroups);
 	list_arg(out, "-d", f->devs, NULL, f->ndevs);
 	if (f->glob)
 		add_arg(out, "-f", f->glob);

@@ -28,6 +28,14 @@ struct view_filter {
 	uint32_t devt[FILTER_MAX];	/* kernel dev_t, 0: unknown name */
 	size_t ndevs;
 	const char *glob;		/* -f, or NULL */
+	/* --unit, --container, --cgroup: the process's owner (see
+	   filter_owner()) */
+	const char *units[FILTER_MAX];
+	size_t nunits;
+	const char *containers[FILTER_MAX];
+	size_t ncontainers;
+	const char *cgroups[FILTER_MAX];
+	size_t ncgroups;
 	bool have_since, have_until;
 	uint64_t since_ns, until_ns;	/* from the recording's first event */
 	/*
@@ -124,6 +132,13 @@ bool filter_proc(const struct view_filter *f, const struct proc *p);
  * once -c is resolved, a thread of a process it keeps passes too.
  */
 bool filter_task(const struct view_filter *f, int pid, const char *comm);
+/*
+ * filter_owner - whether process p passes --unit (its unit's name, or
+ * the name without ".service"), --container (its container's name or a
+ * prefix of at least 4 digits of its id) and --cgroup (one of its
+ * cgroups is the path or under it)
+ */
+bool filter_owner(const struct view_filter *f, const struct proc *p);
 /* Whether a file's path (NULL: unknown) passes -f. */
 bool filter_path(const struct view_filter *f, const char *path);
 /*

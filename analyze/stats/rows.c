@@ -35,6 +35,10 @@ static void proc_info(const struct proc *p, struct proc_info *i)
 	i->exited = p->exited;
 	i->start_ts = p->start_ts;
 	i->exit_ts = p->exit_ts;
+	i->unit = p->unit;
+	i->container = p->container;
+	if (!proc_cgroup_key(p, i->cgroup, sizeof(i->cgroup)))
+		i->cgroup[0] = '\0';
 }
 
 static void file_info(const struct file *f, struct file_info *i)
@@ -184,6 +188,7 @@ static void filestat_release(struct filestat *s)
 	hist_release(&s->rlat);
 	hist_release(&s->wlat);
 	hist_release(&s->fsync);
+	fileproc_free(s->procs);
 }
 
 /* 0, or -AN_E_NOMEM (d partly merged). */
@@ -200,7 +205,7 @@ static int merge_filestat(struct filestat *d, const struct filestat *s)
 	    hist_merge(&d->fsync, &s->fsync) < 0)
 		return -AN_E_NOMEM;
 	blkio_add(&d->blk, &s->blk);
-	return 0;
+	return fileproc_merge(d, s);
 }
 
 /* Whether f is a row: it did something, and -f/-d keep it. */
@@ -219,7 +224,7 @@ static bool file_kept(const struct stats *st, const struct file *f)
 
 long rows_files(const struct stats *st, struct file_row **out)
 {
-	size_t nf = st->ft ? filetab_count(st->ft) : 0, n = 0, m = 0;
+	size_t nf = st->ft ? filetab_count(st->ft) : 0, m = 0;
 	const struct file **v;
 	struct file_row *rows;
 	int rc = 0;
@@ -228,19 +233,24 @@ long rows_files(const struct stats *st, struct file_row **out)
 	v = an_calloc(nf + 1, sizeof(*v));
 	if (!v)
 		return -AN_E_NOMEM;
-	for (size_t i = 0; i < nf; i++) {
-		const struct file *f = filetab_at(st->ft, i);
-
-		if (file_kept(st, f))
-			v[n++] = f;
-	}
+	for (size_t i = 0; i < nf; i++)
+		v[i] = filetab_at(st->ft, i);
 	/*
 	 * the files of one identity (dev:ino, or path) merged into one row,
-	 * straight from their aggregates: a row per identity, not per open
+	 * straight from their aggregates: a row per identity, not per open.
+	 * The row is there when a file of it is kept, but its name comes from
+	 * all the files of its identity (its oldest, the path of its oldest
+	 * named one, what the newest says the path is now), so that no view
+	 * filter changes which file a row is or what it is called.
 	 */
-	qsort(v, n, sizeof(*v), cmp_file);
-	for (size_t i = 0; i < n; i++)
-		m += !i || !fileid_same(v[i - 1], v[i]);
+	qsort(v, nf, sizeof(*v), cmp_file);
+	for (size_t i = 0, j; i < nf; i = j) {
+		bool kept = false;
+
+		for (j = i; j < nf && fileid_same(v[i], v[j]); j++)
+			kept = kept || file_kept(st, v[j]);
+		m += kept;
+	}
 	rows = an_calloc(m + 1, sizeof(*rows));
 	if (!rows) {
 		free(v);
@@ -248,31 +258,44 @@ long rows_files(const struct stats *st, struct file_row **out)
 	}
 	*out = rows;
 	m = 0;
-	for (size_t i = 0; i < n && !rc; i++) {
-		struct file_row *r;
+	for (size_t i = 0, j; i < nf && !rc; i = j) {
+		struct file_row *r = NULL;
 
-		if (!i || !fileid_same(v[i - 1], v[i])) {
-			r = &rows[m++];
-			file_info(v[i], &r->f);
-			r->s = v[i]->user;
-			continue;
-		}
-		r = &rows[m - 1];
-		/* the newest file of a path says what the path is now */
-		if (v[i]->names)
-			r->f.names = v[i]->names;
-		r->f.unlinked = v[i]->unlinked;
-		if (!r->merged) {
-			r->merged = an_calloc(1, sizeof(*r->merged));
-			if (!r->merged) {
-				rc = -AN_E_NOMEM;
-				break;
+		for (j = i; j < nf && fileid_same(v[i], v[j]); j++)
+			;
+		for (size_t k = i; k < j && !rc; k++) {
+			if (!file_kept(st, v[k]))
+				continue;
+			if (!r) {
+				r = &rows[m++];
+				r->s = v[k]->user;
+				continue;
 			}
-			rc = merge_filestat(r->merged, r->s);
-			r->s = r->merged;
+			if (!r->merged) {
+				r->merged = an_calloc(1, sizeof(*r->merged));
+				if (!r->merged) {
+					rc = -AN_E_NOMEM;
+					break;
+				}
+				rc = merge_filestat(r->merged, r->s);
+				r->s = r->merged;
+			}
+			if (!rc)
+				rc = merge_filestat(r->merged, v[k]->user);
 		}
-		if (!rc)
-			rc = merge_filestat(r->merged, v[i]->user);
+		if (!r)
+			continue;
+		file_info(v[i], &r->f);
+		for (size_t k = i + 1; k < j; k++) {
+			if (!r->f.path && v[k]->path) {
+				r->f.path = v[k]->path;
+				r->f.unnamed[0] = '\0';
+			}
+			/* the newest file of a path says what the path is now */
+			if (v[k]->names)
+				r->f.names = v[k]->names;
+			r->f.unlinked = v[k]->unlinked;
+		}
 	}
 	free(v);
 	if (rc) {
@@ -388,6 +411,7 @@ long rows_wa(const struct stats *st, bool byproc, struct wa_row **out)
 			return -AN_E_NOMEM;
 		}
 		v[n].pid = p ? p->pid : 0;
+		v[n].p = p;
 		v[n].app = w;
 		v[n].blk = bw;
 		v[n].journal = bj;

@@ -30,6 +30,9 @@ struct proc_info {
 	const char *exe;	/* or NULL */
 	bool at_start, guessed, exited;
 	uint64_t start_ts, exit_ts;	/* 0: before / after the recording */
+	/* its service or container (stats/owner.h), each NULL when none */
+	const char *unit, *container;
+	char cgroup[256];	/* its cgroup as --by cgroup groups it, "" */
 };
 
 struct proc_row {
@@ -95,6 +98,7 @@ struct wa_row {
 	char *name;		/* comm or file name (owned) */
 	int pid;		/* 0 for files */
 	uint64_t app, blk, journal;
+	const struct proc *p;	/* the process of a process row (--by) */
 };
 
 /* Processes (byproc) or files that wrote, by device bytes (wa view). */

@@ -23,10 +23,17 @@ struct mnt {
 	uint32_t dev;
 	char *src, *dir, *type, *opts;	/* opts: mount + super, deduplicated */
 	int match;			/* index on the other side, -1 */
+	const char *why;		/* how it was matched (static) */
 };
 
 struct kv {
 	char *key, *val;
+};
+
+/* A file of one side: its mount (index) and its path below it. */
+struct rel {
+	size_t mnt;
+	const char *rel;
 };
 
 struct facts {
@@ -272,10 +279,11 @@ static void cmp_kvs(struct snapdiff *sd, const char *what,
 			item(sd, what, a[i].key, NULL, a[i].val, NULL);
 }
 
-static bool mnt_interesting(const struct mnt *m,
-			    bool (*used)(uint32_t, void *), void *arg)
+/* Whether m, a mount of side (0 BEFORE, 1 AFTER), did I/O there. */
+static bool mnt_interesting(const struct mnt *m, int side,
+			    bool (*used)(uint32_t, int, void *), void *arg)
 {
-	if (used && m->dev && used(m->dev, arg))
+	if (used && m->dev && used(m->dev, side, arg))
 		return true;
 	return false;
 }
@@ -323,6 +331,15 @@ static char *mount_note(const char *b, const char *a, int *err)
 	return sbuf_detach(&sb);
 }
 
+/* The AFTER device compared with BEFORE's dev (dev itself unless mapped). */
+static uint32_t after_of(const struct snapdiff *sd, uint32_t dev)
+{
+	for (size_t i = 0; i < sd->ndm; i++)
+		if (sd->dm[i].before == dev)
+			return sd->dm[i].after;
+	return dev;
+}
+
 static void devmap_add(struct snapdiff *sd, uint32_t after, uint32_t before)
 {
 	struct snap_devmap *v;
@@ -341,59 +358,249 @@ static void devmap_add(struct snapdiff *sd, uint32_t after, uint32_t before)
 	v->before = before;
 }
 
+/* Why a pair of mounts was matched (match_mounts' passes). */
+static const char *const match_why[] = {
+	"the same files below it, with I/O on both sides",
+	"the same mount point",
+	"the same source device",
+	"the only file system of its type that did I/O on each side",
+	"the same mount point",
+	"the same source device",
+};
+
+/* b's mount i and a's mount j, matched by pass. */
+static void pair_mounts(struct facts *b, size_t i, struct facts *a, size_t j,
+			int pass)
+{
+	b->mnt[i].match = (int)j;
+	a->mnt[j].match = (int)i;
+	b->mnt[i].why = match_why[pass];
+}
+
+/* The mount of side f whose directory holds path (longest), or -1. */
+static long mount_of(const struct facts *f, const char *path)
+{
+	size_t best = 0;
+	long bi = -1;
+
+	for (size_t i = 0; i < f->nmnt; i++) {
+		const char *d = f->mnt[i].dir;
+		size_t l = strlen(d);
+
+		if (!strcmp(d, "/"))
+			l = 0;
+		if ((bi < 0 || l > best) && !strncmp(path, d, l) &&
+		    path[l] == '/') {
+			best = l;
+			bi = (long)i;
+		}
+	}
+	return bi;
+}
+
+static int cmp_rel(const void *x, const void *y)
+{
+	const struct rel *a = x, *b = y;
+
+	if (a->mnt != b->mnt)
+		return a->mnt < b->mnt ? -1 : 1;
+	return strcmp(a->rel, b->rel);
+}
+
+/* The files of one side as (mount, path below it), sorted; n set. */
+static struct rel *rels(const struct facts *f, const char *const *files,
+			size_t *n)
+{
+	struct rel *v;
+	size_t k = 0, cnt = 0;
+
+	*n = 0;
+	if (!files)
+		return NULL;
+	while (files[cnt])
+		cnt++;
+	v = an_calloc(cnt + 1, sizeof(*v));
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < cnt; i++) {
+		long m = mount_of(f, files[i]);
+
+		if (m < 0)
+			continue;
+		v[k].mnt = (size_t)m;
+		v[k].rel = files[i] + (strcmp(f->mnt[m].dir, "/") ?
+				       strlen(f->mnt[m].dir) : 0);
+		k++;
+	}
+	qsort(v, k, sizeof(*v), cmp_rel);
+	*n = k;
+	return v;
+}
+
+/* How many paths below mount mb of b are below mount ma of a too. */
+static size_t common(const struct rel *vb, size_t nb, size_t mb,
+		     const struct rel *va, size_t na, size_t ma)
+{
+	size_t i = 0, j = 0, n = 0;
+
+	while (i < nb && vb[i].mnt < mb)
+		i++;
+	while (j < na && va[j].mnt < ma)
+		j++;
+	while (i < nb && j < na && vb[i].mnt == mb && va[j].mnt == ma) {
+		int c = strcmp(vb[i].rel, va[j].rel);
+
+		if (!c)
+			n++;
+		if (c <= 0)
+			i++;
+		if (c >= 0)
+			j++;
+	}
+	return n;
+}
+
+/*
+ * Pass 0: the file systems that hold the same files (the same paths
+ * below their mount points, with I/O on both sides) paired, the most
+ * files in common first, ties to the same mount point: the workload
+ * moved to another mount or device compares with itself, even when the
+ * old one stays mounted and a stray read touched the new one before.
+ */
+static void match_by_files(struct facts *b, struct facts *a,
+			   const char *const *const files[2])
+{
+	size_t nb, na;
+	struct rel *vb = rels(b, files ? files[0] : NULL, &nb);
+	struct rel *va = rels(a, files ? files[1] : NULL, &na);
+
+	for (;;) {
+		size_t best = 0, bi = 0, bj = 0;
+
+		for (size_t i = 0; i < b->nmnt; i++) {
+			if (b->mnt[i].match >= 0)
+				continue;
+			for (size_t j = 0; j < a->nmnt; j++) {
+				size_t c;
+
+				if (a->mnt[j].match >= 0 ||
+				    strcmp(b->mnt[i].type, a->mnt[j].type))
+					continue;
+				c = common(vb, nb, i, va, na, j);
+				if (c > best || (c && c == best &&
+						 !strcmp(b->mnt[i].dir, a->mnt[j].dir))) {
+					best = c;
+					bi = i;
+					bj = j;
+				}
+			}
+		}
+		if (!best)
+			break;
+		pair_mounts(b, bi, a, bj, 0);
+	}
+	free(vb);
+	free(va);
+}
+
+/*
+ * Whether mount i of f (side) may be matched as the only one of its type:
+ * unmatched, used, and its mount point holds no used file system on the
+ * other side o (that one is itself, whatever a stray access did).
+ */
+static bool sole_candidate(const struct facts *f, size_t i, int side,
+			   const struct facts *o,
+			   bool (*used)(uint32_t, int, void *), void *arg)
+{
+	if (f->mnt[i].match >= 0 || !mnt_interesting(&f->mnt[i], side, used, arg))
+		return false;
+	for (size_t j = 0; j < o->nmnt; j++)
+		if (!strcmp(o->mnt[j].dir, f->mnt[i].dir) &&
+		    mnt_interesting(&o->mnt[j], !side, used, arg))
+			return false;
+	return true;
+}
+
+/*
+ * The mounts of both sides paired: by the files they hold (pass 0,
+ * above); then a file system that did I/O with one that did I/O on the
+ * other side: by mount point, by source device, then as the only one of
+ * its type left on each side, so that a workload moved to another mount
+ * while the old one stays mounted (idle) compares with its old self;
+ * what is left by mount point and source device whatever it did.
+ */
 static void match_mounts(struct facts *b, struct facts *a,
-			 bool (*used)(uint32_t, void *), void *arg)
+			 bool (*used)(uint32_t, int, void *), void *arg,
+			 const char *const *const files[2])
 {
 	size_t i, j;
 	int pass;
 
-	/* 1: same mount point; 2: same source device */
-	for (pass = 0; pass < 2; pass++)
+	match_by_files(b, a, files);
+	/* 1, 2: same mount point, same source device, the same use */
+	for (pass = 1; pass < 6; pass++) {
+		if (pass == 3) {
+			/* one used unmatched file system of a type each side,
+			 * whose mount point holds no used one on the other */
+			for (i = 0; i < b->nmnt; i++) {
+				size_t nb = 0, na = 0, ja = 0;
+
+				if (!sole_candidate(b, i, 0, a, used, arg))
+					continue;
+				for (j = 0; j < b->nmnt; j++)
+					nb += !strcmp(b->mnt[j].type, b->mnt[i].type) &&
+					      sole_candidate(b, j, 0, a, used, arg);
+				for (j = 0; j < a->nmnt; j++)
+					if (!strcmp(a->mnt[j].type, b->mnt[i].type) &&
+					    sole_candidate(a, j, 1, b, used, arg)) {
+						na++;
+						ja = j;
+					}
+				if (nb == 1 && na == 1)
+					pair_mounts(b, i, a, ja, pass);
+			}
+			continue;
+		}
 		for (i = 0; i < b->nmnt; i++) {
-			if (b->mnt[i].match >= 0)
+			const struct mnt *mb = &b->mnt[i];
+
+			if (mb->match >= 0)
 				continue;
 			for (j = 0; j < a->nmnt; j++) {
-				if (a->mnt[j].match >= 0)
+				const struct mnt *ma = &a->mnt[j];
+
+				if (ma->match >= 0)
 					continue;
-				if (pass == 0 ? strcmp(b->mnt[i].dir, a->mnt[j].dir) :
-				    (strncmp(b->mnt[i].src, "/dev/", 5) ||
-				     strcmp(b->mnt[i].src, a->mnt[j].src) ||
-				     strcmp(b->mnt[i].type, a->mnt[j].type)))
+				if (pass < 3 &&
+				    mnt_interesting(mb, 0, used, arg) !=
+				    mnt_interesting(ma, 1, used, arg))
 					continue;
-				b->mnt[i].match = (int)j;
-				a->mnt[j].match = (int)i;
+				if (pass % 3 == 1 ? strcmp(mb->dir, ma->dir) :
+				    (strncmp(mb->src, "/dev/", 5) ||
+				     strcmp(mb->src, ma->src) ||
+				     strcmp(mb->type, ma->type)))
+					continue;
+				pair_mounts(b, i, a, j, pass);
 				break;
 			}
-		}
-	/* 3: one used unmatched file system of a type on each side */
-	for (i = 0; i < b->nmnt; i++) {
-		size_t nb = 0, na = 0, ja = 0;
-
-		if (b->mnt[i].match >= 0 || !mnt_interesting(&b->mnt[i], used, arg))
-			continue;
-		for (j = 0; j < b->nmnt; j++)
-			nb += b->mnt[j].match < 0 &&
-			      !strcmp(b->mnt[j].type, b->mnt[i].type) &&
-			      mnt_interesting(&b->mnt[j], used, arg);
-		for (j = 0; j < a->nmnt; j++)
-			if (a->mnt[j].match < 0 &&
-			    !strcmp(a->mnt[j].type, b->mnt[i].type) &&
-			    mnt_interesting(&a->mnt[j], used, arg)) {
-				na++;
-				ja = j;
-			}
-		if (nb == 1 && na == 1) {
-			b->mnt[i].match = (int)ja;
-			a->mnt[ja].match = (int)i;
 		}
 	}
 }
 
+/* Whether f has a mount at dir. */
+static bool mount_at(const struct facts *f, const char *dir)
+{
+	for (size_t i = 0; i < f->nmnt; i++)
+		if (!strcmp(f->mnt[i].dir, dir))
+			return true;
+	return false;
+}
+
 /* An AFTER mount point named as BEFORE's. */
 static void mpmap_add(struct snapdiff *sd, const char *after,
-		      const char *before)
+		      const char *before, const char *why)
 {
-	struct snap_mpmap m = { an_strdup(after), an_strdup(before) }, *v;
+	struct snap_mpmap m = { an_strdup(after), an_strdup(before), why }, *v;
 
 	v = m.after && m.before ?
 	    an_push(&sd->mp, &sd->nmp, &sd->amp, sizeof(*sd->mp), 8) : NULL;
@@ -408,8 +615,8 @@ static void mpmap_add(struct snapdiff *sd, const char *after,
 
 int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 		     const char *snap_b, const char *hdr_a,
-		     const char *snap_a, bool (*used)(uint32_t, void *),
-		     void *arg)
+		     const char *snap_a, bool (*used)(uint32_t, int, void *),
+		     void *arg, const char *const *const files[2])
 {
 	struct facts b, a;
 	size_t i;
@@ -426,13 +633,16 @@ int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 	cmp_str(sd, "memory", "MemTotal", b.memtotal, a.memtotal);
 	cmp_kvs(sd, "sysctl", b.sysctl, b.nsysctl, a.sysctl, a.nsysctl);
 
-	match_mounts(&b, &a, used, arg);
+	match_mounts(&b, &a, used, arg, files);
 	for (i = 0; i < b.nmnt; i++) {
 		struct mnt *mb = &b.mnt[i], *ma;
 		char *key;
 
 		if (mb->match < 0) {
-			if (mnt_interesting(mb, used, arg))
+			/* its mount point holds another file system after,
+			 * compared with another of BEFORE's: nothing to say */
+			if (mnt_interesting(mb, 0, used, arg) &&
+			    !mount_at(&a, mb->dir))
 				item(sd, "mount", mb->dir, mb->opts, NULL,
 				     kept(&sd->err,
 					  an_asprintf("%s %s not mounted after",
@@ -441,7 +651,7 @@ int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 		}
 		ma = &a.mnt[mb->match];
 		if (strcmp(mb->dir, ma->dir))
-			mpmap_add(sd, ma->dir, mb->dir);
+			mpmap_add(sd, ma->dir, mb->dir, mb->why);
 		devmap_add(sd, ma->dev, mb->dev);
 		/*
 		 * and their disks, which the block requests name: a card that
@@ -449,8 +659,8 @@ int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 		 */
 		devmap_add(sd, meta_disk_of(snap_a, ma->dev),
 			   meta_disk_of(snap_b, mb->dev));
-		if (!mnt_interesting(mb, used, arg) &&
-		    !mnt_interesting(ma, used, arg))
+		if (!mnt_interesting(mb, 0, used, arg) &&
+		    !mnt_interesting(ma, 1, used, arg))
 			continue;
 		if (!strcmp(mb->opts, ma->opts) && !strcmp(mb->type, ma->type))
 			continue;
@@ -477,7 +687,8 @@ int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 		free(key);
 	}
 	for (i = 0; i < a.nmnt; i++)
-		if (a.mnt[i].match < 0 && mnt_interesting(&a.mnt[i], used, arg))
+		if (a.mnt[i].match < 0 && mnt_interesting(&a.mnt[i], 1, used, arg) &&
+		    !mount_at(&b, a.mnt[i].dir))
 			item(sd, "mount", a.mnt[i].dir, NULL, a.mnt[i].opts,
 			     kept(&sd->err,
 				  an_asprintf("%s %s mounted only after",
@@ -493,7 +704,7 @@ int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 			   mm, attr) != 3)
 			continue;
 		dev = meta_devt(mm);
-		if (!used || !used(dev, arg))
+		if (!used || !(used(dev, 0, arg) || used(dev, 1, arg)))
 			continue;
 		for (size_t j = 0; j < a.nbdev && !av; j++) {
 			char an[128], amm[32], aattr[64];
@@ -501,7 +712,7 @@ int snapdiff_compute(struct snapdiff *sd, const char *hdr_b,
 			if (sscanf(a.bdev[j].key, "%127[^\t]\t%31[^\t]\t%63s",
 				   an, amm, aattr) == 3 &&
 			    !strcmp(aattr, attr) &&
-			    snapdiff_dev(sd, meta_devt(amm)) == dev)
+			    meta_devt(amm) == after_of(sd, dev))
 				av = a.bdev[j].val;
 		}
 		if (av && strcmp(av, b.bdev[i].val)) {

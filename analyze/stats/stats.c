@@ -62,12 +62,15 @@ void stats_release(struct stats *st)
 		hist_release(&st->bio[i].q2m);
 	for (size_t i = 0; i < st->nbusy; i++)
 		busy_release(&st->busy[i].b);
+	stats_btt_release(st);
 	free(st->busy);
 	free(st->dev);
 	free(st->bio);
 	free(st->slow.v);
 	free(st->slow_calls.v);
+	free(st->trig);
 	free(st->lost);
+	free(st->gapv);
 	free(st->pidmap);
 	memset(st, 0, sizeof(*st));
 }
@@ -197,7 +200,8 @@ int stats_request(struct stats *st, const struct blk_request *rq)
 	    (rq->queue_ts && rq->queue_ts <= rq->complete_ts &&
 	     hist_add(&d->q2c, rq->complete_ts - rq->queue_ts) < 0) ||
 	    (rq->queue_ts && rq->insert_ts && rq->queue_ts <= rq->insert_ts &&
-	     hist_add(&d->q2i, rq->insert_ts - rq->queue_ts) < 0))
+	     hist_add(&d->q2i, rq->insert_ts - rq->queue_ts) < 0) ||
+	    stats_btt_request(st, rq) < 0)
 		return -AN_E_NOMEM;
 	return seq;
 }
@@ -435,6 +439,27 @@ const char *stats_dev_name(const struct stats *st, uint32_t dev, char *buf,
 	return buf;
 }
 
+void stats_gap(struct stats *st, int cpu, uint64_t ts, long long missed)
+{
+	struct lostcpu *l = &st->lost[cpu];
+	uint64_t from = l->last_ts ? l->last_ts : st->first_ts;
+
+	if (ts < from)
+		from = ts;
+	l->missing_ns += ts - from;
+	if (!l->longest_to || ts - from > l->longest_to - l->longest_from) {
+		l->longest_from = from;
+		l->longest_to = ts;
+	}
+	/* the list is what it can hold: the counters above have them all */
+	if (st->ngaps < STATS_GAPS_MAX &&
+	    !an_grow(&st->gapv, &st->agaps, st->ngaps + 1, sizeof(*st->gapv),
+		     16))
+		st->gapv[st->ngaps++] = (struct lostgap){
+			.from = from, .to = ts, .events = missed > 0 ? missed : -1,
+			.cpu = cpu };
+}
+
 uint64_t stats_lost(const struct stats *st, uint64_t *gaps)
 {
 	uint64_t t = 0;
@@ -462,6 +487,7 @@ void stats_end(struct stats *st, const struct replay_block *rb,
 	size_t n = 0;
 
 	st->ended = true;
+	stats_btt_end(st);
 	/* the bios of a device and operation that completed requests */
 	for (size_t i = 0; i < st->nbio; i++)
 		for (size_t k = 0; k < st->ndev; k++)

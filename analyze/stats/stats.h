@@ -26,6 +26,7 @@
 #include "stats/account.h"
 #include "stats/attrib.h"
 #include "stats/busy.h"
+#include "stats/btt.h"
 
 struct source_info;
 struct decoder;
@@ -46,7 +47,7 @@ struct devstat {
 	uint32_t dev;
 	enum blk_op op;
 	uint64_t reqs, bytes, fua, preflush, errors;
-	struct hist queue;	/* insert -> issue (Q2D), when both seen */
+	struct hist queue;	/* insert -> issue (I2D), when both seen */
 	struct hist device;	/* issue -> complete (D2C) */
 	struct hist total;	/* insert (or issue) -> complete (I2C) */
 	struct hist q2c;	/* first bio queued -> complete, when seen */
@@ -102,7 +103,24 @@ struct lostcpu {
 	uint64_t events;	/* known lost counts summed */
 	uint64_t unknown;	/* gaps of unknown size */
 	uint64_t first_gap_ts;	/* 0: none */
+	/*
+	 * The time spans the CPU's events are missing from: a gap runs from
+	 * the CPU's event before it (the recording's first event when none)
+	 * to the one after it.
+	 */
+	uint64_t last_ts;	/* the CPU's latest event; 0: none yet */
+	uint64_t missing_ns;	/* the gaps' spans summed */
+	uint64_t longest_from;	/* the longest gap's span */
+	uint64_t longest_to;
 };
+
+/* One gap, in the order read (stats->gapv, the first STATS_GAPS_MAX). */
+struct lostgap {
+	uint64_t from, to;	/* the CPU's events either side */
+	long long events;	/* lost; -1: of unknown size */
+	int cpu;
+};
+#define STATS_GAPS_MAX	1024
 
 /* A completed syscall kept among the slowest (enter -> exit). */
 struct slow_call {
@@ -141,6 +159,8 @@ struct stats {
 	uint64_t first_ts, last_ts;	/* of the events read */
 	int nr_cpus;
 	struct lostcpu *lost;		/* nr_cpus of them */
+	struct lostgap *gapv;		/* the first gaps, in order */
+	size_t ngaps, agaps;
 	uint64_t tasks;			/* distinct common_pid seen (not 0) */
 
 	/* block requests */
@@ -154,6 +174,8 @@ struct stats {
 	size_t nbusy, busy_alloc;
 	struct biostat *bio;		/* copied into dev at the end */
 	size_t nbio, bio_alloc;
+	struct bttdev *btt;		/* per device (stats/btt.h) */
+	size_t nbtt, btt_alloc;
 	struct {
 		size_t cap, n;
 		struct blk_done *v;
@@ -192,12 +214,17 @@ struct stats {
 	struct proctable *pt;
 	struct filetab *ft;
 	bool ended;			/* the pass is over */
+	struct stats_trigger *trig;	/* a black-box snapshot's trigger
+					   (stats/trigger.h), or NULL */
 	uint8_t *pidmap;
 };
 
 /* Zero st and allocate what the pass counts into; 0 or -AN_E_NOMEM. */
 int stats_init(struct stats *st, int nr_cpus, size_t slow_n, bool calls);
 void stats_release(struct stats *st);
+
+/* The span of a gap on cpu before the event at ts (stats_event()). */
+void stats_gap(struct stats *st, int cpu, uint64_t ts, long long missed);
 
 /* Count one event (every event, whatever the stages). */
 static inline void stats_event(struct stats *st, uint64_t ts, int cpu,
@@ -219,7 +246,10 @@ static inline void stats_event(struct stats *st, uint64_t ts, int cpu,
 			l->unknown++;
 		if (!l->first_gap_ts)
 			l->first_gap_ts = ts;
+		stats_gap(st, cpu, ts, missed);
 	}
+	if (cpu >= 0 && cpu < st->nr_cpus && ts > st->lost[cpu].last_ts)
+		st->lost[cpu].last_ts = ts;
 	if (p && p < STATS_PIDMAP_BITS &&
 	    !(st->pidmap[p >> 3] & (1u << (p & 7)))) {
 		st->pidmap[p >> 3] |= (uint8_t)(1u << (p & 7));

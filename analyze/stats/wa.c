@@ -13,6 +13,7 @@
 #include "decode/decode.h"
 #include "input/meta.h"
 #include "replay/fdtable.h"
+#include "replay/window.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
 #include "stats/filter.h"
@@ -20,23 +21,11 @@
 #include "base/err.h"
 #include "stats/wa.h"
 
-/* An fsync a thread is inside (ext4_sync_file_enter seen, exit not yet). */
-struct pending {
-	int tid;
-	int cpu;
-	uint32_t disk;		/* of the requests */
-	size_t fs;		/* index in w->fs; NOT_KEPT: filtered out */
-	uint64_t ts;
-};
-
-#define NOT_KEPT	((size_t)-1)
-
 struct wa_priv {
 	uint32_t (*disk_of)(uint32_t, void *);
 	void *arg;
 	const struct view_filter *filter;
-	struct pending *pend;
-	size_t npend, apend;
+	const struct windows *ws;	/* the ext4 fsyncs open */
 	size_t last_fs;		/* lookup cache */
 	struct wa_dev spare;	/* counts a device that cannot be had */
 	int err;		/* sticky: -AN_E_NOMEM */
@@ -105,7 +94,6 @@ void wa_free(struct wa *w)
 		hist_release(&w->fs[i].lat);
 	free(w->fs);
 	free(w->dev);
-	free(w->p->pend);
 	free(w);
 }
 
@@ -147,72 +135,39 @@ static ssize_t fsync_get(struct wa *w, int tid, uint32_t fsdev, uint64_t ino)
 	return (ssize_t)(w->p->last_fs = w->nfs - 1);
 }
 
-static void pend_drop(struct wa_priv *p, size_t i)
+void wa_set_windows(struct wa *w, const struct windows *ws)
 {
-	p->pend[i] = p->pend[--p->npend];
+	w->p->ws = ws;
 }
 
-static void on_enter(struct wa *w, const struct dec_ev *ev)
+/* The fsyncs row of an fsync open since open->ts, or NULL: filtered out. */
+static struct wa_fsync *fsync_of(struct wa *w, int tid, const struct win *open)
 {
-	struct wa_priv *p = w->p;
-	struct pending *pd;
 	ssize_t fs;
-	size_t i;
-	bool keep;
 
-	if (ev->bad)
-		return;
-	/* a thread is inside one fsync: an older enter lost its exit */
-	for (i = 0; i < p->npend; i++)
-		if (p->pend[i].tid == ev->pid) {
-			pend_drop(p, i);
-			break;
-		}
-	/*
-	 * without memory the fsync is not followed: its exit is unmatched;
-	 * one the filters leave out is followed to its exit, not counted
-	 */
-	keep = kept(w, ev->ts, ev->inode.dev);
-	fs = keep ? fsync_get(w, ev->pid, ev->inode.dev, ev->inode.ino) : 0;
-	if (fs < 0 ||
-	    an_grow(&p->pend, &p->apend, p->npend + 1, sizeof(*p->pend), 16)) {
-		p->err = -AN_E_NOMEM;
-		return;
+	if (!kept(w, open->ts, open->dev))
+		return NULL;
+	fs = fsync_get(w, tid, open->dev, open->ino);
+	if (fs < 0) {
+		w->p->err = -AN_E_NOMEM;
+		return NULL;
 	}
-	pd = &p->pend[p->npend++];
-	pd->tid = ev->pid;
-	pd->cpu = ev->cpu;
-	pd->disk = disk_of(w, ev->inode.dev);
-	pd->fs = keep ? (size_t)fs : NOT_KEPT;
-	pd->ts = ev->ts;
-	if (pd->fs != NOT_KEPT)
-		w->fs[pd->fs].datasync += ev->inode.datasync;
+	return &w->fs[fs];
 }
 
-static void on_exit_ev(struct wa *w, const struct dec_ev *ev)
+void wa_fsync(struct wa *w, int tid, const struct win *open,
+	      const struct dec_ev *ev)
 {
-	struct wa_priv *p = w->p;
+	struct wa_fsync *f;
 
-	for (size_t i = 0; i < p->npend; i++) {
-		struct pending *pd = &p->pend[i];
-		struct wa_fsync *f;
-
-		if (pd->tid != ev->pid)
-			continue;
-		if (pd->fs == NOT_KEPT) {
-			pend_drop(p, i);
-			return;
-		}
-		f = &w->fs[pd->fs];
-		f->count++;
-		f->errors += ev->ret < 0;
-		f->last_ts = ev->ts;
-		if (ev->ts >= pd->ts && hist_add(&f->lat, ev->ts - pd->ts) < 0)
-			p->err = -AN_E_NOMEM;
-		pend_drop(p, i);
+	if (!w->st.ext4_sync || !(f = fsync_of(w, tid, open)))
 		return;
-	}
-	w->st.fsync_exit_unmatched++;
+	f->count++;
+	f->datasync += open->datasync;
+	f->errors += ev->ret < 0;
+	f->last_ts = ev->ts;
+	if (ev->ts >= open->ts && hist_add(&f->lat, ev->ts - open->ts) < 0)
+		w->p->err = -AN_E_NOMEM;
 }
 
 static void on_run_stats(struct wa *w, const struct dec_ev *ev)
@@ -229,52 +184,37 @@ static void on_run_stats(struct wa *w, const struct dec_ev *ev)
 	d->commit_logging_j += ev->jbd2.logging;
 }
 
-void wa_gap(struct wa *w, int cpu)
-{
-	struct wa_priv *p = w->p;
-
-	/* no fsync interval spans lost events on its CPU */
-	for (size_t i = 0; i < p->npend;)
-		if (p->pend[i].cpu == cpu) {
-			w->st.fsync_dropped_at_gap++;
-			pend_drop(p, i);
-		} else {
-			i++;
-		}
-}
-
 void wa_event(struct wa *w, const struct dec_ev *ev)
 {
 	if (ev->kind == DK_JBD2_RUN && w->st.jbd2)
 		on_run_stats(w, ev);
-	else if (ev->kind == DK_FSYNC_ENTER && w->st.ext4_sync)
-		on_enter(w, ev);
-	else if (ev->kind == DK_FSYNC_EXIT && w->st.ext4_sync)
-		on_exit_ev(w, ev);
 }
 
 void wa_timed_request(struct wa *w, const struct blk_request *rq)
 {
-	struct wa_priv *p = w->p;
+	const struct windows *ws = w->p->ws;
 	bool flush = rq->op == BLK_OP_FLUSH || rq->preflush || rq->fua;
 	bool write = rq->op == BLK_OP_WRITE;
+	const struct win *x;
 	uint64_t dt, n = 0;
 	size_t i;
+	int tid;
 
-	if (!p->npend || (!flush && !write))
+	if (!ws || !w->st.ext4_sync || (!flush && !write))
 		return;
-	for (i = 0; i < p->npend; i++)
-		n += p->pend[i].disk == rq->dev;
+	/* shared among the fsyncs waiting on the device, filtered or not */
+	for (i = 0; (x = windows_nth(ws, WIN_EXT4_SYNC, i, &tid)); i++)
+		n += disk_of(w, x->dev) == rq->dev;
 	if (!n)
 		return;
 	dt = rq->complete_ts > rq->issue_ts && rq->issue_ts ?
 	     rq->complete_ts - rq->issue_ts : 0;
-	for (i = 0; i < p->npend; i++) {
+	for (i = 0; (x = windows_nth(ws, WIN_EXT4_SYNC, i, &tid)); i++) {
 		struct wa_fsync *f;
 
-		if (p->pend[i].disk != rq->dev || p->pend[i].fs == NOT_KEPT)
+		if (disk_of(w, x->dev) != rq->dev ||
+		    !(f = fsync_of(w, tid, x)))
 			continue;	/* a filtered one's share is not shown */
-		f = &w->fs[p->pend[i].fs];
 		if (flush) {
 			f->flushes++;
 			f->flush_ns += dt / n;
@@ -359,8 +299,6 @@ static int cmp_dev(const void *x, const void *y)
 
 void wa_end(struct wa *w, int hz)
 {
-	w->st.fsync_open_at_end += w->p->npend;
-	w->p->npend = 0;
 	for (size_t i = 0; i < w->ndev; i++)
 		w->dev[i].commit_logging_ms = hz > 0 ?
 			w->dev[i].commit_logging_j * 1000 / (uint64_t)hz : 0;

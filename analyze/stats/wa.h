@@ -85,9 +85,6 @@ struct wa_fsync {
 struct wa_stats {
 	bool jbd2;		/* jbd2_run_stats recorded */
 	bool ext4_sync;		/* ext4_sync_file_enter/exit recorded */
-	uint64_t fsync_exit_unmatched;
-	uint64_t fsync_open_at_end;
-	uint64_t fsync_dropped_at_gap;
 	uint64_t requests;	/* seen by wa_request */
 	/*
 	 * The view filters asked for processes or files (-p/-c/-f): the
@@ -135,10 +132,20 @@ void wa_set_filter(struct wa *w, const struct view_filter *f);
 /* 0, or -AN_E_NOMEM once a device or fsync could not be kept for memory. */
 int wa_error(const struct wa *w);
 
-/* Every decoded jbd2_run_stats and ext4_sync_file_enter/exit, in order. */
+/* Every decoded jbd2_run_stats, in order. */
 void wa_event(struct wa *w, const struct dec_ev *ev);
-/* Events were lost on cpu: its fsync intervals are dropped (counted). */
-void wa_gap(struct wa *w, int cpu);
+/*
+ * The ext4 fsyncs: the window table pairs ext4_sync_file_enter and exit
+ * (replay/window.c's WIN_EXT4_SYNC row, dropped at lost events on their
+ * CPU); wa shares the flushes and writes of the device among those open
+ * (wa_timed_request()) and counts each as it closes (wa_fsync(): open is
+ * the window, ev the exit).
+ */
+struct windows;
+struct win;
+void wa_set_windows(struct wa *w, const struct windows *ws);
+void wa_fsync(struct wa *w, int tid, const struct win *open,
+	      const struct dec_ev *ev);
 /* Every completed request of the timed pass, as it completes. */
 void wa_timed_request(struct wa *w, const struct blk_request *rq);
 /* Every completed request with its owner (the attributed pass). */

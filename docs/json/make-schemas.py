@@ -23,6 +23,15 @@ MAPS = {'.processes[].syscalls', '.summary.config.sysctl',
         '.sections.files[].metrics', '.sections.dirty[].metrics',
         '.sections.config[].metrics', '.event_types'}
 COMMON = 'common.schema.json#/$defs/'
+# the anomaly counters: which there are depends on what the recording
+# holds (io_uring's only with io_uring events), so any name is allowed
+COUNTERS = ('.anomalies', '.anomalies.block', '.anomalies.syscalls')
+# keys no sample has, yet real recordings do (a live test checks them)
+OPTIONAL = {
+    '.files[]': {'other_names': {'type': 'string'}, 'unlinked': {'type': 'boolean'}},
+    # processes and files: what the recording could not hold
+    '': {'limits': {'type': 'array', 'items': {'type': 'string'}}},
+}
 
 
 def jtype(v):
@@ -41,16 +50,78 @@ def jtype(v):
     return 'object'
 
 
+# members no sample has (they are null there): their shapes, written here
+NULLABLE = {
+    # findings: what made a black-box snapshot (null: no snapshot)
+    '.trigger': {'type': 'object', 'properties': dict(
+        [(k, {'type': 'string'}) for k in ('snapshot', 'sentence')] +
+        [(k, {'type': ['string', 'null']}) for k in (
+            'condition', 'comm', 'detail', 'syscall', 'dev', 'device',
+            'path')] +
+        [('snapshot_ns', {'type': 'integer'}),
+         ('found', {'type': 'boolean'})] +
+        [(k, {'type': ['integer', 'null']}) for k in (
+            'start_ns', 'end_ns', 'value_ns', 'recorded_value_ns', 'pid',
+            'fd', 'sector', 'bytes', 'before_ns', 'after_ns')]),
+        'required': ['snapshot', 'snapshot_ns', 'condition', 'start_ns',
+                     'end_ns', 'value_ns', 'recorded_value_ns', 'pid',
+                     'comm', 'detail', 'syscall', 'fd', 'dev', 'device',
+                     'sector', 'bytes', 'found', 'path', 'before_ns',
+                     'after_ns', 'sentence'],
+        'additionalProperties': False},
+    # info: the files of a rotated set read as one recording
+    '.rotation': {'type': 'array', 'items': {
+        'type': 'object',
+        'properties': {
+            'path': {'type': 'string'}, 'index': {'type': 'integer'},
+            'file_bytes': {'type': 'integer'},
+            'chunks': {'type': 'integer'},
+            'first_ts_ns': {'type': 'integer'},
+            'last_ts_ns': {'type': 'integer'}, 'end': {'type': 'boolean'},
+            'missing_before': {'type': 'integer'},
+            'gap_ns': {'type': 'integer'}, 'overlap_ns': {'type': 'integer'}},
+        'required': ['path', 'index', 'file_bytes', 'chunks', 'first_ts_ns',
+                     'last_ts_ns', 'end', 'missing_before', 'gap_ns',
+                     'overlap_ns'],
+        'additionalProperties': False}},
+}
+
+
 def merge(values, path):
     """The schema of every value in values, found at path."""
+    if path in NULLABLE and all(v is None for v in values):
+        return {'anyOf': [NULLABLE[path], {'type': 'null'}]}
     if path.endswith('.integrity'):
         return {'$ref': COMMON + 'integrity'}
+    if path in COUNTERS:
+        sub = {k for o in values if isinstance(o, dict) for k, v in o.items()
+               if isinstance(v, dict)}
+        s = {'type': 'object', 'additionalProperties': {'type': 'integer'}}
+        if sub:
+            s['properties'] = {k: merge([o[k] for o in values if k in o],
+                                        path + '.' + k) for k in sorted(sub)}
+        return s
+    if path.endswith('_per_s'):
+        # a rate: whole in some recordings, not in others
+        return {'type': 'number'}
+    if path.endswith('first_gap_ts_ns'):
+        return {'type': ['integer', 'null']}
+    if path.endswith('.lost.spans'):
+        # no sample lost events: the shape is written by hand
+        return {'type': 'array', 'items': {'$ref': COMMON + 'lost_span'}}
     if path in ('.filter', '.filter_after'):
         return {'anyOf': [{'$ref': COMMON + 'filter'}, {'type': 'null'}]}
     if path == '.schema_version':
         return {'const': values[0]}
+    if path.endswith(('].unit', '].container', '].cgroup')):
+        # a process's unit, container and cgroup: null when none
+        return {'type': ['null', 'string']}
     if path.endswith('await_ns'):
         # null when the device had no request of the kind
+        return {'type': ['null', 'number']}
+    if '.btt[].' in path and (path.endswith('_share') or
+                              path.endswith('mean_sectors')):
+        # a share of nothing (no Q2C, no seek) is null
         return {'type': ['null', 'number']}
     types = {jtype(v) for v in values}
     objs = [v for v in values if isinstance(v, dict)]
@@ -74,6 +145,8 @@ def merge(values, path):
             s['properties'] = {k: merge([o[k] for o in objs if k in o],
                                         path + '.' + k) for k in keys}
             s['required'] = [k for k in keys if all(k in o for o in objs)]
+            for k, v in OPTIONAL.get(path, {}).items():
+                s['properties'].setdefault(k, v)
             s['additionalProperties'] = False
     arrs = [v for v in values if isinstance(v, list)]
     if arrs:
@@ -94,6 +167,9 @@ def main():
             [['diff', '--json', a, b] for a, b in pairs]
         if view in ('devices', 'processes'):
             runs += [[view, '--json', '--interval', '0.25', s] for s in samples]
+        if view in ('processes', 'files', 'wa', 'fsync', 'findings'):
+            runs += [[view, '--json', '--by', by, s] for s in samples
+                     for by in ('unit', 'container', 'cgroup')]
         for args in runs:
             r = subprocess.run([ioreport] + args, capture_output=True)
             if r.returncode == 0:

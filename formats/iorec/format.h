@@ -540,6 +540,21 @@ IOREC_API int iorec_reader_read_at(struct iorec_reader *r, uint64_t offset,
 IOREC_API uint64_t iorec_reader_error_offset(const struct iorec_reader *r);
 
 /**
+ * iorec_reader_repairs - the damaged bytes the reader mended
+ * @r: the reader
+ * @offset: when not NULL, set to the file offset of the last one
+ *
+ * A chunk whose header or payload has one damaged byte is read whole
+ * when exactly one byte changed explains its CRC-32C (and a compressed
+ * payload then decodes to its stated size); each such chunk read counts
+ * one (a chunk read twice, by iorec_reader_read_at(), twice).
+ *
+ * Return: how many so far.
+ */
+IOREC_API uint64_t iorec_reader_repairs(const struct iorec_reader *r,
+					uint64_t *offset);
+
+/**
  * iorec_reader_seen_end - whether the END chunk was read
  * @r: the reader
  *

@@ -106,10 +106,10 @@ ioreport_to "$T/p.json" processes --json "$T/x.iorec"
 ioreport_to "$T/f.json" files --json "$T/x.iorec"
 ioreport_to "$T/p.txt" processes --wide "$T/x.iorec"
 ioreport_to "$T/f.txt" files --wide "$T/x.iorec"
-assert_grep '^I/O attributed: [0-9.]+% of bytes to a process, [0-9.]+% to a named file; journal [0-9.]+%(; file-system metadata [0-9.]+%)?; unattributed [0-9.]+%' "$T/p.txt" processes
+assert_grep '^I/O attributed: [0-9.]+% of the device bytes to a process, [0-9.]+% to a named file; journal [0-9.]+%' "$T/p.txt" processes
 assert_grep '^I/O attributed: ' "$T/f.txt" files
 assert_grep 'BLK-WRITE\(B\)' "$T/p.txt" processes
-assert_grep 'D-STATE\(ms\)' "$T/p.txt" processes
+assert_grep 'D-STATE-SUM\(ms\)' "$T/p.txt" processes
 
 python3 - "$T/p.json" "$T/f.json" "$MNT" "$LOOP_DEVT" $A_MB $B_MB $C_MB <<'EOF' || fail "attribution"
 import json, sys

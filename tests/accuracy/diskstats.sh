@@ -143,10 +143,19 @@ within "write bytes (ioreport vs diskstats)" "$w_bytes" "$d_wbytes" 0 0
 within "read requests (ioreport vs diskstats)" "$r_reqs" "$d_reads" 0 0
 if [ "$d_flushes" != - ]; then
 	# sync(2) and syncfs(2) of every process but the workload's wsync
-	"$IOREPORT" dump -e syscalls:sys_enter_sync,syscalls:sys_enter_syncfs \
-		"$T/rec.iorec" >"$T/syncs" 2>"$T/syncs.err" ||
+	# (the workload's by the pids its execs of $T/wsync had: a dump line's
+	# name comes from the kernel's saved_cmdlines, which on a busy
+	# machine may have dropped a short-lived process by the end)
+	"$IOREPORT" dump -e sched:sched_process_exec,syscalls:sys_enter_sync,syscalls:sys_enter_syncfs \
+		"$T/rec.iorec" >"$T/syncs.all" 2>"$T/syncs.err" ||
 		{ cat "$T/syncs.err" >&2; fail "ioreport dump of the sync calls failed"; }
-	own=$(grep -c ' wsync-[0-9]* ' "$T/syncs")
+	wpids=$(awk -v f="filename=$T/wsync" '/sched_process_exec:/ && index($0, f " ") {
+		for (i = 1; i <= NF; i++) if ($i ~ /^pid=/) { sub(/^pid=/, "", $i); print $i } }' "$T/syncs.all")
+	grep -v 'sched_process_exec:' "$T/syncs.all" >"$T/syncs" || true
+	own=0
+	for p in $wpids; do
+		own=$((own + $(grep -cE -- "-$p +\[" "$T/syncs" || true)))
+	done
 	others=$(($(wc -l <"$T/syncs") - own))
 	[ "$own" -ge 2 ] || fail "the recording holds $own of the workload's 2 syncs"
 	log "sync calls in the recording: the workload's $own, other processes' $others"
@@ -155,7 +164,7 @@ if [ "$d_flushes" != - ]; then
 	log "ok: flush requests: ioreport $f_reqs, diskstats $d_flushes (+$others syncs of other processes)"
 fi
 # The summary view's per-device totals are the same numbers.
-if "$IOREPORT" summary --help 2>&1 | grep -q -- --json; then
+if grep -q -- --json <<<"$("$IOREPORT" summary --help 2>&1)"; then
 	"$IOREPORT" summary --json "$T/rec.iorec" >"$T/summary.json" 2>"$T/summary.err" ||
 		{ cat "$T/summary.err" >&2; fail "ioreport summary --json failed"; }
 	python3 - "$T/summary.json" "$LOOP_DEVT" "$r_reqs" "$r_bytes" "$w_reqs" "$w_bytes" "$f_reqs" <<'EOF' ||

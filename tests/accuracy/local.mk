@@ -5,6 +5,9 @@
 ACCURACY_TESTS = \
 	tests/accuracy/diskstats.sh \
 	tests/accuracy/btt-d2c.sh \
+	tests/accuracy/btt-parity.sh \
+	tests/accuracy/fio-oracle.sh \
+	tests/accuracy/strace-sqlite.sh \
 	tests/accuracy/tracedat-vs-iorec.sh \
 	tests/accuracy/devices-bytes.sh \
 	tests/accuracy/attrib.sh \
@@ -17,4 +20,5 @@ TESTS += $(ACCURACY_TESTS)
 EXTRA_DIST += $(ACCURACY_TESTS) \
 	tests/accuracy/acc-lib.sh \
 	tests/accuracy/acc-devstats.py \
+	tests/accuracy/btt-recompute.py \
 	tests/accuracy/blk-capture.sh

@@ -26,7 +26,7 @@ need_cmd python3 trace-cmd
 need_event sched:sched_process_exec syscalls:sys_enter_write syscalls:sys_enter_fsync \
 	syscalls:sys_enter_pread64 task:task_rename
 
-"$IOREPORT" processes --help 2>&1 | grep -q -- --json ||
+grep -q -- --json <<<"$("$IOREPORT" processes --help 2>&1)" ||
 	fail "ioreport has no 'processes --json'"
 
 make_loop_ext4 64

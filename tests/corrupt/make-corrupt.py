@@ -33,11 +33,17 @@ cut = d1[0] + 32 + d1[2] // 2
 emit("cut-in-data.iorec", src[:cut], 0, "file ends inside a chunk", d1[0])
 emit("cut-in-chunk-header.iorec", src[:d1[0] + 7], 0, "file ends inside a chunk", d1[0])
 emit("cut-at-boundary.iorec", src[:d1[0]], 0, "no end chunk", None)
+# one damaged byte is mended from the chunk's CRC (nothing lost, said on
+# stderr with its offset); two in one chunk are damage
 b = bytearray(src); b[d1[0] + 32 + 40] ^= 0x01
-emit("flipped-payload.iorec", b, 0, "chunk payload checksum mismatch", d1[0])
+emit("mended-payload.iorec", b, 0, "one damaged byte (offset %d) mended" % (d1[0] + 32 + 40), d1[0])
 b = bytearray(src); b[d1[0] + 13] ^= 0x40
+emit("mended-header.iorec", b, 0, "one damaged byte (offset %d) mended" % (d1[0] + 13), d1[0])
+b = bytearray(src); b[d1[0] + 32 + 40] ^= 0x01; b[d1[0] + 32 + 41] ^= 0x01
+emit("flipped-payload.iorec", b, 0, "chunk payload checksum mismatch", d1[0])
+b = bytearray(src); b[d1[0] + 13] ^= 0x40; b[d1[0] + 17] ^= 0x40
 emit("flipped-header.iorec", b, 0, "chunk header checksum mismatch", d1[0])
-b = bytearray(src); b[d1[0] + 1] ^= 0x01
+b = bytearray(src); b[d1[0] + 1] ^= 0x01; b[d1[0] + 2] ^= 0x01
 emit("bad-chunk-magic.iorec", b, 0, "bad chunk magic", d1[0])
 b = bytearray(src); struct.pack_into('<I', b, d1[0] + 12, 0x7ffffff0); reseal(b, d1[0])
 emit("lying-length-huge.iorec", b, 0, "chunk length out of range", d1[0])

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make-damage.py SOURCE.iorec OUTDIR - one flipped byte, one lying length
+"""make-damage.py SOURCE.iorec OUTDIR - two flipped bytes, one lying length
 and one bad zstd frame, each in one small DATA chunk in the middle of a
 real recording: OUTDIR/{flipped,lying-length,bad-frame}.iorec, and beside
 each a .expect line "offset length cpu first_ts last_ts reason" (the lost
@@ -25,7 +25,9 @@ def write(name, buf, c, reason):
     open('%s/%s.expect' % (out, name), 'w').write(
         '%d %d %d %d %d %s\n' % (c[0], 32 + c[1], c[3], c[4], c[5], reason))
 
+# two damaged bytes (one alone is mended from the CRC: test-corrupt.sh)
 buf = bytearray(src); buf[a[0] + 32 + a[1] // 2] ^= 0x10
+buf[a[0] + 32 + a[1] // 2 + 1] ^= 0x10
 write('flipped', buf, a, 'chunk payload checksum mismatch')
 
 buf = bytearray(src)

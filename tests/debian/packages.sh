@@ -108,6 +108,22 @@ for f in /usr/bin/iorec /usr/bin/ioreport /usr/share/man/man1/iorec.1.gz \
 	/usr/share/doc/libiorec-dev/examples/list-chunks.c; do
 	[ -e "$f" ] || fail "$f is not installed"
 done
+# the black box's unit and settings, installed disabled and not running
+unit=$(ls /usr/lib/systemd/system/iorec-blackbox.service /lib/systemd/system/iorec-blackbox.service 2>/dev/null | head -n 1)
+[ -n "$unit" ] || fail "iorec-blackbox.service is not installed"
+[ -f /etc/default/iorec ] || fail "/etc/default/iorec is not installed"
+dpkg-query -W -f='${Conffiles}' iorec | grep -q ' /etc/default/iorec ' ||
+	fail "/etc/default/iorec is not a conffile of iorec"
+[ -e /etc/systemd/system/multi-user.target.wants/iorec-blackbox.service ] &&
+	fail "iorec-blackbox.service is enabled by the installation (it must be disabled by default)"
+pgrep -x iorec >/dev/null && pgrep -a -x iorec | grep -q -- '--snapshot-dir /var/lib/iorec' &&
+	fail "the installation started the black box"
+# systemd accepts the unit as installed (its command, its directives)
+if command -v systemd-analyze >/dev/null; then
+	systemd-analyze verify --man=no "$unit" >"$T/verify" 2>&1 ||
+		{ cat "$T/verify"; fail "systemd-analyze verify rejects $unit"; }
+	echo "systemd-analyze verify: $unit accepted"
+fi
 
 # iorec --check on this kernel (tracefs is there: it must say it can record)
 /usr/bin/iorec --check >"$T/check.out" 2>&1
@@ -122,7 +138,7 @@ cd "$src" || fail "cd $src"
 n=0
 for s in story001-barrier.iorec story000-sqlite-before.iorec tracecmd.dat; do
 	for v in devices info; do
-		g=tests/golden/$s.$v
+		g=tests/golden/$s/$v
 		[ -f "$g" ] || continue
 		# as tests/test-golden.sh writes them: the output, then its exit code
 		out=$(LC_ALL=C TZ=UTC /usr/bin/ioreport "$v" "samples/$s" 2>&1)

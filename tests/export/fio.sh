@@ -100,7 +100,7 @@ import glob, json, os, sys
 dump, pid, fio, job, rdir = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 ev = [e for e in json.load(open(dump))['events'] if e.get('pid') == pid]
 def exits(name):
-    return [int(e['fields'].split('ret=')[1].split()[0], 0) for e in ev
+    return [e['fields']['ret'] for e in ev
             if e.get('event') == 'sys_exit_' + name]
 # the writer's own calls (its other writes, to stdout or pipes, are no file I/O)
 enter = [e for e in ev if e.get('event') == 'sys_enter_pwrite64']

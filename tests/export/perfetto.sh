@@ -138,7 +138,7 @@ log "ok: known workload: $(cat "$T/known.k")"
 # slice must start at a syscalls:* enter of its thread (ioreport before
 # the fix: 1 to 4 slices per recording named link, unlink or munmap, a
 # native mmap, open or fchmod taken for i386's call of its number).
-if "$IOREC" --check 2>/dev/null | grep -q 'native marker events'; then
+if grep -q 'native marker events' <<<"$("$IOREC" --check 2>/dev/null)"; then
 	loads=()
 	for i in 1 2 3; do
 		start_workload sh -c 'cat /etc/hostname >/dev/null; ls / >/dev/null'

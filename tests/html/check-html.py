@@ -26,12 +26,22 @@ name of its check:
 - rate: the rate bins are at least 100 ms (or one bin), said in a note;
 - heatmap: a heat map per device and side, holding every issued request
   (devices: N of "device time") in the slots of the text histogram;
-- pair: the <title> names both recordings, the paired findings are at
-  the top, each row's two sides share their scales and top; alone: no
-  "AFTER" on the page;
+- pair: the <title> and the heading name both recordings, the paired
+  findings are at the top (the first section, above every device), each
+  row's two sides share their scales and top; alone: no "AFTER" on the
+  page; changes: the paired findings' rows are ioreport diff --json's
+  (rank, gone/changed/new, rule, severity BEFORE and AFTER, significance,
+  the time lost or won), a significant one marked "*" in its cell;
 - pauses: the throttle pauses marked are those dirty counts;
 - numbers: points, slowest request, bins, histograms and bars equal the
   text views' (as before: sample sizes, sums, proportional heights);
+- script: hovering an IOPS bin shows its value (its title, with the
+  bin's request count) beside the pointer, inside the window; dragging
+  across a row's time plot from 25% to 50% of its frame shows that span
+  of time on both sides (the same ticks, the first one at the drag's
+  start) without enlarging the plot, Escape puts the ticks back;
+  nojs: with scripts off the page is the same to read (as many plots,
+  paired findings and tooltips, nothing wider than the window);
 - the screenshot is not blank.
 Exit 0, or 1 with the failures printed.
 """
@@ -284,6 +294,14 @@ def layout(page, recs):
                  page["title"])
         if not page["paired"]:
             fail("pair", "no paired findings (gone/changed/new) at the top")
+        if not all(r in page["h1"] for r in recs):
+            fail("pair", "the heading '%s' does not name both recordings" %
+                 page["h1"])
+        if not page["first_h2"].startswith("what changed") or \
+           not 0 <= page["findings_top"] < page["device_top"]:
+            fail("pair", "the paired findings are not the first thing: first "
+                 "section '%s', at %d px, the first device at %d px" %
+                 (page["first_h2"], page["findings_top"], page["device_top"]))
         if not page["rows"]:
             fail("pair", "no rows of BEFORE and AFTER")
         for r in page["rows"]:
@@ -426,6 +444,84 @@ def devices(ioreport, page, recs):
     return checked
 
 
+def changes(ioreport, page, recs):
+    """The paired findings against ioreport diff --json's."""
+    if len(recs) != 2:
+        return
+    d = json.loads(run(ioreport, "diff", "--json", "--top", "1000", *recs))
+    want = []
+    for c in d["findings"]:
+        sig = ("not tested" if c["significance"] is None else
+               "significant" if c["significant"] else "noise")
+        want.append((c["rank"], c["change"], c["rule"],
+                     c.get("rule_before") or "", c.get("rule_after") or "",
+                     c["severity_before"] or "-", c["severity_after"] or "-",
+                     sig, c["delta_lost_ns"]))
+    got = [(r["rank"], r["change"], r["rule"], r.get("rule_before") or "",
+            r.get("rule_after") or "", r["sev_before"],
+            r["sev_after"], r["signif"], r["delta_ns"])
+           for r in page["changes"]]
+    # diff prints its top 5; the page all of them, the same first
+    if not want or got[:len(want)] != want:
+        fail("changes", "the page's paired findings %s, ioreport diff's %s" %
+             (got[:len(want)], want))
+    for r in page["changes"]:
+        cell = r["cells"][4] if len(r["cells"]) > 4 else ""
+        if not cell.startswith(("* " if r["signif"] == "significant" else "")
+                               + r["signif"]):
+            fail("changes", "row %d: significance cell '%s' for %s" %
+                 (r["rank"], cell, r["signif"]))
+        rb, ra = r.get("rule_before") or "", r.get("rule_after") or ""
+        two = "%s \u2192 %s" % (rb, ra) if rb and ra and rb != ra else r["rule"]
+        if r["cells"][2] != two:
+            fail("changes", "row %d: finding cell '%s', not '%s'" %
+                 (r["rank"], r["cells"][2], two))
+        if r["cells"][3] != "%s \u2192 %s" % (r["sev_before"], r["sev_after"]):
+            fail("changes", "row %d: severity cell '%s'" % (r["rank"],
+                                                             r["cells"][3]))
+
+
+def script(page):
+    """The hover, the zoom, and the page with scripts off."""
+    it = page.get("inter", {})
+    h = it.get("hover")
+    if h is not None:
+        if not h["shown"] or h["tip"] != h["title"] or \
+           "%d requests" % h["n"] not in (h["tip"] or ""):
+            fail("script", "hover on an IOPS bin of %d requests shows %r "
+                 "(its title %r)" % (h["n"], h["tip"], h["title"]))
+        if h["right"] > page["inner_width"]:
+            fail("script", "the hover box ends at %d px" % h["right"])
+    z = it.get("zoom")
+    if z is not None:
+        t = z["ticks"]
+        if len(t) == 2 and t[0] != t[1]:
+            fail("script", "after a drag the sides' time ticks differ: %s" % t)
+        try:
+            first = float(t[0][0])
+        except (ValueError, IndexError):
+            first = float("nan")
+        span = z["to"] - z["from"]
+        if not abs(first - z["from"]) <= 0.02 * span + 0.0005 or \
+           t == it["ticks0"]:
+            fail("script", "a drag over %.3f-%.3f s shows ticks %s" %
+                 (z["from"], z["to"], t[0]))
+        if z["enlarged"]:
+            fail("script", "a drag enlarged the plot")
+        if it["ticks_reset"] != it["ticks0"]:
+            fail("script", "Escape leaves ticks %s, not %s" %
+                 (it["ticks_reset"][0], it["ticks0"][0]))
+    n = it.get("nojs")
+    if n is None:
+        fail("nojs", "the page was not read with scripts off")
+        return
+    if n["scroll_width"] > page["inner_width"] or not n["findings"] or \
+       n["svgs"] != page["svgs"] or n["changes"] != len(page["changes"]) or \
+       n["tip"] or not n["titles"]:
+        fail("nojs", "with scripts off: %s (with them: %d svgs, %d changes)"
+             % (n, page["svgs"], len(page["changes"])))
+
+
 def bars(ioreport, page, recs):
     """The process and file bars of the first recording."""
     def first(c):
@@ -443,7 +539,7 @@ def bars(ioreport, page, recs):
         fail("numbers", "process bytes bars %s, processes says %s" %
              (got[:5], want[:5]))
     proportional(first("pbytes"), "process bytes")
-    fs = sorted((float(r["FSYNC(ms)"]) for r in procs), reverse=True)
+    fs = sorted((float(r["FSYNC-SUM(ms)"]) for r in procs), reverse=True)
     fs = [v for v in fs if v > 0][:TOP_BARS]
     got = [v / 1e6 for v, _ in first("pfsync")]
     if len(got) != len(fs) or any(abs(a - b) > 0.0006 for a, b in
@@ -494,6 +590,8 @@ def main():
     layout(page, recs)
     checked = devices(ioreport, page, recs)
     bars(ioreport, page, recs)
+    changes(ioreport, page, recs)
+    script(page)
     pauses(ioreport, page, recs)
     nw = png_nonwhite(shot)
     if nw < 0.02:

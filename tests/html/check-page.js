@@ -169,6 +169,18 @@ const { chromium } = require('playwright-core');
     return { devs, bars, svgs: document.querySelectorAll('svg').length,
              findings: !!document.getElementById('findings'),
              paired: !!document.querySelector('#findings table.changes'),
+             // the paired findings: their rows, and where they stand
+             changes: [...document.querySelectorAll('#findings table.changes tr[data-rank]')].map(r => ({
+               rank: Number(r.dataset.rank), change: r.dataset.change, rule: r.dataset.rule, rule_before: r.dataset.ruleBefore, rule_after: r.dataset.ruleAfter,
+               sev_before: r.dataset.sevBefore, sev_after: r.dataset.sevAfter,
+               signif: r.dataset.signif, delta_ns: Number(r.dataset.deltaNs),
+               cells: [...r.children].map(c => c.innerText.trim()) })),
+             first_h2: (document.querySelector('h2') || {}).textContent || '',
+             findings_top: (() => { const e = document.getElementById('findings');
+               return e ? Math.round(e.getBoundingClientRect().top + scrollY) : -1; })(),
+             device_top: (() => { const e = document.querySelector('section.device');
+               return e ? Math.round(e.getBoundingClientRect().top + scrollY) : -1; })(),
+             h1: (document.querySelector('h1') || {}).textContent || '',
              title: document.title, text_after: /AFTER/.test(document.body.innerText),
              scroll_width: document.documentElement.scrollWidth, inner_width: innerWidth,
              widest, overlaps, clipped, leaks, legend, opmarks, axes, rows,
@@ -177,8 +189,59 @@ const { chromium } = require('playwright-core');
   });
   await page.screenshot({ path: shot });
   await page.screenshot({ path: shot.replace(/\.png$/, '-full.png'), fullPage: true });
+  // the script: hover one IOPS bin, its value beside the pointer
+  const inter = {};
+  const bin = page.locator('svg.plot.iops rect.bin').first();
+  if (await bin.count()) {
+    await bin.hover({ force: true });
+    inter.hover = await page.evaluate(() => {
+      const t = document.getElementById('tip'), b = document.querySelector('svg.plot.iops rect.bin');
+      return { shown: !!t && getComputedStyle(t).display !== 'none', tip: t ? t.textContent : null,
+               title: b.querySelector('title').textContent, n: Number(b.dataset.n),
+               right: t ? Math.round(t.getBoundingClientRect().right) : 0 };
+    });
+    await page.mouse.move(0, 0);
+  }
+  // drag across the first time plot of a row: both sides show that span
+  const lat = page.locator('.row[data-metric] svg.plot.latency').first();
+  if (await lat.count()) {
+    const ticks = () => page.evaluate(() => {
+      const svg = document.querySelector('.row[data-metric] svg.plot.latency');
+      return [...svg.closest('.row').querySelectorAll('svg.plot.latency')].map(s =>
+        [...s.querySelectorAll('text.tick.x')].map(t => t.textContent));
+    });
+    inter.ticks0 = await ticks();
+    await lat.scrollIntoViewIfNeeded();
+    const geo = await lat.evaluate(s => { const f = s.querySelector('rect.frame'), r = s.getBoundingClientRect(),
+      k = r.width / s.viewBox.baseVal.width; return { y: r.top + r.height / 2,
+      a: r.left + (+f.getAttribute('x') + 0.25 * +f.getAttribute('width')) * k,
+      b: r.left + (+f.getAttribute('x') + 0.5 * +f.getAttribute('width')) * k,
+      x0: +s.dataset.x0, x1: +s.dataset.x1 }; });
+    await page.mouse.move(geo.a, geo.y);
+    await page.mouse.down();
+    await page.mouse.move(geo.b, geo.y, { steps: 4 });
+    await page.mouse.up();
+    inter.zoom = { from: geo.x0 + 0.25 * (geo.x1 - geo.x0), to: geo.x0 + 0.5 * (geo.x1 - geo.x0),
+                   ticks: await ticks(), enlarged: await page.evaluate(() => !!document.querySelector('svg.plot.zoom')) };
+    await page.keyboard.press('Escape');
+    inter.ticks_reset = await ticks();
+  }
   await page.close();
-  console.log(JSON.stringify({ errors, requests, load_ms, ...data }));
+  // the page with scripts off: the same page to read
+  const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+  const nojs = await ctx.newPage();
+  await nojs.route('**/*', r => r.request().url() === url ? r.continue() : r.abort());
+  await nojs.goto(url, { waitUntil: 'load' });
+  inter.nojs = await nojs.evaluate(() => ({
+    scroll_width: document.documentElement.scrollWidth,
+    svgs: document.querySelectorAll('svg').length,
+    changes: document.querySelectorAll('#findings table.changes tr[data-rank]').length,
+    findings: !!document.getElementById('findings'),
+    tip: !!document.getElementById('tip'),
+    titles: document.querySelectorAll('svg.plot title').length,
+  }));
+  await ctx.close();
+  console.log(JSON.stringify({ errors, requests, load_ms, inter, ...data }));
   }
   await browser.close();
 })().catch(e => { console.error(String(e)); process.exit(1); });

@@ -447,6 +447,16 @@ finish() {
 	exit 0
 }
 
+# check_views FILE...: the consistency oracle (tests/consistency/
+# check-views.py, as tests/test-consistency.sh runs it on the samples) on
+# what a live test recorded: the views of each FILE agree with each other.
+check_views() {
+	local out
+	out=$(python3 "$top_srcdir/tests/consistency/check-views.py" \
+		--ioreport "$IOREPORT" "$@" 2>&1) ||
+		{ printf '%s\n' "$out" >&2; fail "the views of $* disagree (check-views.py)"; }
+}
+
 # info_to FILE INFO [WHAT]: 'ioreport info' of FILE into INFO; it must exit
 # 0 on whatever iorec left, cut files too (else fail, showing its output;
 # WHAT names FILE in the message).

@@ -9,6 +9,11 @@ LIVE_TESTS = \
 	tests/live/record-kill9.sh \
 	tests/live/record-enospc.sh \
 	tests/live/record-flight.sh \
+	tests/live/record-blackbox.sh \
+	tests/live/record-blackbox-iowait.sh \
+	tests/live/blackbox-service.sh \
+	tests/live/record-rotate.sh \
+	tests/live/record-rotate-set.sh \
 	tests/live/record-limits.sh \
 	tests/live/record-cut.sh \
 	tests/live/record-compat-auto.sh \
@@ -24,9 +29,12 @@ REPORT_LIVE_TESTS = \
 	tests/live/report-split.sh \
 	tests/live/report-bitesize.sh \
 	tests/live/report-findings.sh \
+	tests/live/report-diff-moved.sh \
 	tests/live/report-findings-rules.sh \
 	tests/live/report-filters.sh \
-	tests/live/redact-live.sh
+	tests/live/report-owners.sh \
+	tests/live/redact-live.sh \
+	tests/live/redact-hostile.sh
 
 # every way a program writes a file lands on that file (issue 13)
 PATHS_LIVE_TESTS = \
@@ -36,11 +44,12 @@ PATHS_LIVE_TESTS = \
 	tests/live/paths-names.sh \
 	tests/live/paths-mmap.sh \
 	tests/live/paths-closed.sh \
-	tests/live/paths-aio.sh
+	tests/live/paths-aio.sh \
+	tests/live/paths-static.sh
 
 TESTS += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS)
 EXTRA_DIST += $(LIVE_TESTS) $(REPORT_LIVE_TESTS) $(PATHS_LIVE_TESTS) \
 	tests/live/lib.sh tests/live/paths-lib.sh \
 	bench/lib.sh bench/record-bench.sh bench/report-bench.sh bench/db-bench.sh \
-	bench/storm-bench.sh \
+	bench/storm-bench.sh bench/blackbox-bench.sh bench/rotate-bench.sh \
 	bench/html-bench.sh bench/README

@@ -11,7 +11,9 @@ top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/live/paths-lib.sh"
 need_cmd fio
 need_event syscalls:sys_enter_io_submit syscalls:sys_enter_io_getevents
-"$IOREC" --check 2>/dev/null | grep -q 'libaio_io_submit on libaio' ||
+# (--check's text whole first: grep -q leaving a pipe early would kill
+# iorec with SIGPIPE, a failed pipeline under pipefail, and skip)
+grep -q 'libaio_io_submit on libaio' <<<"$("$IOREC" --check 2>/dev/null)" ||
 	skip "no uprobe on libaio's io_submit here (libaio or uprobes missing)"
 
 make_loop_ext4 64

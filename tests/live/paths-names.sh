@@ -11,7 +11,8 @@
 top_srcdir=${top_srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
 . "$top_srcdir/tests/live/paths-lib.sh"
 need_event syscalls:sys_enter_renameat2 syscalls:sys_enter_unlink syscalls:sys_enter_link
-"$IOREC" --check 2>/dev/null | grep -qE '^ *[0-9]+\. uprobe +yes' ||
+# (--check's text whole first: see paths-aio.sh)
+grep -qE '^ *[0-9]+\. uprobe +yes' <<<"$("$IOREC" --check 2>/dev/null)" ||
 	skip "no libc uprobes on this machine: renames are not named"
 
 make_loop_ext4 64

@@ -7,7 +7,8 @@
 # limit_ key says what a 32-bit program's first moments may miss; --compat
 # records them from the start (raw events of native tasks' twinned calls
 # appear: the machine's own fstat/close), --no-compat never (compat_syscalls
-# off).  The exec watcher's instance (iorecx-PID) goes with iorec.
+# off).  Without -q the console says nothing of 32-bit programs then, and
+# no warning twice.  The exec watcher's instance (iorecx-PID) goes with iorec.
 . "$(dirname "$0")/lib.sh"
 need_root_tracefs
 need_event raw_syscalls:sys_enter raw_syscalls:sys_exit sched:sched_process_exec
@@ -54,6 +55,25 @@ sys.exit(0 if any("from the first one" in h.get("limit_%d" % i, "") for i in (1,
 	"$T/auto.json" || fail "no limit_ key says what a 32-bit program's first moments miss"
 n=$(grep -c 'sys_enter_write: ' "$T/dump" || true)
 [ "$n" -ge 4000 ] || fail "dd's 4000 writes: only $n syscalls:sys_enter_write events"
+
+# what iorec says on the console with no 32-bit program: nothing of 32-bit
+# programs (the header keeps it, --check says it), and no line twice
+rc=0
+run_iorec -o "$T/loud.iorec" -- "$DD" if=/dev/zero of="$T/out" bs=512 count=400 \
+	status=none 2>"$T/loud.err" || rc=$?
+[ "$rc" = 0 ] || { cat "$T/loud.err" >&2; fail "iorec -- dd exited $rc"; }
+log "console of a recording without -q: $(tr '\n' '|' <"$T/loud.err")"
+grep -i '32-bit' "$T/loud.err" && fail "iorec speaks of 32-bit programs where none ran"
+sed 's/^iorec: warning: limit of this recording: /iorec: warning: /' "$T/loud.err" |
+	sort | uniq -d | grep . && fail "iorec printed a line twice"
+grep -q '^iorec: recorded ' "$T/loud.err" || fail "no 'recorded' line on the console"
+# nor do ioreport's views, the recording having ended with none; info
+# still lists the recording's limits
+"$IOREPORT" processes "$T/loud.iorec" 2>"$T/view.err" >/dev/null ||
+	fail "ioreport processes failed"
+grep -i '32-bit' "$T/view.err" && fail "ioreport processes speaks of 32-bit programs where none ran"
+"$IOREPORT" info "$T/loud.iorec" >"$T/info" 2>/dev/null
+assert_grep 'limit: .*32-bit' "$T/info" "ioreport info of a recording armed for 32-bit programs"
 
 record forced --compat
 n=$(raw_enters "$T/forced.iorec")

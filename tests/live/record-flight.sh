@@ -5,7 +5,10 @@
 . "$(dirname "$0")/lib.sh"
 need_root_tracefs
 
-"$IOREC" -h 2>&1 | grep -qE '(^|[^a-zA-Z])-F' || skip "iorec has no -F (flight recorder)"
+# (the help whole first: grep -q leaving the pipe early would kill iorec
+# with SIGPIPE, a failed pipeline under pipefail, and skip this test)
+help=$("$IOREC" -h 2>&1)
+grep -qE '(^|[^a-zA-Z])-F' <<<"$help" || fail "iorec -h does not list -F (flight recorder)"
 
 # Metadata alone: a short recording of an idle system (a little data too,
 # which only makes the bound below more generous).

@@ -7,7 +7,11 @@
 # line, mount point); after redact none of the made-up words appears in
 # any view's text or JSON, in dump or in the chunk bytes, and every view
 # has the original's numbers (tests/redact/check-redact.py, with the
-# made-up words as extra names); the database keeps its extension.
+# made-up words as extra names); the database keeps its extension.  The
+# workload names 1,100 files first and then opens 120 of three and four
+# letters by their names alone: their pseudonyms (past the hundredth and
+# the thousandth) must still fit in the events' strings, or two files
+# would become one (they did, in a CI run's busy recording).
 # shellcheck source=lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -22,6 +26,23 @@ mkdir "$MNT/$dir"
 cp "$(python3 -c 'import os, sys; print(os.path.realpath(sys.executable))')" "$T/$prog"
 cat > "$T/work.py" <<EOW
 import os, sys
+# names enough that three- and four-letter ones come after the hundredth
+# and the thousandth pseudonym (a busy machine's recording once cut
+# their pseudonyms to fit the events, and two files became one): 1,100
+# made-up names of six letters, then 60 files of three and 60 of four
+d = os.path.join(sys.argv[1], "many")
+os.mkdir(d)
+for i in range(1100):
+    os.close(os.open(os.path.join(d, "q" + "".join(chr(97 + i // 26 ** k % 26) for k in range(5))), os.O_CREAT | os.O_WRONLY))
+# opened by their names alone (the event's string has no room to spare)
+top = os.getcwd()
+os.chdir(d)
+for i in range(120):
+    # three letters, then four (no digits: a view's numbers stay numbers)
+    n = "k" + chr(97 + i // 26 % 26) + chr(97 + i % 26) + ("" if i % 2 else "w")
+    with open(n, "wb") as f:
+        f.write(b"y" * (512 * (i + 1)))
+os.chdir(top)
 p = os.path.join(sys.argv[1], "$file.db")
 with open(p, "wb") as f:
     for i in range(64):

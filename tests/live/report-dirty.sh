@@ -45,6 +45,7 @@ restore_dirty_sysctls
 
 "$IOREPORT" dirty "$T/low.iorec" >"$T/dirty.txt" || fail "ioreport dirty failed"
 "$IOREPORT" dirty --json "$T/low.iorec" >"$T/dirty.json" || fail "ioreport dirty --json failed"
+check_views "$T/default.iorec" "$T/low.iorec"
 "$IOREPORT" diff "$T/default.iorec" "$T/low.iorec" >"$T/diff.txt" || fail "ioreport diff failed"
 "$IOREPORT" diff --json "$T/default.iorec" "$T/low.iorec" >"$T/diff.json" ||
 	fail "ioreport diff --json failed"

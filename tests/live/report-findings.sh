@@ -49,6 +49,8 @@ for r in a1 b; do
 	"$IOREPORT" findings "$T/$r.iorec" >"$T/$r.txt" ||
 		fail "ioreport findings $r failed"
 done
+# the views of both recordings agree with each other (the oracle)
+check_views "$T/a1.iorec" "$T/b.iorec"
 
 # with barriers: sqlite3's fsyncs, on the test's device
 fsync=$(py "$T/a1.json" "[f['sentence'] for f in j['findings'] if f['rule'] == 'fsync' and f['entities'][0]['name'] == 'sqlite3'][0]") ||

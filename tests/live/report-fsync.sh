@@ -88,8 +88,18 @@ awk '$2 == "sqlite3" && $(NF-2) + 0 > 0 { ok = 1 } END { exit !ok }' "$T/fsync.t
 split=$(json_get "$T/fsync.json" "'%d %d %d %d' % (sum(r['fsync'] for r in j['processes'] if r['comm'] == 'sqlite3'), sum(r['fdatasync'] for r in j['processes'] if r['comm'] == 'sqlite3'), sum(r['fsync'] for r in j['files'] if (r['path'] or '').startswith('$MNT')), sum(r['fdatasync'] for r in j['files'] if (r['path'] or '').startswith('$MNT')))")
 log "fsync/fdatasync calls: sqlite3 $(cut -d' ' -f1,2 <<<"$split"), files on $MNT $(cut -d' ' -f3,4 <<<"$split")"
 read -r p_fs p_fds f_fs f_fds <<<"$split"
-[ "$p_fs" = "$f_fs" ] && [ "$p_fds" = "$f_fds" ] ||
-	fail "fsync view: sqlite3 made $p_fs fsync + $p_fds fdatasync calls, its files show $f_fs + $f_fds"
+# with events lost (a busy machine), an open may be among them: the calls
+# on that descriptor count under sqlite3 and under a file without a path
+# (the CI run here lost 4 of 1,200 calls, and the files showed one fewer)
+gaps=$(json_get "$T/fsync.json" "sum(r['lost_event_gaps'] for r in j['integrity']['recordings'])")
+if [ "$gaps" = 0 ]; then
+	[ "$p_fs" = "$f_fs" ] && [ "$p_fds" = "$f_fds" ] ||
+		fail "fsync view: sqlite3 made $p_fs fsync + $p_fds fdatasync calls, its files show $f_fs + $f_fds"
+else
+	log "the recording lost events in $gaps gaps: the files' calls held to at most sqlite3's"
+	[ "$f_fs" -le "$p_fs" ] && [ "$f_fds" -le "$p_fds" ] ||
+		fail "fsync view: sqlite3 made $p_fs fsync + $p_fds fdatasync calls, its files show more: $f_fs + $f_fds"
+fi
 [ $((p_fs + p_fds)) -ge "$COMMITS" ] || fail "fsync view: $((p_fs + p_fds)) calls for $COMMITS commits"
 assert_grep "latency \(I2C\), BEFORE and AFTER" "$T/diff.txt" "ioreport diff"
 finish

@@ -13,7 +13,9 @@ UNIT_TESTS = \
 	tests/unit/test-signif \
 	tests/unit/test-timeline \
 	tests/unit/test-scrub \
+	tests/unit/test-rnames \
 	tests/unit/test-units \
+	tests/unit/test-owners \
 	tests/unit/test-nomem
 if HAVE_CMOCKA
 check_PROGRAMS += $(UNIT_TESTS)
@@ -23,7 +25,7 @@ UNIT_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC) $(CMOCKA_CFLAGS)
 UNIT_LDADD = $(IOREPORT_LIBS) $(CMOCKA_LIBS)
 # the random numbers of test-hist and test-signif; the fixtures of
 # test-attrib and test-sysreplay
-EXTRA_DIST += tests/unit/rng.h tests/unit/fixture.h
+EXTRA_DIST += tests/unit/rng.h tests/unit/fixture.h tests/unit/data/uring-aio.iorec
 tests_unit_test_source_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_source_LDADD = $(UNIT_LDADD)
 tests_unit_test_meta_CFLAGS = $(UNIT_CFLAGS)
@@ -42,6 +44,11 @@ tests_unit_test_compat_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_compat_LDADD = $(UNIT_LDADD)
 tests_unit_test_scrub_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_scrub_LDADD = $(UNIT_LDADD)
+# the pseudonyms of ioreport redact, a part of the program itself
+tests_unit_test_rnames_SOURCES = tests/unit/test-rnames.c \
+	analyze/cmd-redact-names.c
+tests_unit_test_rnames_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_rnames_LDADD = $(UNIT_LDADD)
 tests_unit_test_timeline_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_timeline_LDADD = $(UNIT_LDADD)
 tests_unit_test_diff_CFLAGS = $(UNIT_CFLAGS)
@@ -50,6 +57,8 @@ tests_unit_test_signif_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_signif_LDADD = $(UNIT_LDADD)
 tests_unit_test_units_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_units_LDADD = $(UNIT_LDADD)
+tests_unit_test_owners_CFLAGS = $(UNIT_CFLAGS)
+tests_unit_test_owners_LDADD = $(UNIT_LDADD)
 # the analyzer's allocations wrapped, to fail each in turn
 tests_unit_test_nomem_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_nomem_LDADD = $(UNIT_LDADD)

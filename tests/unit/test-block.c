@@ -156,7 +156,53 @@ static void test_merges(void **state)
 	request(rb, 40, 500, 8);
 	request(rb, 50, 900, 8);
 	finish_queued(f, 3, (const uint64_t[]){ 10, 20, 0 });
+	/*
+	 * the request at 92 (issued at 31, done at 35) carries its two
+	 * merged bios, B (queued 12, merged 13) and C (14, 16), for btt's
+	 * per-bio phases: Q2C 23 + 21, Q2M 1 + 2, M2D 18 + 15; the others
+	 * none (the bio at 700 was never queued)
+	 */
+	assert_int_equal(f->d.rq[0].mbios, 2);
+	assert_int_equal(f->d.rq[0].mq2c_ns, 44);
+	assert_int_equal(f->d.rq[0].mq2m_ns, 3);
+	assert_int_equal(f->d.rq[0].mm2d_ns, 33);
+	assert_int_equal(f->d.rq[1].mbios, 0);
+	assert_int_equal(f->d.rq[2].mbios, 0);
 	assert_int_equal(replay_block_error(rb), 0);
+}
+
+/*
+ * A merged bio is carried by the request that covers its sectors and was
+ * issued after the merge: not by one beside it, nor by one issued
+ * before it merged; at lost events it is forgotten.
+ */
+static void test_merged_carried(void **state)
+{
+	struct fx *f = *state;
+	struct replay_block *rb = f->rb;
+
+	/* 200+8 merged at 11 into a request at 192; 300+8 merged at 40 */
+	bio(rb, DK_BIO_QUEUE, 10, DEV, 192, 8, false);
+	bio(rb, DK_BIO_QUEUE, 10, DEV, 200, 8, false);
+	bio(rb, DK_BIO_MERGE, 11, DEV, 200, 8, false);
+	bio(rb, DK_BIO_QUEUE, 12, DEV, 300, 8, false);
+	request(rb, 20, 184, 16);	/* 184..199: not 200's */
+	rq(rb, DK_RQ_INSERT, 30, 292, 16);
+	rq(rb, DK_RQ_ISSUE, 31, 292, 16);
+	bio(rb, DK_BIO_MERGE, 40, DEV, 300, 8, false);	/* after the issue */
+	rq(rb, DK_RQ_COMPLETE, 45, 292, 16);
+	request(rb, 50, 192, 16);	/* 192..207: carries 200 */
+	replay_block_gap(rb);
+	request(rb, 70, 296, 16);	/* covers 300, merged before: gone */
+	replay_block_finish(rb);
+	assert_int_equal(f->d.n, 4);
+	assert_int_equal(f->d.rq[0].mbios, 0);
+	assert_int_equal(f->d.rq[1].mbios, 0);
+	assert_int_equal(f->d.rq[2].mbios, 1);
+	assert_int_equal(f->d.rq[2].mq2c_ns, 55 - 10);
+	assert_int_equal(f->d.rq[2].mq2m_ns, 1);
+	assert_int_equal(f->d.rq[2].mm2d_ns, 51 - 11);
+	assert_int_equal(f->d.rq[3].mbios, 0);
 }
 
 /*
@@ -203,6 +249,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		FX_TEST(test_merges),
+		FX_TEST(test_merged_carried),
 		FX_TEST(test_split_remap),
 		FX_TEST(test_gap),
 	};

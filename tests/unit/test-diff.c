@@ -81,9 +81,10 @@ static const char snap_after[] =
 	"blockdev\tloop2\t7:2\tscheduler\tmq-deadline\n"
 	"blockdev\tloop2\t7:2\trotational\t1\n";
 
-static bool used_loops(uint32_t dev, void *arg)
+static bool used_loops(uint32_t dev, int side, void *arg)
 {
 	(void)arg;
+	(void)side;
 	return dev == DEV(7, 1) || dev == DEV(7, 2);
 }
 
@@ -105,7 +106,7 @@ static void test_snapdiff(void **state)
 
 	(void)state;
 	snapdiff_compute(&sd, NULL, snap_before, NULL, snap_after, used_loops,
-			 NULL);
+			 NULL, NULL);
 	it = find_item(&sd, "sysctl", "vm.dirty_ratio");
 	assert_non_null(it);
 	assert_string_equal(it->before, "20");
@@ -139,7 +140,7 @@ static void test_snapdiff(void **state)
 
 	/* same snapshot: nothing */
 	snapdiff_compute(&sd, NULL, snap_before, NULL, snap_before,
-			 used_loops, NULL);
+			 used_loops, NULL, NULL);
 	assert_int_equal(sd.n, 0);
 	snapdiff_release(&sd);
 }
@@ -162,9 +163,10 @@ static const char snap_card_a[] =
 	"blockdev\tsda1\t8:1\tparent\tsda\n"
 	"blockdev\tsda2\t8:2\tparent\tsda\n";
 
-static bool used_card(uint32_t dev, void *arg)
+static bool used_card(uint32_t dev, int side, void *arg)
 {
 	(void)arg;
+	(void)side;
 	return dev >> 20 == 179 || dev >> 20 == 8;
 }
 
@@ -174,13 +176,79 @@ static void test_snapdiff_disks(void **state)
 
 	(void)state;
 	snapdiff_compute(&sd, NULL, snap_card_b, NULL, snap_card_a, used_card,
-			 NULL);
+			 NULL, NULL);
 	assert_int_equal(sd.err, 0);
 	assert_int_equal(snapdiff_dev(&sd, DEV(8, 2)), DEV(179, 2));
 	assert_int_equal(snapdiff_dev(&sd, DEV(8, 1)), DEV(179, 1));
 	assert_int_equal(snapdiff_dev(&sd, DEV(8, 0)), DEV(179, 0));
 	/* a device of neither */
 	assert_int_equal(snapdiff_dev(&sd, DEV(7, 0)), DEV(7, 0));
+	snapdiff_release(&sd);
+}
+
+/*
+ * The workload moved to a new mount on another loop device while the old
+ * one stays mounted, idle (issue 25 item 7): the old mount point is in
+ * both snapshots, but the file system that did the I/O in AFTER is the
+ * new one, and it is the one compared with BEFORE's.
+ */
+static const char snap_moved_b[] =
+	"mount\t254:0\t/dev/vda\t/\text4\trw,relatime\trw\n"
+	"mount\t7:1\t/dev/loop1\t/tmp/a/mnt\text4\trw,relatime\trw\n";
+static const char snap_moved_a[] =
+	"mount\t254:0\t/dev/vda\t/\text4\trw,relatime\trw\n"
+	"mount\t7:1\t/dev/loop1\t/tmp/a/mnt\text4\trw,relatime\trw\n"
+	"mount\t7:2\t/dev/loop2\t/tmp/b/mnt\text4\trw,relatime\trw\n";
+
+static bool used_moved(uint32_t dev, int side, void *arg)
+{
+	(void)arg;
+	return dev == DEV(254, 0) || dev == (side ? DEV(7, 2) : DEV(7, 1));
+}
+
+static bool used_both(uint32_t dev, int side, void *arg)
+{
+	(void)arg;
+	(void)side;
+	return dev == DEV(254, 0) || dev == DEV(7, 1) || dev == DEV(7, 2);
+}
+
+static const char *const moved_b[] = { "/tmp/a/mnt/db", "/tmp/a/mnt/db-wal",
+	"/usr/lib/x", NULL };
+static const char *const moved_a[] = { "/tmp/b/mnt/db", "/tmp/b/mnt/db-wal",
+	"/usr/lib/x", "/tmp/a/mnt/lost+found", NULL };
+static const char *const *const moved_files[2] = { moved_b, moved_a };
+
+static void test_snapdiff_moved(void **state)
+{
+	struct snapdiff sd = { 0 };
+	char buf[256];
+
+	(void)state;
+	snapdiff_compute(&sd, NULL, snap_moved_b, NULL, snap_moved_a,
+			 used_moved, NULL, NULL);
+	assert_int_equal(sd.err, 0);
+	assert_string_equal(snapdiff_path(&sd, "/tmp/b/mnt/db", buf,
+					  sizeof(buf)), "/tmp/a/mnt/db");
+	assert_int_equal(snapdiff_dev(&sd, DEV(7, 2)), DEV(7, 1));
+	assert_int_equal(sd.nmp, 1);
+	assert_non_null(strstr(sd.mp[0].why, "only file system of its type"));
+	/* the root file system, used on both sides, stays itself */
+	assert_int_equal(snapdiff_dev(&sd, DEV(254, 0)), DEV(254, 0));
+	/* nothing to say about options: they are the same */
+	assert_int_equal(sd.n, 0);
+	snapdiff_release(&sd);
+
+	/* both mounted on both sides, and a stray read on the new one in
+	 * BEFORE: the files below them say which is which */
+	snapdiff_compute(&sd, NULL, snap_moved_a, NULL, snap_moved_a,
+			 used_both, NULL, moved_files);
+	assert_int_equal(sd.err, 0);
+	assert_string_equal(snapdiff_path(&sd, "/tmp/b/mnt/db-wal", buf,
+					  sizeof(buf)), "/tmp/a/mnt/db-wal");
+	assert_int_equal(snapdiff_dev(&sd, DEV(7, 2)), DEV(7, 1));
+	assert_non_null(strstr(sd.mp[0].why, "the same files"));
+	assert_int_equal(snapdiff_dev(&sd, DEV(254, 0)), DEV(254, 0));
 	snapdiff_release(&sd);
 }
 
@@ -295,17 +363,39 @@ static void test_wa_diskstats(void **state)
 	wa_free(w);
 }
 
-static void test_wa_fsync_join(void **state)
+/* The window table closes an ext4 fsync: wa counts it (the driver's way). */
+static void fsync_closed(void *arg, enum win_id w, int tid,
+			 const struct win *open, const struct dec_ev *ev)
+{
+	if (w == WIN_EXT4_SYNC)
+		wa_fsync(arg, tid, open, ev);
+}
+
+/* wa over a window table, as the driver wires them */
+static struct wa *wa_windows(struct windows **ws)
 {
 	struct wa *w = wa_new(true, true, NULL, NULL);
+
+	*ws = windows_new();
+	assert_non_null(w);
+	assert_non_null(*ws);
+	windows_on_close(*ws, fsync_closed, w);
+	wa_set_windows(w, *ws);
+	return w;
+}
+
+static void test_wa_fsync_join(void **state)
+{
+	struct windows *ws;
+	struct wa *w = wa_windows(&ws);
 	struct dec_ev ev;
 	struct blk_request rq;
 
 	(void)state;
 	ev = fsync_enter(1000, 10, DEV(7, 1), 12, true);
-	wa_event(w, &ev);
+	windows_feed(ws, &ev);
 	ev = fsync_enter(1100, 11, DEV(7, 1), 13, false);
-	wa_event(w, &ev);
+	windows_feed(ws, &ev);
 	/* a flush on the device while two fsyncs wait: one each, time shared */
 	memset(&rq, 0, sizeof(rq));
 	rq.dev = DEV(7, 1);
@@ -317,17 +407,17 @@ static void test_wa_fsync_join(void **state)
 	rq.dev = DEV(7, 2);
 	wa_timed_request(w, &rq);
 	ev = event(DK_FSYNC_EXIT, 2000, 10);
-	wa_event(w, &ev);
+	windows_feed(ws, &ev);
 	/* a write while only thread 11 waits */
 	rq.dev = DEV(7, 1);
 	rq.op = BLK_OP_WRITE;
 	rq.bytes = 4096;
 	wa_timed_request(w, &rq);
 	ev = event(DK_FSYNC_EXIT, 2500, 11);
-	wa_event(w, &ev);
-	/* an exit without enter */
+	windows_feed(ws, &ev);
+	/* an exit without enter: no fsync */
 	ev = event(DK_FSYNC_EXIT, 2600, 12);
-	wa_event(w, &ev);
+	windows_feed(ws, &ev);
 	ev = event(DK_JBD2_RUN, 2700, 99);
 	ev.jbd2.dev = DEV(7, 1);
 	ev.jbd2.handles = 3;
@@ -346,36 +436,53 @@ static void test_wa_fsync_join(void **state)
 	assert_int_equal(w->fs[0].flush_ns, 200);
 	assert_int_equal(w->fs[0].write_bytes, 0);
 	assert_int_equal(hist_max(&w->fs[0].lat), 1000);
+	assert_int_equal(w->fs[1].count, 1);
+	assert_int_equal(w->fs[1].datasync, 0);
 	assert_int_equal(w->fs[1].flushes, 1);
 	assert_int_equal(w->fs[1].flush_ns, 200);
 	assert_int_equal(w->fs[1].write_bytes, 4096);
 	assert_int_equal(hist_max(&w->fs[1].lat), 1400);
-	assert_int_equal(w->st.fsync_exit_unmatched, 1);
 	assert_int_equal(w->ndev, 1);
 	assert_int_equal(w->dev[0].commits, 1);
 	assert_int_equal(w->dev[0].blocks_logged, 7);
 	assert_int_equal(w->dev[0].commit_logging_ms, 1000);
 	wa_free(w);
+	windows_free(ws);
 }
 
 static void test_wa_fsync_gap(void **state)
 {
-	struct wa *w = wa_new(true, true, NULL, NULL);
+	struct windows *ws;
+	struct wa *w = wa_windows(&ws);
 	struct dec_ev ev;
 
 	(void)state;
 	ev = fsync_enter(1000, 10, DEV(7, 1), 12, false);
 	ev.cpu = 1;
-	wa_event(w, &ev);
-	wa_gap(w, 0);		/* lost events on another CPU: kept */
-	wa_gap(w, 1);
+	windows_feed(ws, &ev);
+	ev = fsync_enter(1000, 11, DEV(7, 1), 13, false);
+	ev.cpu = 0;
+	windows_feed(ws, &ev);
+	windows_gap(ws, 0);	/* lost events on CPU 0: thread 11's goes */
 	ev = event(DK_FSYNC_EXIT, 2000, 10);
-	wa_event(w, &ev);
+	windows_feed(ws, &ev);
+	ev = event(DK_FSYNC_EXIT, 2100, 11);
+	windows_feed(ws, &ev);
+	windows_gap(ws, 1);
+	ev = fsync_enter(3000, 10, DEV(7, 1), 12, false);
+	ev.cpu = 1;
+	windows_feed(ws, &ev);
+	windows_gap(ws, 1);	/* and now thread 10's */
+	ev = event(DK_FSYNC_EXIT, 4000, 10);
+	windows_feed(ws, &ev);
 	wa_end(w, 250);
-	assert_int_equal(w->st.fsync_dropped_at_gap, 1);
-	assert_int_equal(w->st.fsync_exit_unmatched, 1);
-	assert_int_equal(w->fs[0].count, 0);
+	/* thread 10's first fsync only: no fsync spans lost events on its CPU */
+	assert_int_equal(w->nfs, 1);
+	assert_int_equal(w->fs[0].tid, 10);
+	assert_int_equal(w->fs[0].count, 1);
+	assert_int_equal(hist_max(&w->fs[0].lat), 1000);
 	wa_free(w);
+	windows_free(ws);
 }
 
 /* ------------------------------------------------------------------ */
@@ -500,6 +607,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_snapdiff),
 		cmocka_unit_test(test_snapdiff_disks),
+		cmocka_unit_test(test_snapdiff_moved),
 		cmocka_unit_test(test_wa_classes),
 		cmocka_unit_test(test_wa_diskstats),
 		cmocka_unit_test(test_wa_fsync_join),

@@ -26,7 +26,7 @@ check() {
 
 # story 000: the card (loop1) with hass's .db and .db-wal
 check story000-sqlite-before "the card's small scattered writes, slow in the device, hass's on the .db" \
-	"(x := one('small-scattered-writes', device='loop1', process='hass')) and x['numbers']['d2c_p90_ns'] > 20e6 and any(n.endswith('home-assistant_v2.db') for n in names(x, 'file')) and 'not queueing' in x['sentence']"
+	"(x := one('small-scattered-writes', device='loop1', process='hass')) and x['evidence']['d2c.p90_ns'] > 20e6 and any(n.endswith('home-assistant_v2.db') for n in names(x, 'file')) and 'not queueing' in x['sentence']"
 check story000-sqlite-before "hass's fsyncs on its .db and .db-wal on the card" \
 	"(x := one('fsync', process='hass', device='loop1')) and any(n.endswith('.db') for n in names(x, 'file')) and any(n.endswith('.db-wal') for n in names(x, 'file'))"
 check story000-sqlite-before "the slow card ranks first" \
@@ -37,13 +37,13 @@ check story000-sqlite-after "after the cleanup the card is no longer slow" \
 check story001-barrier "the flushes of loop0, one per fsync, from the mount with barriers on" \
 	"(x := one('flushes', device='loop0')) and 0.9 <= x['numbers']['flushes_per_fsync'] <= 1.5 and 'mounted with barriers on' in x['sentence'] and names(x, 'mount')"
 check story001-barrier "bcfg2-server's fsyncs on loop0" \
-	"(x := one('fsync', process='bcfg2-server', device='loop0')) and x['numbers']['fsync_calls'] == 1204"
+	"(x := one('fsync', process='bcfg2-server', device='loop0')) and x['evidence']['fsyncs'] == 1204"
 check story001-nobarrier "no flushes without barriers" "not one('flushes', device='loop0')"
 # story 002: dd throttled, at the thresholds the sysctls set
 check story002-dirty-default "dd throttled below vm.dirty_bytes' threshold" \
-	"(x := one('dirty-throttling', process='dd')) and x['numbers']['paused_ns'] > 0 and abs(x['numbers']['dirty_thresh_bytes'] - 106954752) < 0.02 * 106954752 and 'vm.dirty_bytes=106954752' in names(x, 'sysctl') and 'vm.dirty_background_bytes=53477376' in names(x, 'sysctl')"
+	"(x := one('dirty-throttling', process='dd')) and x['evidence']['paused_ns'] > 0 and abs(x['evidence']['dirty_thresh_bytes_max'] - 106954752) < 0.02 * 106954752 and 'vm.dirty_bytes=106954752' in names(x, 'sysctl') and 'vm.dirty_background_bytes=53477376' in names(x, 'sysctl')"
 check story002-dirty-tuned "the tuned background threshold" \
-	"(x := one('dirty-throttling', process='dd')) and abs(x['numbers']['background_thresh_bytes'] - 80740352) < 0.02 * 80740352"
+	"(x := one('dirty-throttling', process='dd')) and abs(x['evidence']['background_thresh_bytes_max'] - 80740352) < 0.02 * 80740352"
 
 # issue 25: a finding's sentence never contradicts its own numbers or
 # the view it cites.
@@ -77,8 +77,34 @@ python3 tests/findings-query.py "$tmp/flipped.json" \
 	bad "caveats do not rank after the findings, or their JSON severity is not caveat"
 n=$(python3 -c "import json,sys; print([p['fsyncs'] for p in json.load(open(sys.argv[1]))['processes'] if p['comm'] == 'bcfg2-server'][0])" "$tmp/flipped.procs")
 python3 tests/findings-query.py "$tmp/flipped.json" \
-	"(x := one('fsync', process='bcfg2-server')) and x['numbers']['fsync_calls'] == $n and ' $n ' in x['sentence']" >/dev/null ||
+	"(x := one('fsync', process='bcfg2-server')) and x['evidence']['fsyncs'] == $n and ' $n ' in x['sentence']" >/dev/null ||
 	bad "the fsync finding of a damaged file counts other calls than processes' FSYNC ($n)"
+
+# a number lives in one place: no finding's numbers repeat its evidence
+# under another spelling (d2c_p50_ns beside d2c.p50_ns, fsync_calls
+# beside fsyncs: schema version 2 did)
+for s in story000-sqlite-before story001-barrier story002-dirty-default; do
+	"$IOREPORT" findings --json samples/$s.iorec >"$tmp/one.json" || bad "findings --json $s failed"
+	python3 - "$tmp/one.json" <<'PY' || bad "$s: a finding's numbers repeat its evidence"
+import json, sys
+same = {'fsync_calls': 'fsyncs', 'fsync_timed': 'fsync.count',
+        'fsync_ns': 'fsync.sum_ns', 'paused': 'paused_events',
+        'device_read_bytes': 'block.read_bytes', 'device_write_bytes': 'write_bytes',
+        'gaps': 'integrity.recordings.0.lost_event_gaps',
+        'lost_events': 'integrity.recordings.0.lost_events_known',
+        'dirty_thresh_bytes': 'dirty_thresh_bytes_max',
+        'background_thresh_bytes': 'background_thresh_bytes_max'}
+norm = lambda k: k.replace('.', '_')
+bad = []
+for x in json.load(open(sys.argv[1]))['findings']:
+    ev = {norm(k) for k in (x['evidence'] or {})}
+    for k in x['numbers']:
+        if norm(k) in ev or norm(same.get(k, '')) in ev:
+            bad.append('%s: %s' % (x['rule'], k))
+print('\n'.join(bad))
+sys.exit(1 if bad else 0)
+PY
+done
 
 # findings --csv: one row per finding, the JSON's evidence in columns
 "$IOREPORT" findings --csv samples/story000-sqlite-before.iorec >"$tmp/f.csv" ||

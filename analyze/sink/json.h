@@ -123,6 +123,6 @@ struct sizehist;
 void json_sizes(struct json *j, const char *key, const struct sizehist *h);
 
 /* The version of the JSON vocabulary (docs/json/), first in every object. */
-#define JSON_SCHEMA_VERSION	2
+#define JSON_SCHEMA_VERSION	3
 
 #endif /* IOREPORT_JSON_H */

@@ -54,9 +54,9 @@ static const struct dm_metric *metric_of(const struct dm_section *s,
 
 static double number(const struct finding *x, const char *key)
 {
-	for (int i = 0; i < x->nnum; i++)
-		if (!strcmp(x->num[i].key, key))
-			return x->num[i].v;
+	for (int i = 0; i < x->nev; i++)
+		if (!x->ev[i].str && !strcmp(x->ev[i].key, key))
+			return x->ev[i].v;
 	return -1;
 }
 

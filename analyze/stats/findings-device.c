@@ -63,13 +63,7 @@ void rule_device(struct ctx *c)
 		fnd_evn(x, "d2c.p90_ns", (double)p90);
 		fnd_evn(x, "d2c.max_ns", (double)d->device.max);
 		fnd_evn(x, "d2c.sum_ns", (double)d->device.sum);
-		fnd_num(x, "requests", (double)d->reqs);
-		fnd_num(x, "bytes", (double)d->bytes);
-		fnd_num(x, "d2c_avg_ns", (double)avg);
-		fnd_num(x, "d2c_p50_ns", (double)hist_pct(&d->device, 50));
-		fnd_num(x, "d2c_p90_ns", (double)p90);
-		fnd_num(x, "d2c_max_ns", (double)d->device.max);
-		fnd_num(x, "i2d_avg_ns", (double)hist_avg(&d->queue));
+		fnd_evn(x, "i2d.avg_ns", (double)hist_avg(&d->queue));
 		fnd_num(x, "small_share", (double)d->small / (double)d->reqs);
 		fnd_num(x, "sequential_share", (double)d->seq / (double)d->reqs);
 		sbuf_addf(&sb, quiet ? "%s %ss: %" PRIu64 " requests (" :
@@ -196,8 +190,6 @@ void rule_reads(struct ctx *c)
 		x = fnd_add(c, "read-misses", 10 * ns >= c->dur ? FND_WARNING :
 			FND_INFO, ns);
 		fnd_ent(c, x, "process", r->p.comm, r->p.pid);
-		fnd_num(x, "device_read_bytes", (double)ps->blk.read_bytes);
-		fnd_num(x, "read_bytes", (double)ps->read_bytes);
 		fnd_num(x, "read_ns", (double)ns);
 		fnd_ev_view(x, "processes");
 		fnd_evn(x, "pid", r->p.pid);

@@ -63,7 +63,8 @@ struct finding *fnd_add(struct ctx *c, const char *rule,
 /* An entity of x (once per kind and name). */
 void fnd_ent(struct ctx *c, struct finding *x, const char *kind,
 	     const char *name, int64_t id);
-/* A number of x (its key carries the unit). */
+/* A number of x no view prints (its key carries the unit); what a
+ * view prints goes in the evidence (fnd_evn) only. */
 void fnd_num(struct finding *x, const char *key, double v);
 /* The view x's evidence is of; a number and a string of it (the view's
  * JSON member names, findings.h). */

@@ -67,8 +67,6 @@ void rule_caveats(struct ctx *c)
 		x = fnd_add(c, "lost-events", FND_WARNING, 0);
 		if (x)
 			x->caveat = true;
-		fnd_num(x, "lost_events", (double)lost);
-		fnd_num(x, "gaps", (double)gaps);
 		fnd_ev_view(x, "summary");
 		fnd_evn(x, "integrity.recordings.0.lost_event_gaps", (double)gaps);
 		fnd_evn(x, "integrity.recordings.0.lost_events_known",
@@ -124,10 +122,8 @@ void rule_caveats(struct ctx *c)
 		if (x)
 			x->caveat = true;
 		fnd_num(x, "device_bytes", (double)t->bytes);
-		fnd_num(x, "counted_bytes", (double)attrib_counted_bytes(t));
 		fnd_num(x, "data_bytes", (double)attrib_data_bytes(t));
 		fnd_num(x, "file_bytes", (double)(t->file_bytes + t->inode_bytes + t->nameless_bytes));
-		fnd_num(x, "process_bytes", (double)t->proc_bytes);
 		fnd_ev_view(x, "processes");
 		fnd_evn(x, "attribution.counted_bytes", (double)attrib_counted_bytes(t));
 		fnd_evn(x, "attribution.process_bytes", (double)t->proc_bytes);
@@ -287,7 +283,6 @@ void rule_wear(struct ctx *c)
 			FND_WARNING : FND_INFO, 0);
 		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		fnd_ent(c, x, "device", buf, d->dev);
-		fnd_num(x, "write_bytes", (double)d->ops.bytes[BLK_OP_WRITE]);
 		fnd_num(x, "bytes_per_day", day);
 		fnd_num(x, "seconds", c->dur / 1e9);
 		fnd_ev_view(x, "wa");

@@ -97,8 +97,6 @@ void rule_fsync(struct ctx *c)
 		fnd_ent(c, x, "process", r->p.comm, r->p.pid);
 		/* the calls the processes view counts (FSYNC), of which
 		 * those timed (enter and exit seen) */
-		fnd_num(x, "fsync_calls", (double)r->fsyncs);
-		fnd_num(x, "fsync_timed", (double)ps->fsync.count);
 		fnd_ev_view(x, "processes");
 		fnd_evn(x, "pid", r->p.pid);
 		fnd_evn(x, "fsyncs", (double)r->fsyncs);
@@ -106,11 +104,8 @@ void rule_fsync(struct ctx *c)
 		fnd_evn(x, "fsync.sum_ns", (double)fs_ns);
 		fnd_evn(x, "fsync.p50_ns", (double)hist_pct(&ps->fsync, 50));
 		fnd_evn(x, "fsync.max_ns", (double)ps->fsync.max);
-		fnd_num(x, "fsync_ns", (double)fs_ns);
 		fnd_num(x, "syscall_ns", (double)all_ns);
-		fnd_num(x, "fsync_p50_ns", (double)hist_pct(&ps->fsync, 50));
-		fnd_num(x, "fsync_p99_ns", (double)hist_pct(&ps->fsync, 99));
-		fnd_num(x, "fsync_max_ns", (double)ps->fsync.max);
+		fnd_evn(x, "fsync.p99_ns", (double)hist_pct(&ps->fsync, 99));
 		owner_who(&sb, &r->p);
 		sbuf_addstr(&sb, " spent ");
 		units_add_dur(&sb, (double)fs_ns);
@@ -152,7 +147,7 @@ void rule_fsync(struct ctx *c)
 				  (double)flushes / (double)k_count);
 		}
 		if (ps->blk.journal_bytes) {
-			fnd_num(x, "journal_bytes", (double)ps->blk.journal_bytes);
+			fnd_evn(x, "block.journal_bytes", (double)ps->blk.journal_bytes);
 			sbuf_addstr(&sb, ", ");
 			units_add_bytes(&sb, (double)ps->blk.journal_bytes);
 			sbuf_addstr(&sb, " of journal commits waited for");
@@ -197,10 +192,6 @@ void rule_flush(struct ctx *c)
 			x->quiet = quiet;
 		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		fnd_ent(c, x, "device", buf, d->dev);
-		fnd_num(x, "flushes", (double)d->ops.n[BLK_OP_FLUSH]);
-		fnd_num(x, "preflush", (double)d->preflush);
-		fnd_num(x, "fua", (double)d->fua);
-		fnd_num(x, "flush_ns", (double)d->flush_ns);
 		fnd_ev_view(x, "fsync");
 		fnd_evs(c, x, "device", buf);
 		fnd_evn(x, "flushes", (double)d->ops.n[BLK_OP_FLUSH]);

@@ -51,10 +51,6 @@ void rule_dirty(struct ctx *c)
 		x = fnd_add(c, "dirty-throttling", 10 * ns >= c->dur ?
 			FND_HIGH : FND_WARNING, ns);
 		fnd_ent(c, x, "process", r->comm, r->pid);
-		fnd_num(x, "throttle_events", (double)r->bdp);
-		fnd_num(x, "paused", (double)r->paused);
-		fnd_num(x, "paused_ns", (double)ns);
-		fnd_num(x, "max_pause_ns", (double)dirty_ms2ns(r->max_ms));
 		fnd_ev_view(x, "dirty");
 		fnd_evn(x, "pid", r->pid);
 		fnd_evn(x, "throttle_events", (double)r->bdp);
@@ -70,9 +66,6 @@ void rule_dirty(struct ctx *c)
 		if (d->gds_samples) {
 			double peak = (double)(d->max_dirty * d->page_size);
 
-			fnd_num(x, "dirty_thresh_bytes", th);
-			fnd_num(x, "background_thresh_bytes", bg);
-			fnd_num(x, "max_dirty_bytes", peak);
 			fnd_evn(x, "max_dirty_bytes", peak);
 			fnd_evn(x, "dirty_thresh_bytes_max", th);
 			fnd_evn(x, "background_thresh_bytes_max", bg);
@@ -160,12 +153,6 @@ void rule_wa(struct ctx *c)
 		stats_dev_name(c->st, d->dev, buf, sizeof(buf));
 		fnd_ent(c, x, "device", buf, d->dev);
 		fnd_num(x, "ratio", ratio);
-		fnd_num(x, "app_write_bytes", (double)d->app_bytes);
-		fnd_num(x, "device_write_bytes", (double)d->ops.bytes[BLK_OP_WRITE]);
-		fnd_num(x, "data_bytes", (double)d->cls[WA_DATA]);
-		fnd_num(x, "journal_bytes", (double)d->cls[WA_JOURNAL]);
-		fnd_num(x, "metadata_bytes", (double)d->cls[WA_META]);
-		fnd_num(x, "other_bytes", (double)d->cls[WA_OTHER]);
 		fnd_ev_view(x, "wa");
 		fnd_evs(c, x, "device", buf);
 		fnd_evn(x, "app_write_bytes", (double)d->app_bytes);

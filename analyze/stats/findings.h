@@ -38,7 +38,11 @@ struct fnd_entity {
 	int64_t id;		/* pid, kernel dev_t; -1 when none */
 };
 
-/* A number behind a finding; the key carries its unit (_ns, _bytes). */
+/*
+ * A number of the finding's own, one no view prints (a share, a ratio,
+ * a rate); the key carries its unit (_ns, _bytes, _share).  What a view
+ * prints is evidence (struct fnd_evidence), never a number too.
+ */
 struct fnd_number {
 	const char *key;
 	double v;

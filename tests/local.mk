@@ -35,12 +35,12 @@ EXTRA_DIST += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 EXTRA_DIST += tests/ftrace-text.h tests/tracedat-walk.h tests/README.md tests/lsan.supp
 
 TESTS += tests/test-golden.sh tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh tests/test-width.sh tests/test-csv.sh tests/test-hist-units.sh \
-	tests/test-json-schema.sh tests/test-findings.sh tests/test-dump-filters.sh tests/test-inode-names.sh tests/test-dump-expr.sh tests/test-dump-json-raw.sh tests/test-readme-excerpts.sh \
+	tests/test-json-schema.sh tests/test-findings.sh tests/test-dump-filters.sh tests/test-inode-names.sh tests/test-dump-expr.sh tests/test-dump-json-raw.sh tests/test-readme-excerpts.sh tests/test-recipes.sh \
 	tests/test-wa-sums.sh tests/test-diff-signif.sh tests/test-diff-pairing.sh tests/test-consistency.sh \
 	tests/test-by.sh
 EXTRA_DIST += tests/test-consistency.sh tests/consistency/check-views.py tests/check-findings-by.py
 EXTRA_DIST += tests/test-json-schema.sh tests/test-width.sh tests/test-csv.sh tests/test-hist-units.sh tests/test-golden.sh tests/golden tests/test-schema-doc.sh tests/test-view-options.sh tests/test-view-filters.sh tests/test-usage-errors.sh \
-	tests/test-findings.sh tests/findings-query.py tests/test-dump-filters.sh tests/test-inode-names.sh tests/test-dump-expr.sh tests/test-dump-json-raw.sh tests/test-readme-excerpts.sh \
+	tests/test-findings.sh tests/findings-query.py tests/test-dump-filters.sh tests/test-inode-names.sh tests/test-dump-expr.sh tests/test-dump-json-raw.sh tests/test-readme-excerpts.sh tests/test-recipes.sh \
 	tests/test-wa-sums.sh tests/test-diff-signif.sh tests/test-diff-pairing.sh \
 	tests/test-by.sh docs/schema-render.py
 

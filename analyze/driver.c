@@ -401,11 +401,17 @@ static void window_closed(void *arg, enum win_id w, int tid,
 /* ------------------------------------------------------------------ */
 /* The stages */
 
+static uint32_t disk_of(uint32_t fsdev, void *arg);
+static int set_stack(struct driver *a);
+
 /*
  * Each stage of a pass is a row of stages[] below: which decoded kinds it
  * takes, what it does with one, with a lost-events gap, how it reports a
- * failure, how it finishes and what it frees.  The driver walks the
- * table: an event goes to the rows that take its kind in the table's
+ * failure, how it finishes, which anomaly counters it lists and what it
+ * frees.  The driver walks the table: the rows are set up in the order
+ * of their new_rank (each after what it uses: the windows after the
+ * syscall replay, the attribution after both, write amplification after
+ * the windows), when the command asked for them; an event goes to the rows that take its kind in the table's
  * order, which is the order that matters (the attribution learns a
  * stacked request at its issue before the block replay completes it; the
  * syscall replay and the windows know the event's thread before the
@@ -413,17 +419,21 @@ static void window_closed(void *arg, enum win_id w, int tid,
  * every row, and the rows finish in the order of their rank (each
  * finishes after what it reads: files are named before the attribution
  * ends, requests complete after it, write amplification last but the
- * dirty-page timeline).  A stage set up for this pass (setup()) has its
- * object in struct driver; a row whose object is NULL takes nothing.
+ * dirty-page timeline), and each lists its anomaly counters in the
+ * table's order.  A stage set up for this pass has its object in struct
+ * driver; a row whose object is NULL takes nothing.
  */
 struct stage {
 	const char *name;
+	int new_rank;			/* 0: nothing to set up */
+	int (*new)(struct driver *a);	/* 0 or -AN_E_NOMEM; none when not asked */
 	bool (*takes)(const struct driver *a, enum dec_kind k);
 	void (*feed)(struct driver *a, const struct dec_ev *ev);
 	void (*gap)(struct driver *a, int cpu);		/* or NULL */
 	int (*error)(const struct driver *a);		/* 0 or -AN_E_* */
 	int finish_rank;		/* 0: nothing to finish */
 	void (*finish)(struct driver *a);
+	void (*anomalies)(struct driver *a);	/* its counters, or NULL */
 	void (*release)(struct driver *a);
 };
 
@@ -457,6 +467,27 @@ static void attrib_feed(struct driver *a, const struct dec_ev *ev)
 }
 
 /* block: requests insert -> issue -> complete, bios queued and merged */
+static int block_new(struct driver *a)
+{
+	struct stats *st = &a->st;
+
+	if (!(a->want & AN_BLOCK)) {
+		st->block_why = "not asked for";
+		return 0;
+	}
+	if (!a->caps->block) {
+		st->block_why = "the recording lacks block:block_rq_issue or block:block_rq_complete (record the 'io' profile or -e block)";
+		return 0;
+	}
+	a->rb = replay_block_new(on_request, a);
+	if (!a->rb)
+		return -AN_E_NOMEM;
+	st->have_block = true;
+	st->bio_events = a->caps->bio_events;
+	st->merge_events = a->caps->merge_events;
+	return 0;
+}
+
 static bool block_takes(const struct driver *a, enum dec_kind k)
 {
 	return a->rb && (is_rq(k) || is_bio(k));
@@ -493,12 +524,30 @@ static void block_finish(struct driver *a)
 	replay_block_finish(a->rb);
 }
 
+static void block_anomalies(struct driver *a)
+{
+	stats_anomalies_block(&a->st, a->rb);
+}
+
 static void block_release(struct driver *a)
 {
 	replay_block_free(a->rb);
 }
 
 /* write amplification: jbd2 commits, ext4 fsyncs */
+static int wa_new_of(struct driver *a)
+{
+	if (!(a->want & AN_WA))
+		return 0;
+	a->wa = wa_new(a->caps->jbd2_run, a->caps->ext4_sync, disk_of, a);
+	if (!a->wa)
+		return -AN_E_NOMEM;
+	wa_set_filter(a->wa, a->filter);
+	wa_set_windows(a->wa, a->win);
+	a->st.wa = a->wa;
+	return 0;
+}
+
 static bool wa_takes(const struct driver *a, enum dec_kind k)
 {
 	return a->wa && k == DK_JBD2_RUN;
@@ -526,6 +575,23 @@ static void wa_release(struct driver *a)
 }
 
 /* dirty throttling: pauses, the dirty state and thresholds */
+static int dirty_new_of(struct driver *a)
+{
+	struct dirty_caps dc = {
+		.bdp = a->caps->bdp_pause,
+		.gds = a->caps->dirty_state,
+		.wb = a->caps->wb_work,
+	};
+
+	if (!(a->want & AN_DIRTY))
+		return 0;
+	a->dirty = dirty_new(&dc, a->info->page_size);
+	if (!a->dirty)
+		return -AN_E_NOMEM;
+	a->st.dirty = a->dirty;
+	return 0;
+}
+
 static bool dirty_takes(const struct driver *a, enum dec_kind k)
 {
 	return a->dirty && (k == DK_BDP || k == DK_DIRTY_STATE);
@@ -553,6 +619,50 @@ static void dirty_release(struct driver *a)
 }
 
 /* syscalls: enter -> exit, processes, fds, io_uring and libaio requests */
+static int sys_new(struct driver *a)
+{
+	struct stats *st = &a->st;
+
+	if (!(a->want & AN_SYS))
+		return 0;
+	if (!(a->caps->syscall_events || a->caps->raw_syscalls)) {
+		snprintf(a->sys_why, sizeof(a->sys_why), "%s: no syscall events in the recording; record with iorec's default 'io' profile (or trace-cmd record -e syscalls -e sched)",
+			 a->info->path);
+		st->sys_why = a->sys_why;
+		return 0;
+	}
+	st->have_sys = true;
+	a->sys.sr = sysreplay_new();
+	a->sys.ft = filetab_new();
+	a->sys.pt = a->sys.ft ? proctable_new(a->sys.ft) : NULL;
+	if (!a->sys.sr || !a->sys.pt)
+		return -AN_E_NOMEM;
+	a->sys.acct.pt = a->sys.pt;
+	a->sys.acct.filter = a->filter;
+	a->sys.acct.ft = a->sys.ft;
+	st->pt = a->sys.pt;
+	st->ft = a->sys.ft;
+	if (a->info->snapshot_start)
+		proctable_load_start(a->sys.pt, a->info->snapshot_start);
+	if (a->info->snapshot_end)
+		proctable_load_end(a->sys.pt, a->info->snapshot_end);
+	a->sys.ar = aio_new();
+	if (!a->sys.ar)
+		return -AN_E_NOMEM;
+	st->ar = a->sys.ar;
+	if (a->caps->uring) {
+		a->sys.ur = uring_new();
+		if (!a->sys.ur)
+			return -AN_E_NOMEM;
+		st->ur = a->sys.ur;
+	}
+	if (a->slow_n || a->on_call) {
+		a->sys.acct.on_call = on_call;
+		a->sys.acct.on_call_arg = a;
+	}
+	return 0;
+}
+
 static bool sys_takes(const struct driver *a, enum dec_kind k)
 {
 	return a->st.have_sys && is_task_kind(k);
@@ -588,6 +698,11 @@ static void sys_finish(struct driver *a)
 	a->st.named = a->sys.acct.st;
 }
 
+static void sys_anomalies(struct driver *a)
+{
+	stats_anomalies_sys(&a->st, a->sys.sr, decode_stats(a->dec));
+}
+
 static void sys_release(struct driver *a)
 {
 	proctable_free(a->sys.pt, procstat_free);
@@ -598,6 +713,19 @@ static void sys_release(struct driver *a)
 }
 
 /* windows: per-thread intervals declared as data (replay/window.c) */
+static int windows_new_of(struct driver *a)
+{
+	if (!(a->want & (AN_ATTRIB | AN_DIRTY | AN_WA)))
+		return 0;
+	a->win = windows_new();
+	if (!a->win)
+		return -AN_E_NOMEM;
+	windows_on_close(a->win, window_closed, a);
+	for (int k = 0; k < DK_NR; k++)
+		a->win_kind[k] = windows_use(a->win, k);
+	return 0;
+}
+
 static bool windows_takes(const struct driver *a, enum dec_kind k)
 {
 	return a->win && a->win_kind[k] && is_task_kind(k);
@@ -624,6 +752,21 @@ static void windows_release(struct driver *a)
 }
 
 /* attribution: block I/O to processes and files */
+static int attrib_new_of(struct driver *a)
+{
+	if (!a->st.have_sys || !(a->want & AN_ATTRIB))
+		return 0;
+	a->at = attrib_new(a->sys.sr, a->sys.pt, a->sys.ft, a->win, a->dec);
+	if (!a->at)
+		return -AN_E_NOMEM;
+	a->st.at = a->at;
+	if (set_stack(a) < 0)
+		return -AN_E_NOMEM;
+	attrib_set_uring(a->at, a->sys.ur);
+	attrib_set_aio(a->at, a->sys.ar);
+	return 0;
+}
+
 static bool attrib_takes(const struct driver *a, enum dec_kind k)
 {
 	return a->at && is_task_kind(k);
@@ -640,31 +783,41 @@ static void attrib_finish(struct driver *a)
 	a->st.hz = attrib_totals(a->at)->hz;
 }
 
+static void attrib_anomalies(struct driver *a)
+{
+	stats_anomalies_attrib(&a->st);
+}
+
 static void attrib_release(struct driver *a)
 {
 	attrib_free(a->at);
 }
 
+/*
+ * name, new_rank, new, takes, feed, gap, error, finish_rank, finish,
+ * anomalies, release
+ */
 static const struct stage stages[] = {
-	{ "stacked requests", stacked_takes, attrib_feed, NULL, NULL, 0,
-	  NULL, NULL },
-	{ "block", block_takes, block_feed, block_gap, block_error, 3,
-	  block_finish, block_release },
-	{ "write amplification", wa_takes, wa_feed, NULL, wa_error_of,
-	  4, wa_finish_of, wa_release },
-	{ "dirty throttling", dirty_takes, dirty_feed, NULL, dirty_error_of,
-	  5, dirty_finish, dirty_release },
-	{ "syscalls", sys_takes, sys_event, sys_gap, sys_error, 1,
-	  sys_finish, sys_release },
-	{ "windows", windows_takes, windows_feed_of, windows_gap_of,
-	  windows_error_of, 0, NULL, windows_release },
-	{ "attribution", attrib_takes, attrib_feed, NULL, attrib_error_of, 2,
-	  attrib_finish, attrib_release },
+	{ "stacked requests", 0, NULL, stacked_takes, attrib_feed, NULL,
+	  NULL, 0, NULL, NULL, NULL },
+	{ "block", 4, block_new, block_takes, block_feed, block_gap,
+	  block_error, 3, block_finish, block_anomalies, block_release },
+	{ "write amplification", 5, wa_new_of, wa_takes, wa_feed, NULL,
+	  wa_error_of, 4, wa_finish_of, NULL, wa_release },
+	{ "dirty throttling", 6, dirty_new_of, dirty_takes, dirty_feed, NULL,
+	  dirty_error_of, 5, dirty_finish, NULL, dirty_release },
+	{ "syscalls", 1, sys_new, sys_takes, sys_event, sys_gap, sys_error,
+	  1, sys_finish, sys_anomalies, sys_release },
+	{ "windows", 2, windows_new_of, windows_takes, windows_feed_of,
+	  windows_gap_of, windows_error_of, 0, NULL, NULL, windows_release },
+	{ "attribution", 3, attrib_new_of, attrib_takes, attrib_feed, NULL,
+	  attrib_error_of, 2, attrib_finish, attrib_anomalies,
+	  attrib_release },
 };
 
 _Static_assert(ARRAY_SIZE(stages) == DRIVER_STAGES, "DRIVER_STAGES");
 
-/* After setup(): which rows take each kind, which are on at all. */
+/* After the rows are set up: which take each kind, which are on at all. */
 static void route_stages(struct driver *a)
 {
 	for (int k = 0; k < DK_NR; k++) {
@@ -915,95 +1068,11 @@ static int setup(struct driver *a, struct an_err *err)
 	st->raw_syscalls = a->caps->raw_syscalls;
 	st->compat_raw = a->caps->compat_raw;
 	st->proc_events = a->caps->proc_events;
-	if ((a->want & AN_SYS) &&
-	    !(a->caps->syscall_events || a->caps->raw_syscalls)) {
-		snprintf(a->sys_why, sizeof(a->sys_why), "%s: no syscall events in the recording; record with iorec's default 'io' profile (or trace-cmd record -e syscalls -e sched)",
-			 a->info->path);
-		st->sys_why = a->sys_why;
-	} else if (a->want & AN_SYS) {
-		st->have_sys = true;
-		a->sys.sr = sysreplay_new();
-		a->sys.ft = filetab_new();
-		a->sys.pt = a->sys.ft ? proctable_new(a->sys.ft) : NULL;
-		if (!a->sys.sr || !a->sys.pt)
-			return -AN_E_NOMEM;
-		a->sys.acct.pt = a->sys.pt;
-		a->sys.acct.filter = a->filter;
-		a->sys.acct.ft = a->sys.ft;
-		st->pt = a->sys.pt;
-		st->ft = a->sys.ft;
-		if (a->info->snapshot_start)
-			proctable_load_start(a->sys.pt,
-					     a->info->snapshot_start);
-		if (a->info->snapshot_end)
-			proctable_load_end(a->sys.pt, a->info->snapshot_end);
-		a->sys.ar = aio_new();
-		if (!a->sys.ar)
-			return -AN_E_NOMEM;
-		st->ar = a->sys.ar;
-		if (a->caps->uring) {
-			a->sys.ur = uring_new();
-			if (!a->sys.ur)
+	for (int rank = 1; rank <= (int)ARRAY_SIZE(stages); rank++)
+		for (size_t i = 0; i < ARRAY_SIZE(stages); i++)
+			if (stages[i].new_rank == rank &&
+			    stages[i].new(a) < 0)
 				return -AN_E_NOMEM;
-			st->ur = a->sys.ur;
-		}
-		if (a->slow_n || a->on_call) {
-			a->sys.acct.on_call = on_call;
-			a->sys.acct.on_call_arg = a;
-		}
-	}
-	if (a->want & (AN_ATTRIB | AN_DIRTY | AN_WA)) {
-		a->win = windows_new();
-		if (!a->win)
-			return -AN_E_NOMEM;
-		windows_on_close(a->win, window_closed, a);
-		for (int k = 0; k < DK_NR; k++)
-			a->win_kind[k] = windows_use(a->win, k);
-	}
-	if (st->have_sys && (a->want & AN_ATTRIB)) {
-		a->at = attrib_new(a->sys.sr, a->sys.pt, a->sys.ft, a->win,
-				   a->dec);
-		if (!a->at)
-			return -AN_E_NOMEM;
-		st->at = a->at;
-		if (set_stack(a) < 0)
-			return -AN_E_NOMEM;
-		attrib_set_uring(a->at, a->sys.ur);
-		attrib_set_aio(a->at, a->sys.ar);
-	}
-	if ((a->want & AN_BLOCK) && a->caps->block) {
-		a->rb = replay_block_new(on_request, a);
-		if (!a->rb)
-			return -AN_E_NOMEM;
-		st->have_block = true;
-		st->bio_events = a->caps->bio_events;
-		st->merge_events = a->caps->merge_events;
-	} else if (a->want & AN_BLOCK) {
-		st->block_why = "the recording lacks block:block_rq_issue or block:block_rq_complete (record the 'io' profile or -e block)";
-	} else {
-		st->block_why = "not asked for";
-	}
-	if (a->want & AN_WA) {
-		a->wa = wa_new(a->caps->jbd2_run, a->caps->ext4_sync,
-			       disk_of, a);
-		if (!a->wa)
-			return -AN_E_NOMEM;
-		wa_set_filter(a->wa, a->filter);
-		wa_set_windows(a->wa, a->win);
-	}
-	if (a->want & AN_DIRTY) {
-		struct dirty_caps dc = {
-			.bdp = a->caps->bdp_pause,
-			.gds = a->caps->dirty_state,
-			.wb = a->caps->wb_work,
-		};
-
-		a->dirty = dirty_new(&dc, a->info->page_size);
-		if (!a->dirty)
-			return -AN_E_NOMEM;
-	}
-	st->wa = a->wa;
-	st->dirty = a->dirty;
 	return 0;
 }
 
@@ -1075,7 +1144,10 @@ int driver_run(struct driver *a, struct an_err *err)
 	st->path_strings = decode_stats(a->dec)->path_strings;
 	st->path_hints = decode_stats(a->dec)->path_hints;
 	st->compat_calls = decode_stats(a->dec)->compat_calls;
-	stats_end(st, a->rb, a->sys.sr, decode_stats(a->dec));
+	stats_end(st);
+	for (size_t i = 0; i < ARRAY_SIZE(stages); i++)
+		if (stages[i].anomalies && a->stage_on[i])
+			stages[i].anomalies(a);
 	rc = stage_error(a);
 	if (rc < 0)
 		return an_fail(err, -rc, "%s: %s at the end of the recording (free memory, or read a shorter recording)",

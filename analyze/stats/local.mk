@@ -1,6 +1,6 @@
 # analyze/stats/: attribution and aggregates
 # what one pass computed, as the sinks see it; latency histograms
-analyze_libioreport_a_SOURCES += analyze/stats/stats.h analyze/stats/stats.c \
+analyze_libioreport_a_SOURCES += analyze/stats/stats.h analyze/stats/stats.c analyze/stats/anomalies.c \
 	analyze/stats/hist.h analyze/stats/hist.c \
 	analyze/stats/busy.h analyze/stats/busy.c \
 	analyze/stats/btt.h analyze/stats/btt.c

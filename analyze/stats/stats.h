@@ -289,14 +289,22 @@ void stats_keep_request(struct stats *st, const struct blk_done *d);
 void stats_call(struct stats *st, const struct proc *p, const struct file *f,
 		const struct sys_call *c);
 
+/* stats_end - the end of the pass: sort the devices, count the processes */
+void stats_end(struct stats *st);
+
 /*
- * stats_end - the end of the pass: sort the devices, count the
- * processes, list every anomaly counter of the stages, in a fixed order
- * (the block ones with block events, the syscall, process, fd and
- * decode ones with syscalls, the attribution ones with it)
+ * The anomaly counters (stats/anomalies.c), one list in the order the
+ * stages report them: stats_anomaly() adds one (ANOMALIES_MAX at most);
+ * the others add a stage's whole set (the block replay's; the syscall,
+ * process, fd, decode, libaio and io_uring replays'; the attribution's),
+ * each called by the driver's table row of that stage.
  */
-void stats_end(struct stats *st, const struct replay_block *rb,
-	       const struct sysreplay *sr, const struct dec_stats *ds);
+void stats_anomaly(struct stats *st, const char *stage, const char *key,
+		   const char *text, uint64_t n);
+void stats_anomalies_block(struct stats *st, const struct replay_block *rb);
+void stats_anomalies_sys(struct stats *st, const struct sysreplay *sr,
+			 const struct dec_stats *ds);
+void stats_anomalies_attrib(struct stats *st);
 
 /* The slowest requests, slowest first (sorts the heap: after the pass). */
 const struct blk_done *stats_slowest(struct stats *st, size_t *n);

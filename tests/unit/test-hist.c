@@ -353,7 +353,7 @@ static void test_sequential(void **state)
 		assert_true(rc >= 0);
 		seq += rc;
 	}
-	stats_end(&st, NULL, NULL, NULL);
+	stats_end(&st);
 	assert_int_equal(seq, 3);
 	assert_int_equal(st.ndev, 3);
 	for (size_t i = 0; i < st.ndev; i++) {

@@ -55,6 +55,32 @@ restore_toplevel_tracing_on() {
 	return 0
 }
 
+# toplevel_kb: the top-level buffer's size per CPU in KiB as it is when
+# used.  Before its first use the kernel keeps it minimal and says
+# "7 (expanded: 1408)": the size to put back is 1408, never 7 (writing 7
+# would leave every later user of the top-level buffer a 7 KiB buffer).
+toplevel_kb() {
+	local v
+	v=$(cat "$TRACEFS/buffer_size_kb")
+	case $v in
+	*"(expanded: "*) v=${v#*(expanded: }; v=${v%%)*} ;;
+	*) v=${v%% *} ;;
+	esac
+	case $v in '' | *[!0-9]*) return 1 ;; esac
+	echo "$v"
+}
+
+# toplevel_buffer KB: with the top-level lock held, give the top-level
+# buffer KB KiB per CPU, put back at exit: a test never depends on the
+# size another test or the boot left.
+toplevel_buffer() {
+	local kb
+	kb=$(toplevel_kb) || fail "cannot read $TRACEFS/buffer_size_kb"
+	on_exit "echo $kb >'$TRACEFS/buffer_size_kb'"
+	echo "$1" >"$TRACEFS/buffer_size_kb" ||
+		fail "cannot set the top-level buffer to $1 KiB per CPU"
+}
+
 # toplevel_readers [PID]: "PID COMM" of the processes that hold a top-level
 # trace_pipe or trace_pipe_raw open (but PID and its children): while one
 # does, the kernel refuses to change current_tracer (EBUSY).

@@ -54,6 +54,8 @@ on_exit "echo '$LOWER_DEVT 0' >'$THROTTLE'"
 # its settings when stopped, and these undo what a killed one would leave.
 toplevel_lock
 on_exit "restore_toplevel_tracing_on"
+# the capture's own buffer: 4 MiB per CPU, whatever the machine had
+toplevel_buffer 4096
 on_exit "echo 0 >'$TRACEFS/options/bin'; echo 1 >'$TRACEFS/options/context-info'; echo nop >'$TRACEFS/current_tracer'; echo >'$TRACEFS/trace'"
 on_exit "echo 0 >'/sys/block/$UPPER_NAME/trace/enable'"
 

@@ -78,6 +78,8 @@ wait_instance "$REC" 20 || { cat "$T/rec.err" >&2; fail "iorec's instance never 
 
 toplevel_lock
 on_exit "restore_toplevel_tracing_on"
+# the capture's own buffer: 4 MiB per CPU, whatever the machine had
+toplevel_buffer 4096
 on_exit "echo 0 >'$TRACEFS/options/bin'; echo 1 >'$TRACEFS/options/context-info'; echo nop >'$TRACEFS/current_tracer'; echo >'$TRACEFS/trace'"
 on_exit "echo 0 >'/sys/block/$NAME/trace/enable'"
 for ((i = 0; i < 60; i++)); do

@@ -80,13 +80,13 @@ log "${#evargs[@]} args for trace-cmd from iorec --check -v"
 # status is not trusted: the file is checked by reading it.
 toplevel_lock
 on_exit "restore_toplevel_tracing_on"
-kb=$(cat "$TRACEFS/buffer_size_kb")
-case $kb in *[!0-9]*) ;; *) on_exit "echo $kb >'$TRACEFS/buffer_size_kb'" ;; esac
+kb=$(toplevel_kb) || fail "cannot read $TRACEFS/buffer_size_kb"
+on_exit "echo $kb >'$TRACEFS/buffer_size_kb'"
 rc=0
 (cd "$T" && trace-cmd record -q -d --no-filter -b 4096 "${evargs[@]}" -o "$T/trace.dat" \
 	"${WRAP[@]}" "$MNT/f1" $CHUNK $K $F $R) >"$T/tc.log" 2>&1 || rc=$?
 restore_toplevel_tracing_on
-[ "$kb" = "$(cat "$TRACEFS/buffer_size_kb")" ] || echo "$kb" >"$TRACEFS/buffer_size_kb"
+[ "$kb" = "$(toplevel_kb)" ] || echo "$kb" >"$TRACEFS/buffer_size_kb"
 flock -u 9
 [ -s "$T/trace.dat" ] || { cat "$T/tc.log" >&2; fail "trace-cmd record wrote no trace.dat (exit $rc)"; }
 [ "$(stat -c %s "$MNT/f1")" = "$N" ] || fail "workload under trace-cmd did not write $N bytes"

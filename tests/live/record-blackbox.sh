@@ -105,7 +105,7 @@ print("fsync %.1f ms (dd's run %.1f), window %.1f s before, %.1f s after" %
 EOF
 grep -q "filename=$T/bin2/before " "$T/dump" || fail "the snapshot lacks the marker run 2 s before the fsync"
 # its first line, wrapped: joined again
-"$IOREPORT" findings "$T/fsync.iorec" 2>/dev/null | awk 'NR >= 3 && /^$/ { exit } NR >= 3' | tr -s '\n ' ' ' >"$T/findings"
+"$IOREPORT" findings "$T/fsync.iorec" 2>/dev/null | awk 'NR >= 3 && /^$/ { done = 1 } NR >= 3 && !done' | tr -s '\n ' ' ' >"$T/findings"
 echo >>"$T/findings"
 assert_grep "^snapshot triggered by fsync>300ms at [0-9.]+ s .*: pid $slow_pid \\(bbslow\\) fsync\\(fd [0-9]+\\) of $MNT/slow took [0-9.]+ m?s; the window holds [0-9.]+ s before it and [0-9.]+ s after" "$T/findings" "ioreport findings"
 

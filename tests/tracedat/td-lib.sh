@@ -29,7 +29,7 @@ _TD_KB=
 _TD_RESTORE_SET=
 _td_restore() {
 	restore_toplevel_tracing_on
-	if [ -n "$_TD_KB" ] && [ "$(cut -d ' ' -f 1 "$TRACEFS/buffer_size_kb")" != "$_TD_KB" ]; then
+	if [ -n "$_TD_KB" ] && [ "$(toplevel_kb)" != "$_TD_KB" ]; then
 		echo "$_TD_KB" >"$TRACEFS/buffer_size_kb"
 	fi
 	return 0
@@ -47,8 +47,7 @@ tc_record() {
 	done
 	[ "${1:-}" = -- ] && shift
 	toplevel_lock
-	_TD_KB=$(cut -d ' ' -f 1 "$TRACEFS/buffer_size_kb")
-	case $_TD_KB in *[!0-9]* | '') _TD_KB= ;; esac
+	_TD_KB=$(toplevel_kb) || _TD_KB=
 	if [ -z "$_TD_RESTORE_SET" ]; then
 		on_exit "_td_restore"
 		_TD_RESTORE_SET=1

@@ -253,8 +253,8 @@ static void record_loop(struct rec *r)
 	uint64_t now = now_mono_ns(), next_tick = now + TICK_MS * 1000000ull;
 	uint64_t last_all = now, drain_until = 0, last_events = 0;
 	uint64_t last_status = now, wake = UINT64_MAX, last_drain = now;
-	/* iowait pairs events of two CPUs: each read whole more often */
-	bool trig_drain = trig_wants_sched(env.trig);
+	/* triggers pair events of two CPUs: each read whole more often */
+	bool trig_drain = trig_pairs(env.trig);
 	bool all;
 	bool status = on_terminal();
 	int ret;
@@ -380,7 +380,7 @@ static int setup(struct rec *r)
 	o.long_size = r->long_size;
 	o.batch_bytes = batch;
 	o.flush_ns = FLUSH_NS;
-	o.drain_ns = trig_wants_sched(env.trig) ? TRIG_DRAIN_NS : 0;
+	o.drain_ns = trig_pairs(env.trig) ? TRIG_DRAIN_NS : 0;
 	o.zstd_level = env.level;
 	o.flight_bytes = env.flight;
 	o.trig = trig_count(env.trig) ? env.trig : NULL;

@@ -603,6 +603,12 @@ int trig_parse(struct trig *t, const char *cond);
 int trig_count(const struct trig *t);
 /* Does a condition need the scheduler's events (iowait: profile iowait)? */
 bool trig_wants_sched(const struct trig *t);
+/*
+ * Does a condition pair two events (d2c, fsync, iowait)?  They wait until
+ * every CPU has been read past them: then every CPU is read whole each
+ * TRIG_DRAIN_NS.
+ */
+bool trig_pairs(const struct trig *t);
 const struct trig_cond *trig_cond_at(const struct trig *t, int i);
 /*
  * trig_setup - resolve the event ids and field offsets the conditions

@@ -7,19 +7,22 @@
  * The event ids and field offsets are resolved once, from the instance's
  * format files through libtraceevent (tep_find_field()); per event, the
  * readers compare its type with a handful of ids and read one or two
- * fields at known offsets: no event is parsed.  Requests in flight and
- * fsyncs under way are kept in two small open-addressed tables; a request
- * whose issue was overwritten by a collision is simply not timed.
+ * fields at known offsets: no event is parsed.
+ *
+ * A request's issue and completion, a call's entry and exit, a task's
+ * switch-out in D state and its wake-up are most often on two CPUs,
+ * whose pages are read in no common order.  Every such event waits in
+ * one heap until every CPU has been read past its time (trig_progress()),
+ * and is taken in time order (the heap full: the oldest is taken): one
+ * ordering for all the pairs.  Requests in flight and fsyncs under way
+ * are then kept in two small open-addressed tables; a request whose issue
+ * was overwritten by a collision is simply not timed.
  *
  * iowait: a task's time in uninterruptible sleep (D state: switched out
  * with TASK_UNINTERRUPTIBLE, until its wake-up, as ioreport's D-STATE-SUM
  * counts it), summed per process over a sliding window kept as 16 buckets
  * of a 16th of the window each: it fires when a wait ends and the
- * process's sum over the window (to a 16th) passes the threshold.  The
- * switch-out and the wake-up are most often on two CPUs, whose pages are
- * read in no common order: these events wait in a heap until every CPU
- * has been read past their time (trig_progress()), and are taken in time
- * order (the heap full: the oldest is taken).
+ * process's sum over the window (to a 16th) passes the threshold.
  */
 #include "config.h"
 
@@ -64,25 +67,19 @@ struct trig_field {
 	int off, size;		/* size 0: absent */
 };
 
-/*
- * A request's issue and completion, and a call's entry and exit, are
- * often on two CPUs, whose pages are read in no common order: whichever
- * of the two is read first waits in the slot for the other.
- */
+/* A request issued and not completed, by device and sector. */
 struct req_slot {
 	uint32_t dev;
 	uint64_t sector;
-	uint64_t ts;		/* its issue; 0: none read */
-	uint64_t done_ts;	/* its completion read first; 0: none */
-	uint64_t done_bytes;
+	uint64_t ts;		/* its issue; 0: none */
 	int pid;
 };
 
+/* An fsync or fdatasync entered and not returned, by pid. */
 struct sync_slot {
 	int pid;		/* 0: empty */
 	int fd;
-	uint64_t ts;		/* its entry; 0: none read */
-	uint64_t exit_ts;	/* its exit read first; 0: none */
+	uint64_t ts;		/* its entry; 0: none */
 	const char *call;
 };
 
@@ -93,14 +90,22 @@ struct dwait_slot {
 	uint64_t ts;		/* switched out in D then (0: not in D) */
 };
 
-/* A scheduler event waiting for every CPU's pages up to its time. */
-struct sev {
+/*
+ * One half of a pair (issue or completion, entry or exit, switch-out in
+ * D or wake-up), its fields read, waiting for every CPU's pages up to
+ * its time.
+ */
+struct tev {
 	uint64_t ts;
-	int tid;
+	uint64_t sector, bytes;	/* a request's */
+	const char *call;	/* a call's: "fsync", "fdatasync" */
+	uint32_t dev;
+	int pid;		/* common_pid; the task switched out or woken */
 	int cpu;
-	bool out;		/* switched out in D (else a wake-up) */
+	int fd;			/* a call's entry */
+	enum trig_ev ev;	/* the raw calls' as TE_FSYNC_ENTER/EXIT */
 };
-#define SEV_MAX		32768	/* queued; beyond, the oldest is taken */
+#define TEV_MAX		32768	/* queued; beyond, the oldest is taken */
 #define TRIG_CPUS	1024
 
 /* A process's D-state time over the window, by tgid. */
@@ -135,7 +140,7 @@ struct trig {
 	struct sync_slot *sync;
 	struct dwait_slot *dwait;
 	struct dsum_slot *dsum;
-	struct sev *q;			/* a min-heap on ts */
+	struct tev *q;			/* a min-heap on ts */
 	size_t nq;
 	uint64_t *progress;		/* per CPU: read up to (0: never) */
 	int ncpus;			/* CPUs that reported progress */
@@ -255,6 +260,12 @@ static bool has_kind(const struct trig *t, enum trig_kind k)
 bool trig_wants_sched(const struct trig *t)
 {
 	return has_kind(t, TRIG_IOWAIT);
+}
+
+bool trig_pairs(const struct trig *t)
+{
+	return has_kind(t, TRIG_IOWAIT) || has_kind(t, TRIG_D2C) ||
+	       has_kind(t, TRIG_FSYNC);
 }
 
 static void take_field(struct tep_event *e, const char *name,
@@ -456,8 +467,6 @@ int trig_setup(struct trig *t, struct tracefs_instance *inst,
 					t->wait_window = t->cond[i].window_ns;
 			t->dwait = xcalloc(WAIT_SLOTS, sizeof(*t->dwait));
 			t->dsum = xcalloc(WAIT_SLOTS, sizeof(*t->dsum));
-			t->q = xcalloc(SEV_MAX, sizeof(*t->q));
-			t->progress = xcalloc(TRIG_CPUS, sizeof(*t->progress));
 		} else {
 			drop_kind(t, TRIG_IOWAIT, "no sched:sched_switch and sched_wakeup events with the usual fields on this kernel");
 		}
@@ -468,6 +477,10 @@ int trig_setup(struct trig *t, struct tracefs_instance *inst,
 		t->ncond = 0;
 		memset(t->is_id, 0, sizeof(t->is_id));
 		warning("--trigger: every trigger is off: unexpected common_pid field in the event formats");
+	}
+	if (t->nids) {
+		t->q = xcalloc(TEV_MAX, sizeof(*t->q));
+		t->progress = xcalloc(TRIG_CPUS, sizeof(*t->progress));
 	}
 	return 0;
 }
@@ -564,53 +577,28 @@ static void d2c_done(struct trig *t, uint32_t dev, uint64_t sector,
 	}
 }
 
-static void on_issue(struct trig *t, const uint8_t *data, uint64_t ts,
-		     int cpu)
+/* The pairs' halves, in time order. */
+static void on_issue(struct trig *t, const struct tev *e)
 {
-	uint32_t dev = (uint32_t)field_u(data, &t->dev);
-	uint64_t sector = field_u(data, &t->sector);
-	struct req_slot *s = &t->req[hash_req(dev, sector)];
-	int pid = (int)field_s(data, &t->pid);
+	struct req_slot *s = &t->req[hash_req(e->dev, e->sector)];
 
-	if (s->done_ts > ts && s->dev == dev && s->sector == sector) {
-		/* its completion, of another CPU, was read first */
-		uint64_t done = s->done_ts;
-
-		s->done_ts = 0;
-		d2c_done(t, dev, sector, s->done_bytes, ts, done - ts, pid,
-			 cpu);
-		return;
-	}
-	s->dev = dev;
-	s->sector = sector;
-	s->ts = ts;
-	s->done_ts = 0;
-	s->pid = pid;
+	s->dev = e->dev;
+	s->sector = e->sector;
+	s->ts = e->ts;
+	s->pid = e->pid;
 }
 
-static void on_complete(struct trig *t, const uint8_t *data, uint64_t ts,
-			int cpu)
+static void on_complete(struct trig *t, const struct tev *e)
 {
-	uint32_t dev = (uint32_t)field_u(data, &t->cdev);
-	uint64_t sector = field_u(data, &t->csector);
-	struct req_slot *s = &t->req[hash_req(dev, sector)];
-	uint64_t bytes = field_u(data, &t->nr_sector) * 512, issued;
+	struct req_slot *s = &t->req[hash_req(e->dev, e->sector)];
+	uint64_t issued = s->ts;
 
-	if (!s->ts || s->dev != dev || s->sector != sector || ts < s->ts) {
-		/* the issue not read yet (another CPU's page): wait for it,
-		   unless the slot holds another request's issue */
-		if (s->ts)
-			return;
-		s->dev = dev;
-		s->sector = sector;
-		s->ts = 0;
-		s->done_ts = ts;
-		s->done_bytes = bytes;
-		return;
-	}
-	issued = s->ts;
+	if (!issued || s->dev != e->dev || s->sector != e->sector ||
+	    e->ts < issued)
+		return;		/* its issue not seen, or overwritten */
 	s->ts = 0;
-	d2c_done(t, dev, sector, bytes, issued, ts - issued, s->pid, cpu);
+	d2c_done(t, e->dev, e->sector, e->bytes, issued, e->ts - issued,
+		 s->pid, e->cpu);
 }
 
 /* A call of @pid entered at @start, @lat long. */
@@ -631,48 +619,23 @@ static void fsync_done(struct trig *t, const struct sync_slot *s,
 	}
 }
 
-static void on_fsync(struct trig *t, const struct trig_id *id,
-		     const uint8_t *data, uint64_t ts, int cpu)
+static void on_fsync(struct trig *t, const struct tev *e)
 {
-	int pid = (int)field_s(data, &t->pid);
-	struct sync_slot *s = &t->sync[(uint32_t)pid % SYNC_SLOTS];
-	uint64_t start;
+	struct sync_slot *s = &t->sync[(uint32_t)e->pid % SYNC_SLOTS];
+	uint64_t start = s->ts;
 
-	if (pid == t->self_pid ||
-	    pid == __atomic_load_n(&t->writer_tid, __ATOMIC_RELAXED))
-		return;
-	if (id->ev == TE_FSYNC_ENTER) {
-		s->fd = (int)field_s(data, &t->fd);
-		if (s->pid == pid && s->call == id->call && s->exit_ts > ts) {
-			/* its exit, of another CPU, was read first */
-			uint64_t lat = s->exit_ts - ts;
-
-			s->pid = 0;
-			s->exit_ts = 0;
-			fsync_done(t, s, id->call, pid, ts, lat, cpu);
-			return;
-		}
-		s->pid = pid;
-		s->ts = ts;
-		s->exit_ts = 0;
-		s->call = id->call;
+	if (e->ev == TE_FSYNC_ENTER) {
+		s->pid = e->pid;
+		s->fd = e->fd;
+		s->ts = e->ts;
+		s->call = e->call;
 		return;
 	}
-	if (s->pid != pid || s->call != id->call || !s->ts || ts < s->ts) {
-		/* the entry not read yet: wait for it (its fd comes then),
-		   unless the slot holds another call's entry */
-		if (s->ts)
-			return;
-		s->pid = pid;
-		s->call = id->call;
-		s->ts = 0;
-		s->exit_ts = ts;
-		return;
-	}
-	start = s->ts;
+	if (s->pid != e->pid || s->call != e->call || !start || e->ts < start)
+		return;		/* its entry not seen, or overwritten */
 	s->pid = 0;
 	s->ts = 0;
-	fsync_done(t, s, id->call, pid, start, ts - start, cpu);
+	fsync_done(t, s, e->call, e->pid, start, e->ts - start, e->cpu);
 }
 
 static void on_throttle(struct trig *t, const uint8_t *data, uint64_t ts,
@@ -692,44 +655,6 @@ static void on_throttle(struct trig *t, const uint8_t *data, uint64_t ts,
 		 (long long)pause_ms);
 	fire(t, c, ts, (uint64_t)pause_ms * 1000000ull,
 	     (int)field_s(data, &t->pid), cpu, detail);
-}
-
-static bool raw_wanted(const struct trig *t, const uint8_t *data)
-{
-	long nr = (long)field_s(data, &t->raw_id);
-	int i;
-
-	for (i = 0; i < t->nraw; i++)
-		if (t->raw_nr[i] == nr)
-			return true;
-	return false;
-}
-
-/* raw_syscalls enter/exit: only the ids of fsync and fdatasync. */
-static void on_raw(struct trig *t, const struct trig_id *id,
-		   const uint8_t *data, uint64_t ts, int cpu)
-{
-	long nr = (long)field_s(data, &t->raw_id);
-	struct trig_id as = *id;
-	int i;
-
-	for (i = 0; i < t->nraw; i++)
-		if (t->raw_nr[i] == nr)
-			break;
-	if (i == t->nraw)
-		return;
-	as.call = t->raw_call[i];
-	if (id->ev == TE_RAW_ENTER) {
-		struct trig_field fd = t->fd;
-
-		as.ev = TE_FSYNC_ENTER;
-		t->fd = t->raw_fd;
-		on_fsync(t, &as, data, ts, cpu);
-		t->fd = fd;
-	} else {
-		as.ev = TE_FSYNC_EXIT;
-		on_fsync(t, &as, data, ts, cpu);
-	}
 }
 
 /*
@@ -852,23 +777,46 @@ static void dwait_done(struct trig *t, struct dwait_slot *s,
 	}
 }
 
-/* One scheduler event, in time order. */
-static void sev_take(struct trig *t, const struct sev *e)
+/* A scheduler half: switched out in D, or woken. */
+static void on_sched(struct trig *t, const struct tev *e)
 {
 	struct dwait_slot *s;
 
-	if (e->out) {
-		dwait_of(t, e->tid)->ts = e->ts;
+	if (e->ev == TE_SWITCH) {
+		dwait_of(t, e->pid)->ts = e->ts;
 		return;
 	}
-	s = &t->dwait[(uint32_t)e->tid % WAIT_SLOTS];
-	if (s->tid != e->tid || !s->ts || e->ts < s->ts)
+	s = &t->dwait[(uint32_t)e->pid % WAIT_SLOTS];
+	if (s->tid != e->pid || !s->ts || e->ts < s->ts)
 		return;
 	dwait_done(t, s, s->ts, e->ts, e->cpu);
 	s->ts = 0;
 }
 
-static void sev_pop(struct trig *t, struct sev *top)
+/* One half of a pair, in time order. */
+static void tev_take(struct trig *t, const struct tev *e)
+{
+	switch (e->ev) {
+	case TE_ISSUE:
+		on_issue(t, e);
+		break;
+	case TE_COMPLETE:
+		on_complete(t, e);
+		break;
+	case TE_FSYNC_ENTER:
+	case TE_FSYNC_EXIT:
+		on_fsync(t, e);
+		break;
+	case TE_SWITCH:
+	case TE_WAKEUP:
+		on_sched(t, e);
+		break;
+	default:
+		break;
+	}
+}
+
+static void tev_pop(struct trig *t, struct tev *top)
 {
 	size_t i = 0;
 
@@ -876,7 +824,7 @@ static void sev_pop(struct trig *t, struct sev *top)
 	t->q[0] = t->q[--t->nq];
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
-		struct sev x;
+		struct tev x;
 
 		if (l < t->nq && t->q[l].ts < t->q[m].ts)
 			m = l;
@@ -891,20 +839,20 @@ static void sev_pop(struct trig *t, struct sev *top)
 	}
 }
 
-static void sev_push(struct trig *t, const struct sev *e)
+static void tev_push(struct trig *t, const struct tev *e)
 {
 	size_t i;
 
-	if (t->nq == SEV_MAX) {
-		struct sev old;
+	if (t->nq == TEV_MAX) {
+		struct tev old;
 
-		sev_pop(t, &old);
-		sev_take(t, &old);
+		tev_pop(t, &old);
+		tev_take(t, &old);
 	}
 	i = t->nq++;
 	t->q[i] = *e;
 	while (i && t->q[(i - 1) / 2].ts > t->q[i].ts) {
-		struct sev x = t->q[i];
+		struct tev x = t->q[i];
 
 		t->q[i] = t->q[(i - 1) / 2];
 		t->q[(i - 1) / 2] = x;
@@ -912,18 +860,18 @@ static void sev_push(struct trig *t, const struct sev *e)
 	}
 }
 
-/* Take the queued events every CPU has been read past. */
-static void sev_drain(struct trig *t)
+/* Take the queued halves every CPU has been read past. */
+static void tev_drain(struct trig *t)
 {
 	uint64_t mark = UINT64_MAX;
-	struct sev e;
+	struct tev e;
 
 	for (int c = 0; c < t->ncpus; c++)
 		if (t->progress[c] && t->progress[c] < mark)
 			mark = t->progress[c];
 	while (t->nq && t->q[0].ts <= mark) {
-		sev_pop(t, &e);
-		sev_take(t, &e);
+		tev_pop(t, &e);
+		tev_take(t, &e);
 	}
 }
 
@@ -936,70 +884,92 @@ void trig_progress(struct trig *t, int cpu, uint64_t ts)
 		t->progress[cpu] = ts;
 	if (cpu >= t->ncpus)
 		t->ncpus = cpu + 1;
-	sev_drain(t);
+	tev_drain(t);
 	pthread_mutex_unlock(&t->lock);
 }
 
-/* sched_switch out in D, and wake-ups: queued for time order. */
-static void on_sched(struct trig *t, const struct trig_id *id,
-		     const uint8_t *data, uint64_t ts, int cpu)
+/*
+ * The half of a pair @data is, its fields read into @e; false when it is
+ * none to follow (a raw call other than fsync and fdatasync, iorec's own
+ * calls, a switch-out not in D, a kernel task).
+ */
+static bool tev_of(const struct trig *t, const struct trig_id *id,
+		   const uint8_t *data, struct tev *e)
 {
-	struct sev e = { .ts = ts, .cpu = cpu, .out = id->ev == TE_SWITCH };
+	int i;
 
-	if (e.out) {
-		e.tid = (int)field_s(data, &t->prev_pid);
+	e->ev = id->ev;
+	e->pid = (int)field_s(data, &t->pid);
+	switch (id->ev) {
+	case TE_ISSUE:
+		e->dev = (uint32_t)field_u(data, &t->dev);
+		e->sector = field_u(data, &t->sector);
+		return true;
+	case TE_COMPLETE:
+		e->dev = (uint32_t)field_u(data, &t->cdev);
+		e->sector = field_u(data, &t->csector);
+		e->bytes = field_u(data, &t->nr_sector) * 512;
+		return true;
+	case TE_RAW_ENTER:
+	case TE_RAW_EXIT:
+		for (i = 0; i < t->nraw; i++)
+			if (t->raw_nr[i] == (long)field_s(data, &t->raw_id))
+				break;
+		if (i == t->nraw)
+			return false;
+		e->call = t->raw_call[i];
+		e->ev = id->ev == TE_RAW_ENTER ? TE_FSYNC_ENTER : TE_FSYNC_EXIT;
+		if (e->ev == TE_FSYNC_ENTER)
+			e->fd = (int)field_s(data, &t->raw_fd);
+		break;
+	case TE_FSYNC_ENTER:
+		e->fd = (int)field_s(data, &t->fd);
+		/* fall through */
+	case TE_FSYNC_EXIT:
+		e->call = id->call;
+		break;
+	case TE_SWITCH:
 		if ((field_u(data, &t->prev_state) & 0xff) !=
 		    TASK_UNINTERRUPTIBLE)
-			return;
-	} else {
-		e.tid = (int)field_s(data, &t->wake_pid);
+			return false;
+		e->pid = (int)field_s(data, &t->prev_pid);
+		return e->pid > 0 && e->pid != t->self_pid;
+	case TE_WAKEUP:
+		e->pid = (int)field_s(data, &t->wake_pid);
+		return e->pid > 0 && e->pid != t->self_pid;
+	default:
+		return false;
 	}
-	if (e.tid <= 0 || e.tid == t->self_pid)
-		return;
-	sev_push(t, &e);
+	/* a call: not iorec's own */
+	return e->pid != t->self_pid &&
+	       e->pid != __atomic_load_n(&t->writer_tid, __ATOMIC_RELAXED);
 }
 
 void trig_event(struct trig *t, const void *data, uint64_t ts, int cpu)
 {
+	struct tev e = { .ts = ts, .cpu = cpu };
 	uint16_t type;
 	int i;
 
 	memcpy(&type, data, 2);
 	if (!(t->is_id[type / 8] & (1u << (type % 8))))
 		return;		/* most events: one load */
-	for (i = 0; i < t->nids; i++) {
-		if (t->ids[i].id != type)
-			continue;
-		if ((t->ids[i].ev == TE_RAW_ENTER ||
-		     t->ids[i].ev == TE_RAW_EXIT) && !raw_wanted(t, data))
-			return;		/* most raw events: no lock */
+	for (i = 0; i < t->nids; i++)
+		if (t->ids[i].id == type)
+			break;
+	if (i == t->nids)
+		return;
+	if (t->ids[i].ev == TE_THROTTLE) {
 		pthread_mutex_lock(&t->lock);
-		switch (t->ids[i].ev) {
-		case TE_ISSUE:
-			on_issue(t, data, ts, cpu);
-			break;
-		case TE_COMPLETE:
-			on_complete(t, data, ts, cpu);
-			break;
-		case TE_FSYNC_ENTER:
-		case TE_FSYNC_EXIT:
-			on_fsync(t, &t->ids[i], data, ts, cpu);
-			break;
-		case TE_THROTTLE:
-			on_throttle(t, data, ts, cpu);
-			break;
-		case TE_RAW_ENTER:
-		case TE_RAW_EXIT:
-			on_raw(t, &t->ids[i], data, ts, cpu);
-			break;
-		case TE_SWITCH:
-		case TE_WAKEUP:
-			on_sched(t, &t->ids[i], data, ts, cpu);
-			break;
-		}
+		on_throttle(t, data, ts, cpu);
 		pthread_mutex_unlock(&t->lock);
 		return;
 	}
+	if (!tev_of(t, &t->ids[i], data, &e))
+		return;		/* most raw events: no lock */
+	pthread_mutex_lock(&t->lock);
+	tev_push(t, &e);
+	pthread_mutex_unlock(&t->lock);
 }
 
 void trig_lost(struct trig *t, uint64_t ts, int cpu)

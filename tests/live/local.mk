@@ -10,7 +10,7 @@ LIVE_TESTS = \
 	tests/live/record-enospc.sh \
 	tests/live/record-flight.sh \
 	tests/live/record-blackbox.sh \
-	tests/live/record-blackbox-iowait.sh \
+	tests/live/record-blackbox-iowait.sh tests/live/record-blackbox-d2c.sh \
 	tests/live/blackbox-service.sh \
 	tests/live/record-rotate.sh \
 	tests/live/record-rotate-set.sh \

@@ -23,36 +23,47 @@
 /* ------------------------------------------------------------------ */
 /* pages */
 
-int tracedat_page_parse(const struct tracedat_reader *r, const uint8_t *page,
-			uint32_t len, struct tracedat_page *pg)
+int tracedat_page_header(const uint8_t *page, uint32_t len,
+			 unsigned int long_size, bool big_endian,
+			 struct tracedat_page *pg)
 {
-	uint32_t hs = r->info.page_header_size, cs = r->commit_size;
+	uint32_t hs = 8 + long_size;
 	uint64_t commit;
 	uint32_t size;
 
-	if (len < hs)
+	if ((long_size != 4 && long_size != 8) || len < hs)
 		return -TRACEDAT_E_BAD_PAGE;
-	pg->ts = td_get64(page, r->be);
-	commit = cs == 8 ? td_get64(page + 8, r->be) : td_get32(page + 8, r->be);
+	pg->ts = td_get64(page, big_endian);
+	commit = long_size == 8 ? td_get64(page + 8, big_endian) :
+				  td_get32(page + 8, big_endian);
 	size = (uint32_t)commit & TRACEDAT_COMMIT_MASK;
-	if (size > len - hs)
-		return -TRACEDAT_E_BAD_PAGE;
 	pg->commit = size;
 	pg->lost = 0;
-	if (commit & TRACEDAT_MISSED_EVENTS) {
-		if (commit & TRACEDAT_MISSED_STORED) {
-			/* the count follows the events */
-			if (cs > len - hs - size)
-				return -TRACEDAT_E_BAD_PAGE;
-			pg->lost = cs == 8 ? (int64_t)td_get64(page + hs + size, r->be) :
-				   (int64_t)td_get32(page + hs + size, r->be);
-			if (pg->lost < 0)
-				pg->lost = INT64_MAX;
-		} else {
-			pg->lost = -1;
-		}
-	}
+	pg->count_bytes = 0;
+	if (size > len - hs)
+		return -TRACEDAT_E_BAD_PAGE;
+	if (!(commit & TRACEDAT_MISSED_EVENTS))
+		return 0;
+	pg->lost = -1;
+	if (!(commit & TRACEDAT_MISSED_STORED))
+		return 0;
+	/* the count follows the events */
+	if (long_size > len - hs - size)
+		return 1;
+	pg->lost = long_size == 8 ?
+		   (int64_t)td_get64(page + hs + size, big_endian) :
+		   (int64_t)td_get32(page + hs + size, big_endian);
+	if (pg->lost < 0)
+		pg->lost = INT64_MAX;
+	pg->count_bytes = long_size;
 	return 0;
+}
+
+int tracedat_page_parse(const struct tracedat_reader *r, const uint8_t *page,
+			uint32_t len, struct tracedat_page *pg)
+{
+	return tracedat_page_header(page, len, r->commit_size, r->be, pg) ?
+	       -TRACEDAT_E_BAD_PAGE : 0;
 }
 
 struct tracedat_stream *tracedat_stream_open(struct tracedat_reader *r,

@@ -402,6 +402,8 @@ struct tracedat_page {
 	uint64_t offset;	/* file offset of the page, or (zstd) of the
 				 * header of the chunk that holds it */
 	uint64_t index;		/* page number in this CPU's stream, from 0 */
+	uint32_t count_bytes;	/* bytes of the lost count stored after the
+				 * events: 0, or the kernel's long */
 };
 
 struct tracedat_stream_stats {
@@ -447,6 +449,21 @@ uint32_t tracedat_stream_cpu(const struct tracedat_stream *s);
 
 /* Close a stream (the reader stays open).  Accepts NULL. */
 void tracedat_stream_close(struct tracedat_stream *s);
+
+/*
+ * tracedat_page_header - the header of one ring-buffer page (sub-buffer)
+ * of @len bytes whose commit field is @long_size (4 or 8) bytes long:
+ * pg's ts, commit (bytes of events after the header), lost (0; the count
+ * the kernel stored after the events; -1 flagged without one) and
+ * count_bytes.  The one decoder of the page header, for every reader of
+ * pages (trace.dat streams, .iorec chunks, the redaction's scrub).
+ * Returns 0; 1 when a count is flagged as stored but lies past the page
+ * (lost -1); -TRACEDAT_E_BAD_PAGE when the events run past the page
+ * (commit then holds the size the page claims).
+ */
+int tracedat_page_header(const uint8_t *page, uint32_t len,
+			 unsigned int long_size, bool big_endian,
+			 struct tracedat_page *pg);
 
 /*
  * Parse a page header with the reader's layout (page_header_size,

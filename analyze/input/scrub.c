@@ -149,11 +149,6 @@ static uint32_t get32(const struct scrub *s, const uint8_t *p)
 	return (uint32_t)ftrace_num(p, 4, s->big_endian);
 }
 
-static uint64_t get_long(const struct scrub *s, const uint8_t *p)
-{
-	return ftrace_num(p, s->long_size, s->big_endian);
-}
-
 /* Hand one string of room cap at p to fn, then zero what follows its NUL. */
 static void one_string(const struct tep_event *ev, const char *field,
 		       char *p, size_t cap, scrub_fn fn, void *arg)
@@ -331,23 +326,23 @@ long scrub_pages(struct scrub *s, uint8_t *pages, size_t n, scrub_fn fn,
 			       n, s->subbuf);
 	for (i = 0; i < n / s->subbuf; i++) {
 		uint8_t *page = pages + i * s->subbuf;
-		uint64_t commit = get_long(s, page + 8);
-		size_t size = (size_t)(commit & TRACEDAT_COMMIT_MASK), keep;
+		struct tracedat_page pg;
+		size_t size, keep;
 
-		if (size + hdr > s->subbuf)
+		if (tracedat_page_header(page, s->subbuf,
+					 (unsigned int)s->long_size,
+					 s->big_endian, &pg) < 0)
 			return an_fail(err, AN_E_FORMAT,
-				       "page %zu claims %zu bytes of data in a %u-byte sub-buffer",
-				       i, size, s->subbuf);
+				       "page %zu claims %u bytes of data in a %u-byte sub-buffer",
+				       i, pg.commit, s->subbuf);
+		size = pg.commit;
 		if (!ftrace_page_events_ok(page + hdr, size, s->big_endian))
 			return an_fail(err, AN_E_FORMAT,
 				       "page %zu has an event that runs past its data",
 				       i);
 		unknown += one_page(s, page + hdr, size, fn, arg);
 		/* the lost-events count the kernel stores after the data */
-		keep = hdr + size;
-		if ((commit & TRACEDAT_MISSED_STORED) &&
-		    keep + (size_t)s->long_size <= s->subbuf)
-			keep += (size_t)s->long_size;
+		keep = hdr + size + pg.count_bytes;
 		memset(page + keep, 0, s->subbuf - keep);
 	}
 	return unknown;

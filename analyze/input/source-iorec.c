@@ -753,11 +753,6 @@ int source_iorec_load(struct source *src, struct an_err *e)
 /* ------------------------------------------------------------------ */
 /* Pass 2: .iorec cursors */
 
-static uint64_t read_long(struct source *src, const uint8_t *p)
-{
-	return ftrace_num(p, src->info.long_size, src->info.big_endian);
-}
-
 /* Load the next DATA chunk of cur into its buffer.  false: none left. */
 static bool cursor_load_chunk(struct source *src, struct cursor *cur)
 {
@@ -832,8 +827,10 @@ bool source_iorec_load_page(struct source *src, struct cursor *cur)
 	int hdr = 8 + src->info.long_size;
 
 	for (;;) {
-		uint64_t commit, size;
+		struct tracedat_page pg;
+		uint64_t size;
 		uint8_t *page;
+		int rc;
 
 		if (cur->page >= cur->npages) {
 			if (!cursor_load_chunk(src, cur))
@@ -842,9 +839,11 @@ bool source_iorec_load_page(struct source *src, struct cursor *cur)
 		}
 		page = cur->buf + (size_t)cur->page * cur->subbuf;
 		cur->page++;
-		commit = read_long(src, page + 8);
-		size = commit & TRACEDAT_COMMIT_MASK;
-		if (size + hdr > cur->subbuf) {
+		rc = tracedat_page_header(page, cur->subbuf,
+					  (unsigned int)src->info.long_size,
+					  src->info.big_endian, &pg);
+		size = pg.commit;
+		if (rc < 0) {
 			source_warn(src, "%s: data chunk at offset %llu (cpu %d): page %u claims %llu bytes of data in a %u-byte sub-buffer; page skipped",
 				      src->path,
 				      (unsigned long long)cur->chunk_offset,
@@ -853,15 +852,8 @@ bool source_iorec_load_page(struct source *src, struct cursor *cur)
 			cur->pending_missed = -1;
 			continue;
 		}
-		if (commit & TRACEDAT_MISSED_EVENTS) {
-			long long n = -1;
-
-			if ((commit & TRACEDAT_MISSED_STORED) &&
-			    size + hdr + src->info.long_size <= cur->subbuf)
-				n = (long long)read_long(src,
-							 page + hdr + size);
-			source_page_lost(src, cur, n);
-		}
+		if (pg.lost)
+			source_page_lost(src, cur, pg.lost);
 		if (!size)
 			continue;
 		/* guard: kbuffer trusts the events' lengths */

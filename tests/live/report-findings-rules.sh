@@ -58,9 +58,9 @@ finding card "one('small-scattered-writes', device='$CARDNAME')" \
 	"no small-scattered-writes on the card $CARDNAME"
 finding card "one('small-scattered-writes', device='$CARDNAME', process='cardwriter', file='$CARD_MNT/data')" \
 	"the card's slow writes are not cardwriter's on $CARD_MNT/data"
-finding card "(x := one('fsync', process='cardwriter', device='$CARDNAME', file='$CARD_MNT/data')) and x['numbers']['fsync_calls'] == 30 and x" \
+finding card "(x := one('fsync', process='cardwriter', device='$CARDNAME', file='$CARD_MNT/data')) and x['evidence']['fsyncs'] == 30 and x" \
 	"no fsync finding of cardwriter's 30 fdatasyncs on $CARD_MNT/data on $CARDNAME"
-finding card "(x := one('flash-wear', device='$CARDNAME', process='cardwriter', file='$CARD_MNT/data')) and abs(x['numbers']['bytes_per_day'] - x['numbers']['write_bytes'] * 86400 / x['numbers']['seconds']) < 0.01 * x['numbers']['bytes_per_day'] and x['numbers']['small_sync_share'] > 0.5 and x" \
+finding card "(x := one('flash-wear', device='$CARDNAME', process='cardwriter', file='$CARD_MNT/data')) and abs(x['numbers']['bytes_per_day'] - x['evidence']['write_bytes'] * 86400 / x['numbers']['seconds']) < 0.01 * x['numbers']['bytes_per_day'] and x['numbers']['small_sync_share'] > 0.5 and x" \
 	"no flash wear of the card naming cardwriter and $CARD_MNT/data"
 
 # 2. a cold read from the card, with the iowait profile
@@ -73,7 +73,7 @@ with open(sys.argv[1], "rb", buffering=0) as f:
     while f.read(131072):
         pass' "$CARD_MNT/cold" || fail "iorec -- coldreader failed"
 findings cold
-finding cold "(x := one('read-misses', process='coldreader', file='$CARD_MNT/cold')) and x['numbers']['device_read_bytes'] >= 7 << 20 and x" \
+finding cold "(x := one('read-misses', process='coldreader', file='$CARD_MNT/cold')) and x['evidence']['block.read_bytes'] >= 7 << 20 and x" \
 	"no read misses of coldreader on $CARD_MNT/cold (8 MiB evicted)"
 finding cold "one('iowait', process='coldreader', device='$CARDNAME')" \
 	"no iowait finding for coldreader on $CARDNAME"
@@ -86,7 +86,7 @@ run_iorec -q -o "$T/dirty.iorec" -- "$DD" if=/dev/zero of="$LOWER_MNT/big" bs=1M
 	fail "iorec -- dd failed"
 restore_dirty_sysctls
 findings dirty
-finding dirty "(x := one('dirty-throttling', process='dd', sysctl='vm.dirty_bytes=8388608')) and x['numbers']['paused_ns'] > 0 and x" \
+finding dirty "(x := one('dirty-throttling', process='dd', sysctl='vm.dirty_bytes=8388608')) and x['evidence']['paused_ns'] > 0 and x" \
 	"no dirty-throttling of dd naming vm.dirty_bytes=8388608"
 
 # 4. write amplification from data=journal

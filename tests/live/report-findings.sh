@@ -61,7 +61,7 @@ case $fsync in *"$MNT"*" on $LOOPNAME;"*) ;;
 # the flushes on the loop device, from its mount with barriers on
 flush=$(py "$T/a1.json" "[f for f in j['findings'] if f['rule'] == 'flushes' and f['entities'][0]['name'] == '$LOOPNAME'][0]") ||
 	{ cat "$T/a1.txt" >&2; fail "no flush finding for $LOOPNAME"; }
-n=$(py "$T/a1.json" "int([f for f in j['findings'] if f['rule'] == 'flushes' and f['entities'][0]['name'] == '$LOOPNAME'][0]['numbers']['flushes'])")
+n=$(py "$T/a1.json" "int([f for f in j['findings'] if f['rule'] == 'flushes' and f['entities'][0]['name'] == '$LOOPNAME'][0]['evidence']['flushes'])")
 log "flushes on $LOOPNAME: $n for $COMMITS commits"
 [ "$n" -ge "$COMMITS" ] || fail "the flush finding counts $n flushes for $COMMITS commits"
 case $flush in *"$MNT (ext4) is mounted with barriers on"*) ;;

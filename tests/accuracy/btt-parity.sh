@@ -211,25 +211,30 @@ nseeks, mean, median, mode, nmode = (int(seek.group(1)), float(seek.group(2)),
                                      int(seek.group(5)))
 first = cap["first_d"] or 0
 check("btt: D2D seeks", sk["seeks"] + 1, nseeks)
-# within btt's rounding and 0.5%: btt's sum came out 48 sectors of 30.1 M
-# beyond its rounding in one CI run, and 64,905 (0.2%) in another, with
-# every count equal (btt/seek.c's seek_dist() is the recomputation's
-# definition; the sum depends on the order of the D events, which the
-# capture and the recording may give differently: below)
+# The seeks depend on the order of the D events, and two tracers stamping
+# two CPUs' requests a few microseconds apart may put a pair the other way
+# (one such pair of 8 KiB random reads 64 MiB apart moves the sum by
+# 310,896 sectors, 1%).  The recomputation of the recording's events says
+# how much swapping every such pair would move the sum and the count of
+# zeros (swap_sum, swap_zero): that is allowed, beyond btt's rounding (a
+# mean with one decimal) and 0.5% (btt's sum came out 64,905 sectors,
+# 0.2%, beyond its rounding in one CI run with every count equal).
+log("D events of two CPUs within 50 us of each other: %d pairs, whose "
+    "swaps would move the seek sum by %d sectors and the zeros by %d" % (
+        ev["swap_pairs"], ev["swap_sum"], ev["swap_zero"]))
 check("btt: D2D seek sum (sectors)", sk["sum_sectors"] + first, mean * nseeks,
-      0.05 * nseeks + 0.005 * mean * nseeks)
+      0.05 * nseeks + 0.005 * mean * nseeks + ev["swap_sum"])
 if mode == 0:
-    check("btt: D2D seeks of 0 (its mode)", sk["sequential"] + (first == 0), nmode)
+    check("btt: D2D seeks of 0 (its mode)", sk["sequential"] + (first == 0), nmode,
+          ev["swap_zero"])
 # the capture's events by the same recomputation: the counts are the
-# kernel's; the seeks depend on the order of the D events, which two
-# tracers stamping two CPUs' requests a few microseconds apart may put
-# the other way (a CI run here: 30,128,960 against 30,128,944 sectors)
+# kernel's, the seeks within the same slack for the order
 for k in ("bios", "merged", "inserted", "seeks", "q2q_n"):
     check("capture recomputed: " + k, ev[k], cap[k])
 check("capture recomputed: seek_sum", ev["seek_sum"], cap["seek_sum"],
-      0.005 * cap["seek_sum"])
+      0.005 * cap["seek_sum"] + ev["swap_sum"])
 check("capture recomputed: seek_zero", ev["seek_zero"], cap["seek_zero"],
-      2 + 0.01 * cap["seeks"])
+      2 + 0.01 * cap["seeks"] + ev["swap_zero"])
 if bad:
     sys.exit("%d disagreements: %s" % (len(bad), "; ".join(bad)))
 PY

@@ -19,10 +19,22 @@ Prints one JSON object:
                              turn (the first request has none; first_d
                              is its sector, btt's distance for it)
   requests, d2c_req_ns       completed requests with data and their D2C
+  swap_pairs, swap_sum, swap_zero
+                             consecutive D events of two CPUs less than
+                             SWAP_NS apart (two tracers stamping the same
+                             tracepoint may put such a pair the other
+                             way), and how much seek_sum and seek_zero
+                             would change, summed, if each pair were
+                             swapped: the slack a comparison of seeks
+                             between two tracers must allow (only the
+                             dump carries CPUs: 0 for blkparse text)
 """
 import json
 import re
 import sys
+
+SWAP_NS = 50000		# an interrupt between the two tracers' probes
+
 
 
 def events_from_dump(path, dev):
@@ -40,7 +52,7 @@ def events_from_dump(path, dev):
         kv = e["fields"]	# dump --json --raw: typed values
         if int(kv["dev"]) != dev:
             continue
-        yield a, e["ts_ns"], int(kv["sector"]), int(kv["nr_sector"])
+        yield a, e["ts_ns"], int(kv["sector"]), int(kv["nr_sector"]), e["cpu"]
 
 
 def events_from_blkparse(path):
@@ -50,7 +62,35 @@ def events_from_blkparse(path):
             m = line.match(ln.strip())
             if m:
                 a, s, ns, sec, nr = m.groups()
-                yield a, int(s) * 10**9 + int(ns), int(sec), int(nr)
+                yield a, int(s) * 10**9 + int(ns), int(sec), int(nr), None
+
+
+def seek(prev, cur):
+    """btt's D2D distance from request prev to request cur."""
+    (ls, le), (s, e) = prev, cur
+    if ls <= s <= le or ls <= e <= le:
+        return 0
+    return s - le if s > le else s - ls
+
+
+def swap_slack(issued):
+    """Pairs of consecutive requests issued on two CPUs within SWAP_NS,
+    and the change of the seek sum and of the zero count swapping each
+    would make (the seeks around the pair recomputed both ways)."""
+    pairs = dsum = dzero = 0
+    for i in range(len(issued) - 1):
+        (t0, c0, *_), (t1, c1, *_) = issued[i], issued[i + 1]
+        if c0 is None or c0 == c1 or t1 - t0 >= SWAP_NS:
+            continue
+        seg = [x[2:] for x in issued[max(i - 1, 0):i + 3]]
+        k = 1 if i > 0 else 0       # the pair's place in seg
+        alt = seg[:k] + [seg[k + 1], seg[k]] + seg[k + 2:]
+        ds = [seek(a, b) for a, b in zip(seg, seg[1:])]
+        da = [seek(a, b) for a, b in zip(alt, alt[1:])]
+        pairs += 1
+        dsum += abs(sum(map(abs, da)) - sum(map(abs, ds)))
+        dzero += abs(da.count(0) - ds.count(0))
+    return pairs, dsum, dzero
 
 
 def btt(events):
@@ -62,7 +102,8 @@ def btt(events):
     last_q = None
     last = None         # (start, end) of the previous request issued
     dists = []
-    for a, t, s, n in events:
+    issued = []         # (t, cpu, start, end) of every request issued
+    for a, t, s, n, cpu in events:
         e = s + n
         if n == 0 and a != "Q":
             continue    # flushes and empty completions carry no data
@@ -86,13 +127,7 @@ def btt(events):
                 if last is None:
                     r["first_d"] = s
                 else:
-                    ls, le = last
-                    if ls <= s <= le or ls <= e <= le:
-                        d = 0
-                    elif s > le:
-                        d = s - le
-                    else:
-                        d = s - ls
+                    d = seek(last, (s, e))
                     r["seeks"] += 1
                     r["seek_sum"] += abs(d)
                     r["seek_zero"] += d == 0
@@ -100,6 +135,7 @@ def btt(events):
                     r["seek_bwd"] += d < 0
                     dists.append(abs(d))
                 last = (s, e)
+                issued.append((t, cpu, s, e))
             for b in pending:
                 if b["d"] is not None or not (s <= b["s"] and b["e"] <= e):
                     continue
@@ -127,6 +163,7 @@ def btt(events):
                     r["q2i_ns"] += b["i"] - b["q"]
                     r["i2d_ns"] += b["d"] - b["i"]
             pending = [b for b in pending if b not in done]
+    r["swap_pairs"], r["swap_sum"], r["swap_zero"] = swap_slack(issued)
     dists.sort()
     r["seek_median"] = dists[len(dists) // 2] if dists else 0
     return r

@@ -29,8 +29,9 @@ static const char usage_text[] =
 "                          then the window as a new DIR/iorec-TIME-WHY.iorec, and\n"
 "                          goes on recording\n"
 "      --snapshot          ask the running black box for a snapshot; prints its file\n"
-"      --trigger COND      take a snapshot when COND holds: d2c>TIME (a block\n"
-"                          request's device time), fsync>TIME (fsync/fdatasync),\n"
+"      --trigger COND      take a snapshot when COND holds: d2c>TIME[@DEV] (a block\n"
+"                          request's device time, on DEV only: mmcblk0),\n"
+"                          fsync>TIME (fsync/fdatasync),\n"
 "                          throttle>TIME (dirty-page throttling pause),\n"
 "                          iowait>TIME[/WINDOW] (a process's D-state time in\n"
 "                          WINDOW, default 10s; adds the profile iowait), lost\n"
@@ -149,7 +150,7 @@ static int parse_triggers(const char *arg)
 	for (tok = strtok_r(list, ", ", &save); tok && !ret;
 	     tok = strtok_r(NULL, ", ", &save))
 		if (strcmp(tok, "none") && trig_parse(env.trig, tok) < 0)
-			ret = usage_error("invalid trigger '%s' (d2c>200ms, fsync>500ms, throttle>1s, iowait>2s/10s or lost; at most 8)",
+			ret = usage_error("invalid trigger '%s' (d2c>200ms, d2c>200ms@DEV with DEV a block device of /sys/class/block, fsync>500ms, throttle>1s, iowait>2s/10s or lost; at most 8)",
 					  tok);
 	free(list);
 	return ret;

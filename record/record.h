@@ -572,12 +572,14 @@ struct trig_cond {
 	enum trig_kind kind;
 	uint64_t thresh_ns;	/* fires above it (0 for lost) */
 	uint64_t window_ns;	/* iowait: over this long (default 10 s) */
-	char text[32];		/* as given: "fsync>500ms" */
+	uint32_t dev;		/* d2c@DEV: only this device (the block
+				   events' major << 20 | minor), 0: any */
+	char text[48];		/* as given: "fsync>500ms" */
 };
 
 /* What fired: the first firing since the last trig_take(). */
 struct trig_fire {
-	char cond[32];		/* the condition's text */
+	char cond[48];		/* the condition's text */
 	uint64_t ts;		/* trace time of the request or call start */
 	uint64_t value_ns;	/* the time measured (0 for lost) */
 	int pid;		/* who issued it (0: unknown) */

@@ -26,6 +26,7 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -178,6 +179,42 @@ void trig_free(struct trig *t)
 	free(t);
 }
 
+/*
+ * The block device NAME (mmcblk0, /dev/loop3) as its request events carry
+ * it (major << 20 | minor), from /sys/class/block/NAME/dev; a partition
+ * (mmcblk0p2) is its disk, whose requests they are.  -1: no such device.
+ */
+static int block_dev_of(const char *name, uint32_t *dev)
+{
+	char path[300], buf[32];
+	unsigned int maj, min;
+	ssize_t n;
+	int fd;
+
+	if (!strncmp(name, "/dev/", 5))
+		name += 5;
+	if (!*name || strchr(name, '/') || strlen(name) > 255)
+		return -1;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
+	if (access(path, F_OK) == 0)
+		snprintf(path, sizeof(path), "/sys/class/block/%s/../dev", name);
+	else
+		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	buf[n] = 0;
+	if (sscanf(buf, "%u:%u", &maj, &min) != 2 || maj >= 4096 ||
+	    min >= (1u << 20))
+		return -1;
+	*dev = maj << 20 | min;
+	return 0;
+}
+
 int trig_parse(struct trig *t, const char *s)
 {
 	struct trig_cond *c;
@@ -225,10 +262,21 @@ int trig_parse(struct trig *t, const char *s)
 		}
 		if (ns <= 0 || (uint64_t)ns >= c->window_ns)
 			return -1;
+	} else if (k == TRIG_D2C && strchr(gt + 1, '@')) {
+		/* d2c>TIME@DEV: only requests of that block device */
+		const char *at = strchr(gt + 1, '@');
+		char v[32];
+
+		if ((size_t)(at - gt - 1) >= sizeof(v) ||
+		    block_dev_of(at + 1, &c->dev) < 0)
+			return -1;
+		memcpy(v, gt + 1, (size_t)(at - gt - 1));
+		v[at - gt - 1] = 0;
+		ns = parse_duration(v);
 	} else {
 		ns = parse_duration(gt + 1);
 	}
-	if (ns <= 0)
+	if (ns <= 0 || strlen(s) >= sizeof(c->text))
 		return -1;
 	c->kind = (enum trig_kind)k;
 	c->thresh_ns = (uint64_t)ns;
@@ -515,14 +563,18 @@ static int64_t field_s(const uint8_t *data, const struct trig_field *f)
 	return (int64_t)v;
 }
 
+/* The first condition of kind k that value_ns (on block device dev, 0:
+ * none) meets. */
 static const struct trig_cond *cond_of(const struct trig *t,
-				       enum trig_kind k, uint64_t value_ns)
+				       enum trig_kind k, uint64_t value_ns,
+				       uint32_t dev)
 {
 	int i;
 
 	for (i = 0; i < t->ncond; i++)
 		if (t->cond[i].kind == k && (k == TRIG_LOST ||
-		    value_ns > t->cond[i].thresh_ns))
+		    value_ns > t->cond[i].thresh_ns) &&
+		    (!t->cond[i].dev || t->cond[i].dev == dev))
 			return &t->cond[i];
 	return NULL;
 }
@@ -561,7 +613,7 @@ static void d2c_done(struct trig *t, uint32_t dev, uint64_t sector,
 		     uint64_t bytes, uint64_t issued, uint64_t d2c, int pid,
 		     int cpu)
 {
-	const struct trig_cond *c = cond_of(t, TRIG_D2C, d2c);
+	const struct trig_cond *c = cond_of(t, TRIG_D2C, d2c, dev);
 	char detail[160];
 
 	if (!c)
@@ -606,7 +658,7 @@ static void fsync_done(struct trig *t, const struct sync_slot *s,
 		       const char *call, int pid, uint64_t start, uint64_t lat,
 		       int cpu)
 {
-	const struct trig_cond *c = cond_of(t, TRIG_FSYNC, lat);
+	const struct trig_cond *c = cond_of(t, TRIG_FSYNC, lat, 0);
 	char detail[160];
 
 	if (!c)
@@ -647,7 +699,7 @@ static void on_throttle(struct trig *t, const uint8_t *data, uint64_t ts,
 
 	if (pause_ms <= 0)
 		return;
-	c = cond_of(t, TRIG_THROTTLE, (uint64_t)pause_ms * 1000000ull);
+	c = cond_of(t, TRIG_THROTTLE, (uint64_t)pause_ms * 1000000ull, 0);
 	if (!c)
 		return;
 	snprintf(detail, sizeof(detail),
@@ -974,7 +1026,7 @@ void trig_event(struct trig *t, const void *data, uint64_t ts, int cpu)
 
 void trig_lost(struct trig *t, uint64_t ts, int cpu)
 {
-	const struct trig_cond *c = cond_of(t, TRIG_LOST, 0);
+	const struct trig_cond *c = cond_of(t, TRIG_LOST, 0, 0);
 
 	if (!c)
 		return;

@@ -29,7 +29,7 @@ enum trig_what {
 struct stats_trigger {
 	bool fired;		/* snapshot=trigger (else asked for) */
 	enum trig_what what;
-	char cond[32];		/* "fsync>300ms" */
+	char cond[48];		/* "fsync>300ms", "d2c>1s@mmcblk0" */
 	uint64_t snap_ts;	/* snapshot_mono_ns: when it was taken */
 	uint64_t ts, value_ns;	/* what fired: its start and time (ns) */
 	int pid, cpu;

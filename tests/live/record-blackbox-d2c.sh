@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # record-blackbox-d2c.sh - the black box's d2c trigger: on an emulated SD
 # card of 20 IOPS, direct writes of 64 KiB (each one request that waits
-# for the card) take more than the 30 ms of 'd2c>30ms' on the device, and
-# the first request of the card (every one is that slow) fires a snapshot
+# for the card) take more than the 30 ms of 'd2c>30ms@CARD' (the card
+# only: a request of the loop device below it, or of the machine's own
+# disk, that is slow now and then, must not fire), and the first request
+# of the card (every one is that slow) fires a snapshot
 # (-d2c.iorec) whose header names that
 # request (device, sector, size, issue time, device time), held to the
 # views of the snapshot:
@@ -20,13 +22,21 @@ need_cmd python3
 
 make_card_ext4 20 64
 CARD_DEVT=$LOOP_DEVT
+COND="d2c>30ms@$LOOPNAME"
+
+# a device that does not exist: one line naming it, exit 2
+rc=0
+"$IOREC" --snapshot-dir "$T" --trigger 'd2c>30ms@nosuchdev' -q >"$T/bad.out" 2>&1 || rc=$?
+assert_eq "exit status with d2c>30ms@nosuchdev" 2 "$rc"
+[ "$(wc -l <"$T/bad.out")" = 1 ] && grep -q "invalid trigger 'd2c>30ms@nosuchdev'.*/sys/class/block" "$T/bad.out" ||
+	{ cat "$T/bad.out" >&2; fail "d2c>30ms@nosuchdev: not one line naming the trigger and where devices are"; }
 SNAPS=$T/snaps
 mkdir "$SNAPS"
 mkdir -p "$T/bin2"
 cp "$(command -v dd)" "$T/bin2/bbdirect"
 
 env --default-signal=INT "$IOREC" --snapshot-dir "$SNAPS" --pid-file "$T/pid" \
-	-F 64M --trigger 'd2c>30ms' --post 1 --cooldown 0 --keep 20 -q \
+	-F 64M --trigger "$COND" --post 1 --cooldown 0 --keep 20 -q \
 	2>"$T/bb.err" &
 BB=$!
 track_pid "$BB"
@@ -59,16 +69,16 @@ cp "$snap" "$T/s.iorec"
 
 info_to "$T/s.iorec" "$T/s.info"
 assert_complete "$T/s.info"
-assert_grep '^ *trigger: +d2c>30ms$' "$T/s.info" "ioreport info of the snapshot"
+assert_grep "^ *trigger: +$COND\$" "$T/s.info" "ioreport info of the snapshot"
 "$IOREPORT" findings --json "$T/s.iorec" >"$T/findings.json" || fail "ioreport findings --json failed"
 "$IOREPORT" slow --json --top 100000 "$T/s.iorec" >"$T/slow.json" || fail "ioreport slow --json failed"
 "$IOREPORT" info --json "$T/s.iorec" >"$T/info.json" || fail "ioreport info --json failed"
-python3 - "$T/findings.json" "$T/slow.json" "$T/info.json" "$CARD_DEVT" "$wpid" <<'EOF' || fail "the d2c trigger's request disagrees with the views"
+python3 - "$T/findings.json" "$T/slow.json" "$T/info.json" "$CARD_DEVT" "$wpid" "$COND" <<'EOF' || fail "the d2c trigger's request disagrees with the views"
 import json, sys
 fj, sj, ij = (json.load(open(f)) for f in sys.argv[1:4])
-card, wpid = sys.argv[4], int(sys.argv[5])
+card, wpid, cond = sys.argv[4], int(sys.argv[5]), sys.argv[6]
 t, h = fj["trigger"], ij["header"]
-assert t and t["condition"] == "d2c>30ms", t
+assert t and t["condition"] == cond, t
 assert t["dev"] == card, "the trigger's request is on %s, the card is %s" % (t["dev"], card)
 assert t["found"], "the pass did not find the trigger's request (sector %s)" % t["sector"]
 assert t["value_ns"] == t["recorded_value_ns"] == int(h["trigger_value_ns"]), t

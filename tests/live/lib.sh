@@ -27,7 +27,18 @@ _lib_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 : "${IOREPORT:=$top_builddir/ioreport}"
 
 log() { printf '%s: %s\n' "$TEST_NAME" "$*" >&2; }
-fail() { printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2; exit 1; }
+# fail MSG: the test failed.  With KEEP_FAILED=DIR in the environment,
+# the files at the top of the test's directory (its recordings, the views'
+# JSON and text) are kept in DIR/TEST_NAME first, to read the failure.
+fail() {
+	printf '%s: FAIL: %s\n' "$TEST_NAME" "$*" >&2
+	if [ -n "${KEEP_FAILED:-}" ] && [ -d "${T:-}" ] &&
+	   mkdir -p "$KEEP_FAILED/$TEST_NAME"; then
+		find "$T" -maxdepth 1 -type f -exec cp {} "$KEEP_FAILED/$TEST_NAME/" \; 2>/dev/null
+		printf '%s: its files are kept in %s\n' "$TEST_NAME" "$KEEP_FAILED/$TEST_NAME" >&2
+	fi
+	exit 1
+}
 skip() { printf 'SKIP: %s\n' "$*"; exit 77; }
 
 # ---------------------------------------------------------------- cleanup stack

@@ -280,11 +280,18 @@ iorec_instances() {
 	return 0
 }
 
-# wait_instance PID [TIMEOUT_S]: wait until instances/iorec-PID exists.
+# wait_instance PID [TIMEOUT_S]: wait until iorec PID records: its
+# instance instances/iorec-PID exists with its events enabled and tracing
+# on.  A new instance is on before iorec turns it off to set it up, with
+# no event yet; iorec turns it on again last.  (On a busy machine setting
+# up takes longer than half a second: a workload started on the
+# instance's mere existence lost its first calls.)
 wait_instance() {
-	local pid=$1 tmo=${2:-10} i
+	local pid=$1 tmo=${2:-10} i d
+	d=$TRACEFS/instances/iorec-$pid
 	for ((i = 0; i < tmo * 20; i++)); do
-		[ -d "$TRACEFS/instances/iorec-$pid" ] && return 0
+		[ -d "$d" ] && [ "$(cat "$d/tracing_on" 2>/dev/null)" = 1 ] &&
+			[ -n "$(head -c 1 "$d/set_event" 2>/dev/null)" ] && return 0
 		kill -0 "$pid" 2>/dev/null || return 1
 		sleep 0.05
 	done

@@ -27,9 +27,12 @@
 #  - btt (blkparse + btt on the capture): counts equal (bios with Q and C,
 #    merged bios, inserted, Q2Q intervals, D2D seeks; btt counts the first
 #    request's distance from sector 0, so one more seek and its sector in
-#    the sum), the seek sum within btt's printed rounding (a mean with one
-#    decimal) and 0.5% (see below), its count of distance 0 when that is
-#    its mode; the mean
+#    the sum), its seek sum that of the capture's events within btt's
+#    printed rounding (a mean with one decimal) and 0.5%, its count of
+#    distance 0 when that is its mode; the capture's seeks exactly those
+#    of the recording's requests put in the capture's order, which may
+#    differ from the recording's only between requests issued within 1 ms
+#    (see below); the mean
 #    times within 1% + 3 us (Q2Q: + 1 us), and each phase's share of Q2C
 #    within 0.1 percentage point: what is left is the probe order above
 #    and the two clocks (ktime_get vs the ring buffer's), which advance at
@@ -140,9 +143,12 @@ python3 "$RECOMPUTE" --dump "$T/dump.json" --dev "$DEV_T" >"$T/events.json" ||
 python3 "$RECOMPUTE" --blkparse "$T/blk.txt" >"$T/capture.json" ||
 	fail "btt-recompute.py failed on the capture"
 
-python3 - "$T" "$DEVT" "$TEST_NAME" <<'PY' || fail "ioreport's btt numbers disagree (above)"
-import json, re, sys
-T, devt, test = sys.argv[1:4]
+python3 - "$T" "$DEVT" "$TEST_NAME" "$RECOMPUTE" <<'PY' || fail "ioreport's btt numbers disagree (above)"
+import collections, importlib.util, json, re, sys
+T, devt, test, rc_path = sys.argv[1:5]
+spec = importlib.util.spec_from_file_location("recompute", rc_path)
+recompute = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(recompute)
 bad = []
 
 def log(msg):
@@ -211,30 +217,44 @@ nseeks, mean, median, mode, nmode = (int(seek.group(1)), float(seek.group(2)),
                                      int(seek.group(5)))
 first = cap["first_d"] or 0
 check("btt: D2D seeks", sk["seeks"] + 1, nseeks)
+# btt and the capture recomputed: one order of the D events (blkparse's),
+# so the sum within btt's rounding (a mean with one decimal) and 0.5%
+check("btt: D2D seek sum (sectors)", cap["seek_sum"] + first, mean * nseeks,
+      0.05 * nseeks + 0.005 * mean * nseeks)
+if mode == 0:
+    check("btt: D2D seeks of 0 (its mode)", cap["seek_zero"] + (first == 0), nmode)
+# the capture's events by the same recomputation: the counts are the
+# kernel's, exactly
+for k in ("bios", "merged", "inserted", "seeks", "q2q_n"):
+    check("capture recomputed: " + k, ev[k], cap[k])
 # The seeks depend on the order of the D events, and two tracers stamping
 # two CPUs' requests a few microseconds apart may put a pair the other way
 # (one such pair of 8 KiB random reads 64 MiB apart moves the sum by
-# 310,896 sectors, 1%).  The recomputation of the recording's events says
-# how much swapping every such pair would move the sum and the count of
-# zeros (swap_sum, swap_zero): that is allowed, beyond btt's rounding (a
-# mean with one decimal) and 0.5% (btt's sum came out 64,905 sectors,
-# 0.2%, beyond its rounding in one CI run with every count equal).
-log("D events of two CPUs within 50 us of each other: %d pairs, whose "
-    "swaps would move the seek sum by %d sectors and the zeros by %d" % (
-        ev["swap_pairs"], ev["swap_sum"], ev["swap_zero"]))
-check("btt: D2D seek sum (sectors)", sk["sum_sectors"] + first, mean * nseeks,
-      0.05 * nseeks + 0.005 * mean * nseeks + ev["swap_sum"])
-if mode == 0:
-    check("btt: D2D seeks of 0 (its mode)", sk["sequential"] + (first == 0), nmode,
-          ev["swap_zero"])
-# the capture's events by the same recomputation: the counts are the
-# kernel's, the seeks within the same slack for the order
-for k in ("bios", "merged", "inserted", "seeks", "q2q_n"):
-    check("capture recomputed: " + k, ev[k], cap[k])
-check("capture recomputed: seek_sum", ev["seek_sum"], cap["seek_sum"],
-      0.005 * cap["seek_sum"] + ev["swap_sum"])
-check("capture recomputed: seek_zero", ev["seek_zero"], cap["seek_zero"],
-      2 + 0.01 * cap["seeks"] + ev["swap_zero"])
+# 310,896 sectors).  So the recording's requests are put in the capture's
+# order: every one of the capture's must be one of the recording's, the
+# order may only differ between requests issued close together (a step
+# back of at most 1 ms of the recording's time), and in that order the
+# recording's requests must give the capture's seeks exactly.
+pos = collections.defaultdict(collections.deque)
+for t, s, e in ev["issued"]:
+    pos[(s, e)].append(t)
+reordered = []
+for t, s, e in cap["issued"]:
+    if not pos[(s, e)]:
+        bad.append("capture: a request the recording has not (%d-%d)" % (s, e))
+        break
+    reordered.append((pos[(s, e)].popleft(), s, e))
+check("capture: requests issued, as the recording's", len(reordered), len(ev["issued"]))
+back = [a[0] - b[0] for a, b in zip(reordered, reordered[1:]) if a[0] > b[0]]
+log("the capture's order differs from the recording's in %d places, the largest step back %d ns" %
+    (len(back), max(back, default=0)))
+check("capture's order: largest step back in the recording's time (ns)",
+      max(back, default=0), 0, 1000000)
+rsum, rzero = recompute.seeks([(s, e) for _, s, e in reordered])
+check("capture recomputed: seek_sum = the recording's requests in the capture's order",
+      cap["seek_sum"], rsum)
+check("capture recomputed: seek_zero = the recording's requests in the capture's order",
+      cap["seek_zero"], rzero)
 if bad:
     sys.exit("%d disagreements: %s" % (len(bad), "; ".join(bad)))
 PY

@@ -19,22 +19,13 @@ Prints one JSON object:
                              turn (the first request has none; first_d
                              is its sector, btt's distance for it)
   requests, d2c_req_ns       completed requests with data and their D2C
-  swap_pairs, swap_sum, swap_zero
-                             consecutive D events of two CPUs less than
-                             SWAP_NS apart (two tracers stamping the same
-                             tracepoint may put such a pair the other
-                             way), and how much seek_sum and seek_zero
-                             would change, summed, if each pair were
-                             swapped: the slack a comparison of seeks
-                             between two tracers must allow (only the
-                             dump carries CPUs: 0 for blkparse text)
+  issued                     [time, start, end] of every request issued
+                             with data, in the order of the input (the
+                             order the seeks are taken in)
 """
 import json
 import re
 import sys
-
-SWAP_NS = 50000		# an interrupt between the two tracers' probes
-
 
 
 def events_from_dump(path, dev):
@@ -52,7 +43,7 @@ def events_from_dump(path, dev):
         kv = e["fields"]	# dump --json --raw: typed values
         if int(kv["dev"]) != dev:
             continue
-        yield a, e["ts_ns"], int(kv["sector"]), int(kv["nr_sector"]), e["cpu"]
+        yield a, e["ts_ns"], int(kv["sector"]), int(kv["nr_sector"])
 
 
 def events_from_blkparse(path):
@@ -62,7 +53,7 @@ def events_from_blkparse(path):
             m = line.match(ln.strip())
             if m:
                 a, s, ns, sec, nr = m.groups()
-                yield a, int(s) * 10**9 + int(ns), int(sec), int(nr), None
+                yield a, int(s) * 10**9 + int(ns), int(sec), int(nr)
 
 
 def seek(prev, cur):
@@ -73,24 +64,11 @@ def seek(prev, cur):
     return s - le if s > le else s - ls
 
 
-def swap_slack(issued):
-    """Pairs of consecutive requests issued on two CPUs within SWAP_NS,
-    and the change of the seek sum and of the zero count swapping each
-    would make (the seeks around the pair recomputed both ways)."""
-    pairs = dsum = dzero = 0
-    for i in range(len(issued) - 1):
-        (t0, c0, *_), (t1, c1, *_) = issued[i], issued[i + 1]
-        if c0 is None or c0 == c1 or t1 - t0 >= SWAP_NS:
-            continue
-        seg = [x[2:] for x in issued[max(i - 1, 0):i + 3]]
-        k = 1 if i > 0 else 0       # the pair's place in seg
-        alt = seg[:k] + [seg[k + 1], seg[k]] + seg[k + 2:]
-        ds = [seek(a, b) for a, b in zip(seg, seg[1:])]
-        da = [seek(a, b) for a, b in zip(alt, alt[1:])]
-        pairs += 1
-        dsum += abs(sum(map(abs, da)) - sum(map(abs, ds)))
-        dzero += abs(da.count(0) - ds.count(0))
-    return pairs, dsum, dzero
+def seeks(reqs):
+    """The D2D seek sum and count of zeros of requests (start, end) in
+    this order."""
+    d = [seek(a, b) for a, b in zip(reqs, reqs[1:])]
+    return sum(map(abs, d)), d.count(0)
 
 
 def btt(events):
@@ -102,8 +80,8 @@ def btt(events):
     last_q = None
     last = None         # (start, end) of the previous request issued
     dists = []
-    issued = []         # (t, cpu, start, end) of every request issued
-    for a, t, s, n, cpu in events:
+    issued = []         # [t, start, end] of every request issued
+    for a, t, s, n in events:
         e = s + n
         if n == 0 and a != "Q":
             continue    # flushes and empty completions carry no data
@@ -135,7 +113,7 @@ def btt(events):
                     r["seek_bwd"] += d < 0
                     dists.append(abs(d))
                 last = (s, e)
-                issued.append((t, cpu, s, e))
+                issued.append([t, s, e])
             for b in pending:
                 if b["d"] is not None or not (s <= b["s"] and b["e"] <= e):
                     continue
@@ -163,7 +141,7 @@ def btt(events):
                     r["q2i_ns"] += b["i"] - b["q"]
                     r["i2d_ns"] += b["d"] - b["i"]
             pending = [b for b in pending if b not in done]
-    r["swap_pairs"], r["swap_sum"], r["swap_zero"] = swap_slack(issued)
+    r["issued"] = issued
     dists.sort()
     r["seek_median"] = dists[len(dists) // 2] if dists else 0
     return r

@@ -433,11 +433,16 @@ assert_no_instances() {
 # assert_no_leftovers: no loop device of ours still attached, top-level
 # tracing_on as it was at the start.
 assert_no_leftovers() {
-	local l
+	local l i
+	# losetup -d of a device another process has open (udev probing it
+	# after the unmount, a parallel test's blkid) only marks it to go when
+	# that process closes it: give that 5 s
 	for l in "${_OUR_LOOPS[@]}"; do
-		if losetup "$l" 2>/dev/null | grep -q "$T/"; then
-			fail "loop device $l still attached"
-		fi
+		for ((i = 0; i < 100; i++)); do
+			losetup "$l" 2>/dev/null | grep -q "$T/" || break
+			sleep 0.05
+		done
+		[ "$i" -lt 100 ] || fail "loop device $l still attached 5 s after losetup -d"
 	done
 	[ -n "$_TRACING_ON_AT_START" ] || return 0
 	# Other tools may use the top level meanwhile (trace-cmd record leaves

@@ -17,6 +17,8 @@
 #define IOREC_MAX_CPUS		8192u
 #define IOREC_MIN_SUBBUF	64u
 #define IOREC_MAX_SUBBUF	(16u << 20)
+/* The header's "trigger" value: the condition as given, NUL included. */
+#define IOREC_TRIGGER_LEN	48u
 
 /* The fields of a chunk header (32 bytes on disk, iorec(5) CHUNKS). */
 struct iorec_chunk_hdr {

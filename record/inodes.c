@@ -343,9 +343,8 @@ static struct ino_mount *read_mounts(size_t *n)
 	return m;
 }
 
-/* The disk of partition ma:mi (sysfs), or 0:0 when it is none. */
-static void disk_of(unsigned int ma, unsigned int mi, unsigned int *dma,
-		    unsigned int *dmi)
+void disk_of(unsigned int ma, unsigned int mi, unsigned int *dma,
+	     unsigned int *dmi)
 {
 	char path[96], buf[32];
 	FILE *f;

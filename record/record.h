@@ -574,12 +574,12 @@ struct trig_cond {
 	uint64_t window_ns;	/* iowait: over this long (default 10 s) */
 	uint32_t dev;		/* d2c@DEV: only this device (the block
 				   events' major << 20 | minor), 0: any */
-	char text[48];		/* as given: "fsync>500ms" */
+	char text[IOREC_TRIGGER_LEN];	/* as given: "fsync>500ms" */
 };
 
 /* What fired: the first firing since the last trig_take(). */
 struct trig_fire {
-	char cond[48];		/* the condition's text */
+	char cond[IOREC_TRIGGER_LEN];	/* the condition's text */
 	uint64_t ts;		/* trace time of the request or call start */
 	uint64_t value_ns;	/* the time measured (0 for lost) */
 	int pid;		/* who issued it (0: unknown) */
@@ -649,6 +649,9 @@ uint64_t trig_fired_count(struct trig *t);
 
 struct inoset *inoset_new(void);
 void inoset_free(struct inoset *s);
+/* The disk of partition ma:mi (sysfs), or 0:0 when it is none. */
+void disk_of(unsigned int ma, unsigned int mi, unsigned int *dma,
+	     unsigned int *dmi);
 /*
  * inoset_setup - resolve the ids and the device and inode fields of the
  * events of @inst that carry an inode (ext4 fsync and writepages, page

@@ -26,7 +26,6 @@
  */
 #include "config.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,39 +185,54 @@ void trig_free(struct trig *t)
  */
 static int block_dev_of(const char *name, uint32_t *dev)
 {
-	char path[300], buf[32];
-	unsigned int maj, min;
-	ssize_t n;
-	int fd;
+	char path[300];
+	unsigned int ma, mi, dma, dmi;
+	FILE *f;
+	int n;
 
 	if (!strncmp(name, "/dev/", 5))
 		name += 5;
 	if (!*name || strchr(name, '/') || strlen(name) > 255)
 		return -1;
-	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
-	if (access(path, F_OK) == 0)
-		snprintf(path, sizeof(path), "/sys/class/block/%s/../dev", name);
-	else
-		snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
+	f = fopen(path, "re");
+	if (!f)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
+	n = fscanf(f, "%u:%u", &ma, &mi);
+	fclose(f);
+	if (n != 2)
 		return -1;
-	buf[n] = 0;
-	if (sscanf(buf, "%u:%u", &maj, &min) != 2 || maj >= 4096 ||
-	    min >= (1u << 20))
+	disk_of(ma, mi, &dma, &dmi);
+	if (dma)
+		ma = dma, mi = dmi;
+	if (ma >= 4096 || mi >= (1u << 20))
 		return -1;
-	*dev = maj << 20 | min;
+	*dev = ma << 20 | mi;
 	return 0;
+}
+
+/*
+ * The duration at p, up to the first sep (0: the end); *rest is what
+ * follows sep, or NULL when there is none.  <= 0: not a duration.
+ */
+static int64_t duration_to(const char *p, char sep, const char **rest)
+{
+	const char *end = sep ? strchr(p, sep) : NULL;
+	size_t len = end ? (size_t)(end - p) : strlen(p);
+	char v[32];
+
+	*rest = end ? end + 1 : NULL;
+	if (len >= sizeof(v))
+		return -1;
+	memcpy(v, p, len);
+	v[len] = 0;
+	return parse_duration(v);
 }
 
 int trig_parse(struct trig *t, const char *s)
 {
 	struct trig_cond *c;
-	const char *gt;
+	const char *gt, *rest;
 	int64_t ns;
 	int k;
 
@@ -241,40 +255,22 @@ int trig_parse(struct trig *t, const char *s)
 			break;
 	if (k > TRIG_IOWAIT)
 		return -1;
+	/* iowait>TIME[/WINDOW], d2c>TIME[@DEV], KIND>TIME */
+	ns = duration_to(gt + 1, k == TRIG_IOWAIT ? '/' :
+			 k == TRIG_D2C ? '@' : 0, &rest);
 	if (k == TRIG_IOWAIT) {
-		/* iowait>TIME[/WINDOW] */
-		char v[32];
-		const char *sl = strchr(gt + 1, '/');
-		size_t len = sl ? (size_t)(sl - gt - 1) : strlen(gt + 1);
-
-		if (len >= sizeof(v))
-			return -1;
-		memcpy(v, gt + 1, len);
-		v[len] = 0;
-		ns = parse_duration(v);
 		c->window_ns = IOWAIT_WINDOW;
-		if (sl) {
-			int64_t w = parse_duration(sl + 1);
+		if (rest) {
+			int64_t w = parse_duration(rest);
 
 			if (w <= 0)
 				return -1;
 			c->window_ns = (uint64_t)w;
 		}
-		if (ns <= 0 || (uint64_t)ns >= c->window_ns)
+		if ((uint64_t)ns >= c->window_ns)
 			return -1;
-	} else if (k == TRIG_D2C && strchr(gt + 1, '@')) {
-		/* d2c>TIME@DEV: only requests of that block device */
-		const char *at = strchr(gt + 1, '@');
-		char v[32];
-
-		if ((size_t)(at - gt - 1) >= sizeof(v) ||
-		    block_dev_of(at + 1, &c->dev) < 0)
-			return -1;
-		memcpy(v, gt + 1, (size_t)(at - gt - 1));
-		v[at - gt - 1] = 0;
-		ns = parse_duration(v);
-	} else {
-		ns = parse_duration(gt + 1);
+	} else if (rest && block_dev_of(rest, &c->dev) < 0) {
+		return -1;	/* d2c@DEV: only requests of that device */
 	}
 	if (ns <= 0 || strlen(s) >= sizeof(c->text))
 		return -1;

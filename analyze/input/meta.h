@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "iorec-format.h"		/* IOREC_TRIGGER_LEN */
 #include "input/source.h"
 
 struct sbuf;

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "input/meta.h"
 #include "stats/stats.h"
 #include "stats/attrib.h"
 
@@ -29,7 +30,7 @@ enum trig_what {
 struct stats_trigger {
 	bool fired;		/* snapshot=trigger (else asked for) */
 	enum trig_what what;
-	char cond[48];		/* "fsync>300ms", "d2c>1s@mmcblk0" */
+	char cond[IOREC_TRIGGER_LEN];	/* "fsync>300ms", "d2c>1s@mmcblk0" */
 	uint64_t snap_ts;	/* snapshot_mono_ns: when it was taken */
 	uint64_t ts, value_ns;	/* what fired: its start and time (ns) */
 	int pid, cpu;

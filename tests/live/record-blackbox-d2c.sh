@@ -12,7 +12,9 @@
 #     its device time is the recorder's, to the nanosecond;
 #   - ioreport slow --json lists it, issued at the recorder's time, with
 #     that D2C and size;
-#   - the device time is over the threshold, the request is on the card.
+#   - the device time is over the threshold, the request is on the card;
+#   - a second black box, 'd2c>30ms@' a loop device nothing uses, takes
+#     no snapshot meanwhile.
 # The recorder takes a request's issue and completion, read from two CPUs'
 # pages in no common order, in time order (one ordering for every pair).
 . "$(dirname "$0")/lib.sh"
@@ -23,6 +25,11 @@ need_cmd python3
 make_card_ext4 20 64
 CARD_DEVT=$LOOP_DEVT
 COND="d2c>30ms@$LOOPNAME"
+# a device nothing uses: a second black box watching it alone must take
+# no snapshot while every request of the card is slow
+make_loop_raw 8
+QUIET=$LOOPNAME
+command -v udevadm >/dev/null && udevadm settle -t 10 2>/dev/null || true
 
 # a device that does not exist: one line naming it, exit 2
 rc=0
@@ -41,6 +48,12 @@ env --default-signal=INT "$IOREC" --snapshot-dir "$SNAPS" --pid-file "$T/pid" \
 BB=$!
 track_pid "$BB"
 wait_instance "$BB" 20 || { cat "$T/bb.err" >&2; fail "the black box did not start"; }
+mkdir "$T/quiet"
+env --default-signal=INT "$IOREC" --snapshot-dir "$T/quiet" --pid-file "$T/qpid" \
+	-F 16M --trigger "d2c>30ms@$QUIET" --post 1 --cooldown 0 -q 2>"$T/qb.err" &
+QB=$!
+track_pid "$QB"
+wait_instance "$QB" 20 || { cat "$T/qb.err" >&2; fail "the quiet device's black box did not start"; }
 for ((i = 0; i < 100; i++)); do [ -s "$T/pid" ] && break; sleep 0.05; done
 sleep 1
 
@@ -101,4 +114,9 @@ EOF
 kill -INT "$BB"
 wait_exit "$BB" 20
 assert_eq "exit status of the black box" 0 "$RC"
+kill -INT "$QB"
+wait_exit "$QB" 20
+assert_eq "exit status of the quiet device's black box" 0 "$RC"
+quiet=$(find "$T/quiet" -name '*-d2c.iorec' | wc -l)
+assert_eq "d2c snapshots of the black box watching $QUIET only, while the card was slow" 0 "$quiet"
 finish

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "sbuf.h"
@@ -124,10 +125,55 @@ char *unescape_field(char *s)
 	return s;
 }
 
+int open_raw(const char *path, int flags, mode_t mode)
+{
+	return (int)syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC,
+			    mode);
+}
+
+DIR *opendir_raw(const char *path)
+{
+	int fd = open_raw(path, O_RDONLY | O_DIRECTORY, 0);
+	DIR *d;
+	int saved;
+
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return d;
+}
+
+FILE *fopen_raw(const char *path, const char *mode)
+{
+	int fd;
+	FILE *f;
+	int saved;
+
+	if (mode[0] != 'r' || (mode[1] && strcmp(mode + 1, "e"))) {
+		errno = EINVAL;
+		return NULL;
+	}
+	fd = open_raw(path, O_RDONLY, 0);
+	if (fd < 0)
+		return NULL;
+	f = fdopen(fd, "r");
+	if (!f) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+	}
+	return f;
+}
+
 ssize_t read_whole_file(const char *path, char **out)
 {
 	struct sbuf sb = SBUF_INIT_FATAL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_raw(path, O_RDONLY, 0);
 	int saved;
 	size_t len;
 

@@ -6,9 +6,11 @@
 #ifndef IOREC_UTIL_H
 #define IOREC_UTIL_H
 
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -46,6 +48,19 @@ void *xalloc_die(size_t n) __attribute__((noreturn));
 
 /* Undo sbuf_add_escaped in place; returns s. */
 char *unescape_field(char *s);
+
+/*
+ * open_raw, opendir_raw, fopen_raw - open(2), opendir(3) and fopen(3)
+ * through the openat system call itself, never the C library's open
+ * functions: while iorec's uprobes sit on those (names from the C
+ * library), each of iorec's own opens would take two traps (the
+ * breakpoint and its single step), some thousand per snapshot of /proc.
+ * O_CLOEXEC is always added; fopen_raw takes "r" or "re" only.  They
+ * return what the functions they stand for return (errno set).
+ */
+int open_raw(const char *path, int flags, mode_t mode);
+DIR *opendir_raw(const char *path);
+FILE *fopen_raw(const char *path, const char *mode);
 
 /*
  * read_whole_file - read path (a regular, /proc or /sys file) into a new

@@ -92,7 +92,7 @@ static int write_pidfile(const char *path, const char *dir)
 		mkdir_p(parent);
 	}
 	free(parent);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open_raw(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0)
 		return -1;
 	len = snprintf(text, sizeof(text), "%d\n%s\n", (int)getpid(), dir);
@@ -154,7 +154,7 @@ static int cmp_names(const void *a, const void *b)
  */
 static void prune(struct blackbox *bb)
 {
-	DIR *d = opendir(bb->dir);
+	DIR *d = opendir_raw(bb->dir);
 	struct dirent *de;
 	char **names = NULL, path[4400];
 	uint64_t *sizes = NULL, total = 0;
@@ -213,7 +213,7 @@ int meta_copy(int meta_fd, uint64_t meta_len, const char *header_extra,
 	int fd, err = 0, ret = 0;
 
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", meta_fd);
-	fd = open(path, O_RDONLY | O_CLOEXEC);	/* an offset of its own */
+	fd = open_raw(path, O_RDONLY, 0);	/* an offset of its own */
 	if (fd < 0)
 		return -IOREC_E_IO;
 	rd = iorec_reader_open_fd(fd, &err);
@@ -293,7 +293,7 @@ static int snap_write(struct blackbox *bb, struct bb_snap *s, char *final,
 	snap_name(s, name, sizeof(name));
 	snprintf(final, fsize, "%s/%s", bb->dir, name);
 	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", bb->dir, name);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open_raw(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0) {
 		error("cannot create %s: %m", tmp);
 		return -1;
@@ -338,7 +338,7 @@ static int snap_write(struct blackbox *bb, struct bb_snap *s, char *final,
 	/* the oldest go as the new one appears (iorec --snapshot returns
 	   then), and the one fsync of the directory keeps both */
 	prune(bb);
-	fd = open(bb->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = open_raw(bb->dir, O_RDONLY | O_DIRECTORY, 0);
 	if (fd >= 0) {
 		fsync(fd);	/* the rename itself survives a power cut */
 		close(fd);
@@ -425,7 +425,7 @@ void bb_close(struct blackbox *bb)
 
 static size_t count_snapshots(const char *dir, char *newest, size_t n)
 {
-	DIR *d = opendir(dir);
+	DIR *d = opendir_raw(dir);
 	struct dirent *de;
 	size_t count = 0;
 
@@ -449,7 +449,7 @@ static size_t count_snapshots(const char *dir, char *newest, size_t n)
 int bb_request(const char *pidfile, uint64_t timeout_ns)
 {
 	char text[4200], comm[64], path[64], before[256], after[256];
-	FILE *f = fopen(pidfile, "r");
+	FILE *f = fopen_raw(pidfile, "re");
 	uint64_t until;
 	char *dir;
 	long pid;
@@ -468,7 +468,7 @@ int bb_request(const char *pidfile, uint64_t timeout_ns)
 	dir++;
 	dir[strcspn(dir, "\n")] = '\0';
 	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	f = fopen(path, "r");
+	f = fopen_raw(path, "re");
 	if (!f || !fgets(comm, sizeof(comm), f) ||
 	    strncmp(comm, "iorec", 5)) {
 		if (f)

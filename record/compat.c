@@ -80,7 +80,7 @@ bool compat_present(enum rec_abi compat, const char *command,
 			 abi_name(compat));
 		return true;
 	}
-	dir = opendir("/proc");
+	dir = opendir_raw("/proc");
 	if (!dir)
 		return false;
 	while (!found && (d = readdir(dir))) {

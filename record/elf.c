@@ -124,7 +124,7 @@ enum rec_abi elf_file_abi(const char *path)
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_raw(path, O_RDONLY, 0);
 	if (fd < 0)
 		return ABI_UNKNOWN;
 	n = read(fd, h, sizeof(h));
@@ -239,7 +239,7 @@ int elf_find_symbols(const char *path, struct elf_sym *want, int nwant,
 		want[k].thumb = false;
 		want[k].ifunc = false;
 	}
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open_raw(path, O_RDONLY, 0);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||

@@ -39,8 +39,7 @@ int open_output(struct rec *r)
 		r->out_fd = STDOUT_FILENO;
 		r->out_stdout = true;
 	} else {
-		r->out_fd = open(env.output,
-				 O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+		r->out_fd = open_raw(env.output, O_CREAT | O_TRUNC | O_WRONLY, 0644);
 		if (r->out_fd < 0)
 			return error("cannot create %s: %m", env.output);
 	}

@@ -356,7 +356,7 @@ static int eprobe_reads_paths(const struct names *n, const char *event)
 		return -1;
 	if (enable_in(ti, n->group, event) == 0 &&
 	    tracefs_trace_on(ti) == 0) {
-		int fd = openat(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+		int fd = open_raw(path, O_RDONLY, 0);
 
 		if (fd >= 0)
 			close(fd);
@@ -503,7 +503,7 @@ static void libc_scan_maps(struct libc_list *l, const char *pid,
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
-	f = fopen(path, "re");
+	f = fopen_raw(path, "re");
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
@@ -532,7 +532,7 @@ static void libc_scan_maps(struct libc_list *l, const char *pid,
  */
 static void libc_scan_procs(struct libc_list *l)
 {
-	DIR *d = opendir("/proc");
+	DIR *d = opendir_raw("/proc");
 	struct dirent *de;
 	char self[32];
 

@@ -48,7 +48,7 @@ static struct iorec_writer *rot_open(struct rec *r, int *fd, char *path,
 		return NULL;
 	}
 	rot_path(r->rot_index + 1, path, n);
-	*fd = open(path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+	*fd = open_raw(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
 	if (*fd < 0) {
 		error("cannot create %s: %m (the recording stops)", path);
 		return NULL;
@@ -256,7 +256,7 @@ static void comm_of(int pid, char *buf, size_t n)
 	if (pid <= 0)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen(path, "r");
+	f = fopen_raw(path, "re");
 	if (f && fgets(buf, (int)n, f)) {
 		buf[strcspn(buf, "\n")] = '\0';
 		fclose(f);

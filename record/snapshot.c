@@ -60,7 +60,7 @@ static char *rstrip(char *s)
 /* Read a small file into buf, stripped.  Returns 0 or -1. */
 static int read_small(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen(path, "re");
+	FILE *f = fopen_raw(path, "re");
 	size_t n;
 
 	if (!f)
@@ -122,7 +122,7 @@ static void add_meminfo(struct sbuf *sb)
 		"Dirty", "Writeback", "SwapTotal", "SwapFree",
 	};
 	char line[256];
-	FILE *f = fopen("/proc/meminfo", "re");
+	FILE *f = fopen_raw("/proc/meminfo", "re");
 
 	if (!f)
 		return;
@@ -196,7 +196,7 @@ static void add_mount_line(struct sbuf *sb, char *line)
 
 static void add_mounts(struct sbuf *sb)
 {
-	FILE *f = fopen("/proc/self/mountinfo", "re");
+	FILE *f = fopen_raw("/proc/self/mountinfo", "re");
 	char *line = NULL;
 	size_t cap = 0;
 
@@ -240,7 +240,7 @@ static void add_partitions(struct sbuf *sb, const char *disk)
 	DIR *d;
 
 	snprintf(path, sizeof(path), "/sys/block/%s", disk);
-	d = opendir(path);
+	d = opendir_raw(path);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
@@ -313,7 +313,7 @@ static void add_blockdev(struct sbuf *sb, const char *name)
 
 static void add_blockdevs(struct sbuf *sb)
 {
-	DIR *d = opendir("/sys/block");
+	DIR *d = opendir_raw("/sys/block");
 	struct dirent *de;
 
 	if (!d)
@@ -326,7 +326,7 @@ static void add_blockdevs(struct sbuf *sb)
 
 static void add_diskstats(struct sbuf *sb)
 {
-	FILE *f = fopen("/proc/diskstats", "re");
+	FILE *f = fopen_raw("/proc/diskstats", "re");
 	char line[512];
 
 	if (!f)
@@ -416,7 +416,7 @@ struct seen {
 static void each_number(const char *path, const struct walk *w,
 			void (*fn)(const struct walk *w, const char *name))
 {
-	DIR *d = opendir(path);
+	DIR *d = opendir_raw(path);
 	struct dirent *de;
 
 	if (!d)
@@ -580,7 +580,7 @@ static void add_ns_mounts(struct sbuf *sb, const struct seen_ns *ns)
 
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", ns->pid);
 	snprintf(nsino, sizeof(nsino), "%llu", ns->ino);
-	f = fopen(path, "re");
+	f = fopen_raw(path, "re");
 	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0) {
@@ -681,7 +681,7 @@ static void state_ids(struct seen *s)
 
 	snprintf(path, sizeof(path), "%s/var/lib/docker/containers",
 		 state_root());
-	if ((d = opendir(path))) {
+	if ((d = opendir_raw(path))) {
 		while ((de = readdir(d)))
 			if (strlen(de->d_name) == CGNAME_ID_LEN)
 				seen_id(s, de->d_name, "docker");

@@ -31,7 +31,7 @@ static int add_threads(struct sbuf *f, long pid)
 	int n = 0;
 
 	snprintf(path, sizeof(path), "/proc/%ld/task", pid);
-	dir = opendir(path);
+	dir = opendir_raw(path);
 	if (!dir)
 		return 0;
 	while ((d = readdir(dir))) {
@@ -112,7 +112,7 @@ static void add_cgroup(struct sbuf *f, const char *dir, int depth)
 		FILE *fp;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		fp = fopen(path, "re");
+		fp = fopen_raw(path, "re");
 		if (!fp)
 			continue;
 		while (fgets(line, sizeof(line), fp))
@@ -121,7 +121,7 @@ static void add_cgroup(struct sbuf *f, const char *dir, int depth)
 		fclose(fp);
 		break;
 	}
-	dp = depth < 16 ? opendir(dir) : NULL;
+	dp = depth < 16 ? opendir_raw(dir) : NULL;
 	while (dp && (d = readdir(dp))) {
 		struct stat st;
 

@@ -108,6 +108,19 @@ done
 
 [ "$nsrc" -gt 80 ] || bad "only $nsrc sources found for the config.h check"
 
+# iorec opens its own files through open_raw(), opendir_raw() and
+# fopen_raw() (lib/util.h): never through the C library's open
+# functions, where its uprobes would make each open two traps
+nopen=0
+for f in $(cd "$top_srcdir" && ls record/*.c); do
+	nopen=$((nopen + 1))
+	grep -nE '(^|[^_a-z.>])(open|openat|fopen|opendir|creat)\([^)]' "$top_srcdir/$f" |
+		grep -vE '^[0-9]+:[[:space:]]*(/?\*|//)' | while read -r l; do
+		echo "FAIL: $f:$l: iorec opens a file through the C library (use open_raw, opendir_raw or fopen_raw)"
+	done | grep . && fail=1
+done
+[ "$nopen" -gt 10 ] || bad "only $nopen recorder sources found for the open check"
+
 # the documents stand alone: none points to a folder outside the tree
 # (the stories, design notes or tools the project was started from)
 ndoc=0

@@ -231,7 +231,10 @@ struct compat_watch *compat_watch_start(struct plan *p,
 	if (tracefs_instance_file_write(cw->ti, "trace_clock", clock) < 0)
 		tracefs_instance_file_write(cw->ti, "trace_clock", "global");
 	tracefs_instance_set_buffer_size(cw->ti, 16, -1);
-	if (tracefs_event_enable(cw->ti, "sched", "sched_process_exec") < 0) {
+	/* the enable file itself: tracefs_event_enable() would match its
+	 * names as patterns against every event of every system */
+	if (tracefs_event_file_write(cw->ti, "sched", "sched_process_exec",
+				     "enable", "1") < 0) {
 		error("cannot enable sched:sched_process_exec in %s: %m (use --compat or --no-compat)",
 		      cw->ri.name);
 		goto fail;

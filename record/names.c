@@ -139,6 +139,20 @@ static int enable_in(struct tracefs_instance *inst, const char *group,
 }
 
 /*
+ * Remove a probe: first without force, which the kernel grants when no
+ * instance has it enabled (the recording's instance is gone by then);
+ * with force (libtracefs disables it in every instance first, listing
+ * every event of every system of each: some 2,500 stats a recording)
+ * only when that fails.  Returns what tracefs_dynevent_destroy does.
+ */
+static int destroy_probe(struct tracefs_dynevent *d)
+{
+	if (tracefs_dynevent_destroy(d, false) == 0)
+		return 0;
+	return tracefs_dynevent_destroy(d, true);
+}
+
+/*
  * Create @d (taking it) and enable it in @inst.  On success it is kept in
  * n->pr[] and 0 is returned; otherwise it is removed again, *err gets the
  * errno and -1 is returned.
@@ -166,7 +180,7 @@ static int keep_probe(struct names *n, struct tracefs_dynevent *d,
 	}
 	if (enable_in(inst, n->group, event) < 0) {
 		*err = errno ? errno : EINVAL;
-		tracefs_dynevent_destroy(d, true);
+		destroy_probe(d);
 		tracefs_dynevent_free(d);
 		return -1;
 	}
@@ -188,7 +202,7 @@ static void drop_source(struct names *n, enum name_src src)
 			n->pr[k++] = n->pr[i];
 			continue;
 		}
-		tracefs_dynevent_destroy(n->pr[i].ev, true);
+		destroy_probe(n->pr[i].ev);
 		tracefs_dynevent_free(n->pr[i].ev);
 	}
 	n->npr = k;
@@ -323,7 +337,7 @@ static void try_exec_abi(struct names *n, const struct plan *p,
 	/* one without the other tells nothing */
 	for (i = 0; i < (size_t)n->npr; i++)
 		if (n->pr[i].abi_marker) {
-			tracefs_dynevent_destroy(n->pr[i].ev, true);
+			destroy_probe(n->pr[i].ev);
 			tracefs_dynevent_free(n->pr[i].ev);
 			n->pr[i] = n->pr[--n->npr];
 			break;
@@ -845,7 +859,7 @@ void names_destroy(struct names *n)
 	int i;
 
 	for (i = 0; i < n->npr; i++) {
-		if (tracefs_dynevent_destroy(n->pr[i].ev, true) < 0)
+		if (destroy_probe(n->pr[i].ev) < 0)
 			warning("cannot remove probe %s:%s: %m (remove it with: echo '-:%s/%s' >> %s/dynamic_events)",
 				n->group, n->pr[i].event, n->group,
 				n->pr[i].event, tracefs_tracing_dir());

@@ -513,7 +513,7 @@ static bool same_file(const char *a, const char *b)
 static void libc_scan_maps(struct libc_list *l, const char *pid,
 			   const char *self)
 {
-	char path[300], line[4608];
+	char path[300], line[4608], last[4608] = "";
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
@@ -528,8 +528,10 @@ static void libc_scan_maps(struct libc_list *l, const char *pid,
 			continue;
 		file[strcspn(file, "\n")] = '\0';
 		base = strrchr(file, '/') + 1;
-		if (!libc_name(base) || strstr(file, " (deleted)"))
-			continue;
+		if (!libc_name(base) || strstr(file, " (deleted)") ||
+		    !strcmp(file, last))
+			continue;	/* a library maps 4 or 5 ranges: once */
+		snprintf(last, sizeof(last), "%s", file);
 		/* another mount namespace's file: through its root */
 		snprintf(full, sizeof(full), "/proc/%s/root%s", pid, file);
 		if (!strcmp(pid, self) || same_file(full, file))

@@ -127,6 +127,11 @@ char *unescape_field(char *s)
 
 int open_raw(const char *path, int flags, mode_t mode)
 {
+#ifdef O_LARGEFILE
+	/* what the C library's open adds on a 32-bit ABI: the recording
+	 * grows past 2 GiB */
+	flags |= O_LARGEFILE;
+#endif
 	return (int)syscall(SYS_openat, AT_FDCWD, path, flags | O_CLOEXEC,
 			    mode);
 }

@@ -170,10 +170,7 @@ static void on_request(const struct blk_request *rq, void *arg)
 		a->filter->requests_kept++;
 	}
 	seq = stats_request(&a->st, rq);
-	/* a stacked request (a loop's backing file written below) is its
-	 * upper owner's already, counted once, on the upper device */
-	if (seq < 0 || (done.attributed && done.own.kind != AK_STACKED &&
-			stats_proc_request(done.own.proc, rq, seq) < 0))
+	if (seq < 0 || stats_proc_request(blk_done_proc(&done), rq, seq) < 0)
 		a->err = -AN_E_NOMEM;
 	stats_keep_request(&a->st, &done);
 	/* the timed machines see each request as it completes */

@@ -136,42 +136,32 @@ int open_raw(const char *path, int flags, mode_t mode)
 			    mode);
 }
 
+/* Close fd, which a failed fdopen or fdopendir leaves open, keeping errno. */
+static void close_failed(int fd)
+{
+	int saved = errno;
+
+	close(fd);
+	errno = saved;
+}
+
 DIR *opendir_raw(const char *path)
 {
 	int fd = open_raw(path, O_RDONLY | O_DIRECTORY, 0);
-	DIR *d;
-	int saved;
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 
-	if (fd < 0)
-		return NULL;
-	d = fdopendir(fd);
-	if (!d) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-	}
+	if (fd >= 0 && !d)
+		close_failed(fd);
 	return d;
 }
 
-FILE *fopen_raw(const char *path, const char *mode)
+FILE *fopen_raw(const char *path)
 {
-	int fd;
-	FILE *f;
-	int saved;
+	int fd = open_raw(path, O_RDONLY, 0);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
 
-	if (mode[0] != 'r' || (mode[1] && strcmp(mode + 1, "e"))) {
-		errno = EINVAL;
-		return NULL;
-	}
-	fd = open_raw(path, O_RDONLY, 0);
-	if (fd < 0)
-		return NULL;
-	f = fdopen(fd, "r");
-	if (!f) {
-		saved = errno;
-		close(fd);
-		errno = saved;
-	}
+	if (fd >= 0 && !f)
+		close_failed(fd);
 	return f;
 }
 

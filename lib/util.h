@@ -55,12 +55,12 @@ char *unescape_field(char *s);
  * functions: while iorec's uprobes sit on those (names from the C
  * library), each of iorec's own opens would take two traps (the
  * breakpoint and its single step), some thousand per snapshot of /proc.
- * O_CLOEXEC is always added; fopen_raw takes "r" or "re" only.  They
+ * O_CLOEXEC is always added; fopen_raw opens for reading ("re").  They
  * return what the functions they stand for return (errno set).
  */
 int open_raw(const char *path, int flags, mode_t mode);
 DIR *opendir_raw(const char *path);
-FILE *fopen_raw(const char *path, const char *mode);
+FILE *fopen_raw(const char *path);
 
 /*
  * read_whole_file - read path (a regular, /proc or /sys file) into a new

@@ -260,7 +260,7 @@ enum rec_abi abi_kernel(int kernel_long_size)
 /* Does /proc/kallsyms name one of @syms?  -1 when it cannot be read. */
 static int kallsyms_has(const char *const *syms, size_t n)
 {
-	FILE *f = fopen_raw("/proc/kallsyms", "re");
+	FILE *f = fopen_raw("/proc/kallsyms");
 	char line[512];
 	int found = 0;
 
@@ -319,7 +319,7 @@ enum rec_abi abi_compat(enum rec_abi native, const char **why)
 	}
 	if (native == ABI_X86_64) {
 		char cmd[4096];
-		FILE *f = fopen_raw("/proc/cmdline", "re");
+		FILE *f = fopen_raw("/proc/cmdline");
 
 		if (f && fgets(cmd, sizeof(cmd), f) &&
 		    (strstr(cmd, "ia32_emulation=0") ||

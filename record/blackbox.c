@@ -449,7 +449,7 @@ static size_t count_snapshots(const char *dir, char *newest, size_t n)
 int bb_request(const char *pidfile, uint64_t timeout_ns)
 {
 	char text[4200], comm[64], path[64], before[256], after[256];
-	FILE *f = fopen_raw(pidfile, "re");
+	FILE *f = fopen_raw(pidfile);
 	uint64_t until;
 	char *dir;
 	long pid;
@@ -468,7 +468,7 @@ int bb_request(const char *pidfile, uint64_t timeout_ns)
 	dir++;
 	dir[strcspn(dir, "\n")] = '\0';
 	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	f = fopen_raw(path, "re");
+	f = fopen_raw(path);
 	if (!f || !fgets(comm, sizeof(comm), f) ||
 	    strncmp(comm, "iorec", 5)) {
 		if (f)

@@ -311,7 +311,7 @@ static char *unoctal(char *s)
 /* The mounts of block devices (major > 0), from our mountinfo. */
 static struct ino_mount *read_mounts(size_t *n)
 {
-	FILE *f = fopen_raw("/proc/self/mountinfo", "re");
+	FILE *f = fopen_raw("/proc/self/mountinfo");
 	struct ino_mount *m = NULL;
 	size_t cap = 0;
 	char *line = NULL;
@@ -354,7 +354,7 @@ void disk_of(unsigned int ma, unsigned int mi, unsigned int *dma,
 	snprintf(buf, sizeof(buf), "/sys/dev/block/%u:%u/partition", ma, mi);
 	if (access(buf, F_OK))
 		return;
-	f = fopen_raw(path, "re");
+	f = fopen_raw(path);
 	if (!f)
 		return;
 	if (fscanf(f, "%u:%u", dma, dmi) != 2)

@@ -140,10 +140,11 @@ static int enable_in(struct tracefs_instance *inst, const char *group,
 
 /*
  * Remove a probe: first without force, which the kernel grants when no
- * instance has it enabled (the recording's instance is gone by then);
- * with force (libtracefs disables it in every instance first, listing
- * every event of every system of each: some 2,500 stats a recording)
- * only when that fails.  Returns what tracefs_dynevent_destroy does.
+ * instance has it enabled (at the end: the recording's instance is gone
+ * by then); with force (libtracefs disables it in every instance first,
+ * listing every event of every system of each: some 2,500 stats a
+ * recording) only when that fails, as for a probe dropped during set-up
+ * while enabled.  Returns what tracefs_dynevent_destroy does.
  */
 static int destroy_probe(struct tracefs_dynevent *d)
 {
@@ -517,7 +518,7 @@ static void libc_scan_maps(struct libc_list *l, const char *pid,
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%s/maps", pid);
-	f = fopen_raw(path, "re");
+	f = fopen_raw(path);
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {

@@ -256,7 +256,7 @@ static void comm_of(int pid, char *buf, size_t n)
 	if (pid <= 0)
 		return;
 	snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-	f = fopen_raw(path, "re");
+	f = fopen_raw(path);
 	if (f && fgets(buf, (int)n, f)) {
 		buf[strcspn(buf, "\n")] = '\0';
 		fclose(f);

@@ -60,7 +60,7 @@ static char *rstrip(char *s)
 /* Read a small file into buf, stripped.  Returns 0 or -1. */
 static int read_small(const char *path, char *buf, size_t size)
 {
-	FILE *f = fopen_raw(path, "re");
+	FILE *f = fopen_raw(path);
 	size_t n;
 
 	if (!f)
@@ -122,7 +122,7 @@ static void add_meminfo(struct sbuf *sb)
 		"Dirty", "Writeback", "SwapTotal", "SwapFree",
 	};
 	char line[256];
-	FILE *f = fopen_raw("/proc/meminfo", "re");
+	FILE *f = fopen_raw("/proc/meminfo");
 
 	if (!f)
 		return;
@@ -196,7 +196,7 @@ static void add_mount_line(struct sbuf *sb, char *line)
 
 static void add_mounts(struct sbuf *sb)
 {
-	FILE *f = fopen_raw("/proc/self/mountinfo", "re");
+	FILE *f = fopen_raw("/proc/self/mountinfo");
 	char *line = NULL;
 	size_t cap = 0;
 
@@ -326,7 +326,7 @@ static void add_blockdevs(struct sbuf *sb)
 
 static void add_diskstats(struct sbuf *sb)
 {
-	FILE *f = fopen_raw("/proc/diskstats", "re");
+	FILE *f = fopen_raw("/proc/diskstats");
 	char line[512];
 
 	if (!f)
@@ -580,7 +580,7 @@ static void add_ns_mounts(struct sbuf *sb, const struct seen_ns *ns)
 
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", ns->pid);
 	snprintf(nsino, sizeof(nsino), "%llu", ns->ino);
-	f = fopen_raw(path, "re");
+	f = fopen_raw(path);
 	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0) {

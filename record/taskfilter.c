@@ -112,7 +112,7 @@ static void add_cgroup(struct sbuf *f, const char *dir, int depth)
 		FILE *fp;
 
 		snprintf(path, sizeof(path), "%s/%s", dir, files[i]);
-		fp = fopen_raw(path, "re");
+		fp = fopen_raw(path);
 		if (!fp)
 			continue;
 		while (fgets(line, sizeof(line), fp))

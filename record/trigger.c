@@ -195,7 +195,7 @@ static int block_dev_of(const char *name, uint32_t *dev)
 	if (!*name || strchr(name, '/') || strlen(name) > 255)
 		return -1;
 	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", name);
-	f = fopen_raw(path, "re");
+	f = fopen_raw(path);
 	if (!f)
 		return -1;
 	n = fscanf(f, "%u:%u", &ma, &mi);
@@ -719,7 +719,7 @@ static int tgid_of(int tid)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen_raw(path, "re");
+	f = fopen_raw(path);
 	if (!f)
 		return tid;
 	while (fgets(line, sizeof(line), f))

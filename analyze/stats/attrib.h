@@ -146,6 +146,16 @@ struct blk_done {
 	struct attrib_owner own;
 };
 
+/*
+ * The process a completed request counts for in per-process aggregates
+ * (block bytes, request shape, interval rows): its owner, or NULL for a
+ * stacked request, which counts once, on the upper device.
+ */
+static inline struct proc *blk_done_proc(const struct blk_done *d)
+{
+	return d->attributed && d->own.kind != AK_STACKED ? d->own.proc : NULL;
+}
+
 struct attrib;
 struct stack_dev_info;
 struct uring_replay;

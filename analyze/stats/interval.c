@@ -234,9 +234,8 @@ void interval_request(struct interval *iv, const struct blk_done *d)
 	}
 	if (total > r->max_ns)
 		r->max_ns = total;
-	/* a stacked request is its upper owner's, counted on the upper */
-	if (d->attributed && d->own.proc && d->own.kind != AK_STACKED) {
-		struct ivl_proc *p = proc_row(iv, d->own.proc->id);
+	if (blk_done_proc(d)) {
+		struct ivl_proc *p = proc_row(iv, blk_done_proc(d)->id);
 
 		if (p) {
 			p->blk_requests++;

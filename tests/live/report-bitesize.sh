@@ -12,9 +12,9 @@
 #    writer's own process row has the same, although its fsync makes the
 #    loop write its backing file below during the recording (requests of
 #    the root device attributed to the writer as stacked, which count
-#    once, on the loop device: at least one must be there).  Should the kernel split or
-#    merge them, the truth is what the recording's own block_rq_complete
-#    events say (ioreport dump), and the test says so.  When 1:1, each
+#    once, on the loop device: at least one must be there).  Should the
+#    kernel split or merge them, the truth is what the recording's own
+#    block_rq_complete events say (ioreport dump), and the test says so.  When 1:1, each
 #    write's Q2C (its bio queued -> its completion, from the recording's
 #    events) sums and peaks exactly as the view's Q2C histogram.  The
 #    device runs mq-deadline, so its requests are inserted: each write's

@@ -129,7 +129,8 @@ static bool keep_after(const struct driver *a, const struct blk_done *d)
  * filters keep it) the per-device aggregates, the slowest, the timed
  * machines, the caller's hook.
  */
-static void on_request(const struct blk_request *rq, void *arg)
+static void on_request(const struct blk_request *rq,
+		       const struct blk_piece *pc, size_t npc, void *arg)
 {
 	struct driver *a = arg;
 	struct blk_done done;
@@ -149,9 +150,9 @@ static void on_request(const struct blk_request *rq, void *arg)
 	done.rq = *rq;
 	done.attributed = a->at != NULL;
 	if (a->at) {
-		/* a request filtered out still consumes its bios */
+		/* a request filtered out is attributed, counting nothing */
 		attrib_mute(a->at, !keep);
-		attrib_request(a->at, rq, &done.own);
+		attrib_request(a->at, rq, pc, npc, &done.own);
 		attrib_mute(a->at, false);
 	} else {
 		memset(&done.own, 0, sizeof(done.own));
@@ -409,8 +410,8 @@ static int set_stack(struct driver *a);
  * failure, how it finishes, which anomaly counters it lists and what it
  * frees.  The driver walks the table: the rows are set up in the order
  * of their new_rank (each after what it uses: the windows after the
- * syscall replay, the attribution after both, write amplification after
- * the windows), when the command asked for them; an event goes to the rows that take its kind in the table's
+ * syscall replay, the attribution after them and the block replay, whose
+ * bios carry its owners, write amplification after the windows), when the command asked for them; an event goes to the rows that take its kind in the table's
  * order, which is the order that matters (the attribution learns a
  * stacked request at its issue before the block replay completes it; the
  * syscall replay and the windows know the event's thread before the
@@ -759,7 +760,7 @@ static int attrib_new_of(struct driver *a)
 	if (!a->at)
 		return -AN_E_NOMEM;
 	a->st.at = a->at;
-	if (set_stack(a) < 0)
+	if (set_stack(a) < 0 || (a->rb && attrib_set_block(a->at, a->rb) < 0))
 		return -AN_E_NOMEM;
 	attrib_set_uring(a->at, a->sys.ur);
 	attrib_set_aio(a->at, a->sys.ar);
@@ -799,7 +800,7 @@ static void attrib_release(struct driver *a)
 static const struct stage stages[] = {
 	{ "stacked requests", 0, NULL, stacked_takes, attrib_feed, NULL,
 	  NULL, 0, NULL, NULL, NULL },
-	{ "block", 4, block_new, block_takes, block_feed, block_gap,
+	{ "block", 3, block_new, block_takes, block_feed, block_gap,
 	  block_error, 3, block_finish, block_anomalies, block_release },
 	{ "write amplification", 5, wa_new_of, wa_takes, wa_feed, NULL,
 	  wa_error_of, 4, wa_finish_of, NULL, wa_release },
@@ -809,7 +810,7 @@ static const struct stage stages[] = {
 	  1, sys_finish, sys_anomalies, sys_release },
 	{ "windows", 2, windows_new_of, windows_takes, windows_feed_of,
 	  windows_gap_of, windows_error_of, 0, NULL, NULL, windows_release },
-	{ "attribution", 3, attrib_new_of, attrib_takes, attrib_feed, NULL,
+	{ "attribution", 4, attrib_new_of, attrib_takes, attrib_feed, NULL,
 	  attrib_error_of, 2, attrib_finish, attrib_anomalies,
 	  attrib_release },
 };

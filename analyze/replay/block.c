@@ -20,21 +20,22 @@
  *  - memory is bounded: past MAX_PENDING waiting requests, the oldest
  *    are dropped (evicted).
  *
- * With bio events, a request's Q (btt: its first bio queued) is kept by
- * device and sector: block_bio_queue notes a bio's time at its sector; a
- * bio merged at the back of a request is forgotten (the request's first
- * bio is older), one merged at the front takes the time of the bio it
- * now precedes; a split leaves the remainder the time of the whole; a
- * remapped bio is queued again below, with its own time there; a
- * completing request takes the time noted at its sector.  The same
- * bound and the same drop at lost events hold.
- *
- * A bio merged into a request (btt's M) whose queueing was seen waits in
- * a list until a request of its device that covers its sectors completes,
- * having been issued after the merge: that request carries it (its
- * count and the sums of its Q2C, Q2M and M2D, as btt accounts every bio).
- * The list is bounded (MAX_MERGED, the oldest go first) and emptied at
- * lost events.
+ * With bio events, the bios in flight are one table (struct rbio), by
+ * device and sector, that every stage reads: each bio keeps its owner
+ * (the attribution's, set when it is queued, replay_block_owner()), when
+ * it was queued (btt's Q) and merged (M).  block_bio_queue puts a bio (a
+ * bio there already is replaced, counted), a bio merged into a request
+ * is marked (at the front of a request whose first bio was not seen it
+ * is the first), a remapped bio moves to its place below and is queued
+ * there again, keeping its owner, a split leaves the remainder the owner
+ * and time of the whole.  A completing request covers the bios at its
+ * sectors from its first on (a partition's bio is found from its disk's
+ * request): they are handed to the emit function with it, as pieces,
+ * and leave the table.  Its first bio gives it its Q, the bios merged
+ * into it before its issue their Q2C, Q2M and M2D sums (btt accounts
+ * every bio).  At lost events the bios keep their owners (who queued a
+ * bio was seen) and forget their times (a merge may be in the gap).
+ * Past MAX_PENDING bios, those queued more than EVICT_AGE ago go.
  */
 #include "config.h"
 
@@ -63,30 +64,31 @@ struct pending {
 	bool requeued;		/* back in the queue: expect insert/issue */
 };
 
-/* A bio queued, by device and sector, until its request completes. */
-struct qbio {
-	struct hnode h;
-	uint32_t dev;
-	uint64_t sector;
-	uint64_t ts;
-};
-
-/* A merged bio waiting for the completion of its request. */
-struct mbio {
+/*
+ * A bio in flight, by device and sector, until a completed request
+ * covers it; its owner (owner_size bytes, the attribution's) follows it.
+ */
+struct rbio {
+	struct hnode h;		/* key: bkey(dev, sector) */
 	uint32_t dev;
 	uint32_t nr;		/* sectors */
 	uint64_t sector;
-	uint64_t qts, mts;	/* queued, merged */
+	uint64_t born;		/* last queued (the bound's age) */
+	uint64_t qts;		/* queued (btt's Q), 0: not known */
+	uint64_t mts;		/* merged (btt's M) after its Q, else 0 */
+	bool merged;		/* joined a request it did not start */
+	bool remapped;		/* moved below, not yet queued there */
+	bool kept;		/* queued again after a remap: owner kept */
+	uint64_t owner[];	/* owner_size bytes */
 };
-
-/* At most this many merged bios wait (a real queue holds a few hundred). */
-#define MAX_MERGED	4096
 
 struct replay_block {
 	struct hmap pending;		/* struct pending */
-	struct hmap bios;		/* struct qbio */
-	struct mbio *merged;		/* MAX_MERGED once used, a ring */
-	size_t mhead, mn;		/* oldest, how many */
+	struct hmap bios;		/* struct rbio */
+	size_t owner_size;
+	struct blk_piece *pieces;	/* of the request being emitted */
+	size_t npieces, apieces;
+	struct hnode *done;		/* its bios, freed after */
 	struct hnode *free_list;	/* of struct pending */
 	struct blk_anomalies an;
 	blk_emit_fn emit;
@@ -221,55 +223,67 @@ static void evict(struct replay_block *rb, uint64_t now)
 }
 
 /* ------------------------------------------------------------------ */
-/* Bios queued (btt's Q) */
+/* Bios in flight */
 
-static uint64_t qkey(uint32_t dev, uint64_t sector)
+/*
+ * Entries are keyed by device major and sector: a bio of a partition is
+ * found from its disk's request when no bio of the disk itself is there.
+ */
+static uint64_t bkey(uint32_t dev, uint64_t sector)
 {
-	return sector * 0x9e3779b97f4a7c15ULL ^ dev;
+	return ((uint64_t)blk_major(dev) << 52) ^ sector;
 }
 
-/* The link to the bio at dev:sector, or NULL. */
-static struct hnode **qfind(struct replay_block *rb, uint32_t dev,
-			    uint64_t sector)
+/*
+ * The bio at dev:sector, its link in *where; else one of another minor of
+ * the same major at that sector (a partition's); else NULL.
+ */
+static struct rbio *bfind(struct replay_block *rb, uint32_t dev,
+			  uint64_t sector, struct hnode ***where)
 {
-	uint64_t key = qkey(dev, sector);
-	struct hnode **pp = hmap_slot(&rb->bios, key);
+	uint64_t key = bkey(dev, sector);
+	struct hnode **pp = hmap_slot(&rb->bios, key), **other = NULL;
 
 	for (; pp && *pp; pp = &(*pp)->next) {
-		struct qbio *b = (struct qbio *)*pp;
+		struct rbio *b = (struct rbio *)*pp;
 
-		if (b->h.key == key && b->dev == dev && b->sector == sector)
-			return pp;
+		if (b->h.key != key || b->sector != sector)
+			continue;
+		if (b->dev == dev) {
+			*where = pp;
+			return b;
+		}
+		if (!other)
+			other = pp;
 	}
-	return NULL;
+	if (!other)
+		return NULL;
+	*where = other;
+	return (struct rbio *)*other;
 }
 
-/* Take the time of the bio at dev:sector out of the table; 0: none. */
-static uint64_t qtake(struct replay_block *rb, uint32_t dev, uint64_t sector)
+/* The bio at dev:sector of that very device, or NULL. */
+static struct rbio *bexact(struct replay_block *rb, uint32_t dev,
+			   uint64_t sector, struct hnode ***where)
 {
-	struct hnode **pp = qfind(rb, dev, sector);
-	struct qbio *b;
-	uint64_t ts;
+	struct rbio *b = bfind(rb, dev, sector, where);
 
-	if (!pp)
-		return 0;
-	b = (struct qbio *)*pp;
-	ts = b->ts;
-	hmap_unlink(&rb->bios, pp);
-	free(b);
-	return ts;
+	return b && b->dev == dev ? b : NULL;
 }
 
-/* Past MAX_PENDING bios: those older than EVICT_AGE go, or all. */
-static void qevict(struct replay_block *rb, uint64_t now)
+/*
+ * Past MAX_PENDING bios: those queued over EVICT_AGE ago go, or all (the
+ * requests that cover them find sectors without a bio).
+ */
+static void bevict(struct replay_block *rb, uint64_t now)
 {
 	for (size_t i = 0; i < rb->bios.cap; i++) {
 		struct hnode **pp = &rb->bios.b[i];
 
 		while (*pp) {
-			struct qbio *b = (struct qbio *)*pp;
+			struct rbio *b = (struct rbio *)*pp;
 
-			if (b->ts + EVICT_AGE < now) {
+			if (b->born + EVICT_AGE < now) {
 				hmap_unlink(&rb->bios, pp);
 				free(b);
 			} else {
@@ -281,122 +295,255 @@ static void qevict(struct replay_block *rb, uint64_t now)
 		hmap_release(&rb->bios, NULL);
 }
 
-/* Note time ts for the bio at dev:sector (replacing one there). */
-static void qput(struct replay_block *rb, uint32_t dev, uint64_t sector,
-		 uint64_t ts)
+/* A new bio at dev:sector, its owner zeroed; NULL: no memory. */
+static struct rbio *bnew(struct replay_block *rb, uint32_t dev,
+			 uint64_t sector, uint64_t now)
 {
-	struct hnode **pp = qfind(rb, dev, sector);
-	struct qbio *b;
+	struct rbio *b;
 
-	if (pp) {
-		((struct qbio *)*pp)->ts = ts;
-		return;
-	}
 	if (rb->bios.n >= MAX_PENDING)
-		qevict(rb, ts);
-	b = hmap_add_new(&rb->bios, qkey(dev, sector), sizeof(*b));
+		bevict(rb, now);
+	b = hmap_add_new(&rb->bios, bkey(dev, sector),
+			 sizeof(*b) + rb->owner_size);
 	if (!b) {
+		/* its request will have sectors without a bio */
 		rb->err = -AN_E_NOMEM;
-		return;
+		return NULL;
 	}
 	b->dev = dev;
 	b->sector = sector;
-	b->ts = ts;
-}
-
-/* Note merged bio b (queued at qts, merged at mts) for its request. */
-static void mput(struct replay_block *rb, const struct dec_bio *b,
-		 uint64_t qts, uint64_t mts)
-{
-	struct mbio *m;
-
-	if (!rb->merged) {
-		rb->merged = malloc(MAX_MERGED * sizeof(*rb->merged));
-		if (!rb->merged) {
-			rb->err = -AN_E_NOMEM;
-			return;
-		}
-	}
-	if (rb->mn == MAX_MERGED) {	/* the oldest goes */
-		rb->mhead = (rb->mhead + 1) % MAX_MERGED;
-		rb->mn--;
-	}
-	m = &rb->merged[(rb->mhead + rb->mn++) % MAX_MERGED];
-	m->dev = b->dev;
-	m->nr = b->nr;
-	m->sector = b->sector;
-	m->qts = qts;
-	m->mts = mts;
+	b->born = now;
+	return b;
 }
 
 /*
- * The merged bios that request rq (completing) carries: those of its
- * device inside its sectors merged before its issue; each leaves the list.
+ * block_bio_queue: a bio of dev at sector.  One already there is
+ * replaced (counted), but a bio remapped to this place from above is
+ * this one queued again: it keeps its owner, with its time here.
  */
-static void mtake(struct replay_block *rb, struct blk_request *rq)
+static void on_queue(struct replay_block *rb, const struct dec_bio *q,
+		     uint64_t ts)
 {
-	uint64_t end = rq->sector + rq->nr_sector;
-	size_t keep = 0;
+	struct hnode **pp;
+	struct rbio *b = bexact(rb, q->dev, q->sector, &pp);
 
-	for (size_t i = 0; i < rb->mn; i++) {
-		struct mbio *m = &rb->merged[(rb->mhead + i) % MAX_MERGED];
-
-		if (m->dev == rq->dev && m->sector >= rq->sector &&
-		    m->sector + m->nr <= end && m->mts <= rq->issue_ts) {
-			rq->mbios++;
-			rq->mq2c_ns += rq->complete_ts - m->qts;
-			rq->mq2m_ns += m->mts - m->qts;
-			rq->mm2d_ns += rq->issue_ts - m->mts;
-			continue;
-		}
-		if (keep != i)
-			rb->merged[(rb->mhead + keep) % MAX_MERGED] = *m;
-		keep++;
+	if (b && b->remapped) {
+		b->remapped = false;
+		b->kept = true;
+	} else {
+		if (b)
+			rb->an.bio_replaced++;
+		else
+			b = bnew(rb, q->dev, q->sector, ts);
+		if (!b)
+			return;
+		memset(b->owner, 0, rb->owner_size);
+		b->kept = false;
+		b->merged = false;
+		b->mts = 0;
 	}
-	rb->mn = keep;
+	b->nr = q->nr;
+	b->qts = q->nr ? ts : 0;	/* an empty (flush) bio has no Q */
+	b->born = ts;
+}
+
+/*
+ * block_bio_backmerge/frontmerge: the bio at sector joins a request
+ * (btt's M).  At the back it is not the request's first bio; at the
+ * front it precedes the first, unless no bio was seen after it: then
+ * it is the first.  Returns when the merged bio was queued, or 0.
+ */
+static uint64_t on_merge(struct replay_block *rb, const struct dec_bio *m,
+			 uint64_t ts)
+{
+	struct hnode **pp, **pp2;
+	struct rbio *b = bexact(rb, m->dev, m->sector, &pp);
+	uint64_t qts = b && b->qts <= ts ? b->qts : 0;
+
+	if (!b)
+		return 0;
+	if (m->front && m->nr && !bexact(rb, m->dev, m->sector + m->nr, &pp2))
+		return qts;	/* now the first */
+	b->merged = true;
+	b->mts = qts ? ts : 0;
+	return qts;
+}
+
+/* block_bio_remap: the bio at dev2:sector2 goes on as dev:sector below. */
+static void on_remap(struct replay_block *rb, const struct dec_bio *r)
+{
+	struct hnode **pp;
+	struct rbio *b = bexact(rb, r->dev2, r->sector2, &pp), *n;
+
+	if (!b)
+		return;
+	hmap_unlink(&rb->bios, pp);
+	n = bexact(rb, r->dev, r->sector, &pp);
+	if (n) {
+		rb->an.bio_replaced++;
+		hmap_unlink(&rb->bios, pp);
+		free(n);
+	}
+	b->dev = r->dev;
+	b->sector = r->sector;
+	b->h.key = bkey(b->dev, b->sector);
+	b->remapped = true;
+	b->merged = false;
+	b->qts = b->mts = 0;	/* queued again below, with its own Q */
+	if (hmap_add(&rb->bios, &b->h)) {
+		free(b);
+		rb->err = -AN_E_NOMEM;
+	}
+}
+
+/*
+ * block_split: the bio at sector goes on as two, the front one ending
+ * where the remainder (at sector2) starts; the remainder keeps the owner
+ * and the time of the whole.
+ */
+static void on_split(struct replay_block *rb, const struct dec_bio *s,
+		     uint64_t ts)
+{
+	struct hnode **pp;
+	struct rbio *b, *r;
+	uint64_t front = s->sector2 - s->sector;
+
+	struct hnode h;
+
+	if (rb->bios.n >= MAX_PENDING)
+		bevict(rb, ts);	/* before b is found: bnew evicts no more */
+	b = bexact(rb, s->dev, s->sector, &pp);
+	if (!b || s->sector2 <= s->sector || front >= b->nr ||
+	    bexact(rb, s->dev, s->sector2, &pp))
+		return;
+	r = bnew(rb, s->dev, s->sector2, ts);
+	if (!r)
+		return;
+	h = r->h;	/* its place in the table */
+	memcpy(r, b, sizeof(*r) + rb->owner_size);
+	r->h = h;
+	r->sector = s->sector2;
+	r->nr = b->nr - (uint32_t)front;
+	b->nr = (uint32_t)front;
+}
+
+/*
+ * The bios that request rq (completing, nr_sector > 0) covers, from its
+ * first sector on: each becomes a piece of rq->pieces (its sectors in
+ * rq, its owner), the first sectors no bio covers a last piece without
+ * one.  A bio longer than what is left of rq was split: the rest stays
+ * for another request.  The request's first bio gives its Q (btt's),
+ * the bios merged into it before its issue their Q2C, Q2M and M2D sums.
+ * The bios covered leave the table after the request is emitted
+ * (rb->done), so the owners the pieces point to live until then.
+ */
+static void cover(struct replay_block *rb, struct blk_request *rq)
+{
+	uint64_t pos = rq->sector, left = rq->nr_sector;
+	bool first = true;
+
+	rb->npieces = 0;
+	while (left > 0) {
+		struct hnode **pp;
+		struct rbio *b = bfind(rb, rq->dev, pos, &pp);
+		struct blk_piece *pc = an_push((void **)&rb->pieces,
+					       &rb->npieces, &rb->apieces,
+					       sizeof(*pc), 16);
+		uint64_t n = b && b->nr && b->nr < left ? b->nr : left;
+
+		if (!pc) {
+			rb->err = -AN_E_NOMEM;
+			return;
+		}
+		pc->nr = (uint32_t)n;
+		pc->owner = b ? (const void *)b->owner : NULL;
+		if (!b)
+			return;		/* the rest: no bio of ours */
+		if (b->dev == rq->dev && b->merged) {
+			if (b->mts && b->nr <= left &&
+			    b->mts <= rq->issue_ts) {
+				rq->mbios++;
+				rq->mq2c_ns += rq->complete_ts - b->qts;
+				rq->mq2m_ns += b->mts - b->qts;
+				rq->mm2d_ns += rq->issue_ts - b->mts;
+			}
+		} else if (first && b->dev == rq->dev && b->qts &&
+			   b->qts <= rq->issue_ts) {
+			rq->queue_ts = b->qts;
+		}
+		if (!b->merged)
+			first = false;
+		hmap_unlink(&rb->bios, pp);
+		if (b->nr > n) {
+			/* split: the rest is another request's */
+			b->sector += n;
+			b->nr -= (uint32_t)n;
+			b->h.key = bkey(b->dev, b->sector);
+			if (hmap_add(&rb->bios, &b->h)) {
+				free(b);
+				rb->err = -AN_E_NOMEM;
+				return;
+			}
+		} else {
+			b->h.next = rb->done;
+			rb->done = &b->h;
+		}
+		pos += n;
+		left -= n;
+	}
+}
+
+/* After the request of cover() was emitted: its bios go. */
+static void covered(struct replay_block *rb)
+{
+	struct hnode *n;
+
+	while ((n = rb->done)) {
+		rb->done = n->next;
+		free(n);
+	}
+	rb->npieces = 0;
+}
+
+int replay_block_owners(struct replay_block *rb, size_t size)
+{
+	if (rb->bios.n)
+		return -AN_E_INVAL;
+	rb->owner_size = (size + 7) & ~(size_t)7;
+	return 0;
+}
+
+void *replay_block_owner(struct replay_block *rb, uint32_t dev,
+			 uint64_t sector, bool *kept)
+{
+	struct hnode **pp;
+	struct rbio *b = bexact(rb, dev, sector, &pp);
+
+	if (kept)
+		*kept = b && b->kept;
+	return b ? b->owner : NULL;
+}
+
+size_t replay_block_bios(const struct replay_block *rb)
+{
+	return rb->bios.n;
 }
 
 uint64_t replay_block_bio(struct replay_block *rb, const struct dec_ev *ev)
 {
-	const struct dec_bio *b = &ev->bio;
-	uint64_t ts = 0;
-
 	if (ev->bad)
 		return 0;
 	switch (ev->kind) {
 	case DK_BIO_QUEUE:
-		if (b->nr)
-			qput(rb, b->dev, b->sector, ev->ts);
+		on_queue(rb, &ev->bio, ev->ts);
 		break;
 	case DK_BIO_MERGE:
-		/* the merged bio is not the first of its request ... */
-		ts = qtake(rb, b->dev, b->sector);
-		/* ... unless at the front: then it takes the first's time */
-		if (b->front && b->nr) {
-			uint64_t first = qtake(rb, b->dev, b->sector + b->nr);
-
-			if (first || ts)
-				qput(rb, b->dev, b->sector, first ? first : ts);
-			if (!first)
-				return ts <= ev->ts ? ts : 0;	/* now the first */
-		}
-		if (!ts || ts > ev->ts)
-			return 0;
-		if (b->nr)
-			mput(rb, b, ts, ev->ts);
-		return ts;
+		return on_merge(rb, &ev->bio, ev->ts);
 	case DK_BIO_REMAP:
-		/* queued again on the device below: its own Q there */
-		qtake(rb, b->dev2, b->sector2);
+		on_remap(rb, &ev->bio);
 		break;
 	case DK_BIO_SPLIT:
-		if (b->sector2 > b->sector) {
-			struct hnode **pp = qfind(rb, b->dev, b->sector);
-
-			if (pp)
-				qput(rb, b->dev, b->sector2,
-				     ((struct qbio *)*pp)->ts);
-		}
+		on_split(rb, &ev->bio, ev->ts);
 		break;
 	default:
 		break;
@@ -408,9 +555,10 @@ void replay_block_gap(struct replay_block *rb)
 {
 	if (rb->pending.n)
 		drop_all(rb, &rb->an.dropped_at_gap);
-	if (rb->bios.n)
-		hmap_release(&rb->bios, NULL);
-	rb->mn = 0;
+	/* a bio keeps its owner, not its times: a merge may be in the gap */
+	for (size_t i = 0; rb->bios.n && i < rb->bios.cap; i++)
+		for (struct hnode *n = rb->bios.b[i]; n; n = n->next)
+			((struct rbio *)n)->qts = ((struct rbio *)n)->mts = 0;
 }
 
 void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
@@ -489,17 +637,10 @@ void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)
 		}
 		p->rq.error = ev->rq.error;
 		p->rq.complete_ts = ev->ts;
-		if (rb->bios.n && p->rq.nr_sector) {
-			struct hnode **q = qfind(rb, p->rq.dev, p->rq.sector);
-
-			/* a bio queued after its request's issue is not its */
-			if (q && ((struct qbio *)*q)->ts <= p->rq.issue_ts)
-				p->rq.queue_ts = qtake(rb, p->rq.dev,
-						       p->rq.sector);
-		}
-		if (rb->mn && p->rq.nr_sector)
-			mtake(rb, &p->rq);
-		rb->emit(&p->rq, rb->arg);
+		if (p->rq.nr_sector)
+			cover(rb, &p->rq);
+		rb->emit(&p->rq, rb->pieces, rb->npieces, rb->arg);
+		covered(rb);
 		unlink_pending(rb, pp);
 		break;
 	case DK_RQ_REQUEUE:
@@ -539,7 +680,7 @@ void replay_block_free(struct replay_block *rb)
 	drop_all(rb, &rb->an.still_open);
 	free(rb->pending.b);
 	hmap_release(&rb->bios, NULL);
-	free(rb->merged);
+	free(rb->pieces);
 	while ((n = rb->free_list)) {
 		rb->free_list = n->next;
 		free(n);

@@ -4,7 +4,8 @@
  * block_rq_insert -> block_rq_issue -> block_rq_complete by device and
  * sector and hands every finished request to a callback, with its queue
  * time (insert -> issue), device time (issue -> complete) and, with bio
- * events, the time its first bio was queued (Q2C).
+ * events, the time its first bio was queued (Q2C) and the bios it
+ * covered, with their owners: the one table of bios in flight.
  *
  * It never prints; what it cannot pair it counts (struct blk_anomalies).
  */
@@ -12,6 +13,7 @@
 #define IOREPORT_REPLAY_BLOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/blk.h"
@@ -29,9 +31,25 @@ struct blk_anomalies {
 	uint64_t still_open;	/* pending at the end of the recording */
 	uint64_t evicted;	/* dropped to keep memory bounded (too many pending) */
 	uint64_t unreadable;	/* records whose fields could not be read */
+	uint64_t bio_replaced;	/* a bio queued where one was pending */
 };
 
-typedef void (*blk_emit_fn)(const struct blk_request *rq, void *arg);
+/*
+ * A piece of a completed request: sectors of it one bio covered, and
+ * that bio's owner (replay_block_owner()); owner NULL: sectors no bio of
+ * the table covered (the last piece).
+ */
+struct blk_piece {
+	uint32_t nr;
+	const void *owner;
+};
+
+/*
+ * A completed request and its pieces, from its first sector on (none
+ * without bio events); the pieces live until the function returns.
+ */
+typedef void (*blk_emit_fn)(const struct blk_request *rq,
+			    const struct blk_piece *pc, size_t n, void *arg);
 
 struct replay_block;
 
@@ -41,16 +59,31 @@ struct replay_block *replay_block_new(blk_emit_fn emit, void *arg);
 void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev);
 /*
  * Feed one decoded bio record (DK_BIO_QUEUE, DK_BIO_MERGE, DK_BIO_REMAP,
- * DK_BIO_SPLIT):
- * a completed request then carries its first bio's queue time
- * (blk_request.queue_ts, btt's Q).  Returns, for a merge, the time the
- * merged bio was queued (its Q2M starts there); else, or when its
- * queueing was not recorded, 0.
+ * DK_BIO_SPLIT) to the table of bios in flight: a completed request then
+ * carries its first bio's queue time (blk_request.queue_ts, btt's Q) and
+ * its bios as pieces.  Returns, for a merge, the time the merged bio was
+ * queued (its Q2M starts there); else, or when its queueing was not
+ * recorded, 0.
  */
 uint64_t replay_block_bio(struct replay_block *rb, const struct dec_ev *ev);
 /*
+ * Every bio carries an owner of size bytes (zeroed when it is queued),
+ * for the stage that attributes them; before the first bio: 0, else
+ * -AN_E_INVAL.
+ */
+int replay_block_owners(struct replay_block *rb, size_t size);
+/*
+ * The owner of the bio at dev:sector of that device, or NULL; *kept
+ * (may be NULL): it kept the owner it had above (a remapped bio queued
+ * again), else it is new and zeroed.
+ */
+void *replay_block_owner(struct replay_block *rb, uint32_t dev,
+			 uint64_t sector, bool *kept);
+/* How many bios are in flight (queued, no completed request covered). */
+size_t replay_block_bios(const struct replay_block *rb);
+/*
  * Events were lost (on any CPU): every pending request is dropped, as
- * its missing step may be in the gap.
+ * its missing step may be in the gap; the bios forget their times.
  */
 void replay_block_gap(struct replay_block *rb);
 /* End of recording: count what is still pending. */

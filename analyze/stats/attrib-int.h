@@ -48,6 +48,7 @@ static inline uint64_t ikey(uint32_t dev, uint64_t ino)
 /* ------------------------------------------------------------------ */
 /* Bios */
 
+/* What the block replay keeps with each bio (replay_block_owners()). */
 struct owner {
 	uint8_t kind;
 	struct proc *p;
@@ -62,20 +63,6 @@ struct owner {
 					   in the stack table + 1, else 0 */
 };
 
-struct bio {
-	struct hnode h;		/* key: major << 52 ^ sector */
-	uint32_t dev;
-	uint64_t sector;
-	uint32_t nr;
-	bool remapped;
-	struct owner o;
-};
-
-static inline uint64_t bkey(uint32_t dev, uint64_t sector)
-{
-	return ((uint64_t)blk_major(dev) << 52) ^ sector;
-}
-
 struct attrib {
 	bool mute;			/* attrib_mute(): owners, no counts */
 	uint64_t now;			/* the time of the event read */
@@ -88,7 +75,7 @@ struct attrib {
 	const struct windows *ws;
 	struct stack *stk;		/* stacked devices, or NULL */
 	size_t astacked;		/* the room of t.stacked */
-	struct hmap bios;
+	struct replay_block *rb;	/* the bios in flight, or NULL */
 	struct imap readahead;		/* tid -> struct ra: its last page
 					   added to the page cache */
 	struct hmap inodes;

@@ -3,12 +3,13 @@
  * attrib.c - attribution of block I/O to processes and files (see
  * attrib.h and docs/attribution.md), dirty throttling and D-state time.
  *
- * Three tables: the bios queued and not yet completed, keyed by device
- * major and sector (a bio remembers its owner); the inodes seen in
+ * The owner of every bio, kept with the bio in the block replay's table
+ * of bios in flight (replay/block.h), which hands a completed request's
+ * bios back as pieces; a table of its own, the inodes seen in
  * writeback/ext4 events, keyed by device major and inode number (an
  * inode remembers its file once known and who dirtied it); and the
- * per-thread windows (inside ext4_writepages, ext4_sync_file, a jbd2
- * commit; asleep in D state).
+ * per-thread windows of replay/window.h (inside ext4_writepages,
+ * ext4_sync_file, a jbd2 commit; asleep in D state).
  */
 #include "config.h"
 
@@ -28,6 +29,7 @@
 #include "replay/window.h"
 #include "replay/uring.h"
 #include "replay/aio.h"
+#include "replay/block.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
 #include "stats/attrib-int.h"
@@ -106,7 +108,6 @@ void attrib_free(struct attrib *at)
 {
 	if (!at)
 		return;
-	hmap_release(&at->bios, NULL);
 	hmap_release(&at->inodes, free_inode);
 	imap_release_all(&at->readahead, NULL);
 	free(at->bdi);
@@ -122,6 +123,12 @@ int attrib_set_stack(struct attrib *at, const struct stack_dev_info *v,
 	stack_free(at->stk);
 	at->stk = n ? stack_new(v, n, sizeof(struct owner)) : NULL;
 	return n && !at->stk ? -AN_E_NOMEM : 0;
+}
+
+int attrib_set_block(struct attrib *at, struct replay_block *rb)
+{
+	at->rb = rb;
+	return replay_block_owners(rb, sizeof(struct owner));
 }
 
 void attrib_set_uring(struct attrib *at, struct uring_replay *ur)
@@ -372,128 +379,24 @@ static void owner_of(struct attrib *at, const struct dec_ev *ev,
 		  AK_UNATTRIBUTED;
 }
 
-static struct bio *bio_find(struct attrib *at, uint32_t dev, uint64_t sector,
-			    struct hnode ***where)
-{
-	uint64_t key = bkey(dev, sector);
-	struct hnode **pp = hmap_slot(&at->bios, key), **other = NULL;
-
-	for (; pp && *pp; pp = &(*pp)->next) {
-		struct bio *b = (struct bio *)*pp;
-
-		if (b->h.key != key || b->sector != sector)
-			continue;
-		if (b->dev == dev) {
-			*where = pp;
-			return b;
-		}
-		if (!other)
-			other = pp;	/* same major: a partition's bio */
-	}
-	if (!other)
-		return NULL;
-	*where = other;
-	return (struct bio *)*other;
-}
-
-static void bio_put(struct attrib *at, uint32_t dev, uint64_t sector,
-		    uint32_t nr, const struct owner *o, bool remapped)
-{
-	struct hnode **pp;
-	struct bio *b = bio_find(at, dev, sector, &pp);
-
-	if (b && b->dev == dev) {
-		if (b->remapped && !remapped) {
-			/* the remapped bio queued again: keep its owner */
-			b->remapped = false;
-			b->nr = nr;
-			return;
-		}
-		at->t.bio_replaced++;
-		b->o = *o;
-		b->nr = nr;
-		b->remapped = remapped;
-		return;
-	}
-	b = hmap_add_new(&at->bios, bkey(dev, sector), sizeof(*b));
-	if (!b) {
-		/* its request will be one without a bio of ours */
-		at->err = -AN_E_NOMEM;
-		return;
-	}
-	b->dev = dev;
-	b->sector = sector;
-	b->nr = nr;
-	b->o = *o;
-	b->remapped = remapped;
-}
-
 /* ------------------------------------------------------------------ */
 /* Events */
 
+/*
+ * A bio queued: its owner, kept in the block replay's table of bios in
+ * flight (a bio remapped from above keeps the owner it had there).
+ */
 static void on_bio_queue(struct attrib *at, const struct dec_ev *ev)
 {
-	struct owner o;
+	struct owner o, *slot;
+	bool kept;
 
 	at->t.bios++;
 	owner_of(at, ev, ev->bio.dev, ev->bio.comm, &o);
-	bio_put(at, ev->bio.dev, ev->bio.sector, ev->bio.nr, &o, false);
-}
-
-static void on_remap(struct attrib *at, const struct dec_ev *ev)
-{
-	const struct dec_bio *rb = &ev->bio;
-	struct hnode **pp;
-	struct bio *b = bio_find(at, rb->dev2, rb->sector2, &pp);
-	struct owner o;
-	uint32_t nr;
-
-	at->t.remaps++;
-	if (!b || b->dev != rb->dev2)
-		return;
-	o = b->o;
-	nr = b->nr;
-	hmap_unlink(&at->bios, pp);
-	free(b);
-	bio_put(at, rb->dev, rb->sector, nr, &o, true);
-}
-
-/*
- * block_split: the bio at sector goes on as two, the front one ending
- * where the remainder (at sector2) starts; the remainder keeps the
- * owner whichever of the two requests completes first.
- */
-static void on_split(struct attrib *at, const struct dec_ev *ev)
-{
-	const struct dec_bio *sb = &ev->bio;
-	struct hnode **pp, **pp2;
-	struct bio *b = bio_find(at, sb->dev, sb->sector, &pp), *r;
-	uint64_t front = sb->sector2 - sb->sector;
-
-	at->t.splits++;
-	if (!b || b->dev != sb->dev || sb->sector2 <= sb->sector ||
-	    front >= b->nr)
-		return;
-	r = bio_find(at, sb->dev, sb->sector2, &pp2);
-	if (r && r->dev == sb->dev)
-		return;		/* a bio of its own there already */
-	r = an_calloc(1, sizeof(*r));
-	if (!r) {
-		at->err = -AN_E_NOMEM;
-		return;
-	}
-	r->h.key = bkey(sb->dev, sb->sector2);
-	r->dev = sb->dev;
-	r->sector = sb->sector2;
-	r->nr = b->nr - (uint32_t)front;
-	r->o = b->o;
-	r->remapped = b->remapped;
-	if (hmap_add(&at->bios, &r->h)) {
-		free(r);
-		at->err = -AN_E_NOMEM;
-		return;
-	}
-	b->nr = (uint32_t)front;
+	slot = at->rb ? replay_block_owner(at->rb, ev->bio.dev,
+					   ev->bio.sector, &kept) : NULL;
+	if (slot && !kept)
+		*slot = o;
 }
 
 /* A folio (or an inode) dirtied by the current task. */
@@ -582,15 +485,14 @@ void attrib_window_closed(struct attrib *at, int w, int tid,
 static void on_issue(struct attrib *at, const struct dec_ev *ev)
 {
 	const struct dec_rq *r = &ev->rq;
-	struct hnode **pp;
-	struct bio *b;
+	const struct owner *o;
 
 	if (!at->stk || (r->op != BLK_OP_READ && r->op != BLK_OP_WRITE))
 		return;
-	b = bio_find(at, r->dev, r->sector, &pp);
+	o = at->rb ? replay_block_owner(at->rb, r->dev, r->sector, NULL) :
+	    NULL;
 	if (stack_issue(at->stk, r->dev, r->sector, r->nr_sector,
-			r->op == BLK_OP_WRITE,
-			b && b->dev == r->dev ? &b->o : NULL) < 0)
+			r->op == BLK_OP_WRITE, o) < 0)
 		at->err = -AN_E_NOMEM;
 }
 
@@ -624,10 +526,10 @@ void attrib_event(struct attrib *at, const struct dec_ev *ev)
 		at->t.merges++;
 		break;
 	case DK_BIO_REMAP:
-		on_remap(at, ev);
+		at->t.remaps++;
 		break;
 	case DK_BIO_SPLIT:
-		on_split(at, ev);
+		at->t.splits++;
 		break;
 	case DK_DIRTY_FOLIO:
 		touch(at, ev);
@@ -896,10 +798,11 @@ void attrib_mute(struct attrib *at, bool mute)
 }
 
 void attrib_request(struct attrib *at, const struct blk_request *rq,
+		    const struct blk_piece *pc, size_t npc,
 		    struct attrib_owner *out)
 {
 	static const struct owner none;
-	uint64_t pos = rq->sector, left = rq->nr_sector, total = rq->nr_sector;
+	uint64_t left = rq->nr_sector, total = rq->nr_sector;
 	uint64_t ns = rq->complete_ts > rq->issue_ts && rq->issue_ts ?
 		      rq->complete_ts - rq->issue_ts : 0, ns_given = 0;
 	bool write = rq->op == BLK_OP_WRITE;
@@ -916,30 +819,17 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 		at->t.requests++;
 		at->t.bytes += total * BLK_SECTOR_SIZE;
 	}
-	while (left > 0) {
-		struct hnode **pp;
-		struct bio *b = bio_find(at, rq->dev, pos, &pp);
-		uint64_t n, part_ns;
+	for (size_t i = 0; i < npc && left > 0; i++) {
+		uint64_t n = pc[i].nr < left ? pc[i].nr : left, part_ns;
 		struct owner o;
 
-		if (!b) {
+		if (!pc[i].owner) {
 			/* sectors no bio of ours covers: the first bio's */
 			at->t.bio_unmatched += left;
 			o = have_first ? first : none;
 			n = left;
 		} else {
-			o = b->o;
-			n = b->nr && b->nr < left ? b->nr : left;
-			hmap_unlink(&at->bios, pp);
-			if (b->nr > n) {
-				/* split: the rest is another request's */
-				b->sector += n;
-				b->nr -= (uint32_t)n;
-				b->h.key = bkey(b->dev, b->sector);
-				attrib_readd(at, &at->bios, &b->h);
-			} else {
-				free(b);
-			}
+			o = *(const struct owner *)pc[i].owner;
 		}
 		part_ns = n == left ? ns - ns_given :
 			  (uint64_t)((double)ns * (double)n / (double)total);
@@ -953,7 +843,6 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 			credit(at, &o, rq->dev, write, n * BLK_SECTOR_SIZE,
 			       part_ns, false);
 		}
-		pos += n;
 		left -= n;
 	}
 	if (out && have_first) {
@@ -990,7 +879,10 @@ void attrib_end(struct attrib *at)
 {
 	struct filetab *ft = at->ft;
 
-	at->t.bio_pending_end = at->bios.n;
+	if (at->rb) {
+		at->t.bio_pending_end = replay_block_bios(at->rb);
+		at->t.bio_replaced = replay_block_anomalies(at->rb)->bio_replaced;
+	}
 	for (size_t i = 0; i < at->inodes.cap; i++) {
 		for (struct hnode *n = at->inodes.b[i]; n; n = n->next) {
 			struct inode_rec *ir = (struct inode_rec *)n;

@@ -32,6 +32,7 @@
 #define IOREPORT_ATTRIB_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "base/blk.h"
@@ -44,6 +45,8 @@ struct sysreplay;
 struct proctable;
 struct filetab;
 struct blk_request;
+struct blk_piece;
+struct replay_block;
 struct proc;
 struct file;
 
@@ -180,11 +183,12 @@ void attrib_free(struct attrib *at);
 int attrib_error(const struct attrib *at);
 
 /*
- * attrib_event - one decoded event: bios queued, merged and remapped,
+ * attrib_event - one decoded event: a bio queued (its owner, kept in
+ * the block replay's table of bios, which has seen the same event;
+ * merges, remaps and splits are the table's and only counted here),
  * pages and inodes dirtied, pages added to the page cache, fsyncs of
  * ext4, dirty throttling; others are ignored.  Fed after the syscall
- * replay and the windows saw the same event, and before the block
- * replay, so the bios of a request are known when it completes.
+ * replay and the windows saw the same event.
  */
 void attrib_event(struct attrib *at, const struct dec_ev *ev);
 
@@ -193,19 +197,21 @@ void attrib_window_closed(struct attrib *at, int w, int tid,
 			  const struct win *open, const struct dec_ev *ev);
 
 /*
- * attrib_mute - while mute, attrib_request() finds the owners (and
- * consumes the bios) but counts nothing: a request a view filters out
+ * attrib_mute - while mute, attrib_request() finds the owner but counts
+ * nothing: a request a view filters out
  */
 void attrib_mute(struct attrib *at, bool mute);
 
 /*
- * attrib_request - a completed request (the blk_emit_fn of the block
- * replay calls it): shares its bytes and device time among the owners of
- * its bios, and returns the owner of the first bio in *out (may be NULL).
+ * attrib_request - a completed request and its pieces (what the blk_emit_fn
+ * of the block replay is handed): shares its bytes and device time among
+ * the owners of its bios, and returns the owner of the first bio in *out
+ * (may be NULL).
  * out->file may be NULL with out->ino set while the inode is not yet
  * tied to a file: attrib_inode_file() after attrib_end() names it.
  */
 void attrib_request(struct attrib *at, const struct blk_request *rq,
+		    const struct blk_piece *pc, size_t npc,
 		    struct attrib_owner *out);
 
 /*
@@ -227,6 +233,12 @@ void attrib_end(struct attrib *at);
 struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,
 			       uint64_t ino);
 
+/*
+ * attrib_set_block - the block replay whose table of bios in flight keeps
+ * each bio's owner (its pieces come back to attrib_request()).  Before
+ * the first event; 0, or -AN_E_INVAL after it.
+ */
+int attrib_set_block(struct attrib *at, struct replay_block *rb);
 /*
  * The io_uring requests (may be NULL): a thread outside a syscall that
  * issues one acts on its file, as inside a syscall on that fd.

@@ -22,6 +22,7 @@
 #include "replay/proctable.h"
 #include "base/kthread.h"
 #include "replay/window.h"
+#include "replay/block.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
 #include "fixture.h"
@@ -37,6 +38,8 @@ struct fx {
 	struct proctable *pt;
 	struct windows *ws;
 	struct attrib *at;
+	struct replay_block *rb;	/* the bios in flight, with owners */
+	struct attrib_owner *out;	/* where req() wants the owner */
 	struct proc *app, *other;
 	struct file *fa, *fb;
 	uint64_t ts;
@@ -48,11 +51,26 @@ static void closed(void *arg, enum win_id w, int tid, const struct win *open,
 	attrib_window_closed(arg, w, tid, open, ev);
 }
 
-/* An event to the windows, then to the attribution, as the driver does. */
+/*
+ * An event to the block replay's bios, the windows, then to the
+ * attribution, as the driver does.
+ */
 static void feed(struct fx *x, const struct dec_ev *e)
 {
+	if (e->kind == DK_BIO_QUEUE || e->kind == DK_BIO_MERGE ||
+	    e->kind == DK_BIO_REMAP || e->kind == DK_BIO_SPLIT)
+		replay_block_bio(x->rb, e);
 	windows_feed(x->ws, e);
 	attrib_event(x->at, e);
+}
+
+/* A request the block replay completed, with its bios. */
+static void emit(const struct blk_request *rq, const struct blk_piece *pc,
+		 size_t npc, void *arg)
+{
+	struct fx *x = arg;
+
+	attrib_request(x->at, rq, pc, npc, x->out);
 }
 
 static void fx_init(struct fx *x)
@@ -64,6 +82,9 @@ static void fx_init(struct fx *x)
 	x->ws = windows_new();
 	x->at = attrib_new(x->sr, x->pt, x->ft, x->ws, NULL);
 	windows_on_close(x->ws, closed, x->at);
+	x->rb = replay_block_new(emit, x);
+	assert_non_null(x->rb);
+	assert_int_equal(attrib_set_block(x->at, x->rb), 0);
 	x->app = proctable_get(x->pt, 100, "app", 1);
 	x->other = proctable_get(x->pt, 200, "other", 1);
 	x->fa = filetab_path(x->ft, "/data/a");
@@ -76,6 +97,7 @@ static void fx_init(struct fx *x)
 static void fx_release(struct fx *x)
 {
 	attrib_free(x->at);
+	replay_block_free(x->rb);
 	windows_free(x->ws);
 	proctable_free(x->pt, procstat_free);
 	filetab_free(x->ft, filestat_free);
@@ -185,19 +207,32 @@ static void flush(struct fx *x, uint64_t ino, uint64_t sector, uint32_t nr)
 	ev(x, DK_WRITEPAGES_END, 50, DEV70, ino);
 }
 
-/* A write (or read) request of nr sectors completing after 1000 ns. */
+/*
+ * A write (or read) request of nr sectors issued and completing 1000 ns
+ * later, through the block replay (which hands its bios to the
+ * attribution); o: its owner, or NULL.
+ */
 static void req(struct fx *x, uint32_t dev, uint64_t sector, uint32_t nr,
 		bool write, struct attrib_owner *o)
 {
-	struct blk_request rq = {
-		.dev = dev, .sector = sector, .nr_sector = nr,
-		.bytes = (uint64_t)nr * 512,
-		.op = write ? BLK_OP_WRITE : BLK_OP_READ,
-		.issue_ts = x->ts + 1, .complete_ts = x->ts + 1001,
-	};
+	struct dec_ev e;
 
+	memset(&e, 0, sizeof(e));
+	e.kind = DK_RQ_ISSUE;
+	e.ts = x->ts + 1;
+	e.rq.dev = dev;
+	e.rq.sector = sector;
+	e.rq.nr_sector = nr;
+	e.rq.bytes = (uint64_t)nr * 512;
+	e.rq.op = write ? BLK_OP_WRITE : BLK_OP_READ;
+	replay_block_feed(x->rb, &e);
+	e.kind = DK_RQ_COMPLETE;
+	e.ts = x->ts + 1001;
+	x->out = o;
+	replay_block_feed(x->rb, &e);
+	x->out = NULL;
+	assert_int_equal(replay_block_error(x->rb), 0);
 	x->ts += 2000;
-	attrib_request(x->at, &rq, o);
 }
 
 /* each test's replay, fresh */

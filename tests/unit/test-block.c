@@ -15,6 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "base/err.h"
 #include "decode/decode.h"
 #include "replay/block.h"
 
@@ -25,14 +26,25 @@
 struct done {
 	struct blk_request rq[8];
 	int n;
+	/* each request's pieces: sectors, and the owner's int (0: none) */
+	uint32_t pnr[8][4];
+	int pown[8][4];
+	size_t npc[8];
 };
 
-static void emit(const struct blk_request *rq, void *arg)
+static void emit(const struct blk_request *rq, const struct blk_piece *pc,
+		 size_t npc, void *arg)
 {
 	struct done *d = arg;
 
-	if (d->n < 8)
-		d->rq[d->n++] = *rq;
+	if (d->n >= 8)
+		return;
+	d->npc[d->n] = npc;
+	for (size_t i = 0; i < npc && i < 4; i++) {
+		d->pnr[d->n][i] = pc[i].nr;
+		d->pown[d->n][i] = pc[i].owner ? *(const int *)pc[i].owner : 0;
+	}
+	d->rq[d->n++] = *rq;
 }
 
 /* A bio record: queue, merge (front), remap and split (dev2, sector2). */
@@ -242,6 +254,69 @@ static void test_gap(void **state)
 	finish_queued(f, 1, (const uint64_t[]){ 0 });
 }
 
+/* A bio queued with owner (an int, as the attribution keeps its own). */
+static void owned(struct replay_block *rb, uint64_t ts, uint32_t dev,
+		  uint64_t sector, uint32_t nr, int owner)
+{
+	bool kept;
+	int *o;
+
+	bio(rb, DK_BIO_QUEUE, ts, dev, sector, nr, false);
+	o = replay_block_owner(rb, dev, sector, &kept);
+	assert_non_null(o);
+	if (!kept)
+		*o = owner;
+}
+
+/*
+ * The one table of bios in flight carries their owners: a request hands
+ * back the bios it covers, each with its owner, and a last piece without
+ * one for sectors no bio covered; a remapped bio keeps its owner from
+ * above; a split leaves the remainder the owner; lost events forget the
+ * times, not the owners; covered bios leave the table.
+ */
+static void test_owners(void **state)
+{
+	struct fx *f = *state;
+	struct replay_block *rb = f->rb;
+
+	assert_int_equal(replay_block_owners(rb, sizeof(int)), 0);
+	owned(rb, 10, DEV, 100, 8, 1);
+	owned(rb, 11, DEV, 108, 8, 2);
+	bio(rb, DK_BIO_MERGE, 12, DEV, 108, 8, false);
+	/* a partition's bio (owner 3) remapped and queued on the disk */
+	owned(rb, 13, PART, 2000, 16, 3);
+	bio2(rb, DK_BIO_REMAP, 14, DEV, 4048, PART, 2000);
+	owned(rb, 15, DEV, 4048, 16, 9);	/* queued again: keeps 3 */
+	bio2(rb, DK_BIO_SPLIT, 15, DEV, 4048, DEV, 4056);
+	assert_int_equal(replay_block_bios(rb), 4);
+	assert_int_equal(replay_block_owners(rb, sizeof(int)), -AN_E_INVAL);
+	request(rb, 20, 100, 24);	/* 100..123: A, B, 8 sectors of none */
+	request(rb, 30, 4048, 8);	/* the front of the split */
+	replay_block_gap(rb);
+	request(rb, 40, 4056, 8);	/* the remainder, after lost events */
+	assert_int_equal(replay_block_bios(rb), 0);
+	replay_block_finish(rb);
+	assert_int_equal(f->d.n, 3);
+	assert_int_equal(f->d.npc[0], 3);
+	assert_int_equal(f->d.pnr[0][0], 8);
+	assert_int_equal(f->d.pown[0][0], 1);
+	assert_int_equal(f->d.pnr[0][1], 8);
+	assert_int_equal(f->d.pown[0][1], 2);
+	assert_int_equal(f->d.pnr[0][2], 8);
+	assert_int_equal(f->d.pown[0][2], 0);
+	assert_int_equal(f->d.rq[0].queue_ts, 10);
+	assert_int_equal(f->d.rq[0].mbios, 1);
+	assert_int_equal(f->d.npc[1], 1);
+	assert_int_equal(f->d.pown[1][0], 3);
+	assert_int_equal(f->d.rq[1].queue_ts, 15);
+	assert_int_equal(f->d.npc[2], 1);
+	assert_int_equal(f->d.pown[2][0], 3);
+	assert_int_equal(f->d.rq[2].queue_ts, 0);
+	assert_int_equal(replay_block_anomalies(rb)->bio_replaced, 0);
+	assert_int_equal(replay_block_error(rb), 0);
+}
+
 #define FX_TEST(t)	\
 	cmocka_unit_test_setup_teardown(t, fx_setup, fx_teardown)
 
@@ -252,6 +327,7 @@ int main(void)
 		FX_TEST(test_merged_carried),
 		FX_TEST(test_split_remap),
 		FX_TEST(test_gap),
+		FX_TEST(test_owners),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -560,10 +560,13 @@ struct rq_log {
 	int n;
 };
 
-static void log_rq(const struct blk_request *rq, void *arg)
+static void log_rq(const struct blk_request *rq, const struct blk_piece *pc,
+		   size_t npc, void *arg)
 {
 	struct rq_log *l = arg;
 
+	(void)pc;
+	(void)npc;
 	assert_true(l->n < 16);
 	l->rq[l->n++] = *rq;
 }

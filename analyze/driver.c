@@ -30,10 +30,10 @@
 #include "replay/uring.h"
 #include "replay/aio.h"
 #include "replay/proctable.h"
+#include "replay/owner.h"
 #include "stats/wa.h"
 #include "stats/dirty.h"
 #include "stats/filter.h"
-#include "stats/stack.h"
 #include "stats/trigger.h"
 #include "base/imap.h"
 #include "base/strlist.h"
@@ -402,7 +402,6 @@ static void window_closed(void *arg, enum win_id w, int tid,
 /* The stages */
 
 static uint32_t disk_of(uint32_t fsdev, void *arg);
-static int set_stack(struct driver *a);
 
 /*
  * Each stage of a pass is a row of stages[] below: which decoded kinds it
@@ -455,15 +454,20 @@ static bool is_task_kind(enum dec_kind k)
 	return !is_rq(k) && k != DK_JBD2_RUN;
 }
 
-/* stacked requests: the attribution keeps one of an upper device in flight */
+/*
+ * stacked requests: the owners keep those of an upper device in flight,
+ * from its issue (before the block replay completes one) to its
+ * completion
+ */
 static bool stacked_takes(const struct driver *a, enum dec_kind k)
 {
-	return a->at && (k == DK_RQ_ISSUE || k == DK_RQ_REQUEUE);
+	return a->ow && (k == DK_RQ_ISSUE || k == DK_RQ_REQUEUE ||
+			 k == DK_RQ_COMPLETE);
 }
 
-static void attrib_feed(struct driver *a, const struct dec_ev *ev)
+static void owners_feed(struct driver *a, const struct dec_ev *ev)
 {
-	attrib_event(a->at, ev);
+	owners_event(a->ow, ev);
 }
 
 /* block: requests insert -> issue -> complete, bios queued and merged */
@@ -692,8 +696,8 @@ static void sys_finish(struct driver *a)
 		uring_finish(a->sys.ur);
 	aio_finish(a->sys.ar);
 	proctable_finish(a->sys.pt);
-	if (a->at)
-		attrib_name_files(a->at);
+	if (a->ow)
+		owners_name_files(a->ow);
 	account_end(&a->sys.acct);
 	a->st.named = a->sys.acct.st;
 }
@@ -751,25 +755,57 @@ static void windows_release(struct driver *a)
 	windows_free(a->win);
 }
 
-/* attribution: block I/O to processes and files */
-static int attrib_new_of(struct driver *a)
+/* owners: whose each bio is, from the events (replay/owner.h) */
+static int owners_new_of(struct driver *a)
 {
 	if (!a->st.have_sys || !(a->want & AN_ATTRIB))
 		return 0;
-	a->at = attrib_new(a->sys.sr, a->sys.pt, a->sys.ft, a->win, a->dec);
+	a->ow = owners_new(a->sys.sr, a->sys.pt, a->sys.ft, a->win, a->dec);
+	if (!a->ow)
+		return -AN_E_NOMEM;
+	if (owners_set_stack(a->ow, &a->bdevs) < 0 ||
+	    (a->rb && owners_set_block(a->ow, a->rb) < 0))
+		return -AN_E_NOMEM;
+	owners_set_uring(a->ow, a->sys.ur);
+	owners_set_aio(a->ow, a->sys.ar);
+	return 0;
+}
+
+static bool owners_takes(const struct driver *a, enum dec_kind k)
+{
+	return a->ow && is_task_kind(k);
+}
+
+static int owners_error_of(const struct driver *a)
+{
+	return a->ow ? owners_error(a->ow) : 0;
+}
+
+static void owners_release(struct driver *a)
+{
+	owners_free(a->ow);
+}
+
+/* attribution: block I/O to processes and files, dirty throttling */
+static int attrib_new_of(struct driver *a)
+{
+	if (!a->ow)
+		return 0;
+	a->at = attrib_new(a->ow, a->rb, a->sys.ft, a->dec);
 	if (!a->at)
 		return -AN_E_NOMEM;
 	a->st.at = a->at;
-	if (set_stack(a) < 0 || (a->rb && attrib_set_block(a->at, a->rb) < 0))
-		return -AN_E_NOMEM;
-	attrib_set_uring(a->at, a->sys.ur);
-	attrib_set_aio(a->at, a->sys.ar);
 	return 0;
 }
 
 static bool attrib_takes(const struct driver *a, enum dec_kind k)
 {
-	return a->at && is_task_kind(k);
+	return a->at && k == DK_BDP;
+}
+
+static void attrib_feed(struct driver *a, const struct dec_ev *ev)
+{
+	attrib_event(a->at, ev);
 }
 
 static int attrib_error_of(const struct driver *a)
@@ -798,19 +834,21 @@ static void attrib_release(struct driver *a)
  * anomalies, release
  */
 static const struct stage stages[] = {
-	{ "stacked requests", 0, NULL, stacked_takes, attrib_feed, NULL,
+	{ "stacked requests", 0, NULL, stacked_takes, owners_feed, NULL,
 	  NULL, 0, NULL, NULL, NULL },
 	{ "block", 3, block_new, block_takes, block_feed, block_gap,
 	  block_error, 3, block_finish, block_anomalies, block_release },
-	{ "write amplification", 5, wa_new_of, wa_takes, wa_feed, NULL,
+	{ "write amplification", 6, wa_new_of, wa_takes, wa_feed, NULL,
 	  wa_error_of, 4, wa_finish_of, NULL, wa_release },
-	{ "dirty throttling", 6, dirty_new_of, dirty_takes, dirty_feed, NULL,
+	{ "dirty throttling", 7, dirty_new_of, dirty_takes, dirty_feed, NULL,
 	  dirty_error_of, 5, dirty_finish, NULL, dirty_release },
 	{ "syscalls", 1, sys_new, sys_takes, sys_event, sys_gap, sys_error,
 	  1, sys_finish, sys_anomalies, sys_release },
 	{ "windows", 2, windows_new_of, windows_takes, windows_feed_of,
 	  windows_gap_of, windows_error_of, 0, NULL, NULL, windows_release },
-	{ "attribution", 4, attrib_new_of, attrib_takes, attrib_feed, NULL,
+	{ "owners", 4, owners_new_of, owners_takes, owners_feed, NULL,
+	  owners_error_of, 0, NULL, NULL, owners_release },
+	{ "attribution", 5, attrib_new_of, attrib_takes, attrib_feed, NULL,
 	  attrib_error_of, 2, attrib_finish, attrib_anomalies,
 	  attrib_release },
 };
@@ -1002,37 +1040,6 @@ int driver_open(struct driver *a, const char *path, struct an_err *err)
 		return -err->code;
 	a->info = source_info(a->src);
 	return 0;
-}
-
-/*
- * The loop devices whose backing file is on a file system of the start
- * snapshot, to the attribution (stats/stack.h); 0 or -AN_E_NOMEM.
- */
-static int set_stack(struct driver *a)
-{
-	struct stack_dev_info *v;
-	size_t n = 0;
-	int rc;
-
-	if (!a->bdevs.n)
-		return 0;
-	v = an_calloc(a->bdevs.n, sizeof(*v));
-	if (!v)
-		return -AN_E_NOMEM;
-	for (size_t i = 0; i < a->bdevs.n; i++) {
-		const struct meta_bdev *d = &a->bdevs.v[i];
-
-		if (!d->backing_fs || d->backing_fs == d->dev)
-			continue;
-		v[n].dev = d->dev;
-		v[n].fs = d->backing_fs;
-		v[n].disk = meta_bdevs_disk_of(&a->bdevs, d->backing_fs);
-		v[n].ino = d->backing_ino;
-		n++;
-	}
-	rc = attrib_set_stack(a->at, v, n);
-	free(v);
-	return rc;
 }
 
 /* Make the stages a->want asks for; 0, or -AN_E_NOMEM. */

@@ -57,7 +57,7 @@ typedef void (*call_done_fn)(void *arg, const struct sys_call *c,
 			     int proc_id, int file_id);
 
 /* The rows of driver.c's stage table. */
-#define DRIVER_STAGES	7
+#define DRIVER_STAGES	8
 
 struct driver {
 	/* set by the caller before driver_run() */
@@ -97,6 +97,7 @@ struct driver {
 		struct uring_replay *ur; /* io_uring requests, or NULL */
 		struct aio_replay *ar;	/* libaio requests */
 	} sys;				/* when st.have_sys */
+	struct owners *ow;		/* NULL: no attribution */
 	struct attrib *at;		/* NULL: no attribution */
 	struct wa *wa;			/* AN_WA */
 	struct dirty *dirty;		/* AN_DIRTY */

@@ -83,6 +83,13 @@ grep -rlE '\bsource_(next|field|field_[a-z0-9_]+|format_[a-z]+)\(' \
 		echo "FAIL: $f reads events: only decode/ (and cmd-dump.c) may"
 	done | grep . && fail=1
 
+# state machines are replay/'s: the stats/ files that take decoded events
+# take them only to add them up (analyze/README.md names each)
+grep -lE 'const struct dec_ev \*' stats/*.c | sed 's|^stats/||' |
+	grep -vxE 'attrib\.c|dirty\.c|wa\.c' | while read -r f; do
+		echo "FAIL: stats/$f takes decoded events: a state machine goes in replay/, an aggregate fed events is named in analyze/README.md and here"
+	done | grep . && fail=1
+
 # nothing exits for memory: no exiting allocators, no exiting string
 grep -rnE '\bx(malloc|calloc|realloc|strdup|strndup|asprintf)\(|\bSBUF_INIT_FATAL\b|\bxalloc_die\(|\bdie\(|\bexit\(' \
 	--include='*.[ch]' . | grep -v '^\./ioreport\.c:' | while read -r l; do

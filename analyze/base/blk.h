@@ -2,7 +2,8 @@
 /*
  * blk.h - a block request as the stages pass it on: its operation, size,
  * flags, the tasks that queued and issued it and the times of its steps;
- * the device numbers every stage reads, prints and compares.
+ * the kinds of owner a bio can have; the device numbers every stage
+ * reads, prints and compares.
  */
 #ifndef IOREPORT_BASE_BLK_H
 #define IOREPORT_BASE_BLK_H
@@ -122,6 +123,23 @@ struct blk_request {
 	int insert_pid;		/* task that queued it, -1 unknown */
 	int issue_pid;
 	char comm[16];		/* the comm field of the insert (else issue) event */
+};
+
+/*
+ * Who a request's bytes are for, by the rule that gave a bio its owner
+ * (replay/owner.h; their names: attrib_kind_name() of stats/attrib.h).
+ */
+enum attrib_kind {
+	AK_UNATTRIBUTED = 0,
+	AK_JOURNAL,
+	AK_FSYNC,
+	AK_WRITEBACK,
+	AK_SYSCALL,
+	AK_CONTEXT,
+	AK_METADATA,		/* file-system metadata a kernel thread wrote */
+	AK_STACKED,		/* a lower device's I/O for a device stacked
+				   on it: counted there, by its owner */
+	AK_NR
 };
 
 /* Room for blk_rwbs(): 'F', the op, 'F', 'A', 'S', 'M' and the NUL. */

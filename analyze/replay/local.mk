@@ -6,4 +6,7 @@ analyze_libioreport_a_SOURCES += \
 	analyze/replay/proctable.h analyze/replay/proctable.c \
 	analyze/replay/window.h analyze/replay/window.c \
 	analyze/replay/uring.h analyze/replay/uring.c \
-	analyze/replay/aio.h analyze/replay/aio.c
+	analyze/replay/aio.h analyze/replay/aio.c \
+	analyze/replay/owner.h analyze/replay/owner-int.h \
+	analyze/replay/owner.c analyze/replay/owner-inode.c \
+	analyze/replay/stack.h analyze/replay/stack.c

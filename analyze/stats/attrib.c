@@ -1,15 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * attrib.c - attribution of block I/O to processes and files (see
- * attrib.h and docs/attribution.md), dirty throttling and D-state time.
- *
- * The owner of every bio, kept with the bio in the block replay's table
- * of bios in flight (replay/block.h), which hands a completed request's
- * bios back as pieces; a table of its own, the inodes seen in
- * writeback/ext4 events, keyed by device major and inode number (an
- * inode remembers its file once known and who dirtied it); and the
- * per-thread windows of replay/window.h (inside ext4_writepages,
- * ext4_sync_file, a jbd2 commit; asleep in D state).
+ * attrib.h and docs/attribution.md), dirty throttling and D-state time:
+ * the aggregates of the owners (replay/owner.h) of the bios each
+ * completed request covered, handed over by the block replay as pieces.
  */
 #include "config.h"
 
@@ -20,23 +14,33 @@
 #include "util.h"
 #include "base/blk.h"
 #include "base/err.h"
-#include "base/hmap.h"
-#include "base/kthread.h"
-#include "base/imap.h"
 #include "decode/decode.h"
-#include "replay/syscall.h"
-#include "replay/proctable.h"
-#include "replay/window.h"
-#include "replay/uring.h"
-#include "replay/aio.h"
 #include "replay/block.h"
+#include "replay/owner.h"
+#include "replay/proctable.h"
+#include "replay/fdtable.h"
+#include "replay/stack.h"
+#include "replay/window.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
-#include "stats/attrib-int.h"
-#include "stats/stack.h"
 
-#define PAGE_BYTES	4096ULL		/* a dirtied folio counts one page */
 #define HZ_GUESS	250
+
+struct attrib {
+	bool mute;			/* attrib_mute(): owners, no counts */
+	struct owners *ow;		/* the owners this adds up, not owned */
+	const struct replay_block *rb;	/* the bios in flight, or NULL */
+	struct filetab *ft;
+	struct attrib_totals t;
+	size_t ajournal;		/* the room of t.journal */
+	size_t astacked;		/* the room of t.stacked */
+	/* what the aggregates of a process or file that cannot be had
+	 * are added to (the pass fails: attrib_error()) */
+	struct procstat spare_ps;
+	struct filestat spare_fs;
+	struct blkio spare_io;
+	int err;			/* sticky: -AN_E_NOMEM */
+};
 
 static const char *const kind_names[AK_NR] = {
 	"unattributed", "journal", "fsync", "writeback", "syscall", "context",
@@ -62,20 +66,20 @@ uint64_t attrib_data_bytes(const struct attrib_totals *t)
 	return all > other ? all - other : 0;
 }
 
-struct attrib *attrib_new(struct sysreplay *sr, struct proctable *pt,
-			  struct filetab *ft, const struct windows *ws,
-			  struct decoder *dec)
+static void retire(void *arg, struct inode_rec *ir);
+
+struct attrib *attrib_new(struct owners *ow, const struct replay_block *rb,
+			  struct filetab *ft, struct decoder *dec)
 {
 	struct attrib *at = an_calloc(1, sizeof(*at));
 	const struct dec_caps *c = dec ? decode_caps(dec) : NULL;
 
 	if (!at)
 		return NULL;
-	at->dec = dec;
-	at->sr = sr;
-	at->pt = pt;
+	at->ow = ow;
+	at->rb = rb;
 	at->ft = ft;
-	at->ws = ws;
+	owners_on_retire(ow, retire, at);
 	if (!c) {
 		/* no recording (the unit tests): every event "present" */
 		at->t.bio_events = at->t.dirty_events = at->t.ext4_events = true;
@@ -96,49 +100,13 @@ struct attrib *attrib_new(struct sysreplay *sr, struct proctable *pt,
 	return at;
 }
 
-static void free_inode(struct hnode *n)
-{
-	struct inode_rec *ir = (struct inode_rec *)n;
-
-	free(ir->d);
-	free(ir);
-}
-
 void attrib_free(struct attrib *at)
 {
 	if (!at)
 		return;
-	hmap_release(&at->inodes, free_inode);
-	imap_release_all(&at->readahead, NULL);
-	free(at->bdi);
 	free(at->t.journal);
 	free(at->t.stacked);
-	stack_free(at->stk);
 	free(at);
-}
-
-int attrib_set_stack(struct attrib *at, const struct stack_dev_info *v,
-		     size_t n)
-{
-	stack_free(at->stk);
-	at->stk = n ? stack_new(v, n, sizeof(struct owner)) : NULL;
-	return n && !at->stk ? -AN_E_NOMEM : 0;
-}
-
-int attrib_set_block(struct attrib *at, struct replay_block *rb)
-{
-	at->rb = rb;
-	return replay_block_owners(rb, sizeof(struct owner));
-}
-
-void attrib_set_uring(struct attrib *at, struct uring_replay *ur)
-{
-	at->ur = ur;
-}
-
-void attrib_set_aio(struct attrib *at, const struct aio_replay *ar)
-{
-	at->ar = ar;
 }
 
 const struct attrib_totals *attrib_totals(const struct attrib *at)
@@ -154,14 +122,6 @@ int attrib_error(const struct attrib *at)
 /* ------------------------------------------------------------------ */
 /* Helpers */
 
-static struct proc *proc_of(struct attrib *at, int tid, uint64_t ts)
-{
-	if (tid <= 0)
-		return NULL;
-	return proctable_get(at->pt, tid,
-			     at->dec ? decode_comm(at->dec, tid) : "<...>", ts);
-}
-
 /* p, or spare with the error set when p is NULL (no memory). */
 static void *or_spare(struct attrib *at, void *p, void *spare)
 {
@@ -176,294 +136,23 @@ static void *or_spare(struct attrib *at, void *p, void *spare)
 #define fstat(at, f) \
 	((struct filestat *)or_spare(at, filestat_of(f), &(at)->spare_fs))
 
-/* The file of the fd the thread's pending syscall works on, or NULL. */
-static struct file *pending_file(struct attrib *at, int tid,
-				 const struct sys_enter **pe)
+/* The block I/O of inode ir while its file is unknown. */
+static struct blkio *ino_io(struct attrib *at, struct inode_rec *ir)
 {
-	const struct sys_enter *e = sysreplay_pending(at->sr, tid);
-	const struct sys_kind_info *ki;
-	struct proc *p;
-	int fd;
-
-	/* outside a syscall: an io_uring request the thread issues */
-	if (!e && at->ur)
-		e = uring_current(at->ur, tid, at->dec &&
-				  !strncmp(decode_comm(at->dec, tid),
-					   "iou-wrk-", 8));
-	*pe = e;
-	if (!e)
-		return NULL;
-	ki = sys_kind_info(e->kind);
-	fd = ki->fd_out >= 0 ? (int)e->args[ki->fd_out] :
-	     ki->fd_in >= 0 ? (int)e->args[ki->fd_in] : -1;
-	if (e->kind == SK_IO_SUBMIT)	/* the fd all its iocbs share */
-		fd = aio_submit_fd(at->ar, tid);
-	if (e->kind == SK_MMAP)		/* a shared mapping of fd */
-		fd = (int)e->args[4];
-	if (fd < 0 && e->kind != SK_MSYNC)
-		return NULL;
-	p = proctable_lookup(at->pt, tid);
-	if (!p || !p->fds)
-		return NULL;
-	if (e->kind == SK_MSYNC)	/* the file mapped at start */
-		return fdtable_map_file(p->fds, e->args[0]);
-	return fdtable_get(p->fds, fd);
+	if (!ir->user)
+		ir->user = an_calloc(1, sizeof(struct blkio));
+	return or_spare(at, ir->user, &at->spare_io);
 }
 
-/* Kernel threads (kthreadd's children, or by comm) never act for themselves. */
-static bool is_kthread(const struct proc *p, const char *comm)
+/* What ir held for its file, to it (ir's number is a new file's now). */
+static void retire(void *arg, struct inode_rec *ir)
 {
-	if (p && (p->pid == 2 || p->ppid == 2))
-		return true;
-	return kthread_comm(comm, NULL);
-}
+	struct attrib *at = arg;
 
-/* ------------------------------------------------------------------ */
-/* Bio owners */
-
-static bool sync_kind(enum sys_kind k)
-{
-	return sys_kind_info(k)->flags & SKF_SYNC;
-}
-
-/*
- * Whether inode ino of dev is the backing file of an upper device (its
- * writeback or fsync is that device's): *o is then the owner of the
- * upper device's last write, kind AK_STACKED.
- */
-static bool stacked_inode(struct attrib *at, uint32_t dev, uint64_t ino,
-			  struct owner *o)
-{
-	int i = stack_backing(at->stk, dev, ino, o);
-
-	if (i < 0)
-		return false;
-	o->kind = AK_STACKED;
-	o->up = i + 1;
-	return true;
-}
-
-/* A page of an inode the thread added to the page cache. */
-struct ra {
-	uint32_t dev;
-	uint64_t ino;
-	uint64_t ts;
-};
-
-/* How long after its pages were added a read bio is theirs. */
-#define RA_WINDOW_NS	2000000ULL
-
-/*
- * What a thread outside any syscall reads when it queues a read bio on
- * dev (a page fault of a mapped file, exec, a path lookup): the inode
- * whose pages it added to the page cache last, within RA_WINDOW_NS, on a
- * file system of dev's major, into o->ir; or, when those pages were the
- * block device's own (the bdev pseudo file system, major 0, whose inode
- * number is the device's dev_t: inode tables, directories, bitmaps read
- * by ext4), o->fsmeta.
- */
-static void read_ahead(struct attrib *at, const struct dec_ev *ev,
-		       uint32_t dev, struct owner *o)
-{
-	const struct ra *r = imap_get(&at->readahead, ev->pid);
-
-	if (!r || ev->kind != DK_BIO_QUEUE || ev->bio.op != BLK_OP_READ ||
-	    ev->ts < r->ts || ev->ts - r->ts > RA_WINDOW_NS)
-		return;
-	if (!blk_major(r->dev) && blk_major((uint32_t)r->ino) == blk_major(dev))
-		o->fsmeta = true;
-	else if (blk_major(r->dev) == blk_major(dev))
-		o->ir = attrib_inode_get(at, r->dev, true, r->ino);
-}
-
-/* A page added to the page cache by a thread: what read_ahead() reads. */
-static void on_filemap(struct attrib *at, const struct dec_ev *ev)
-{
-	struct ra *r;
-
-	if (ev->pid <= 0)
-		return;
-	r = imap_get_new(&at->readahead, ev->pid, sizeof(*r));
-	if (!r) {
-		at->err = -AN_E_NOMEM;
-		return;
+	if (ir->user && ir->f) {
+		blkio_add(&fstat(at, ir->f)->blk, ir->user);
+		memset(ir->user, 0, sizeof(struct blkio));
 	}
-	r->dev = ev->inode.dev;
-	r->ino = ev->inode.ino;
-	r->ts = ev->ts;
-}
-
-static void owner_of(struct attrib *at, const struct dec_ev *ev,
-		     uint32_t dev, const char *comm, struct owner *o)
-{
-	const struct win *wb = windows_get(at->ws, ev->pid, WIN_WRITEPAGES);
-	const struct win *sync = windows_get(at->ws, ev->pid, WIN_EXT4_SYNC);
-	const struct sys_enter *pe;
-	struct file *f;
-	struct proc *p;
-	bool kt;
-	int i;
-
-	memset(o, 0, sizeof(*o));
-	f = pending_file(at, ev->pid, &pe);
-	p = proctable_lookup(at->pt, ev->pid);
-	kt = is_kthread(p, comm);
-	if (wb) {
-		if (stacked_inode(at, wb->dev, wb->ino, o))
-			return;
-		o->ir = attrib_inode_get(at, wb->dev, true, wb->ino);
-		if (pe && !is_kthread(p, comm)) {
-			/* fsync, sync, O_SYNC write: the caller waits */
-			o->kind = AK_FSYNC;
-			o->p = proc_of(at, ev->pid, ev->ts);
-			if (f && sync_kind(pe->kind))
-				attrib_inode_tie(at, o->ir, f, true);
-		} else {
-			o->kind = AK_WRITEBACK;
-		}
-		return;
-	}
-	/* journal: a jbd2 thread, or any thread inside a commit */
-	if (!strncmp(comm, "jbd2/", 5) ||
-	    windows_get(at->ws, ev->pid, WIN_COMMIT)) {
-		int tid = 0;
-		const struct win *s = windows_oldest(at->ws, WIN_EXT4_SYNC,
-						     dev, &tid);
-
-		o->kind = AK_JOURNAL;
-		o->forced = s != NULL;
-		/*
-		 * charged to the fsync's caller; a kernel thread called none
-		 * (a loop worker syncing its backing file for the flush of
-		 * the device above: that device's fsyncs are charged its own
-		 * journal, and each device's bytes stay its own)
-		 */
-		if (s && !is_kthread(proctable_lookup(at->pt, tid), at->dec ?
-				     decode_comm(at->dec, tid) : "")) {
-			o->forcer = proc_of(at, tid, ev->ts);
-			o->forcer_ir = attrib_inode_get(at, s->dev, true, s->ino);
-		}
-		return;
-	}
-	if (sync && kt && stacked_inode(at, sync->dev, sync->ino, o))
-		return;
-	if (sync) {
-		o->kind = AK_FSYNC;
-		o->p = proc_of(at, ev->pid, ev->ts);
-		o->ir = attrib_inode_get(at, sync->dev, true, sync->ino);
-		attrib_inode_tie(at, o->ir, f, true);
-		return;
-	}
-	if (pe) {
-		o->kind = sync_kind(pe->kind) ? AK_FSYNC : AK_SYSCALL;
-		o->p = proc_of(at, ev->pid, ev->ts);
-		o->f = f;
-		return;
-	}
-	if (ev->pid > 0 && !kt) {
-		o->kind = AK_CONTEXT;
-		o->p = proc_of(at, ev->pid, ev->ts);
-		read_ahead(at, ev, dev, o);
-		return;
-	}
-	/* a kernel thread serving a request of a device stacked above */
-	if (ev->kind == DK_BIO_QUEUE &&
-	    (i = stack_lower(at->stk, dev, ev->bio.op == BLK_OP_WRITE,
-			     (uint64_t)ev->bio.nr * BLK_SECTOR_SIZE, o)) >= 0) {
-		o->kind = AK_STACKED;
-		o->up = i + 1;
-		return;
-	}
-	/* a flusher writing metadata home (inode tables, bitmaps, dirs) */
-	o->kind = ev->kind == DK_BIO_QUEUE && ev->bio.meta ? AK_METADATA :
-		  AK_UNATTRIBUTED;
-}
-
-/* ------------------------------------------------------------------ */
-/* Events */
-
-/*
- * A bio queued: its owner, kept in the block replay's table of bios in
- * flight (a bio remapped from above keeps the owner it had there).
- */
-static void on_bio_queue(struct attrib *at, const struct dec_ev *ev)
-{
-	struct owner o, *slot;
-	bool kept;
-
-	at->t.bios++;
-	owner_of(at, ev, ev->bio.dev, ev->bio.comm, &o);
-	slot = at->rb ? replay_block_owner(at->rb, ev->bio.dev,
-					   ev->bio.sector, &kept) : NULL;
-	if (slot && !kept)
-		*slot = o;
-}
-
-/* A folio (or an inode) dirtied by the current task. */
-static void on_dirty(struct attrib *at, const struct dec_ev *ev,
-		     uint64_t bytes)
-{
-	uint32_t dev = ev->inode.dev;
-	uint64_t ino = ev->inode.ino;
-	const struct win *wb, *sync;
-	struct inode_rec *ir;
-	const struct sys_enter *pe;
-	struct file *f;
-	struct proc *p;
-	size_t i;
-
-	if (!ino || ev->pid <= 0)
-		return;
-	wb = windows_get(at->ws, ev->pid, WIN_WRITEPAGES);
-	sync = windows_get(at->ws, ev->pid, WIN_EXT4_SYNC);
-	if (wb && wb->ino == ino)
-		attrib_learn_bdi(at, dev, wb->dev);
-	else if (sync && sync->ino == ino)
-		attrib_learn_bdi(at, dev, sync->dev);
-	dev = attrib_fs_dev_of(at, dev, ino);
-	ir = attrib_inode_get(at, dev, false, ino);
-	if (!ir)
-		return;
-	f = pending_file(at, ev->pid, &pe);
-	if (f && pe && (sys_kind_info(pe->kind)->flags & (SKF_WRITE | SKF_META))) {
-		/* a write, or an ftruncate, fallocate or mmap of the fd:
-		 * the one inode such a call dirties is its file's */
-		attrib_inode_tie(at, ir, f, bytes > 0);
-	} else if (f && pe && ev->kind == DK_DIRTY_INODE &&
-		   (sys_kind_info(pe->kind)->flags & SKF_READ)) {
-		/* a read of the fd updating its file's access time (relatime:
-		 * the first read after a write): the file of an fd opened
-		 * without a name, read from the page cache, has no other
-		 * event that shows its inode */
-		attrib_inode_tie(at, ir, f, false);
-	} else if (!pe && bytes && !ir->f) {
-		/* a page fault writing a shared mapping: the one file of
-		 * the process's mappings that can be this inode
-		 * (docs/attribution.md) */
-		p = proctable_lookup(at->pt, ev->pid);
-		f = p ? fdtable_map_of_inode(p->fds, ir->fs_dev ?
-					     ir->dev : 0, ino) : NULL;
-		if (f)
-			attrib_inode_tie(at, ir, f, false);
-	}
-	if (!bytes)
-		return;
-	p = proc_of(at, ev->pid, ev->ts);
-	if (!p)
-		return;
-	for (i = 0; i < ir->nd; i++)
-		if (ir->d[i].p == p)
-			break;
-	if (i == ir->nd) {
-		if (an_grow(&ir->d, &ir->dcap, ir->nd + 1, sizeof(*ir->d), 2)) {
-			at->err = -AN_E_NOMEM;
-			return;
-		}
-		memset(&ir->d[ir->nd++], 0, sizeof(*ir->d));
-		ir->d[i].p = p;
-	}
-	ir->d[i].pending += bytes;
-	ir->d[i].total += bytes;
 }
 
 void attrib_window_closed(struct attrib *at, int w, int tid,
@@ -474,125 +163,26 @@ void attrib_window_closed(struct attrib *at, int w, int tid,
 
 	if (w != WIN_DSTATE)
 		return;
-	if (ev->ts > open->ts && (p = proc_of(at, tid, ev->ts))) {
+	if (ev->ts > open->ts && (p = owners_proc(at->ow, tid, ev->ts))) {
 		ps = pstat(at, p);
 		ps->dstate_ns += ev->ts - open->ts;
 		ps->dstates++;
 	}
 }
 
-/* A request issued on a device stacked above another: kept in flight. */
-static void on_issue(struct attrib *at, const struct dec_ev *ev)
-{
-	const struct dec_rq *r = &ev->rq;
-	const struct owner *o;
-
-	if (!at->stk || (r->op != BLK_OP_READ && r->op != BLK_OP_WRITE))
-		return;
-	o = at->rb ? replay_block_owner(at->rb, r->dev, r->sector, NULL) :
-	    NULL;
-	if (stack_issue(at->stk, r->dev, r->sector, r->nr_sector,
-			r->op == BLK_OP_WRITE, o) < 0)
-		at->err = -AN_E_NOMEM;
-}
-
-/* A kernel thread touched an inode: a vote for a loop's backing file. */
-static void touch(struct attrib *at, const struct dec_ev *ev)
-{
-	if (at->stk && ev->pid > 0 && ev->inode.ino &&
-	    is_kthread(proctable_lookup(at->pt, ev->pid), at->dec ?
-		       decode_comm(at->dec, ev->pid) : ""))
-		stack_touch(at->stk, ev->inode.dev, ev->inode.ino);
-}
-
 void attrib_event(struct attrib *at, const struct dec_ev *ev)
 {
-	const struct sys_enter *pe;
-	struct inode_rec *ir;
-	struct file *f;
+	struct proc *p;
 
-	at->now = ev->ts;
-	switch (ev->kind) {
-	case DK_RQ_ISSUE:
-		on_issue(at, ev);
+	if (ev->kind != DK_BDP || ev->pause <= 0)
 		return;
-	case DK_RQ_REQUEUE:
-		stack_complete(at->stk, ev->rq.dev, ev->rq.sector);
-		return;
-	case DK_BIO_QUEUE:
-		on_bio_queue(at, ev);
-		break;
-	case DK_BIO_MERGE:
-		at->t.merges++;
-		break;
-	case DK_BIO_REMAP:
-		at->t.remaps++;
-		break;
-	case DK_BIO_SPLIT:
-		at->t.splits++;
-		break;
-	case DK_DIRTY_FOLIO:
-		touch(at, ev);
-		on_dirty(at, ev, PAGE_BYTES);
-		break;
-	case DK_DIRTY_INODE:
-		touch(at, ev);
-		/* ties the inode to the fd written; no bytes of its own */
-		on_dirty(at, ev, at->t.dirty_events ? 0 : PAGE_BYTES);
-		break;
-	case DK_INODE_ALLOC:
-		/*
-		 * a new file: an inode of this number seen before was a file
-		 * deleted since, and what it held is not the new one's
-		 */
-		ir = attrib_inode_get(at, ev->inode.dev, true, ev->inode.ino);
-		if (!ir)
-			break;
-		if (ir->f) {
-			blkio_add(&fstat(at, ir->f)->blk, &ir->io);
-			memset(&ir->io, 0, sizeof(ir->io));
-			at->t.inode_retied++;
-		}
-		ir->f = NULL;
-		ir->nd = 0;
-		ir->born = ev->ts;
-		break;
-	case DK_FSYNC_ENTER:
-		touch(at, ev);
-		ir = attrib_inode_get(at, ev->inode.dev, true, ev->inode.ino);
-		f = pending_file(at, ev->pid, &pe);
-		if (pe && sync_kind(pe->kind))
-			attrib_inode_tie(at, ir, f, true);
-		break;
-	case DK_FILEMAP:
-		if (!ev->inode.ino)
-			break;
-		touch(at, ev);
-		on_filemap(at, ev);
-		f = pending_file(at, ev->pid, &pe);
-		if (f && (sys_kind_info(pe->kind)->flags & SKF_READ)) {
-			ir = attrib_inode_get(at, ev->inode.dev, true, ev->inode.ino);
-			attrib_inode_tie(at, ir, f, false);
-		}
-		break;
-	case DK_BDP:
-		if (ev->pause > 0) {
-			struct proc *p = proc_of(at, ev->pid, ev->ts);
+	p = owners_proc(at->ow, ev->pid, ev->ts);
+	if (p) {
+		struct procstat *ps = pstat(at, p);
 
-			if (p) {
-				struct procstat *ps = pstat(at, p);
-
-				/* the event converts pause to ms itself */
-				ps->throttle_ns += (uint64_t)ev->pause *
-						   1000000ULL;
-				ps->throttles++;
-			}
-		}
-		break;
-	default:
-		/* the windows (ext4 writepages and sync, jbd2 commits, D
-		 * state) are the window machine's */
-		break;
+		/* the event converts pause to ms itself */
+		ps->throttle_ns += (uint64_t)ev->pause * 1000000ULL;
+		ps->throttles++;
 	}
 }
 
@@ -637,7 +227,7 @@ static void add_journal(struct attrib *at, uint32_t dev, uint64_t bytes,
 static void add_stacked(struct attrib *at, uint32_t dev, int up,
 			uint64_t bytes)
 {
-	uint32_t upper = up > 0 ? stack_dev(at->stk, (size_t)up - 1)->dev : 0;
+	uint32_t upper = up > 0 ? stack_dev(owners_stack(at->ow), (size_t)up - 1)->dev : 0;
 	struct attrib_stacked *x = NULL;
 
 	for (size_t i = 0; i < at->t.nstacked; i++)
@@ -655,25 +245,6 @@ static void add_stacked(struct attrib *at, uint32_t dev, int up,
 		x->upper = upper;
 	}
 	x->bytes += bytes;
-}
-
-/* Consume the dirtiers' pending bytes of ir by `bytes` written out. */
-static void consume(struct inode_rec *ir, uint64_t bytes)
-{
-	uint64_t sum = 0;
-
-	for (size_t i = 0; i < ir->nd; i++)
-		sum += ir->d[i].pending;
-	if (!sum)
-		return;
-	for (size_t i = 0; i < ir->nd; i++) {
-		uint64_t take = (uint64_t)((double)bytes *
-					   (double)ir->d[i].pending /
-					   (double)sum);
-
-		ir->d[i].pending -= take < ir->d[i].pending ? take :
-				    ir->d[i].pending;
-	}
 }
 
 /*
@@ -724,7 +295,7 @@ static struct proc *share(struct attrib *at, struct inode_rec *ir,
 	if (!at->mute)
 		at->t.proc_bytes += bytes;
 	if (pending)
-		consume(ir, bytes);
+		owner_inode_written(ir, bytes);
 	return ir->d[top].p;
 }
 
@@ -756,7 +327,7 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 			if (o->forcer_ir) {
 				fb = o->forcer_ir->f ?
 				     &fstat(at, o->forcer_ir->f)->blk :
-				     &o->forcer_ir->io;
+				     ino_io(at, o->forcer_ir);
 				fb->journal_bytes += bytes;
 			}
 		}
@@ -778,7 +349,7 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 				at->t.proc_bytes += bytes;
 		}
 		if (o->ir && write)
-			consume(o->ir, bytes);
+			owner_inode_written(o->ir, bytes);
 		break;
 	default:
 		return NULL;
@@ -786,7 +357,7 @@ static struct proc *credit(struct attrib *at, const struct owner *o,
 	if (o->f)
 		fb = &fstat(at, o->f)->blk;
 	else if (o->ir)
-		fb = o->ir->f ? &fstat(at, o->ir->f)->blk : &o->ir->io;
+		fb = o->ir->f ? &fstat(at, o->ir->f)->blk : ino_io(at, o->ir);
 	if (fb)
 		blk_add(at, fb, write, bytes, ns, first);
 	return top;
@@ -812,7 +383,6 @@ void attrib_request(struct attrib *at, const struct blk_request *rq,
 
 	if (out)
 		memset(out, 0, sizeof(*out));
-	stack_complete(at->stk, rq->dev, rq->sector);
 	if (rq->op != BLK_OP_READ && rq->op != BLK_OP_WRITE)
 		return;
 	if (!at->mute) {
@@ -875,39 +445,53 @@ static int cmp_stacked(const void *a, const void *b)
 	return (x->upper > y->upper) - (x->upper < y->upper);
 }
 
+/*
+ * At the end: an inode still without a file gets the end snapshot's
+ * file of its number (or one named by dev:ino when it did I/O), and
+ * the I/O it held goes to its file.
+ */
+static void end_inode(void *arg, struct inode_rec *ir)
+{
+	struct attrib *at = arg;
+	struct filetab *ft = at->ft;
+	unsigned int ma = blk_major(ir->dev);
+	unsigned int mi = blk_minor(ir->dev);
+	struct blkio *io = ir->user;
+	bool any = io && (io->read_bytes || io->write_bytes ||
+			  io->journal_bytes);
+
+	if (!ir->f)
+		ir->f = filetab_find_devino(ft, ma, mi, ir->ino);
+	if (!ir->f && any) {
+		bool gone;
+		const char *p = filetab_inode_name(ft, ma, mi, ir->ino, &gone);
+
+		ir->f = filetab_devino(ft, ma, mi, ir->ino, p);
+		if (!p && gone && !ir->f->path)
+			ir->f->unlinked = true;
+	}
+	if (ir->f && any) {
+		blkio_add(&fstat(at, ir->f)->blk, io);
+		memset(io, 0, sizeof(*io));
+	}
+}
+
 void attrib_end(struct attrib *at)
 {
+	const struct owner_counts *n = owners_counts(at->ow);
 	struct filetab *ft = at->ft;
 
+	at->t.bios = n->bios;
+	at->t.merges = n->merges;
+	at->t.remaps = n->remaps;
+	at->t.splits = n->splits;
+	at->t.inode_learned = n->inode_learned;
+	at->t.inode_retied = n->inode_retied;
 	if (at->rb) {
 		at->t.bio_pending_end = replay_block_bios(at->rb);
 		at->t.bio_replaced = replay_block_anomalies(at->rb)->bio_replaced;
 	}
-	for (size_t i = 0; i < at->inodes.cap; i++) {
-		for (struct hnode *n = at->inodes.b[i]; n; n = n->next) {
-			struct inode_rec *ir = (struct inode_rec *)n;
-			unsigned int ma = blk_major(ir->dev);
-			unsigned int mi = blk_minor(ir->dev);
-			bool any = ir->io.read_bytes || ir->io.write_bytes ||
-				   ir->io.journal_bytes;
-
-			if (!ir->f)
-				ir->f = filetab_find_devino(ft, ma, mi, ir->ino);
-			if (!ir->f && any) {
-				bool gone;
-				const char *p = filetab_inode_name(ft, ma, mi,
-							ir->ino, &gone);
-
-				ir->f = filetab_devino(ft, ma, mi, ir->ino, p);
-				if (!p && gone && !ir->f->path)
-					ir->f->unlinked = true;
-			}
-			if (ir->f && any) {
-				blkio_add(&fstat(at, ir->f)->blk, &ir->io);
-				memset(&ir->io, 0, sizeof(ir->io));
-			}
-		}
-	}
+	owners_each_inode(at->ow, end_inode, at);
 	for (size_t i = 0; i < filetab_count(ft); i++) {
 		struct file *f = filetab_at(ft, i);
 		const struct filestat *fs = f->user;
@@ -931,17 +515,9 @@ void attrib_end(struct attrib *at)
 		      cmp_stacked);
 }
 
+
 struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,
 			       uint64_t ino)
 {
-	uint64_t key = ikey(dev, ino);
-	struct hnode **pp = hmap_slot(&at->inodes, key);
-
-	for (; pp && *pp; pp = &(*pp)->next) {
-		const struct inode_rec *ir = (const struct inode_rec *)*pp;
-
-		if (ir->h.key == key && ir->dev == dev && ir->ino == ino)
-			return ir->f;
-	}
-	return NULL;
+	return owners_inode_file(at->ow, dev, ino);
 }

@@ -1,29 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * attrib.h - attribution of block I/O to processes and files: a state
- * machine fed in the same pass as the syscall replay (replay/syscall.h)
- * that gives every bio an owner when it is queued, and shares every
- * completed request (replay/block.h) among the owners of its bios.  Also the time
- * each process was throttled by the dirty limits and blocked in D state.
- *
- * The rules, one by one, with their approximations, are documented in
- * docs/attribution.md.  In short, a bio queued by thread T is owned by:
- *   journal      T is a jbd2 thread or inside a jbd2 commit (per device;
- *                a commit an fsync waits for is also charged to it)
- *   fsync        T is inside fsync/fdatasync/sync_file_range/sync (the
- *                caller and the file synced, by fd or by inode)
- *   writeback    T is a flusher inside ext4_writepages(ino) (the file of
- *                ino; the processes that dirtied it, by their share)
- *   syscall      T is inside another file syscall (direct I/O, reads):
- *                the caller and the file of the call's fd
- *   context      T is a user process outside any known syscall (page
- *                faults, exec, mmap): that process, and the inode whose
- *                pages it just added to the page cache, if any
- *   stacked      T is a kernel thread serving a device stacked on this
- *                one (a loop worker, stack.h): counted on that device
- *   unattributed otherwise (a kernel thread doing something else)
+ * attrib.h - attribution of block I/O to processes and files: adds up
+ * every completed request (replay/block.h) among the owners of the bios
+ * it covered, which the owners machine gave them when they were queued
+ * (replay/owner.h: journal, fsync, writeback, syscall, context,
+ * metadata, stacked, unattributed; docs/attribution.md has the rules).
  * A request carries the owner of its first bio; bios merged into it add
- * their own bytes to their own owners.
+ * their own bytes to their own owners; writeback is shared among the
+ * processes that dirtied the inode.  Also the time each process was
+ * throttled by the dirty limits and blocked in D state.
  *
  * Aggregates go to procstat.blk / filestat.blk (account.h) of the
  * replay's processes and files.  Nothing here prints.
@@ -40,28 +25,11 @@
 struct decoder;
 struct dec_ev;
 struct win;
-struct windows;
-struct sysreplay;
-struct proctable;
 struct filetab;
 struct blk_request;
 struct blk_piece;
-struct replay_block;
 struct proc;
 struct file;
-
-enum attrib_kind {
-	AK_UNATTRIBUTED = 0,
-	AK_JOURNAL,
-	AK_FSYNC,
-	AK_WRITEBACK,
-	AK_SYSCALL,
-	AK_CONTEXT,
-	AK_METADATA,		/* file-system metadata a kernel thread wrote */
-	AK_STACKED,		/* a lower device's I/O for a device stacked
-				   on it: counted there, by its owner */
-	AK_NR
-};
 
 const char *attrib_kind_name(enum attrib_kind k);
 
@@ -160,35 +128,30 @@ static inline struct proc *blk_done_proc(const struct blk_done *d)
 }
 
 struct attrib;
-struct stack_dev_info;
-struct uring_replay;
-struct aio_replay;
+struct owners;
+struct replay_block;
 
 /*
- * attrib_new - an attribution fed in the same pass as the replay it
- * reads: the syscall pairing (the call a thread is inside when it queues
- * a bio), the processes and their fd tables, the per-thread windows (a
- * thread inside ext4 writepages or fsync, a jbd2 commit); none is owned
- * @dec: names tasks and says what the recording has; NULL for no
- *   recording (unit tests): every event "present", HZ 250
+ * attrib_new - the attribution of the owners ow (not owned), whose
+ * processes and files get the aggregates
+ * @rb: the block replay whose bios carry the owners (its counts of them
+ *   go to the totals), or NULL
+ * @ft: the files, named at the end
+ * @dec: says what the recording has; NULL for no recording (unit tests):
+ *   every event "present", HZ 250
  *
  * NULL only without memory: a recording without bio events attributes
  * nothing and says so (attrib_totals()->bio_events).
  */
-struct attrib *attrib_new(struct sysreplay *sr, struct proctable *pt,
-			  struct filetab *ft, const struct windows *ws,
-			  struct decoder *dec);
+struct attrib *attrib_new(struct owners *ow, const struct replay_block *rb,
+			  struct filetab *ft, struct decoder *dec);
 void attrib_free(struct attrib *at);
 /* 0, or -AN_E_NOMEM once something could not be kept for memory. */
 int attrib_error(const struct attrib *at);
 
 /*
- * attrib_event - one decoded event: a bio queued (its owner, kept in
- * the block replay's table of bios, which has seen the same event;
- * merges, remaps and splits are the table's and only counted here),
- * pages and inodes dirtied, pages added to the page cache, fsyncs of
- * ext4, dirty throttling; others are ignored.  Fed after the syscall
- * replay and the windows saw the same event.
+ * attrib_event - one decoded event the attribution adds up: dirty
+ * throttling (balance_dirty_pages); others are ignored.
  */
 void attrib_event(struct attrib *at, const struct dec_ev *ev);
 
@@ -203,24 +166,16 @@ void attrib_window_closed(struct attrib *at, int w, int tid,
 void attrib_mute(struct attrib *at, bool mute);
 
 /*
- * attrib_request - a completed request and its pieces (what the blk_emit_fn
- * of the block replay is handed): shares its bytes and device time among
- * the owners of its bios, and returns the owner of the first bio in *out
- * (may be NULL).
- * out->file may be NULL with out->ino set while the inode is not yet
- * tied to a file: attrib_inode_file() after attrib_end() names it.
+ * attrib_request - a completed request and its pieces (what the
+ * blk_emit_fn of the block replay is handed): shares its bytes and device
+ * time among the owners of its bios, and returns the owner of the first
+ * bio in *out (may be NULL).  out->file may be NULL with out->ino set
+ * while the inode is not yet tied to a file: attrib_inode_file() after
+ * attrib_end() names it.
  */
 void attrib_request(struct attrib *at, const struct blk_request *rq,
 		    const struct blk_piece *pc, size_t npc,
 		    struct attrib_owner *out);
-
-/*
- * attrib_name_files - name the files without a path (opened by a call
- * whose path the recording lacks) from the end snapshot's inode names:
- * each by the inode that the events of calls on it showed.  After the
- * replay's end and the end snapshot's fd names, before the aggregates.
- */
-void attrib_name_files(struct attrib *at);
 
 /*
  * End of the recording, after the replay's end: tie the inodes still
@@ -233,27 +188,6 @@ void attrib_end(struct attrib *at);
 struct file *attrib_inode_file(const struct attrib *at, uint32_t dev,
 			       uint64_t ino);
 
-/*
- * attrib_set_block - the block replay whose table of bios in flight keeps
- * each bio's owner (its pieces come back to attrib_request()).  Before
- * the first event; 0, or -AN_E_INVAL after it.
- */
-int attrib_set_block(struct attrib *at, struct replay_block *rb);
-/*
- * The io_uring requests (may be NULL): a thread outside a syscall that
- * issues one acts on its file, as inside a syscall on that fd.
- */
-void attrib_set_uring(struct attrib *at, struct uring_replay *ur);
-/*
- * attrib_set_stack - the devices stacked on others (loop devices whose
- * backing file is on a device of the recording, stack.h): a bio a kernel
- * thread queues on a lower device for one of them is theirs.  Before the
- * first event; 0 or -AN_E_NOMEM.
- */
-int attrib_set_stack(struct attrib *at, const struct stack_dev_info *v,
-		     size_t n);
-/* The libaio requests (may be NULL): an io_submit acts on its iocbs' fd. */
-void attrib_set_aio(struct attrib *at, const struct aio_replay *ar);
 const struct attrib_totals *attrib_totals(const struct attrib *at);
 
 #endif /* IOREPORT_ATTRIB_H */

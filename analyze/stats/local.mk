@@ -8,8 +8,6 @@ analyze_libioreport_a_SOURCES += analyze/stats/stats.h analyze/stats/stats.c ana
 analyze_libioreport_a_SOURCES += \
 	analyze/stats/account.h analyze/stats/account.c \
 	analyze/stats/attrib.h analyze/stats/attrib.c \
-	analyze/stats/attrib-int.h analyze/stats/attrib-inode.c \
-	analyze/stats/stack.h analyze/stats/stack.c \
 	analyze/stats/fileid.h analyze/stats/fileid.c
 # write amplification and fsync cost; dirty throttling
 analyze_libioreport_a_SOURCES += analyze/stats/wa.h analyze/stats/wa.c \

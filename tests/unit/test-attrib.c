@@ -23,6 +23,7 @@
 #include "base/kthread.h"
 #include "replay/window.h"
 #include "replay/block.h"
+#include "replay/owner.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
 #include "fixture.h"
@@ -37,6 +38,7 @@ struct fx {
 	struct filetab *ft;
 	struct proctable *pt;
 	struct windows *ws;
+	struct owners *ow;
 	struct attrib *at;
 	struct replay_block *rb;	/* the bios in flight, with owners */
 	struct attrib_owner *out;	/* where req() wants the owner */
@@ -52,8 +54,8 @@ static void closed(void *arg, enum win_id w, int tid, const struct win *open,
 }
 
 /*
- * An event to the block replay's bios, the windows, then to the
- * attribution, as the driver does.
+ * An event to the block replay's bios, the windows, the owners, then to
+ * the attribution, as the driver does.
  */
 static void feed(struct fx *x, const struct dec_ev *e)
 {
@@ -61,6 +63,7 @@ static void feed(struct fx *x, const struct dec_ev *e)
 	    e->kind == DK_BIO_REMAP || e->kind == DK_BIO_SPLIT)
 		replay_block_bio(x->rb, e);
 	windows_feed(x->ws, e);
+	owners_event(x->ow, e);
 	attrib_event(x->at, e);
 }
 
@@ -80,11 +83,13 @@ static void fx_init(struct fx *x)
 	x->ft = filetab_new();
 	x->pt = proctable_new(x->ft);
 	x->ws = windows_new();
-	x->at = attrib_new(x->sr, x->pt, x->ft, x->ws, NULL);
-	windows_on_close(x->ws, closed, x->at);
+	x->ow = owners_new(x->sr, x->pt, x->ft, x->ws, NULL);
+	assert_non_null(x->ow);
 	x->rb = replay_block_new(emit, x);
 	assert_non_null(x->rb);
-	assert_int_equal(attrib_set_block(x->at, x->rb), 0);
+	assert_int_equal(owners_set_block(x->ow, x->rb), 0);
+	x->at = attrib_new(x->ow, x->rb, x->ft, NULL);
+	windows_on_close(x->ws, closed, x->at);
 	x->app = proctable_get(x->pt, 100, "app", 1);
 	x->other = proctable_get(x->pt, 200, "other", 1);
 	x->fa = filetab_path(x->ft, "/data/a");
@@ -97,6 +102,7 @@ static void fx_init(struct fx *x)
 static void fx_release(struct fx *x)
 {
 	attrib_free(x->at);
+	owners_free(x->ow);
 	replay_block_free(x->rb);
 	windows_free(x->ws);
 	proctable_free(x->pt, procstat_free);
@@ -476,7 +482,7 @@ static void test_inode_reuse(void **state)
 	assert_ptr_equal(o.file, x->fb);
 	assert_int_equal(fblk(x->fb)->write_bytes, 4096);
 	assert_int_equal(fblk(x->fa)->write_bytes, 0);
-	assert_int_equal(attrib_totals(x->at)->inode_retied, 1);
+	assert_int_equal(owners_counts(x->ow)->inode_retied, 1);
 }
 
 /* writeback_* name the disk's bdi (8:0), ext4 the partition (8:1). */

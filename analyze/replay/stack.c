@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "stats/stack.h"
+#include "replay/stack.h"
 
 /* Requests kept in flight per upper device: a loop device's queue is
  * 128 deep; beyond this the oldest is forgotten (its request was lost). */

@@ -224,7 +224,7 @@ static char *make_pseudo(struct rnames *t, enum rname_kind kind,
 		/* only aliases of long program names (rnames_exec()) */
 		return NULL;
 	case RN_PART:
-		/* a name replay/owner.c takes for a kernel thread stays one */
+		/* a name replay/bio-owner.c takes for a kernel thread stays one */
 		if (kthread_comm(name, &pre) && pre + 2 <= len) {
 			/* md~N, else md^N in base 62 ("md~10" and "md^10"
 			   are other threads) */

@@ -30,7 +30,7 @@
 #include "replay/uring.h"
 #include "replay/aio.h"
 #include "replay/proctable.h"
-#include "replay/owner.h"
+#include "replay/bio-owner.h"
 #include "stats/wa.h"
 #include "stats/dirty.h"
 #include "stats/filter.h"
@@ -755,7 +755,7 @@ static void windows_release(struct driver *a)
 	windows_free(a->win);
 }
 
-/* owners: whose each bio is, from the events (replay/owner.h) */
+/* owners: whose each bio is, from the events (replay/bio-owner.h) */
 static int owners_new_of(struct driver *a)
 {
 	if (!a->st.have_sys || !(a->want & AN_ATTRIB))

@@ -127,7 +127,7 @@ struct blk_request {
 
 /*
  * Who a request's bytes are for, by the rule that gave a bio its owner
- * (replay/owner.h; their names: attrib_kind_name() of stats/attrib.h).
+ * (replay/bio-owner.h; their names: attrib_kind_name() of stats/attrib.h).
  */
 enum attrib_kind {
 	AK_UNATTRIBUTED = 0,

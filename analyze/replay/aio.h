@@ -58,7 +58,7 @@ void aio_call(struct aio_replay *ar, const struct sys_call *c);
 int aio_next(struct aio_replay *ar, struct sys_call *out);
 /*
  * The fd every iocb of the io_submit thread tid is inside shares, or -1:
- * the file of the block I/O that call queues (owner.c).
+ * the file of the block I/O that call queues (bio-owner.c).
  */
 int aio_submit_fd(const struct aio_replay *ar, int tid);
 /* End of the recording: count the requests never reaped. */

@@ -75,7 +75,7 @@ struct file *filetab_devino(struct filetab *ft, unsigned int major,
 struct file *filetab_find_devino(struct filetab *ft, unsigned int major,
 				 unsigned int minor, uint64_t ino);
 /*
- * Tie f to dev:ino learnt from an event (owner.c: an inode dirtied or
+ * Tie f to dev:ino learnt from an event (bio-owner.c: an inode dirtied or
  * synced inside a syscall on f's fd).  A file that has one keeps it.
  */
 void filetab_set_devino(struct filetab *ft, struct file *f,

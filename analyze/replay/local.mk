@@ -7,6 +7,6 @@ analyze_libioreport_a_SOURCES += \
 	analyze/replay/window.h analyze/replay/window.c \
 	analyze/replay/uring.h analyze/replay/uring.c \
 	analyze/replay/aio.h analyze/replay/aio.c \
-	analyze/replay/owner.h analyze/replay/owner-int.h \
-	analyze/replay/owner.c analyze/replay/owner-inode.c \
+	analyze/replay/bio-owner.h analyze/replay/bio-owner-int.h \
+	analyze/replay/bio-owner.c analyze/replay/inode.c \
 	analyze/replay/stack.h analyze/replay/stack.c

@@ -63,7 +63,7 @@ int sysreplay_exit(struct sysreplay *sr, const struct sys_exit *x,
 /*
  * The call thread tid is inside (its enter waits for its exit), or NULL.
  * Valid until the next sysreplay call.  Used by the attribution of block
- * I/O queued by a thread inside a file syscall (owner.c).
+ * I/O queued by a thread inside a file syscall (bio-owner.c).
  */
 const struct sys_enter *sysreplay_pending(const struct sysreplay *sr, int tid);
 /*

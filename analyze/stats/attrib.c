@@ -2,7 +2,7 @@
 /*
  * attrib.c - attribution of block I/O to processes and files (see
  * attrib.h and docs/attribution.md), dirty throttling and D-state time:
- * the aggregates of the owners (replay/owner.h) of the bios each
+ * the aggregates of the owners (replay/bio-owner.h) of the bios each
  * completed request covered, handed over by the block replay as pieces.
  */
 #include "config.h"
@@ -16,7 +16,7 @@
 #include "base/err.h"
 #include "decode/decode.h"
 #include "replay/block.h"
-#include "replay/owner.h"
+#include "replay/bio-owner.h"
 #include "replay/proctable.h"
 #include "replay/fdtable.h"
 #include "replay/stack.h"

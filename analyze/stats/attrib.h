@@ -3,7 +3,7 @@
  * attrib.h - attribution of block I/O to processes and files: adds up
  * every completed request (replay/block.h) among the owners of the bios
  * it covered, which the owners machine gave them when they were queued
- * (replay/owner.h: journal, fsync, writeback, syscall, context,
+ * (replay/bio-owner.h: journal, fsync, writeback, syscall, context,
  * metadata, stacked, unattributed; docs/attribution.md has the rules).
  * A request carries the owner of its first bio; bios merged into it add
  * their own bytes to their own owners; writeback is shared among the

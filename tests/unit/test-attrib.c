@@ -23,7 +23,7 @@
 #include "base/kthread.h"
 #include "replay/window.h"
 #include "replay/block.h"
-#include "replay/owner.h"
+#include "replay/bio-owner.h"
 #include "stats/account.h"
 #include "stats/attrib.h"
 #include "fixture.h"

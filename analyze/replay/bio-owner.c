@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * owner.c - the owner of every bio, from the events (see owner.h and
+ * bio-owner.c - the owner of every bio, from the events (see owner.h and
  * docs/attribution.md): the thread that queues it and what that thread
  * is inside (a syscall, an ext4 writepages or fsync window, a jbd2
  * commit), the inodes it dirtied and the pages it added to the page
@@ -22,7 +22,7 @@
 #include "input/meta.h"
 #include "replay/aio.h"
 #include "replay/block.h"
-#include "replay/owner-int.h"
+#include "replay/bio-owner-int.h"
 #include "replay/proctable.h"
 #include "replay/stack.h"
 #include "replay/syscall.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * owner.h - who each bio is for, followed through the events that say
+ * bio-owner.h - who each bio is for, followed through the events that say
  * it (docs/attribution.md).  A state machine fed in the same pass as the
  * syscall replay (replay/syscall.h), the processes and their fd tables,
  * and the per-thread windows (replay/window.h), which it reads: the
@@ -24,13 +24,13 @@
  *   unattributed otherwise (a kernel thread doing something else)
  *
  * It also keeps the inodes seen in writeback, ext4 and filemap events
- * (owner-inode.c): the file each is tied to once a syscall shows it, and
+ * (inode.c): the file each is tied to once a syscall shows it, and
  * the processes that dirtied it.  The attribution (stats/attrib.h) adds
  * up the owners' shares of each completed request.  Nothing here counts
  * bytes or prints.
  */
-#ifndef IOREPORT_REPLAY_OWNER_H
-#define IOREPORT_REPLAY_OWNER_H
+#ifndef IOREPORT_REPLAY_BIO_OWNER_H
+#define IOREPORT_REPLAY_BIO_OWNER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -193,4 +193,4 @@ static inline uint64_t ikey(uint32_t dev, uint64_t ino)
 	return ((uint64_t)dev << 32) ^ ino;
 }
 
-#endif /* IOREPORT_REPLAY_OWNER_H */
+#endif /* IOREPORT_REPLAY_BIO_OWNER_H */

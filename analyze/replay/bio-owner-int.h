@@ -1,18 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * owner-int.h - what the two files of the owners share (owner.c: the
- * owners of bios, from the events; owner-inode.c: the inodes and their
- * files).  Internal to replay/owner*.c; see owner.h.
+ * bio-owner-int.h - what the two files of the owners share (bio-owner.c:
+ * the owners of bios, from the events; inode.c: the inodes and their
+ * files).  Internal to them; see bio-owner.h.
  */
-#ifndef IOREPORT_REPLAY_OWNER_INT_H
-#define IOREPORT_REPLAY_OWNER_INT_H
+#ifndef IOREPORT_REPLAY_BIO_OWNER_INT_H
+#define IOREPORT_REPLAY_BIO_OWNER_INT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "base/hmap.h"
 #include "base/imap.h"
-#include "replay/owner.h"
+#include "replay/bio-owner.h"
 
 struct owners {
 	uint64_t now;			/* the time of the event read */
@@ -50,4 +50,4 @@ void owner_learn_bdi(struct owners *ow, uint32_t bdi, uint32_t fs);
 void owner_inode_tie(struct owners *ow, struct inode_rec *ir, struct file *f,
 		     bool strong);
 
-#endif /* IOREPORT_REPLAY_OWNER_INT_H */
+#endif /* IOREPORT_REPLAY_BIO_OWNER_INT_H */

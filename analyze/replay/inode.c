@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * owner-inode.c - the inodes of the owners: found or made by device and
+ * inode.c - the inodes of the owners: found or made by device and
  * number, moved from a writeback bdi to their file system's device, tied
- * to the files of the syscall replay (see owner.h and
+ * to the files of the syscall replay (see bio-owner.h and
  * docs/attribution.md, "Inodes and file names").
  */
 #include "config.h"
@@ -13,7 +13,7 @@
 #include "base/err.h"
 #include "base/blk.h"
 #include "replay/fdtable.h"
-#include "replay/owner-int.h"
+#include "replay/bio-owner-int.h"
 
 /* The inode (major, ino), created on first sight; NULL: no memory. */
 struct inode_rec *owner_inode_get(struct owners *ow, uint32_t dev,

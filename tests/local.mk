@@ -1,28 +1,4 @@
-# tests/: C unit tests (cmocka), the corrupt-input corpus, man-page checks
-
-# the unit tests of formats/ (the .iorec file, trace.dat), linking it alone
-FORMAT_TESTS = tests/test-format tests/test-tracedat
-if HAVE_CMOCKA
-check_PROGRAMS += $(FORMAT_TESTS)
-TESTS += $(FORMAT_TESTS)
-endif
-FORMAT_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-FORMAT_TEST_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS)
-tests_test_format_SOURCES = tests/test-format.c
-tests_test_format_CFLAGS = $(FORMAT_TEST_CFLAGS)
-tests_test_format_LDADD = $(FORMAT_TEST_LDADD)
-tests_test_tracedat_SOURCES = tests/test-tracedat.c
-tests_test_tracedat_CFLAGS = $(FORMAT_TEST_CFLAGS)
-tests_test_tracedat_LDADD = $(FORMAT_TEST_LDADD)
-
-# the helpers formats/fmt-util.c gives both containers
-if HAVE_CMOCKA
-check_PROGRAMS += tests/test-fmt-util
-TESTS += tests/test-fmt-util
-endif
-tests_test_fmt_util_SOURCES = tests/test-fmt-util.c
-tests_test_fmt_util_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
-tests_test_fmt_util_LDADD = formats/libiorecfmt.a $(CMOCKA_LIBS)
+# tests/: the corrupt-input corpus, man-page checks, the shared C fixtures
 
 TESTS += tests/test-corrupt.sh tests/test-manpages.sh tests/test-slow.sh \
 	tests/test-fuzz-replay.sh tests/test-damage.sh tests/test-mend.sh tests/test-repro.sh \

@@ -1,5 +1,22 @@
-# tests/unit/: C unit tests (cmocka) of the analyzer's stages, each
-# linking analyze/libioreport.a; skipped without cmocka.
+# tests/unit/: C unit tests (cmocka) of both libraries, skipped without
+# cmocka: the formats' (the .iorec file, trace.dat, their helpers), each
+# linking formats/libiorecfmt.a alone; the analyzer's stages, each linking
+# analyze/libioreport.a.
+FORMAT_TESTS = tests/unit/test-format tests/unit/test-tracedat \
+	tests/unit/test-fmt-util
+if HAVE_CMOCKA
+check_PROGRAMS += $(FORMAT_TESTS)
+TESTS += $(FORMAT_TESTS)
+endif
+FORMAT_TEST_CFLAGS = $(AM_CFLAGS) $(CMOCKA_CFLAGS)
+FORMAT_TEST_LDADD = formats/libiorecfmt.a $(ZSTD_LIBS) $(ZLIB_LIBS) $(CMOCKA_LIBS)
+tests_unit_test_format_CFLAGS = $(FORMAT_TEST_CFLAGS)
+tests_unit_test_format_LDADD = $(FORMAT_TEST_LDADD)
+tests_unit_test_tracedat_CFLAGS = $(FORMAT_TEST_CFLAGS)
+tests_unit_test_tracedat_LDADD = $(FORMAT_TEST_LDADD)
+tests_unit_test_fmt_util_CFLAGS = $(FORMAT_TEST_CFLAGS)
+tests_unit_test_fmt_util_LDADD = formats/libiorecfmt.a $(CMOCKA_LIBS)
+
 UNIT_TESTS = \
 	tests/unit/test-source \
 	tests/unit/test-meta \

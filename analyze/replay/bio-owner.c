@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * bio-owner.c - the owner of every bio, from the events (see owner.h and
+ * bio-owner.c - the owner of every bio, from the events (see bio-owner.h and
  * docs/attribution.md): the thread that queues it and what that thread
  * is inside (a syscall, an ext4 writepages or fsync window, a jbd2
  * commit), the inodes it dirtied and the pages it added to the page

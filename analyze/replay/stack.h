@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * stack.h - stacked block devices for the attribution: a loop device
+ * stack.h - stacked block devices for the owners of bios: a loop device
  * whose backing file lives on a file system of another device of the
  * recording.  Its requests are served by a kernel thread (the loop
  * worker) that reads and writes the backing file, so the lower device
  * sees a second copy of the bytes the upper one already counted.  This
  * table knows each upper device (from the snapshot: its backing file's
  * file system and inode), the requests issued on it and not yet
- * completed, with the owner of each (an opaque copy the attribution
+ * completed, with the owner of each (an opaque copy replay/bio-owner.c
  * makes), and answers for a bio queued on a lower device by a kernel
  * thread: which upper request it serves.  The rule is documented in
  * docs/attribution.md ("Stacked devices").  Nothing here prints.
  */
-#ifndef IOREPORT_STACK_H
-#define IOREPORT_STACK_H
+#ifndef IOREPORT_REPLAY_STACK_H
+#define IOREPORT_REPLAY_STACK_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -85,4 +85,4 @@ void stack_touch(struct stack *s, uint32_t dev, uint64_t ino);
  */
 int stack_next_on(const struct stack *s, uint32_t dev, size_t *from);
 
-#endif /* IOREPORT_STACK_H */
+#endif /* IOREPORT_REPLAY_STACK_H */

@@ -18,6 +18,11 @@
 #   diskstats_fields DEV     one /proc/diskstats line, fields split
 #   diskstats_quiet DEV      wait until the device is idle
 #   drop_caches              sync and drop the page cache
+#   tc_record OUT ARGS... -- CMD...
+#                            'trace-cmd record -d --no-filter -o OUT ARGS CMD'
+#                            on the top-level buffer, holding its lock, then
+#                            tracing_on and buffer_size_kb put back; again
+#                            (3 tries) when it wrote no file
 #   within NAME A B ABS REL  assert |A - B| <= max(ABS, REL * B), log the agreement
 
 _acc_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -238,4 +243,48 @@ EOF
 drop_caches() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
+}
+
+_TC_KB=
+_TC_RESTORE_SET=
+_tc_restore() {
+	restore_toplevel_tracing_on
+	if [ -n "$_TC_KB" ] && [ "$(toplevel_kb)" != "$_TC_KB" ]; then
+		echo "$_TC_KB" >"$TRACEFS/buffer_size_kb"
+	fi
+	return 0
+}
+
+# tc_record OUT [RECORD ARGS...] -- CMD...: trace-cmd exits 1 after writing
+# a complete file on this kernel (it cannot open set_ftrace_filter), so
+# its status is not trusted; the file is checked by reading it.
+tc_record() {
+	local out=$1 rc=0 args=()
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		args+=("$1")
+		shift
+	done
+	[ "${1:-}" = -- ] && shift
+	toplevel_lock
+	_TC_KB=$(toplevel_kb) || _TC_KB=
+	if [ -z "$_TC_RESTORE_SET" ]; then
+		on_exit "_tc_restore"
+		_TC_RESTORE_SET=1
+	fi
+	# trace-cmd reads every event directory the kernel has; one that
+	# another program removes meanwhile (the live tests' iorec uprobe
+	# groups) makes it stop without a file: then it records again
+	for try in 1 2 3; do
+		rm -f "$out"
+		rc=0
+		(cd "$T" && trace-cmd record -q -d --no-filter -o "$out" "${args[@]}" "$@") \
+			>"$out.log" 2>&1 || rc=$?
+		_tc_restore
+		[ -s "$out" ] && break
+		log "trace-cmd record wrote no $(basename "$out") (try $try, exit $rc): $(tail -n 1 "$out.log")"
+	done
+	flock -u 9
+	_TOPLEVEL_HELD=
+	[ -s "$out" ] || fail "trace-cmd record wrote no $out (exit $rc): $(tail -n 3 "$out.log")"
 }

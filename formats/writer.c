@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "fmt-util.h"
 #include "iorec-format.h"
@@ -133,6 +134,13 @@ static int emit(struct iorec_writer *w, uint16_t type, uint16_t flags,
 	return 0;
 }
 
+/* The error of a failed zstd call: memory, or the compression itself. */
+static int zstd_error(size_t n)
+{
+	return ZSTD_getErrorCode(n) == ZSTD_error_memory_allocation ?
+	       -IOREC_E_NOMEM : -IOREC_E_COMPRESS;
+}
+
 int iorec_compress(int level, const void *src, size_t len, uint8_t **out,
 		   size_t *out_len)
 {
@@ -145,7 +153,7 @@ int iorec_compress(int level, const void *src, size_t len, uint8_t **out,
 	n = ZSTD_compress(dst, cap, src, len, level);
 	if (ZSTD_isError(n)) {
 		free(dst);
-		return -IOREC_E_COMPRESS;
+		return zstd_error(n);
 	}
 	*out = dst;
 	*out_len = n;
@@ -174,7 +182,7 @@ int iorec_writer_add(struct iorec_writer *w, uint16_t type,
 		return -IOREC_E_NOMEM;
 	n = ZSTD_compress2(w->cctx, w->zbuf, w->zcap, body, body_len);
 	if (ZSTD_isError(n))
-		return -IOREC_E_COMPRESS;
+		return zstd_error(n);
 	return emit(w, type, IOREC_CF_ZSTD, prefix, prefix_len, w->zbuf, n,
 		    prefix_len + body_len);
 }

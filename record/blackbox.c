@@ -62,9 +62,13 @@ void bb_snap_free(struct bb_snap *s)
 /* Make @dir and its parents (0755).  Returns 0 or -1 with errno. */
 static int mkdir_p(const char *dir)
 {
-	char *p = xstrdup(dir), *s;
+	char *p = strdup(dir), *s;
 	int ret = 0;
 
+	if (!p) {
+		errno = ENOMEM;
+		return -1;
+	}
 	for (s = p + 1; *s; s++) {
 		if (*s != '/')
 			continue;
@@ -83,7 +87,8 @@ static int mkdir_p(const char *dir)
 
 static int write_pidfile(const char *path, const char *dir)
 {
-	char *parent = xstrdup(path), *slash = strrchr(parent, '/');
+	char *parent = strdup(path), *slash = parent ? strrchr(parent, '/') :
+					     NULL;
 	char text[4200];
 	int fd, len, ret = 0;
 
@@ -114,8 +119,14 @@ struct blackbox *bb_open(const char *dir, unsigned int keep,
 		      dir);
 		return NULL;
 	}
-	bb = xcalloc(1, sizeof(*bb));
-	bb->dir = xstrdup(realpath(dir, abs) ? abs : dir);
+	bb = calloc(1, sizeof(*bb));
+	if (bb)
+		bb->dir = strdup(realpath(dir, abs) ? abs : dir);
+	if (!bb || !bb->dir) {
+		free(bb);
+		error(ERR_NOMEM);
+		return NULL;
+	}
 	bb->keep = keep;
 	bb->keep_bytes = keep_bytes;
 	bb->trig = trig;
@@ -124,7 +135,7 @@ struct blackbox *bb_open(const char *dir, unsigned int keep,
 			warning("cannot write the pid file %s: %m ('iorec --snapshot' will not find this recorder; send SIGUSR1 instead)",
 				pidfile);
 		else
-			bb->pidfile = xstrdup(pidfile);
+			bb->pidfile = strdup(pidfile);	/* NULL: not removed */
 	}
 	return bb;
 }
@@ -171,11 +182,21 @@ static void prune(struct blackbox *bb)
 		if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
 			continue;
 		if (n == cap) {
-			cap = cap ? 2 * cap : 32;
-			names = xrealloc(names, cap * sizeof(*names));
-			sizes = xrealloc(sizes, cap * sizeof(*sizes));
+			size_t c = cap ? 2 * cap : 32;
+			char **nv = realloc(names, c * sizeof(*nv));
+			uint64_t *sv;
+
+			if (nv)
+				names = nv;
+			sv = nv ? realloc(sizes, c * sizeof(*sv)) : NULL;
+			if (!sv)
+				break;	/* out of memory: keep them all */
+			sizes = sv;
+			cap = c;
 		}
-		names[n] = xstrdup(de->d_name);
+		names[n] = strdup(de->d_name);
+		if (!names[n])
+			break;
 		n++;
 	}
 	closedir(d);
@@ -225,7 +246,7 @@ int meta_copy(int meta_fd, uint64_t meta_len, const char *header_extra,
 	       c.offset < meta_len) {
 		if (c.type == IOREC_CHUNK_HEADER) {
 			struct iorec_header h;
-			struct sbuf sb = SBUF_INIT_FATAL;
+			struct sbuf sb = SBUF_INIT;
 			uint8_t *buf;
 			size_t len;
 
@@ -236,7 +257,8 @@ int meta_copy(int meta_fd, uint64_t meta_len, const char *header_extra,
 			sbuf_addstr(&sb, header_extra);
 			h.text = sb.buf;
 			h.text_len = sb.len;
-			ret = iorec_header_encode(&h, &buf, &len);
+			ret = sb.failed ? -IOREC_E_NOMEM :
+			      iorec_header_encode(&h, &buf, &len);
 			sbuf_release(&sb);
 			if (!ret) {
 				ret = iorec_writer_add(w, c.type, NULL, 0, buf,

@@ -46,7 +46,9 @@ static const char *output_problem(void)
 
 	if (!strcmp(env.output, "-"))
 		return isatty(STDOUT_FILENO) ? "stdout is a terminal" : NULL;
-	dir = xstrdup(env.output);
+	dir = strdup(env.output);
+	if (!dir)
+		return "out of memory";
 	slash = strrchr(dir, '/');
 	if (!slash)
 		strcpy(dir, ".");

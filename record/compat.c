@@ -210,9 +210,13 @@ static void *watch_main(void *arg)
 struct compat_watch *compat_watch_start(struct plan *p,
 					struct tracefs_instance *rec)
 {
-	struct compat_watch *cw = xcalloc(1, sizeof(*cw));
+	struct compat_watch *cw = calloc(1, sizeof(*cw));
 	const char *clock = "mono";
 
+	if (!cw) {
+		error("out of memory (use --compat or --no-compat)");
+		return NULL;
+	}
 	cw->plan = p;
 	cw->rec = rec;
 	cw->fd = -1;

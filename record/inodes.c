@@ -81,9 +81,10 @@ struct inoset {
 
 struct inoset *inoset_new(void)
 {
-	struct inoset *s = xcalloc(1, sizeof(*s));
+	struct inoset *s = calloc(1, sizeof(*s));
 
-	pthread_mutex_init(&s->lock, NULL);
+	if (s)
+		pthread_mutex_init(&s->lock, NULL);
 	return s;
 }
 
@@ -151,7 +152,7 @@ int inoset_setup(struct inoset *s, struct tracefs_instance *inst)
 	struct tep_handle *tep = tep_alloc();
 
 	if (!tep)
-		return error("out of memory");
+		return error(ERR_NOMEM);
 	add_id(s, tep, inst, "ext4", "ext4_sync_file_enter", "dev", "ino",
 	       IE_DEV, false);
 	add_id(s, tep, inst, "ext4", "ext4_writepages", "dev", "ino", IE_DEV,
@@ -206,7 +207,11 @@ static void keep(struct inoset *s, uint32_t dev, bool bdi, uint64_t ino,
 	size_t i = (size_t)(h >> 40) & (INO_SLOTS - 1);
 
 	if (!s->slot)
-		s->slot = xcalloc(INO_SLOTS, sizeof(*s->slot));
+		s->slot = calloc(INO_SLOTS, sizeof(*s->slot));
+	if (!s->slot) {
+		s->dropped++;	/* out of memory: not kept */
+		return;
+	}
 	for (;; i = (i + 1) & (INO_SLOTS - 1)) {
 		struct ino_slot *x = &s->slot[i];
 
@@ -328,12 +333,19 @@ static struct ino_mount *read_mounts(size_t *n)
 			   dir) != 4 || !ma)
 			continue;
 		if (*n == cap) {
-			cap = cap ? cap * 2 : 16;
-			m = xrealloc(m, cap * sizeof(*m));
+			size_t c = cap ? cap * 2 : 16;
+			struct ino_mount *v = realloc(m, c * sizeof(*v));
+
+			if (!v)
+				break;	/* out of memory: the mounts so far */
+			m = v;
+			cap = c;
 		}
 		m[*n].ma = ma;
 		m[*n].mi = mi;
-		m[*n].dir = xstrdup(unoctal(dir));
+		m[*n].dir = strdup(unoctal(dir));
+		if (!m[*n].dir)
+			break;
 		m[*n].fd = -1;
 		m[*n].whole = !strcmp(root, "/");
 		(*n)++;
@@ -550,20 +562,29 @@ void inoset_lines(struct inoset *s, struct sbuf *sb, uint64_t budget_ns,
 	size_t *at, n = 0, nm = 0, named = 0, gone = 0, failed = 0;
 	uint64_t real_off = now_real_ns() - now_mono_ns();
 	uint64_t until = now_mono_ns() + budget_ns;
-	struct ino_name *nm1 = xmalloc(sizeof(*nm1));
-	struct sbuf one = SBUF_INIT_FATAL;
+	struct ino_name *nm1 = malloc(sizeof(*nm1));
+	struct sbuf one = SBUF_INIT;
 
 	/* the table, and (cached) the lines of inodes named before */
 	pthread_mutex_lock(&s->lock);
-	v = xcalloc(s->n ? s->n : 1, sizeof(*v));
-	at = xcalloc(s->n ? s->n : 1, sizeof(*at));
+	v = calloc(s->n ? s->n : 1, sizeof(*v));
+	at = calloc(s->n ? s->n : 1, sizeof(*at));
+	if (!nm1 || !v || !at) {
+		pthread_mutex_unlock(&s->lock);
+		free(nm1);
+		free(v);
+		free(at);
+		sb->failed = true;	/* the snapshot cannot be whole */
+		return;
+	}
 	for (size_t i = 0; s->slot && i < INO_SLOTS; i++) {
 		if (!s->slot[i].ino)
 			continue;
 		v[n] = s->slot[i];
+		/* a cached line that cannot be copied is made again */
 		v[n].line = cached && v[n].line &&
 			    v[n].line_alloc == v[n].alloc_ts ?
-			    xstrdup(v[n].line) : NULL;
+			    strdup(v[n].line) : NULL;
 		at[n++] = i;
 	}
 	pthread_mutex_unlock(&s->lock);
@@ -587,8 +608,8 @@ void inoset_lines(struct inoset *s, struct sbuf *sb, uint64_t budget_ns,
 				continue;
 			}
 			sbuf_add(sb, one.buf ? one.buf : "", one.len);
-			if (cached) {
-				v[i].line = xstrdup(one.buf ? one.buf : "");
+			if (cached) {	/* NULL: named again next time */
+				v[i].line = strdup(one.buf ? one.buf : "");
 				v[i].line_rc = (int8_t)rc;
 			}
 		}
@@ -624,6 +645,8 @@ void inoset_lines(struct inoset *s, struct sbuf *sb, uint64_t budget_ns,
 			close(m[i].fd);
 		free(m[i].dir);
 	}
+	if (one.failed)
+		sb->failed = true;
 	sbuf_release(&one);
 	free(m);
 	free(v);
@@ -635,12 +658,18 @@ void inoset_check(struct tracefs_instance *inst, char *buf, size_t size)
 {
 	struct inoset *s = inoset_new();
 	struct ino_mount *m;
-	struct ino_name *nm1 = xmalloc(sizeof(*nm1));
+	struct ino_name *nm1 = malloc(sizeof(*nm1));
 	struct ino_mount *mt;
 	struct stat st;
 	size_t nm = 0;
 	int rc = -1, err = 0;
 
+	if (!s || !nm1) {
+		snprintf(buf, size, "no: out of memory");
+		inoset_free(s);
+		free(nm1);
+		return;
+	}
 	inoset_setup(s, inst);
 	m = read_mounts(&nm);
 	if (!stat(".", &st)) {

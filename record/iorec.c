@@ -107,7 +107,7 @@ static int read_header_page(struct rec *r, struct tracefs_instance *ti)
 		return error("cannot read events/header_page: %m");
 	tep = tep_alloc();
 	if (!tep)
-		return error("out of memory");
+		return error(ERR_NOMEM);
 	if (tep_parse_header_page(tep, r->header_page,
 				  (unsigned long)r->header_page_len,
 				  (int)sizeof(long)) < 0) {
@@ -325,7 +325,9 @@ static int setup(struct rec *r)
 
 		if (spawn_command(r) < 0)
 			return -1;
-		task_filter_command((int)r->child, env.command[0], &f, &d);
+		if (task_filter_command((int)r->child, env.command[0], &f,
+					&d) < 0)
+			return -1;
 		plan_set_task_filter(&r->plan, NULL, f, d);
 		free(f);
 		free(d);
@@ -355,6 +357,8 @@ static int setup(struct rec *r)
 	if (trig_count(env.trig) && trig_setup(env.trig, r->ri.ti, &r->plan) < 0)
 		return -1;
 	r->inos = inoset_new();
+	if (!r->inos)
+		return error(ERR_NOMEM);
 	if (!env.no_inode_names && inoset_setup(r->inos, r->ri.ti) < 0)
 		return -1;
 	if (env.snapshot_dir) {
@@ -371,7 +375,9 @@ static int setup(struct rec *r)
 			plan_compat_enable(&r->plan, r->ri.ti);
 		}
 	}
-	r->cpu_lost = xcalloc((size_t)r->ri.ncpus, sizeof(*r->cpu_lost));
+	r->cpu_lost = calloc((size_t)r->ri.ncpus, sizeof(*r->cpu_lost));
+	if (!r->cpu_lost)
+		return error(ERR_NOMEM);
 	batch = batch_bytes(r->ri.ncpus);
 	memset(&o, 0, sizeof(o));
 	o.threads = reader_threads(r->ri.ncpus);
@@ -389,7 +395,7 @@ static int setup(struct rec *r)
 	o.flight_keep = env.snapshot_dir != NULL;
 	r->w = iorec_writer_new(r->out_fd, env.level, 0);
 	if (!r->w)
-		return error("out of memory");
+		return error(ERR_NOMEM);
 	r->rb = ringbuf_open(r->ri.ti, &o, r->w);
 	if (!r->rb)
 		return -1;
@@ -682,8 +688,13 @@ int main(int argc, char **argv)
 		plan_warn_missing(&r.plan, env.verbose);
 	if (r.plan.raw_syscalls && !r.plan.raw_forced && !env.quiet)
 		warning("no syscalls:* events (kernel without CONFIG_FTRACE_SYSCALLS): recording raw_syscalls; the report has no per-syscall argument names, fd and count only via args[]");
-	if (setup(&r) < 0)
+	if (setup(&r) < 0) {
+		/* nothing was recorded: no file that holds no recording */
+		if (r.out_fd >= 0 && !r.out_stdout && !env.snapshot_dir &&
+		    !env.rotate)
+			unlink(env.output);
 		goto cleanup;
+	}
 	if (!r.write_err)
 		record_loop(&r);
 	stop(&r);

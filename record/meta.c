@@ -71,6 +71,8 @@ void note_write_error(struct rec *r, int err)
 	if (err == -IOREC_E_NOSPC || e == ENOSPC)
 		snprintf(r->reason, sizeof(r->reason),
 			 "no space left on device");
+	else if (err == -IOREC_E_NOMEM)
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
 	else if (e)
 		snprintf(r->reason, sizeof(r->reason), "write error: %s",
 			 strerror(e));
@@ -89,6 +91,9 @@ void report_write_error(const struct rec *r)
 		      out_name(r), mb(done));
 	else if (e == EPIPE)
 		error("%s: the reader closed the pipe; recording stopped at %.1f MB",
+		      out_name(r), mb(done));
+	else if (r->write_err == -IOREC_E_NOMEM)
+		error("%s: out of memory; recording stopped at %.1f MB, the file is readable up to its last complete chunk (free some memory and record again)",
 		      out_name(r), mb(done));
 	else
 		error("%s: %s; recording stopped at %.1f MB, the file is readable up to its last complete chunk",
@@ -194,13 +199,17 @@ static void header_text(struct rec *r, struct sbuf *sb)
 
 static int write_header(struct rec *r)
 {
-	struct sbuf sb = SBUF_INIT_FATAL;
+	struct sbuf sb = SBUF_INIT;
 	struct iorec_header h;
 	uint8_t *buf;
 	size_t len;
 	int ret;
 
 	header_text(r, &sb);
+	if (sb.failed) {
+		sbuf_release(&sb);
+		return -IOREC_E_NOMEM;
+	}
 	memset(&h, 0, sizeof(h));
 	h.endian = host_big_endian() ? IOREC_ENDIAN_BIG : IOREC_ENDIAN_LITTLE;
 	h.long_size = (uint8_t)r->long_size;
@@ -326,21 +335,26 @@ int write_trailer_to(struct rec *r, struct iorec_writer *w,
 			    const char *reason)
 {
 	struct snap_self self = snap_self(r);
-	struct sbuf sb = SBUF_INIT_FATAL;
+	struct sbuf sb = SBUF_INIT;
 	int ret;
 
 	self.rotated = !strcmp(reason, "rotated");
 	ret = snapshot_write_end(w, &self);
 	collect_stats(r, &sb);
+	if (!ret && sb.failed)
+		ret = -IOREC_E_NOMEM;
 	if (!ret)
 		ret = iorec_writer_add(w, IOREC_CHUNK_STATS, NULL, 0, sb.buf,
 				       sb.len, true);
 	sbuf_reset(&sb);
 	if (!ret) {
 		end_text(r, &sb, reason);
+		if (sb.failed)
+			ret = -IOREC_E_NOMEM;
+	}
+	if (!ret)
 		ret = iorec_writer_add(w, IOREC_CHUNK_END, NULL, 0, sb.buf,
 				       sb.len, false);
-	}
 	sbuf_release(&sb);
 	if (!ret)
 		ret = iorec_writer_flush(w);

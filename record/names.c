@@ -79,7 +79,9 @@ int names_parse(struct names *n, const char *list)
 	}
 	if (!strcmp(list, "none"))
 		return 0;
-	copy = xstrdup(list);
+	copy = strdup(list);
+	if (!copy)
+		return error(ERR_NOMEM);
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		for (i = 0; i < NS_SNAPSHOT; i++)
@@ -709,7 +711,7 @@ static int uprobe_libaio(struct names *n, const struct plan *p,
 	};
 	struct elf_sym want = { .name = "io_submit" };
 	enum rec_abi abi = ABI_UNKNOWN;
-	struct sbuf f = SBUF_INIT_FATAL;
+	struct sbuf f = SBUF_INIT;
 	const char *nr, *iocbs;
 	int ptr, i;
 	size_t k;
@@ -733,6 +735,10 @@ static int uprobe_libaio(struct names *n, const struct plan *p,
 		sbuf_addf(&f, " fd%d=+20(+%d(%s)):s32 op%d=+16(+%d(%s)):u16 len%d=+32(+%d(%s)):u64",
 			    i, i * ptr, iocbs, i, i * ptr, iocbs, i, i * ptr,
 			    iocbs);
+	if (f.failed) {
+		sbuf_release(&f);
+		return 0;	/* out of memory: no probe */
+	}
 	errno = 0;
 	i = keep_probe(n, tracefs_uprobe_alloc(n->group, "libaio_io_submit",
 					       paths[k], want.offset, f.buf),
@@ -744,7 +750,7 @@ static int uprobe_libaio(struct names *n, const struct plan *p,
 static void try_uprobe(struct names *n, const struct plan *p,
 		       struct tracefs_instance *inst)
 {
-	struct sbuf why = SBUF_INIT_FATAL;
+	struct sbuf why = SBUF_INIT;	/* cut short without memory */
 	struct libc_list l = { .n = 0 };
 	int i, lib = 0, total = 0, err = 0, k_aio;
 	size_t used = 0;

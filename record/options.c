@@ -141,12 +141,15 @@ static int set_at_least(uint64_t *dst, int64_t v, int64_t min,
 /* --trigger: a comma list of conditions, or "none" (or empty). */
 static int parse_triggers(const char *arg)
 {
-	char *list = xstrdup(arg), *tok, *save = NULL;
+	char *list, *tok, *save = NULL;
 	int ret = 0;
 
 	env.bb_opt = true;
 	if (!env.trig)
 		env.trig = trig_new();
+	list = env.trig ? strdup(arg) : NULL;
+	if (!list)
+		return error(ERR_NOMEM);
 	for (tok = strtok_r(list, ", ", &save); tok && !ret;
 	     tok = strtok_r(NULL, ", ", &save))
 		if (strcmp(tok, "none") && trig_parse(env.trig, tok) < 0)
@@ -221,11 +224,16 @@ static int parse_opt(int c, const char *arg)
 			return usage_error("unknown profile in '%s' (profiles: io, iowait)", arg);
 		env.profiles = (unsigned int)v;
 		break;
-	case 'e':
-		env.events = xrealloc(env.events,
-				      (size_t)(env.nevents + 1) * sizeof(char *));
+	case 'e': {
+		char **ev = realloc(env.events,
+				    (size_t)(env.nevents + 1) * sizeof(char *));
+
+		if (!ev)
+			return error(ERR_NOMEM);
+		env.events = ev;
 		env.events[env.nevents++] = (char *)arg;
 		break;
+	}
 	case 'R':
 		env.raw_syscalls = true;
 		break;

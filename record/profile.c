@@ -144,15 +144,31 @@ static struct plan_event *plan_add(struct plan *p, const char *system,
 		    !strcmp(p->ev[i].name, name))
 			return &p->ev[i];
 	if (p->nev == p->alloc) {
-		p->alloc = p->alloc ? 2 * p->alloc : 64;
-		p->ev = xrealloc(p->ev, p->alloc * sizeof(*p->ev));
+		size_t a = p->alloc ? 2 * p->alloc : 64;
+		struct plan_event *v = realloc(p->ev, a * sizeof(*v));
+
+		if (!v)
+			goto nomem;
+		p->ev = v;
+		p->alloc = a;
 	}
-	e = &p->ev[p->nev++];
+	e = &p->ev[p->nev];
 	memset(e, 0, sizeof(*e));
-	e->system = xstrdup(system);
-	e->name = xstrdup(name);
+	e->system = strdup(system);
+	e->name = strdup(name);
+	if (!e->system || !e->name) {
+		free(e->system);
+		free(e->name);
+		goto nomem;
+	}
 	e->cost = cost;
+	p->nev++;
 	return e;
+nomem:
+	/* the plan fails (plan_build, plan_enable); its caller goes on */
+	p->nomem = true;
+	memset(&p->spare, 0, sizeof(p->spare));
+	return &p->spare;
 }
 
 static bool event_exists(const char *system, const char *name)
@@ -213,9 +229,9 @@ static void add_id(long *ids, size_t *n, long nr)
  * Build the raw_syscalls filter "id == N || id == M ...": the ids of
  * interest of the compat ABI, and in raw mode those of the native ABI too.
  */
-static char *raw_filter(const struct plan *p, bool native)
+static char *raw_filter(struct plan *p, bool native)
 {
-	struct sbuf sb = SBUF_INIT_FATAL;
+	struct sbuf sb = SBUF_INIT;
 	char *filter;
 	long ids[2 * 128];
 	size_t i, n = 0;
@@ -228,8 +244,16 @@ static char *raw_filter(const struct plan *p, bool native)
 	}
 	for (i = 0; i < n; i++)
 		sbuf_addf(&sb, "%sid == %ld", i ? " || " : "", ids[i]);
+	if (sb.failed) {
+		sbuf_release(&sb);
+		p->nomem = true;
+		return NULL;
+	}
 	filter = sbuf_detach(&sb);
-	return filter ? filter : xstrdup("");
+	if (!filter)
+		filter = strdup("");
+	p->nomem |= !filter;
+	return filter;
 }
 
 static bool has_enter_filter(const char *call);
@@ -244,7 +268,7 @@ static bool has_enter_filter(const char *call);
 static void plan_add_markers(struct plan *p)
 {
 	const struct marker_def *m;
-	struct sbuf un = SBUF_INIT_FATAL;
+	struct sbuf un = SBUF_INIT;
 	size_t n, i, j, k;
 
 	m = abi_markers(p->abi, &n);
@@ -294,10 +318,12 @@ static void plan_add_markers(struct plan *p)
 			sbuf_addf(&un, "%s%ld", un.len ? "," : "", nr);
 	}
 	free(p->unshadowed);
-	p->unshadowed = sbuf_detach(&un);
-	if (!p->unshadowed) {
-		p->unshadowed = xstrdup("");
-	}
+	p->nomem |= un.failed;
+	p->unshadowed = un.failed ? NULL : sbuf_detach(&un);
+	sbuf_release(&un);
+	if (!p->unshadowed)
+		p->unshadowed = strdup("");
+	p->nomem |= !p->unshadowed;
 }
 
 /* Decide how compat (32-bit) tasks' syscalls are recorded. */
@@ -390,7 +416,9 @@ static int plan_add_user(struct plan *p, const char *arg)
 	if (!colon || colon == arg || !colon[1])
 		return error("bad event '%s': use SYSTEM:EVENT or SYSTEM:*",
 			     arg);
-	system = xstrdup(arg);
+	system = strdup(arg);
+	if (!system)
+		return error(ERR_NOMEM);
 	system[colon - arg] = '\0';
 	name = colon + 1;
 	if (!strcmp(name, "*")) {
@@ -450,6 +478,8 @@ int plan_build(struct plan *p, unsigned int profiles, char **user_events,
 	for (i = 0; i < nuser; i++)
 		if (plan_add_user(p, user_events[i]) < 0)
 			return -1;
+	if (p->nomem)
+		return error(ERR_NOMEM);
 	return 0;
 }
 
@@ -613,16 +643,20 @@ static bool has_enter_filter(const char *call)
 	return false;
 }
 
-/* The filter of syscalls:NAME: the enter filter if any, and not iorec. */
+/*
+ * The filter of syscalls:NAME: the enter filter if any, and not iorec;
+ * NULL without memory.
+ */
 static char *syscall_filter(const char *name, const char *self)
 {
 	size_t i;
+	char *f;
 
 	for (i = 0; i < ARRAY_SIZE(enter_filters); i++)
 		if (!strcmp(enter_filters[i].event, name))
-			return xasprintf("%s && %s", enter_filters[i].filter,
-					 self);
-	return xstrdup(self);
+			return asprintf(&f, "%s && %s", enter_filters[i].filter,
+					self) < 0 ? NULL : f;
+	return strdup(self);
 }
 
 /* An event of 32-bit programs' syscalls in shadow mode. */
@@ -671,15 +705,20 @@ static int write_task_filters(struct plan *p, struct tracefs_instance *inst)
 	 * nothing else (unlike a filter on block events, which may fire in
 	 * interrupt context while iorec happens to be current).
 	 */
-	if (p->task_filter)
-		self = xasprintf("common_pid != %d && (%s)", (int)getpid(),
-				 p->task_filter);
-	else
-		self = xasprintf("common_pid != %d", (int)getpid());
+	if ((p->task_filter ?
+	     asprintf(&self, "common_pid != %d && (%s)", (int)getpid(),
+		      p->task_filter) :
+	     asprintf(&self, "common_pid != %d", (int)getpid())) < 0)
+		return error(ERR_NOMEM);
 	if (p->raw_filter) {
 		static const char *const ev[] = { "sys_enter", "sys_exit" };
-		char *f = xasprintf("(%s) && %s", p->raw_filter, self);
+		char *f;
 		size_t k;
+
+		if (asprintf(&f, "(%s) && %s", p->raw_filter, self) < 0) {
+			free(self);
+			return error(ERR_NOMEM);
+		}
 
 		for (k = 0; k < ARRAY_SIZE(ev); k++)
 			if (tracefs_event_file_exists(inst, "raw_syscalls",
@@ -700,6 +739,10 @@ static int write_task_filters(struct plan *p, struct tracefs_instance *inst)
 		    strncmp(e->system, GROUP_PREFIX, strlen(GROUP_PREFIX))))
 			continue;
 		f = syscall_filter(e->name, self);
+		if (!f) {
+			ret = error(ERR_NOMEM);
+			break;
+		}
 		if (tracefs_event_file_write(inst, e->system, e->name,
 					     "filter", f) < 0) {
 			warning("cannot filter %s:%s with '%s' (%m): more of the machine's syscalls are recorded",
@@ -717,8 +760,10 @@ int plan_set_task_filter(struct plan *p, struct tracefs_instance *inst,
 {
 	free(p->task_filter);
 	free(p->task_desc);
-	p->task_filter = filter ? xstrdup(filter) : NULL;
-	p->task_desc = desc ? xstrdup(desc) : NULL;
+	p->task_filter = filter ? strdup(filter) : NULL;
+	p->task_desc = desc ? strdup(desc) : NULL;
+	if ((filter && !p->task_filter) || (desc && !p->task_desc))
+		return error(ERR_NOMEM);
 	return inst ? write_task_filters(p, inst) : 0;
 }
 
@@ -727,6 +772,8 @@ int plan_enable(struct plan *p, struct tracefs_instance *inst)
 	size_t i;
 	int n = 0;
 
+	if (p->nomem)
+		return error(ERR_NOMEM);
 	if (write_task_filters(p, inst) < 0 && p->task_filter)
 		return error("cannot set the system-call filter '%s' (see the warning above): nothing recorded",
 			     p->task_filter);
@@ -757,7 +804,7 @@ static int write_format(const struct plan_event *e,
 {
 	char *text;
 	int size = 0, ret;
-	struct sbuf sb = SBUF_INIT_FATAL;
+	struct sbuf sb = SBUF_INIT;
 
 	text = tracefs_event_file_read(inst, e->system, e->name, "format",
 				       &size);
@@ -769,7 +816,8 @@ static int write_format(const struct plan_event *e,
 	sbuf_add(&sb, e->system, strlen(e->system) + 1);
 	sbuf_add(&sb, text, (size_t)size);
 	free(text);
-	ret = iorec_writer_add(w, IOREC_CHUNK_EVENT_FORMAT, NULL, 0, sb.buf,
+	ret = sb.failed ? -IOREC_E_NOMEM :
+	      iorec_writer_add(w, IOREC_CHUNK_EVENT_FORMAT, NULL, 0, sb.buf,
 			       sb.len, true);
 	sbuf_release(&sb);
 	return ret;
@@ -779,7 +827,7 @@ static int write_format(const struct plan_event *e,
 static int write_table(struct iorec_writer *w, uint16_t type,
 		       enum rec_abi abi)
 {
-	struct sbuf sb = SBUF_INIT_FATAL;
+	struct sbuf sb = SBUF_INIT;
 	size_t i;
 	int ret;
 
@@ -787,9 +835,10 @@ static int write_table(struct iorec_writer *w, uint16_t type,
 		if (systab_nr(&systab[i], abi) >= 0)
 			sbuf_addf(&sb, "%ld\t%s\n", systab_nr(&systab[i], abi),
 				    systab[i].name);
-	if (!sb.len)
+	if (!sb.len && !sb.failed)
 		return 0;
-	ret = iorec_writer_add(w, type, NULL, 0, sb.buf, sb.len, true);
+	ret = sb.failed ? -IOREC_E_NOMEM :
+	      iorec_writer_add(w, type, NULL, 0, sb.buf, sb.len, true);
 	sbuf_release(&sb);
 	return ret;
 }
@@ -832,9 +881,11 @@ const char *plan_profile_names(unsigned int profiles)
 
 int plan_parse_profiles(const char *list)
 {
-	char *copy = xstrdup(list), *tok, *save = NULL;
+	char *copy = strdup(list), *tok, *save = NULL;
 	int bits = 0;
 
+	if (!copy)
+		return -1;
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "io"))

@@ -4,8 +4,17 @@
  * plan (profile.c), the tracefs instance (instance.c), the context snapshot
  * (snapshot.c) and the per-CPU ring-buffer reader (ringbuf.c).
  *
- * None of these functions exit; they return -1 (after printing one error
- * line with error()) or a negative iorec_error, and iorec.c decides.
+ * None of these functions exit, for memory or anything else (only the
+ * forked command's child _exit()s when its exec fails): iorec.c's main()
+ * decides.  Which error a function returns follows what failed:
+ *  - setting up (options, the plan, the instance, the probes, the
+ *    readers): -1 after printing one error line with error();
+ *  - writing the recording (the writer, the reader threads' chunks, the
+ *    snapshots, the trailer): a negative iorec_error, -IOREC_E_NOMEM when
+ *    memory ran out, kept by note_write_error() and printed once by
+ *    report_write_error(); the recording stops and the file stays
+ *    readable up to its last complete chunk.
+ * tests/test-layout.sh fails on an exiting allocator or exit() here.
  */
 #ifndef IOREC_RECORD_H
 #define IOREC_RECORD_H
@@ -19,6 +28,9 @@
 #include "iorec-format.h"
 #include "sbuf.h"
 #include "util.h"
+
+/* The one line of iorec's own memory running out: the problem, the fix. */
+#define ERR_NOMEM	"out of memory (free some memory and run iorec again)"
 
 struct tracefs_instance;
 struct iorec_writer;
@@ -165,6 +177,9 @@ struct plan {
 	int nsyscalls;		/* syscalls of interest on this machine */
 	int nsyscalls_found;	/* of which syscalls:* events exist */
 	int nusers_missing;	/* -e events that do not exist */
+	bool nomem;		/* something could not be kept: the plan
+				   fails (plan_build, plan_enable) */
+	struct plan_event spare;	/* what plan_add() gives then */
 };
 
 /*
@@ -266,9 +281,12 @@ bool compat_watch_fired(struct compat_watch *cw, int *pid, uint64_t *exec_ns,
 int task_filter_pids(const char *list, char **filter, char **desc);
 int task_filter_comm(const char *comm, char **filter, char **desc);
 int task_filter_cgroup(const char *cg, char **filter, char **desc);
-/* --command-only: the command @pid and every process started after it. */
-void task_filter_command(int pid, const char *command, char **filter,
-			 char **desc);
+/*
+ * --command-only: the command @pid and every process started after it;
+ * 0, or -1 after printing the error.
+ */
+int task_filter_command(int pid, const char *command, char **filter,
+			char **desc);
 
 /* ------------------------------------------------------------------ */
 /* names.c: where file names come from (the fallback chain) */
@@ -553,7 +571,8 @@ struct flight_copy {
  * first (with reader threads, the batches they have cut: up to flush_ns
  * older).  Returns the copies, oldest first (free with
  * flight_copy_free()), and their number in *n; NULL with *n = 0 on an
- * empty window; *err gets 0 or the writer error a reader met.
+ * empty window; *err gets 0, the writer error a reader met, or
+ * -IOREC_E_NOMEM (no copy then).
  */
 struct flight_copy *ringbuf_flight_copy(struct ringbuf *rb, size_t *n,
 					int *err);
@@ -594,6 +613,7 @@ struct trig_fire {
 
 struct trig;
 
+/* NULL without memory. */
 struct trig *trig_new(void);
 /* Free; accepts NULL. */
 void trig_free(struct trig *t);

@@ -33,6 +33,7 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include "iorec-format.h"
 #include "record.h"
@@ -149,7 +150,8 @@ static int group_compress(struct rb_group *g, const uint8_t *src, size_t len,
 	}
 	n = ZSTD_compress2(g->cctx, g->zbuf, g->zcap, src, len);
 	if (ZSTD_isError(n))
-		return -IOREC_E_COMPRESS;
+		return ZSTD_getErrorCode(n) == ZSTD_error_memory_allocation ?
+		       -IOREC_E_NOMEM : -IOREC_E_COMPRESS;
 	*zlen = n;
 	return 0;
 }
@@ -237,7 +239,10 @@ static int cpu_open(struct ringbuf *rb, struct tracefs_instance *inst,
 	if (!c->tcpu)
 		return error("cannot read %s: out of memory", path);
 	/* Grows as pages come: an idle CPU's batch stays untouched. */
-	c->batch = xmalloc((size_t)rb->batch_pages * rb->o.subbuf_size);
+	c->batch = malloc((size_t)rb->batch_pages * rb->o.subbuf_size);
+	if (!c->batch)
+		return error("out of memory for the batch of CPU %d (free some memory and run iorec again)",
+			     c->cpu);
 	g->pfd[i].fd = c->fd;
 	g->pfd[i].events = POLLIN;
 	return 0;
@@ -251,16 +256,20 @@ static int group_open(struct ringbuf *rb, struct tracefs_instance *inst,
 
 	g->rb = rb;
 	g->ncpus = n;
-	g->cpus = xcalloc((size_t)n, sizeof(*g->cpus));
-	g->pfd = xcalloc((size_t)n + 1, sizeof(*g->pfd));
+	g->cpus = calloc((size_t)n, sizeof(*g->cpus));
+	if (!g->cpus)
+		return error(ERR_NOMEM);
 	for (i = 0; i < n; i++)
-		g->cpus[i].fd = -1;
+		g->cpus[i].fd = -1;	/* what group_release() closes */
+	g->pfd = calloc((size_t)n + 1, sizeof(*g->pfd));
+	if (!g->pfd)
+		return error(ERR_NOMEM);
 	g->pfd[n].fd = rb->stop[0];
 	g->pfd[n].events = POLLIN;
 	g->kbuf = kbuffer_alloc(rb->o.long_size == 4 ? KBUFFER_LSIZE_4 :
 				KBUFFER_LSIZE_8, KBUFFER_ENDIAN_SAME_AS_HOST);
 	if (!g->kbuf)
-		return error("out of memory");
+		return error(ERR_NOMEM);
 	for (i = 0; i < n; i++) {
 		g->cpus[i].cpu = first + i;
 		if (cpu_open(rb, inst, g, i) < 0)
@@ -273,9 +282,13 @@ struct ringbuf *ringbuf_open(struct tracefs_instance *inst,
 			     const struct ringbuf_opts *o,
 			     struct iorec_writer *w)
 {
-	struct ringbuf *rb = xcalloc(1, sizeof(*rb));
+	struct ringbuf *rb = calloc(1, sizeof(*rb));
 	int i, first = 0;
 
+	if (!rb) {
+		error(ERR_NOMEM);
+		return NULL;
+	}
 	rb->o = *o;
 	rb->w = w;
 	rb->stop[0] = rb->stop[1] = -1;
@@ -290,7 +303,11 @@ struct ringbuf *ringbuf_open(struct tracefs_instance *inst,
 		error("cannot create a pipe: %m");
 		goto fail;
 	}
-	rb->g = xcalloc((size_t)rb->ngroups, sizeof(*rb->g));
+	rb->g = calloc((size_t)rb->ngroups, sizeof(*rb->g));
+	if (!rb->g) {
+		error(ERR_NOMEM);
+		goto fail;
+	}
 	for (i = 0; i < rb->ngroups; i++) {
 		/* spread the CPUs evenly: the first groups take one more */
 		int n = o->ncpus / rb->ngroups + (i < o->ncpus % rb->ngroups);
@@ -330,14 +347,22 @@ static void flight_drop_oldest(struct ringbuf *rb)
 	free(min);
 }
 
-/* Keep a compressed batch (writer lock held), dropping the oldest. */
-static void flight_add(struct ringbuf *rb, const uint8_t *desc,
-		       const uint8_t *z, size_t zlen, size_t len,
-		       uint64_t last_ts)
+/*
+ * Keep a compressed batch (writer lock held), dropping the oldest.
+ * Returns 0, or -IOREC_E_NOMEM (the batch is not kept).
+ */
+static int flight_add(struct ringbuf *rb, const uint8_t *desc,
+		      const uint8_t *z, size_t zlen, size_t len,
+		      uint64_t last_ts)
 {
-	struct flight_chunk *fc = xcalloc(1, sizeof(*fc));
+	struct flight_chunk *fc = calloc(1, sizeof(*fc));
 
-	fc->z = xmalloc(zlen);
+	if (fc)
+		fc->z = malloc(zlen);
+	if (!fc || !fc->z) {
+		free(fc);
+		return -IOREC_E_NOMEM;
+	}
 	memcpy(fc->z, z, zlen);
 	fc->zlen = zlen;
 	memcpy(fc->desc, desc, IOREC_DATA_DESC_LEN);
@@ -351,6 +376,7 @@ static void flight_add(struct ringbuf *rb, const uint8_t *desc,
 	rb->flight_used += fc->zlen + IOREC_DATA_DESC_LEN;
 	while (rb->flight_used > rb->o.flight_bytes && rb->head != rb->tail)
 		flight_drop_oldest(rb);
+	return 0;
 }
 
 /* Turn the CPU's batch into one DATA chunk.  Returns 0 or an iorec_error. */
@@ -375,7 +401,8 @@ static int batch_cut(struct rb_group *g, struct rb_cpu *c)
 	if (!ret) {
 		ringbuf_lock(rb);
 		if (rb->o.flight_bytes)
-			flight_add(rb, desc, g->zbuf, zlen, len, c->last_ts);
+			ret = flight_add(rb, desc, g->zbuf, zlen, len,
+					 c->last_ts);
 		else if (rb->data_limit)
 			ret = limited_add(rb, desc, g->zbuf, zlen, len,
 					  c->npages);
@@ -576,7 +603,7 @@ void ringbuf_stop_threads(struct ringbuf *rb)
 	char c = 0;
 	int i;
 
-	if (!rb->threaded || rb->stop[1] < 0)
+	if (!rb->threaded || rb->stop[1] < 0 || !rb->g)
 		return;
 	if (write(rb->stop[1], &c, 1) < 0)
 		warning("cannot stop the reader threads: %m");
@@ -680,15 +707,24 @@ struct flight_copy *ringbuf_flight_copy(struct ringbuf *rb, size_t *n,
 	ringbuf_lock(rb);
 	for (fc = rb->head; fc; fc = fc->next)
 		count++;
-	out = count ? xcalloc(count, sizeof(*out)) : NULL;
-	for (fc = rb->head; fc; fc = fc->next, i++) {
+	out = count ? calloc(count, sizeof(*out)) : NULL;
+	for (fc = rb->head; out && fc; fc = fc->next, i++) {
 		memcpy(out[i].desc, fc->desc, sizeof(fc->desc));
-		out[i].z = xmalloc(fc->zlen);
+		out[i].z = malloc(fc->zlen);
+		if (!out[i].z) {
+			flight_copy_free(out, i);
+			out = NULL;
+			break;
+		}
 		memcpy(out[i].z, fc->z, fc->zlen);
 		out[i].zlen = fc->zlen;
 		out[i].raw_len = fc->raw_len;
 	}
 	ringbuf_unlock(rb);
+	if (count && !out) {
+		*err = -IOREC_E_NOMEM;
+		return NULL;
+	}
 	*n = count;
 	return out;
 }

@@ -35,7 +35,7 @@ static void rot_path(unsigned int index, char *buf, size_t n)
 static struct iorec_writer *rot_open(struct rec *r, int *fd, char *path,
 				     size_t n)
 {
-	struct sbuf extra = SBUF_INIT_FATAL;
+	struct sbuf extra = SBUF_INIT;
 	struct iorec_writer *w;
 	char old[4200];
 	int ret;
@@ -56,12 +56,14 @@ static struct iorec_writer *rot_open(struct rec *r, int *fd, char *path,
 	w = iorec_writer_new(*fd, env.level, 0);
 	if (!w) {
 		close(*fd);
-		error("out of memory");
+		error(ERR_NOMEM);
 		return NULL;
 	}
 	sbuf_addf(&extra, "rotation_index=%u\nrotation_keep=%u\n",
 		  r->rot_index + 1, env.keep);
-	ret = meta_copy(r->out_fd, iorec_writer_written(r->meta_w), extra.buf, w);
+	ret = extra.failed ? -IOREC_E_NOMEM :
+	      meta_copy(r->out_fd, iorec_writer_written(r->meta_w), extra.buf,
+			w);
 	sbuf_release(&extra);
 	if (!ret)
 		ret = iorec_writer_flush(w);
@@ -174,14 +176,17 @@ static double window_secs(const struct flight_copy *fc, size_t n)
 int take_snapshot(struct rec *r, const struct trig_fire *fire,
 			 const char *why, bool wait)
 {
-	struct sbuf hx = SBUF_INIT_FATAL, st = SBUF_INIT_FATAL,
-		    et = SBUF_INIT_FATAL;
+	struct sbuf hx = SBUF_INIT, st = SBUF_INIT, et = SBUF_INIT;
 	struct bb_snap *s;
 	int err = 0;
 
 	if (bb_busy(r->bb))
 		return -1;
-	s = xcalloc(1, sizeof(*s));
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		note_write_error(r, -IOREC_E_NOMEM);
+		return 0;
+	}
 	s->fc = ringbuf_flight_copy(r->rb, &s->nfc, &err);
 	if (err < 0) {
 		bb_snap_free(s);
@@ -241,6 +246,11 @@ int take_snapshot(struct rec *r, const struct trig_fire *fire,
 			 window_secs(s->fc, s->nfc), why);
 	}
 	s->header_extra = hx.buf;
+	if (hx.failed || st.failed || et.failed) {
+		bb_snap_free(s);
+		note_write_error(r, -IOREC_E_NOMEM);
+		return 0;
+	}
 	bb_submit(r->bb, s, wait);
 	r->snapshots++;
 	return 0;

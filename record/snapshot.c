@@ -410,6 +410,7 @@ struct seen {
 	char (*ids)[CGNAME_ID_LEN + 1];
 	const char **runtimes;
 	size_t nids, aids;
+	bool nomem;		/* one could not be kept */
 };
 
 /* Call fn for each entry of path whose name is a number (pid, tid, fd). */
@@ -526,8 +527,15 @@ static void add_mntns(const struct walk *w)
 		if (s->ns[i].ino == st.st_ino)
 			return;
 	if (s->nns == s->ans) {
-		s->ans = s->ans ? 2 * s->ans : 16;
-		s->ns = xrealloc(s->ns, s->ans * sizeof(*s->ns));
+		size_t a = s->ans ? 2 * s->ans : 16;
+		struct seen_ns *v = realloc(s->ns, a * sizeof(*v));
+
+		if (!v) {
+			s->nomem = true;
+			return;
+		}
+		s->ns = v;
+		s->ans = a;
 	}
 	s->ns[s->nns].ino = st.st_ino;
 	s->ns[s->nns++].pid = atoi(w->pid);
@@ -659,10 +667,20 @@ static void seen_id(struct seen *s, const char *id, const char *runtime)
 		if (!strcmp(s->ids[i], id))
 			return;
 	if (s->nids == s->aids) {
-		s->aids = s->aids ? 2 * s->aids : 16;
-		s->ids = xrealloc(s->ids, s->aids * sizeof(*s->ids));
-		s->runtimes = xrealloc(s->runtimes,
-				       s->aids * sizeof(*s->runtimes));
+		size_t a = s->aids ? 2 * s->aids : 16;
+		char (*ids)[CGNAME_ID_LEN + 1] = realloc(s->ids,
+							  a * sizeof(*ids));
+		const char **rt;
+
+		if (ids)
+			s->ids = ids;
+		rt = ids ? realloc(s->runtimes, a * sizeof(*rt)) : NULL;
+		if (!rt) {
+			s->nomem = true;
+			return;
+		}
+		s->runtimes = rt;
+		s->aids = a;
 	}
 	snprintf(s->ids[s->nids], sizeof(s->ids[0]), "%s", id);
 	s->runtimes[s->nids++] = runtime;
@@ -714,7 +732,7 @@ static void add_containers(struct sbuf *sb, struct seen *s)
 
 static void add_processes(struct sbuf *sb)
 {
-	struct sbuf cmd = SBUF_INIT_FATAL;
+	struct sbuf cmd = SBUF_INIT;
 	struct seen seen = { 0 };
 	struct walk w = { .sb = sb, .cmd = &cmd, .seen = &seen };
 	struct stat st;
@@ -728,6 +746,8 @@ static void add_processes(struct sbuf *sb)
 	free(seen.ns);
 	free(seen.ids);
 	free(seen.runtimes);
+	if (seen.nomem || cmd.failed)
+		sb->failed = true;	/* the snapshot is not whole */
 	sbuf_release(&cmd);
 }
 
@@ -760,7 +780,7 @@ void snapshot_build(struct sbuf *sb, const struct snap_self *self)
 int snapshot_write(struct iorec_writer *w, uint32_t phase,
 		   const struct snap_self *self)
 {
-	struct sbuf sb = SBUF_INIT_FATAL;
+	struct sbuf sb = SBUF_INIT;
 	uint8_t head[8];
 	int ret;
 
@@ -768,7 +788,8 @@ int snapshot_write(struct iorec_writer *w, uint32_t phase,
 	iorec_put32(head + 4, 0);
 	sbuf_add(&sb, head, sizeof(head));
 	snapshot_build(&sb, self);
-	ret = iorec_writer_add(w, IOREC_CHUNK_SNAPSHOT, NULL, 0, sb.buf,
+	ret = sb.failed ? -IOREC_E_NOMEM :
+	      iorec_writer_add(w, IOREC_CHUNK_SNAPSHOT, NULL, 0, sb.buf,
 			       sb.len, true);
 	sbuf_release(&sb);
 	return ret;

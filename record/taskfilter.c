@@ -46,11 +46,27 @@ static int add_threads(struct sbuf *f, long pid)
 	return n;
 }
 
+/*
+ * The two results of asprintf() (rf, rd) into *filter and *desc: 0, or
+ * -1 with both NULL (without memory).
+ */
+static int both(char **filter, char **desc, int rf, int rd)
+{
+	if (rf >= 0 && rd >= 0)
+		return 0;
+	if (rf >= 0)
+		free(*filter);
+	if (rd >= 0)
+		free(*desc);
+	*filter = *desc = NULL;
+	return error(ERR_NOMEM);
+}
+
 int task_filter_pids(const char *list, char **filter, char **desc)
 {
-	struct sbuf f = SBUF_INIT_FATAL, d = SBUF_INIT_FATAL;
-	char *copy = xstrdup(list), *tok, *save = NULL;
-	int ret = 0;
+	struct sbuf f = SBUF_INIT, d = SBUF_INIT;
+	char *copy = strdup(list), *tok, *save = NULL;
+	int ret = copy ? 0 : error(ERR_NOMEM);
 
 	for (tok = strtok_r(copy, ",", &save); tok && !ret;
 	     tok = strtok_r(NULL, ",", &save)) {
@@ -66,6 +82,9 @@ int task_filter_pids(const char *list, char **filter, char **desc)
 				    pid, list);
 		sbuf_addf(&d, "%s%ld", d.len ? ", " : "pid ", pid);
 	}
+	sbuf_addstr(&d, " (the threads they have at the start)");
+	if (!ret && (f.failed || d.failed))
+		ret = error(ERR_NOMEM);
 	if (!ret && !f.len)
 		ret = error("-P '%s' names no process", list);
 	if (!ret && f.len > FILTER_MAX)
@@ -77,7 +96,6 @@ int task_filter_pids(const char *list, char **filter, char **desc)
 		sbuf_release(&d);
 		return -1;
 	}
-	sbuf_addstr(&d, " (the threads they have at the start)");
 	*filter = sbuf_detach(&f);
 	*desc = sbuf_detach(&d);
 	return 0;
@@ -93,10 +111,10 @@ int task_filter_comm(const char *comm, char **filter, char **desc)
 	if (len > 15)
 		warning("--comm '%s': the kernel keeps 15 characters of a process name; matching '%.15s'",
 			comm, comm);
-	*filter = xasprintf("comm %s \"%.15s\"",
-			    strpbrk(comm, "*?[") ? "~" : "==", comm);
-	*desc = xasprintf("processes named %.15s", comm);
-	return 0;
+	return both(filter, desc,
+		    asprintf(filter, "comm %s \"%.15s\"",
+			     strpbrk(comm, "*?[") ? "~" : "==", comm),
+		    asprintf(desc, "processes named %.15s", comm));
 }
 
 /* Add the threads of the cgroup directory @dir and of its children. */
@@ -137,7 +155,7 @@ static void add_cgroup(struct sbuf *f, const char *dir, int depth)
 
 int task_filter_cgroup(const char *cg, char **filter, char **desc)
 {
-	struct sbuf f = SBUF_INIT_FATAL;
+	struct sbuf f = SBUF_INIT;
 	char dir[PATH_MAX];
 	struct stat st;
 
@@ -151,6 +169,10 @@ int task_filter_cgroup(const char *cg, char **filter, char **desc)
 		return error("no cgroup %s (%s): give a directory of /sys/fs/cgroup or a path below it",
 			     cg, dir);
 	add_cgroup(&f, dir, 0);
+	if (f.failed) {
+		sbuf_release(&f);
+		return error(ERR_NOMEM);
+	}
 	if (!f.len) {
 		sbuf_release(&f);
 		return error("cgroup %s has no process now: nothing to record", dir);
@@ -162,14 +184,18 @@ int task_filter_cgroup(const char *cg, char **filter, char **desc)
 		return -1;
 	}
 	*filter = sbuf_detach(&f);
-	*desc = xasprintf("cgroup %s (the threads it has at the start)", dir);
+	if (asprintf(desc, "cgroup %s (the threads it has at the start)",
+		     dir) < 0) {
+		free(*filter);
+		return error(ERR_NOMEM);
+	}
 	return 0;
 }
 
-void task_filter_command(int pid, const char *command, char **filter,
-			 char **desc)
+int task_filter_command(int pid, const char *command, char **filter,
+			char **desc)
 {
-	*filter = xasprintf("common_pid >= %d", pid);
-	*desc = xasprintf("pid %d (the command %s) and up: its children and the processes started after it",
-			  pid, command);
+	return both(filter, desc, asprintf(filter, "common_pid >= %d", pid),
+		    asprintf(desc, "pid %d (the command %s) and up: its children and the processes started after it",
+			     pid, command));
 }

@@ -157,8 +157,10 @@ static const char *const kind_word[] = {
 
 struct trig *trig_new(void)
 {
-	struct trig *t = xcalloc(1, sizeof(*t));
+	struct trig *t = calloc(1, sizeof(*t));
 
+	if (!t)
+		return NULL;
 	pthread_mutex_init(&t->lock, NULL);
 	t->self_pid = (int)getpid();
 	return t;
@@ -419,9 +421,10 @@ int trig_setup(struct trig *t, struct tracefs_instance *inst,
 {
 	struct tep_handle *tep = tep_alloc();
 	struct tep_event *e;
+	bool nomem = false;
 
 	if (!tep)
-		return error("out of memory");
+		return error(ERR_NOMEM);
 	if (has_kind(t, TRIG_D2C)) {
 		struct tep_event *c;
 
@@ -436,7 +439,8 @@ int trig_setup(struct trig *t, struct tracefs_instance *inst,
 			take_field(c, "nr_sector", &t->nr_sector);
 			add_id(t, e, TE_ISSUE, NULL);
 			add_id(t, c, TE_COMPLETE, NULL);
-			t->req = xcalloc(REQ_SLOTS, sizeof(*t->req));
+			t->req = calloc(REQ_SLOTS, sizeof(*t->req));
+			nomem |= !t->req;
 		} else {
 			drop_kind(t, TRIG_D2C, "no block:block_rq_issue or block_rq_complete event on this kernel");
 		}
@@ -471,8 +475,10 @@ int trig_setup(struct trig *t, struct tracefs_instance *inst,
 			if (t->nids == before)
 				drop_kind(t, TRIG_FSYNC, "no syscalls:sys_enter_fsync/sys_exit_fsync events on this kernel");
 		}
-		if (t->nids > before)
-			t->sync = xcalloc(SYNC_SLOTS, sizeof(*t->sync));
+		if (t->nids > before) {
+			t->sync = calloc(SYNC_SLOTS, sizeof(*t->sync));
+			nomem |= !t->sync;
+		}
 	}
 	if (has_kind(t, TRIG_THROTTLE)) {
 		e = load_event(tep, inst, "writeback", "balance_dirty_pages");
@@ -509,8 +515,9 @@ int trig_setup(struct trig *t, struct tracefs_instance *inst,
 				if (t->cond[i].kind == TRIG_IOWAIT &&
 				    t->cond[i].window_ns > t->wait_window)
 					t->wait_window = t->cond[i].window_ns;
-			t->dwait = xcalloc(WAIT_SLOTS, sizeof(*t->dwait));
-			t->dsum = xcalloc(WAIT_SLOTS, sizeof(*t->dsum));
+			t->dwait = calloc(WAIT_SLOTS, sizeof(*t->dwait));
+			t->dsum = calloc(WAIT_SLOTS, sizeof(*t->dsum));
+			nomem |= !t->dwait || !t->dsum;
 		} else {
 			drop_kind(t, TRIG_IOWAIT, "no sched:sched_switch and sched_wakeup events with the usual fields on this kernel");
 		}
@@ -523,9 +530,12 @@ int trig_setup(struct trig *t, struct tracefs_instance *inst,
 		warning("--trigger: every trigger is off: unexpected common_pid field in the event formats");
 	}
 	if (t->nids) {
-		t->q = xcalloc(TEV_MAX, sizeof(*t->q));
-		t->progress = xcalloc(TRIG_CPUS, sizeof(*t->progress));
+		t->q = calloc(TEV_MAX, sizeof(*t->q));
+		t->progress = calloc(TRIG_CPUS, sizeof(*t->progress));
+		nomem |= !t->q || !t->progress;
 	}
+	if (nomem)
+		return error("out of memory for the triggers (free some memory and run iorec again)");
 	return 0;
 }
 

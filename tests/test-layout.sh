@@ -128,6 +128,14 @@ for f in $(cd "$top_srcdir" && ls record/*.c); do
 done
 [ "$nopen" -gt 10 ] || bad "only $nopen recorder sources found for the open check"
 
+# nothing of the recorder below main() exits (record/record.h): no
+# exiting allocator or string; only the forked command's child may
+# _exit() when its exec fails
+(cd "$top_srcdir" && grep -nE '\bx(malloc|calloc|realloc|strdup|strndup|asprintf)\(|\bSBUF_INIT_FATAL\b|\bxalloc_die\(|(^|[^_a-z])exit\(|\babort\(' record/*.c record/*.h) |
+	grep -vE '^record/[a-z-]+\.[ch]:[0-9]+:[[:space:]]*(/?\*|//)' | while read -r l; do
+		echo "FAIL: $l: the recorder returns an error (record/record.h), it never exits below main()"
+	done | grep . && fail=1
+
 # the documents stand alone: none points to a folder outside the tree
 # (the stories, design notes or tools the project was started from)
 ndoc=0

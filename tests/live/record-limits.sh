@@ -77,4 +77,40 @@ if [ -d "$TRACEFS/events/sched/sched_switch" ]; then
 	assert_grep 'sched:sched_switch' "$T/w.info" "ioreport info of an iowait recording"
 fi
 
+# Memory running out (an address-space limit, from the smallest iorec
+# starts under to one it records under): iorec never dies of a signal,
+# prints only its own one-line errors, leaves no instance or probe behind,
+# and a file it leaves is readable.  Not under AddressSanitizer, which
+# reserves terabytes of address space before main().
+if ldd "$IOREC" 2>/dev/null | grep -q libasan; then
+	log "memory limits: not with an AddressSanitizer build"
+else
+	nomem=0
+	for kb in 5000 8000 12000 15000 20000 40000; do
+		rc=0
+		( ulimit -v "$kb"; exec "$IOREC" -q -d 0.3 -o "$T/m$kb.iorec" ) \
+			2>"$T/m$kb.err" &
+		pid=$!
+		wait "$pid" || rc=$?
+		log "ulimit -v $kb: exit $rc: $(tr '\n' '|' <"$T/m$kb.err")"
+		[ "$rc" -lt 128 ] || fail "iorec under ulimit -v $kb died of signal $((rc - 128))"
+		if grep -v '^iorec: ' "$T/m$kb.err" | grep -q .; then
+			cat "$T/m$kb.err" >&2
+			fail "iorec under ulimit -v $kb printed lines that are not its errors"
+		fi
+		for d in "instances/iorec-$pid" "instances/iorecx-$pid" \
+			 "instances/iorecp-$pid" "events/iorec_$pid"; do
+			[ ! -e "$TRACEFS/$d" ] || fail "iorec under ulimit -v $kb left $TRACEFS/$d"
+		done
+		if [ -s "$T/m$kb.iorec" ]; then
+			"$IOREPORT" info "$T/m$kb.iorec" >"$T/m$kb.info" 2>&1 ||
+				fail "ioreport info cannot read what iorec under ulimit -v $kb left"
+		fi
+		grep -qiE 'out of memory|cannot allocate memory' "$T/m$kb.err" &&
+			nomem=$((nomem + 1))
+	done
+	# the smallest limit must have made memory run out inside iorec
+	[ "$nomem" -ge 1 ] || fail "no limit made iorec run out of memory: the test tests nothing"
+fi
+
 finish

@@ -4,7 +4,7 @@ analyze_libioreport_a_SOURCES += \
 	analyze/sink/table.h analyze/sink/table.c \
 	analyze/sink/histtext.h analyze/sink/histtext.c \
 	analyze/sink/integrity.c \
-	analyze/sink/view-summary.c \
+	analyze/sink/view-summary.c analyze/sink/view-info.c \
 	analyze/sink/view-requests.c \
 	analyze/sink/view-btt.c \
 	analyze/sink/view-interval.c \

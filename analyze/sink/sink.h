@@ -25,6 +25,8 @@
 #include "input/source.h"	/* struct source_info: what a recording says */
 #include "stats/stats.h"
 
+struct an_err;
+
 struct json;
 
 struct sink {
@@ -194,6 +196,22 @@ void sink_lostcpu_json(struct json *j, int cpu, const struct lostcpu *c);
 void sink_integrity_json(struct json *j, const struct source_info *const *in,
 			 const struct stats *const *st, int n);
 void view_integrity(struct sink *s, const struct stats *after);
+
+/* What `ioreport info` prints of one recording. */
+struct info_opts {
+	bool no_count;		/* the events were not read: no counts */
+	bool as_json;		/* one JSON object */
+	const char *csv_table;	/* the JSON's table as CSV, else NULL */
+};
+
+/*
+ * view_info - the recording src (at path, with events counted) on stdout:
+ * header, time span, chunks per CPU, event types, lost events, snapshot
+ * summary, end reason; or its JSON, or one table of the JSON as CSV.
+ * 0; 1 when stdout could not be written; or -AN_E_* with err filled.
+ */
+int view_info(struct source *src, const char *path, uint64_t events,
+	      const struct info_opts *o, struct an_err *err);
 /*
  * view_filter_kept - what the view filters of the pass kept: a text
  * line "filter: ..." (none without a filter), or the "filter" member of

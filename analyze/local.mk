@@ -52,8 +52,7 @@ ioreport_SOURCES = \
 	analyze/cmd-convert.c \
 	analyze/cmd-export.c \
 	analyze/cmd-redact.c \
-	analyze/cmd-html.c \
-	analyze/cmd-redact-names.h analyze/cmd-redact-names.c
+	analyze/cmd-html.c
 ioreport_CFLAGS = $(AM_CFLAGS) $(IOREPORT_INC)
 ioreport_LDADD = $(IOREPORT_LIBS)
 

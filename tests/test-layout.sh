@@ -20,7 +20,7 @@ rules=(
 	"stats:		base/ decode/ replay/ stats/ input/meta.h util.h sbuf.h"
 	"sink:		base/ stats/ sink/ input/meta.h input/source.h util.h sbuf.h iorec-format.h analyze/sink/schema-sql.h"
 	"driver:	base/ input/ decode/ replay/ stats/ driver.h util.h sbuf.h"
-	"cmd:		base/ stats/ sink/ input/meta.h input/source.h input/scrub.h driver.h cmd.h cmd-redact-names.h util.h sbuf.h iorec-format.h iorec-tracedat.h"
+	"cmd:		base/ stats/ sink/ input/meta.h input/source.h input/redact.h input/rnames.h driver.h cmd.h util.h sbuf.h iorec-format.h iorec-tracedat.h"
 )
 allowed() {	# INCLUDE PATTERNS...: whether INCLUDE is one of them
 	local inc=$1 p

@@ -1,7 +1,8 @@
 # analyze/input/: the recording, .iorec or trace.dat, and its events; the
 # damaged regions reading skipped (damage.h), the ftrace grammar check of
 # the texts handed to libtraceevent (ftrace-guard.h); the strings of raw
-# pages rewritten in place for redact (scrub.h).  trace.dat files are read
+# pages rewritten in place for redact (scrub.h), the redaction of a
+# recording (redact.h) with its pseudonyms (rnames.h).  trace.dat files are read
 # by formats/' reader alone (tracedat.c), whose checks are its own.
 analyze_libioreport_a_SOURCES += \
 	analyze/input/source.h analyze/input/source-priv.h \
@@ -11,4 +12,6 @@ analyze_libioreport_a_SOURCES += \
 	analyze/input/damage.h analyze/input/damage.c \
 	analyze/input/ftrace-guard.h analyze/input/ftrace-guard.c \
 	analyze/input/ftrace-guard-priv.h analyze/input/ftrace-guard-text.c \
-	analyze/input/scrub.h analyze/input/scrub.c
+	analyze/input/scrub.h analyze/input/scrub.c \
+	analyze/input/redact.h analyze/input/redact.c \
+	analyze/input/rnames.h analyze/input/rnames.c

@@ -61,9 +61,7 @@ tests_unit_test_compat_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_compat_LDADD = $(UNIT_LDADD)
 tests_unit_test_scrub_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_scrub_LDADD = $(UNIT_LDADD)
-# the pseudonyms of ioreport redact, a part of the program itself
-tests_unit_test_rnames_SOURCES = tests/unit/test-rnames.c \
-	analyze/cmd-redact-names.c
+# the pseudonyms of ioreport redact (input/rnames.c, in libioreport.a)
 tests_unit_test_rnames_CFLAGS = $(UNIT_CFLAGS)
 tests_unit_test_rnames_LDADD = $(UNIT_LDADD)
 tests_unit_test_timeline_CFLAGS = $(UNIT_CFLAGS)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * test-rnames.c - unit tests of the pseudonyms of ioreport redact
- * (cmd-redact-names.c): in an event a path's pseudonym must fit where the
+ * (input/rnames.c): in an event a path's pseudonym must fit where the
  * path was, and two names must never become one, however many names a
  * recording holds (a busy machine's recording named 1,627 files, and its
  * three-letter names met after the hundredth were cut to fit: two files
@@ -20,7 +20,7 @@
 
 #include "base/kthread.h"
 #include "sbuf.h"
-#include "cmd-redact-names.h"
+#include "input/rnames.h"
 
 #define NAMES	6000
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * cmd-redact-names.c - the table of pseudonyms of ioreport redact and
+ * rnames.c - the table of pseudonyms of ioreport redact and
  * the rules that cut paths, comms and command lines into names.
  */
 #include "config.h"
@@ -17,7 +17,7 @@
 #include "base/kthread.h"
 #include "sbuf.h"
 #include "util.h"
-#include "cmd-redact-names.h"
+#include "input/rnames.h"
 
 struct rname {
 	struct hnode h;		/* key: rname_key(kind, name) */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cmd-redact-names.h - the stable pseudonyms of ioreport redact: one
+ * rnames.h - the stable pseudonyms of ioreport redact (redact.h): one
  * table from every name met (a comm, a path component, a command-line
  * word, a hostname, a device) to its pseudonym, the same name always
  * getting the same pseudonym within one run, and the rules that cut a
@@ -9,8 +9,8 @@
  * Functions return NULL (or a negative AN_E_*) on allocation failure and
  * never print.
  */
-#ifndef IOREPORT_CMD_REDACT_NAMES_H
-#define IOREPORT_CMD_REDACT_NAMES_H
+#ifndef IOREPORT_INPUT_RNAMES_H
+#define IOREPORT_INPUT_RNAMES_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -99,4 +99,4 @@ int rnames_read_map(struct rnames *t, FILE *f, unsigned long *line_no);
 /* Whether the table failed to allocate at some point (-AN_E_NOMEM). */
 int rnames_err(const struct rnames *t);
 
-#endif /* IOREPORT_CMD_REDACT_NAMES_H */
+#endif /* IOREPORT_INPUT_RNAMES_H */

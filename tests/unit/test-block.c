@@ -26,6 +26,7 @@
 struct done {
 	struct blk_request rq[8];
 	int n;
+	bool owners;	/* the bios carry an int each (test_owners) */
 	/* each request's pieces: sectors, and the owner's int (0: none) */
 	uint32_t pnr[8][4];
 	int pown[8][4];
@@ -42,7 +43,8 @@ static void emit(const struct blk_request *rq, const struct blk_piece *pc,
 	d->npc[d->n] = npc;
 	for (size_t i = 0; i < npc && i < 4; i++) {
 		d->pnr[d->n][i] = pc[i].nr;
-		d->pown[d->n][i] = pc[i].owner ? *(const int *)pc[i].owner : 0;
+		d->pown[d->n][i] = d->owners && pc[i].owner ?
+				   *(const int *)pc[i].owner : 0;
 	}
 	d->rq[d->n++] = *rq;
 }
@@ -281,6 +283,7 @@ static void test_owners(void **state)
 	struct replay_block *rb = f->rb;
 
 	assert_int_equal(replay_block_owners(rb, sizeof(int)), 0);
+	f->d.owners = true;
 	owned(rb, 10, DEV, 100, 8, 1);
 	owned(rb, 11, DEV, 108, 8, 2);
 	bio(rb, DK_BIO_MERGE, 12, DEV, 108, 8, false);

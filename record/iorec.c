@@ -656,12 +656,18 @@ int main(int argc, char **argv)
 		env.buffer_kb = buffer_default(instance_count_cpus(NULL));
 	if (!env.check)
 		instance_remove_stale(env.verbose);
-	ret = 1;
-	if (names_parse(&r.names, env.names) < 0) {
+	ret = names_parse(&r.names, env.names);
+	if (ret == -IOREC_E_NOMEM) {
+		error(ERR_NOMEM);
+		ret = 1;
+		goto cleanup;
+	}
+	if (ret < 0) {
 		ret = usage_error("unknown source in --names '%s' (auto, none, or a list of strings, kprobe, eprobe, uprobe)",
 				  env.names);
 		goto cleanup;
 	}
+	ret = 1;	/* what a failure below returns */
 	if (env.no_uprobes)
 		names_no_uprobes(&r.names);
 	/* the kernel's long size tells a 64-bit kernel to a 32-bit iorec */

@@ -81,7 +81,7 @@ int names_parse(struct names *n, const char *list)
 		return 0;
 	copy = strdup(list);
 	if (!copy)
-		return error(ERR_NOMEM);
+		return -IOREC_E_NOMEM;
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
 		for (i = 0; i < NS_SNAPSHOT; i++)

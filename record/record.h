@@ -342,7 +342,7 @@ struct names {
 /*
  * names_parse - parse a --names list ("auto", "none", or a comma list of
  * strings, kprobe, eprobe, uprobe in the order to try) into @n.  Returns
- * 0, or -1 on an unknown word.
+ * 0, -1 on an unknown word, or -IOREC_E_NOMEM (nothing printed).
  */
 int names_parse(struct names *n, const char *list);
 /* --no-uprobes: take uprobes out of the chain. */

@@ -76,6 +76,7 @@ struct rbio {
 	uint64_t born;		/* last queued (the bound's age) */
 	uint64_t qts;		/* queued (btt's Q), 0: not known */
 	uint64_t mts;		/* merged (btt's M) after its Q, else 0 */
+	uint32_t gen;		/* the gap generation qts and mts are of */
 	bool merged;		/* joined a request it did not start */
 	bool remapped;		/* moved below, not yet queued there */
 	bool kept;		/* queued again after a remap: owner kept */
@@ -90,6 +91,8 @@ struct replay_block {
 	size_t npieces, apieces;
 	struct hnode *done;		/* its bios, freed after */
 	struct hnode *free_list;	/* of struct pending */
+	uint32_t gen;			/* lost-event gaps seen: older bios'
+					   times do not count (qts(), mts()) */
 	struct blk_anomalies an;
 	blk_emit_fn emit;
 	void *arg;
@@ -225,6 +228,17 @@ static void evict(struct replay_block *rb, uint64_t now)
 /* ------------------------------------------------------------------ */
 /* Bios in flight */
 
+/* A bio's queue and merge times, 0 when lost events came after them. */
+static uint64_t qts_of(const struct replay_block *rb, const struct rbio *b)
+{
+	return b->gen == rb->gen ? b->qts : 0;
+}
+
+static uint64_t mts_of(const struct replay_block *rb, const struct rbio *b)
+{
+	return b->gen == rb->gen ? b->mts : 0;
+}
+
 /*
  * Entries are keyed by device major and sector: a bio of a partition is
  * found from its disk's request when no bio of the disk itself is there.
@@ -344,6 +358,7 @@ static void on_queue(struct replay_block *rb, const struct dec_bio *q,
 	}
 	b->nr = q->nr;
 	b->qts = q->nr ? ts : 0;	/* an empty (flush) bio has no Q */
+	b->gen = rb->gen;
 	b->born = ts;
 }
 
@@ -358,7 +373,7 @@ static uint64_t on_merge(struct replay_block *rb, const struct dec_bio *m,
 {
 	struct hnode **pp, **pp2;
 	struct rbio *b = bexact(rb, m->dev, m->sector, &pp);
-	uint64_t qts = b && b->qts <= ts ? b->qts : 0;
+	uint64_t qts = b && qts_of(rb, b) <= ts ? qts_of(rb, b) : 0;
 
 	if (!b)
 		return 0;
@@ -460,14 +475,14 @@ static void cover(struct replay_block *rb, struct blk_request *rq)
 		if (!b)
 			return;		/* the rest: no bio of ours */
 		if (b->dev == rq->dev && b->merged) {
-			if (b->mts && b->nr <= left &&
+			if (mts_of(rb, b) && b->nr <= left &&
 			    b->mts <= rq->issue_ts) {
 				rq->mbios++;
 				rq->mq2c_ns += rq->complete_ts - b->qts;
 				rq->mq2m_ns += b->mts - b->qts;
 				rq->mm2d_ns += rq->issue_ts - b->mts;
 			}
-		} else if (first && b->dev == rq->dev && b->qts &&
+		} else if (first && b->dev == rq->dev && qts_of(rb, b) &&
 			   b->qts <= rq->issue_ts) {
 			rq->queue_ts = b->qts;
 		}
@@ -556,9 +571,7 @@ void replay_block_gap(struct replay_block *rb)
 	if (rb->pending.n)
 		drop_all(rb, &rb->an.dropped_at_gap);
 	/* a bio keeps its owner, not its times: a merge may be in the gap */
-	for (size_t i = 0; rb->bios.n && i < rb->bios.cap; i++)
-		for (struct hnode *n = rb->bios.b[i]; n; n = n->next)
-			((struct rbio *)n)->qts = ((struct rbio *)n)->mts = 0;
+	rb->gen++;
 }
 
 void replay_block_feed(struct replay_block *rb, const struct dec_ev *ev)

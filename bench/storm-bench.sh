@@ -20,13 +20,14 @@
 #             clock, summed (writes/s); the recorder is already running
 #             (started SETTLE s before, stopped 1 s after)
 #   cpu       user+system of the recorder and all its children (and
-#             threads), from /usr/bin/time -v
+#             threads) it waited for, in microseconds: getrusage() of a
+#             small runner built here (/usr/bin/time has hundredths)
 #   events    events in the file: 'ioreport info' (it reads trace.dat too)
 #   lost      iorec: 'ioreport info' (the kernel's overrun + dropped per
 #             CPU); trace-cmd: overrun + dropped of 'trace-cmd report --stat'
 #   B/ev      file size / events
-#   rss       "Maximum resident set size" of /usr/bin/time -v (the largest
-#             single process)
+#   rss       the largest resident set of a single process of the
+#             recorder (ru_maxrss of the same runner)
 # trace-cmd record exits 1 after a complete file and leaves the top-level
 # tracing_on at 0: it is put back after every run, under the top-level
 # lock the tests share.
@@ -58,7 +59,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 bench_options n:ROUNDS d:SECS r:RATE b:BUF x:EXTRA l:LOADS k=KEEP -- "$@"
 [ ${#ARGS[@]} = 0 ] || usage
 
-need_tracing trace-cmd:trace-cmd /usr/bin/time:time gcc:gcc \
+need_tracing trace-cmd:trace-cmd gcc:gcc \
 	losetup:mount mkfs.ext4:e2fsprogs
 need "$IOREC" "$IOREPORT"
 NCPU=$(nproc)
@@ -171,9 +172,56 @@ if [ -n "$EXTRA" ]; then
 fi
 MODES+=(tc7)
 
+# cputime FILE COMMAND...: runs COMMAND (SIGINT back to its default: a
+# background job's is ignored) and writes to FILE the user and system
+# time of it and every descendant it waited for, in microseconds (where
+# /usr/bin/time has hundredths: an idle recorder costs a few of them), and
+# the largest resident set of any of them
+cat >"$T/cputime.c" <<'EOF'
+#include <signal.h>
+#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+int main(int argc, char **argv)
+{
+	struct rusage ru;
+	int status = 0;
+	pid_t pid;
+	FILE *f;
+
+	if (argc < 3)
+		return 2;
+	pid = fork();
+	if (pid < 0)
+		return 2;
+	if (!pid) {
+		signal(SIGINT, SIG_DFL);
+		execvp(argv[2], argv + 2);
+		perror(argv[2]);
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		;
+	getrusage(RUSAGE_CHILDREN, &ru);
+	f = fopen(argv[1], "w");
+	if (!f)
+		return 2;
+	fprintf(f, "User time (seconds): %ld.%06ld\n", (long)ru.ru_utime.tv_sec,
+		(long)ru.ru_utime.tv_usec);
+	fprintf(f, "System time (seconds): %ld.%06ld\n", (long)ru.ru_stime.tv_sec,
+		(long)ru.ru_stime.tv_usec);
+	fprintf(f, "Maximum resident set size (kbytes): %ld\n", ru.ru_maxrss);
+	fclose(f);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+EOF
+gcc -O2 -o "$T/cputime" "$T/cputime.c" || die "cannot build the CPU time helper"
+
 cat >"$T/wrap.sh" <<'EOF'
-tf=$1 pidf=$2; shift 2
-/usr/bin/time -v -o "$tf" env --default-signal=INT "$@" &
+tf=$1 pidf=$2 cputime=$3; shift 3
+"$cputime" "$tf" "$@" &
 echo $! >"$pidf"
 wait $!
 EOF
@@ -231,7 +279,7 @@ run_one() {
 		rec=("$IOREC" -q -o "$out" ${BUF:+-b "$BUF"} "${margs[@]}") ;;
 	esac
 	if [ "$mode" != none ]; then
-		(cd "$OUT" && exec bash "$T/wrap.sh" "$T/$tag.time" "$T/$tag.pid" "${rec[@]}") \
+		(cd "$OUT" && exec bash "$T/wrap.sh" "$T/$tag.time" "$T/$tag.pid" "$T/cputime" "${rec[@]}") \
 			>"$T/$tag.log" 2>&1 &
 		track_pid $!
 		for ((i = 0; i < 100; i++)); do
@@ -265,7 +313,7 @@ run_one() {
 	echo "$load $mode $round $tput $cpu $ev $lost $size $rss" >>"$RESULTS"
 	awk -v l="$load" -v m="$mode" -v r="$round" -v t="$tput" -v c="$cpu" -v e="$ev" -v lo="$lost" 'BEGIN {
 		printf "  %-8s %-9s round %d: %9.0f writes/s", l, m, r, t
-		if (m != "none") printf "  cpu %.2f s  %d events  %d lost", c, e, lo
+		if (m != "none") printf "  cpu %.3f s  %d events  %d lost", c, e, lo
 		printf "\n" }' >&2
 }
 
@@ -311,7 +359,7 @@ END {
 			t = med(k, "tput")
 			printf "%-10s %4d %12.0f %7s", M[i], n[k], t, n[base] ? ratio(t, med(base, "tput")) : "-"
 			if (M[i] == "none") { printf "\n"; continue }
-			printf " %8.2f %11.0f %11.0f %7.1f %8.1f", med(k, "cpu"), med(k, "ev"), med(k, "lost"),
+			printf " %8.3f %11.0f %11.0f %7.1f %8.1f", med(k, "cpu"), med(k, "ev"), med(k, "lost"),
 				med(k, "bpe"), med(k, "rss") / 1024
 			if (M[i] != "tc7" && n[tc])
 				printf "   %s %s %s %s %s %s", ratio(t, med(tc, "tput")), ratio(med(k, "cpu"), med(tc, "cpu")),

@@ -188,14 +188,20 @@ static uint64_t hash_ino(uint32_t dev, bool bdi, uint64_t ino)
 /* "MAJ:MIN" of a bdi name to a kernel dev_t; 0 when it is not one. */
 static uint32_t bdi_dev(const uint8_t *name, int size)
 {
-	unsigned int ma = 0, mi = 0;
-	char buf[40];
-	int n = size < (int)sizeof(buf) - 1 ? size : (int)sizeof(buf) - 1;
+	uint32_t ma = 0, mi = 0;
+	int i = 0, digits;
 
-	memcpy(buf, name, (size_t)n);
-	buf[n] = 0;
-	if (sscanf(buf, "%u:%u", &ma, &mi) != 2 || !ma || ma >= 4096 ||
-	    mi >= (1u << 20))
+	/* by hand: one per writeback event, where sscanf() was 1% of the
+	 * recorder's time under a write storm */
+	for (digits = 0; i < size && name[i] >= '0' && name[i] <= '9' &&
+	     digits < 8; i++, digits++)
+		ma = ma * 10 + (uint32_t)(name[i] - '0');
+	if (!digits || i >= size || name[i++] != ':')
+		return 0;
+	for (digits = 0; i < size && name[i] >= '0' && name[i] <= '9' &&
+	     digits < 8; i++, digits++)
+		mi = mi * 10 + (uint32_t)(name[i] - '0');
+	if (!digits || !ma || ma >= 4096 || mi >= (1u << 20))
 		return 0;
 	return ma << 20 | mi;
 }

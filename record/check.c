@@ -96,10 +96,12 @@ static double reader_memory_mb(int ncpus, int threads, size_t batch)
 {
 	int zctx = threads > 1 ? threads : 1;
 
-	/* batches, per context its zstd state (~1.2 MB at level 3) and
-	 * output buffer, the writer's 1 MiB buffer */
+	/* batches, per context its zstd state (~1.2 MB at level 3), its
+	 * output buffer and the pages one splice holds in a CPU's pipe
+	 * until they are read (a batch: kernel memory, for a moment), the
+	 * writer's 1 MiB buffer */
 	return mb((uint64_t)ncpus * batch) +
-	       zctx * (1.2 + mb(batch + batch / 128 + 512)) + 1.0;
+	       zctx * (1.2 + mb(2 * batch + batch / 128 + 512)) + 1.0;
 }
 
 /* Raw bytes per DATA batch of each CPU: BATCH_BUDGET shared out. */
@@ -135,7 +137,7 @@ static void check_print_readers(int ncpus)
 	else
 		snprintf(who, sizeof(who), "the main loop reads every CPU");
 	printf("  readers      %s, at nice %d where allowed;\n"
-	       "               at most %.1f MB of batches and compression state\n",
+	       "               at most %.1f MB of batches, pipes and compression state\n",
 	       who, READER_NICE,
 	       reader_memory_mb(ncpus, th, batch_bytes(ncpus)));
 }

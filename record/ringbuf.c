@@ -11,8 +11,9 @@
  * wake-ups.  Full pages are spliced out as they come, as many as the
  * batch has room for in one splice() and one read() through the CPU's
  * own pipe; the partial page a CPU is writing is fetched every flush
- * interval, so an idle CPU never holds old events back.  kbuffer (libtraceevent) walks each page only to
- * count its events and find the first and last timestamps.  A group
+ * interval, so an idle CPU never holds old events back.  kbuffer
+ * (libtraceevent) walks each page only to count its events and find the
+ * first and last timestamps.  A group
  * compresses its batches with its own zstd context, outside any lock, and
  * appends the chunk to the one writer under the writer lock: the chunks of
  * one CPU are written in time order (one group owns the CPU), those of
@@ -86,6 +87,7 @@ struct ringbuf {
 	struct rb_group *g;
 	int ngroups;
 	bool threaded;
+	bool pipes;		/* a pipe per CPU: the descriptors allow it */
 	int stop[2];		/* a byte on stop[1] ends the threads */
 	int err;		/* first writer error of a thread (atomic) */
 	pthread_mutex_t wlock;	/* the writer and what follows, threaded */
@@ -236,8 +238,21 @@ void ringbuf_close(struct ringbuf *rb)
  * page the kernel has (up to the batch's room) and one read() copies
  * them, where a page at a time costs two system calls per page, a tenth
  * of the recorder's time under a storm.  Without it (no pipe, a kernel
- * that will not splice), libtracefs reads a page at a time.
+ * that will not splice), libtracefs reads a page at a time.  Two more
+ * descriptors per CPU: only where the limit on open files leaves room
+ * for them and the rest (a machine of hundreds of CPUs under the usual
+ * 1024 reads a page at a time, as it did).
  */
+static bool pipes_fit(int ncpus)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return false;
+	return rl.rlim_cur == RLIM_INFINITY ||
+	       (rlim_t)ncpus * 4 + 64 <= rl.rlim_cur;
+}
+
 static void pipe_open(struct ringbuf *rb, struct rb_cpu *c)
 {
 	int want = (int)(rb->batch_pages * (uint32_t)rb->o.subbuf_size), got;
@@ -267,7 +282,8 @@ static int cpu_open(struct ringbuf *rb, struct tracefs_instance *inst,
 	c->tcpu = tracefs_cpu_alloc_fd(c->fd, rb->o.subbuf_size, true);
 	if (!c->tcpu)
 		return error("cannot read %s: out of memory", path);
-	pipe_open(rb, c);
+	if (rb->pipes)
+		pipe_open(rb, c);
 	/* Grows as pages come: an idle CPU's batch stays untouched. */
 	c->batch = malloc((size_t)rb->batch_pages * rb->o.subbuf_size);
 	if (!c->batch)
@@ -332,6 +348,7 @@ struct ringbuf *ringbuf_open(struct tracefs_instance *inst,
 	rb->ngroups = o->threads < 1 ? 1 :
 		      o->threads > o->ncpus ? o->ncpus : o->threads;
 	rb->threaded = rb->ngroups > 1;
+	rb->pipes = pipes_fit(o->ncpus);
 	if (rb->threaded && pipe2(rb->stop, O_CLOEXEC) < 0) {
 		error("cannot create a pipe: %m");
 		goto fail;

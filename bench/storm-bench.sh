@@ -22,6 +22,12 @@
 #   cpu       user+system of the recorder and all its children (and
 #             threads) it waited for, in microseconds: getrusage() of a
 #             small runner built here (/usr/bin/time has hundredths)
+#   cpu-in    the part of cpu spent while the writers ran, the part that
+#             competes with them: the on-CPU time (schedstat, ns) of the
+#             recorder's threads and descendants read just before the
+#             writers start and just after they end.  A recorder that
+#             compresses after the workload (trace-cmd compresses its
+#             per-CPU files when it stops) spends the rest at its stop
 #   events    events in the file: 'ioreport info' (it reads trace.dat too)
 #   lost      iorec: 'ioreport info' (the kernel's overrun + dropped per
 #             CPU); trace-cmd: overrun + dropped of 'trace-cmd report --stat'
@@ -226,6 +232,18 @@ echo $! >"$pidf"
 wait $!
 EOF
 
+# tree_ns PID: on-CPU nanoseconds of PID's threads and all descendants
+tree_ns() {
+	local t c s=0 run rest
+	for t in /proc/"$1"/task/*; do
+		read -r run rest <"$t/schedstat" 2>/dev/null && s=$((s + run))
+		for c in $(cat "$t/children" 2>/dev/null); do
+			s=$((s + $(tree_ns "$c")))
+		done
+	done
+	echo "$s"
+}
+
 CURRENT_REC=
 stop_current_recorder() {
 	local i
@@ -265,7 +283,7 @@ RESULTS=$T/results
 # run_one LOAD MODE ROUND: one measured run, a line to RESULTS
 run_one() {
 	local load=$1 mode=$2 round=$3 tag=$1.$2.$3 rate=0 out rec=() tp rp i
-	local tput cpu=0 ev=0 lost=0 size=0 rss=0 margs
+	local tput cpu=0 ev=0 lost=0 size=0 rss=0 margs in0=0 in1=0
 	[ "$load" = limited ] && rate=$RATE
 	case $mode in
 	none) ;;
@@ -298,8 +316,10 @@ run_one() {
 		CURRENT_REC=$rp
 		sleep "$SETTLE"
 	fi
+	[ "$mode" = none ] || in0=$(tree_ns "$tp")
 	tput=$(storm "$rate")
 	if [ "$mode" != none ]; then
+		in1=$(tree_ns "$tp")
 		sleep 1
 		stop_current_recorder
 		wait
@@ -310,10 +330,11 @@ run_one() {
 		read -r ev lost < <(counts "$out")
 		[ "$KEEP" = 1 ] || rm -f "$out"
 	fi
-	echo "$load $mode $round $tput $cpu $ev $lost $size $rss" >>"$RESULTS"
-	awk -v l="$load" -v m="$mode" -v r="$round" -v t="$tput" -v c="$cpu" -v e="$ev" -v lo="$lost" 'BEGIN {
+	cin=$(awk -v a="$in0" -v b="$in1" 'BEGIN { printf "%.6f", (b - a) / 1e9 }')
+	echo "$load $mode $round $tput $cpu $ev $lost $size $rss $cin" >>"$RESULTS"
+	awk -v l="$load" -v m="$mode" -v r="$round" -v t="$tput" -v c="$cpu" -v e="$ev" -v lo="$lost" -v ci="$cin" 'BEGIN {
 		printf "  %-8s %-9s round %d: %9.0f writes/s", l, m, r, t
-		if (m != "none") printf "  cpu %.3f s  %d events  %d lost", c, e, lo
+		if (m != "none") printf "  cpu %.3f s (%.3f s while the writers ran)  %d events  %d lost", c, ci, e, lo
 		printf "\n" }' >&2
 }
 
@@ -345,24 +366,25 @@ function ratio(a, b) { return (b > 0) ? sprintf("%.2f", a / b) : "-" }
 	k = $1 SUBSEP $2; i = ++n[k]
 	val[k, "tput", i] = $4; val[k, "cpu", i] = $5; val[k, "ev", i] = $6
 	val[k, "lost", i] = $7; val[k, "size", i] = $8; val[k, "rss", i] = $9
-	val[k, "bpe", i] = $6 ? $8 / $6 : 0
+	val[k, "bpe", i] = $6 ? $8 / $6 : 0; val[k, "cin", i] = $10
 }
 END {
 	nm = split(modes, M, " "); nl = split(loads, L, ",")
 	printf "\nmedians over the rounds; ratios to trace-cmd (tc7) of the same run\n"
 	for (j = 1; j <= nl; j++) {
 		l = L[j]; base = l SUBSEP "none"; tc = l SUBSEP "tc7"
-		printf "\n== %s\n%-10s %4s %12s %7s %8s %11s %11s %7s %8s   %s\n", l, "MODE", "RUNS", "WRITES/S",
-			"VS-NONE", "CPU(s)", "EVENTS", "LOST", "B/EV", "RSS(MB)", "vs tc7: tput cpu events lost bytes rss"
+		printf "\n== %s\n%-10s %4s %12s %7s %8s %8s %11s %11s %7s %8s   %s\n", l, "MODE", "RUNS", "WRITES/S",
+			"VS-NONE", "CPU(s)", "CPU-IN", "EVENTS", "LOST", "B/EV", "RSS(MB)", "vs tc7: tput cpu cpu-in events lost bytes rss"
 		for (i = 1; i <= nm; i++) {
 			k = l SUBSEP M[i]; if (!n[k]) continue
 			t = med(k, "tput")
 			printf "%-10s %4d %12.0f %7s", M[i], n[k], t, n[base] ? ratio(t, med(base, "tput")) : "-"
 			if (M[i] == "none") { printf "\n"; continue }
-			printf " %8.3f %11.0f %11.0f %7.1f %8.1f", med(k, "cpu"), med(k, "ev"), med(k, "lost"),
+			printf " %8.3f %8.3f %11.0f %11.0f %7.1f %8.1f", med(k, "cpu"), med(k, "cin"), med(k, "ev"), med(k, "lost"),
 				med(k, "bpe"), med(k, "rss") / 1024
 			if (M[i] != "tc7" && n[tc])
-				printf "   %s %s %s %s %s %s", ratio(t, med(tc, "tput")), ratio(med(k, "cpu"), med(tc, "cpu")),
+				printf "   %s %s %s %s %s %s %s", ratio(t, med(tc, "tput")), ratio(med(k, "cpu"), med(tc, "cpu")),
+					ratio(med(k, "cin"), med(tc, "cin")),
 					ratio(med(k, "ev"), med(tc, "ev")),
 					(med(tc, "lost") > 0) ? ratio(med(k, "lost"), med(tc, "lost")) : (med(k, "lost") > 0 ? "inf" : "0=0"),
 					ratio(med(k, "size"), med(tc, "size")), ratio(med(k, "rss"), med(tc, "rss"))

@@ -878,9 +878,20 @@ static void gap(struct driver *a, int cpu)
 			stages[i].gap(a, cpu);
 }
 
+/* A system call, path or libaio hint of the recorder's own threads: not
+ * the machine's workload, left out before any stage (iorec(5)). */
+static bool self_call(struct driver *a, const struct dec_ev *ev)
+{
+	return (ev->kind == DK_SYS_ENTER || ev->kind == DK_SYS_EXIT ||
+		ev->kind == DK_PATH_HINT || ev->kind == DK_AIO_SUBMIT) &&
+	       a->sys.pt && proctable_is_self(a->sys.pt, ev->pid);
+}
+
 /* One decoded event to the stages that take its kind, in table order. */
 static void dispatch(struct driver *a, const struct dec_ev *ev)
 {
+	if (self_call(a, ev))
+		return;
 	for (const unsigned char *r = a->route[ev->kind]; *r; r++)
 		stages[*r - 1].feed(a, ev);
 }

@@ -716,6 +716,17 @@ struct proc *proctable_lookup(struct proctable *pt, int tid)
 	return imap_get(&pt->tids, tid);
 }
 
+bool proctable_is_self(struct proctable *pt, int tid)
+{
+	const struct proc *p;
+
+	if (pt->self_pid <= 0 || tid == pt->self_pid)
+		return pt->self_pid > 0;
+	p = imap_get(&pt->tids, tid);
+	return p ? p->pid == pt->self_pid :
+	       (int)(intptr_t)imap_get(&pt->end_tgid, tid) == pt->self_pid;
+}
+
 struct proc *proctable_get(struct proctable *pt, int tid, const char *comm,
 			   uint64_t ts)
 {

@@ -95,6 +95,13 @@ void proctable_load_end(struct proctable *pt, const char *text);
 /* The current process of tid, or NULL if unknown. */
 struct proc *proctable_lookup(struct proctable *pt, int tid);
 /*
+ * Whether tid is a thread of the recorder itself: the process of the
+ * start snapshot's "self" line (iorec's threads: its reader threads, the
+ * snapshot and 32-bit watcher threads; the kernel filter leaves out only
+ * the thread that set it).
+ */
+bool proctable_is_self(struct proctable *pt, int tid);
+/*
  * The current process of tid, created when unknown (placed by the end
  * snapshot's thread lines, or guessed as its own process with comm).
  */

@@ -92,6 +92,7 @@ $B mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=524288,cache=loose host
 $B mount -t proc proc /host/proc
 $B mount -t sysfs sys /host/sys
 $B mount -t devtmpfs dev /host/dev
+$B ln -s /proc/self/fd /host/dev/fd
 $B mount -t tracefs nodev /host/sys/kernel/tracing
 $B mount -t tmpfs tmpfs /host/run
 $B mkdir -p /host/run/out /host/run/tmp

@@ -17,8 +17,9 @@
 #
 # How each number is measured:
 #   tput      the writers' own count of completed write()s over their own
-#             clock, summed (writes/s); the recorder is already running
-#             (started SETTLE s before, stopped 1 s after)
+#             clock, summed (writes/s); the recorder is already recording
+#             (SETTLE s after iorec's instance turned tracing on, or
+#             trace-cmd forked its per-CPU readers; stopped 1 s after)
 #   cpu       user+system of the recorder and all its children (and
 #             threads) it waited for, in microseconds: getrusage() of a
 #             small runner built here (/usr/bin/time has hundredths)
@@ -247,15 +248,25 @@ tree_ns() {
 }
 
 CURRENT_REC=
+# A recorder that does not end within STOP_WAIT s of its SIGINT is killed
+# and its run not counted: a cut file says nothing of what it recorded
+# (trace-cmd compresses every CPU's data at its stop; a slow machine of
+# many CPUs takes a while)
+STOP_WAIT=300
+STOP_KILLED=0
 stop_current_recorder() {
 	local i
+	STOP_KILLED=0
 	[ -n "$CURRENT_REC" ] || return 0
 	kill -INT "$CURRENT_REC" 2>/dev/null || true
-	for ((i = 0; i < 200; i++)); do
+	for ((i = 0; i < STOP_WAIT * 20; i++)); do
 		kill -0 "$CURRENT_REC" 2>/dev/null || break
 		sleep 0.05
 	done
-	kill -0 "$CURRENT_REC" 2>/dev/null && kill -KILL "$CURRENT_REC"
+	if kill -0 "$CURRENT_REC" 2>/dev/null; then
+		kill -KILL "$CURRENT_REC"
+		STOP_KILLED=1
+	fi
 	echo "${TRACING_ON0:-1}" >"$TRACEFS/tracing_on"
 	CURRENT_REC=
 }
@@ -316,6 +327,16 @@ run_one() {
 		done
 		[ -n "$rp" ] || { echo "storm-bench: $tag: the recorder did not start: $(cat "$T/$tag.log")" >&2; return 1; }
 		CURRENT_REC=$rp
+		# recording: iorec's instance traces, trace-cmd has forked its
+		# per-CPU readers (a slow machine of many CPUs takes seconds)
+		for ((i = 0; i < 2400; i++)); do
+			case $mode in
+			tc7) [ "$(wc -w <"/proc/$rp/task/$rp/children" 2>/dev/null || echo 0)" -ge "$NCPU" ] && break ;;
+			*) [ "$(cat "$TRACEFS/instances/iorec-$rp/tracing_on" 2>/dev/null)" = 1 ] && break ;;
+			esac
+			sleep 0.05
+		done
+		[ "$i" -lt 2400 ] || { echo "storm-bench: $tag: the recorder was not recording 120 s after its start: $(cat "$T/$tag.log")" >&2; return 1; }
 		sleep "$SETTLE"
 	fi
 	[ "$mode" = none ] || in0=$(tree_ns "$tp")
@@ -325,6 +346,7 @@ run_one() {
 		sleep 1
 		stop_current_recorder
 		wait
+		[ "$STOP_KILLED" = 0 ] || { echo "storm-bench: $tag: the recorder had not ended $STOP_WAIT s after its SIGINT: killed, run not counted" >&2; return 1; }
 		[ -s "$out" ] || { echo "storm-bench: $tag: no output: $(cat "$T/$tag.log")" >&2; return 1; }
 		cpu=$(awk -F': ' '/User time|System time/ { s += $2 } END { print s + 0 }' "$T/$tag.time")
 		rss=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$T/$tag.time")

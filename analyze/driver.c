@@ -878,13 +878,21 @@ static void gap(struct driver *a, int cpu)
 			stages[i].gap(a, cpu);
 }
 
-/* A system call, path or libaio hint of the recorder's own threads: not
- * the machine's workload, left out before any stage (iorec(5)). */
+/* Calls and hints of the recorder's threads are left out (iorec(5)). */
 static bool self_call(struct driver *a, const struct dec_ev *ev)
 {
-	return (ev->kind == DK_SYS_ENTER || ev->kind == DK_SYS_EXIT ||
-		ev->kind == DK_PATH_HINT || ev->kind == DK_AIO_SUBMIT) &&
-	       a->sys.pt && proctable_is_self(a->sys.pt, ev->pid);
+	enum dec_kind k = ev->kind;
+
+	if (k == DK_NEWTASK || k == DK_FORK || k == DK_EXEC || k == DK_EXIT)
+		a->self_tid = -1;	/* the answer kept for a thread ends */
+	if (k != DK_SYS_ENTER && k != DK_SYS_EXIT && k != DK_PATH_HINT &&
+	    k != DK_AIO_SUBMIT)
+		return false;
+	if (ev->pid != a->self_tid && a->sys.pt) {
+		a->self_tid = ev->pid;
+		a->self_is = proctable_is_self(a->sys.pt, ev->pid);
+	}
+	return ev->pid == a->self_tid && a->self_is;
 }
 
 /* One decoded event to the stages that take its kind, in table order. */

@@ -109,6 +109,8 @@ struct driver {
 	   order (index + 1, 0-ended), and the rows set up for this pass */
 	unsigned char route[DK_NR][DRIVER_STAGES + 1];
 	bool stage_on[DRIVER_STAGES];
+	int self_tid;			/* self_call()'s last thread asked */
+	bool self_is;			/* and whether it is the recorder's */
 };
 
 /*

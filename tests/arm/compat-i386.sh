@@ -22,17 +22,7 @@ grep -q 'i386 programs on this x86_64 kernel' "$T/check" ||
 
 # gcc -m32 needs the i386 C library; gcc-multilib would do, but Debian's
 # conflicts with the cross compilers of tests/arm/qemu-arm.sh
-missing=()
-for p in libc6-dev-i386 lib32gcc-12-dev; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	log "installing ${missing[*]}"
-	DEBIAN_FRONTEND=noninteractive flock -w 600 /run/iorec-test-apt.lock \
-		apt-get install -y -q --no-install-recommends \
-		"${missing[@]}" >"$T/apt.log" 2>&1 ||
-		skip "cannot install ${missing[*]} (no package mirror?)"
-fi
+need_packages libc6-dev-i386 lib32gcc-12-dev
 mkdir -p "$T/inc"
 ln -s /usr/include/x86_64-linux-gnu/asm "$T/inc/asm"	# what gcc-multilib adds
 mkdir -p "$T/bin"

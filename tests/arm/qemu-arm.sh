@@ -35,24 +35,8 @@ elapsed() { echo "$(( $(date +%s) - start ))s"; }
 
 # ---------------------------------------------------------------- host tools
 
-# apt and dpkg one at a time (compat-i386.sh may install at the same time)
-apt_locked() { flock -w 600 /run/iorec-test-apt.lock "$@"; }
-
-host_pkgs=(qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-arm-linux-gnueabihf
-	e2fsprogs cpio kmod python3 pkg-config make autoconf automake file util-linux)
-missing=()
-for p in "${host_pkgs[@]}"; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-		missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	log "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt_locked apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1 ||
-		{ apt_locked apt-get update -q >/dev/null 2>&1 &&
-		  apt_locked apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1; } ||
-		{ tail -5 "$T/apt.log" >&2; skip "cannot install ${missing[*]} (no package mirror?)"; }
-fi
+need_packages qemu-system-arm gcc-12-aarch64-linux-gnu gcc-12-arm-linux-gnueabihf \
+	e2fsprogs cpio kmod python3 pkg-config make autoconf automake file util-linux
 command -v qemu-system-aarch64 >/dev/null || skip "qemu-system-aarch64 missing after install"
 
 # Foreign architectures: added for apt-get download, removed at the end.

@@ -128,6 +128,27 @@ _OUR_LOOPS=()
 
 # need_root_tracefs: skip unless root with a usable tracefs (mounting it if
 # needed; it is left mounted), and check that the binaries were built.
+# apt_locked CMD...: apt and dpkg one at a time with the other tests that
+# install packages
+apt_locked() { flock -w 600 /run/iorec-test-apt.lock "$@"; }
+
+# need_packages PKG...: install the Debian packages not installed yet (an
+# apt-get update first if the lists lack them); skip when that fails
+need_packages() {
+	local p missing=()
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -gt 0 ] || return 0
+	log "installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt_locked apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1 ||
+		{ apt_locked apt-get update -q >/dev/null 2>&1 &&
+		  apt_locked apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1; } ||
+		{ tail -5 "$T/apt.log" >&2; skip "cannot install ${missing[*]} (no package mirror?)"; }
+}
+
 need_root_tracefs() {
 	[ "$(id -u)" = 0 ] || skip "needs root (run 'sudo make check')"
 	if [ ! -e "$TRACEFS/tracing_on" ]; then

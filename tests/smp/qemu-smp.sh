@@ -27,19 +27,7 @@ NCPU=16
 start=$(date +%s)
 elapsed() { echo "$(( $(date +%s) - start ))s"; }
 
-apt_locked() { flock -w 600 /run/iorec-test-apt.lock "$@"; }
-missing=()
-for p in qemu-system-x86 cpio kmod; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-	log "installing ${missing[*]}"
-	export DEBIAN_FRONTEND=noninteractive
-	apt_locked apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1 ||
-		{ apt_locked apt-get update -q >/dev/null 2>&1 &&
-		  apt_locked apt-get install -y -q --no-install-recommends "${missing[@]}" >"$T/apt.log" 2>&1; } ||
-		{ tail -5 "$T/apt.log" >&2; skip "cannot install ${missing[*]} (no package mirror?)"; }
-fi
+need_packages qemu-system-x86 cpio kmod
 command -v qemu-system-x86_64 >/dev/null || skip "qemu-system-x86_64 missing after install"
 
 kver_n=$(apt-cache search --names-only '^linux-image-6\.1\.0-[0-9]+-amd64-unsigned$' |

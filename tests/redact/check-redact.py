@@ -167,7 +167,9 @@ def numbers_json(v, path="", out=None):
     return out
 
 
-NUM = re.compile(r"(?<![A-Za-z0-9_./~-])-?[0-9]+(?:\.[0-9]+)?(?![A-Za-z0-9_~])")
+# a number, not digits inside a name: \w is any letter, so "caf\u00e9123"
+# holds none (a tag of digits after a letter outside ASCII did)
+NUM = re.compile(r"(?<![\w./~-])-?[0-9]+(?:\.[0-9]+)?(?![\w~])")
 
 
 RAW_ARGS = re.compile(r"(sys_enter: +NR -?[0-9]+) \([^)\n]*\)")

@@ -114,6 +114,9 @@ for line in open(sys.argv[3]):
 		bad.append(line.strip())
 if bad:
 	print("%s: anomalies %r" % (tag, F["anomalies"]), file=sys.stderr)
+	for f in [f for f in F["files"] if not f["path"] and f["write_bytes"]][:12]:
+		print("%s: unnamed: %s dev %s ino %s, %d bytes written%s" % (tag, f["name"], f["dev"],
+		      f["ino"], f["write_bytes"], ", unlinked" if f.get("unlinked") else ""), file=sys.stderr)
 	sys.exit(1)
 PY
 	fail "$tag: the bytes on files or processes differ from the truth"

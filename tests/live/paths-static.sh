@@ -98,8 +98,9 @@ reused=$(cut -d' ' -f2 "$T/pid.0")
 	echo "blk+ $MNT/reborn.dat 262144"
 } >"$T/truth"
 # the end snapshot's inode counts (kept, named, gone, not named, not
-# kept, microseconds): where a failure below comes from
-python3 - "$T/static.iorec" "$top_srcdir/tests" <<'PY' >&2 || true
+# kept, microseconds) and its lines of the loop device's inodes: where a
+# failure below comes from
+python3 - "$T/static.iorec" "$top_srcdir/tests" "$LOOP_DEVT" <<'PY' >&2 || true
 import subprocess, sys
 sys.path.insert(0, sys.argv[2])
 import iorecfile
@@ -110,7 +111,8 @@ for off, typ, flags, seq, stored, raw in iorecfile.chunks(buf):
 		if flags & iorecfile.COMPRESSED:
 			p = subprocess.run(["zstd", "-dc"], input=p, stdout=subprocess.PIPE, check=True).stdout
 		for l in p.decode(errors="replace").splitlines():
-			if l.startswith("inodes\t"):
+			f = l.split("\t")
+			if f[0] == "inodes" or (f[0] in ("inode", "reused") and f[1] == sys.argv[3]):
 				print("static: end snapshot: %s" % l.replace("\t", " "))
 PY
 paths_check "$T/static.iorec" "$T/truth" static

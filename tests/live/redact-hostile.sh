@@ -17,7 +17,8 @@ need_root_tracefs
 need_cmd python3 zstd mkfs.ext4
 need_event block:block_rq_complete
 
-tag=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+# eight random letters (a-p): no digit of a name reads as a number
+tag=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n' | tr 0-9 g-p)
 make_loop_ext4 32 "" ""
 cat > "$T/work.py" <<EOW
 import os, sys

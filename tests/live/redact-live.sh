@@ -19,7 +19,8 @@ need_root_tracefs
 need_cmd python3 zstd mkfs.ext4
 need_event block:block_rq_complete
 
-tag=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+# eight random letters (a-p): no digit of a name reads as a number
+tag=$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n' | tr 0-9 g-p)
 prog=quokka$tag dir=wombatdir$tag file=numbatfile$tag arg=platypusarg$tag
 make_loop_ext4 32 "" ""
 mkdir "$MNT/$dir"

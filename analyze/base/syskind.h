@@ -46,6 +46,19 @@ enum sys_kind {
 
 #define SYS_MAX_ARGS	6
 
+/* The argument values the replay reads (the same on x86, arm, arm64 and
+ * riscv) */
+#define OPEN_CLOEXEC	02000000	/* O_CLOEXEC */
+#define CLOSE_RANGE_CLOEXEC_FLAG (1U << 2)
+#define FCNTL_DUPFD		0
+#define FCNTL_SETFD		2
+#define FCNTL_DUPFD_CLOEXEC	1030
+#define FD_CLOEXEC_FLAG		1
+#define RENAME_EXCHANGE_FLAG	(1U << 1)
+#define AT_REMOVEDIR_FLAG	0x200
+#define IOCTL_FIONCLEX		0x5450
+#define IOCTL_FIOCLEX		0x5451
+
 struct sys_kind_info {
 	const char *name;	/* the syscalls:sys_enter_NAME event's NAME */
 	unsigned int flags;

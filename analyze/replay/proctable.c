@@ -22,22 +22,13 @@
 #include "replay/proctable.h"
 
 #define COMM_MAX	15	/* TASK_COMM_LEN - 1 */
-#define OPEN_CLOEXEC	02000000	/* O_CLOEXEC: same on x86, arm, arm64, riscv */
-#define CLOSE_RANGE_CLOEXEC_FLAG (1U << 2)
-#define FCNTL_DUPFD		0
-#define FCNTL_SETFD		2
-#define FCNTL_DUPFD_CLOEXEC	1030
-#define FD_CLOEXEC_FLAG		1
-#define RENAME_EXCHANGE_FLAG	(1U << 1)
-#define AT_REMOVEDIR_FLAG	0x200
-#define IOCTL_FIONCLEX		0x5450	/* x86, arm, arm64, riscv */
-#define IOCTL_FIOCLEX		0x5451
 
 struct proctable {
 	struct filetab *ft;
 	struct proc **v;
 	size_t n, alloc;
 	struct imap tids;		/* tid -> current struct proc */
+	struct imap by_pid;		/* pid -> its newest struct proc */
 	struct imap newtask;		/* child tid -> proc, until its fork event */
 	struct imap end_tgid;		/* end snapshot: tid -> tgid (as intptr) */
 	char *end_text;
@@ -76,6 +67,7 @@ struct proctable *proctable_new(struct filetab *ft)
 		return NULL;
 	}
 	imap_init(&pt->tids);
+	imap_init(&pt->by_pid);
 	imap_init(&pt->newtask);
 	imap_init(&pt->end_tgid);
 	return pt;
@@ -111,6 +103,7 @@ void proctable_free(struct proctable *pt, void (*free_user)(void *))
 	proc_release(&pt->spare, free_user);
 	free(pt->v);
 	imap_release(&pt->tids);
+	imap_release(&pt->by_pid);
 	imap_release(&pt->newtask);
 	imap_release(&pt->end_tgid);
 	free(pt->end_text);
@@ -199,6 +192,8 @@ static struct proc *proc_new(struct proctable *pt, int pid, int ppid,
 	if (comm && *comm)
 		add_comm(pt, p, comm);
 	pt->v[pt->n++] = p;
+	if (imap_put(&pt->by_pid, pid, p, NULL))
+		pt->err = -AN_E_NOMEM;
 	return p;
 }
 
@@ -951,6 +946,11 @@ struct proc *proctable_of_tid_at(struct proctable *pt, int tid, uint64_t ts)
 	struct proc *p = proctable_lookup(pt, tid), *best = NULL;
 
 	if (p && (!p->start_ts || p->start_ts <= ts))
+		return p;
+	/* the newest of its pid (an exited one's), or an older one */
+	p = imap_get(&pt->by_pid, tid);
+	if (!p || ((!p->start_ts || p->start_ts <= ts) &&
+		   !(p->exited && p->exit_ts && p->exit_ts < ts)))
 		return p;
 	for (size_t i = 0; i < pt->n; i++) {
 		p = pt->v[i];

@@ -311,18 +311,55 @@ struct fill {
 	char key[512];
 };
 
+/* A row's index by its key (a hash of it: the files of a recording are
+ * tens of thousands of rows) */
+struct dm_at {
+	struct hnode h;
+	size_t i;
+};
+
+/* The index of the row of key in v (its index in at), or n: none. */
+static size_t key_find(const struct hmap *at, uint64_t h, const char *key,
+		       const char *(*key_of)(const void *v, size_t i),
+		       const void *v, size_t n)
+{
+	for (struct hnode **pp = hmap_slot(at, h); pp && *pp;
+	     pp = &(*pp)->next)
+		if ((*pp)->key == h &&
+		    !strcmp(key_of(v, ((struct dm_at *)*pp)->i), key))
+			return ((struct dm_at *)*pp)->i;
+	return n;
+}
+
+static int key_add(struct hmap *at, uint64_t h, size_t i)
+{
+	struct dm_at *x = hmap_add_new(at, h, sizeof(*x));
+
+	if (!x)
+		return -AN_E_NOMEM;
+	x->i = i;
+	return 0;
+}
+
+static const char *row_key(const void *v, size_t i)
+{
+	return ((const struct dm_row *)v)[i].key;
+}
+
 static struct dm_row *row_get(struct dm_section *s, const char *key)
 {
+	uint64_t h = hash_str(HASH_SEED, key);
+	size_t i = key_find(&s->at, h, key, row_key, s->rows, s->n);
 	struct dm_row *r;
 
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->rows[i].key, key))
-			return &s->rows[i];
+	if (i < s->n)
+		return &s->rows[i];
 	r = an_push(&s->rows, &s->n, &s->alloc, sizeof(*s->rows), 16);
 	if (!r)
 		return NULL;
 	r->key = an_strdup(key);
-	if (!r->key) {
+	if (!r->key || key_add(&s->at, h, s->n - 1)) {
+		free(r->key);
 		s->n--;		/* a row has a key */
 		return NULL;
 	}
@@ -601,6 +638,7 @@ static void model_release(struct diffmodel *m)
 		free(s->rows);
 		s->rows = NULL;
 		s->n = s->alloc = 0;
+		hmap_release(&s->at, NULL);
 	}
 }
 
@@ -747,15 +785,15 @@ long dm_pairs(const struct diff *d, int sect, long top, struct dm_pair **out)
 		v[n].b = &sb->rows[i];
 		n++;
 	}
+	/* BEFORE's rows by their index, AFTER's found in it */
 	for (size_t i = 0; i < sa->n; i++) {
-		size_t k;
+		const char *key = sa->rows[i].key;
+		size_t k = key_find(&sb->at, hash_str(HASH_SEED, key), key,
+				    row_key, sb->rows, sb->n);
 
-		for (k = 0; k < n; k++)
-			if (!strcmp(v[k].key, sa->rows[i].key))
-				break;
-		if (k == n) {
-			v[n].key = sa->rows[i].key;
-			n++;
+		if (k == sb->n) {
+			k = n++;
+			v[k].key = key;
 		}
 		v[k].a = &sa->rows[i];
 	}

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hmap.h"
 #include "stats/hist.h"
 #include "stats/snapcmp.h"
 #include "stats/wa.h"
@@ -77,6 +78,7 @@ struct dm_section {
 	enum dm_picture pic;
 	struct dm_row *rows;
 	size_t n, alloc;
+	struct hmap at;		/* key -> index in rows */
 };
 
 enum { DM_SUMMARY, DM_DEVICES, DM_PROCESSES, DM_FILES, DM_WA, DM_FSYNC,

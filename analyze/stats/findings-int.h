@@ -43,12 +43,20 @@ struct cfg_mount;
 #define DAY_NS			86400e9
 
 /* What the rules share. */
+/* The disks of the file systems' devices asked (meta_disk_of() walks
+ * the snapshot: asked per fsync interval, it cost seconds) */
+struct fnd_disks {
+	size_t n;
+	struct { uint32_t dev, disk; } v[16];
+};
+
 struct ctx {
 	const struct stats *st;
 	struct findings *f;
 	const char *path;	/* of the recording, for the commands */
 	struct sbuf args;	/* the view filters, for the commands */
 	const char *snap;	/* start snapshot, or NULL */
+	struct fnd_disks *disks;
 	double dur;		/* ns */
 	struct config cfg;
 	struct proc_row *procs;

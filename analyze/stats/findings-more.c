@@ -15,6 +15,7 @@
 #include "util.h"
 #include "base/blk.h"
 #include "base/err.h"
+#include "base/hmap.h"
 #include "base/units.h"
 #include "sbuf.h"
 #include "input/meta.h"
@@ -209,44 +210,67 @@ static bool flash(const struct ctx *c, uint32_t dev)
 	return false;
 }
 
+struct syncer {
+	struct hnode h;
+	const struct proc *p;
+	size_t order;		/* its first row's, among the processes' */
+	uint64_t sum;
+};
+
 /*
  * The process that synced the most bytes to disk dev (its ext4 fsync
  * intervals: write bytes completed while they waited) into *who with
  * those bytes, and its interval with the most; NULL when none synced
  * there.
  */
-static const struct wa_fsync *top_syncer(const struct ctx *c, uint32_t dev,
+static const struct wa_fsync *top_syncer(struct ctx *c, uint32_t dev,
 					 const struct proc **who,
 					 uint64_t *bytes)
 {
 	const struct stats *st = c->st;
 	const struct wa_fsync *best = NULL;
+	struct hmap sum = { 0 };
+	size_t order = 0;
 
 	*who = NULL;
 	*bytes = 0;
 	if (!st->have_sys || !st->wa)
 		return NULL;
+	/* each process's sum in one pass (a row per thread and file: a
+	 * package's install has thousands); the largest, the first seen
+	 * among equals */
 	for (size_t k = 0; k < st->wa->nfs; k++) {
 		const struct wa_fsync *w = &st->wa->fs[k];
 		const struct proc *p = proctable_of_tid_at(st->pt, w->tid,
 							   w->last_ts);
-		uint64_t sum = 0;
+		struct syncer *s;
 
-		if (!p || p == *who || fnd_disk_of(c, w->fsdev) != dev)
+		if (!p || fnd_disk_of(c, w->fsdev) != dev)
 			continue;
-		for (size_t i = k; i < st->wa->nfs; i++) {
-			const struct wa_fsync *o = &st->wa->fs[i];
-
-			if (fnd_disk_of(c, o->fsdev) == dev &&
-			    proctable_of_tid_at(st->pt, o->tid,
-						o->last_ts) == p)
-				sum += o->write_bytes;
+		s = hmap_get_new(&sum, hash_mix((uint64_t)(uintptr_t)p),
+				 sizeof(*s));
+		if (!s) {
+			c->err = -AN_E_NOMEM;
+			break;
 		}
-		if (!*who || sum > *bytes) {
-			*who = p;
-			*bytes = sum;
+		if (!s->p) {
+			s->p = p;
+			s->order = order++;
 		}
+		s->sum += w->write_bytes;
 	}
+	for (size_t i = 0; i < sum.cap; i++)
+		for (struct hnode *n = sum.b[i]; n; n = n->next) {
+			const struct syncer *s = (const struct syncer *)n;
+
+			if (!*who || s->sum > *bytes ||
+			    (s->sum == *bytes && s->order < order)) {
+				*who = s->p;
+				*bytes = s->sum;
+				order = s->order;
+			}
+		}
+	hmap_release(&sum, NULL);
 	for (size_t k = 0; *who && k < st->wa->nfs; k++) {
 		const struct wa_fsync *w = &st->wa->fs[k];
 

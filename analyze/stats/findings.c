@@ -139,7 +139,20 @@ void fnd_add_pct(struct sbuf *sb, double part, double whole)
 /* The whole disk of a file system's device. */
 uint32_t fnd_disk_of(const struct ctx *c, uint32_t fsdev)
 {
-	return c->snap ? meta_disk_of(c->snap, fsdev) : fsdev;
+	struct fnd_disks *d = c->disks;
+	uint32_t disk;
+
+	if (!c->snap)
+		return fsdev;
+	for (size_t i = 0; d && i < d->n; i++)
+		if (d->v[i].dev == fsdev)
+			return d->v[i].disk;
+	disk = meta_disk_of(c->snap, fsdev);
+	if (d && d->n < sizeof(d->v) / sizeof(*d->v)) {
+		d->v[d->n].dev = fsdev;
+		d->v[d->n++].disk = disk;
+	}
+	return disk;
 }
 
 /* The mount of interest on disk dev (summary_config()), or NULL. */
@@ -290,7 +303,8 @@ int findings_cmp(const void *a, const void *b)
 
 static int compute(const struct stats *st, struct findings *f, bool all)
 {
-	struct ctx c = { .st = st, .f = f, .all = all };
+	struct fnd_disks disks = { 0 };
+	struct ctx c = { .st = st, .f = f, .all = all, .disks = &disks };
 	size_t k;
 
 	memset(f, 0, sizeof(*f));

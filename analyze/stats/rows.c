@@ -12,6 +12,7 @@
 
 #include "base/blk.h"
 #include "base/err.h"
+#include "base/hmap.h"
 #include "replay/fdtable.h"
 #include "replay/proctable.h"
 #include "stats/attrib.h"
@@ -454,20 +455,57 @@ static int cmp_fsrow(const void *x, const void *y)
 	return strcmp(a->name, b->name);
 }
 
-static struct fsync_row *fsrow_find(struct fsync_row *v, size_t n,
-				    const struct proc *p, const struct file *f,
-				    uint32_t fsdev, uint64_t ino)
+/*
+ * The rows of the fsync view by what makes one: its process (by pid when
+ * the replay does not know the thread), or its file (by dev:ino when no
+ * file is known); a row per file fsynced once each (a package's install:
+ * thousands) must not make each interval scan them all.
+ */
+struct fsrow_at {
+	struct hnode h;
+	size_t i;
+};
+
+static uint64_t fsrow_key(const struct fsync_row *r, bool byproc)
 {
-	for (size_t i = 0; i < n; i++) {
-		if (p && v[i].p == p)
-			return &v[i];
-		if (f && v[i].f == f)
-			return &v[i];
-		if (!p && !f && !v[i].p && !v[i].f && v[i].ino == ino &&
-		    v[i].fsdev == fsdev)
-			return &v[i];
-	}
+	if (r->p || r->f)
+		return hash_mix((uint64_t)(uintptr_t)(r->p ? r->p : r->f));
+	return hash_mix(byproc ? (uint64_t)(uint32_t)r->pid | 1ULL << 63 :
+			hash_mix(r->ino) ^ r->fsdev);
+}
+
+static bool fsrow_same(const struct fsync_row *a, const struct fsync_row *b,
+		       bool byproc)
+{
+	if (a->p || a->f)
+		return a->p == b->p && a->f == b->f;
+	return !b->p && !b->f && (byproc ? a->pid == b->pid :
+				  a->ino == b->ino && a->fsdev == b->fsdev);
+}
+
+static struct fsync_row *fsrow_find(struct hmap *at, struct fsync_row *v,
+				    const struct fsync_row *r, bool byproc)
+{
+	uint64_t key = fsrow_key(r, byproc);
+
+	for (struct hnode **pp = hmap_slot(at, key); pp && *pp;
+	     pp = &(*pp)->next)
+		if ((*pp)->key == key &&
+		    fsrow_same(r, &v[((struct fsrow_at *)*pp)->i], byproc))
+			return &v[((struct fsrow_at *)*pp)->i];
 	return NULL;
+}
+
+static int fsrow_index(struct hmap *at, const struct fsync_row *v, size_t i,
+		       bool byproc)
+{
+	struct fsrow_at *x = hmap_add_new(at, fsrow_key(&v[i], byproc),
+					  sizeof(*x));
+
+	if (!x)
+		return -AN_E_NOMEM;
+	x->i = i;
+	return 0;
 }
 
 const struct file *rows_fsync_file(const struct stats *st,
@@ -514,6 +552,7 @@ static bool fsync_kept(const struct stats *st, const struct wa_fsync *w,
 long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 {
 	size_t nfs = st->wa ? st->wa->nfs : 0, n = 0, cap = nfs + 1;
+	struct hmap at = { 0 };
 	struct fsync_row *v;
 
 	if (st->have_sys)
@@ -556,40 +595,35 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 		n++;
 	}
 	/* the ext4-level intervals and the flushes during them */
+	for (size_t i = 0; i < n; i++)
+		if (fsrow_index(&at, v, i, byproc))
+			goto nomem;
 	for (size_t i = 0; i < nfs; i++) {
 		const struct wa_fsync *w = &st->wa->fs[i];
-		const struct proc *p = NULL;
-		const struct file *f = NULL;
-		struct fsync_row *row;
+		struct fsync_row r = { .pid = w->tid, .fsdev = w->fsdev,
+				       .ino = w->ino }, *row;
 
 		if (byproc && st->have_sys)
-			p = proctable_of_tid_at(st->pt, w->tid, w->last_ts);
+			r.p = proctable_of_tid_at(st->pt, w->tid, w->last_ts);
 		if (st->have_sys && !byproc)
-			f = rows_fsync_file(st, w);
-		if (!fsync_kept(st, w, p, f))
+			r.f = rows_fsync_file(st, w);
+		if (!fsync_kept(st, w, r.p, r.f))
 			continue;
-		if (byproc && !p) {
-			/* a thread the replay does not know: by tid */
-			row = NULL;
-			for (size_t k = 0; k < n && !row; k++)
-				if (!v[k].p && v[k].pid == w->tid)
-					row = &v[k];
-		} else {
-			row = fsrow_find(v, n, p, f, w->fsdev, w->ino);
-		}
+		row = fsrow_find(&at, v, &r, byproc);
 		if (!row) {
-			row = &v[n++];
-			row->p = p;
-			row->f = f;
-			row->pid = p ? p->pid : w->tid;
-			row->fsdev = w->fsdev;
-			row->ino = w->ino;
+			row = &v[n];
+			*row = r;
+			if (r.p)
+				row->pid = ((const struct proc *)r.p)->pid;
+			if (fsrow_index(&at, v, n++, byproc))
+				goto nomem;
 		}
 		row->k_count += w->count;
 		row->flushes += w->flushes;
 		row->flush_ns += w->flush_ns;
 		row->write_bytes += w->write_bytes;
 	}
+	hmap_release(&at, NULL);
 	for (size_t i = 0; i < n; i++) {
 		const struct proc *p = v[i].p;
 		char buf[FILE_DEVINO_LEN];
@@ -602,14 +636,16 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 		else
 			v[i].name = an_strdup(file_devino_name(v[i].fsdev,
 					v[i].ino, buf, sizeof(buf)));
-		if (!v[i].name) {
-			rows_fsync_release(v, (long)n);
-			*out = NULL;
-			return -AN_E_NOMEM;
-		}
+		if (!v[i].name)
+			goto nomem;
 	}
 	qsort(v, n, sizeof(*v), cmp_fsrow);
 	return (long)n;
+nomem:
+	hmap_release(&at, NULL);
+	rows_fsync_release(v, (long)n);
+	*out = NULL;
+	return -AN_E_NOMEM;
 }
 
 void rows_fsync_release(struct fsync_row *v, long n)

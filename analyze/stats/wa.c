@@ -19,6 +19,7 @@
 #include "stats/filter.h"
 #include "base/blk.h"
 #include "base/err.h"
+#include "base/hmap.h"
 #include "stats/wa.h"
 
 struct wa_priv {
@@ -27,6 +28,7 @@ struct wa_priv {
 	const struct view_filter *filter;
 	const struct windows *ws;	/* the ext4 fsyncs open */
 	size_t last_fs;		/* lookup cache */
+	struct hmap fs_at;	/* (tid, fsdev, ino) -> index in fs */
 	struct wa_dev spare;	/* counts a device that cannot be had */
 	int err;		/* sticky: -AN_E_NOMEM */
 };
@@ -92,6 +94,7 @@ void wa_free(struct wa *w)
 		return;
 	for (size_t i = 0; i < w->nfs; i++)
 		hist_release(&w->fs[i].lat);
+	hmap_release(&w->p->fs_at, NULL);
 	free(w->fs);
 	free(w->dev);
 	free(w);
@@ -114,21 +117,49 @@ struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev)
 }
 
 /* The index of tid's fsyncs of fsdev:ino, made when new; -1: no memory. */
+struct fs_at {
+	struct hnode h;
+	size_t i;
+};
+
+static uint64_t fs_key(int tid, uint32_t fsdev, uint64_t ino)
+{
+	return hash_mix(hash_mix(ino) ^ ((uint64_t)fsdev << 32) ^
+			(uint32_t)tid);
+}
+
 static ssize_t fsync_get(struct wa *w, int tid, uint32_t fsdev, uint64_t ino)
 {
+	uint64_t key = fs_key(tid, fsdev, ino);
+	struct hnode **pp;
 	struct wa_fsync *f;
+	struct fs_at *at;
 	size_t i = w->p->last_fs;
 
 	if (i < w->nfs && w->fs[i].tid == tid && w->fs[i].ino == ino &&
 	    w->fs[i].fsdev == fsdev)
 		return (ssize_t)i;
-	for (i = 0; i < w->nfs; i++)
-		if (w->fs[i].tid == tid && w->fs[i].ino == ino &&
-		    w->fs[i].fsdev == fsdev)
+	/* a row per thread and file: a thousand files fsynced once each
+	 * (a package's install) must not make each lookup scan them all */
+	for (pp = hmap_slot(&w->p->fs_at, key); pp && *pp; pp = &(*pp)->next) {
+		at = (struct fs_at *)*pp;
+		i = at->i;
+		if (at->h.key == key && w->fs[i].tid == tid &&
+		    w->fs[i].ino == ino && w->fs[i].fsdev == fsdev)
 			return (ssize_t)(w->p->last_fs = i);
-	f = an_push(&w->fs, &w->nfs, &w->afs, sizeof(*w->fs), 16);
-	if (!f)
+	}
+	at = an_calloc(1, sizeof(*at));
+	if (!at)
 		return -1;
+	at->h.key = key;
+	at->i = w->nfs;
+	f = an_push(&w->fs, &w->nfs, &w->afs, sizeof(*w->fs), 16);
+	if (!f || hmap_add(&w->p->fs_at, &at->h)) {
+		if (f)
+			w->nfs--;
+		free(at);
+		return -1;
+	}
 	f->tid = tid;
 	f->fsdev = fsdev;
 	f->ino = ino;

@@ -35,7 +35,8 @@ REPORT_LIVE_TESTS = \
 	tests/live/report-filters.sh \
 	tests/live/report-owners.sh \
 	tests/live/redact-live.sh \
-	tests/live/redact-hostile.sh
+	tests/live/redact-hostile.sh \
+	tests/live/report-fsync-many.sh
 
 # every way a program writes a file lands on that file (issue 13)
 PATHS_LIVE_TESTS = \

@@ -28,7 +28,7 @@ struct proctable {
 	struct proc **v;
 	size_t n, alloc;
 	struct imap tids;		/* tid -> current struct proc */
-	struct imap by_pid;		/* pid -> its newest struct proc */
+	struct imap by_pid;		/* pid -> its newest struct proc (->older) */
 	struct imap newtask;		/* child tid -> proc, until its fork event */
 	struct imap end_tgid;		/* end snapshot: tid -> tgid (as intptr) */
 	char *end_text;
@@ -192,7 +192,7 @@ static struct proc *proc_new(struct proctable *pt, int pid, int ppid,
 	if (comm && *comm)
 		add_comm(pt, p, comm);
 	pt->v[pt->n++] = p;
-	if (imap_put(&pt->by_pid, pid, p, NULL))
+	if (imap_put(&pt->by_pid, pid, p, (void **)&p->older))
 		pt->err = -AN_E_NOMEM;
 	return p;
 }
@@ -943,23 +943,16 @@ void proctable_finish(struct proctable *pt)
 
 struct proc *proctable_of_tid_at(struct proctable *pt, int tid, uint64_t ts)
 {
-	struct proc *p = proctable_lookup(pt, tid), *best = NULL;
+	struct proc *p = proctable_lookup(pt, tid);
 
 	if (p && (!p->start_ts || p->start_ts <= ts))
 		return p;
-	/* the newest of its pid (an exited one's), or an older one */
-	p = imap_get(&pt->by_pid, tid);
-	if (!p || ((!p->start_ts || p->start_ts <= ts) &&
-		   !(p->exited && p->exit_ts && p->exit_ts < ts)))
-		return p;
-	for (size_t i = 0; i < pt->n; i++) {
-		p = pt->v[i];
-		if (p->pid != tid || (p->start_ts && p->start_ts > ts) ||
-		    (p->exited && p->exit_ts && p->exit_ts < ts))
-			continue;
-		best = p;
-	}
-	return best;
+	/* the processes of that pid, the newest first */
+	for (p = imap_get(&pt->by_pid, tid); p; p = p->older)
+		if ((!p->start_ts || p->start_ts <= ts) &&
+		    !(p->exited && p->exit_ts && p->exit_ts < ts))
+			return p;
+	return NULL;
 }
 
 size_t proctable_count(const struct proctable *pt)

@@ -38,6 +38,7 @@ struct proc {
 	uint64_t start_ts;	/* fork ts, 0 if alive at start */
 	uint64_t exit_ts;
 	int nthreads;		/* threads alive */
+	struct proc *older;	/* the process of the same pid before it */
 	struct fdtable *fds;	/* NULL once exited */
 	/*
 	 * Its cgroups: the lines of /proc/PID/cgroup ("ID:CONTROLLERS:PATH"

@@ -54,23 +54,80 @@ struct filestat *filestat_of(struct file *f)
 	return f->user;
 }
 
+#define FILEPROC_INDEX	16	/* cells past which a file indexes them */
+
+/* The index holds the cells, the list owns them. */
+static void cell_keep(struct hnode *n)
+{
+	(void)n;
+}
+
+static uint64_t cell_key(const struct proc *p)
+{
+	return hash_mix((uint64_t)(uintptr_t)p);
+}
+
+/* The cells of fs by process (a file every process opens, the C library
+ * on a machine of thousands of short processes, made each new one scan
+ * them all); 0 or -AN_E_NOMEM. */
+static int cells_index(struct filestat *fs)
+{
+	fs->idx = an_calloc(1, sizeof(*fs->idx));
+	if (!fs->idx)
+		return -AN_E_NOMEM;
+	for (struct fileproc *c = fs->procs; c; c = c->next) {
+		c->h.key = cell_key(c->p);
+		if (hmap_add(fs->idx, &c->h)) {
+			hmap_release(fs->idx, cell_keep);
+			free(fs->idx);
+			fs->idx = NULL;
+			return -AN_E_NOMEM;
+		}
+	}
+	return 0;
+}
+
 struct fileproc *fileproc_of(struct filestat *fs, const struct proc *p)
 {
-	struct fileproc **pp = &fs->procs, *c;
+	struct fileproc *c = fs->procs;
 
-	for (; *pp; pp = &(*pp)->next)
-		if ((*pp)->p == p)
-			break;
-	c = *pp;
-	if (c && pp == &fs->procs)
+	if (c && c->p == p)
 		return c;
-	if (c)		/* to the front: the next call is likely its own */
-		*pp = c->next;
-	else if (!(c = an_calloc(1, sizeof(*c))))
-		return NULL;
-	c->p = p;
+	if (fs->idx) {
+		uint64_t key = cell_key(p);
+		struct hnode **pp = hmap_slot(fs->idx, key);
+
+		for (c = NULL; pp && *pp && !c; pp = &(*pp)->next)
+			if ((*pp)->key == key &&
+			    ((struct fileproc *)*pp)->p == p)
+				c = (struct fileproc *)*pp;
+	} else {
+		while (c && c->p != p)
+			c = c->next;
+	}
+	if (c) {	/* to the front: the next call is likely its own */
+		c->prev->next = c->next;
+		if (c->next)
+			c->next->prev = c->prev;
+	} else {
+		c = an_calloc(1, sizeof(*c));
+		if (!c)
+			return NULL;
+		c->p = p;
+		c->h.key = cell_key(p);
+		if (fs->idx && hmap_add(fs->idx, &c->h)) {
+			free(c);
+			return NULL;
+		}
+		fs->nprocs++;
+	}
+	c->prev = NULL;
 	c->next = fs->procs;
+	if (c->next)
+		c->next->prev = c;
 	fs->procs = c;
+	if (!fs->idx && fs->nprocs > FILEPROC_INDEX && cells_index(fs))
+		return NULL;
 	return c;
 }
 
@@ -95,14 +152,23 @@ int fileproc_merge(struct filestat *d, const struct filestat *s)
 	return 0;
 }
 
-void fileproc_free(struct fileproc *c)
+void fileproc_free(struct filestat *fs)
 {
+	struct fileproc *c = fs->procs;
+
+	if (fs->idx) {
+		hmap_release(fs->idx, cell_keep);
+		free(fs->idx);
+		fs->idx = NULL;
+	}
 	while (c) {
 		struct fileproc *n = c->next;
 
 		free(c);
 		c = n;
 	}
+	fs->procs = NULL;
+	fs->nprocs = 0;
 }
 
 /* The cell of p on fs, or NULL with the error set (no memory). */
@@ -165,7 +231,7 @@ void filestat_free(void *p)
 	hist_release(&fs->rlat);
 	hist_release(&fs->wlat);
 	hist_release(&fs->fsync);
-	fileproc_free(fs->procs);
+	fileproc_free(fs);
 	free(fs);
 }
 

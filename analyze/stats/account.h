@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/hmap.h"
 #include "base/syskind.h"
 #include "stats/hist.h"
 
@@ -76,7 +77,8 @@ struct procstat {
  * as the file's own, split by the process that made them.
  */
 struct fileproc {
-	struct fileproc *next;
+	struct hnode h;		/* in filestat.idx, keyed by p */
+	struct fileproc *next, *prev;
 	const struct proc *p;
 	uint64_t opens, reads, read_bytes, writes, write_bytes, errors;
 	uint64_t fsyncs, fsync_ns, fsync_max_ns;	/* paired SKF_SYNC */
@@ -90,6 +92,8 @@ struct filestat {
 	uint64_t n_fsync, n_fdatasync, n_sfr;	/* of which (paired calls) */
 	struct blkio blk;
 	struct fileproc *procs;	/* per process, the last one first */
+	size_t nprocs;
+	struct hmap *idx;	/* the cells by process, once there are many */
 };
 
 /* The calls of kind k of a process (all zero when it made none). */
@@ -112,7 +116,8 @@ struct fileproc *fileproc_of(struct filestat *fs, const struct proc *p);
 /* Add the cells of s to d's (of the same process, else new); 0 or
  * -AN_E_NOMEM. */
 int fileproc_merge(struct filestat *d, const struct filestat *s);
-void fileproc_free(struct fileproc *c);
+/* Free fs's cells (its list and their index). */
+void fileproc_free(struct filestat *fs);
 
 void procstat_free(void *ps);
 void filestat_free(void *fs);

@@ -189,7 +189,7 @@ static void filestat_release(struct filestat *s)
 	hist_release(&s->rlat);
 	hist_release(&s->wlat);
 	hist_release(&s->fsync);
-	fileproc_free(s->procs);
+	fileproc_free(s);
 }
 
 /* 0, or -AN_E_NOMEM (d partly merged). */

@@ -6,7 +6,8 @@
  * fork and cgroup_attach_task, the key --by cgroup groups by, the host
  * path of a path seen in another mount namespace, the words a finding
  * names a process with, the --unit/--container/--cgroup filters and the
- * groups of --by (owner_rows(): each the sums of its processes).
+ * groups of --by (owner_rows(): each the sums of its processes), and a
+ * file's cells per process (fileproc_of()).
  */
 #include "config.h"
 
@@ -27,6 +28,7 @@
 #include "stats/hist.h"
 #include "stats/owner.h"
 #include "stats/rows.h"
+#include "rng.h"
 
 #define ID_A "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
 #define ID_B "fedcba9876543210fedcba9876543210fedcba9876543210fedcba9876543210"
@@ -369,6 +371,66 @@ static void test_owner_rows(void **state)
 		hist_release(&ps[i].fsync);
 }
 
+/*
+ * A file's cells per process (stats/account.c): found, counted and kept
+ * in the order of their last use, the last one first, before and after
+ * they number enough to be indexed; merged into another file's.
+ */
+static void test_file_cells(void **state)
+{
+	static struct proc procs[200];
+	const struct proc *order[200];
+	struct filestat fs = { 0 }, sum = { 0 };
+	size_t n = 0, k;
+	uint64_t calls = 0;
+
+	(void)state;
+	for (int step = 0; step < 20000; step++) {
+		/* a few processes at first, then all of them */
+		size_t lim = step < 200 ? 10 : 200;
+		const struct proc *p = &procs[rnd() % lim];
+		struct fileproc *c = fileproc_of(&fs, p);
+
+		assert_non_null(c);
+		assert_ptr_equal(c->p, p);
+		c->reads++;
+		calls++;
+		/* the model: p to the front */
+		for (k = 0; k < n && order[k] != p; k++)
+			;
+		if (k == n)
+			n++;
+		memmove(&order[1], &order[0], k * sizeof(*order));
+		order[0] = p;
+		if (step % 997 == 0 || step == 19999) {
+			const struct fileproc *q = fs.procs;
+
+			assert_int_equal(fs.nprocs, n);
+			for (k = 0; k < n; k++, q = q->next) {
+				assert_non_null(q);
+				assert_ptr_equal(q->p, order[k]);
+				assert_true(k ? q->prev && q->prev->next == q : !q->prev);
+			}
+			assert_null(q);
+		}
+	}
+	assert_non_null(fs.idx);
+	assert_int_equal(fileproc_merge(&sum, &fs), 0);
+	assert_int_equal(fileproc_merge(&sum, &fs), 0);
+	assert_int_equal(sum.nprocs, n);
+	k = 0;
+	for (const struct fileproc *q = sum.procs; q; q = q->next) {
+		assert_ptr_equal(fileproc_of(&fs, q->p), fileproc_of(&fs, q->p));
+		assert_int_equal(q->reads, 2 * fileproc_of(&fs, q->p)->reads);
+		k += q->reads;
+	}
+	assert_int_equal(k, 2 * calls);
+	fileproc_free(&fs);
+	fileproc_free(&sum);
+	assert_null(fs.procs);
+	assert_null(fs.idx);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +441,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_host_path, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_who_filter, setup, teardown),
 		cmocka_unit_test(test_owner_rows),
+		cmocka_unit_test(test_file_cells),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,6 +128,32 @@ void *hmap_get_new(struct hmap *m, uint64_t key, size_t size)
 	return e ? e : hmap_add_new(m, key, size);
 }
 
+struct hmap_pos {
+	struct hnode h;
+	size_t i;
+};
+
+int hmap_index_add(struct hmap *m, uint64_t key, size_t i)
+{
+	struct hmap_pos *x = hmap_add_new(m, key, sizeof(*x));
+
+	if (!x)
+		return -AN_E_NOMEM;
+	x->i = i;
+	return 0;
+}
+
+size_t hmap_index_find(const struct hmap *m, uint64_t key,
+		       bool (*same)(const void *arg, size_t i),
+		       const void *arg, size_t none)
+{
+	for (struct hnode **pp = hmap_slot(m, key); pp && *pp;
+	     pp = &(*pp)->next)
+		if ((*pp)->key == key && same(arg, ((struct hmap_pos *)*pp)->i))
+			return ((struct hmap_pos *)*pp)->i;
+	return none;
+}
+
 void hmap_unlink(struct hmap *m, struct hnode **pp)
 {
 	*pp = (*pp)->next;

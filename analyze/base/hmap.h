@@ -7,6 +7,7 @@
 #ifndef IOREPORT_BASE_HMAP_H
 #define IOREPORT_BASE_HMAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,6 +57,17 @@ struct hnode **hmap_slot(const struct hmap *m, uint64_t key);
  */
 void *hmap_get(const struct hmap *m, uint64_t key);
 void *hmap_get_new(struct hmap *m, uint64_t key, size_t size);
+/*
+ * An index of the rows of an array by a key the caller hashes them to:
+ * each entry holds a row's position (entries of the map's own, freed by
+ * hmap_release(m, NULL)).  hmap_index_add() indexes row i under key, 0 or
+ * -AN_E_NOMEM; hmap_index_find() returns the position of the first row
+ * under key that same(arg, i) takes, or none.
+ */
+int hmap_index_add(struct hmap *m, uint64_t key, size_t i);
+size_t hmap_index_find(const struct hmap *m, uint64_t key,
+		       bool (*same)(const void *arg, size_t i),
+		       const void *arg, size_t none);
 /* Unlink the entry *pp points at (it stays the caller's). */
 void hmap_unlink(struct hmap *m, struct hnode **pp);
 /* Call fr (free when NULL) on every entry, free the buckets and zero m. */

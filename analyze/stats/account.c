@@ -76,8 +76,7 @@ static int cells_index(struct filestat *fs)
 	if (!fs->idx)
 		return -AN_E_NOMEM;
 	for (struct fileproc *c = fs->procs; c; c = c->next) {
-		c->h.key = cell_key(c->p);
-		if (hmap_add(fs->idx, &c->h)) {
+		if (hmap_add(fs->idx, &c->h)) {	/* h.key: set as made */
 			hmap_release(fs->idx, cell_keep);
 			free(fs->idx);
 			fs->idx = NULL;

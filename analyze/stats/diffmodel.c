@@ -311,45 +311,32 @@ struct fill {
 	char key[512];
 };
 
-/* A row's index by its key (a hash of it: the files of a recording are
- * tens of thousands of rows) */
-struct dm_at {
-	struct hnode h;
-	size_t i;
+/* A row asked for by its key among rows v (found by a hash of it: the
+ * files of a recording are tens of thousands of rows). */
+struct key_q {
+	const char *key;
+	const struct dm_row *v;
 };
 
-/* The index of the row of key in v (its index in at), or n: none. */
-static size_t key_find(const struct hmap *at, uint64_t h, const char *key,
-		       const char *(*key_of)(const void *v, size_t i),
-		       const void *v, size_t n)
+static bool key_same(const void *arg, size_t i)
 {
-	for (struct hnode **pp = hmap_slot(at, h); pp && *pp;
-	     pp = &(*pp)->next)
-		if ((*pp)->key == h &&
-		    !strcmp(key_of(v, ((struct dm_at *)*pp)->i), key))
-			return ((struct dm_at *)*pp)->i;
-	return n;
+	const struct key_q *q = arg;
+
+	return !strcmp(q->v[i].key, q->key);
 }
 
-static int key_add(struct hmap *at, uint64_t h, size_t i)
+/* The index of the row of key in section s, or s->n: none. */
+static size_t key_find(const struct dm_section *s, const char *key)
 {
-	struct dm_at *x = hmap_add_new(at, h, sizeof(*x));
+	struct key_q q = { key, s->rows };
 
-	if (!x)
-		return -AN_E_NOMEM;
-	x->i = i;
-	return 0;
-}
-
-static const char *row_key(const void *v, size_t i)
-{
-	return ((const struct dm_row *)v)[i].key;
+	return hmap_index_find(&s->at, hash_str(HASH_SEED, key), key_same,
+			       &q, s->n);
 }
 
 static struct dm_row *row_get(struct dm_section *s, const char *key)
 {
-	uint64_t h = hash_str(HASH_SEED, key);
-	size_t i = key_find(&s->at, h, key, row_key, s->rows, s->n);
+	size_t i = key_find(s, key);
 	struct dm_row *r;
 
 	if (i < s->n)
@@ -358,7 +345,8 @@ static struct dm_row *row_get(struct dm_section *s, const char *key)
 	if (!r)
 		return NULL;
 	r->key = an_strdup(key);
-	if (!r->key || key_add(&s->at, h, s->n - 1)) {
+	if (!r->key ||
+	    hmap_index_add(&s->at, hash_str(HASH_SEED, key), s->n - 1)) {
 		free(r->key);
 		s->n--;		/* a row has a key */
 		return NULL;
@@ -788,8 +776,7 @@ long dm_pairs(const struct diff *d, int sect, long top, struct dm_pair **out)
 	/* BEFORE's rows by their index, AFTER's found in it */
 	for (size_t i = 0; i < sa->n; i++) {
 		const char *key = sa->rows[i].key;
-		size_t k = key_find(&sb->at, hash_str(HASH_SEED, key), key,
-				    row_key, sb->rows, sb->n);
+		size_t k = key_find(sb, key);
 
 		if (k == sb->n) {
 			k = n++;

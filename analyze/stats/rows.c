@@ -461,11 +461,6 @@ static int cmp_fsrow(const void *x, const void *y)
  * file is known); a row per file fsynced once each (a package's install:
  * thousands) must not make each interval scan them all.
  */
-struct fsrow_at {
-	struct hnode h;
-	size_t i;
-};
-
 static uint64_t fsrow_key(const struct fsync_row *r, bool byproc)
 {
 	if (r->p || r->f)
@@ -474,38 +469,21 @@ static uint64_t fsrow_key(const struct fsync_row *r, bool byproc)
 			hash_mix(r->ino) ^ r->fsdev);
 }
 
-static bool fsrow_same(const struct fsync_row *a, const struct fsync_row *b,
-		       bool byproc)
+/* A row asked for among the rows v, by process or by file. */
+struct fsrow_q {
+	const struct fsync_row *r, *v;
+	bool byproc;
+};
+
+static bool fsrow_same(const void *arg, size_t i)
 {
+	const struct fsrow_q *q = arg;
+	const struct fsync_row *a = q->r, *b = &q->v[i];
+
 	if (a->p || a->f)
 		return a->p == b->p && a->f == b->f;
-	return !b->p && !b->f && (byproc ? a->pid == b->pid :
+	return !b->p && !b->f && (q->byproc ? a->pid == b->pid :
 				  a->ino == b->ino && a->fsdev == b->fsdev);
-}
-
-static struct fsync_row *fsrow_find(struct hmap *at, struct fsync_row *v,
-				    const struct fsync_row *r, bool byproc)
-{
-	uint64_t key = fsrow_key(r, byproc);
-
-	for (struct hnode **pp = hmap_slot(at, key); pp && *pp;
-	     pp = &(*pp)->next)
-		if ((*pp)->key == key &&
-		    fsrow_same(r, &v[((struct fsrow_at *)*pp)->i], byproc))
-			return &v[((struct fsrow_at *)*pp)->i];
-	return NULL;
-}
-
-static int fsrow_index(struct hmap *at, const struct fsync_row *v, size_t i,
-		       bool byproc)
-{
-	struct fsrow_at *x = hmap_add_new(at, fsrow_key(&v[i], byproc),
-					  sizeof(*x));
-
-	if (!x)
-		return -AN_E_NOMEM;
-	x->i = i;
-	return 0;
 }
 
 const struct file *rows_fsync_file(const struct stats *st,
@@ -596,12 +574,14 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 	}
 	/* the ext4-level intervals and the flushes during them */
 	for (size_t i = 0; i < n; i++)
-		if (fsrow_index(&at, v, i, byproc))
+		if (hmap_index_add(&at, fsrow_key(&v[i], byproc), i))
 			goto nomem;
 	for (size_t i = 0; i < nfs; i++) {
 		const struct wa_fsync *w = &st->wa->fs[i];
 		struct fsync_row r = { .pid = w->tid, .fsdev = w->fsdev,
-				       .ino = w->ino }, *row;
+				       .ino = w->ino };
+		struct fsrow_q q = { &r, v, byproc };
+		size_t k;
 
 		if (byproc && st->have_sys)
 			r.p = proctable_of_tid_at(st->pt, w->tid, w->last_ts);
@@ -609,19 +589,19 @@ long rows_fsync(const struct stats *st, bool byproc, struct fsync_row **out)
 			r.f = rows_fsync_file(st, w);
 		if (!fsync_kept(st, w, r.p, r.f))
 			continue;
-		row = fsrow_find(&at, v, &r, byproc);
-		if (!row) {
-			row = &v[n];
-			*row = r;
+		k = hmap_index_find(&at, fsrow_key(&r, byproc), fsrow_same,
+				    &q, n);
+		if (k == n) {
+			v[n] = r;
 			if (r.p)
-				row->pid = ((const struct proc *)r.p)->pid;
-			if (fsrow_index(&at, v, n++, byproc))
+				v[n].pid = ((const struct proc *)r.p)->pid;
+			if (hmap_index_add(&at, fsrow_key(&r, byproc), n++))
 				goto nomem;
 		}
-		row->k_count += w->count;
-		row->flushes += w->flushes;
-		row->flush_ns += w->flush_ns;
-		row->write_bytes += w->write_bytes;
+		v[k].k_count += w->count;
+		v[k].flushes += w->flushes;
+		v[k].flush_ns += w->flush_ns;
+		v[k].write_bytes += w->write_bytes;
 	}
 	hmap_release(&at, NULL);
 	for (size_t i = 0; i < n; i++) {

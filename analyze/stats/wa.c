@@ -116,48 +116,41 @@ struct wa_dev *wa_dev_get(struct wa *w, uint32_t dev)
 	return d;
 }
 
-/* The index of tid's fsyncs of fsdev:ino, made when new; -1: no memory. */
-struct fs_at {
-	struct hnode h;
-	size_t i;
+/* An fsync row's thread and file, as fsync_get() asks them. */
+struct fs_q {
+	const struct wa *w;
+	int tid;
+	uint32_t fsdev;
+	uint64_t ino;
 };
 
-static uint64_t fs_key(int tid, uint32_t fsdev, uint64_t ino)
+static bool fs_same(const void *arg, size_t i)
 {
-	return hash_mix(hash_mix(ino) ^ ((uint64_t)fsdev << 32) ^
-			(uint32_t)tid);
+	const struct fs_q *q = arg;
+	const struct wa_fsync *f = &q->w->fs[i];
+
+	return f->tid == q->tid && f->ino == q->ino && f->fsdev == q->fsdev;
 }
 
+/* The index of tid's fsyncs of fsdev:ino, made when new; -1: no memory. */
 static ssize_t fsync_get(struct wa *w, int tid, uint32_t fsdev, uint64_t ino)
 {
-	uint64_t key = fs_key(tid, fsdev, ino);
-	struct hnode **pp;
-	struct wa_fsync *f;
-	struct fs_at *at;
-	size_t i = w->p->last_fs;
-
-	if (i < w->nfs && w->fs[i].tid == tid && w->fs[i].ino == ino &&
-	    w->fs[i].fsdev == fsdev)
-		return (ssize_t)i;
 	/* a row per thread and file: a thousand files fsynced once each
 	 * (a package's install) must not make each lookup scan them all */
-	for (pp = hmap_slot(&w->p->fs_at, key); pp && *pp; pp = &(*pp)->next) {
-		at = (struct fs_at *)*pp;
-		i = at->i;
-		if (at->h.key == key && w->fs[i].tid == tid &&
-		    w->fs[i].ino == ino && w->fs[i].fsdev == fsdev)
-			return (ssize_t)(w->p->last_fs = i);
-	}
-	at = an_calloc(1, sizeof(*at));
-	if (!at)
-		return -1;
-	at->h.key = key;
-	at->i = w->nfs;
+	uint64_t key = hash_mix(hash_mix(ino) ^ ((uint64_t)fsdev << 32) ^
+				(uint32_t)tid);
+	struct fs_q q = { w, tid, fsdev, ino };
+	struct wa_fsync *f;
+	size_t i = w->p->last_fs;
+
+	if (i < w->nfs && fs_same(&q, i))
+		return (ssize_t)i;
+	i = hmap_index_find(&w->p->fs_at, key, fs_same, &q, w->nfs);
+	if (i < w->nfs)
+		return (ssize_t)(w->p->last_fs = i);
 	f = an_push(&w->fs, &w->nfs, &w->afs, sizeof(*w->fs), 16);
-	if (!f || hmap_add(&w->p->fs_at, &at->h)) {
-		if (f)
-			w->nfs--;
-		free(at);
+	if (!f || hmap_index_add(&w->p->fs_at, key, w->nfs - 1)) {
+		w->nfs -= f != NULL;
 		return -1;
 	}
 	f->tid = tid;

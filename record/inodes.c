@@ -432,6 +432,25 @@ struct ino_name {
 	uint64_t born_real;	/* rc 2: the file's birth (CLOCK_REALTIME ns) */
 };
 
+/* Whether path is dir or under it. */
+static bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	if (n == 1 && dir[0] == '/')
+		return true;
+	return !strncmp(path, dir, n) && (path[n] == 0 || path[n] == '/');
+}
+
+/* Whether the file of sx (its inode number asked) is mt's root. */
+static bool is_root(const struct ino_mount *mt, const struct statx *sx)
+{
+	struct stat st;
+
+	return (sx->stx_mask & STATX_INO) && !fstat(mt->fd, &st) &&
+	       st.st_ino == sx->stx_ino;
+}
+
 /*
  * Name inode @ino of the file system mounted at @mt, first seen at
  * @first_real (CLOCK_REALTIME ns).  0; 1: the inode is free (the file
@@ -466,8 +485,9 @@ static int name_one(const struct ino_mount *mt, uint64_t ino,
 	if (fd < 0)
 		return errno == ESTALE ? 1 : -1;
 	out->born_real = 0;
-	if (!statx(fd, "", AT_EMPTY_PATH, STATX_BTIME | STATX_INO, &sx) &&
-	    (sx.stx_mask & STATX_BTIME) && first_real &&
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_BTIME | STATX_INO, &sx))
+		sx.stx_mask = 0;
+	if ((sx.stx_mask & STATX_BTIME) && first_real &&
 	    (uint64_t)sx.stx_btime.tv_sec * 1000000000ull +
 	    sx.stx_btime.tv_nsec > first_real)
 		out->born_real = (uint64_t)sx.stx_btime.tv_sec * 1000000000ull +
@@ -482,6 +502,14 @@ static int name_one(const struct ino_mount *mt, uint64_t ino,
 			!strcmp(out->path + len - 10, " (deleted)");
 	if (out->unlinked)
 		out->path[len - 10] = 0;
+	/*
+	 * The kernel may find the inode without its directory (its dentry
+	 * no longer cached, "disconnected"): the path then reads "/", which
+	 * is no name of it.  Nor is a path outside this mount.
+	 */
+	if (!path_under(out->path, mt->dir) ||
+	    (!strcmp(out->path, "/") && !is_root(mt, &sx)))
+		return -1;
 	return out->born_real ? 2 : 0;
 }
 

@@ -20,7 +20,8 @@ LIVE_TESTS = \
 	tests/live/record-filter.sh \
 	tests/live/record-command-only.sh \
 	tests/live/record-overrun.sh \
-	tests/live/record-self.sh
+	tests/live/record-self.sh \
+	tests/live/record-inode-uncached.sh
 
 # ioreport on live A/B recordings (stories 001 and 002); redact of names
 # the test makes up
